@@ -1,0 +1,120 @@
+"""The one seam every bot sits behind: ``decide(view, legal) -> action``.
+
+A bot receives only what a player at the table receives: its own view of the
+game (``api.view(state, seat)``) and the legal-action descriptors
+(``api.legal_actions(state, seat)``).  It never sees the raw state.  Search
+bots (ISMCTS) build full states from the view with ``api.determinize``.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import random
+from typing import Any, Iterable, Protocol
+
+Action = dict[str, Any]
+Descriptor = dict[str, Any]
+
+DEFAULT_API = "pax_hispanica.api"
+
+
+def load_api(api: Any = None) -> Any:
+    """Return the engine API module (``pax_hispanica.api`` unless another
+    module or module name with the same surface is given, e.g. a toy game in
+    the tests)."""
+    if api is None:
+        api = DEFAULT_API
+    if isinstance(api, str):
+        return importlib.import_module(api)
+    return api
+
+
+def action_key(action: Action) -> str:
+    """A canonical, hashable text for an action dict."""
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def stable_seed(*parts: Any) -> int:
+    """A 63-bit seed from any JSON-able parts; the same in every process
+    (Python's ``hash`` is salted per process, so it is never used)."""
+    text = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+def expand_descriptors(legal: Iterable[Descriptor], api: Any = None) -> list[Action]:
+    """Every concrete action the descriptors allow.
+
+    Uses ``api.expand`` when the API has it, with a local fallback that
+    follows docs/api.md (``choice`` -> its options, ``range`` -> one action
+    per value of ``field`` from ``min`` to ``max``)."""
+    legal = list(legal)
+    mod = load_api(api) if api is not None or _has_default_api() else None
+    if mod is not None and hasattr(mod, "expand"):
+        return list(mod.expand(legal))
+    out: list[Action] = []
+    for d in legal:
+        kind = d.get("kind")
+        if kind == "choice":
+            out.extend(dict(o) for o in d["options"])
+        elif kind == "range":
+            for v in range(int(d["min"]), int(d["max"]) + 1):
+                a = dict(d["action"])
+                a[d["field"]] = v
+                out.append(a)
+        else:
+            raise ValueError(f"unknown descriptor kind {kind!r}")
+    return out
+
+
+def _has_default_api() -> bool:
+    try:
+        importlib.import_module(DEFAULT_API)
+        return True
+    except ImportError:
+        return False
+
+
+def without_undo(actions: list[Action]) -> list[Action]:
+    """Bots never take back their own moves: undo is legal but only lengthens
+    games.  If undo were the only choice it is kept."""
+    kept = [a for a in actions if a.get("type") != "undo"]
+    return kept or actions
+
+
+class Agent(Protocol):
+    kind: str
+
+    def decide(self, view: dict, legal: list[Descriptor]) -> Action: ...
+
+    def explain(self) -> dict: ...
+
+
+class BaseAgent:
+    """Shared plumbing: a private PRNG (never the global ``random``), the API
+    module, and the last decision's explanation."""
+
+    kind = "base"
+
+    def __init__(self, seed: int = 0, api: Any = None, **options: Any) -> None:
+        self.seed = int(seed)
+        self.rng = random.Random(self.seed)
+        self.api_ref = api
+        self._api: Any = None
+        self.options = options
+        self._explanation: dict = {}
+
+    @property
+    def api(self) -> Any:
+        if self._api is None:
+            self._api = load_api(self.api_ref)
+        return self._api
+
+    def expand(self, legal: list[Descriptor]) -> list[Action]:
+        return without_undo(expand_descriptors(legal, self.api))
+
+    def explain(self) -> dict:
+        return dict(self._explanation)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed})"

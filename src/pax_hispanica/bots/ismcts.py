@@ -1,0 +1,221 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS,
+Cowling, Powley & Whitehouse 2012), adapted to sealed choices.
+
+Each iteration
+1. samples a full state consistent with the bot's own view
+   (``api.determinize(view, seed)``): hands, deck order, other players'
+   committed bids are guessed, everything public is kept;
+2. descends one shared tree with UCB1, where a child's exploration term uses
+   how often it was *available* (a card in a sampled opponent hand is not
+   always there), and every node's value is read from the point of view of
+   the seat that acts there (max^n for multi-player);
+3. treats the other seats' *sealed* choices (bids, Battle Cards) as chance:
+   their edge carries no amount, so the bot's own later decisions never depend
+   on a secret it could not know;
+4. expands one node, plays random legal moves for at most ``cutoff``
+   decisions, and scores the position: a finished game gives 1 to the winner,
+   a cut-off one gives each seat a softmax of its estimated final score
+   (bots.features.score_estimates);
+5. backs the per-seat values up the path.
+
+The most visited root action is played.  Reproducibility: the search PRNG is
+seeded from the bot's seed and the (view, legal) pair, so the same view and
+seed always give the same decision with ``iterations`` (a ``seconds`` budget
+depends on the machine's speed, so only iteration budgets are reproducible).
+The bot never receives the state; it only sees what ``view`` shows.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from .base import Action, BaseAgent, Descriptor, action_key, stable_seed, without_undo
+from .features import score_estimates, softmax_values
+
+SEALED_TYPES = frozenset({"bid", "support"})
+
+
+class _Node:
+    __slots__ = ("children", "visits", "avail", "reward", "action", "seat")
+
+    def __init__(self, n: int, action: Action | None = None, seat: int | None = None) -> None:
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = [0.0] * n
+        self.action = action
+        self.seat = seat
+
+
+class ISMCTSAgent(BaseAgent):
+    kind = "ismcts"
+
+    def __init__(self, seed: int = 0, api: Any = None, iterations: int | None = None,
+                 seconds: float | None = None, cutoff: int = 60,
+                 exploration: float = 0.7, temperature: float = 3.0,
+                 max_iterations: int = 1_000_000, **options: Any) -> None:
+        super().__init__(seed, api, **options)
+        if iterations is None and seconds is None:
+            iterations = 200
+        self.iterations = int(iterations) if iterations is not None else None
+        self.seconds = float(seconds) if seconds is not None else None
+        self.cutoff = int(cutoff)
+        self.exploration = float(exploration)
+        self.temperature = float(temperature)
+        self.max_iterations = int(max_iterations)
+        self.total_iterations = 0
+        self.total_seconds = 0.0
+
+    # -- helpers -----------------------------------------------------------
+    def _actions(self, state: Any, seat: int) -> list[Action]:
+        api = self.api
+        return without_undo(list(api.expand(api.legal_actions(state, seat))))
+
+    def _values(self, state: Any, n: int) -> list[float]:
+        api = self.api
+        if api.is_over(state):
+            winner = api.result(state)["winner"]
+            return [1.0 if p == winner else 0.0 for p in range(n)]
+        return softmax_values(score_estimates(api, state), self.temperature)
+
+    # -- the search --------------------------------------------------------
+    def decide(self, view: dict, legal: list[Descriptor]) -> Action:
+        api = self.api
+        t0 = time.perf_counter()
+        root_actions = self.expand(legal)
+        if not root_actions:
+            raise ValueError("decide() called with no legal action")
+        me = root_actions[0]["seat"]
+        if len(root_actions) == 1:
+            self._explanation = {"bot": self.kind, "rule_of_thumb": "only one legal action",
+                                 "iterations": 0, "alternatives": []}
+            return root_actions[0]
+        root_keys = {action_key(a): a for a in root_actions}
+        rng = random.Random(stable_seed("ismcts", self.seed, view, legal))
+        root: _Node | None = None
+        n_players = None
+        iterations = 0
+        budget_iters = self.iterations if self.iterations is not None else self.max_iterations
+        deadline = t0 + self.seconds if self.seconds is not None else None
+        while iterations < budget_iters:
+            if deadline is not None and iterations > 0 and time.perf_counter() >= deadline:
+                break
+            state = api.determinize(view, rng.getrandbits(63))
+            if root is None:
+                n_players = len(api.result(state)["scores"]) if api.is_over(state) else _players(api, state, view)
+                root = _Node(n_players)
+            self._iterate(state, root, me, root_keys, rng, n_players)
+            iterations += 1
+        assert root is not None
+        best_key = max(root.children, key=lambda k: (root.children[k].visits, -_rank(k, root_keys)))
+        elapsed = time.perf_counter() - t0
+        self.total_iterations += iterations
+        self.total_seconds += elapsed
+        ranked = sorted(root.children.items(), key=lambda kv: -kv[1].visits)
+        self._explanation = {
+            "bot": self.kind,
+            "rule_of_thumb": "most visited action of the search",
+            "iterations": iterations,
+            "seconds": round(elapsed, 4),
+            "alternatives": [
+                {"action": c.action, "visits": c.visits,
+                 "value": round(c.reward[me] / c.visits, 4) if c.visits else None}
+                for _, c in ranked[:5]
+            ],
+        }
+        return root_keys[best_key]
+
+    def _iterate(self, state: Any, root: _Node, me: int, root_keys: dict[str, Action],
+                 rng: random.Random, n: int) -> None:
+        api = self.api
+        node = root
+        path = [root]
+        expanded = False
+        first = True
+        while not api.is_over(state):
+            seats = api.acting(state)
+            if not seats:
+                break
+            seat = me if first and me in seats else seats[0]
+            actions = self._actions(state, seat)
+            if first:
+                actions = [a for a in actions if action_key(a) in root_keys] or actions
+            first = False
+            if not actions:
+                break
+            if seat != me and actions[0].get("type") in SEALED_TYPES:
+                # a secret choice of another seat: chance, from our point of view
+                action = actions[rng.randrange(len(actions))]
+                key = f"sealed:{seat}:{action.get('type')}"
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = _Node(n, {"seat": seat, "type": action.get("type")}, seat)
+                    expanded = True
+                child.avail += 1
+                state, _ = api.apply(state, action)
+                node = child
+                path.append(node)
+                if expanded:
+                    break
+                continue
+            keyed = [(action_key(a), a) for a in actions]
+            untried = []
+            for k, a in keyed:
+                c = node.children.get(k)
+                if c is None:
+                    untried.append((k, a))
+                else:
+                    c.avail += 1
+            if untried:
+                k, a = untried[rng.randrange(len(untried))]
+                child = node.children[k] = _Node(n, a, seat)
+                child.avail += 1
+                state, _ = api.apply(state, a)
+                path.append(child)
+                expanded = True
+                break
+            best, best_score = None, -1.0
+            c_explore = self.exploration
+            for k, a in keyed:
+                c = node.children[k]
+                score = c.reward[seat] / c.visits + c_explore * math.sqrt(math.log(c.avail) / c.visits)
+                if score > best_score:
+                    best, best_score = (k, a), score
+            assert best is not None
+            node = node.children[best[0]]
+            state, _ = api.apply(state, best[1])
+            path.append(node)
+        # playout, cut short after `cutoff` decisions
+        steps = 0
+        while steps < self.cutoff and not api.is_over(state):
+            seats = api.acting(state)
+            if not seats:
+                break
+            actions = self._actions(state, seats[0])
+            if not actions:
+                break
+            state, _ = api.apply(state, actions[rng.randrange(len(actions))])
+            steps += 1
+        values = self._values(state, n)
+        for nd in path:
+            nd.visits += 1
+            r = nd.reward
+            for i in range(n):
+                r[i] += values[i]
+
+
+def _rank(key: str, root_keys: dict[str, Action]) -> int:
+    # deterministic tie-break: the order of the legal actions
+    return list(root_keys).index(key)
+
+
+def _players(api: Any, state: Any, view: dict) -> int:
+    for name in ("players", "n"):
+        v = view.get(name) if isinstance(view, dict) else None
+        if isinstance(v, int):
+            return v
+        if isinstance(v, list):
+            return len(v)
+    return len(score_estimates(api, state))

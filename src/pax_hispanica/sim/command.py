@@ -1,0 +1,95 @@
+"""``paxh simulate``: a Typer command function (the CLI module registers it)."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..bots.base import DEFAULT_API
+from . import output
+from .runner import run
+from .stats import report
+
+
+def simulate_command(
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Seats per game (2-5).")] = 4,
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Master seed; each game's seed derives from it and the game index.")] = 0,
+    bots: Annotated[str, typer.Option("--bots", help="Comma list of bots, one per seat: random, heuristic, ismcts[:iterations=N][:seconds=S][:cutoff=N]. Missing seats are random.")] = "",
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")] = 1,
+    dask: Annotated[Optional[str], typer.Option("--dask", help="Address of a running Dask scheduler (tcp://host:port); overrides --workers.")] = None,
+    json_mode: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Directory for games.jsonl, summary.json, report.html and PNG plots.")] = None,
+    log_explanations: Annotated[bool, typer.Option("--log-explanations", help="Record every bot decision's explanation (written to OUT/explanations.jsonl).")] = False,
+    fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="Keep the --bots order in every game (default: rotate the bots one seat per game).")] = False,
+    api_module: Annotated[str, typer.Option("--api", hidden=True, help="Engine API module (testing).")] = DEFAULT_API,
+) -> None:
+    """Play many bot games and summarise them: win rates with 95% confidence
+    intervals by seat, bot, nation and legality, first-player advantage,
+    score and length distributions, card win rates."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    err = Console(stderr=True)
+    if log_explanations and out is None:
+        err.print("[yellow]--log-explanations needs --out DIR; explanations will not be written.[/]")
+    show_bar = (not json_mode) or sys.stderr.isatty()
+    t0 = time.perf_counter()
+    try:
+        with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      TimeRemainingColumn(), console=err, disable=not show_bar, transient=json_mode) as bar:
+            task = bar.add_task("games", total=games)
+            results = run(players, games, bots or None, seed, workers=workers, dask_address=dask,
+                          progress=lambda done, total: bar.update(task, completed=done),
+                          rotate=not fixed_seats, api=api_module,
+                          log_explanations=log_explanations and out is not None)
+    except ValueError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2)
+    wall = time.perf_counter() - t0
+    summary = report(results)
+    summary["wall_seconds"] = round(wall, 6)
+    summary["games_per_second"] = round(games / wall, 6) if wall > 0 else None
+    meta = {"players": players, "games": games, "seed": seed, "bots": bots or "random",
+            "workers": workers, "dask": dask, "rotate": not fixed_seats}
+    if out is not None:
+        output.write_all(results, summary, out, meta)
+    if json_mode:
+        typer.echo(json.dumps(summary, sort_keys=True))
+    else:
+        _print_summary(summary, out)
+    if summary["errors"]:
+        raise typer.Exit(1)
+
+
+def _print_summary(summary: dict, out: Optional[Path]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console()
+    con.print(f"[b]{summary['games']}[/] games, {summary['errors']} errors, "
+              f"{summary['decisions_per_game']:.1f} decisions per game, "
+              f"{summary['seconds_per_game'] * 1000:.1f} ms per game "
+              f"({summary['games_per_second']:.1f} games/s wall)")
+    for key, title in (("seat", "seat"), ("bot", "bot"), ("nation", "nation"), ("legality", "legality")):
+        table_data = summary["win_rate"].get(key) or {}
+        if not table_data:
+            continue
+        t = Table(title=f"win rate by {title}")
+        for col in (title, "wins", "games", "rate", "95% CI"):
+            t.add_column(col, justify="left" if col == title else "right")
+        for k, v in table_data.items():
+            t.add_row(k, str(v["wins"]), str(v["games"]), f"{v['rate']:.3f}",
+                      f"{v['ci95'][0]:.3f}-{v['ci95'][1]:.3f}")
+        con.print(t)
+    fp = summary["first_player"]
+    if fp["games"]:
+        con.print(f"first player won {fp['rate']:.3f} (95% CI {fp['ci95'][0]:.3f}-{fp['ci95'][1]:.3f}; chance {fp['chance']:.3f})")
+    for e in summary["error_examples"]:
+        con.print(f"[red]game {e['index']} (seed {e['seed']}): {e['error']}[/]")
+    if out is not None:
+        con.print(f"report: {out / output.REPORT_FILE}")

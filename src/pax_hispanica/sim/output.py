@@ -1,0 +1,212 @@
+"""Writing a simulation to a directory: per-game JSON Lines, the summary as
+JSON, PNG plots (matplotlib, Agg backend) and one HTML report that shows the
+tables and embeds the plots."""
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+GAMES_FILE = "games.jsonl"
+EXPLANATIONS_FILE = "explanations.jsonl"
+SUMMARY_FILE = "summary.json"
+REPORT_FILE = "report.html"
+
+
+def write_jsonl(results: list[dict], path: Path) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for r in results:
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+
+
+def read_jsonl(path: str | Path) -> list[dict]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def write_all(results: list[dict], summary: dict, out: str | Path, meta: dict | None = None) -> dict[str, Path]:
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written: dict[str, Path] = {}
+    explanations = []
+    plain = []
+    for r in results:
+        r = dict(r)
+        ex = r.pop("explanations", None)
+        if ex is not None:
+            for e in ex:
+                explanations.append({"game": r["index"], **e})
+        plain.append(r)
+    write_jsonl(plain, out / GAMES_FILE)
+    written["games"] = out / GAMES_FILE
+    if explanations:
+        write_jsonl(explanations, out / EXPLANATIONS_FILE)
+        written["explanations"] = out / EXPLANATIONS_FILE
+    (out / SUMMARY_FILE).write_text(json.dumps({"meta": meta or {}, **summary}, indent=2, sort_keys=True))
+    written["summary"] = out / SUMMARY_FILE
+    plots = write_plots(results, summary, out)
+    written.update({f"plot:{k}": v for k, v in plots.items()})
+    (out / REPORT_FILE).write_text(render_html(summary, plots, meta or {}), encoding="utf-8")
+    written["report"] = out / REPORT_FILE
+    return written
+
+
+# -- plots ---------------------------------------------------------------
+
+def _bar_with_ci(ax: Any, table: dict, title: str, baseline: float | None = None) -> None:
+    keys = list(table)
+    rates = [table[k]["rate"] or 0.0 for k in keys]
+    lo = [r - table[k]["ci95"][0] for k, r in zip(keys, rates)]
+    hi = [table[k]["ci95"][1] - r for k, r in zip(keys, rates)]
+    ax.bar(range(len(keys)), rates, yerr=[lo, hi], capsize=4, color="#4c72b0")
+    ax.set_xticks(range(len(keys)))
+    ax.set_xticklabels(keys, rotation=30 if max((len(k) for k in keys), default=0) > 6 else 0, ha="right")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate (95% CI)")
+    ax.set_title(title)
+    if baseline is not None:
+        ax.axhline(baseline, color="grey", linestyle="--", linewidth=1, label="chance")
+        ax.legend(loc="upper right")
+
+
+def write_plots(results: list[dict], summary: dict, out: Path) -> dict[str, Path]:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ok = [r for r in results if not r.get("error")]
+    plots: dict[str, Path] = {}
+    chance = summary["first_player"].get("chance")
+    if chance is None and ok:
+        chance = sum(1 / r["players"] for r in ok) / len(ok)
+
+    def save(fig: Any, name: str) -> None:
+        path = out / f"{name}.png"
+        fig.tight_layout()
+        fig.savefig(path, dpi=90)
+        plt.close(fig)
+        plots[name] = path
+
+    for name, title in (("seat", "Win rate by seat"), ("bot", "Win rate by bot"),
+                        ("nation", "Win rate by nation"), ("legality", "Win rate by final legality")):
+        table = summary["win_rate"].get(name) or {}
+        if table:
+            fig, ax = plt.subplots(figsize=(6, 3.5))
+            _bar_with_ci(ax, table, title, chance)
+            save(fig, f"win_rate_by_{name}")
+    if ok and any(r.get("scores") for r in ok):
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        all_scores = [x for r in ok for x in (r.get("scores") or [])]
+        win_scores = [r["scores"][r["winner"]] for r in ok if r.get("scores")]
+        bins = max(5, min(30, len(set(all_scores))))
+        ax.hist(all_scores, bins=bins, alpha=0.6, label="all seats")
+        ax.hist(win_scores, bins=bins, alpha=0.6, label="winners")
+        ax.set_xlabel("final score (Prestige)")
+        ax.set_ylabel("count")
+        ax.set_title("Score distribution")
+        ax.legend()
+        save(fig, "scores")
+    if ok:
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        ax.hist([r["decisions"] for r in ok], bins=20, color="#55a868")
+        ax.set_xlabel("decisions per game")
+        ax.set_ylabel("games")
+        ax.set_title("Game length")
+        save(fig, "length")
+    cards = summary.get("cards") or {}
+    if cards:
+        top = list(cards.items())[:25]
+        fig, ax = plt.subplots(figsize=(7, max(3, 0.28 * len(top) + 1)))
+        names = [k for k, _ in top][::-1]
+        rates = [v["rate"] or 0 for _, v in top][::-1]
+        err = [[r - v["ci95"][0] for r, (_, v) in zip(rates, top[::-1])],
+               [v["ci95"][1] - r for r, (_, v) in zip(rates, top[::-1])]]
+        ax.barh(range(len(names)), rates, xerr=err, capsize=3, color="#c44e52")
+        ax.set_yticks(range(len(names)))
+        ax.set_yticklabels(names, fontsize=8)
+        ax.set_xlim(0, 1)
+        if chance:
+            ax.axvline(chance, color="grey", linestyle="--", linewidth=1)
+        ax.set_xlabel("win rate of the player who played it (95% CI)")
+        ax.set_title("Cards (most played first)")
+        save(fig, "cards")
+    return plots
+
+
+# -- HTML ----------------------------------------------------------------
+
+def _fmt_rate(r: Any) -> str:
+    return "" if r is None else f"{r:.3f}"
+
+
+def _table(title: str, table: dict, first_col: str) -> str:
+    if not table:
+        return ""
+    rows = "".join(
+        f"<tr><td>{html.escape(str(k))}</td><td>{v['wins']}</td><td>{v['games']}</td>"
+        f"<td>{_fmt_rate(v['rate'])}</td>"
+        f"<td>{v['ci95'][0]:.3f} – {v['ci95'][1]:.3f}</td></tr>"
+        for k, v in table.items())
+    return (f"<h3>{html.escape(title)}</h3><table><tr><th>{first_col}</th><th>wins</th>"
+            f"<th>games</th><th>win rate</th><th>95% CI</th></tr>{rows}</table>")
+
+
+def _dist(title: str, d: dict) -> str:
+    if not d or not d.get("n"):
+        return ""
+    cols = ["n", "mean", "sd", "min", "p10", "p25", "median", "p75", "p90", "max"]
+    return (f"<tr><td>{html.escape(title)}</td>" + "".join(f"<td>{d[c]:g}</td>" for c in cols) + "</tr>")
+
+
+def render_html(summary: dict, plots: dict[str, Path], meta: dict) -> str:
+    fp = summary["first_player"]
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        "<title>Pax Hispanica simulation report</title><style>",
+        "body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}",
+        "table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}",
+        "td:first-child,th:first-child{text-align:left}img{max-width:100%;margin:.5em 0}code{background:#f4f4f4}",
+        "</style></head><body><h1>Pax Hispanica simulation report</h1>",
+    ]
+    if meta:
+        parts.append("<p>" + ", ".join(f"<b>{html.escape(str(k))}</b>: <code>{html.escape(str(v))}</code>"
+                                       for k, v in meta.items()) + "</p>")
+    parts.append(
+        f"<p>{summary['games']} games ({summary['completed']} completed, {summary['errors']} with errors); "
+        f"players: {summary['players']}; mean decisions per game: {summary['decisions_per_game']:.1f}; "
+        f"{summary['seconds_per_game']:.3f} s per game.</p>")
+    if summary["error_examples"]:
+        parts.append("<h2>Errors</h2><ul>" + "".join(
+            f"<li>game {e['index']} (seed {e['seed']}): {html.escape(e['error'])}</li>"
+            for e in summary["error_examples"]) + "</ul>")
+    parts.append("<h2>First-player advantage</h2>")
+    if fp["games"]:
+        parts.append(f"<p>The seat first in Player Order at setup won {fp['wins']} of {fp['games']} games: "
+                     f"{fp['rate']:.3f} (95% CI {fp['ci95'][0]:.3f}–{fp['ci95'][1]:.3f}); chance is {fp['chance']:.3f}.</p>")
+    else:
+        parts.append("<p>The engine's view does not expose the Player Order; see win rate by seat.</p>")
+    parts.append("<h2>Win rates</h2>")
+    for key, title, col in (("seat", "By seat", "seat"), ("bot", "By bot", "bot"),
+                            ("nation", "By nation", "nation"), ("legality", "By legality at the end", "legality"),
+                            ("start_legality", "By legality at setup", "legality")):
+        parts.append(_table(title, summary["win_rate"].get(key) or {}, col))
+        if f"win_rate_by_{key}" in plots:
+            parts.append(f"<img src='{plots[f'win_rate_by_{key}'].name}' alt='{html.escape(title)}'>")
+    parts.append("<h2>Scores and length</h2><table><tr><th></th>" + "".join(
+        f"<th>{c}</th>" for c in ["n", "mean", "sd", "min", "p10", "p25", "median", "p75", "p90", "max"]) + "</tr>")
+    parts.append(_dist("score, all seats", summary["scores"]["all"]))
+    parts.append(_dist("score, winner", summary["scores"]["winner"]))
+    parts.append(_dist("winning margin", summary["scores"]["margin"]))
+    parts.append(_dist("decisions per game", summary["length"]["decisions"]))
+    parts.append(_dist("cycles per game", summary["length"]["cycles"]))
+    parts.append("</table>")
+    for name in ("scores", "length"):
+        if name in plots:
+            parts.append(f"<img src='{plots[name].name}' alt='{name}'>")
+    parts.append("<h2>Cards</h2><p>For each card: among the players who played it in a game, how often that player won.</p>")
+    parts.append(_table("Win rate of the player who played the card", summary.get("cards") or {}, "card"))
+    if "cards" in plots:
+        parts.append(f"<img src='{plots['cards'].name}' alt='cards'>")
+    parts.append("</body></html>")
+    return "\n".join(p for p in parts if p)

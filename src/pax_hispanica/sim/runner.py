@@ -1,0 +1,204 @@
+"""Playing many games: one game from a spec, and the local / process-pool /
+Dask executors that play many specs.
+
+Determinism: a game's seed is derived from the master seed and the game's
+index (``game_seed``), the bots of each seat from a fixed rotation, and each
+bot's seed from the game seed and its seat.  A game never depends on which
+worker plays it or on what that worker played before, so the results of a
+run are identical whatever the number of workers or machines (timings
+apart).
+"""
+from __future__ import annotations
+
+import time
+import traceback
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any, Callable, Iterable
+
+from ..bots import make_agent
+from ..bots.base import DEFAULT_API, load_api, stable_seed
+from . import facts
+
+Progress = Callable[[int, int], None]   # (games done so far, total)
+
+MAX_DECISIONS = 50_000
+
+
+def game_seed(master_seed: int, index: int) -> int:
+    return stable_seed("game", int(master_seed), int(index))
+
+
+def parse_bots(bots: str | Iterable[str] | None, players: int) -> list[dict]:
+    """``"ismcts:iterations=200,heuristic,random"`` -> one spec per seat.
+
+    A bot is ``kind`` or ``kind:key=value:key=value``.  Fewer bots than
+    players are padded with "random"; more is an error."""
+    if bots is None:
+        items: list[str] = []
+    elif isinstance(bots, str):
+        items = [b for b in (x.strip() for x in bots.split(",")) if b]
+    else:
+        items = [str(b).strip() for b in bots]
+    if len(items) > players:
+        raise ValueError(f"{len(items)} bots given for {players} players")
+    items += ["random"] * (players - len(items))
+    specs = []
+    for item in items:
+        kind, *opts = item.split(":")
+        options: dict[str, Any] = {}
+        for o in opts:
+            if "=" not in o:
+                raise ValueError(f"bot option {o!r} is not key=value (in {item!r})")
+            k, v = o.split("=", 1)
+            options[k.strip()] = _number(v.strip())
+        kind = kind.strip().lower()
+        if kind not in ("random", "heuristic", "ismcts"):
+            raise ValueError(f"unknown bot {kind!r}: use random, heuristic or ismcts")
+        specs.append({"kind": kind, "options": options, "label": item})
+    return specs
+
+
+def _number(v: str) -> Any:
+    for cast in (int, float):
+        try:
+            return cast(v)
+        except ValueError:
+            pass
+    return v
+
+
+def seat_bots(bot_specs: list[dict], index: int, rotate: bool) -> list[dict]:
+    """The bots of each seat in game ``index``: the list rotates by one seat
+    per game (so every bot sits in every seat equally often) unless
+    ``rotate`` is false."""
+    n = len(bot_specs)
+    if not rotate:
+        return list(bot_specs)
+    r = index % n
+    return [bot_specs[(s - r) % n] for s in range(n)]
+
+
+def make_specs(players: int, games: int, bots: Any, seed: int, rotate: bool = True,
+               api: str = DEFAULT_API, log_explanations: bool = False,
+               max_decisions: int = MAX_DECISIONS) -> list[dict]:
+    bot_specs = parse_bots(bots, players) if not (isinstance(bots, list) and bots and isinstance(bots[0], dict)) else bots
+    return [{"index": i, "seed": game_seed(seed, i), "players": players,
+             "bots": seat_bots(bot_specs, i, rotate), "api": api,
+             "log_explanations": log_explanations, "max_decisions": max_decisions}
+            for i in range(games)]
+
+
+def play_game(spec: dict) -> dict:
+    """Play one game to the end; never raises (an engine or bot error is
+    recorded in the result's ``error``)."""
+    api = load_api(spec.get("api"))
+    n = spec["players"]
+    t0 = time.perf_counter()
+    out: dict[str, Any] = {
+        "index": spec["index"], "seed": spec["seed"], "players": n,
+        "bots": [b["label"] for b in spec["bots"]],
+        "winner": None, "scores": None, "ranking": None, "decisions": 0,
+        "decisions_by_seat": [0] * n, "cards_played": [[] for _ in range(n)],
+        "error": None,
+    }
+    explanations: list[dict] = []
+    try:
+        state = api.new_game(api.Config(players=n), seed=spec["seed"])
+        agents = [make_agent(b["kind"], stable_seed("bot", spec["seed"], seat),
+                             api=spec.get("api"), **b["options"])
+                  for seat, b in enumerate(spec["bots"])]
+        out.update(facts.at_start(api, state, n))
+        limit = spec.get("max_decisions", MAX_DECISIONS)
+        while not api.is_over(state):
+            seats = api.acting(state)
+            if not seats:
+                raise RuntimeError("nobody acts but the game is not over")
+            seat = seats[0]      # sealed choices: commit order never matters
+            legal = api.legal_actions(state, seat)
+            action = agents[seat].decide(api.view(state, seat), legal)
+            state, _events = api.apply(state, action)
+            out["decisions"] += 1
+            out["decisions_by_seat"][seat] += 1
+            if action.get("type") == "play" and "card" in action:
+                out["cards_played"][seat].append(action["card"])
+            if spec.get("log_explanations"):
+                explanations.append({"decision": out["decisions"], "seat": seat,
+                                     "bot": spec["bots"][seat]["label"], "action": action,
+                                     "why": agents[seat].explain()})
+            if out["decisions"] >= limit:
+                raise RuntimeError(f"game not over after {limit} decisions")
+        res = api.result(state)
+        out["winner"] = res["winner"]
+        out["scores"] = list(res.get("scores") or [])
+        out["ranking"] = list(res.get("ranking") or [])
+        out.update(facts.at_end(api, state, n, res))
+    except Exception as exc:  # recorded, counted and shown in the report
+        out["error"] = f"{type(exc).__name__}: {exc}"
+        out["traceback"] = traceback.format_exc(limit=8)
+    out["seconds"] = time.perf_counter() - t0
+    if spec.get("log_explanations"):
+        out["explanations"] = explanations
+    return out
+
+
+def play_chunk(specs: list[dict]) -> list[dict]:
+    return [play_game(s) for s in specs]
+
+
+def _chunks(specs: list[dict], size: int) -> list[list[dict]]:
+    return [specs[i:i + size] for i in range(0, len(specs), size)]
+
+
+def _chunk_size(games: int, workers: int) -> int:
+    # small chunks keep the progress bar live and the load balanced
+    return max(1, min(8, games // max(1, workers * 8)))
+
+
+def execute(specs: list[dict], workers: int = 1, dask_address: str | None = None,
+            progress: Progress | None = None) -> list[dict]:
+    """Play every spec, locally, in ``workers`` processes, or on a Dask
+    cluster; results come back in game order."""
+    total = len(specs)
+    done = 0
+    results: list[dict] = []
+
+    def tick(k: int) -> None:
+        nonlocal done
+        done += k
+        if progress is not None:
+            progress(done, total)
+
+    if dask_address:
+        from distributed import Client, as_completed as dask_completed
+        with Client(dask_address, set_as_default=False) as client:
+            chunks = _chunks(specs, _chunk_size(total, max(1, len(client.scheduler_info().get("workers", {})))))
+            futures = client.map(play_chunk, chunks, pure=False)
+            for fut in dask_completed(futures):
+                part = fut.result()
+                results.extend(part)
+                tick(len(part))
+    elif workers <= 1:
+        for spec in specs:
+            results.append(play_game(spec))
+            tick(1)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futs = [pool.submit(play_chunk, c) for c in _chunks(specs, _chunk_size(total, workers))]
+            for fut in as_completed(futs):
+                part = fut.result()
+                results.extend(part)
+                tick(len(part))
+    results.sort(key=lambda r: r["index"])
+    return results
+
+
+def run(players: int, games: int, bots: Any = None, seed: int = 0, workers: int = 1,
+        dask_address: str | None = None, progress: Progress | None = None, *,
+        rotate: bool = True, api: str = DEFAULT_API, log_explanations: bool = False,
+        max_decisions: int = MAX_DECISIONS) -> list[dict]:
+    """Play ``games`` games of ``players`` seats and return one result dict
+    per game, in game order.  ``bots``: a comma list or list of bot specs
+    ("random", "heuristic", "ismcts:iterations=100"), padded with random."""
+    specs = make_specs(players, games, bots, seed, rotate=rotate, api=api,
+                       log_explanations=log_explanations, max_decisions=max_decisions)
+    return execute(specs, workers=workers, dask_address=dask_address, progress=progress)
