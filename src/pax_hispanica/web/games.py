@@ -1,0 +1,472 @@
+"""Live games: the authority between connections and the database.
+
+One `LiveGame` per game in memory is a cache of (record, state, events),
+rebuilt by `api.replay` of the stored record. Every action goes through
+`Service.act`, which, under the game's lock (an asyncio lock in this process,
+plus a PostgreSQL advisory lock across processes):
+
+1. catches up with actions other servers stored,
+2. checks the client's version and the seat it may act for,
+3. lets the engine check the action (`api.apply`),
+4. stores it as the next row of the record and commits,
+5. only then updates the cache, acknowledges, and fans the change out
+   (in process, and through NOTIFY to other servers on PostgreSQL).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from . import db
+from .seam import api, game_events, make_bot
+
+log = logging.getLogger("pax_hispanica.web")
+
+NOTIFY_CHANNEL = "paxh_games"
+NATIONS = ("Spanish", "English", "French", "Dutch", "Courland")
+
+
+class ServerError(Exception):
+    """A refused request; nothing changed. `code` is stable, `rule` may name a rule."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None, status: int = 400) -> None:
+        super().__init__(message)
+        self.code, self.message, self.rule, self.status = code, message, rule, status
+
+    def as_dict(self) -> dict:
+        return {"code": self.code, "rule": self.rule, "message": self.message}
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # human | bot
+    bot_kind: str | None
+    bot_strength: int | None
+    name: str
+    token: str
+    user_id: str | None
+
+
+@dataclass
+class Rights:
+    """Who is on the other end of a request."""
+
+    game_id: str
+    role: str  # seat | table (hot-seat: every human seat) | spectator | bot
+    seats: frozenset[int] = frozenset()
+
+    def may_act_for(self, seat: int) -> bool:
+        return seat in self.seats
+
+
+@dataclass(eq=False)
+class LiveGame:
+    id: str
+    record: dict
+    seed: int
+    mode: str
+    host_token: str
+    spectator_token: str
+    host_user: str | None
+    seats: list[Seat]
+    state: Any
+    events: list
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    listeners: set = field(default_factory=set)
+    agents: dict = field(default_factory=dict)
+    bot_task: asyncio.Task | None = None
+
+    @property
+    def version(self) -> int:
+        return len(self.record["actions"])
+
+    @property
+    def over(self) -> bool:
+        return bool(api.is_over(self.state))
+
+    def human_seats(self) -> frozenset[int]:
+        return frozenset(s.seat for s in self.seats if s.kind == "human")
+
+    def bot_seat(self, seat: int) -> Seat | None:
+        s = self.seats[seat]
+        return s if s.kind == "bot" else None
+
+    def nation(self, seat: int) -> str:
+        nations = self.record["config"].get("nations") if isinstance(self.record["config"], dict) else None
+        if nations and seat < len(nations) and nations[seat]:
+            return str(nations[seat])
+        return ""
+
+
+Listener = Callable[[LiveGame], Awaitable[None]]
+
+
+def _config_dict(config: Any) -> dict:
+    if isinstance(config, dict):
+        return config
+    return {k: getattr(config, k) for k in ("players", "nations", "ruleset", "options") if hasattr(config, k)}
+
+
+class Service:
+    def __init__(self, database_url: str, bot_delay: float = 0.4) -> None:
+        self.url = database_url
+        self.pg = db.is_postgres(database_url)
+        kwargs: dict = {}
+        if not self.pg:
+            kwargs["connect_args"] = {"timeout": 30}
+        else:
+            kwargs.update(pool_size=10, max_overflow=20)
+        self.engine: AsyncEngine = create_async_engine(db.async_url(database_url), **kwargs)
+        if not self.pg:
+            @sa.event.listens_for(self.engine.sync_engine, "connect")
+            def _pragmas(dbapi_conn, _rec):  # noqa: ANN001
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.close()
+        self.bot_delay = bot_delay
+        self.node = secrets.token_hex(4)  # this process, to skip its own notifications
+        self.live: dict[str, LiveGame] = {}
+        self._load_locks: dict[str, asyncio.Lock] = {}
+        self._listen_task: asyncio.Task | None = None
+        self._closing = False
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        if self.pg:
+            from .notify import listen_forever
+            self._listen_task = asyncio.create_task(listen_forever(self.url, NOTIFY_CHANNEL, self._on_notify))
+        # resume the bots of every game that waits for one (after a restart)
+        async with self.engine.connect() as conn:
+            ids = (await conn.execute(sa.select(db.games.c.id).where(db.games.c.status == "active"))).scalars().all()
+        for gid in ids:
+            try:
+                live = await self.get(gid)
+            except Exception:  # a record that no longer replays must not stop the server
+                log.exception("game %s does not replay", gid)
+                continue
+            self.kick_bots(live)
+
+    async def close(self) -> None:
+        self._closing = True
+        tasks = [g.bot_task for g in self.live.values() if g.bot_task]
+        if self._listen_task:
+            tasks.append(self._listen_task)
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            try:
+                await t
+            except (asyncio.CancelledError, Exception):
+                pass
+        await self.engine.dispose()
+
+    # ------------------------------------------------------------------ users
+    async def user(self, uid: str | None) -> dict:
+        if uid:
+            async with self.engine.connect() as conn:
+                row = (await conn.execute(sa.select(db.users).where(db.users.c.id == uid))).mappings().first()
+            if row:
+                return dict(row)
+        uid = secrets.token_urlsafe(18)
+        async with self.engine.begin() as conn:
+            await conn.execute(db.users.insert().values(id=uid, name="", lang="en"))
+        return {"id": uid, "name": "", "lang": "en", "new": True}
+
+    async def set_user(self, uid: str, **values: Any) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(db.users.update().where(db.users.c.id == uid).values(**values))
+
+    async def games_of(self, uid: str) -> list[dict]:
+        g, s = db.games, db.seats
+        q = (sa.select(g.c.id, g.c.created_at, g.c.status, g.c.version, g.c.mode, g.c.config, g.c.host_token,
+                       g.c.spectator_token, s.c.seat, s.c.token)
+             .select_from(g.outerjoin(s, sa.and_(s.c.game_id == g.c.id, s.c.user_id == uid)))
+             .where(sa.or_(g.c.host_user == uid, s.c.user_id == uid))
+             .order_by(g.c.created_at.desc()).limit(100))
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(q)).mappings().all()
+        out: dict[str, dict] = {}
+        for r in rows:
+            d = out.setdefault(r["id"], {**dict(r), "config": json.loads(r["config"]), "my_seats": []})
+            if r["seat"] is not None:
+                d["my_seats"].append({"seat": r["seat"], "token": r["token"]})
+        return list(out.values())
+
+    # ------------------------------------------------------------------ games
+    async def create_game(self, players: int, seats: list[dict], nations: list[str] | None = None,
+                          mode: str = "online", host_user: str | None = None, seed: int | None = None,
+                          options: dict | None = None) -> LiveGame:
+        if not 2 <= players <= 5:
+            raise ServerError("malformed", "a game has 2 to 5 players")
+        if len(seats) != players:
+            raise ServerError("malformed", "one seat description per player")
+        if mode not in ("online", "hotseat"):
+            raise ServerError("malformed", "mode is online or hotseat")
+        if nations is not None:
+            if len(nations) != players or len(set(nations)) != players or any(n not in NATIONS for n in nations):
+                raise ServerError("malformed", f"nations: {players} different ones of {', '.join(NATIONS)}")
+        seat_rows = []
+        for i, s in enumerate(seats):
+            kind = s.get("kind", "human")
+            if kind not in ("human", "bot"):
+                raise ServerError("malformed", f"seat {i}: kind is human or bot")
+            bot_kind = s.get("bot_kind") or ("heuristic" if kind == "bot" else None)
+            if kind == "bot" and bot_kind not in ("random", "heuristic", "ismcts"):
+                raise ServerError("malformed", f"seat {i}: bot kind is random, heuristic or ismcts")
+            strength = s.get("bot_strength")
+            if strength is not None and strength not in (1, 2, 3):
+                raise ServerError("malformed", f"seat {i}: bot strength is 1, 2 or 3")
+            seat_rows.append(Seat(i, kind, bot_kind if kind == "bot" else None, strength if kind == "bot" else None,
+                                  str(s.get("name") or "")[:80], secrets.token_urlsafe(18), None))
+        if mode == "online" and host_user and seat_rows and seat_rows[0].kind == "human":
+            seat_rows[0].user_id = host_user  # the creator sits in the first seat
+        if seed is None:
+            seed = secrets.randbits(31)
+        config = api.Config(players=players, nations=list(nations) if nations else None, options=options or {})
+        game = api.Game.new(config, seed)
+        record = dict(game.record)
+        record["actions"] = []
+        gid = secrets.token_hex(8)
+        host_token, spectator_token = secrets.token_urlsafe(18), secrets.token_urlsafe(18)
+        async with self.engine.begin() as conn:
+            await conn.execute(db.games.insert().values(
+                id=gid, ruleset_version=str(record.get("ruleset_version", "")),
+                config=json.dumps(_config_dict(record["config"])), seed=seed, mode=mode, status="active",
+                version=0, host_user=host_user, host_token=host_token, spectator_token=spectator_token))
+            await conn.execute(db.seats.insert(), [
+                dict(game_id=gid, seat=s.seat, kind=s.kind, bot_kind=s.bot_kind, bot_strength=s.bot_strength,
+                     name=s.name, token=s.token, user_id=s.user_id) for s in seat_rows])
+        live = LiveGame(gid, record, seed, mode, host_token, spectator_token, host_user, seat_rows,
+                        game.state, list(game_events(game)))
+        self.live[gid] = live
+        self.kick_bots(live)
+        return live
+
+    async def resolve(self, token: str) -> Rights:
+        """Which game and seats a secret token opens."""
+        g, s = db.games, db.seats
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(s.c.game_id, s.c.seat).where(s.c.token == token))).first()
+            if row:
+                return Rights(row.game_id, "seat", frozenset([row.seat]))
+            row = (await conn.execute(sa.select(g.c.id, g.c.mode, g.c.host_token, g.c.spectator_token)
+                                      .where(sa.or_(g.c.host_token == token, g.c.spectator_token == token)))).first()
+        if row is None:
+            raise ServerError("unknown_token", "no game has this link", status=404)
+        if row.spectator_token == token:
+            return Rights(row.id, "spectator")
+        live = await self.get(row.id)
+        if row.mode == "hotseat":
+            return Rights(row.id, "table", live.human_seats())
+        return Rights(row.id, "host")
+
+    async def claim_seat(self, rights: Rights, uid: str) -> None:
+        """Remember that this user plays this seat (for their list of games)."""
+        if rights.role != "seat":
+            return
+        (seat,) = rights.seats
+        async with self.engine.begin() as conn:
+            await conn.execute(db.seats.update().where(sa.and_(
+                db.seats.c.game_id == rights.game_id, db.seats.c.seat == seat, db.seats.c.user_id.is_(None)))
+                .values(user_id=uid))
+
+    async def get(self, gid: str) -> LiveGame:
+        live = self.live.get(gid)
+        if live is not None:
+            return live
+        lock = self._load_locks.setdefault(gid, asyncio.Lock())
+        async with lock:
+            live = self.live.get(gid)
+            if live is None:
+                live = await self._load(gid)
+                self.live[gid] = live
+        return live
+
+    async def _load(self, gid: str) -> LiveGame:
+        async with self.engine.connect() as conn:
+            g = (await conn.execute(sa.select(db.games).where(db.games.c.id == gid))).mappings().first()
+            if g is None:
+                raise ServerError("unknown_game", "no such game", status=404)
+            seat_rows = await self._seats(conn, gid)
+            acts = (await conn.execute(sa.select(db.actions.c.action).where(db.actions.c.game_id == gid)
+                                       .order_by(db.actions.c.n))).scalars().all()
+        record = {"ruleset_version": g["ruleset_version"], "config": json.loads(g["config"]), "seed": g["seed"],
+                  "actions": [json.loads(a) for a in acts]}
+        game = await asyncio.to_thread(api.replay, record)
+        record["actions"] = list(record["actions"])
+        return LiveGame(gid, record, g["seed"], g["mode"], g["host_token"], g["spectator_token"], g["host_user"],
+                        seat_rows, game.state, list(game_events(game)))
+
+    @staticmethod
+    async def _seats(conn: AsyncConnection, gid: str) -> list[Seat]:
+        rows = (await conn.execute(sa.select(db.seats).where(db.seats.c.game_id == gid)
+                                   .order_by(db.seats.c.seat))).mappings().all()
+        return [Seat(r["seat"], r["kind"], r["bot_kind"], r["bot_strength"], r["name"], r["token"], r["user_id"])
+                for r in rows]
+
+    async def _catch_up(self, conn: AsyncConnection, live: LiveGame) -> None:
+        """Apply actions stored by other servers since our cache was built."""
+        rows = (await conn.execute(sa.select(db.actions.c.n, db.actions.c.action)
+                                   .where(sa.and_(db.actions.c.game_id == live.id, db.actions.c.n >= live.version))
+                                   .order_by(db.actions.c.n))).all()
+        for n, text in rows:
+            if n != live.version:
+                raise RuntimeError(f"game {live.id}: record has a gap at {live.version}")
+            action = json.loads(text)
+            live.state, evs = api.apply(live.state, action)
+            live.record["actions"].append(action)
+            live.events.extend(evs)
+        live.seats = await self._seats(conn, live.id)
+
+    # ------------------------------------------------------------------ acting
+    async def act(self, rights: Rights, action: Any, version: Any) -> LiveGame:
+        """Check, store, then apply one action. Raises ServerError; nothing changes then."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str) \
+                or not isinstance(action.get("seat"), int) or isinstance(action.get("seat"), bool):
+            raise ServerError("malformed", "an action is an object with an integer 'seat' and a string 'type'")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise ServerError("malformed", "'version' (the number of actions you have seen) is required")
+        try:
+            json.dumps(action)
+        except (TypeError, ValueError):
+            raise ServerError("malformed", "an action must be plain JSON") from None
+        if len(json.dumps(action)) > 4000:
+            raise ServerError("malformed", "action too large")
+        if not rights.may_act_for(action["seat"]):
+            raise ServerError("wrong_seat", f"you may not act for seat {action['seat']}", status=403)
+        live = await self.get(rights.game_id)
+        if rights.role != "bot" and live.seats[action["seat"]].kind != "human":
+            raise ServerError("wrong_seat", "a bot plays this seat now", status=403)
+        async with live.lock:
+            async with self.engine.begin() as conn:
+                if self.pg:
+                    await conn.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:g))"), {"g": live.id})
+                stored = (await conn.execute(sa.select(db.games.c.version).where(db.games.c.id == live.id))
+                          ).scalar_one()
+                if stored != live.version:
+                    await self._catch_up(conn, live)
+                if version != live.version:
+                    raise ServerError("stale_version",
+                                      f"the game is at version {live.version}, you sent {version}: reload the state",
+                                      status=409)
+                if live.over:
+                    raise ServerError("game_over", "the game is over", status=409)
+                try:
+                    new_state, evs = api.apply(live.state, action)
+                except api.IllegalAction as e:
+                    raise ServerError(getattr(e, "code", "not_legal"), getattr(e, "message", None) or str(e),
+                                      getattr(e, "rule", None), status=422) from None
+                except Exception as e:  # an engine crash on odd input: refuse it, keep the game
+                    log.exception("engine failed on %r", action)
+                    raise ServerError("malformed", f"the engine could not read this action ({type(e).__name__})",
+                                      status=400) from None
+                over = bool(api.is_over(new_state))
+                n = live.version
+                await conn.execute(db.actions.insert().values(game_id=live.id, n=n, action=json.dumps(action)))
+                values: dict = {"version": n + 1, "updated_at": sa.func.now()}
+                if over:
+                    values.update(status="over", result=json.dumps(api.result(new_state), default=str))
+                await conn.execute(db.games.update().where(db.games.c.id == live.id).values(**values))
+                if self.pg:
+                    await conn.execute(sa.text("SELECT pg_notify(:c, :p)"),
+                                       {"c": NOTIFY_CHANNEL, "p": f"{live.id}:{n + 1}:{self.node}"})
+            # committed: now the cache follows
+            live.state = new_state
+            live.record["actions"].append(action)
+            live.events.extend(evs)
+        await self.changed(live)
+        return live
+
+    async def seat_to_bot(self, rights: Rights, seat: int, bot_kind: str = "heuristic") -> LiveGame:
+        """A bot takes over a seat whose player left (the player, or the host, asks)."""
+        live = await self.get(rights.game_id)
+        if not (0 <= seat < len(live.seats)):
+            raise ServerError("malformed", "no such seat")
+        if not (rights.role == "host" or rights.role == "table" or rights.may_act_for(seat)):
+            raise ServerError("wrong_seat", "only that seat's player or the game's host may hand it to a bot",
+                              status=403)
+        if bot_kind not in ("random", "heuristic", "ismcts"):
+            raise ServerError("malformed", "bot kind is random, heuristic or ismcts")
+        async with live.lock:
+            async with self.engine.begin() as conn:
+                await conn.execute(db.seats.update().where(sa.and_(db.seats.c.game_id == live.id,
+                                                                    db.seats.c.seat == seat))
+                                   .values(kind="bot", bot_kind=bot_kind))
+                if self.pg:
+                    await conn.execute(sa.text("SELECT pg_notify(:c, :p)"),
+                                       {"c": NOTIFY_CHANNEL, "p": f"{live.id}:seats:{self.node}"})
+                live.seats = await self._seats(conn, live.id)
+        await self.changed(live)
+        return live
+
+    async def changed(self, live: LiveGame) -> None:
+        for listener in list(live.listeners):
+            try:
+                await listener(live)
+            except Exception:
+                log.exception("listener failed")
+        self.kick_bots(live)
+
+    async def _on_notify(self, payload: str) -> None:
+        gid, _what, node = (payload.split(":") + ["", ""])[:3]
+        live = self.live.get(gid)
+        if live is None or node == self.node:
+            return
+        async with live.lock:
+            async with self.engine.connect() as conn:
+                await self._catch_up(conn, live)
+        for listener in list(live.listeners):
+            try:
+                await listener(live)
+            except Exception:
+                log.exception("listener failed")
+
+    # ------------------------------------------------------------------ bots
+    def kick_bots(self, live: LiveGame) -> None:
+        if self._closing or live.over:
+            return
+        if live.bot_task is not None and not live.bot_task.done():
+            return
+        if not any(live.seats[s].kind == "bot" for s in api.acting(live.state)):
+            return
+        live.bot_task = asyncio.create_task(self._bots(live))
+
+    async def _bots(self, live: LiveGame) -> None:
+        failures = 0
+        while not self._closing and not live.over and failures < 5:
+            bots = [s for s in api.acting(live.state) if live.seats[s].kind == "bot"]
+            if not bots:
+                return
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            seat = bots[0]
+            info = live.seats[seat]
+            agent = live.agents.get(seat)
+            if agent is None or agent[0] != info.bot_kind:
+                agent = (info.bot_kind, make_bot(info.bot_kind or "random", live.seed * 8 + seat + 1, info.bot_strength))
+                live.agents[seat] = agent
+            version = live.version
+            view = api.view(live.state, seat)
+            legal = api.legal_actions(live.state, seat)
+            if not legal:
+                return
+            try:
+                action = await asyncio.to_thread(agent[1].decide, view, legal)
+                await self.act(Rights(live.id, "bot", frozenset([seat])), action, version)
+                failures = 0
+            except ServerError as e:
+                failures += 1
+                log.warning("bot in game %s seat %s refused: %s %s", live.id, seat, e.code, e.message)
+            except Exception:
+                failures += 1
+                log.exception("bot in game %s seat %s failed", live.id, seat)

@@ -1,0 +1,47 @@
+"""The web layer's only door to the engine (and to the bots).
+
+Everything here goes through `pax_hispanica.api` (docs/api.md). The module can
+be swapped with the environment variable PAXH_API_MODULE (a development hook
+for working on the server without the engine; unset in normal use).
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import random
+from typing import Any
+
+api: Any = importlib.import_module(os.environ.get("PAXH_API_MODULE") or "pax_hispanica.api")
+
+BOT_KINDS = ("random", "heuristic", "ismcts")
+# strength 1..3 -> agent options (only the search bot has a knob)
+STRENGTH_OPTIONS = {"ismcts": {1: {"iterations": 50}, 2: {"iterations": 200}, 3: {"iterations": 800}}}
+
+
+class _RandomAgent:
+    """Fallback while the bots package has no make_agent: a seeded random legal action."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def decide(self, view: Any, legal: list) -> dict:
+        return self.rng.choice(api.expand(legal))
+
+
+def make_bot(kind: str, seed: int, strength: int | None = None) -> Any:
+    """An object with decide(view, legal) -> action, for a bot seat."""
+    try:
+        from pax_hispanica.bots import make_agent  # type: ignore[attr-defined]
+    except ImportError:
+        return _RandomAgent(seed)
+    options = {"api": api, **STRENGTH_OPTIONS.get(kind, {}).get(strength or 2, {})}
+    return make_agent(kind, seed, **options)
+
+
+def game_events(game: Any) -> list:
+    """The full (unredacted) event log held by an api.Game."""
+    for name in ("events", "log", "event_log"):
+        ev = getattr(game, name, None)
+        if isinstance(ev, list):
+            return ev
+    return []

@@ -1,0 +1,402 @@
+"""The web game: FastAPI app (lobby, game pages, JSON API, WebSockets).
+
+    run(host, port, database_url, data_dir)   # blocking; `paxh serve` calls this
+    create_app(database_url) -> FastAPI        # for tests
+
+Every connection sees only its own view (api.view / api.redact); every action
+goes through games.Service.act (lock, version check, engine check, stored
+before acknowledged).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, Field, ValidationError
+
+from . import db, render
+from .games import NATIONS, LiveGame, Rights, ServerError, Service
+from .i18n import LANGS, Tr, rule_pages
+from .seam import api
+
+log = logging.getLogger("pax_hispanica.web")
+HERE = Path(__file__).parent
+COOKIE = "paxh_user"
+MAX_MESSAGE = 8000
+
+
+class SeatIn(BaseModel):
+    kind: str = Field("human", pattern="^(human|bot)$")
+    bot_kind: str | None = Field(None, pattern="^(random|heuristic|ismcts)$")
+    bot_strength: int | None = Field(None, ge=1, le=3)
+    name: str = Field("", max_length=40)
+
+
+class GameIn(BaseModel):
+    players: int = Field(..., ge=2, le=5)
+    seats: list[SeatIn]
+    nations: list[str] | None = None
+    mode: str = Field("online", pattern="^(online|hotseat)$")
+    seed: int | None = Field(None, ge=0, le=2**31 - 1)
+
+
+def _error(e: ServerError) -> JSONResponse:
+    return JSONResponse({"error": e.as_dict()}, status_code=e.status)
+
+
+def _malformed(message: str) -> JSONResponse:
+    return _error(ServerError("malformed", message))
+
+
+class Conn:
+    """One WebSocket: its rights, language, format, and (hot-seat) who is shown."""
+
+    def __init__(self, ws: WebSocket, rights: Rights, lang: str, fmt: str) -> None:
+        self.ws, self.rights, self.lang, self.fmt = ws, rights, lang, fmt
+        self.shown: int | None = None
+        self.send_lock = asyncio.Lock()
+        self.last_seq_sent = 0
+        self.closed = False
+
+    def viewer(self, live: LiveGame) -> tuple[int | None, int | None]:
+        """(seat whose view is shown, seat waiting behind a pass-the-device screen)."""
+        if self.rights.role in ("seat", "bot"):
+            (seat,) = self.rights.seats
+            return seat, None
+        if self.rights.role != "table":
+            return None, None
+        nxt = render.next_human(live, self.rights.seats)
+        if self.shown is not None and self.shown != nxt:
+            self.shown = None
+        if self.shown is None:
+            return None, nxt
+        return self.shown, None
+
+    async def send(self, msg: dict) -> None:
+        if self.closed:
+            return
+        async with self.send_lock:
+            try:
+                await self.ws.send_text(json.dumps(msg, default=str))
+            except Exception:
+                self.closed = True
+
+    async def push(self, live: LiveGame) -> None:
+        viewer, waiting = self.viewer(live)
+        if self.fmt == "json":
+            msg = render.json_update(live, viewer)
+        else:
+            msg = render.html_update(live, viewer, waiting, self.rights.role, self.lang)
+        await self.send(msg)
+
+
+def create_app(database_url: str | None = None, data_dir: str = "data", bot_delay: float | None = None) -> FastAPI:
+    url = database_url or os.environ.get("PAXH_DATABASE_URL") or db.default_url(data_dir)
+    db.migrate(url)
+    if bot_delay is None:
+        bot_delay = float(os.environ.get("PAXH_BOT_DELAY", "0.4"))
+    svc = Service(url, bot_delay=bot_delay)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):  # noqa: ANN202
+        await svc.start()
+        yield
+        await svc.close()
+
+    app = FastAPI(title="Pax Hispanica", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.state.svc = svc
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    templates = Jinja2Templates(directory=HERE / "templates")
+    templates.env.globals["LANGS"] = LANGS
+    templates.env.globals["NATIONS"] = NATIONS
+
+    async def current_user(request: Request) -> dict:
+        user = await svc.user(request.cookies.get(COOKIE))
+        lang = request.query_params.get("lang")
+        if lang in LANGS and lang != user["lang"]:
+            await svc.set_user(user["id"], lang=lang)
+            user["lang"] = lang
+        return user
+
+    def page(request: Request, user: dict, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+        tr = ctx.pop("tr", None) or Tr(user["lang"])
+        resp = templates.TemplateResponse(request, name, {"t": tr, "lang": user["lang"], "user": user, **ctx},
+                                          status_code=status)
+        if user.get("new"):
+            resp.set_cookie(COOKIE, user["id"], max_age=3600 * 24 * 365 * 5, httponly=True, samesite="lax")
+        return resp
+
+    # ----------------------------------------------------------------- pages
+    @app.get("/", response_class=HTMLResponse)
+    async def lobby(request: Request) -> HTMLResponse:
+        user = await current_user(request)
+        games = await svc.games_of(user["id"])
+        return page(request, user, "lobby.html", games=games)
+
+    @app.post("/games")
+    async def create_from_form(request: Request) -> Response:
+        user = await current_user(request)
+        form = await request.form()
+        try:
+            players = int(str(form.get("players", "0")))
+            seats, nations = [], []
+            for i in range(players):
+                kind = str(form.get(f"kind{i}", "human"))
+                seats.append({"kind": kind if kind in ("human", "bot") else "human",
+                              "bot_kind": str(form.get(f"bot{i}", "heuristic")) if kind == "bot" else None,
+                              "bot_strength": int(str(form.get(f"strength{i}", "2"))) if kind == "bot" else None,
+                              "name": str(form.get(f"name{i}", ""))[:40]})
+                nations.append(str(form.get(f"nation{i}", "")))
+            chosen = nations if all(nations) else None
+            mode = str(form.get("mode", "online"))
+            live = await svc.create_game(players, seats, chosen, mode=mode, host_user=user["id"])
+        except (ValueError, ServerError) as e:
+            msg = e.message if isinstance(e, ServerError) else str(e)
+            games = await svc.games_of(user["id"])
+            return page(request, user, "lobby.html", status=400, games=games, error=msg)
+        resp = RedirectResponse(f"/host/{live.host_token}", status_code=303)
+        if user.get("new"):
+            resp.set_cookie(COOKIE, user["id"], max_age=3600 * 24 * 365 * 5, httponly=True, samesite="lax")
+        return resp
+
+    @app.get("/host/{token}", response_class=HTMLResponse)
+    async def host_page(request: Request, token: str) -> HTMLResponse:
+        user = await current_user(request)
+        try:
+            rights = await svc.resolve(token)
+        except ServerError:
+            return page(request, user, "message.html", status=404, message_key="not_found")
+        if rights.role not in ("host", "table"):
+            return page(request, user, "message.html", status=404, message_key="not_found")
+        live = await svc.get(rights.game_id)
+        tr = render.translator(live, user["lang"])
+        return page(request, user, "host.html", tr=tr, live=live, base=str(request.base_url).rstrip("/"),
+                    names=render.seat_names(live))
+
+    @app.get("/play/{token}", response_class=HTMLResponse)
+    async def play_page(request: Request, token: str) -> HTMLResponse:
+        return await game_page(request, token)
+
+    @app.get("/watch/{token}", response_class=HTMLResponse)
+    async def watch_page(request: Request, token: str) -> HTMLResponse:
+        return await game_page(request, token)
+
+    async def game_page(request: Request, token: str) -> HTMLResponse:
+        user = await current_user(request)
+        try:
+            rights = await svc.resolve(token)
+        except ServerError:
+            return page(request, user, "message.html", status=404, message_key="not_found")
+        await svc.claim_seat(rights, user["id"])
+        live = await svc.get(rights.game_id)
+        seat = next(iter(rights.seats)) if rights.role == "seat" else None
+        waiting = render.next_human(live, rights.seats) if rights.role == "table" else None
+        update = render.html_update(live, seat, waiting, rights.role, user["lang"])
+        tr = render.translator(live, user["lang"])
+        svc.kick_bots(live)
+        return page(request, user, "game.html", tr=tr, live=live, token=token, role=rights.role, seat=seat,
+                    update=update)
+
+    @app.get("/replay/{token}", response_class=HTMLResponse)
+    async def replay_page(request: Request, token: str, step: int | None = None) -> HTMLResponse:
+        user = await current_user(request)
+        try:
+            rights = await svc.resolve(token)
+        except ServerError:
+            return page(request, user, "message.html", status=404, message_key="not_found")
+        live = await svc.get(rights.game_id)
+        if not live.over:
+            return page(request, user, "message.html", status=403, message_key="replay_locked")
+        total = live.version
+        step = total if step is None else max(0, min(int(step), total))
+        ctx = await asyncio.to_thread(render.replay_context, live, step, user["lang"])
+        return page(request, user, "replay.html", tr=ctx["tr"], live=live, token=token, step=step, total=total,
+                    **{k: v for k, v in ctx.items() if k != "tr"})
+
+    @app.get("/rules", response_class=HTMLResponse)
+    async def rules_page(request: Request) -> HTMLResponse:
+        user = await current_user(request)
+        return page(request, user, "rules.html", paragraphs=rule_pages(user["lang"]),
+                    rule=request.query_params.get("rule", ""))
+
+    @app.get("/healthz")
+    async def healthz() -> dict:
+        return {"ok": True}
+
+    # ----------------------------------------------------------------- JSON API
+    @app.post("/api/games")
+    async def api_create(request: Request) -> JSONResponse:
+        try:
+            body = GameIn.model_validate_json(await request.body())
+        except ValidationError as e:
+            return _malformed("; ".join(f"{'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors()))
+        user = await svc.user(request.cookies.get(COOKIE))
+        try:
+            live = await svc.create_game(body.players, [s.model_dump() for s in body.seats], body.nations,
+                                         mode=body.mode, host_user=user["id"], seed=body.seed)
+        except ServerError as e:
+            return _error(e)
+        return JSONResponse({
+            "game": live.id, "version": live.version, "host": live.host_token, "spectator": live.spectator_token,
+            "seats": [{"seat": s.seat, "kind": s.kind, "bot_kind": s.bot_kind,
+                       "token": s.token if s.kind == "human" else None} for s in live.seats]})
+
+    @app.get("/api/view/{token}")
+    async def api_view(token: str) -> JSONResponse:
+        try:
+            rights = await svc.resolve(token)
+            live = await svc.get(rights.game_id)
+        except ServerError as e:
+            return _error(e)
+        seat = next(iter(rights.seats)) if rights.role == "seat" else None
+        return JSONResponse(json.loads(json.dumps(render.json_update(live, seat, full_log=True), default=str)))
+
+    @app.post("/api/act/{token}")
+    async def api_act(request: Request, token: str) -> JSONResponse:
+        raw = await request.body()
+        if len(raw) > MAX_MESSAGE:
+            return _malformed("message too large")
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return _malformed("the body is not JSON")
+        if not isinstance(body, dict):
+            return _malformed("the body is a JSON object {version, action}")
+        try:
+            rights = await svc.resolve(token)
+            live = await svc.act(rights, body.get("action"), body.get("version"))
+        except ServerError as e:
+            return _error(e)
+        return JSONResponse({"ok": True, "version": live.version})
+
+    @app.post("/api/seat/{token}/bot")
+    async def api_seat_bot(request: Request, token: str) -> JSONResponse:
+        try:
+            body = json.loads(await request.body() or b"{}")
+            if not isinstance(body, dict):
+                raise ValueError
+        except ValueError:
+            return _malformed("the body is a JSON object {seat, bot_kind}")
+        try:
+            rights = await svc.resolve(token)
+            seat = body.get("seat", next(iter(rights.seats)) if rights.role == "seat" else None)
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                raise ServerError("malformed", "which seat?")
+            live = await svc.seat_to_bot(rights, seat, str(body.get("bot_kind", "heuristic")))
+        except ServerError as e:
+            return _error(e)
+        return JSONResponse({"ok": True, "seats": [{"seat": s.seat, "kind": s.kind} for s in live.seats]})
+
+    @app.get("/api/record/{token}")
+    async def api_record(token: str) -> JSONResponse:
+        try:
+            rights = await svc.resolve(token)
+            live = await svc.get(rights.game_id)
+        except ServerError as e:
+            return _error(e)
+        if not live.over:
+            return _error(ServerError("game_not_over", "the record (with its seed) is shown when the game is over",
+                                      "HID-1", status=403))
+        return JSONResponse(json.loads(json.dumps(live.record, default=str)))
+
+    # ----------------------------------------------------------------- WebSockets
+    @app.websocket("/ws/echo")
+    async def ws_echo(ws: WebSocket) -> None:
+        await ws.accept()
+        try:
+            while True:
+                await ws.send_text(await ws.receive_text())
+        except WebSocketDisconnect:
+            pass
+
+    @app.websocket("/ws/{token}")
+    async def ws_game(ws: WebSocket, token: str) -> None:
+        await ws.accept()
+        try:
+            rights = await svc.resolve(token)
+            live = await svc.get(rights.game_id)
+        except ServerError as e:
+            await ws.send_text(json.dumps({"type": "error", "id": None, **e.as_dict()}))
+            await ws.close(code=4404)
+            return
+        lang = "en"
+        uid = ws.cookies.get(COOKIE)
+        if uid:
+            lang = (await svc.user(uid)).get("lang", "en")
+        if ws.query_params.get("lang") in LANGS:
+            lang = ws.query_params["lang"]
+        fmt = "json" if ws.query_params.get("fmt") == "json" else "html"
+        conn = Conn(ws, rights, lang, fmt)
+        live.listeners.add(conn.push)
+        try:
+            await conn.push(live)
+            svc.kick_bots(live)
+            while True:
+                text = await ws.receive_text()
+                await handle_message(conn, live, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            conn.closed = True
+            live.listeners.discard(conn.push)
+
+    async def handle_message(conn: Conn, live: LiveGame, text: str) -> None:
+        msg_id = None
+        try:
+            if len(text) > MAX_MESSAGE:
+                raise ServerError("malformed", "message too large")
+            try:
+                msg = json.loads(text)
+            except ValueError:
+                raise ServerError("malformed", "messages are JSON objects") from None
+            if not isinstance(msg, dict):
+                raise ServerError("malformed", "messages are JSON objects")
+            msg_id = msg.get("id") if isinstance(msg.get("id"), (int, str)) else None
+            kind = msg.get("type")
+            if kind == "act":
+                live = await svc.act(conn.rights, msg.get("action"), msg.get("version"))
+                await conn.send({"type": "ack", "id": msg_id, "version": live.version})
+            elif kind == "reveal":
+                if conn.rights.role != "table":
+                    raise ServerError("wrong_seat", "only a hot-seat table passes the device")
+                conn.shown = render.next_human(live, conn.rights.seats)
+                await conn.push(live)
+            elif kind == "refresh":
+                await conn.push(live)
+            elif kind == "ping":
+                await conn.send({"type": "pong", "id": msg_id})
+            elif kind == "leave":
+                if conn.rights.role != "seat":
+                    raise ServerError("wrong_seat", "only a seated player can leave")
+                (seat,) = conn.rights.seats
+                await svc.seat_to_bot(conn.rights, seat)
+            else:
+                raise ServerError("malformed", "unknown message type: use act, reveal, refresh, ping or leave")
+        except ServerError as e:
+            await conn.send({"type": "error", "id": msg_id, **e.as_dict()})
+
+    return app
+
+
+def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None, data_dir: str = "data") -> None:
+    """Serve the web game (blocking)."""
+    import uvicorn
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    app = create_app(database_url, data_dir=data_dir)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
+
+
+if __name__ == "__main__":  # python -m pax_hispanica.web.server [port]
+    import sys
+
+    run(port=int(sys.argv[1]) if len(sys.argv) > 1 else 8000)
