@@ -170,7 +170,7 @@ def execute(specs: list[dict], workers: int = 1, dask_address: str | None = None
 
     if dask_address:
         from distributed import Client, as_completed as dask_completed
-        with Client(dask_address, set_as_default=False) as client:
+        with Client(dask_address) as client:
             chunks = _chunks(specs, _chunk_size(total, max(1, len(client.scheduler_info().get("workers", {})))))
             futures = client.map(play_chunk, chunks, pure=False)
             for fut in dask_completed(futures):

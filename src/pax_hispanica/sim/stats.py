@@ -8,6 +8,7 @@ so the same results always give the same summary (timings apart).
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections import defaultdict
 from typing import Any, Iterable
@@ -50,6 +51,11 @@ def _quantile(xs: list[float], f: float) -> float:
     return round(xs[lo] + (xs[hi] - xs[lo]) * (pos - lo), 6)
 
 
+def card_base(card: Any) -> str:
+    """A card's id without its copy suffix ("galeon-3" -> "galeon")."""
+    return re.sub(r"-\d+$", "", str(card))
+
+
 def _grouped(pairs: list[tuple[Any, bool]]) -> dict:
     wins: dict[Any, int] = defaultdict(int)
     games: dict[Any, int] = defaultdict(int)
@@ -80,7 +86,7 @@ def report(results: list[dict]) -> dict:
                 leg_pairs.append((r["legalities"][s], won))
             if r.get("start_legalities"):
                 start_leg_pairs.append((r["start_legalities"][s], won))
-            for card in sorted(set(r["cards_played"][s])):
+            for card in sorted({card_base(c) for c in r["cards_played"][s]}):
                 card_pairs.append((card, won))
         if r.get("first_seat") is not None:
             first["games"] += 1

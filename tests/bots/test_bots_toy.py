@@ -1,0 +1,88 @@
+"""The bot seam on the toy game (same API surface as the engine, much faster):
+legal actions only, explanations, ISMCTS reproducibility and blindness."""
+import copy
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from pax_hispanica.bots import make_agent
+from pax_hispanica.bots import toygame as toy
+from pax_hispanica.bots.base import action_key
+
+
+def _random_position(seed: int, steps: int):
+    s = toy.new_game(toy.Config(players=3), seed)
+    rnd = make_agent("random", seed, api=toy)
+    for _ in range(steps):
+        if toy.is_over(s):
+            break
+        seat = toy.acting(s)[0]
+        s, _ = toy.apply(s, rnd.decide(toy.view(s, seat), toy.legal_actions(s, seat)))
+    return s
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 40),
+       kind=st.sampled_from(["random", "ismcts"]))
+def test_agents_return_legal_actions(seed, steps, kind):
+    s = _random_position(seed, steps)
+    if toy.is_over(s):
+        return
+    for seat in toy.acting(s):
+        legal = toy.legal_actions(s, seat)
+        agent = make_agent(kind, seed, api=toy, iterations=20)
+        action = agent.decide(toy.view(s, seat), legal)
+        assert action_key(action) in {action_key(a) for a in toy.expand(legal)}
+        assert isinstance(agent.explain(), dict) and agent.explain()["bot"] == kind
+
+
+def test_ismcts_is_blind_to_hidden_information():
+    """Two states that differ only in what seat 0 cannot see (other hands,
+    deck order) give the same view, hence the same decision."""
+    a = toy.new_game(toy.Config(players=3), 1)
+    b = copy.deepcopy(a)
+    b["hands"][1], b["hands"][2] = b["hands"][2], b["hands"][1]
+    b["deck"] = list(reversed(b["deck"]))
+    assert a != b and toy.view(a, 0) == toy.view(b, 0)
+    da = make_agent("ismcts", 42, api=toy, iterations=150).decide(toy.view(a, 0), toy.legal_actions(a, 0))
+    db = make_agent("ismcts", 42, api=toy, iterations=150).decide(toy.view(b, 0), toy.legal_actions(b, 0))
+    assert da == db
+
+
+def test_ismcts_explains_with_visits_and_values():
+    s = toy.new_game(toy.Config(players=2), 3)
+    agent = make_agent("ismcts", 1, api=toy, iterations=100)
+    action = agent.decide(toy.view(s, 0), toy.legal_actions(s, 0))
+    ex = agent.explain()
+    assert ex["iterations"] == 100
+    alts = ex["alternatives"]
+    assert alts[0]["action"] == action
+    assert alts[0]["visits"] >= alts[-1]["visits"]
+    assert all(0.0 <= a["value"] <= 1.0 for a in alts)
+
+
+def test_ismcts_time_budget():
+    s = toy.new_game(toy.Config(players=2), 3)
+    agent = make_agent("ismcts", 1, api=toy, seconds=0.2)
+    agent.decide(toy.view(s, 0), toy.legal_actions(s, 0))
+    assert agent.explain()["iterations"] > 1
+    assert agent.explain()["seconds"] < 1.0
+
+
+def test_ismcts_beats_random_on_the_toy_game():
+    wins = 0
+    games = 16
+    for g in range(games):
+        s = toy.new_game(toy.Config(players=3), 1000 + g)
+        agents = [make_agent("ismcts", g, api=toy, iterations=80)] + \
+                 [make_agent("random", g * 10 + i, api=toy) for i in (1, 2)]
+        while not toy.is_over(s):
+            seat = toy.acting(s)[0]
+            s, _ = toy.apply(s, agents[seat].decide(toy.view(s, seat), toy.legal_actions(s, seat)))
+        wins += toy.result(s)["winner"] == 0
+    assert wins / games > 0.45      # chance is 1/3
+
+
+def test_unknown_kind():
+    with pytest.raises(ValueError):
+        make_agent("minimax", 0)

@@ -1,0 +1,96 @@
+"""--dask: a scheduler and two workers on loopback give the local run's results."""
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from pax_hispanica import sim
+
+distributed = pytest.importorskip("distributed")
+
+DASK = str(Path(sys.executable).with_name("dask"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    work = tmp_path_factory.mktemp("dask")
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    procs = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                               "--no-dashboard", "--no-show"],
+                              cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        for i in range(2):
+            procs.append(subprocess.Popen(
+                [DASK, "worker", address, "--host", "127.0.0.1", "--nthreads", "1", "--nworkers", "1",
+                 "--no-dashboard", "--name", f"w{i}", "--local-directory", str(work / f"w{i}")],
+                cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        deadline = time.time() + 60
+        while True:
+            try:
+                with distributed.Client(address, timeout=5, set_as_default=False) as client:
+                    client.wait_for_workers(2, timeout=max(1, deadline - time.time()))
+                break
+            except Exception:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.5)
+        yield address
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+        for p in reversed(procs):
+            try:
+                p.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+
+def _api():
+    try:
+        import pax_hispanica.api  # noqa: F401
+        return "pax_hispanica.api"
+    except ImportError:
+        return "pax_hispanica.bots.toygame"
+
+
+def _strip(results):
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in results]
+
+
+def test_dask_results_equal_local_results(cluster):
+    api = _api()
+    bots = "heuristic,random" if api == "pax_hispanica.api" else "ismcts:iterations=5,random"
+    local = sim.run(3, 10, bots, seed=11, api=api)
+    remote = sim.run(3, 10, bots, seed=11, dask_address=cluster, api=api)
+    assert not any(r["error"] for r in local)
+    assert _strip(remote) == _strip(local)
+
+
+def test_simulate_command_through_dask(cluster):
+    from pax_hispanica.sim.command import simulate_command
+    app = typer.Typer()
+    app.command("simulate")(simulate_command)
+    app.command("other")(lambda: None)
+    args = ["simulate", "--players", "2", "--games", "8", "--seed", "4", "--api", _api(), "--json"]
+    local = CliRunner().invoke(app, args)
+    remote = CliRunner().invoke(app, args + ["--dask", cluster])
+    assert local.exit_code == 0 and remote.exit_code == 0, remote.output
+    timing = ("seconds_per_game", "total_seconds", "games_per_second", "wall_seconds")
+    a, b = json.loads(local.stdout), json.loads(remote.stdout)
+    assert {k: v for k, v in a.items() if k not in timing} == {k: v for k, v in b.items() if k not in timing}
