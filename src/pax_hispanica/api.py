@@ -1,0 +1,146 @@
+"""The engine's public API: the one module every outer layer uses (docs/api.md).
+
+A game is `(ruleset version, config, seed, actions)`; everything else is derived
+by replay. Nothing here does I/O except the explicit save/load helpers.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .engine import core, view as _view
+from .engine.errors import IllegalAction
+from .engine.flow import acting as _acting
+from .engine.rules import RULES
+from .engine.ruleset import RulesetError, load_ruleset
+from .engine.scenario import build as _build_scenario
+from .engine.sealed import seed_hash, verify
+from .engine.setup import new_state
+from .engine.state import State
+
+__all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
+           "decision", "legal_actions", "expand", "apply", "view", "redact", "determinize", "is_over",
+           "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
+           "from_scenario", "seed_hash", "verify", "load_ruleset"]
+
+RECORD_FORMAT = "paxh-record-1"
+
+
+@dataclass
+class Config:
+    players: int = 4
+    nations: list | None = None
+    ruleset: str = "reference"
+    options: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v not in (None, {})}
+
+
+def _config(config) -> dict:
+    return config.to_dict() if isinstance(config, Config) else dict(config)
+
+
+def new_game(config, seed: int) -> State:
+    return new_state(_config(config), seed)[0]
+
+
+def acting(state: State) -> tuple:
+    return _acting(state)
+
+
+def decision(state: State, seat: int | None = None) -> dict | None:
+    """The public description of the pending decision (None when nobody must act)."""
+    d = _view.view(state, seat)["decision"]
+    return d
+
+
+legal_actions = core.legal_actions
+expand = core.expand
+apply = core.apply
+can_undo = core.can_undo
+view = _view.view
+redact = _view.redact
+determinize = _view.determinize
+summary = _view.summary
+
+
+def is_over(state: State) -> bool:
+    return state.over
+
+
+def result(state: State) -> dict | None:
+    return state.result
+
+
+def snapshot(state: State) -> bytes:
+    return json.dumps(state.to_dict(), separators=(",", ":")).encode()
+
+
+def restore(data: bytes) -> State:
+    return State.from_dict(json.loads(data))
+
+
+class Game:
+    """A record plus the state and full event log it replays to."""
+
+    def __init__(self, record: dict, state: State, events: list[dict]):
+        self.record = record
+        self.state = state
+        self.events = events
+
+    @classmethod
+    def new(cls, config, seed: int) -> "Game":
+        cfg = _config(config)
+        st, events = new_state(cfg, seed)
+        rec = {"format": RECORD_FORMAT, "ruleset_version": st.rs.version, "config": cfg, "seed": seed,
+               "actions": []}
+        return cls(rec, st, events)
+
+    @classmethod
+    def from_scenario(cls, scenario: dict) -> "Game":
+        st, events = _build_scenario(scenario)
+        rec = {"format": RECORD_FORMAT, "ruleset_version": st.rs.version, "scenario":
+               {k: v for k, v in scenario.items() if k != "actions"}, "config": scenario["config"],
+               "seed": scenario.get("seed", 0), "actions": []}
+        g = cls(rec, st, events)
+        for a in scenario.get("actions", []):
+            g.act(a)
+        return g
+
+    def act(self, action: dict) -> list[dict]:
+        self.state, events = core.apply(self.state, action)
+        self.record["actions"].append(action)
+        self.events.extend(events)
+        return events
+
+
+def from_scenario(scenario: dict) -> Game:
+    return Game.from_scenario(scenario)
+
+
+def replay(record: dict, upto: int | None = None) -> Game:
+    """Rebuild a game from its record, applying the first `upto` actions (all by default)."""
+    if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+        raise ValueError(f"unknown record format {record.get('format')!r}")
+    actions = record["actions"] if upto is None else record["actions"][:upto]
+    if "scenario" in record:
+        g = Game.from_scenario(record["scenario"])
+    else:
+        g = Game.new(record["config"], record["seed"])
+    if g.state.rs.version != record.get("ruleset_version", g.state.rs.version):
+        raise ValueError(f"record made with ruleset {record['ruleset_version']}, "
+                         f"this engine has {g.state.rs.version}")
+    for a in actions:
+        g.act(a)
+    return g
+
+
+def save_record(record: dict, path) -> None:
+    Path(path).write_text(json.dumps(record, indent=1, ensure_ascii=False))
+
+
+def load_record(path) -> dict:
+    return json.loads(Path(path).read_text())

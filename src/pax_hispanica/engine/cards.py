@@ -1,0 +1,150 @@
+"""Card conditions, targets and effects: the small vocabulary of CARD-1.
+
+Every effect kind of ruleset.EFFECTS has a function here; a card that the
+vocabulary cannot express is a named exception in BESPOKE.
+"""
+
+from __future__ import annotations
+
+from .flow import Out
+
+
+def targets(st, seat: int, kind: str | None) -> list:
+    """The ids a card's targeted effect may name (PRJ-11); [None] when it names none."""
+    rs = st.rs
+    if kind is None:
+        return [None]
+    if kind == "empty_colony_space":
+        return [rs.col_ids[c] for c, o in enumerate(st.col_owner) if o is None]
+    if kind == "own_colony_without_fort":
+        return [rs.col_ids[c] for c, o in enumerate(st.col_owner) if o == seat and not st.col_fort[c]]
+    if kind == "land_zone":
+        return rs.zone_ids[: rs.n_land]
+    if kind == "rebellious_zone":
+        return [rs.zone_ids[z] for z in range(rs.n_land) if st.rebels[z] > 0]
+    raise AssertionError(kind)
+
+
+def requirement_failure(st, seat: int, card) -> str | None:
+    """Why `seat` may not play `card` now (conditions and cost), or None."""
+    req = card.requires
+    if st.money[seat] < card.cost:
+        return f"{card.name} costs ${card.cost}."
+    if "colonies" in req and len(st.colonies_of(seat)) < req["colonies"]:
+        return f"{card.name} needs at least {req['colonies']} colonies."
+    if "legality" in req and st.legality[seat] not in req["legality"]:
+        return f"{card.name} needs a Flagship of legality {', '.join(req['legality'])}."
+    if "nation" in req and st.nation[seat] != req["nation"]:
+        return f"{card.name} can only be played by the {req['nation']}."
+    return None
+
+
+def play_effects(st, seat: int, card, target, out: Out) -> None:
+    for eff in card.effects:
+        EFFECT[eff["kind"]](st, seat, eff, target, out)
+    if card.bespoke:
+        BESPOKE[card.bespoke](st, seat, out)
+
+
+def _gain_galleon(st, seat, eff, target, out):
+    before = st.fships[seat]
+    st.fships[seat] = min(st.rs.max_ships, before + eff["n"])
+    out.emit("GalleonGained", "CARD-1", seat=seat, ships=st.fships[seat], gained=st.fships[seat] - before)
+
+
+def _found_colony(st, seat, eff, target, out):
+    c = st.rs.col_index[target]
+    st.col_owner[c] = seat
+    st.col_labour[c] = None
+    st.col_chests[c] = 0
+    out.emit("ColonyFounded", "CARD-1", seat=seat, colony=target)
+
+
+def _build_fort(st, seat, eff, target, out):
+    st.col_fort[st.rs.col_index[target]] = True
+    out.emit("FortBuilt", "CARD-1", seat=seat, colony=target)
+
+
+def _set_legality(st, seat, eff, target, out):
+    st.legality[seat] = eff["value"]
+    out.emit("LegalityChanged", "TRS-6", seat=seat, legality=eff["value"])
+
+
+def _income(st, seat, eff, target, out):
+    st.income[seat] += eff["n"]
+
+
+def _hand_limit(st, seat, eff, target, out):
+    st.hand_bonus[seat] += eff["n"]
+
+
+def _extra_moves(st, seat, eff, target, out):
+    st.moves_bonus[seat] += eff["n"]
+
+
+def _prestige(st, seat, eff, target, out):
+    st.prestige[seat] += eff["n"]
+    out.emit("PrestigeGained", "CARD-1", seat=seat, amount=eff["n"], source="card")
+
+
+def _money(st, seat, eff, target, out):
+    st.money[seat] += eff["n"]
+    st.minted += eff["n"]
+    out.emit("MoneyGained", "CARD-1", seat=seat, amount=eff["n"])
+
+
+def _new_site(st, zone_id: str, kind: str, count: int, cap: int) -> str:
+    k = sum(1 for s in st.site_ids if s.startswith(f"{zone_id}.{kind}-")) + 1
+    sid = f"{zone_id}.{kind}-{k}"
+    st.site_ids.append(sid)
+    st.site_names.append(f"{kind.title()} {k}")
+    st.site_zone.append(st.rs.zone_index[zone_id])
+    st.site_kind.append(kind)
+    st.site_wild.append(False)
+    st.site_count.append(count)
+    st.site_cap.append(cap)
+    return sid
+
+
+def _place_visita(st, seat, eff, target, out):
+    n = min(eff["indigenous"], st.supply["indigenous"])
+    st.supply["indigenous"] -= n
+    sid = _new_site(st, target, "visita", n, 0)
+    out.emit("VisitaPlaced", "CARD-1", seat=seat, zone=target, site=sid, indigenous=n)
+
+
+def _place_cathedral(st, seat, eff, target, out):
+    sid = _new_site(st, target, "cathedral", 0, eff["capacity"])
+    out.emit("CathedralPlaced", "CARD-1", seat=seat, zone=target, site=sid, capacity=eff["capacity"])
+
+
+def _remove_rebels(st, seat, eff, target, out):
+    z = st.rs.zone_index[target]
+    n = min(eff["n"], st.rebels[z])
+    st.rebels[z] -= n
+    st.gone["rebel"] += n
+    out.emit("RebelsRemoved", "CARD-1", seat=seat, zone=target, count=n)
+
+
+def _haven(st, seat, eff, target, out):
+    st.havens[seat].append(st.rs.zone_index[target])
+    out.emit("HavenFounded", "CARD-2", seat=seat, zone=target)
+
+
+EFFECT = {
+    "gain_galleon": _gain_galleon, "found_colony": _found_colony, "build_fort": _build_fort,
+    "set_legality": _set_legality, "income": _income, "hand_limit": _hand_limit, "prestige": _prestige,
+    "money": _money, "place_visita": _place_visita, "place_cathedral": _place_cathedral,
+    "remove_rebels": _remove_rebels, "extra_moves": _extra_moves, "haven": _haven,
+}
+
+
+def _treaty_of_madrid(st, seat, out):
+    """Tratado de Madrid (1670): Spain recognises the buccaneer powers; every PLUNDER Flagship becomes PRIVATEER."""
+    for s in range(st.n):
+        if st.legality[s] == "PLUNDER":
+            st.legality[s] = "PRIVATEER"
+            out.emit("LegalityChanged", "TRS-6", seat=s, legality="PRIVATEER")
+
+
+BESPOKE = {"treaty_of_madrid": _treaty_of_madrid}

@@ -1,0 +1,90 @@
+"""Applying actions: validation, dispatch to the pending decision, undo (PRJ-2)."""
+
+from __future__ import annotations
+
+from . import years  # noqa: F401  (registers the years' steps and decisions)
+from .errors import IllegalAction
+from .flow import DECISIONS, Out, acting, advance
+from .state import State
+
+ACTION_TYPES = frozenset({
+    "undo", "labour", "leave_vacant", "initiate", "pass", "bid", "play", "sell", "discard", "end_turn",
+    "start_at_haven", "move", "attack", "support", "enslave", "load_chests", "unload", "unload_haven",
+    "end_voyage",
+})
+
+
+def check_shape(st: State, action) -> int:
+    """PRJ-7: an action is a dict with an int seat of this game and a known type."""
+    if not isinstance(action, dict):
+        raise IllegalAction("malformed", "PRJ-7", "An action is a JSON object with 'seat' and 'type'.")
+    seat = action.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < st.n:
+        raise IllegalAction("malformed", "PRJ-7", f"'seat' must be a seat number from 0 to {st.n - 1}.")
+    if action.get("type") not in ACTION_TYPES:
+        raise IllegalAction("malformed", "PRJ-7", f"Unknown action type {action.get('type')!r}.")
+    return seat
+
+
+def legal_actions(st: State, seat: int) -> list[dict]:
+    if seat not in acting(st):
+        return []
+    dec = st.stack[-1]
+    return DECISIONS[dec["d"]].legal(st, dec, seat)
+
+
+def expand(descriptors: list[dict]) -> list[dict]:
+    """Every concrete action the descriptors allow."""
+    out = []
+    for d in descriptors:
+        if d["kind"] == "choice":
+            out.extend(d["options"])
+        else:
+            out.extend({**d["action"], d["field"]: v} for v in range(d["min"], d["max"] + 1))
+    return out
+
+
+def can_undo(st: State, seat: int) -> bool:
+    return bool(st.undo_stack) and st.undo_seat == seat and not st.over
+
+
+def apply(st: State, action: dict) -> tuple[State, list[dict]]:
+    """Apply one action to a copy of `st`; `st` itself never changes."""
+    seat = check_shape(st, action)
+    if st.over:
+        raise IllegalAction("game_over", "CYC-2", "The game is over.")
+    if action["type"] == "undo":
+        return _undo(st, seat)
+    if seat not in acting(st):
+        who = ", ".join(str(s) for s in acting(st))
+        raise IllegalAction("not_your_turn", "PRJ-7", f"Seat {seat} is not to act now (waiting for seat {who}).")
+    new = st.copy()
+    out = Out(new)
+    rng_before = new.rng
+    dec = new.stack[-1]
+    DECISIONS[dec["d"]].act(new, dec, action, out)
+    advance(new, out)
+    new.version += 1
+    if (not out.irreversible and new.rng == rng_before and not dec.get("sealed")
+            and acting(new) == (seat,)):
+        new.undo_stack = (st.undo_stack if st.undo_seat == seat else ()) + (st,)
+        new.undo_seat = seat
+    else:
+        new.undo_stack, new.undo_seat = (), None
+    return new, out.events
+
+
+def _undo(st: State, seat: int) -> tuple[State, list[dict]]:
+    """PRJ-2: take back one's own last action within one's turn; the undo is itself recorded."""
+    if not can_undo(st, seat):
+        raise IllegalAction("nothing_to_undo", "PRJ-2",
+                            "Nothing to undo: only your own actions of this turn, since the last reveal or draw.")
+    prev = st.undo_stack[-1]
+    new = prev.copy()
+    new.event_seq = st.event_seq
+    new.version = st.version + 1
+    new.undo_stack = st.undo_stack[:-1]
+    new.undo_seat = seat if new.undo_stack else None
+    out = Out(new)
+    out.emit("ActionUndone", "PRJ-2", seat=seat)
+    return new, out.events

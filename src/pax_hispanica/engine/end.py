@@ -1,0 +1,36 @@
+"""End of a cycle, end of the game and victory (CYC-2, CYC-3)."""
+
+from __future__ import annotations
+
+from .flow import Out
+from .sealed import seed_hash
+
+
+def end_of_cycle(st, out: Out) -> bool:
+    """CYC-2: the game ends after the last cycle's Sail Year, or after one where someone reached the goal."""
+    rs = st.rs
+    leaders = [s for s in range(st.n) if st.prestige[s] >= rs.prestige_to_win]
+    if st.cycle >= rs.cycles or leaders:
+        final_scoring(st, out, "prestige_goal" if leaders else "last_cycle")
+    return False
+
+
+def final_scoring(st, out: Out, reason: str) -> None:
+    """CYC-3: 1 Prestige per $money_per_prestige and per colony; most Prestige wins,
+    then most money, then later in Player Order."""
+    rs = st.rs
+    breakdown = []
+    for s in range(st.n):
+        from_money = st.money[s] // rs.money_per_prestige
+        from_colonies = len(st.colonies_of(s)) * rs.prestige_per_colony
+        st.prestige[s] += from_money + from_colonies
+        breakdown.append({"seat": s, "from_money": from_money, "from_colonies": from_colonies,
+                          "prestige": st.prestige[s], "money": st.money[s]})
+    out.emit("FinalScoring", "CYC-3", breakdown=breakdown)
+    ranking = sorted(range(st.n), key=lambda s: (st.prestige[s], st.money[s], st.order.index(s)), reverse=True)
+    st.over = True
+    st.stack = []
+    st.result = {"winner": ranking[0], "ranking": ranking, "scores": list(st.prestige), "money": list(st.money),
+                 "nations": list(st.nation), "cycles": st.cycle, "reason": reason}
+    out.emit("GameEnded", "CYC-3", winner=ranking[0], ranking=ranking, scores=list(st.prestige), reason=reason,
+             seed=st.seed, seed_hash=seed_hash(st.seed))

@@ -1,0 +1,46 @@
+"""Loading and unloading meeples (LOAD-1..LOAD-4)."""
+
+from __future__ import annotations
+
+from .flow import Out
+from .treasure import free_space
+
+
+def meeples_aboard(st, seat: int) -> int:
+    return sum(1 for x in st.cargo[seat] if x != "chest")
+
+
+def meeple_room(st, seat: int) -> int:
+    """LOAD-2: no more meeples aboard than the owner has vacant colonies, within free cargo."""
+    return max(0, min(free_space(st, seat), len(st.vacant_colonies(seat)) - meeples_aboard(st, seat)))
+
+
+def emigrate(st, seat: int, zone: int, out: Out) -> None:
+    """LOAD-3: Citizens board automatically from the zone's Cathedrals, no decision."""
+    boarded = {}
+    for i, z in enumerate(st.site_zone):
+        if z != zone or st.site_kind[i] != "cathedral":
+            continue
+        n = min(st.site_count[i], meeple_room(st, seat))
+        if n > 0:
+            st.site_count[i] -= n
+            st.cargo[seat].extend(["citizen"] * n)
+            boarded[st.site_ids[i]] = n
+    if boarded:
+        out.emit("CitizensEmigrated", "LOAD-3", seat=seat, zone=st.rs.zone_ids[zone], boarded=boarded)
+
+
+def enslave(st, seat: int, site: int, count: int, out: Out) -> None:
+    """LOAD-1: after a won battle, Indigenous of the site are carried off (PRJ-6: Slaves when unloaded)."""
+    st.site_count[site] -= count
+    st.cargo[seat].extend(["indigenous"] * count)
+    out.emit("IndigenousEnslaved", "LOAD-1", seat=seat, site=st.site_ids[site], count=count)
+
+
+def unload(st, seat: int, col: int, out: Out) -> None:
+    """LOAD-4: the first meeple aboard becomes the labour of an own vacant colony."""
+    k = next(i for i, x in enumerate(st.cargo[seat]) if x != "chest")
+    meeple = st.cargo[seat].pop(k)
+    st.col_labour[col] = "citizen" if meeple == "citizen" else "slave"
+    out.emit("LabourUnloaded", "LOAD-4", seat=seat, colony=st.rs.col_ids[col], meeple=meeple,
+             labour=st.col_labour[col])

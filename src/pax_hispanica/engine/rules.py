@@ -1,0 +1,78 @@
+"""The rule catalogue: every rule ID the engine cites, with its source and page.
+
+`SEED pN` rules come from the rules summaries (rulebook page N); `REF` rules are
+the project's reference design (../shared/RULES.md); `PRJ` rules are decisions
+this project made where RULES.md is silent (docs/rules.md explains each).
+"""
+
+RULES: dict[str, tuple[str, str]] = {
+    # id: (source and page, short title)
+    "CYC-1": ("SEED p6", "Cycle of four years: Goods, Auction, Play, Sail"),
+    "CYC-2": ("REF", "Game length and early end"),
+    "CYC-3": ("REF", "Winner and final scoring"),
+    "CYC-4": ("REF", "Setup"),
+    "GDS-1": ("SEED p6", "Goods Year steps in order"),
+    "GDS-2": ("REF", "Update Player Order"),
+    "GDS-3": ("REF", "Refresh Cathedrals"),
+    "GDS-4": ("REF", "Colony die-off"),
+    "GDS-5": ("REF", "Place Chests for the year's goods"),
+    "GDS-6": ("REF", "Slave attrition"),
+    "GDS-7": ("REF", "Earnings"),
+    "LAB-1": ("SEED p6, p11-12", "Labour by kidnapping or employment"),
+    "LAB-2": ("REF", "Employment range"),
+    "LAB-3": ("SEED p6, p11-12", "Kidnapping only when no other source"),
+    "LAB-4": ("SEED p6, p11-12", "No kidnapping in a rebellious zone"),
+    "LAB-5": ("SEED p6, p11-12", "No kidnapping from a wilderness Tribal Site"),
+    "LAB-6": ("REF", "Labour resolved in Player Order, Crown last"),
+    "AUC-1": ("REF", "Initiate an auction or pass"),
+    "AUC-2": ("SEED p7", "Buried treasure"),
+    "AUC-3": ("SEED p7", "Sealed bids revealed at once"),
+    "AUC-4": ("SEED p7", "Highest bid wins, initiator wins ties"),
+    "AUC-5": ("SEED p7", "Who pays whom"),
+    "AUC-6": ("REF", "Won card to hand, deck refills"),
+    "AUC-7": ("SEED p7", "Hand limit not enforced in the Auction Year"),
+    "PLY-1": ("REF", "Play turn"),
+    "HND-1": ("REF", "Hand limit"),
+    "HND-2": ("SEED p7, p9", "Hand limit enforced at end of turn and of the Play Year"),
+    "HND-3": ("SEED p7, p9", "Sell a Market card for $1"),
+    "HND-4": ("SEED p7, p9", "Discarded Haven cards return to the Haven deck"),
+    "SAIL-1": ("REF", "Voyages"),
+    "SAIL-2": ("REF", "A fleet counts as tokens in its land zone"),
+    "BAT-1": ("SEED p13-14", "Strength by counting tokens"),
+    "BAT-2": ("REF", "Whose tokens count for whom"),
+    "BAT-3": ("SEED p13-14", "Secret Battle Card support, no neutral"),
+    "BAT-4": ("SEED p13-14", "Higher Strength wins, ties to the target"),
+    "BAT-5": ("REF", "Battle consequences"),
+    "LOAD-1": ("SEED p18-19", "Loading meeples: enslave or emigrate"),
+    "LOAD-2": ("SEED p18-19", "No loading without a vacant colony"),
+    "LOAD-3": ("REF", "Automatic emigration"),
+    "LOAD-4": ("REF", "Unloading labour onto own vacant colonies"),
+    "TRS-1": ("SEED p18-19", "Treasure by the Flagship's legality"),
+    "TRS-2": ("REF", "PLUNDER must sack"),
+    "TRS-3": ("REF", "SMUGGLER bribes"),
+    "TRS-4": ("REF", "CONQUISTADOR exports, PRIVATEER takes crown claims"),
+    "TRS-5": ("REF", "Scoring in Europe"),
+    "TRS-6": ("REF", "Legality changes only by cards"),
+    "CARD-1": ("REF", "Cards are data with an effect vocabulary"),
+    "CARD-2": ("REF", "Haven cards"),
+    "CARD-3": ("REF", "Deck sizes"),
+    "HID-1": ("REF", "Secrets"),
+    "HID-2": ("REF", "Everything else is public"),
+    # Project decisions (docs/rules.md)
+    "PRJ-1": ("PRJ", "Commit-then-reveal with salted hashes; seed hash at setup"),
+    "PRJ-2": ("PRJ", "Undo within one's own turn"),
+    "PRJ-3": ("PRJ", "A discarded Haven card goes below the face-up top card"),
+    "PRJ-4": ("PRJ", "Forced decisions are still asked"),
+    "PRJ-5": ("PRJ", "A ship lost in battle loses the cargo it can no longer hold"),
+    "PRJ-6": ("PRJ", "Kidnapped and enslaved Indigenous become Slaves"),
+    "PRJ-7": ("PRJ", "Action validation"),
+    "PRJ-8": ("PRJ", "Buried treasure needs two cards"),
+    "PRJ-9": ("PRJ", "Havens: start a voyage there, unload there as SMUGGLER"),
+    "PRJ-10": ("PRJ", "Meeples carried to Europe stay aboard"),
+    "PRJ-11": ("PRJ", "Card targets"),
+}
+
+
+def page(rule: str) -> str:
+    """The source and page a rule ID cites (`SEED p7`, `REF`, `PRJ`)."""
+    return RULES[rule][0]

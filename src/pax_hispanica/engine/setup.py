@@ -1,0 +1,85 @@
+"""Setup (CYC-4): a new game from a config and a seed."""
+
+from __future__ import annotations
+
+from .errors import IllegalAction
+from .flow import Out, advance, YEARS
+from .rng import seed_state, shuffle
+from .ruleset import load_ruleset
+from .sealed import seed_hash
+from .state import CROWN, State
+
+
+def check_config(config: dict, rs) -> list[str]:
+    n = config.get("players")
+    if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 5:
+        raise IllegalAction("bad_config", "CYC-4", "A game has 2 to 5 players.")
+    nations = config.get("nations") or rs.nation_order[:n]
+    if len(nations) != n or len(set(nations)) != n or any(x not in rs.nations for x in nations):
+        raise IllegalAction("bad_config", "CYC-4",
+                            f"Give {n} different nations from: {', '.join(rs.nation_order)}.")
+    return list(nations)
+
+
+def new_state(config: dict, seed: int) -> tuple[State, list]:
+    rs = load_ruleset(config.get("ruleset", "reference"))
+    nations = check_config(config, rs)
+    n = len(nations)
+    st = State.__new__(State)
+    st.rs = rs
+    st.config = dict(config, nations=nations)
+    st.seed = seed
+    st.rng = seed_state(seed)
+    st.n = n
+    st.cycle, st.year, st.step = 1, 0, 0
+    st.event_seq = st.version = 0
+    st.over, st.result = False, None
+    st.minted = st.burned = 0
+    st.undo_stack, st.undo_seat = (), None
+    st.stack, st.cursor, st.secrets = [], {}, {}
+    st.order = list(range(n))
+    st.rng = shuffle(st.rng, st.order)                    # CYC-4: random Player Order
+    st.money = [rs.setup_value("start_money", n)] * n
+    st.prestige = [0] * n
+    st.nation = nations
+    st.hand_bonus, st.income, st.moves_bonus = [0] * n, [0] * n, [0] * n
+    st.fzone = [rs.zone_index[rs.setup_value("start_zone", n)]] * n
+    st.fships = [rs.setup_value("start_ships", n)] * n
+    st.legality = [rs.nations[x]["legality"] for x in nations]
+    st.hands, st.tableaus, st.havens, st.cargo = ([[] for _ in range(n)] for _ in range(4))
+    st.supply = {"citizens": rs.supply_citizens, "indigenous": rs.supply_indigenous, "chests": rs.supply_chests}
+    st.gone = {"citizen": 0, "indigenous": 0, "slave": 0, "rebel": 0, "chest": 0}
+    # the map
+    st.site_ids, st.site_names, st.site_zone = rs.site_ids[:], rs.site_names[:], rs.site_zone[:]
+    st.site_kind, st.site_wild, st.site_cap = rs.site_kind[:], rs.site_wild[:], rs.site_cap[:]
+    st.site_count = rs.site_count[:]                      # Indigenous on Tribal Sites and Visitas
+    st.rebels = [0] * rs.n_land
+    k = len(rs.col_ids)
+    st.col_owner, st.col_labour, st.col_chests, st.col_fort = [None] * k, [None] * k, [0] * k, rs.col_fort[:]
+    crown = st.crown_owner()
+    homes = {rs.col_index[rs.nations[x]["home"]]: s for s, x in enumerate(nations) if "home" in rs.nations[x]}
+    for c in range(k):
+        owner = crown if rs.col_crown[c] else homes.get(c)
+        if owner is not None:
+            st.col_owner[c] = owner
+            st.col_labour[c] = "citizen"
+            st.supply["citizens"] -= 1
+        elif not rs.col_crown[c]:
+            st.col_fort[c] = False                         # a fort stands on a colony only
+    for i, kind in enumerate(st.site_kind):               # Cathedrals full
+        if kind == "cathedral":
+            st.site_count[i] = st.site_cap[i]
+            st.supply["citizens"] -= st.site_cap[i]
+    if st.supply["citizens"] < 0:
+        raise IllegalAction("bad_config", "CYC-4", "The ruleset's Citizen supply is too small for its map.")
+    st.market, st.market_discard, st.haven = rs.market[:], [], rs.haven[:]
+    st.rng = shuffle(st.rng, st.market)
+    st.rng = shuffle(st.rng, st.haven)
+    out = Out(st)
+    out.emit("GameStarted", "CYC-4", players=n, nations=nations, order=list(st.order),
+             ruleset=rs.name, ruleset_version=rs.version, seed_hash=seed_hash(seed),
+             crown_owner=None if crown == CROWN else crown,
+             market_top=st.market[0], haven_top=st.haven[0])
+    out.emit("YearBegan", "CYC-1", cycle=1, year=YEARS[0])
+    advance(st, out)
+    return st, out.events

@@ -1,0 +1,92 @@
+"""Treasure by the Flagship's legality (TRS-1..TRS-5) and Haven unloading (CARD-2)."""
+
+from __future__ import annotations
+
+from .flow import Out
+from .state import CROWN
+
+
+def free_space(st, seat: int) -> int:
+    return st.fships[seat] * st.rs.ship_capacity - len(st.cargo[seat])
+
+
+def chest_terms(st, seat: int, col: int, voyage: dict) -> tuple[int, object] | None:
+    """(price per Chest, who is paid) for loading from `col`, or None if the legality forbids it."""
+    rs = st.rs
+    owner = st.col_owner[col]
+    legality = st.legality[seat]
+    sacked = voyage.get("sacked") == col
+    if legality == "PLUNDER":                       # TRS-2: only by sacking
+        return (0, None) if sacked else None
+    if owner == seat:                               # TRS-3, TRS-4: own colonies are free
+        return 0, None
+    if legality == "SMUGGLER":                      # TRS-3: bribe the owner (the Pool for the Crown)
+        return rs.smuggler_bribe, ("pool" if owner == CROWN else owner)
+    if legality == "CONQUISTADOR":                  # TRS-4: legal export
+        if owner == CROWN:
+            return 0, None
+        if owner == st.spanish_seat():
+            return rs.conquistador_spanish_fee, owner
+        return None
+    if legality == "PRIVATEER":                     # TRS-4: crown claims, after a won battle
+        return (0, None) if sacked else None
+    return None
+
+
+def load_limit(st, seat: int, col: int, voyage: dict) -> int:
+    terms = chest_terms(st, seat, col, voyage)
+    if terms is None:
+        return 0
+    n = min(st.col_chests[col], free_space(st, seat))
+    if terms[0] > 0:
+        n = min(n, st.money[seat] // terms[0])
+    return n
+
+
+def load(st, seat: int, col: int, count: int, voyage: dict, out: Out) -> None:
+    price, payee = chest_terms(st, seat, col, voyage)
+    cost = price * count
+    st.money[seat] -= cost
+    if payee == "pool":
+        st.burned += cost
+    elif payee is not None:
+        st.money[payee] += cost
+    st.col_chests[col] -= count
+    kept = count
+    claimed = 0
+    if st.legality[seat] == "PRIVATEER" and voyage.get("sacked") == col and st.col_owner[col] != seat:
+        share = st.rs.privateer_crown_share
+        before = voyage.get("taken", 0)
+        voyage["taken"] = before + count
+        claimed = (before + count) // share - before // share
+        kept -= claimed
+        st.supply["chests"] += claimed
+    st.cargo[seat].extend(["chest"] * kept)
+    rule = {"PLUNDER": "TRS-2", "SMUGGLER": "TRS-3"}.get(st.legality[seat], "TRS-4")
+    out.emit("ChestsLoaded", rule, seat=seat, colony=st.rs.col_ids[col], count=count, kept=kept,
+             crown_claim=claimed, paid=cost, paid_to=payee, legality=st.legality[seat])
+
+
+def score(st, seat: int, legality: str, out: Out, rule: str = "TRS-5", where: str = "europe") -> None:
+    """TRS-5: each Chest unloaded scores by legality, then leaves play."""
+    rs = st.rs
+    k = st.cargo[seat].count("chest")
+    if k == 0:
+        return
+    st.cargo[seat] = [x for x in st.cargo[seat] if x != "chest"]
+    prestige = money = 0
+    if legality == "CONQUISTADOR":
+        prestige = rs.conquistador_prestige * k
+    elif legality == "PRIVATEER":
+        prestige, money = rs.privateer_prestige * k, rs.privateer_money * k
+    elif legality == "SMUGGLER":
+        money = rs.smuggler_money * k
+    else:
+        money = rs.plunder_money * k
+        prestige = k // rs.plunder_chests_per_prestige
+    st.prestige[seat] += prestige
+    st.money[seat] += money
+    st.minted += money
+    st.gone["chest"] += k
+    out.emit("TreasureScored", rule, seat=seat, legality=legality, chests=k, prestige=prestige, money=money,
+             where=where)

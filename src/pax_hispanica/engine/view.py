@@ -1,0 +1,146 @@
+"""Secrecy as a projection (HID-1, HID-2): views, redacted events, and sampling
+full states consistent with a view (for search bots)."""
+
+from __future__ import annotations
+
+from .flow import YEARS, acting, step_name
+from .rng import seed_state, shuffle, below
+from .sealed import seed_hash
+from .state import CROWN, State
+
+HIDDEN = "?"
+
+
+def masked_state(st: State, viewer: int | None) -> dict:
+    """The state as `viewer` may know it: hidden cards are '?', no seed, no PRNG, others' sealed choices gone."""
+    d = st.to_dict()
+    d["seed"] = None
+    d["rng"] = None
+    if not st.over:
+        d["hands"] = [h if s == viewer else [HIDDEN] * len(h) for s, h in enumerate(d["hands"])]
+        for deck in ("market", "haven"):
+            d[deck] = d[deck][:1] + [HIDDEN] * (len(d[deck]) - 1)
+        d["secrets"] = {str(viewer): st.secrets[viewer]} if viewer in st.secrets else {}
+    else:
+        d["seed"] = st.seed
+    return d
+
+
+def _owner(o):
+    return "crown" if o == CROWN else o
+
+
+def view(st: State, viewer: int | None) -> dict:
+    """What one seat (or a spectator, viewer=None) sees: readable parts plus the masked state."""
+    rs = st.rs
+    ms = masked_state(st, viewer)
+    dec = st.stack[-1] if st.stack else None
+    pub_dec = None
+    if dec is not None:
+        pub_dec = {k: v for k, v in dec.items() if k not in ("committed",)}
+        if dec.get("sealed"):
+            pub_dec["committed"] = [s for s, _ in dec["committed"]]
+            pub_dec["hashes"] = {str(s): h for s, h in dec["committed"]}
+        for k in ("zone", "colony"):
+            if isinstance(pub_dec.get(k), int):
+                pub_dec[k] = (rs.zone_ids if k == "zone" else rs.col_ids)[pub_dec[k]]
+        if "battled" in pub_dec:
+            pub_dec["battled"] = [rs.zone_ids[z] for z in pub_dec["battled"]]
+        if isinstance(pub_dec.get("sacked"), int):
+            pub_dec["sacked"] = rs.col_ids[pub_dec["sacked"]]
+        pub_dec["seats"] = list(dec["seats"])
+    players = []
+    for s in range(st.n):
+        players.append({
+            "seat": s, "nation": st.nation[s], "money": st.money[s], "prestige": st.prestige[s],
+            "hand": list(st.hands[s]) if (s == viewer or st.over) else None, "hand_count": len(st.hands[s]),
+            "hand_limit": st.hand_limit(s), "income": st.income[s],
+            "tableau": [{"card": c, "target": t} for c, t in st.tableaus[s]],
+            "fleet": {"zone": rs.zone_ids[st.fzone[s]], "ships": st.fships[s], "legality": st.legality[s],
+                      "cargo": list(st.cargo[s])},
+            "havens": [rs.zone_ids[z] for z in st.havens[s]],
+        })
+    return {
+        "viewer": viewer, "ruleset": rs.name, "ruleset_version": rs.version, "version": st.version,
+        "cycle": st.cycle, "year": YEARS[st.year], "step": step_name(st), "order": list(st.order),
+        "acting": list(acting(st)), "decision": pub_dec, "players": players,
+        "colonies": [{"id": rs.col_ids[c], "name": rs.col_names[c], "zone": rs.zone_ids[rs.col_zone[c]],
+                      "goods": rs.col_goods[c], "owner": _owner(st.col_owner[c]), "labour": st.col_labour[c],
+                      "chests": st.col_chests[c], "fort": st.col_fort[c]} for c in range(len(rs.col_ids))],
+        "sites": [{"id": st.site_ids[i], "name": st.site_names[i], "zone": rs.zone_ids[st.site_zone[i]],
+                   "kind": st.site_kind[i], "wilderness": st.site_wild[i], "count": st.site_count[i],
+                   "capacity": st.site_cap[i]} for i in range(len(st.site_ids))],
+        "rebels": {rs.zone_ids[z]: n for z, n in enumerate(st.rebels) if n},
+        "decks": {"market": {"top": st.market[0] if st.market else None, "count": len(st.market)},
+                  "haven": {"top": st.haven[0] if st.haven else None, "count": len(st.haven)},
+                  "market_discard": list(st.market_discard)},
+        "supply": dict(st.supply), "gone": dict(st.gone),
+        "my_sealed_choice": st.secrets.get(viewer) if viewer is not None else None,
+        "seed_hash": seed_hash(st.seed), "seed": st.seed if st.over else None,
+        "over": st.over, "result": st.result, "state": ms,
+    }
+
+
+def redact(events: list[dict], viewer: int | None, reveal_all: bool = False) -> list[dict]:
+    """HID-2: the log as `viewer` may see it; events addressed to other seats are dropped."""
+    if reveal_all:
+        return list(events)
+    return [e for e in events if "to" not in e or (viewer is not None and viewer in e["to"])]
+
+
+def determinize(v: dict, seed: int) -> State:
+    """A full State consistent with view `v`: hidden cards dealt at random from the
+    unseen ones, others' sealed choices drawn from their legal range, a fresh PRNG.
+    It reads nothing but the view, so two states with the same view give the same sample."""
+    d = dict(v["state"])
+    rs_state = State.from_dict({**d, "seed": 0, "rng": 0})
+    rs = rs_state.rs
+    rng = seed_state(seed)
+    known = set()
+    for h in d["hands"]:
+        known.update(c for c in h if c != HIDDEN)
+    for tab in d["tableaus"]:
+        known.update(c for c, _ in tab)
+    known.update(d["market_discard"])
+    for deck in ("market", "haven"):
+        known.update(c for c in d[deck] if c != HIDDEN)
+    unseen_m = sorted(c for c in rs.market if c not in known)
+    unseen_h = sorted(c for c in rs.haven if c not in known)
+    rng = shuffle(rng, unseen_m)
+    rng = shuffle(rng, unseen_h)
+    market = [c if c != HIDDEN else unseen_m.pop() for c in d["market"]]
+    haven = [c if c != HIDDEN else unseen_h.pop() for c in d["haven"]]
+    rest = unseen_m + unseen_h
+    rng = shuffle(rng, rest)
+    hands = [[c if c != HIDDEN else rest.pop() for c in h] for h in d["hands"]]
+    secrets = {int(k): val for k, val in d["secrets"].items()}
+    if d["stack"] and d["stack"][-1].get("sealed"):
+        dec = d["stack"][-1]
+        for s, _ in dec["committed"]:
+            if s not in secrets:
+                if dec["d"] == "bid":
+                    rng, x = below(rng, d["money"][s] + 1)
+                    secrets[s] = x
+                else:
+                    rng, x = below(rng, 2)
+                    secrets[s] = ("attacker", "target")[x]
+    st = State.from_dict({**d, "market": market, "haven": haven, "hands": hands,
+                          "secrets": {str(k): x for k, x in secrets.items()}, "seed": seed, "rng": rng}, rs)
+    return st
+
+
+def summary(st: State) -> dict:
+    """A short public summary: where the game is, and each player's standing."""
+    rs = st.rs
+    return {
+        "cycle": st.cycle, "year": YEARS[st.year], "step": step_name(st), "version": st.version,
+        "acting": list(acting(st)), "decision": st.stack[-1]["d"] if st.stack else None, "over": st.over,
+        "order": list(st.order),
+        "players": [{"seat": s, "nation": st.nation[s], "money": st.money[s], "prestige": st.prestige[s],
+                     "hand": len(st.hands[s]), "tableau": [c for c, _ in st.tableaus[s]],
+                     "colonies": [rs.col_ids[c] for c in st.colonies_of(s)],
+                     "fleet": {"zone": rs.zone_ids[st.fzone[s]], "ships": st.fships[s],
+                               "legality": st.legality[s], "cargo": list(st.cargo[s])}}
+                    for s in range(st.n)],
+        "result": st.result,
+    }

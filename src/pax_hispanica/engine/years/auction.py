@@ -1,0 +1,113 @@
+"""Auction Year, D2: in Player Order each player initiates one auction or passes
+(AUC-1); bids are sealed and revealed at once (AUC-3)."""
+
+from __future__ import annotations
+
+from .. import decks
+from ..flow import Out, decision, push, require
+from ..sealed import commit
+
+
+def auctions(st, out: Out) -> bool:
+    """AUC-1: each player in turn (auctions_per_player rounds) may initiate an auction."""
+    i = st.cursor.get("i", 0)
+    if i >= len(st.order) * st.rs.auctions_per_player:
+        return False
+    st.cursor["i"] = i + 1
+    seat = st.order[i % len(st.order)]
+    push(st, "initiate", (seat,), "AUC-1")
+    return True
+
+
+def initiate_options(st, seat: int) -> list[dict]:
+    opts = [{"seat": seat, "type": "pass"}]
+    for deck in ("market", "haven"):
+        n = len(decks.pile(st, deck))
+        if n >= 1:
+            opts.append({"seat": seat, "type": "initiate", "deck": deck, "buried": False})
+        if n >= 2:     # PRJ-8: buried treasure needs a card below the top
+            opts.append({"seat": seat, "type": "initiate", "deck": deck, "buried": True})
+    return opts
+
+
+@decision("initiate")
+class InitiateDecision:
+    def legal(self, st, dec, seat):
+        return [{"kind": "choice", "decision": "initiate", "rule": "AUC-1", "options": initiate_options(st, seat)}]
+
+    def act(self, st, dec, action, out):
+        seat = action["seat"]
+        if action["type"] == "pass":
+            st.stack.pop()
+            out.emit("AuctionPassed", "AUC-1", seat=seat)
+            return
+        require(action["type"] == "initiate", "wrong_action", "AUC-1", "Initiate an auction or pass.")
+        deck, buried = action.get("deck"), action.get("buried", False)
+        require(deck in ("market", "haven"), "unknown_deck", "AUC-1", "The deck is 'market' or 'haven'.")
+        require(isinstance(buried, bool), "malformed", "AUC-2", "`buried` is true or false.")
+        n = len(decks.pile(st, deck))
+        require(n >= (2 if buried else 1), "deck_too_small", "PRJ-8" if buried else "AUC-1",
+                f"The {deck} deck has {n} card(s): not enough for this auction.")
+        st.stack.pop()
+        start_bidding(st, seat, deck, buried, out)
+
+
+def start_bidding(st, initiator: int, deck: str, buried: bool, out: Out) -> None:
+    """AUC-3: the initiator and every other player with at least $1 bid, in secret."""
+    k = st.order.index(initiator)
+    after = st.order[k + 1:] + st.order[:k]        # AUC-4: ties among others go to the earliest after the initiator
+    bidders = (initiator,) + tuple(s for s in after if st.money[s] >= 1)
+    pos = 1 if buried else 0
+    card = None if buried else decks.pile(st, deck)[0]
+    out.emit("AuctionStarted", "AUC-2" if buried else "AUC-1", initiator=initiator, deck=deck, buried=buried,
+             card=card, bidders=list(bidders))
+    push(st, "bid", bidders, "AUC-3", sealed=True, committed=(), id=f"bid.{st.cycle}.{st.version}",
+         initiator=initiator, deck=deck, pos=pos, card=card)
+
+
+@decision("bid")
+class BidDecision:
+    def legal(self, st, dec, seat):
+        return [{"kind": "range", "decision": "bid", "rule": "AUC-3", "action": {"seat": seat, "type": "bid"},
+                 "field": "amount", "min": 0, "max": st.money[seat]}]
+
+    def act(self, st, dec, action, out):
+        require(action["type"] == "bid", "wrong_action", "AUC-3", "Place a sealed bid.")
+        amount = action.get("amount")
+        require(isinstance(amount, int) and not isinstance(amount, bool), "malformed", "AUC-3",
+                "A bid is a whole number of dollars.")
+        seat = action["seat"]
+        require(0 <= amount <= st.money[seat], "bid_out_of_range", "AUC-3",
+                f"A bid is from $0 to your money (${st.money[seat]}).")
+        commit(st, dec, seat, amount, out, resolve_auction)
+
+
+def resolve_auction(st, dec, bids: dict, out: Out) -> None:
+    """AUC-4 winner, AUC-5 payment, AUC-6 the card and the deck."""
+    initiator = dec["initiator"]
+    high = max(bids.values())
+    if bids[initiator] == high:
+        winner = initiator
+    else:
+        winner = next(s for s in dec["seats"][1:] if bids[s] == high)
+    price = bids[winner]
+    st.money[winner] -= price
+    if winner == initiator:
+        st.burned += price
+        paid_to = "pool"
+    else:
+        st.money[initiator] += price
+        paid_to = initiator
+    cards = decks.pile(st, dec["deck"])
+    card = cards.pop(dec["pos"])
+    st.hands[winner].append(card)
+    if dec["pos"] == 1:
+        out.emit("BuriedCardRevealed", "AUC-2", deck=dec["deck"], card=card)
+    out.emit("AuctionWon", "AUC-5", winner=winner, initiator=initiator, card=card, deck=dec["deck"],
+             price=price, paid_to=paid_to, tie_broken=list(bids.values()).count(high) > 1)
+    decks.refill(st, dec["deck"], out)
+    if dec["pos"] == 0:
+        decks.show_top(st, dec["deck"], out)
+
+
+STEPS = (auctions,)

@@ -1,0 +1,138 @@
+"""Play Year, D3: each player's play turn (PLY-1); the hand limit is enforced at
+the end of each turn and again at the end of the year (HND-1..HND-4)."""
+
+from __future__ import annotations
+
+from .. import cards as card_rules
+from .. import decks
+from ..flow import Out, decision, push, require
+
+
+def play_turns(st, out: Out) -> bool:
+    i = st.cursor.get("i", 0)
+    if i >= len(st.order):
+        return False
+    st.cursor["i"] = i + 1
+    push(st, "play_turn", (st.order[i],), "PLY-1")
+    return True
+
+
+def hand_limit_at_year_end(st, out: Out) -> bool:
+    """HND-2: at the end of the Play Year, each player over the limit sells or discards down."""
+    i = st.cursor.get("i", 0)
+    while i < len(st.order):
+        seat = st.order[i]
+        i += 1
+        st.cursor["i"] = i
+        if len(st.hands[seat]) > st.hand_limit(seat):
+            push(st, "reduce_hand", (seat,), "HND-2")
+            return True
+    return False
+
+
+def sell_discard_options(st, seat: int) -> list[dict]:
+    opts = []
+    for c in dict.fromkeys(st.hands[seat]):
+        if st.rs.cards[c].deck == "market":
+            opts.append({"seat": seat, "type": "sell", "card": c})
+        opts.append({"seat": seat, "type": "discard", "card": c})
+    return opts
+
+
+def play_options(st, seat: int) -> list[dict]:
+    opts = []
+    for c in dict.fromkeys(st.hands[seat]):
+        card = st.rs.cards[c]
+        if card_rules.requirement_failure(st, seat, card):
+            continue
+        for t in card_rules.targets(st, seat, card.target):
+            opts.append({"seat": seat, "type": "play", "card": c} if t is None else
+                        {"seat": seat, "type": "play", "card": c, "target": t})
+    return opts
+
+
+def check_card_in_hand(st, seat: int, action: dict) -> str:
+    c = action.get("card")
+    require(isinstance(c, str) and c in st.hands[seat], "card_not_in_hand", "PLY-1",
+            f"{c!r} is not in your hand.")
+    return c
+
+
+def sell_or_discard(st, seat: int, action: dict, out: Out) -> None:
+    c = check_card_in_hand(st, seat, action)
+    card = st.rs.cards[c]
+    if action["type"] == "sell":
+        require(card.deck == "market", "cannot_sell_haven", "HND-3", "Only Market cards can be sold; discard a Haven card.")
+        st.hands[seat].remove(c)
+        st.money[seat] += st.rs.sell_price
+        st.minted += st.rs.sell_price
+        st.market_discard.append(c)
+        out.emit("CardSold", "HND-3", seat=seat, card=c, price=st.rs.sell_price)
+        return
+    st.hands[seat].remove(c)
+    if card.deck == "haven":
+        out.emit("CardDiscarded", "HND-4", seat=seat, card=c, deck="haven")
+        decks.return_haven_card(st, c, out)
+    else:
+        st.market_discard.append(c)
+        out.emit("CardDiscarded", "HND-4", seat=seat, card=c, deck="market")
+
+
+@decision("play_turn")
+class PlayTurnDecision:
+    def legal(self, st, dec, seat):
+        opts = play_options(st, seat) + sell_discard_options(st, seat)
+        if len(st.hands[seat]) <= st.hand_limit(seat):
+            opts.append({"seat": seat, "type": "end_turn"})
+        return [{"kind": "choice", "decision": "play_turn", "rule": "PLY-1", "options": opts}]
+
+    def act(self, st, dec, action, out):
+        seat, kind = action["seat"], action["type"]
+        if kind == "end_turn":
+            n, limit = len(st.hands[seat]), st.hand_limit(seat)
+            require(n <= limit, "over_hand_limit", "HND-2",
+                    f"You hold {n} cards and your hand limit is {limit}: sell or discard first.")
+            st.stack.pop()
+            out.emit("PlayTurnEnded", "PLY-1", seat=seat)
+        elif kind in ("sell", "discard"):
+            sell_or_discard(st, seat, action, out)
+        elif kind == "play":
+            play_card(st, seat, action, out)
+        else:
+            require(False, "wrong_action", "PLY-1", "Play, sell or discard a card, or end your turn.")
+
+
+def play_card(st, seat: int, action: dict, out: Out) -> None:
+    c = check_card_in_hand(st, seat, action)
+    card = st.rs.cards[c]
+    why = card_rules.requirement_failure(st, seat, card)
+    require(why is None, "cannot_play", "CARD-1", why or "")
+    target = action.get("target")
+    allowed = card_rules.targets(st, seat, card.target)
+    require(target in allowed, "bad_target", "PRJ-11",
+            f"{card.name} needs no target." if card.target is None else
+            f"{card.name} needs a target: one of {', '.join(allowed) or 'none available'}.")
+    st.hands[seat].remove(c)
+    st.money[seat] -= card.cost
+    st.burned += card.cost
+    st.tableaus[seat].append((c, target))
+    out.emit("CardPlayed", "PLY-1", seat=seat, card=c, cost=card.cost, target=target)
+    card_rules.play_effects(st, seat, card, target, out)
+
+
+@decision("reduce_hand")
+class ReduceHandDecision:
+    def legal(self, st, dec, seat):
+        return [{"kind": "choice", "decision": "reduce_hand", "rule": "HND-2",
+                 "options": sell_discard_options(st, seat)}]
+
+    def act(self, st, dec, action, out):
+        seat = action["seat"]
+        require(action["type"] in ("sell", "discard"), "wrong_action", "HND-2",
+                "You are over your hand limit: sell or discard a card.")
+        sell_or_discard(st, seat, action, out)
+        if len(st.hands[seat]) <= st.hand_limit(seat):
+            st.stack.pop()
+
+
+STEPS = (play_turns, hand_limit_at_year_end)

@@ -1,0 +1,180 @@
+"""Sail Year, D4: in Player Order each fleet makes one voyage (SAIL-1), fighting
+(BAT), loading (LOAD, TRS) and scoring in Europe (TRS-5); then the cycle ends."""
+
+from __future__ import annotations
+
+from .. import battle, loading, treasure
+from ..end import end_of_cycle
+from ..flow import Out, decision, push, require
+
+
+def voyages(st, out: Out) -> bool:
+    i = st.cursor.get("i", 0)
+    if i >= len(st.order):
+        return False
+    st.cursor["i"] = i + 1
+    seat = st.order[i]
+    push(st, "voyage", (seat,), "SAIL-1", moves=st.rs.fleet_moves + st.moves_bonus[seat], battled=(),
+         started=False, won_site=None, sacked=None, taken=0)
+    out.emit("VoyageBegan", "SAIL-1", seat=seat, zone=st.rs.zone_ids[st.fzone[seat]])
+    return True
+
+
+def voyage_options(st, seat: int, v: dict) -> list[dict]:
+    rs = st.rs
+    z = st.fzone[seat]
+    opts = []
+    if not v["started"] and z == rs.europe:
+        opts += [{"seat": seat, "type": "start_at_haven", "zone": rs.zone_ids[h]} for h in dict.fromkeys(st.havens[seat])]
+    if v["moves"] > 0:
+        opts += [{"seat": seat, "type": "move", "to": rs.zone_ids[a]} for a in rs.adjacent[z]]
+    if rs.is_land(z):
+        if z not in v["battled"]:
+            opts += [{"seat": seat, "type": "attack", "target": t} for t in battle.targets(st, seat, z)]
+        if v["won_site"] is not None and v["won_site"] in st.site_ids:
+            i = st.site_ids.index(v["won_site"])
+            n = min(st.site_count[i], loading.meeple_room(st, seat))
+            opts += [{"seat": seat, "type": "enslave", "count": k} for k in range(1, n + 1)]
+        for c, cz in enumerate(rs.col_zone):
+            if cz == z and st.col_owner[c] is not None and st.col_chests[c] > 0:
+                n = treasure.load_limit(st, seat, c, v)
+                opts += [{"seat": seat, "type": "load_chests", "colony": rs.col_ids[c], "count": k}
+                         for k in range(1, n + 1)]
+        if loading.meeples_aboard(st, seat):
+            opts += [{"seat": seat, "type": "unload", "colony": rs.col_ids[c]}
+                     for c in st.vacant_colonies(seat) if rs.col_zone[c] == z]
+        if z in st.havens[seat] and "chest" in st.cargo[seat]:
+            opts.append({"seat": seat, "type": "unload_haven"})
+    opts.append({"seat": seat, "type": "end_voyage"})
+    return opts
+
+
+def end_voyage(st, seat: int, out: Out) -> None:
+    st.stack.pop()
+    out.emit("VoyageEnded", "SAIL-1", seat=seat, zone=st.rs.zone_ids[st.fzone[seat]])
+
+
+@decision("voyage")
+class VoyageDecision:
+    def legal(self, st, dec, seat):
+        return [{"kind": "choice", "decision": "voyage", "rule": "SAIL-1", "options": voyage_options(st, seat, dec)}]
+
+    def act(self, st, dec, action, out):
+        seat, kind = action["seat"], action["type"]
+        handler = VOYAGE_ACTIONS.get(kind)
+        require(handler is not None, "wrong_action", "SAIL-1",
+                "On a voyage: move, attack, enslave, load_chests, unload, unload_haven or end_voyage.")
+        handler(st, seat, dec, action, out)
+
+
+def _start_at_haven(st, seat, v, action, out):
+    rs = st.rs
+    z = rs.zone_index.get(action.get("zone"))
+    require(not v["started"] and st.fzone[seat] == rs.europe, "voyage_started", "PRJ-9",
+            "A voyage can start at a Haven only from Europe, before the first move.")
+    require(z is not None and z in st.havens[seat], "not_your_haven", "CARD-2", "That is not one of your Havens.")
+    st.fzone[seat] = z
+    v["started"] = True
+    out.emit("VoyageStartedAtHaven", "CARD-2", seat=seat, zone=rs.zone_ids[z])
+    loading.emigrate(st, seat, z, out)
+
+
+def _move(st, seat, v, action, out):
+    rs = st.rs
+    to = rs.zone_index.get(action.get("to"))
+    require(v["moves"] > 0, "no_moves_left", "SAIL-1", "Your fleet has no moves left on this voyage.")
+    require(to is not None and to in rs.adjacent[st.fzone[seat]], "not_adjacent", "SAIL-1",
+            f"{action.get('to')!r} is not adjacent to your fleet's zone.")
+    st.fzone[seat] = to
+    v["moves"] -= 1
+    v["started"] = True
+    v["won_site"] = None
+    v["sacked"] = None
+    v["taken"] = 0
+    out.emit("FleetMoved", "SAIL-1", seat=seat, to=rs.zone_ids[to], moves_left=v["moves"])
+    if to == rs.europe:                       # SAIL-1: Europe ends the voyage and unloads (TRS-5)
+        treasure.score(st, seat, st.legality[seat], out)
+        end_voyage(st, seat, out)
+    elif rs.is_land(to):
+        loading.emigrate(st, seat, to, out)
+
+
+def _attack(st, seat, v, action, out):
+    z = st.fzone[seat]
+    require(st.rs.is_land(z), "not_in_land_zone", "SAIL-1", "Battles are fought in land zones.")
+    require(z not in v["battled"], "already_battled", "SAIL-1", "One battle per land zone visited.")
+    target = action.get("target")
+    require(target in battle.targets(st, seat, z), "bad_target", "BAT-2",
+            f"{target!r} is not something your fleet can attack here.")
+    v["battled"] = v["battled"] + (z,)
+    battle.declare(st, seat, z, target, out)
+
+
+def _enslave(st, seat, v, action, out):
+    site = v["won_site"]
+    require(site is not None and site in st.site_ids, "no_battle_won", "LOAD-1",
+            "Indigenous are enslaved only after winning a land battle against their site.")
+    i = st.site_ids.index(site)
+    count = action.get("count")
+    room = loading.meeple_room(st, seat)
+    require(room > 0, "no_vacant_colony", "LOAD-2", "No meeple can be loaded unless you have a vacant colony for it.")
+    require(isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= min(room, st.site_count[i]),
+            "bad_count", "LOAD-2", f"You can carry off 1 to {min(room, st.site_count[i])} Indigenous.")
+    loading.enslave(st, seat, i, count, out)
+
+
+def _load_chests(st, seat, v, action, out):
+    rs = st.rs
+    c = rs.col_index.get(action.get("colony"))
+    require(c is not None and rs.col_zone[c] == st.fzone[seat] and st.col_owner[c] is not None,
+            "bad_colony", "TRS-1", "Load Chests from a colony in your fleet's land zone.")
+    require(treasure.chest_terms(st, seat, c, v) is not None, "legality_forbids", "TRS-1",
+            f"A {st.legality[seat]} Flagship may not load Chests from that colony now.")
+    n = treasure.load_limit(st, seat, c, v)
+    count = action.get("count")
+    require(isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= n, "bad_count", "TRS-1",
+            f"You can load 1 to {n} Chests there (cargo space, Chests present and money).")
+    treasure.load(st, seat, c, count, v, out)
+
+
+def _unload(st, seat, v, action, out):
+    rs = st.rs
+    c = rs.col_index.get(action.get("colony"))
+    require(loading.meeples_aboard(st, seat) > 0, "no_meeple_aboard", "LOAD-4", "No meeple aboard to unload.")
+    require(c is not None and rs.col_zone[c] == st.fzone[seat] and st.col_owner[c] == seat
+            and st.col_labour[c] is None, "not_own_vacant_colony", "LOAD-4",
+            "Meeples are unloaded onto your own vacant colony in this land zone.")
+    loading.unload(st, seat, c, out)
+
+
+def _unload_haven(st, seat, v, action, out):
+    z = st.fzone[seat]
+    require(z in st.havens[seat], "not_your_haven", "CARD-2", "Your fleet is not at one of your Havens.")
+    require("chest" in st.cargo[seat], "no_chests", "CARD-2", "No Chests aboard to unload.")
+    treasure.score(st, seat, "SMUGGLER", out, rule="CARD-2", where=st.rs.zone_ids[z])
+    end_voyage(st, seat, out)
+
+
+def _end_voyage(st, seat, v, action, out):
+    end_voyage(st, seat, out)
+
+
+VOYAGE_ACTIONS = {"start_at_haven": _start_at_haven, "move": _move, "attack": _attack, "enslave": _enslave,
+                  "load_chests": _load_chests, "unload": _unload, "unload_haven": _unload_haven,
+                  "end_voyage": _end_voyage}
+
+
+@decision("support")
+class SupportDecision:
+    def legal(self, st, dec, seat):
+        return [{"kind": "choice", "decision": "support", "rule": "BAT-3",
+                 "options": [{"seat": seat, "type": "support", "side": "attacker"},
+                             {"seat": seat, "type": "support", "side": "target"}]}]
+
+    def act(self, st, dec, action, out):
+        require(action["type"] == "support", "wrong_action", "BAT-3", "Play a Battle Card: attacker or target.")
+        side = battle.support_side(st, dec, action)
+        battle.commit_support(st, dec, action["seat"], side, out)
+
+
+STEPS = (voyages, end_of_cycle)
