@@ -1,0 +1,146 @@
+"""Bot and simulator benchmarks (a script, not a timed test).
+
+    .venv/bin/python benchmarks/bots.py                 # the figures in docs/bots.md
+    .venv/bin/python benchmarks/bots.py --quick         # a smoke run in about a minute
+    .venv/bin/python benchmarks/bots.py --json
+
+Reports:
+  1. heuristic vs 3 random (4 players, bots rotate seats): heuristic win rate, 95% CI
+  2. ISMCTS vs 3 heuristic at a time budget per decision: ISMCTS win rate, 95% CI
+  3. ISMCTS iterations per second (random positions of random games, all years)
+  4. simulation games per second (4 random bots) with 1 and 2 workers, median of repeats
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+
+from pax_hispanica import sim
+from pax_hispanica.bots import make_agent
+
+
+def match(bots: str, games: int, seed: int, workers: int) -> dict:
+    t0 = time.perf_counter()
+    results = sim.run(4, games, bots, seed=seed, workers=workers)
+    wall = time.perf_counter() - t0
+    s = sim.report(results)
+    return {"bots": bots, "games": games, "seed": seed, "workers": workers, "errors": s["errors"],
+            "win_rate": s["win_rate"]["bot"], "wall_seconds": round(wall, 2),
+            "decisions_per_game": s["decisions_per_game"]}
+
+
+def ismcts_speed(positions: int, seconds: float, seed: int) -> dict:
+    from pax_hispanica import api
+    rnd = make_agent("random", seed)
+    rates, per_year = [], {}
+    pos = 0
+    g = 0
+    while pos < positions:
+        state = api.new_game(api.Config(players=4), seed=seed + g)
+        g += 1
+        step = 0
+        while not api.is_over(state) and pos < positions:
+            seat = api.acting(state)[0]
+            legal = api.legal_actions(state, seat)
+            view = api.view(state, seat)
+            if step % 37 == 5 and len(api.expand(legal)) > 1:
+                bot = make_agent("ismcts", seed + pos, seconds=seconds)
+                bot.decide(view, legal)
+                ex = bot.explain()
+                rate = ex["iterations"] / max(ex["seconds"], 1e-9)
+                rates.append(rate)
+                per_year.setdefault(str(view.get("year", "?")), []).append(rate)
+                pos += 1
+            state, _ = api.apply(state, rnd.decide(view, legal))
+            step += 1
+    return {"positions": len(rates), "seconds_per_decision": seconds,
+            "iterations_per_second_median": round(statistics.median(rates), 1),
+            "iterations_per_second_min": round(min(rates), 1),
+            "iterations_per_second_max": round(max(rates), 1),
+            "median_by_year": {k: round(statistics.median(v), 1) for k, v in sorted(per_year.items())}}
+
+
+def throughput(games: int, workers: int, repeats: int, seed: int) -> dict:
+    rates = []
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        sim.run(4, games, "random", seed=seed + r, workers=workers)
+        rates.append(games / (time.perf_counter() - t0))
+    return {"workers": workers, "games": games, "repeats": repeats,
+            "games_per_second_median": round(statistics.median(rates), 2),
+            "all": [round(x, 2) for x in rates]}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="small numbers, a smoke run")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--workers", type=int, default=2, help="processes for the bot matches")
+    p.add_argument("--heuristic-games", type=int, default=400)
+    p.add_argument("--ismcts-games", type=int, default=12)
+    p.add_argument("--ismcts-bot", default="ismcts:seconds=1", help="the ISMCTS bot spec for the match")
+    p.add_argument("--speed-positions", type=int, default=20)
+    p.add_argument("--throughput-games", type=int, default=200)
+    p.add_argument("--skip", default="", help="comma list of sections to skip: heuristic,ismcts,speed,throughput")
+    a = p.parse_args()
+    if a.quick:
+        a.heuristic_games, a.ismcts_games, a.speed_positions, a.throughput_games = 40, 2, 4, 40
+        a.ismcts_bot = "ismcts:seconds=0.1"
+    skip = set(filter(None, a.skip.split(",")))
+    out: dict = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
+                             "platform": platform.platform()},
+                 "command": " ".join([os.path.relpath(sys.executable)] + sys.argv)}
+    log = (lambda *x: print(*x, file=sys.stderr, flush=True))
+    if "heuristic" not in skip:
+        log("heuristic vs 3 random ...")
+        out["heuristic_vs_random"] = match("heuristic,random,random,random", a.heuristic_games, a.seed, a.workers)
+    if "ismcts" not in skip:
+        log(f"{a.ismcts_bot} vs 3 heuristic ...")
+        out["ismcts_vs_heuristic"] = match(f"{a.ismcts_bot},heuristic,heuristic,heuristic",
+                                           a.ismcts_games, a.seed, a.workers)
+    if "speed" not in skip:
+        log("ISMCTS iterations per second ...")
+        out["ismcts_speed"] = ismcts_speed(a.speed_positions, 1.0 if not a.quick else 0.2, a.seed)
+    if "throughput" not in skip:
+        log("games per second, 1 and 2 workers ...")
+        one = throughput(a.throughput_games, 1, 3, a.seed)
+        two = throughput(a.throughput_games, 2, 3, a.seed)
+        out["throughput"] = {"1": one, "2": two,
+                             "speedup": round(two["games_per_second_median"] / one["games_per_second_median"], 2)}
+    if a.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(render(out))
+
+
+def render(out: dict) -> str:
+    lines = [f"machine: {out['machine']['cpus']} CPUs, Python {out['machine']['python']}",
+             f"command: {out['command']}", ""]
+    for key, bot in (("heuristic_vs_random", "heuristic"), ("ismcts_vs_heuristic", None)):
+        if key in out:
+            m = out[key]
+            name = bot or next(k for k in m["win_rate"] if k.startswith("ismcts"))
+            w = m["win_rate"][name]
+            lines.append(f"{m['bots']}: {name} won {w['wins']}/{w['games']} = {w['rate']:.3f} "
+                         f"(95% CI {w['ci95'][0]:.3f}-{w['ci95'][1]:.3f}); {m['errors']} errors; "
+                         f"{m['decisions_per_game']:.0f} decisions/game; {m['wall_seconds']} s")
+    if "ismcts_speed" in out:
+        s = out["ismcts_speed"]
+        lines.append(f"ISMCTS: median {s['iterations_per_second_median']} iterations/s over {s['positions']} "
+                     f"positions (min {s['iterations_per_second_min']}, max {s['iterations_per_second_max']}); "
+                     f"by year {s['median_by_year']}")
+    if "throughput" in out:
+        t = out["throughput"]
+        lines.append(f"random 4-player games/s: 1 worker {t['1']['games_per_second_median']}, "
+                     f"2 workers {t['2']['games_per_second_median']} (x{t['speedup']})")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+"""Fixtures for the web tests: databases (SQLite always, PostgreSQL when
+scripts/services.sh started one), in-process apps, real server processes on
+127.0.0.1, and a headless Debian chromium for Playwright."""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+
+PG_URL = os.environ.get("PAXH_TEST_DATABASE_URL")
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+NO_PG = "PAXH_TEST_DATABASE_URL is unset: `source scripts/services.sh` starts a throwaway PostgreSQL"
+
+
+def fresh_pg_database() -> str:
+    """A new, empty database on the test cluster; returns its SQLAlchemy URL."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    base = make_url(PG_URL)
+    name = "paxh_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(base.set(drivername="postgresql").render_as_string(hide_password=False),
+                         autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return base.set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
+    if not PG_URL:
+        pytest.skip(NO_PG)
+    return fresh_pg_database()
+
+
+@pytest.fixture
+def pg_url() -> str:
+    if not PG_URL:
+        pytest.skip(NO_PG)
+    return fresh_pg_database()
+
+
+@pytest.fixture
+def client(database_url: str):
+    from fastapi.testclient import TestClient
+
+    from pax_hispanica.web.server import create_app
+
+    with TestClient(create_app(database_url, bot_delay=0)) as c:
+        yield c
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`paxh serve` in a child process on 127.0.0.1 (killed and restarted at will)."""
+
+    def __init__(self, database_url: str, port: int | None = None, bot_delay: float = 0.02) -> None:
+        self.database_url = database_url
+        self.port = port or free_port()
+        self.bot_delay = bot_delay
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> "Server":
+        env = {**os.environ, "PAXH_BOT_DELAY": str(self.bot_delay)}
+        code = ("from pax_hispanica.web.server import run; "
+                f"run(host='127.0.0.1', port={self.port}, database_url={self.database_url!r})")
+        self.proc = subprocess.Popen([sys.executable, "-c", code], env=env,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("server died: " + self.proc.stderr.read().decode(errors="replace")[-3000:])
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+    def post(self, path: str, body: dict) -> dict:
+        req = urllib.request.Request(self.url + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read())
+
+    def get(self, path: str) -> dict:
+        with urllib.request.urlopen(self.url + path, timeout=30) as r:
+            return json.loads(r.read())
+
+
+@pytest.fixture
+def server_factory():
+    servers: list[Server] = []
+
+    def make(database_url: str, **kw) -> Server:
+        s = Server(database_url, **kw)
+        servers.append(s)
+        return s.start()
+
+    yield make
+    for s in servers:
+        s.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing: `source scripts/services.sh` installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -1,0 +1,283 @@
+"""JSON API and WebSocket: every bad input gets a clear error and changes
+nothing; good actions are stored before they are acknowledged.
+Runs against SQLite and (marked `postgres`) PostgreSQL."""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+import sqlalchemy as sa
+
+from pax_hispanica.web import db
+
+from .helpers import first_legal
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def new_game(client, players=2, seats=None, **extra) -> dict:
+    seats = seats or [{"kind": "human"} for _ in range(players)]
+    r = client.post("/api/games", json={"players": players, "seats": seats, **extra})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def acting_token(client, game) -> tuple[str, dict]:
+    """The token of a human seat that must act now, with its view."""
+    for _ in range(200):
+        for s in game["seats"]:
+            if s["token"]:
+                v = client.get(f"/api/view/{s['token']}").json()
+                if v["legal"]:
+                    return s["token"], v
+        time.sleep(0.02)
+    raise AssertionError("no human seat must act")
+
+
+def stored_actions(database_url: str, game_id: str) -> int:
+    eng = sa.create_engine(db.sync_url(database_url))
+    try:
+        with eng.connect() as c:
+            return c.execute(sa.select(sa.func.count()).select_from(db.actions)
+                             .where(db.actions.c.game_id == game_id)).scalar_one()
+    finally:
+        eng.dispose()
+
+
+def err(r, status: int, code: str) -> dict:
+    assert r.status_code == status, r.text
+    body = r.json()["error"]
+    assert body["code"] == code, body
+    assert body["message"]
+    return body
+
+
+# ---------------------------------------------------------------- creating games
+@pytest.mark.parametrize("body", [
+    {"players": 1, "seats": [{"kind": "human"}]},
+    {"players": 6, "seats": [{"kind": "human"}] * 6},
+    {"players": 3, "seats": [{"kind": "human"}] * 2},
+    {"players": 2, "seats": [{"kind": "robot"}, {"kind": "human"}]},
+    {"players": 2, "seats": [{"kind": "bot", "bot_kind": "skynet"}, {"kind": "human"}]},
+    {"players": 2, "seats": [{"kind": "bot", "bot_strength": 9}, {"kind": "human"}]},
+    {"players": 2, "seats": [{"kind": "human"}] * 2, "nations": ["spanish", "spanish"]},
+    {"players": 2, "seats": [{"kind": "human"}] * 2, "nations": ["martians", "english"]},
+    {"players": 2, "seats": [{"kind": "human"}] * 2, "mode": "carrier-pigeon"},
+    {"players": "two", "seats": []},
+    [],
+])
+def test_create_game_rejects_bad_input(client, body):
+    err(client.post("/api/games", json=body), 400, "malformed")
+
+
+def test_create_game_rejects_non_json(client):
+    err(client.post("/api/games", content=b"{nope", headers={"Content-Type": "application/json"}), 400,
+        "malformed")
+
+
+def test_create_game_gives_secret_links(client):
+    g = new_game(client, 3, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot_kind": "random"}])
+    tokens = [s["token"] for s in g["seats"]]
+    assert tokens[2] is None  # a bot seat has no join link
+    assert len(set(tokens[:2] + [g["spectator"], g["host"]])) == 4
+    assert all(len(t) >= 20 for t in tokens[:2])
+
+
+# ---------------------------------------------------------------- unknown links
+def test_unknown_token(client):
+    err(client.get("/api/view/nope"), 404, "unknown_token")
+    err(client.post("/api/act/nope", json={"version": 0, "action": {"seat": 0, "type": "pass"}}), 404,
+        "unknown_token")
+    assert client.get("/play/nope").status_code == 404
+    with client.websocket_connect("/ws/nope") as ws:
+        msg = json.loads(ws.receive_text())
+        assert msg["type"] == "error" and msg["code"] == "unknown_token"
+
+
+# ---------------------------------------------------------------- acting over HTTP
+def test_bad_actions_change_nothing(client, database_url):
+    g = new_game(client)
+    token, v = acting_token(client, g)
+    seat, version = v["seat"], v["version"]
+    other = 1 - seat
+    good = first_legal(v["legal"])
+    before = stored_actions(database_url, g["game"])
+    bad = [
+        (b"not json", 400, "malformed"),
+        (b"[1, 2]", 400, "malformed"),
+        (json.dumps({"version": version}).encode(), 400, "malformed"),                     # no action
+        (json.dumps({"version": version, "action": "bid"}).encode(), 400, "malformed"),     # not an object
+        (json.dumps({"version": version, "action": {"type": "pass"}}).encode(), 400, "malformed"),  # no seat
+        (json.dumps({"version": version, "action": {"seat": "0", "type": "pass"}}).encode(), 400, "malformed"),
+        (json.dumps({"version": version, "action": {"seat": True, "type": "pass"}}).encode(), 400, "malformed"),
+        (json.dumps({"action": good}).encode(), 400, "malformed"),                          # no version
+        (json.dumps({"version": "7", "action": good}).encode(), 400, "malformed"),
+        (json.dumps({"version": version + 1, "action": good}).encode(), 409, "stale_version"),
+        (json.dumps({"version": version - 1, "action": good}).encode(), 409, "stale_version"),
+        (json.dumps({"version": version, "action": {**good, "seat": other}}).encode(), 403, "wrong_seat"),
+        (json.dumps({"version": version, "action": {**good, "seat": 7}}).encode(), 403, "wrong_seat"),
+        (json.dumps({"version": version, "action": {"seat": seat, "type": "x" * 9000}}).encode(), 400,
+         "malformed"),
+    ]
+    for body, status, code in bad:
+        err(client.post(f"/api/act/{token}", content=body), status, code)
+    # a well-formed action the engine refuses
+    r = client.post(f"/api/act/{token}", json={"version": version,
+                                               "action": {"seat": seat, "type": "no_such_action"}})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["code"]
+    # the spectator may not act at all
+    err(client.post(f"/api/act/{g['spectator']}", json={"version": version, "action": good}), 403, "wrong_seat")
+    after = client.get(f"/api/view/{token}").json()
+    assert after["version"] == version
+    assert after["view"] == v["view"]
+    assert stored_actions(database_url, g["game"]) == before
+
+
+def test_good_action_is_stored_before_ack(client, database_url):
+    g = new_game(client)
+    token, v = acting_token(client, g)
+    r = client.post(f"/api/act/{token}", json={"version": v["version"], "action": first_legal(v["legal"])})
+    assert r.status_code == 200, r.text
+    assert r.json()["version"] == v["version"] + 1
+    assert stored_actions(database_url, g["game"]) == v["version"] + 1
+    # replaying the same request is now stale, not a second action
+    r = client.post(f"/api/act/{token}", json={"version": v["version"], "action": first_legal(v["legal"])})
+    err(r, 409, "stale_version")
+
+
+def test_record_is_secret_until_the_end(client):
+    g = new_game(client)
+    err(client.get(f"/api/record/{g['spectator']}"), 403, "game_not_over")
+
+
+def test_replay_locked_until_the_end(client):
+    g = new_game(client)
+    assert client.get(f"/replay/{g['spectator']}").status_code == 403
+
+
+# ---------------------------------------------------------------- WebSocket
+def ws_messages(ws, until_type: str, limit: int = 50) -> list[dict]:
+    out = []
+    for _ in range(limit):
+        m = json.loads(ws.receive_text())
+        out.append(m)
+        if m["type"] == until_type:
+            return out
+    raise AssertionError(f"no {until_type} in {out}")
+
+
+def test_websocket_bad_messages(client, database_url):
+    g = new_game(client)
+    token, v = acting_token(client, g)
+    seat, version = v["seat"], v["version"]
+    good = first_legal(v["legal"])
+    with client.websocket_connect(f"/ws/{token}?fmt=json") as ws:
+        first = json.loads(ws.receive_text())
+        assert first["type"] == "update" and first["version"] == version and first["seat"] == seat
+        cases = [
+            ("not json", "malformed"),
+            ("[]", "malformed"),
+            (json.dumps({"type": "dance", "id": 1}), "malformed"),
+            (json.dumps({"type": "act", "id": 2, "action": good}), "malformed"),
+            (json.dumps({"type": "act", "id": 3, "version": version, "action": 5}), "malformed"),
+            (json.dumps({"type": "act", "id": 4, "version": version + 3, "action": good}), "stale_version"),
+            (json.dumps({"type": "act", "id": 5, "version": version, "action": {**good, "seat": 1 - seat}}),
+             "wrong_seat"),
+            (json.dumps({"type": "act", "id": 6, "version": version, "action": {"seat": seat, "type": "zzz"}}),
+             None),
+            (json.dumps({"type": "reveal", "id": 7}), "wrong_seat"),
+            ("x" * 10000, "malformed"),
+        ]
+        for text, code in cases:
+            ws.send_text(text)
+            m = json.loads(ws.receive_text())
+            assert m["type"] == "error", m
+            assert m["message"]
+            if code:
+                assert m["code"] == code, m
+        assert stored_actions(database_url, g["game"]) == version
+        ws.send_text(json.dumps({"type": "act", "id": 99, "version": version, "action": good}))
+        msgs = ws_messages(ws, "ack")
+        assert msgs[-1] == {"type": "ack", "id": 99, "version": version + 1}
+        assert any(m["type"] == "update" and m["version"] == version + 1 for m in msgs)
+        assert stored_actions(database_url, g["game"]) == version + 1
+
+
+def test_websocket_spectator_gets_updates_but_cannot_act(client):
+    g = new_game(client)
+    token, v = acting_token(client, g)
+    good = first_legal(v["legal"])
+    with client.websocket_connect(f"/ws/{g['spectator']}?fmt=json") as spec:
+        m = json.loads(spec.receive_text())
+        assert m["seat"] is None and m["legal"] == []
+        spec.send_text(json.dumps({"type": "act", "id": 1, "version": v["version"], "action": good}))
+        assert json.loads(spec.receive_text())["code"] == "wrong_seat"
+        assert client.post(f"/api/act/{token}", json={"version": v["version"], "action": good}).status_code == 200
+        m = json.loads(spec.receive_text())
+        assert m["type"] == "update" and m["version"] == v["version"] + 1
+
+
+def test_ping_and_echo(client):
+    g = new_game(client)
+    with client.websocket_connect(f"/ws/{g['spectator']}?fmt=json") as ws:
+        ws.receive_text()
+        ws.send_text(json.dumps({"type": "ping", "id": "a"}))
+        assert json.loads(ws.receive_text()) == {"type": "pong", "id": "a"}
+    with client.websocket_connect("/ws/echo") as ws:
+        ws.send_text("hello")
+        assert ws.receive_text() == "hello"
+
+
+# ---------------------------------------------------------------- seats and bots
+def test_leaving_player_is_replaced_by_a_bot(client):
+    g = new_game(client)
+    token, v = acting_token(client, g)
+    seat = v["seat"]
+    other_token = next(s["token"] for s in g["seats"] if s["seat"] != seat)
+    # another player may not hand my seat to a bot
+    err(client.post(f"/api/seat/{other_token}/bot", json={"seat": seat}), 403, "wrong_seat")
+    r = client.post(f"/api/seat/{token}/bot", json={"bot_kind": "random"})
+    assert r.status_code == 200, r.text
+    assert r.json()["seats"][seat]["kind"] == "bot"
+    # the bot acts in that seat on its own
+    for _ in range(300):
+        now = client.get(f"/api/view/{token}").json()
+        if now["version"] > v["version"]:
+            break
+        time.sleep(0.02)
+    assert now["version"] > v["version"]
+    # and the human can no longer act for it
+    if now["legal"]:
+        err(client.post(f"/api/act/{token}", json={"version": now["version"], "action": first_legal(now["legal"])}),
+            403, "wrong_seat")
+
+
+def test_host_can_hand_a_seat_to_a_bot(client):
+    g = new_game(client)
+    r = client.post(f"/api/seat/{g['host']}/bot", json={"seat": 1, "bot_kind": "heuristic"})
+    assert r.status_code == 200, r.text
+    err(client.post(f"/api/seat/{g['host']}/bot", json={"seat": 1, "bot_kind": "skynet"}), 400, "malformed")
+    err(client.post(f"/api/seat/{g['spectator']}/bot", json={"seat": 0}), 403, "wrong_seat")
+
+
+# ---------------------------------------------------------------- restart
+def test_restart_rebuilds_every_game_from_the_record(database_url):
+    from fastapi.testclient import TestClient
+
+    from pax_hispanica.web.server import create_app
+
+    with TestClient(create_app(database_url, bot_delay=0)) as c:
+        g = new_game(c)
+        for _ in range(3):
+            token, v = acting_token(c, g)
+            assert c.post(f"/api/act/{token}", json={"version": v["version"],
+                                                     "action": first_legal(v["legal"])}).status_code == 200
+        views = {s["token"]: c.get(f"/api/view/{s['token']}").json() for s in g["seats"]}
+    with TestClient(create_app(database_url, bot_delay=0)) as c:
+        for token, before in views.items():
+            after = c.get(f"/api/view/{token}").json()
+            assert after["version"] == before["version"]
+            assert after["view"] == before["view"]
+            assert after["legal"] == before["legal"]
