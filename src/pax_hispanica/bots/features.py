@@ -16,27 +16,36 @@ def score_estimates(api: Any, state: Any) -> list[float]:
     return scores_from_public(summ if isinstance(summ, dict) else {})
 
 
+# Prestige a Chest aboard is worth once unloaded in Europe (TRS-5 defaults,
+# money at $5 per Prestige), discounted because it is not home yet.
+CHEST_PRESTIGE = {"CONQUISTADOR": 2.0, "PRIVATEER": 1.2, "SMUGGLER": 0.6, "PLUNDER": 0.9}
+CARGO_DISCOUNT = 0.7
+
+
 def scores_from_public(data: dict) -> list[float]:
-    """Estimated final scores from a public dict (summary or view)."""
-    if "players" in data and isinstance(data["players"], list) and data["players"] \
-            and isinstance(data["players"][0], dict):
+    """Estimated final scores from a public dict (the engine's summary or a
+    view): Prestige + money / $5 + 1 per colony (CYC-3) + Chests aboard."""
+    players = data.get("players")
+    if isinstance(players, list) and players and isinstance(players[0], dict):
+        owned: dict = {}
+        for c in data.get("colonies") or []:
+            owned[c.get("owner")] = owned.get(c.get("owner"), 0) + 1
         out = []
-        rules = data.get("rules") or {}
-        mpp = rules.get("money_per_prestige", 5) or 5
-        for p in data["players"]:
-            prestige = p.get("prestige", p.get("score", 0)) or 0
+        for p in players:
+            prestige = p.get("prestige", 0) or 0
             money = p.get("money", 0) or 0
-            colonies = p.get("colonies", 0)
+            colonies = p.get("colonies")
             if isinstance(colonies, list):
                 colonies = len(colonies)
-            cargo = p.get("chests_carried", 0) or 0
-            out.append(float(prestige) + money / mpp + float(colonies or 0) + 0.5 * cargo)
+            elif colonies is None:
+                colonies = owned.get(p.get("seat"), 0)
+            fleet = p.get("fleet") or {}
+            chests = sum(1 for x in fleet.get("cargo") or [] if x == "chest")
+            cargo = chests * CHEST_PRESTIGE.get(fleet.get("legality"), 1.0) * CARGO_DISCOUNT
+            out.append(float(prestige) + money / 5 + float(colonies) + cargo)
         return out
     if "scores" in data:
         return [float(x) for x in data["scores"]]
-    if "prestige" in data:
-        money = data.get("money") or [0] * len(data["prestige"])
-        return [float(p) + m / 5 for p, m in zip(data["prestige"], money)]
     raise ValueError("cannot read scores from the public data: keys " + ", ".join(sorted(data)))
 
 

@@ -1,0 +1,368 @@
+"""The heuristic bot: one rule of thumb per kind of decision, each named in
+``explain()``.  It reads only its view, the legal actions, and the public
+ruleset (map, cards, parameters) through ``api.load_ruleset``.
+
+Rules of thumb
+- Goods Year (labour): employ a Citizen when it is cheap (money left after
+  paying is at least ``employ_reserve``) — Slaves die or revolt (GDS-6);
+  otherwise kidnap from the largest site.
+- Auction Year: initiate an auction on the face-up card worth most to us
+  (the initiator wins ties and is paid by any other winner); bid a share of
+  what the card is worth to us (its value minus its cost), keeping a reserve.
+- Play Year: play the card whose value minus cost is best while it is
+  positive; pick the target (colony space, land zone) that scores best; over
+  the hand limit, sell the least valuable Market card, else discard.
+- Sail Year: with Treasure aboard, sail to where it scores (Europe, or a Haven
+  for Smugglers and Plunderers); without, sail to the land zone with the most
+  Chests we may load under our legality (or win by battle), nearest first;
+  load, unload meeples on vacant colonies, enslave after a won battle; attack
+  only with a Strength margin.
+- Battle Cards: support whichever side is not the leader in estimated score.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from .base import Action, BaseAgent, Descriptor
+from .features import scores_from_public
+
+LEGALITY_WORTH = {"CONQUISTADOR": 3.0, "PRIVATEER": 2.5, "SMUGGLER": 2.0, "PLUNDER": 2.0}
+
+
+class HeuristicAgent(BaseAgent):
+    kind = "heuristic"
+
+    def __init__(self, seed: int = 0, api: Any = None, employ_reserve: int = 1,
+                 bid_share: float = 0.6, **options: Any) -> None:
+        super().__init__(seed, api, **options)
+        self.employ_reserve = employ_reserve
+        self.bid_share = bid_share
+        self._rs: Any = None
+        self._dist: dict[int, list[int]] = {}
+
+    # -- shared reading of the view ------------------------------------------
+    def rs(self, view: dict) -> Any:
+        if self._rs is None or self._rs.name != view.get("ruleset", self._rs.name):
+            self._rs = self.api.load_ruleset(view.get("ruleset", "reference"))
+            self._dist = {}
+        return self._rs
+
+    def distances(self, view: dict, zone: str) -> dict[str, int]:
+        rs = self.rs(view)
+        z = rs.zone_index[zone]
+        if z not in self._dist:
+            d = [-1] * len(rs.zone_ids)
+            d[z] = 0
+            q = deque([z])
+            while q:
+                a = q.popleft()
+                for b in rs.adjacent[a]:
+                    if d[b] < 0:
+                        d[b] = d[a] + 1
+                        q.append(b)
+            self._dist[z] = d
+        return {rs.zone_ids[i]: x for i, x in enumerate(self._dist[z]) if x >= 0}
+
+    def cycles_left(self, view: dict) -> int:
+        rs = self.rs(view)
+        return max(1, rs.cycles - int(view.get("cycle", 1)) + 1)
+
+    def card_value(self, view: dict, me: dict, card_id: str | None, deck: str | None = None) -> float:
+        """What a card is worth to us, in dollars ($5 = 1 Prestige at the end), before its cost."""
+        rs = self.rs(view)
+        if card_id is None:                 # unseen (buried): the deck's average
+            ids = rs.market if deck == "market" else rs.haven
+            vals = [self.card_value(view, me, c) - rs.cards[c].cost for c in ids]
+            return sum(vals) / len(vals) + sum(rs.cards[c].cost for c in ids) / len(ids) if vals else 0.0
+        card = rs.cards[card_id]
+        left = self.cycles_left(view)
+        fleet = me["fleet"]
+        v = 0.0
+        for e in card.effects:
+            k = e["kind"]
+            n = e.get("n", 1)
+            if k == "gain_galleon":
+                v += 3.0 * min(n, rs.max_ships - fleet["ships"]) * min(1.0, left / 2)
+            elif k == "found_colony":
+                v += 5.0 + 1.0 * left
+            elif k == "build_fort":
+                v += 1.0
+            elif k == "set_legality":
+                v += max(0.0, LEGALITY_WORTH[e["value"]] - LEGALITY_WORTH.get(fleet["legality"], 2.0)) * left
+            elif k == "income":
+                v += n * left
+            elif k == "hand_limit":
+                v += 0.5 * n
+            elif k == "prestige":
+                v += rs.money_per_prestige * n
+            elif k == "money":
+                v += n
+            elif k in ("place_visita", "place_cathedral"):
+                v += 1.0
+            elif k == "remove_rebels":
+                v += 0.5
+            elif k == "extra_moves":
+                v += 1.0 * n * min(1.0, left / 2)
+            elif k == "haven":
+                v += 1.5 + (1.5 if fleet["legality"] in ("SMUGGLER", "PLUNDER") else 0.0)
+        if card.bespoke:
+            v += 3.0
+        return v
+
+    # -- decide ----------------------------------------------------------------
+    def decide(self, view: dict, legal: list[Descriptor]) -> Action:
+        actions = self.expand(legal)
+        if not actions:
+            raise ValueError("decide() called with no legal action")
+        if len(actions) == 1:
+            return self._say(actions[0], "only one legal action")
+        seat = actions[0]["seat"]
+        me = view["players"][seat]
+        types = {a["type"] for a in actions}
+        if types & {"labour"}:
+            return self._labour(view, me, actions)
+        if types & {"initiate"}:
+            return self._initiate(view, me, actions)
+        if "bid" in types:
+            return self._bid(view, me, actions)
+        if types & {"play", "sell", "discard", "end_turn"}:
+            return self._play(view, me, actions)
+        if "support" in types:
+            return self._support(view, me, actions)
+        if types & {"move", "attack", "load_chests", "unload", "enslave", "end_voyage", "start_at_haven"}:
+            return self._sail(view, me, actions)
+        a = actions[self.rng.randrange(len(actions))]
+        return self._say(a, "no rule of thumb for this decision: random")
+
+    def _say(self, action: Action, rule: str, **why: Any) -> Action:
+        self._explanation = {"bot": self.kind, "rule_of_thumb": rule, **why}
+        return action
+
+    # Goods Year ------------------------------------------------------------------
+    def _labour(self, view: dict, me: dict, actions: list[Action]) -> Action:
+        labour = [a for a in actions if a["type"] == "labour"]
+        employ = [a for a in labour if a.get("source") == "employ"]
+        kidnap = [a for a in labour if a.get("source") == "kidnap"]
+        if employ and (me["money"] - 1 >= self.employ_reserve or not kidnap):
+            return self._say(employ[0], "employ rather than kidnap when cheap (LAB-1, GDS-6)", money=me["money"])
+        if kidnap:
+            counts = {s["id"]: s["count"] for s in view["sites"]}
+            best = max(kidnap, key=lambda a: counts.get(a.get("site"), 0))
+            return self._say(best, "kidnap from the largest site: employing is too dear now", money=me["money"])
+        return self._say(labour[0] if labour else actions[0], "first labour option")
+
+    # Auction Year ----------------------------------------------------------------
+    def _initiate(self, view: dict, me: dict, actions: list[Action]) -> Action:
+        rs = self.rs(view)
+        best, best_val = None, -1e9
+        for a in actions:
+            if a["type"] != "initiate":
+                continue
+            if a.get("buried"):
+                val = self.card_value(view, me, None, a["deck"]) - 0.5
+                cost = 0.0
+            else:
+                top = view["decks"][a["deck"]]["top"]
+                val = self.card_value(view, me, top) if top else -1e9
+                cost = rs.cards[top].cost if top else 0
+            if val - cost > best_val:
+                best, best_val = a, val - cost
+        if best is None:
+            return self._say(next(a for a in actions if a["type"] == "pass"), "no auction to start")
+        return self._say(best, "initiate on the card worth most to us (initiator wins ties, AUC-4)",
+                         net_value=round(best_val, 2))
+
+    def _bid(self, view: dict, me: dict, actions: list[Action]) -> Action:
+        rs = self.rs(view)
+        dec = view.get("decision") or {}
+        card = dec.get("card")
+        val = self.card_value(view, me, card, dec.get("deck"))
+        cost = rs.cards[card].cost if card else 0
+        net = max(0.0, val - cost)
+        if cost > me["money"] + 3:            # could not afford to play it for a while
+            net *= 0.3
+        share = self.bid_share if dec.get("initiator") == me["seat"] else self.bid_share * 0.8
+        reserve = 1 + (cost if card else 0) // 2
+        want = int(min(net * share, max(0, me["money"] - reserve)))
+        amounts = sorted(a["amount"] for a in actions if a["type"] == "bid")
+        amount = max(x for x in amounts if x <= max(want, amounts[0]))
+        chosen = next(a for a in actions if a["type"] == "bid" and a["amount"] == amount)
+        return self._say(chosen, "bid a share of the card's value to us, keeping a reserve",
+                         card=card, value=round(val, 2), cost=cost)
+
+    # Play Year -------------------------------------------------------------------
+    def _play(self, view: dict, me: dict, actions: list[Action]) -> Action:
+        rs = self.rs(view)
+        hand = me.get("hand") or []
+        plays = [a for a in actions if a["type"] == "play"]
+        scored = []
+        for a in plays:
+            card = rs.cards[a["card"]]
+            net = self.card_value(view, me, a["card"]) - card.cost
+            scored.append((net + self._target_bonus(view, me, a), a))
+        scored.sort(key=lambda x: -x[0])
+        if scored and scored[0][0] > 0:
+            return self._say(scored[0][1], "play the card whose value minus cost is best",
+                             net_value=round(scored[0][0], 2))
+        over = len(hand) > me.get("hand_limit", rs.hand_limit)
+        sells = [a for a in actions if a["type"] == "sell"]
+        discards = [a for a in actions if a["type"] == "discard"]
+        ending = [a for a in actions if a["type"] == "end_turn"]
+        if over or not ending:
+            pick = sells or discards
+            if pick:
+                worst = min(pick, key=lambda a: self.card_value(view, me, a["card"]) - rs.cards[a["card"]].cost)
+                return self._say(worst, "over the hand limit: sell (else discard) the least valuable card (HND-2)")
+        if ending:
+            return self._say(ending[0], "nothing worth playing: end the turn")
+        return self._say(actions[0], "first option")
+
+    def _target_bonus(self, view: dict, me: dict, a: Action) -> float:
+        t = a.get("target")
+        if t is None:
+            return 0.0
+        zone = t.split(".")[0]
+        citizens = sum(s["count"] for s in view["sites"] if s["zone"] == zone and s["kind"] == "cathedral")
+        natives = sum(s["count"] for s in view["sites"] if s["zone"] == zone and s["kind"] in ("tribal", "visita")
+                      and not s.get("wilderness"))
+        mine = sum(1 for c in view["colonies"] if c["zone"] == zone and c["owner"] == me["seat"])
+        rebels = view.get("rebels", {}).get(zone, 0)
+        dist = self.distances(view, me["fleet"]["zone"]).get(zone, 6)
+        return 0.3 * min(citizens, 2) + 0.1 * min(natives, 2) + 0.2 * mine - 0.5 * rebels - 0.05 * dist
+
+    # Sail Year -------------------------------------------------------------------
+    def _loadable(self, view: dict, me: dict, col: dict) -> bool:
+        owner, leg = col["owner"], me["fleet"]["legality"]
+        if col["chests"] <= 0 or owner is None:
+            return False
+        if owner == me["seat"]:
+            return leg != "PLUNDER"
+        if leg == "SMUGGLER":
+            return me["money"] >= 1
+        if leg == "CONQUISTADOR":
+            spanish = next((p["seat"] for p in view["players"] if p["nation"] == "spanish"), None)
+            return owner == "crown" or (owner == spanish and me["money"] >= 1)
+        if leg in ("PLUNDER", "PRIVATEER"):
+            return self._strength(view, me, col["zone"]) > self._col_strength(view, col)
+        return False
+
+    def _strength(self, view: dict, me: dict, zone: str) -> int:
+        s = me["fleet"]["ships"]
+        for c in view["colonies"]:
+            if c["zone"] == zone and c["owner"] == me["seat"]:
+                s += 1 + (c["labour"] == "citizen")
+        return s
+
+    def _col_strength(self, view: dict, col: dict) -> int:
+        owner, zone = col["owner"], col["zone"]
+        s = 1 if col.get("fort") else 0
+        for c in view["colonies"]:
+            if c["zone"] == zone and c["owner"] == owner:
+                s += 1 + (c["labour"] == "citizen")
+        if isinstance(owner, int):
+            fleet = view["players"][owner]["fleet"]
+            if fleet["zone"] == zone:
+                s += fleet["ships"]
+        # others may support either side: count half of every other player's tokens there
+        return s
+
+    def _sail(self, view: dict, me: dict, actions: list[Action]) -> Action:
+        by = {}
+        for a in actions:
+            by.setdefault(a["type"], []).append(a)
+        fleet = me["fleet"]
+        chests = sum(1 for x in fleet["cargo"] if x == "chest")
+        leg = fleet["legality"]
+        dec = view.get("decision") or {}
+        moves = dec.get("moves", 0)
+        capacity = fleet["ships"] * self.rs(view).ship_capacity
+        if "unload" in by:
+            return self._say(by["unload"][0], "unload a meeple onto our vacant colony (LOAD-4)")
+        if "enslave" in by:
+            best = max(by["enslave"], key=lambda a: a["count"])
+            return self._say(best, "carry off Indigenous after the won battle (LOAD-1)")
+        if "load_chests" in by:
+            best = max(by["load_chests"], key=lambda a: (a["count"], a["colony"]))
+            return self._say(best, "load the most Chests we may here", legality=leg)
+        if "attack" in by:
+            att = self._attack_choice(view, me, by["attack"])
+            if att is not None:
+                return att
+        if chests and "unload_haven" in by and (leg in ("SMUGGLER", "PLUNDER")
+                                               or self.distances(view, fleet["zone"]).get("europe", 99) > moves):
+            return self._say(by["unload_haven"][0], "score our Chests at our Haven (CARD-2)")
+        # where to go
+        here = fleet["zone"]
+        if chests and (chests >= capacity or moves <= self.distances(view, here).get("europe", 0) + 1
+                       or not self._goal_zones(view, me)):
+            goal = {"europe": 10.0}
+            for h in me.get("havens", []):
+                if leg in ("SMUGGLER", "PLUNDER"):
+                    goal[h] = 10.0
+            rule = "sail home with the Treasure"
+        else:
+            goal = self._goal_zones(view, me)
+            rule = "sail toward the nearest loadable Chests"
+        step = self._step_toward(view, here, goal, by, moves)
+        if step is not None:
+            return self._say(step, rule, goal=sorted(goal, key=lambda z: -goal[z])[:3])
+        if "end_voyage" in by:
+            return self._say(by["end_voyage"][0], "nothing better on this voyage: end it")
+        return self._say(actions[0], "first option")
+
+    def _goal_zones(self, view: dict, me: dict) -> dict[str, float]:
+        goal: dict[str, float] = {}
+        for c in view["colonies"]:
+            if self._loadable(view, me, c):
+                goal[c["zone"]] = goal.get(c["zone"], 0.0) + c["chests"]
+        return goal
+
+    def _step_toward(self, view: dict, here: str, goal: dict[str, float], by: dict, moves: int) -> Action | None:
+        if not goal:
+            return None
+        options = list(by.get("move", [])) + list(by.get("start_at_haven", []))
+        if not options:
+            return None
+        # best goal by value / (1 + distance), reachable over possibly several voyages
+        dist_here = self.distances(view, here)
+        if here in goal and goal[here] > 0 and here != "europe":
+            return None                                     # already there (nothing to load now)
+        target = max(goal, key=lambda z: (goal[z] / (1 + dist_here.get(z, 99)), z))
+        d_target = self.distances(view, target)
+        best = min(options, key=lambda a: (d_target.get(a.get("to") or a.get("zone"), 99), a.get("to") or a.get("zone")))
+        if d_target.get(best.get("to") or best.get("zone"), 99) >= dist_here.get(target, 99):
+            return None
+        return best
+
+    def _attack_choice(self, view: dict, me: dict, attacks: list[Action]) -> Action | None:
+        zone = me["fleet"]["zone"]
+        mine = self._strength(view, me, zone)
+        cols = {c["id"]: c for c in view["colonies"]}
+        sites = {s["id"]: s for s in view["sites"]}
+        leg = me["fleet"]["legality"]
+        vacant = sum(1 for c in view["colonies"] if c["owner"] == me["seat"] and c["labour"] is None)
+        room = me["fleet"]["ships"] * self.rs(view).ship_capacity - len(me["fleet"]["cargo"])
+        for a in attacks:
+            t = a["target"]
+            if t in cols and leg in ("PLUNDER", "PRIVATEER") and cols[t]["chests"] > 0:
+                if mine > self._col_strength(view, cols[t]) + 1:
+                    return self._say(a, "sack a colony with Chests: our Strength is clearly higher (BAT-1, TRS-2)")
+            if t in sites and vacant and room and mine > sites[t]["count"] + 1:
+                return self._say(a, "attack a Tribal Site to enslave for our vacant colony (LOAD-1)")
+        return None
+
+    # Battle Cards ----------------------------------------------------------------
+    def _support(self, view: dict, me: dict, actions: list[Action]) -> Action:
+        dec = view.get("decision") or {}
+        attacker = dec.get("attacker")
+        scores = scores_from_public(view)
+        others = [s for s in range(len(scores)) if s != me["seat"]]
+        leader = max(others, key=lambda s: scores[s]) if others else None
+        side = "target" if attacker == leader else "attacker"
+        target = dec.get("target")
+        owner = next((c["owner"] for c in view["colonies"] if c["id"] == target), None)
+        if isinstance(owner, int) and owner == leader:
+            side = "attacker"
+        chosen = next((a for a in actions if a.get("side") == side), actions[0])
+        return self._say(chosen, "support whichever side is not the leader (BAT-3)", leader=leader)
