@@ -1,0 +1,137 @@
+"""`paxh`: play in the terminal, replay records and scenarios, simulate bot games, serve the web game."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from . import api
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Pax Hispanica: the rules engine, bots, simulator and web game.")
+
+
+def _register_simulate() -> None:
+    try:
+        from .sim.command import simulate_command
+    except ImportError as e:          # the sim extra is missing: say so when used
+        missing = str(e)
+
+        @app.command("simulate")
+        def simulate_missing() -> None:
+            """Run many bot games (needs the `sim` extra: pip install -e '.[sim]')."""
+            typer.echo(f"paxh simulate needs the sim extra ({missing}); run scripts/setup.sh", err=True)
+            raise typer.Exit(2)
+        return
+    app.command("simulate")(simulate_command)
+
+
+_register_simulate()
+
+
+def _load_any(path: Path) -> api.Game | None:
+    """A record (`actions` + `seed`/`config`) or a scenario (`position`)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        typer.echo(f"cannot read {path}: {e}", err=True)
+        raise typer.Exit(2)
+    return data
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record or a scenario file (JSON).")],
+    to: Annotated[Optional[int], typer.Option("--to", help="Replay only the first N actions.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary and the events as JSON.")] = False,
+    viewer: Annotated[Optional[int], typer.Option("--viewer", help="Show the events as this seat sees them "
+                                                  "(default: everything, as in a finished game's replay).")] = None,
+) -> None:
+    """Replay a record (or a scenario) and print the resulting state summary."""
+    data = _load_any(file)
+    try:
+        if "position" in data and "format" not in data:
+            scn = dict(data)
+            if to is not None:
+                scn["actions"] = scn.get("actions", [])[:to]
+            game = api.from_scenario(scn)
+        else:
+            game = api.replay(data, upto=to)
+    except api.IllegalAction as e:
+        typer.echo(f"illegal action while replaying: {e}", err=True)
+        raise typer.Exit(1)
+    except (KeyError, ValueError, api.RulesetError) as e:
+        typer.echo(f"{file}: not a valid record or scenario: {e}", err=True)
+        raise typer.Exit(2)
+    events = api.redact(game.events, viewer, reveal_all=viewer is None)
+    summary = api.summary(game.state)
+    if as_json:
+        typer.echo(json.dumps({"summary": summary, "events": events, "actions": len(game.record["actions"])},
+                              ensure_ascii=False, indent=1))
+        return
+    from .tui import print_summary
+    print_summary(summary)
+
+
+@app.command()
+def play(
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Seats at the table (2-5).")] = 4,
+    seat: Annotated[int, typer.Option("--seat", help="Your seat (0-based).")] = 0,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Game seed (default: random).")] = None,
+    bot: Annotated[str, typer.Option("--bot", help="Bot kind for the other seats: random, heuristic, ismcts.")] = "random",
+    lang: Annotated[str, typer.Option("--lang", help="Language of the log: en or ca.")] = "en",
+    save: Annotated[Optional[Path], typer.Option("--save", help="Write the game record here when it ends or you quit.")] = None,
+) -> None:
+    """Play one seat in the terminal against bots."""
+    if not 0 <= seat < players:
+        typer.echo(f"--seat must be 0..{players - 1}", err=True)
+        raise typer.Exit(2)
+    from .tui import TerminalGame
+    seed = random.SystemRandom().getrandbits(63) if seed is None else seed
+    TerminalGame(players, seat, seed, bot, lang, save).run()
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port.")] = 8000,
+    database_url: Annotated[Optional[str], typer.Option("--database-url", envvar="PAXH_DATABASE_URL",
+                                                        help="SQLAlchemy URL (default: SQLite file in --data-dir).")] = None,
+    data_dir: Annotated[str, typer.Option("--data-dir", help="Folder for the SQLite database.")] = "data",
+) -> None:
+    """Start the multiplayer web game (http://127.0.0.1:8000)."""
+    try:
+        from .web.server import run
+    except ImportError as e:
+        typer.echo(f"paxh serve needs the web extra ({e}); run scripts/setup.sh", err=True)
+        raise typer.Exit(2)
+    run(host=host, port=port, database_url=database_url, data_dir=data_dir)
+
+
+@app.command()
+def rules(
+    rule: Annotated[Optional[str], typer.Argument(help="A rule ID such as AUC-4.")] = None,
+) -> None:
+    """List the rule IDs the engine implements (with their source page)."""
+    items = api.RULES.items()
+    if rule:
+        rid = rule.upper()
+        if rid not in api.RULES:
+            typer.echo(f"unknown rule {rule}; `paxh rules` lists them", err=True)
+            raise typer.Exit(2)
+        items = [(rid, api.RULES[rid])]
+    for rid, (src, title) in items:
+        typer.echo(f"{rid:8} {src:16} {title}")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
