@@ -1,0 +1,137 @@
+"""The bots on the real engine: only legal actions, in every year; ISMCTS
+decides from its view alone; heuristic explanations name a rule of thumb."""
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from pax_hispanica import api
+from pax_hispanica.bots import make_agent
+from pax_hispanica.bots.base import action_key
+
+YEARS = ("goods", "auction", "play", "sail")
+
+
+def _walk(players, seed, steps):
+    """A random game, ``steps`` decisions in (or fewer if it ends)."""
+    s = api.new_game(api.Config(players=players), seed)
+    rnd = make_agent("random", seed)
+    for _ in range(steps):
+        if api.is_over(s):
+            break
+        seat = api.acting(s)[0]
+        s, _ = api.apply(s, rnd.decide(api.view(s, seat), api.legal_actions(s, seat)))
+    return s
+
+
+def _agent(kind, seed):
+    if kind == "ismcts":
+        return make_agent("ismcts", seed, iterations=6, cutoff=8)
+    return make_agent(kind, seed)
+
+
+def _check_legal(s, seat, action):
+    legal = api.legal_actions(s, seat)
+    assert action_key(action) in {action_key(a) for a in api.expand(legal)}
+    api.apply(s, action)          # the engine accepts it
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**31), steps=st.integers(0, 400),
+       kind=st.sampled_from(["random", "heuristic", "ismcts"]))
+def test_agents_only_return_legal_actions(players, seed, steps, kind):
+    s = _walk(players, seed, steps)
+    if api.is_over(s):
+        return
+    for seat in api.acting(s):
+        agent = _agent(kind, seed)
+        action = agent.decide(api.view(s, seat), api.legal_actions(s, seat))
+        _check_legal(s, seat, action)
+        assert agent.explain()["bot"] == kind
+
+
+def test_every_agent_is_legal_in_every_year():
+    """Deterministic sweep: every bot decides at positions spread over all four
+    years of whole games of 2 to 5 players."""
+    seen = {k: set() for k in ("random", "heuristic", "ismcts")}
+    for players in (2, 3, 4, 5):
+        s = api.new_game(api.Config(players=players), 100 + players)
+        driver = make_agent("heuristic", players)
+        i = 0
+        while not api.is_over(s):
+            seat = api.acting(s)[0]
+            view, legal = api.view(s, seat), api.legal_actions(s, seat)
+            rare = view["year"] == "goods"        # labour decisions are few
+            if rare or i % 7 == 0:
+                for kind in seen:
+                    if kind == "ismcts" and i % 21 and not rare:
+                        continue
+                    action = _agent(kind, i).decide(view, legal)
+                    _check_legal(s, seat, action)
+                    seen[kind].add(view["year"])
+            s, _ = api.apply(s, driver.decide(view, legal))
+            i += 1
+    for kind, years in seen.items():
+        assert years == set(YEARS), (kind, years)
+
+
+def _same_view_other_state(s, seat):
+    """A different state giving `seat` the same view: swap a card of another
+    player's hand with a hidden Market card and scramble the hidden deck."""
+    d = json.loads(api.snapshot(s))
+    others = [p for p in range(d["n"]) if p != seat and d["hands"][p]]
+    if not others or len(d["market"]) < 3:
+        return None
+    p = others[0]
+    d["hands"][p][0], d["market"][1] = d["market"][1], d["hands"][p][0]
+    d["market"][1:] = list(reversed(d["market"][1:]))
+    d["rng"] = (d["rng"] or 0) ^ 0x5DEECE66D
+    return api.restore(json.dumps(d).encode())
+
+
+def test_ismcts_decisions_depend_only_on_the_view():
+    checked = 0
+    for seed in range(40):
+        s = _walk(4, seed, 60 + seed * 3)
+        if api.is_over(s):
+            continue
+        seat = api.acting(s)[0]
+        legal = api.legal_actions(s, seat)
+        if len(api.expand(legal)) < 2:
+            continue
+        t = _same_view_other_state(s, seat)
+        if t is None:
+            continue
+        assert api.snapshot(t) != api.snapshot(s)
+        assert api.view(t, seat) == api.view(s, seat)
+        assert api.legal_actions(t, seat) == legal
+        a = make_agent("ismcts", 9, iterations=40, cutoff=20).decide(api.view(s, seat), legal)
+        b = make_agent("ismcts", 9, iterations=40, cutoff=20).decide(api.view(t, seat), legal)
+        assert a == b
+        checked += 1
+        if checked == 4:
+            break
+    assert checked >= 2
+
+
+def test_ismcts_is_reproducible_from_its_seed():
+    s = _walk(3, 5, 40)
+    seat = api.acting(s)[0]
+    view, legal = api.view(s, seat), api.legal_actions(s, seat)
+    one = make_agent("ismcts", 3, iterations=50)
+    two = make_agent("ismcts", 3, iterations=50)
+    assert one.decide(view, legal) == two.decide(view, legal)
+    assert one.explain()["alternatives"] == two.explain()["alternatives"]
+
+
+def test_explanations():
+    s = _walk(4, 2, 0)
+    seat = api.acting(s)[0]
+    h = make_agent("heuristic", 1)
+    h.decide(api.view(s, seat), api.legal_actions(s, seat))
+    assert h.explain()["rule_of_thumb"]
+    m = make_agent("ismcts", 1, iterations=30)
+    a = m.decide(api.view(s, seat), api.legal_actions(s, seat))
+    ex = m.explain()
+    assert ex["iterations"] == 30 and ex["alternatives"][0]["action"] == a
+    assert sum(x["visits"] for x in ex["alternatives"]) <= 30
