@@ -1,0 +1,95 @@
+"""The `paxh` command line: simulate, replay, play and rules, run as a user would."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support import random_game
+
+from pax_hispanica import api
+
+PAXH = [sys.executable, "-m", "pax_hispanica.cli"]
+
+
+def run(*args, input_=None, timeout=120):
+    return subprocess.run(PAXH + list(args), capture_output=True, text=True, input=input_, timeout=timeout)
+
+
+def test_simulate_json_summary_has_the_promised_keys_and_repeats_with_the_seed():
+    a = run("simulate", "--players", "3", "--games", "4", "--seed", "11", "--json")
+    b = run("simulate", "--players", "3", "--games", "4", "--seed", "11", "--json")
+    assert a.returncode == 0, a.stderr
+    sa, sb = json.loads(a.stdout), json.loads(b.stdout)
+    for key in ("games", "decisions_per_game", "wins_by_seat", "win_rate_by_bot", "seconds_per_game"):
+        assert key in sa
+    assert sa["games"] == 4
+    assert sum(sa["wins_by_seat"].values()) == 4
+    timing = {"seconds_per_game", "games_per_second", "total_seconds", "wall_seconds"}
+    assert {k: v for k, v in sa.items() if k not in timing} == {k: v for k, v in sb.items() if k not in timing}
+
+
+def test_replay_prints_the_state_of_a_record_and_stops_at_to(tmp_path: Path):
+    g = random_game(3, seed=5)
+    path = tmp_path / "game.json"
+    api.save_record(g.record, path)
+    full = json.loads(run("replay", str(path), "--json").stdout)
+    assert full["summary"]["over"] is True
+    assert full["summary"]["result"]["winner"] == g.state.result["winner"]
+    part = json.loads(run("replay", str(path), "--to", "10", "--json").stdout)
+    assert part["actions"] == 10
+    assert part["summary"]["version"] == 10
+    text = run("replay", str(path))
+    assert text.returncode == 0 and "Winner" in text.stdout
+
+
+def test_replay_accepts_a_scenario_file(tmp_path: Path):
+    scn = {"config": {"players": 2}, "seed": 3,
+           "position": {"year": "play", "step": "play_turns", "order": [1, 0],
+                        "players": [{"money": 9, "hand": ["galeon-1"]}, {"money": 1}]},
+           "actions": [{"seat": 1, "type": "end_turn"},
+                       {"seat": 0, "type": "play", "card": "galeon-1"}]}
+    path = tmp_path / "scn.json"
+    path.write_text(json.dumps(scn))
+    out = run("replay", str(path), "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    p0 = data["summary"]["players"][0]
+    assert p0["tableau"] == ["galeon-1"] and p0["money"] == 7 and p0["fleet"]["ships"] == 2
+    assert any(e["type"] == "CardPlayed" and e["rule"] == "PLY-1" for e in data["events"])
+
+
+def test_replay_reports_an_illegal_action_in_a_record(tmp_path: Path):
+    rec = api.Game.new(api.Config(players=2), 1).record
+    rec["actions"] = [{"seat": 9, "type": "pass"}]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(rec))
+    out = run("replay", str(path))
+    assert out.returncode == 1
+    assert "malformed" in out.stderr
+
+
+def test_play_in_the_terminal_to_the_end_and_save_the_record(tmp_path: Path):
+    save = tmp_path / "mine.json"
+    out = run("play", "--players", "2", "--seed", "8", "--save", str(save), input_="1\n" * 2000)
+    assert out.returncode == 0, out.stderr
+    assert "Your decision" in out.stdout and "Winner" in out.stdout
+    rec = json.loads(save.read_text())
+    assert api.replay(rec).state.over
+
+
+def test_play_refuses_a_bad_choice_and_asks_again(tmp_path: Path):
+    out = run("play", "--players", "2", "--seed", "8", input_="abc\n999\nq\n")
+    assert "Type a number" in out.stdout
+    assert "Choose 1 to" in out.stdout or "Enter a" in out.stdout
+
+
+@pytest.mark.parametrize("rule", ["AUC-4", "bat-3"])
+def test_rules_lists_a_rule_with_its_page(rule):
+    out = run("rules", rule)
+    assert out.returncode == 0
+    assert rule.upper() in out.stdout and ("SEED" in out.stdout or "REF" in out.stdout)
