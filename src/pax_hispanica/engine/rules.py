@@ -70,6 +70,10 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-9": ("PRJ", "Havens: start a voyage there, unload there as SMUGGLER"),
     "PRJ-10": ("PRJ", "Meeples carried to Europe stay aboard"),
     "PRJ-11": ("PRJ", "Card targets"),
+    "PRJ-12": ("PRJ", "The owner chooses which vacant colony to staff next"),
+    "PRJ-13": ("PRJ", "The Spanish player's Crown colonies are player colonies"),
+    "PRJ-14": ("PRJ", "The Crown's fixed labour choices"),
+    "PRJ-15": ("PRJ", "Chests placed in map order while the supply lasts"),
 }
 
 
