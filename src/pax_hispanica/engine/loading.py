@@ -37,9 +37,10 @@ def enslave(st, seat: int, site: int, count: int, out: Out) -> None:
     out.emit("IndigenousEnslaved", "LOAD-1", seat=seat, site=st.site_ids[site], count=count)
 
 
-def unload(st, seat: int, col: int, out: Out) -> None:
-    """LOAD-4: the first meeple aboard becomes the labour of an own vacant colony."""
-    k = next(i for i, x in enumerate(st.cargo[seat]) if x != "chest")
+def unload(st, seat: int, col: int, out: Out, kind: str | None = None) -> None:
+    """LOAD-4: a meeple aboard (the first one of `kind`, or the first one) becomes the labour of an own
+    vacant colony: a Citizen stays a Citizen, an enslaved Indigenous becomes a Slave (PRJ-6)."""
+    k = next(i for i, x in enumerate(st.cargo[seat]) if x != "chest" and kind in (None, x))
     meeple = st.cargo[seat].pop(k)
     st.col_labour[col] = "citizen" if meeple == "citizen" else "slave"
     out.emit("LabourUnloaded", "LOAD-4", seat=seat, colony=st.rs.col_ids[col], meeple=meeple,

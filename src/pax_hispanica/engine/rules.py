@@ -74,6 +74,9 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-13": ("PRJ", "The Spanish player's Crown colonies are player colonies"),
     "PRJ-14": ("PRJ", "The Crown's fixed labour choices"),
     "PRJ-15": ("PRJ", "Chests placed in map order while the supply lasts"),
+    "PRJ-16": ("PRJ", "One battle per land zone per voyage, even when the zone is visited again"),
+    "PRJ-17": ("PRJ", "Emigration at a voyage's start and after unloading; the player names the meeple unloaded"),
+    "PRJ-18": ("PRJ", "Chests claimed by the Crown never board: room is needed only for those kept"),
 }
 
 

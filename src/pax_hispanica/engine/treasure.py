@@ -33,13 +33,28 @@ def chest_terms(st, seat: int, col: int, voyage: dict) -> tuple[int, object] | N
     return None
 
 
+def crown_claim(st, seat: int, col: int, voyage: dict, count: int) -> int:
+    """TRS-4: a PRIVATEER taking Chests from a colony it beat gives the Crown one of every
+    `privateer_crown_share` so taken (counted over the whole sack, rounded down)."""
+    if st.legality[seat] != "PRIVATEER" or voyage.get("sacked") != col or st.col_owner[col] == seat:
+        return 0
+    share = st.rs.privateer_crown_share
+    before = voyage.get("taken", 0)
+    return (before + count) // share - before // share
+
+
 def load_limit(st, seat: int, col: int, voyage: dict) -> int:
+    """The most Chests `seat` may take from `col` now: Chests there, money for the price, and
+    room aboard for those it keeps (Chests claimed by the Crown never board, TRS-4)."""
     terms = chest_terms(st, seat, col, voyage)
     if terms is None:
         return 0
-    n = min(st.col_chests[col], free_space(st, seat))
+    n = st.col_chests[col]
     if terms[0] > 0:
         n = min(n, st.money[seat] // terms[0])
+    room = free_space(st, seat)
+    while n > 0 and n - crown_claim(st, seat, col, voyage, n) > room:
+        n -= 1
     return n
 
 
@@ -52,15 +67,11 @@ def load(st, seat: int, col: int, count: int, voyage: dict, out: Out) -> None:
     elif payee is not None:
         st.money[payee] += cost
     st.col_chests[col] -= count
-    kept = count
-    claimed = 0
-    if st.legality[seat] == "PRIVATEER" and voyage.get("sacked") == col and st.col_owner[col] != seat:
-        share = st.rs.privateer_crown_share
-        before = voyage.get("taken", 0)
-        voyage["taken"] = before + count
-        claimed = (before + count) // share - before // share
-        kept -= claimed
-        st.supply["chests"] += claimed
+    claimed = crown_claim(st, seat, col, voyage, count)
+    if voyage.get("sacked") == col:
+        voyage["taken"] = voyage.get("taken", 0) + count
+    kept = count - claimed
+    st.supply["chests"] += claimed
     st.cargo[seat].extend(["chest"] * kept)
     rule = {"PLUNDER": "TRS-2", "SMUGGLER": "TRS-3"}.get(st.legality[seat], "TRS-4")
     out.emit("ChestsLoaded", rule, seat=seat, colony=st.rs.col_ids[col], count=count, kept=kept,

@@ -17,6 +17,8 @@ def voyages(st, out: Out) -> bool:
     push(st, "voyage", (seat,), "SAIL-1", moves=st.rs.fleet_moves + st.moves_bonus[seat], battled=(),
          started=False, won_site=None, sacked=None, taken=0)
     out.emit("VoyageBegan", "SAIL-1", seat=seat, zone=st.rs.zone_ids[st.fzone[seat]])
+    if st.rs.is_land(st.fzone[seat]):             # PRJ-17: a voyage that begins in a land zone visits it
+        loading.emigrate(st, seat, st.fzone[seat], out)
     return True
 
 
@@ -40,9 +42,9 @@ def voyage_options(st, seat: int, v: dict) -> list[dict]:
                 n = treasure.load_limit(st, seat, c, v)
                 opts += [{"seat": seat, "type": "load_chests", "colony": rs.col_ids[c], "count": k}
                          for k in range(1, n + 1)]
-        if loading.meeples_aboard(st, seat):
-            opts += [{"seat": seat, "type": "unload", "colony": rs.col_ids[c]}
-                     for c in st.vacant_colonies(seat) if rs.col_zone[c] == z]
+        kinds = list(dict.fromkeys(x for x in st.cargo[seat] if x != "chest"))
+        opts += [{"seat": seat, "type": "unload", "colony": rs.col_ids[c], "meeple": m}
+                 for c in st.vacant_colonies(seat) if rs.col_zone[c] == z for m in kinds]
         if z in st.havens[seat] and "chest" in st.cargo[seat]:
             opts.append({"seat": seat, "type": "unload_haven"})
     opts.append({"seat": seat, "type": "end_voyage"})
@@ -102,7 +104,8 @@ def _move(st, seat, v, action, out):
 def _attack(st, seat, v, action, out):
     z = st.fzone[seat]
     require(st.rs.is_land(z), "not_in_land_zone", "SAIL-1", "Battles are fought in land zones.")
-    require(z not in v["battled"], "already_battled", "SAIL-1", "One battle per land zone visited.")
+    require(z not in v["battled"], "already_battled", "PRJ-16",
+            "Your fleet has already fought in this land zone on this voyage.")
     target = action.get("target")
     require(target in battle.targets(st, seat, z), "bad_target", "BAT-2",
             f"{target!r} is not something your fleet can attack here.")
@@ -140,11 +143,15 @@ def _load_chests(st, seat, v, action, out):
 def _unload(st, seat, v, action, out):
     rs = st.rs
     c = rs.col_index.get(action.get("colony"))
+    meeple = action.get("meeple")
     require(loading.meeples_aboard(st, seat) > 0, "no_meeple_aboard", "LOAD-4", "No meeple aboard to unload.")
+    require(meeple is None or (meeple in ("citizen", "indigenous") and meeple in st.cargo[seat]),
+            "no_such_meeple", "LOAD-4", f"No {meeple!r} aboard to unload.")
     require(c is not None and rs.col_zone[c] == st.fzone[seat] and st.col_owner[c] == seat
             and st.col_labour[c] is None, "not_own_vacant_colony", "LOAD-4",
             "Meeples are unloaded onto your own vacant colony in this land zone.")
-    loading.unload(st, seat, c, out)
+    loading.unload(st, seat, c, out, meeple)
+    loading.emigrate(st, seat, st.fzone[seat], out)   # PRJ-17: room freed aboard may take emigrants
 
 
 def _unload_haven(st, seat, v, action, out):
