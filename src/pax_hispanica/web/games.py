@@ -30,7 +30,8 @@ from .seam import api, game_events, make_bot
 log = logging.getLogger("pax_hispanica.web")
 
 NOTIFY_CHANNEL = "paxh_games"
-NATIONS = ("Spanish", "English", "French", "Dutch", "Courland")
+SEALED_TYPES = frozenset({"bid", "support"})  # simultaneous secret choices (docs/api.md)
+NATIONS = ("spanish", "english", "french", "dutch", "courland")
 
 
 class ServerError(Exception):
@@ -83,6 +84,7 @@ class LiveGame:
     listeners: set = field(default_factory=set)
     agents: dict = field(default_factory=dict)
     bot_task: asyncio.Task | None = None
+    _nations: list[str] | None = None
 
     @property
     def version(self) -> int:
@@ -100,10 +102,10 @@ class LiveGame:
         return s if s.kind == "bot" else None
 
     def nation(self, seat: int) -> str:
-        nations = self.record["config"].get("nations") if isinstance(self.record["config"], dict) else None
-        if nations and seat < len(nations) and nations[seat]:
-            return str(nations[seat])
-        return ""
+        """The seat's nation id (fixed for the whole game)."""
+        if self._nations is None:
+            self._nations = [str(p.get("nation", "")) for p in api.summary(self.state).get("players", [])]
+        return self._nations[seat] if seat < len(self._nations) else ""
 
 
 Listener = Callable[[LiveGame], Awaitable[None]]
@@ -355,7 +357,7 @@ class Service:
                           ).scalar_one()
                 if stored != live.version:
                     await self._catch_up(conn, live)
-                if version != live.version:
+                if version != live.version and not self._only_sealed_since(live, version, action["seat"]):
                     raise ServerError("stale_version",
                                       f"the game is at version {live.version}, you sent {version}: reload the state",
                                       status=409)
@@ -386,6 +388,15 @@ class Service:
             live.events.extend(evs)
         await self.changed(live)
         return live
+
+    @staticmethod
+    def _only_sealed_since(live: LiveGame, version: int, seat: int) -> bool:
+        """A client one or more versions behind is still up to date when everything since
+        was another seat's sealed choice (its content is hidden, so nothing it could see
+        changed): then a bid is not refused just because a bot bid first."""
+        if not 0 <= version < live.version:
+            return False
+        return all(a.get("type") in SEALED_TYPES and a.get("seat") != seat for a in live.record["actions"][version:])
 
     async def seat_to_bot(self, rights: Rights, seat: int, bot_kind: str = "heuristic") -> LiveGame:
         """A bot takes over a seat whose player left (the player, or the host, asks)."""

@@ -11,9 +11,10 @@ from typing import Any
 
 LANGS = ("en", "ca")
 _HERE = Path(__file__).parent / "locales"
-SEAT_KEYS = {"seat", "winner", "initiator", "attacker", "defender", "owner", "by", "player", "loser", "from_seat",
-             "to_seat", "bidder", "supporter"}
-HIDDEN_KEYS = {"seq", "type", "rule", "page", "to"}
+SEAT_KEYS = {"seat", "seats", "winner", "initiator", "attacker", "defender", "owner", "by", "player", "loser",
+             "from_seat", "to_seat", "bidder", "supporter", "supporters", "target_owner", "paid_to", "order",
+             "ranking", "bidders", "committed"}
+HIDDEN_KEYS = {"seq", "type", "rule", "page", "to", "salt", "hash", "seed_hash"}
 
 
 @lru_cache(maxsize=None)
@@ -54,75 +55,94 @@ class SafeDict(dict):
 
 
 class Tr:
-    """Text in one language, with seat numbers turned into nation/player names."""
+    """Text in one language, with seat numbers turned into nation/player names
+    and ids (zones, colonies, sites, cards) into their names."""
 
-    def __init__(self, lang: str, seat_names: list[str] | None = None) -> None:
+    def __init__(self, lang: str, seat_names: list[str] | None = None, names: dict | None = None) -> None:
         self.lang = lang if lang in LANGS else "en"
         self.c = catalogue(self.lang)
         self.seat_names = seat_names or []
+        self.names = names or {}
 
     def __call__(self, key: str, **kw: Any) -> str:
         s = self.c["ui"].get(key, humanize(key))
         return s.format_map(SafeDict(kw)) if kw else s
 
     def seat(self, s: Any) -> str:
-        if isinstance(s, int) and not isinstance(s, bool) and 0 <= s < len(self.seat_names):
-            return self.seat_names[s]
         if isinstance(s, int) and not isinstance(s, bool):
+            if 0 <= s < len(self.seat_names):
+                return self.seat_names[s]
             return f"{self('seat')} {s + 1}"
-        return str(s)
+        if s is None:
+            return "—"
+        return self.word(s)
+
+    def nation(self, n: Any) -> str:
+        return self.c.get("nations", {}).get(str(n), str(n))
 
     def word(self, w: Any) -> str:
         if isinstance(w, bool):
             return "✓" if w else "✗"
-        return self.c["words"].get(str(w), str(w)) if isinstance(w, str) else str(w)
+        if not isinstance(w, str):
+            return "—" if w is None else str(w)
+        for section in ("words", "nations", "years"):
+            if w in self.c.get(section, {}):
+                return self.c[section][w]
+        return self.names.get(w, w)
 
     def value(self, key: str, v: Any) -> str:
         if key in SEAT_KEYS or key.endswith("_seat"):
             if isinstance(v, int) and not isinstance(v, bool):
                 return self.seat(v)
-            if isinstance(v, list):
+            if isinstance(v, list) and all(isinstance(x, int) for x in v):
                 return ", ".join(self.seat(x) for x in v)
+        if key == "nations" and isinstance(v, list):
+            return ", ".join(self.nation(x) for x in v)
         if isinstance(v, list):
-            if key in ("bids", "supports", "choices", "scores") and all(not isinstance(x, (dict, list)) for x in v):
+            if key in ("bids", "scores", "money") and all(not isinstance(x, (dict, list)) for x in v):
                 return ", ".join(f"{self.seat(i)} {self.word(x)}" for i, x in enumerate(v))
+            if v and all(isinstance(x, dict) and "seat" in x for x in v):
+                return "; ".join(self.seat(x["seat"]) + " " + ", ".join(
+                    self.value(k, y) for k, y in x.items() if k not in HIDDEN_KEYS and k != "seat") for x in v)
             return ", ".join(self.value("", x) for x in v)
         if isinstance(v, dict):
             parts = []
             for k, x in v.items():
-                label = self.seat(int(k)) if str(k).isdigit() else humanize(k)
+                label = self.seat(int(k)) if str(k).isdigit() else self.word(k)
                 parts.append(f"{label}: {self.value(str(k), x)}")
-            return "; ".join(parts)
-        if v is None:
-            return "—"
+            return "; ".join(parts) or "—"
         return self.word(v)
 
-    def fields(self, d: dict) -> dict:
-        return SafeDict({k: self.value(k, v) for k, v in d.items()})
+    def fields(self, d: dict) -> SafeDict:
+        f = SafeDict({k: self.value(k, v) for k, v in d.items()})
+        f["buried_text"] = self.c["words"]["buried"] if d.get("buried") else ""
+        f["target_text"] = (self.c["words"]["on"].format(target=self.value("target", d["target"]))
+                            if d.get("target") is not None else "")
+        return f
 
     def event(self, ev: dict) -> str:
         tmpl = self.c["events"].get(str(ev.get("type")))
         if tmpl:
-            return tmpl.format_map(self.fields(ev))
+            try:
+                return tmpl.format_map(self.fields(ev))
+            except (ValueError, IndexError, KeyError, AttributeError):
+                pass
         parts = [f"{humanize(k)}: {self.value(k, v)}" for k, v in ev.items() if k not in HIDDEN_KEYS]
         return humanize(ev.get("type", "event")) + (" — " + ", ".join(parts) if parts else "")
 
     def action(self, a: dict) -> str:
         t = str(a.get("type"))
         tmpl = self.c["actions"].get(t)
-        f = self.fields({k: v for k, v in a.items() if k != "seat"})
-        f["buried_text"] = self.c["words"]["buried"] if a.get("buried") else ""
-        f["target_text"] = self.c["words"]["on"].format(target=f["target"]) if a.get("target") is not None else ""
-        f["source"] = self.word(a.get("source", ""))
-        f["deck"] = self.word(a.get("deck", ""))
-        f["side"] = self.word(a.get("side", ""))
         if tmpl:
-            return tmpl.format_map(f)
+            try:
+                return tmpl.format_map(self.fields({k: v for k, v in a.items() if k != "seat"}))
+            except (ValueError, IndexError, KeyError, AttributeError):
+                pass
         extra = [f"{humanize(k)} {self.value(k, v)}" for k, v in a.items() if k not in ("seat", "type")]
         return humanize(t) + (" — " + ", ".join(extra) if extra else "")
 
     def decision(self, d: dict | None) -> str:
         if not d:
             return ""
-        name = str(d.get("decision", ""))
+        name = str(d.get("decision") or d.get("d") or "")
         return self.c["decisions"].get(name, humanize(name))

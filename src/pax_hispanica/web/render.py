@@ -9,27 +9,33 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from . import svgmap
-from .games import LiveGame
+from .games import NATIONS, LiveGame
 from .i18n import Tr, humanize
+from .info import Info, rule_titles, ruleset_info
 from .seam import api
 
-_env = Environment(loader=FileSystemLoader(str(__import__("pathlib").Path(__file__).parent / "templates")),
+env = _env = Environment(loader=FileSystemLoader(str(__import__("pathlib").Path(__file__).parent / "templates")),
                    autoescape=select_autoescape(["html"]))
 LOG_TAIL = 150
 _cache: dict[tuple, dict] = {}
 
 
-def seat_names(live: LiveGame) -> list[str]:
+def seat_names(live: LiveGame, lang: str = "en") -> list[str]:
+    tr = Tr(lang)
     names = []
     for s in live.seats:
-        nation = live.nation(s.seat) or f"#{s.seat + 1}"
-        label = f"{nation} ({s.name})" if s.name else nation
-        names.append(label)
+        nation = tr.nation(live.nation(s.seat)) if live.nation(s.seat) else f"#{s.seat + 1}"
+        names.append(f"{nation} ({s.name})" if s.name else nation)
     return names
 
 
+def game_info(live: LiveGame) -> Info:
+    cfg = live.record.get("config") or {}
+    return ruleset_info(str(cfg.get("ruleset") or "reference"))
+
+
 def translator(live: LiveGame, lang: str) -> Tr:
-    return Tr(lang, seat_names(live))
+    return Tr(lang, seat_names(live, lang), game_info(live).names)
 
 
 def next_human(live: LiveGame, seats: frozenset[int]) -> int | None:
@@ -82,6 +88,7 @@ def controls(legal: list, tr: Tr) -> tuple[list[dict], dict | None, dict[str, st
 
 def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role: str, lang: str) -> dict:
     tr = translator(live, lang)
+    info = game_info(live)
     state = live.state
     view = api.view(state, viewer)
     events = api.redact(live.events, viewer)
@@ -96,40 +103,77 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "widgets": widgets, "undo": json.dumps(undo) if undo else None, "decision": decision,
         "sealed": bool(decision and str(decision.get("decision")) in ("bid", "support")),
         "log": log_entries(events, tr), "result": result, "over": live.over,
-        "players": players_table(view, tr, live), "mine": own_parts(view, viewer),
-        "map": Markup(svgmap.render(view, zones, tr)),
-        "details": Markup(details(view, skip=svgmap.MAP_KEYS | {"players", "hand", "you", "me", "self"})),
+        "players": players_table(view, tr, live), "mine": own_parts(view, viewer, info),
+        "decks": decks(view, tr), "year": tr.word(view.get("year")), "cycle": view.get("cycle"),
+        "committed": [tr.seat(s) for s in ((view.get("decision") or {}).get("committed") or [])],
+        "map": Markup(svgmap.render(view, zones, tr, info)),
+        "details": Markup(details({k: view.get(k) for k in ("supply", "gone", "seed_hash") if k in view})),
         "version": live.version,
     }
 
 
 def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
+    """Each player's public state, in seat order."""
     players = view.get("players") if isinstance(view, dict) else None
-    if isinstance(players, dict):
-        players = [players[k] for k in sorted(players, key=lambda k: int(k) if str(k).isdigit() else 0)]
     if not isinstance(players, list):
-        return [{"seat": s.seat, "name": tr.seat(s.seat), "kind": s.kind, "fields": []} for s in live.seats]
+        return [{"seat": s.seat, "name": tr.seat(s.seat), "kind": s.kind, "fields": [], "tableau": []}
+                for s in live.seats]
     rows = []
     for i, p in enumerate(players):
         if not isinstance(p, dict):
             continue
         seat = p.get("seat", i)
-        fields = [(humanize(k), tr.value(k, v)) for k, v in p.items()
-                  if k not in ("seat", "hand", "nation") and not isinstance(v, (dict,))]
+        fields = []
+        for key, label in (("money", "money"), ("prestige", "prestige"), ("hand_count", "hand_size"),
+                           ("hand_limit", "hand_limit"), ("income", "income")):
+            if key in p:
+                fields.append((tr(label), "$" + str(p[key]) if key == "money" else str(p[key])))
+        fleet = p.get("fleet")
+        if isinstance(fleet, dict):
+            cargo = fleet.get("cargo") or []
+            fields.append((tr("fleet"), f"{tr.word(fleet.get('zone'))} · {fleet.get('ships', 1)} {tr('ships')} · "
+                                        f"{tr.word(fleet.get('legality'))}"
+                                        + (f" · {tr('cargo')}: {tr.value('cargo', cargo)}" if cargo else "")))
+        if p.get("havens"):
+            fields.append((tr("havens"), tr.value("havens", p["havens"])))
+        shown = {"seat", "nation", "hand", "money", "prestige", "hand_count", "hand_limit", "income", "fleet",
+                 "havens", "tableau"}
+        fields += [(humanize(k), tr.value(k, v)) for k, v in p.items() if k not in shown]
+        tableau = [tr.word(t.get("card")) + (f" → {tr.word(t['target'])}" if t.get("target") else "")
+                   if isinstance(t, dict) else tr.word(t) for t in p.get("tableau") or []]
         kind = live.seats[seat].kind if isinstance(seat, int) and 0 <= seat < len(live.seats) else ""
-        rows.append({"seat": seat, "name": tr.seat(seat), "kind": kind, "fields": fields})
+        rows.append({"seat": seat, "name": tr.seat(seat), "kind": kind, "fields": fields, "tableau": tableau,
+                     "color": svgmap.seat_color(view, seat)})
     return rows
 
 
-def own_parts(view: Any, viewer: int | None) -> dict:
-    """The viewer's own secret parts as the view gives them (hand)."""
+def own_parts(view: Any, viewer: int | None, info: Info | None = None) -> dict:
+    """The viewer's own secret parts as the view gives them (hand, sealed choice)."""
     if viewer is None or not isinstance(view, dict):
         return {}
     hand = view.get("hand")
-    if hand is None and isinstance(view.get("players"), list) and viewer < len(view["players"]):
-        me = view["players"][viewer]
-        hand = me.get("hand") if isinstance(me, dict) else None
-    return {"hand": hand if isinstance(hand, list) else []}
+    players = view.get("players")
+    if hand is None and isinstance(players, list) and 0 <= viewer < len(players) and isinstance(players[viewer], dict):
+        hand = players[viewer].get("hand")
+    cards = []
+    for c in hand if isinstance(hand, list) else []:
+        cid = c.get("id") if isinstance(c, dict) else c
+        cards.append({"id": cid, "name": info.names.get(cid, cid) if info else cid,
+                      "cost": info.card_cost.get(cid) if info else None,
+                      "deck": info.card_deck.get(cid) if info else None})
+    return {"hand": cards, "sealed": view.get("my_sealed_choice")}
+
+
+def decks(view: Any, tr: Tr) -> list[dict]:
+    d = view.get("decks") if isinstance(view, dict) else None
+    if not isinstance(d, dict):
+        return []
+    out = []
+    for name in ("market", "haven"):
+        if isinstance(d.get(name), dict):
+            out.append({"name": tr.word(name), "top": tr.word(d[name].get("top")) if d[name].get("top") else "—",
+                        "count": d[name].get("count", 0)})
+    return out
 
 
 def card_label(c: Any) -> str:
@@ -138,7 +182,17 @@ def card_label(c: Any) -> str:
     return str(c)
 
 
+def rule_link(rule: Any, page: Any) -> str:
+    """Where a rule id and its page point on the rules page."""
+    p = str(page or "")
+    digits = "".join(ch for ch in p.split(",")[0] if ch.isdigit() or ch == "-").split("-")[0]
+    return f"/rules?rule={rule or ''}" + (f"#p{digits}" if "SEED" in p and digits else f"#{rule or ''}")
+
+
 _env.globals["card_label"] = card_label
+_env.globals["rule_link"] = rule_link
+_env.globals["LANGS"] = ("en", "ca")
+_env.globals["NATIONS"] = NATIONS
 
 
 def details(x: Any, skip: frozenset | set = frozenset(), depth: int = 0) -> str:
@@ -192,6 +246,7 @@ def json_update(live: LiveGame, viewer: int | None, full_log: bool = False) -> d
 def replay_context(live: LiveGame, step: int, lang: str) -> dict:
     """Everything revealed at `step` (only offered once the game is over)."""
     tr = translator(live, lang)
+    info = game_info(live)
     game = api.replay(live.record, upto=step)
     from .seam import game_events
 
@@ -199,11 +254,11 @@ def replay_context(live: LiveGame, step: int, lang: str) -> dict:
     public = api.view(state, None)
     hands = []
     for s in live.seats:
-        parts = own_parts(api.view(state, s.seat), s.seat)
+        parts = own_parts(api.view(state, s.seat), s.seat, info)
         hands.append({"name": tr.seat(s.seat), "hand": parts.get("hand", [])})
     events = game_events(game)
-    return {"tr": tr, "map": Markup(svgmap.render(public, {}, tr)), "hands": hands,
+    return {"tr": tr, "map": Markup(svgmap.render(public, {}, tr, info)), "hands": hands, "decks": decks(public, tr),
             "players": players_table(public, tr, live),
             "log": log_entries(events, tr, tail=None),
             "action": tr.action(live.record["actions"][step - 1]) if step > 0 else "",
-            "seed": live.seed, "details": Markup(details(public, skip=svgmap.MAP_KEYS | {"players"}))}
+            "seed": live.seed, "details": Markup(details({k: public.get(k) for k in ("supply", "gone")}))}

@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field, ValidationError
 from . import db, render
 from .games import NATIONS, LiveGame, Rights, ServerError, Service
 from .i18n import LANGS, Tr, rule_pages
+from .info import rule_titles
 from .seam import api
 
 log = logging.getLogger("pax_hispanica.web")
@@ -115,9 +116,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     app = FastAPI(title="Pax Hispanica", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.svc = svc
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    templates = Jinja2Templates(directory=HERE / "templates")
-    templates.env.globals["LANGS"] = LANGS
-    templates.env.globals["NATIONS"] = NATIONS
+    templates = Jinja2Templates(env=render.env)
 
     async def current_user(request: Request) -> dict:
         user = await svc.user(request.cookies.get(COOKIE))
@@ -180,7 +179,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
         live = await svc.get(rights.game_id)
         tr = render.translator(live, user["lang"])
         return page(request, user, "host.html", tr=tr, live=live, base=str(request.base_url).rstrip("/"),
-                    names=render.seat_names(live))
+                    names=render.seat_names(live, user["lang"]))
 
     @app.get("/play/{token}", response_class=HTMLResponse)
     async def play_page(request: Request, token: str) -> HTMLResponse:
@@ -225,8 +224,12 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     @app.get("/rules", response_class=HTMLResponse)
     async def rules_page(request: Request) -> HTMLResponse:
         user = await current_user(request)
-        return page(request, user, "rules.html", paragraphs=rule_pages(user["lang"]),
+        return page(request, user, "rules.html", paragraphs=rule_pages(user["lang"]), titles=rule_titles(),
                     rule=request.query_params.get("rule", ""))
+
+    @app.get("/favicon.ico")
+    async def favicon() -> Response:
+        return Response(status_code=204)
 
     @app.get("/healthz")
     async def healthz() -> dict:

@@ -1,0 +1,55 @@
+"""Static facts of a ruleset the page needs for words and the map: names of
+zones, colonies, sites and cards, and which zones touch. Read once per ruleset
+through the engine's API (api.load_ruleset)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .seam import api
+
+
+@dataclass(frozen=True)
+class Zone:
+    id: str
+    name: str
+    kind: str  # land | sea | europe
+    adjacent: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Info:
+    zones: tuple[Zone, ...]
+    names: dict  # any id (zone, colony, site, card) -> display name
+    card_cost: dict
+    card_deck: dict
+
+
+@lru_cache(maxsize=8)
+def ruleset_info(name: str = "reference") -> Info:
+    try:
+        rs = api.load_ruleset(name)
+    except Exception:  # an unknown ruleset: the page still works, with ids as names
+        return Info((), {}, {}, {})
+    zones = []
+    for i, zid in enumerate(rs.zone_ids):
+        kind = "europe" if i == rs.europe else ("land" if i < rs.n_land else "sea")
+        zones.append(Zone(zid, rs.zone_names[i], kind, tuple(rs.zone_ids[j] for j in rs.adjacent[i])))
+    names: dict = {z.id: z.name for z in zones}
+    names.update(zip(rs.col_ids, rs.col_names))
+    names.update(zip(rs.site_ids, rs.site_names))
+    names.update({cid: c.name for cid, c in rs.cards.items()})
+    for nid, n in rs.nations.items():
+        names.setdefault(nid, n.get("name", nid))
+    return Info(tuple(zones), names, {cid: c.cost for cid, c in rs.cards.items()},
+                {cid: c.deck for cid, c in rs.cards.items()})
+
+
+def rule_titles() -> dict:
+    """Rule id -> (page, title), as the engine lists them."""
+    rules = getattr(api, "RULES", {}) or {}
+    out = {}
+    for rid, val in rules.items():
+        if isinstance(val, (tuple, list)) and len(val) >= 2:
+            out[rid] = (str(val[0]), str(val[1]))
+    return out
