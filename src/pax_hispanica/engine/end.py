@@ -22,7 +22,9 @@ def final_scoring(st, out: Out, reason: str) -> None:
     breakdown = []
     for s in range(st.n):
         from_money = st.money[s] // rs.money_per_prestige
-        from_colonies = len(st.colonies_of(s)) * rs.prestige_per_colony
+        cols = st.colonies_of(s)
+        crown = sum(1 for c in cols if rs.col_crown[c] and s == st.spanish_seat())  # PRJ-30
+        from_colonies = (len(cols) - crown) * rs.prestige_per_colony + crown * rs.crown_colony_prestige
         st.prestige[s] += from_money + from_colonies
         breakdown.append({"seat": s, "from_money": from_money, "from_colonies": from_colonies,
                           "prestige": st.prestige[s], "money": st.money[s]})

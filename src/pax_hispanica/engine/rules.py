@@ -77,6 +77,9 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-16": ("PRJ", "One battle per land zone per voyage, even when the zone is visited again"),
     "PRJ-17": ("PRJ", "Emigration at a voyage's start and after unloading; the player names the meeple unloaded"),
     "PRJ-18": ("PRJ", "Chests claimed by the Crown never board: room is needed only for those kept"),
+    "PRJ-19": ("PRJ", "An empty Market deck is refilled as soon as its discard pile has a card"),
+    "PRJ-20": ("PRJ", "Several auctions per player go round by round in Player Order"),
+    "PRJ-30": ("PRJ", "The King's colonies score no Prestige for the Spanish player"),
 }
 
 

@@ -17,11 +17,12 @@ LEGALITIES = ("PLUNDER", "SMUGGLER", "CONQUISTADOR", "PRIVATEER")
 
 # section -> key -> type: the parameter schema of ruleset.toml
 PARAMS: dict[str, dict[str, type]] = {
-    "game": {"cycles": int, "prestige_to_win": int, "money_per_prestige": int, "prestige_per_colony": int},
+    "game": {"cycles": int, "prestige_to_win": int, "money_per_prestige": int, "prestige_per_colony": int,
+             "crown_colony_prestige": int},
     "setup": {"start_money": int, "start_ships": int, "start_zone": str},
     "supply": {"citizens": int, "indigenous": int, "chests": int},
     "goods": {"goods_per_year": int, "chest_cap": int, "die_sides": int, "slave_death": int,
-              "slave_revolt": int, "colony_income": int},
+              "slave_revolt": int, "colony_income": int, "crown_colony_income": int},
     "labour": {"employ_cost": int, "employ_range": str},
     "auction": {"auctions_per_player": int},
     "hand": {"hand_limit": int, "sell_price": int},
@@ -155,7 +156,11 @@ def _params(raw: dict) -> dict:
     return params
 
 
-def _cards(fname: str, raw: dict, deck: str, zone_ids) -> dict:
+def _count(x, least: int) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x >= least
+
+
+def _cards(fname: str, raw: dict, deck: str, nations) -> dict:
     _check_keys(fname, "top level", raw, {"card"}, {"card"})
     out = {}
     for entry in raw["card"]:
@@ -172,6 +177,10 @@ def _cards(fname: str, raw: dict, deck: str, zone_ids) -> dict:
             _check_keys(fname, f"card {cid} effect {kind}", eff, {"kind", *allowed}, {"kind", *allowed})
             if kind == "set_legality" and eff["value"] not in LEGALITIES:
                 raise RulesetError(f"{fname}: card {cid}: unknown legality {eff['value']!r}")
+            for param in allowed - {"value"}:
+                if not _count(eff[param], 1 if param == "n" else 0):
+                    raise RulesetError(f"{fname}: card {cid} effect {kind}: {param} must be a whole number"
+                                       f" of at least {1 if param == 'n' else 0}")
             if needs:
                 if target:
                     raise RulesetError(f"{fname}: card {cid}: more than one effect names a target")
@@ -186,7 +195,16 @@ def _cards(fname: str, raw: dict, deck: str, zone_ids) -> dict:
             raise RulesetError(f"{fname}: card {cid}: no effects")
         requires = dict(entry.get("requires", {}))
         _check_keys(fname, f"card {cid} requires", requires, {"colonies", "legality", "nation"})
+        if "colonies" in requires and not _count(requires["colonies"], 1):
+            raise RulesetError(f"{fname}: card {cid}: requires.colonies must be a whole number of at least 1")
+        if "legality" in requires and (not isinstance(requires["legality"], list)
+                                       or not set(requires["legality"]) <= set(LEGALITIES)):
+            raise RulesetError(f"{fname}: card {cid}: requires.legality must be a list of {', '.join(LEGALITIES)}")
+        if "nation" in requires and requires["nation"] not in nations:
+            raise RulesetError(f"{fname}: card {cid}: requires.nation: unknown nation {requires['nation']!r}")
         copies = entry.get("copies", 1)
+        if not _count(entry["cost"], 0) or not _count(copies, 1):
+            raise RulesetError(f"{fname}: card {cid}: cost (0 or more) and copies (1 or more) are whole numbers")
         ids = [cid] if copies == 1 else [f"{cid}-{i}" for i in range(1, copies + 1)]
         for one in ids:
             if one in out:
@@ -195,10 +213,13 @@ def _cards(fname: str, raw: dict, deck: str, zone_ids) -> dict:
     return out
 
 
-@lru_cache(maxsize=8)
 def load_ruleset(name: str = "reference") -> Ruleset:
-    """Load a ruleset by name (a folder of pax_hispanica/data) or by path."""
-    folder = Path(name) if "/" in name else DATA / name
+    """Load a ruleset by name (a folder of pax_hispanica/data) or by path; loaded once per folder."""
+    return _load_folder((Path(name) if "/" in name else DATA / name).resolve())
+
+
+@lru_cache(maxsize=16)
+def _load_folder(folder: Path) -> Ruleset:
     params = _params(_load(folder / "ruleset.toml"))
     raw_ver = _load(folder / "ruleset.toml")["version"]
     mp = _load(folder / "map.toml")
@@ -270,8 +291,8 @@ def load_ruleset(name: str = "reference") -> Ruleset:
             raise RulesetError(f"nations.toml: [{nid}]: unknown legality {n['legality']!r}")
         if "home" in n and n["home"] not in cols["ids"]:
             raise RulesetError(f"nations.toml: [{nid}]: unknown home colony space {n['home']!r}")
-    cards = _cards("market.toml", _load(folder / "market.toml"), "market", zone_ids)
-    haven = _cards("haven.toml", _load(folder / "haven.toml"), "haven", zone_ids)
+    cards = _cards("market.toml", _load(folder / "market.toml"), "market", nat)
+    haven = _cards("haven.toml", _load(folder / "haven.toml"), "haven", nat)
     if set(cards) & set(haven):
         raise RulesetError("haven.toml: a card id is also in market.toml")
     battle = _load(folder / "battle.toml")

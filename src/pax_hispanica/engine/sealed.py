@@ -35,7 +35,7 @@ def commit(st, dec: dict, seat: int, value, out: Out, resolve) -> None:
     st.secrets[seat] = value
     dec["committed"] = dec["committed"] + ((seat, h),)
     out.irreversible = True
-    out.emit("ChoiceCommitted", dec["rule"], decision=dec["d"], seat=seat, hash=h)
+    out.emit("ChoiceCommitted", dec["rule"], decision=dec["d"], id=dec["id"], seat=seat, hash=h)
     out.emit("ChoiceSealed", dec["rule"], to=[seat], decision=dec["d"], seat=seat, value=value)
     if len(dec["committed"]) < len(dec["seats"]):
         return
@@ -44,7 +44,7 @@ def commit(st, dec: dict, seat: int, value, out: Out, resolve) -> None:
                 for x, h in sorted(dec["committed"])]
     st.secrets = {}
     st.stack.pop()
-    out.emit("ChoicesRevealed", dec["rule"], decision=dec["d"], choices=revealed)
+    out.emit("ChoicesRevealed", dec["rule"], decision=dec["d"], id=dec["id"], choices=revealed)
     resolve(st, dec, values, out)
 
 

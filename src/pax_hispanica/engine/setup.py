@@ -29,6 +29,7 @@ def new_state(config: dict, seed: int) -> tuple[State, list]:
     st.rs = rs
     st.config = dict(config, nations=nations)
     st.seed = seed
+    st.seed_hash = seed_hash(seed)                         # PRJ-1: public from the start
     st.rng = seed_state(seed)
     st.n = n
     st.cycle, st.year, st.step = 1, 0, 0

@@ -17,7 +17,7 @@ FLAT = ("order", "money", "prestige", "nation", "hand_bonus", "income", "moves_b
         "site_zone", "site_kind", "site_wild", "site_count", "site_cap", "rebels", "market",
         "market_discard", "haven")
 NESTED = ("hands", "tableaus", "havens", "cargo")
-SCALARS = ("config", "seed", "rng", "n", "cycle", "year", "step", "event_seq", "version", "over",
+SCALARS = ("config", "seed", "seed_hash", "rng", "n", "cycle", "year", "step", "event_seq", "version", "over",
            "result", "minted", "burned")
 DICTS = ("supply", "gone", "secrets", "cursor")
 SAVED = SCALARS + FLAT + NESTED + DICTS + ("stack",)
@@ -57,7 +57,10 @@ class State:
         st = cls.__new__(cls)
         st.rs = rs or load_ruleset(d["ruleset"])
         for f in SAVED:
-            setattr(st, f, d[f])
+            setattr(st, f, d[f] if f != "seed_hash" else d.get(f))
+        if st.seed_hash is None:            # snapshots saved before the field existed
+            from .sealed import seed_hash
+            st.seed_hash = seed_hash(st.seed)
         st.secrets = {int(k): v for k, v in d["secrets"].items()}
         st.tableaus = [[tuple(t) for t in tab] for tab in d["tableaus"]]
         st.stack = [_frozen(x) for x in d["stack"]]

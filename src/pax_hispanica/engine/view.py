@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from .flow import YEARS, acting, step_name
 from .rng import seed_state, shuffle, below
-from .sealed import seed_hash
 from .state import CROWN, State
 
 HIDDEN = "?"
@@ -76,7 +75,7 @@ def view(st: State, viewer: int | None) -> dict:
                   "market_discard": list(st.market_discard)},
         "supply": dict(st.supply), "gone": dict(st.gone),
         "my_sealed_choice": st.secrets.get(viewer) if viewer is not None else None,
-        "seed_hash": seed_hash(st.seed), "seed": st.seed if st.over else None,
+        "seed_hash": st.seed_hash, "seed": st.seed if st.over else None,
         "over": st.over, "result": st.result, "state": ms,
     }
 

@@ -31,43 +31,55 @@ def refresh_cathedrals(st, out: Out) -> bool:
 
 
 def labour_acquisition(st, out: Out) -> bool:
-    """LAB-6: players' vacant colonies in Player Order, one at a time; the Crown's last."""
+    """LAB-6: players resolve their vacant colonies in Player Order, one colony at a time (the owner
+    picks which one next, PRJ-12); then the Crown's, automatically. A colony with no legal source
+    stays vacant at once (LAB-3): sources only shrink during this step, so it never gains one."""
     skipped = st.cursor.get("skipped", ())
     for seat in st.order:
+        ready = []
         for col in st.vacant_colonies(seat):
             if col in skipped:
                 continue
             if labour.options(st, col, seat):
-                push(st, "labour", (seat,), "LAB-1", colony=col)
-                return True
-            skipped += (col,)
-            st.cursor["skipped"] = skipped
-            out.emit("ColonyStaysVacant", "LAB-3", colony=st.rs.col_ids[col], owner=seat)
+                ready.append(st.rs.col_ids[col])
+            else:
+                skipped += (col,)
+                out.emit("ColonyStaysVacant", "LAB-3", colony=st.rs.col_ids[col], owner=seat)
+        st.cursor["skipped"] = skipped
+        if ready:
+            push(st, "labour", (seat,), "LAB-6", colonies=tuple(ready))
+            return True
     labour.crown_acquires(st, out)
     return False
 
 
 @decision("labour")
 class LabourDecision:
+    """One vacant colony of the seat acquires labour (LAB-1): the seat names the colony and the source."""
+
     def legal(self, st, dec, seat):
-        return [{"kind": "choice", "decision": "labour", "rule": "LAB-1",
-                 "colony": st.rs.col_ids[dec["colony"]], "options": labour.options(st, dec["colony"], seat)}]
+        opts = [o for cid in dec["colonies"] for o in labour.options(st, st.rs.col_index[cid], seat)]
+        return [{"kind": "choice", "decision": "labour", "rule": "LAB-1", "colonies": list(dec["colonies"]),
+                 "options": opts}]
 
     def act(self, st, dec, action, out):
-        col = dec["colony"]
-        require(action.get("colony") == st.rs.col_ids[col], "wrong_colony", "LAB-6",
-                f"The colony to staff now is {st.rs.col_ids[col]}.")
+        require(action["type"] in ("labour", "leave_vacant"), "wrong_action", "LAB-1",
+                "Answer with a labour action (employ or kidnap) for one of your vacant colonies.")
+        cid = action.get("colony")
+        require(isinstance(cid, str) and cid in dec["colonies"], "wrong_colony", "LAB-6",
+                f"The colonies to staff now are {', '.join(dec['colonies'])}.")
+        col = st.rs.col_index[cid]
         if action["type"] == "leave_vacant":
+            sources = ", ".join(f"{o['source']} from {o['site']}" for o in labour.options(st, col, action["seat"]))
             require(False, "source_exists", "LAB-3",
-                    "A colony may not stay vacant while a source of labour exists.")
-        require(action["type"] == "labour", "wrong_action", "LAB-1",
-                "Answer with a labour action (employ or kidnap) for this colony.")
+                    f"{cid} may not stay vacant while a source of labour exists ({sources}).")
         labour.acquire(st, col, action["seat"], action.get("source"), action.get("site"), out)
         st.stack.pop()
 
 
 def die_off(st, out: Out) -> bool:
-    """GDS-4: player colonies still vacant are removed; vacant Crown colonies stay."""
+    """GDS-4: player colonies still vacant are removed, their Chests back to the supply; vacant
+    colonies of the Crown stay. The Spanish player's Crown colonies are player colonies (PRJ-13)."""
     for c, owner in enumerate(st.col_owner):
         if owner is not None and owner != CROWN and st.col_labour[c] is None:
             chests = st.col_chests[c]
@@ -80,19 +92,26 @@ def die_off(st, out: Out) -> bool:
 
 
 def place_chests(st, out: Out) -> bool:
-    """GDS-5: draw the year's goods; each worked colony of those goods gets a Chest, up to the cap."""
-    types = list(st.rs.goods_types)
+    """GDS-5: draw the year's goods; each worked colony of those goods gets a Chest, up to the cap,
+    in map order while the Chest supply lasts (PRJ-15)."""
+    rs = st.rs
+    types = list(rs.goods_types)
     st.rng = shuffle(st.rng, types)
-    drawn = sorted(types[: st.rs.goods_per_year])
+    drawn = sorted(types[: rs.goods_per_year])
     out.emit("GoodsDrawn", "GDS-5", goods=drawn)
-    placed = []
-    for c, goods in enumerate(st.rs.col_goods):
-        if (goods in drawn and st.col_owner[c] is not None and st.col_labour[c] is not None
-                and st.col_chests[c] < st.rs.chest_cap and st.supply["chests"] > 0):
+    placed, capped, short = [], [], []
+    for c, goods in enumerate(rs.col_goods):
+        if goods not in drawn or st.col_owner[c] is None or st.col_labour[c] is None:
+            continue
+        if st.col_chests[c] >= rs.chest_cap:
+            capped.append(rs.col_ids[c])
+        elif st.supply["chests"] <= 0:
+            short.append(rs.col_ids[c])
+        else:
             st.col_chests[c] += 1
             st.supply["chests"] -= 1
-            placed.append(st.rs.col_ids[c])
-    out.emit("ChestsPlaced", "GDS-5", colonies=placed)
+            placed.append(rs.col_ids[c])
+    out.emit("ChestsPlaced", "GDS-5", colonies=placed, at_cap=capped, supply_short=short)
     return False
 
 
@@ -122,8 +141,10 @@ def pay_earnings(st, out: Out) -> bool:
     """GDS-7: $1 per worked colony plus tableau income, from the Pool."""
     rs = st.rs
     for seat in st.order:
-        worked = sum(1 for c, o in enumerate(st.col_owner) if o == seat and st.col_labour[c] is not None)
-        total = worked * rs.colony_income + st.income[seat]
+        worked = [c for c, o in enumerate(st.col_owner) if o == seat and st.col_labour[c] is not None]
+        crown = sum(1 for c in worked if rs.col_crown[c] and seat == st.spanish_seat())  # PRJ-30
+        total = (len(worked) - crown) * rs.colony_income + crown * rs.crown_colony_income + st.income[seat]
+        worked = len(worked)
         st.money[seat] += total
         st.minted += total
         out.emit("EarningsPaid", "GDS-7", seat=seat, worked_colonies=worked, card_income=st.income[seat],

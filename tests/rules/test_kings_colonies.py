@@ -1,0 +1,37 @@
+"""PRJ-30: the Crown colonies owned by the Spanish player pay earnings but score no Prestige at the end."""
+
+from support import scenario
+
+from pax_hispanica import api
+
+
+def _spanish_game(**position):
+    return scenario(position, players=2, nations=["spanish", "english"])
+
+
+def test_PRJ_30_crown_colonies_pay_the_spanish_player_earnings():
+    g = _spanish_game(year="goods", step="pay_earnings")
+    ev = {e["seat"]: e for e in g.events if e["type"] == "EarningsPaid"}
+    rs = g.state.rs
+    crown = sum(rs.col_crown)
+    assert ev[0]["worked_colonies"] == crown
+    assert ev[0]["amount"] == crown * rs.crown_colony_income
+    assert ev[1]["amount"] == rs.colony_income
+
+
+def test_PRJ_30_crown_colonies_score_no_prestige_at_the_end_but_founded_ones_do():
+    # seat 0 (Spanish) owns the Crown colonies and one colony it founded itself
+    g = _spanish_game(cycle=5, year="sail", step="end_of_cycle",
+                      players=[{"money": 0}, {"money": 0}],
+                      colonies={"florida.san_agustin": {"owner": 0, "labour": "citizen"}})
+    final = next(e for e in g.events if e["type"] == "FinalScoring")["breakdown"]
+    rs = g.state.rs
+    assert final[0]["from_colonies"] == rs.prestige_per_colony * 1
+    assert final[1]["from_colonies"] == rs.prestige_per_colony * 1
+    assert api.is_over(g.state)
+
+
+def test_PRJ_30_without_a_spanish_player_the_crown_scores_nothing():
+    g = scenario({"cycle": 5, "year": "sail", "step": "end_of_cycle"}, players=2, nations=["english", "french"])
+    final = next(e for e in g.events if e["type"] == "FinalScoring")["breakdown"]
+    assert [f["from_colonies"] for f in final] == [1, 1]
