@@ -60,3 +60,41 @@ def counts(st) -> dict:
 
 def without(d: dict, *keys) -> dict:
     return {k: v for k, v in d.items() if k not in keys}
+
+
+def view_json(st, viewer) -> object:
+    """api.view as a client receives it: through JSON."""
+    import json
+    return json.loads(json.dumps(api.view(st, viewer)))
+
+
+def secret_violations(st, viewer) -> list[str]:
+    """HID-1: what `viewer`'s view of `st` carries that it must not (empty when all is well)."""
+    from pax_hispanica.engine import sealed
+    v = view_json(st, viewer)
+    got_s, got_i = strings(v), ints(v)
+    bad = []
+    if st.over:
+        return bad
+    for s in range(st.n):
+        if s != viewer and got_s & set(st.hands[s]):
+            bad.append(f"hand of seat {s}: {sorted(got_s & set(st.hands[s]))}")
+    below = set(st.market[1:]) | set(st.haven[1:])
+    if got_s & below:
+        bad.append(f"deck cards below the top: {sorted(got_s & below)}")
+    if st.seed in got_i or st.rng in got_i:
+        bad.append("the seed or the PRNG state")
+    if st.stack and st.stack[-1].get("sealed"):
+        dec = st.stack[-1]
+        salts = {sealed.salt(st.seed, dec["id"], s) for s in dec["seats"] if s != viewer}
+        if got_s & salts:
+            bad.append("a salt of a sealed choice")
+    others = {str(s) for s in st.secrets if s != viewer}
+    if set(v["state"]["secrets"]) & others:
+        bad.append(f"sealed choices of {sorted(set(v['state']['secrets']) & others)}")
+    if viewer is None and (v["state"]["secrets"] or v["my_sealed_choice"] is not None):
+        bad.append("a sealed choice shown to a spectator")
+    for p in v["players"]:
+        if p["seat"] != viewer and p["hand"] is not None:
+            bad.append(f"hand list of seat {p['seat']}")
+    return bad
