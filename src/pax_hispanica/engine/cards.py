@@ -39,6 +39,20 @@ def requirement_failure(st, seat: int, card) -> str | None:
     return None
 
 
+# Effects that only raise a number kept per seat (read by later years): kind -> state field.
+PASSIVE = {"income": "income", "hand_limit": "hand_bonus", "extra_moves": "moves_bonus"}
+
+
+def tableau_bonuses(rs, tableau) -> dict:
+    """The per-seat numbers a tableau gives (income, hand_bonus, moves_bonus): used to set up scenarios."""
+    out = {field: 0 for field in PASSIVE.values()}
+    for c, _ in tableau:
+        for eff in rs.cards[c].effects:
+            if eff["kind"] in PASSIVE:
+                out[PASSIVE[eff["kind"]]] += eff["n"]
+    return out
+
+
 def play_effects(st, seat: int, card, target, out: Out) -> None:
     for eff in card.effects:
         EFFECT[eff["kind"]](st, seat, eff, target, out)
@@ -72,14 +86,18 @@ def _set_legality(st, seat, eff, target, out):
 
 def _income(st, seat, eff, target, out):
     st.income[seat] += eff["n"]
+    out.emit("IncomeIncreased", "GDS-7", seat=seat, amount=eff["n"], income=st.income[seat])
 
 
 def _hand_limit(st, seat, eff, target, out):
     st.hand_bonus[seat] += eff["n"]
+    out.emit("HandLimitIncreased", "HND-1", seat=seat, amount=eff["n"], hand_limit=st.hand_limit(seat))
 
 
 def _extra_moves(st, seat, eff, target, out):
     st.moves_bonus[seat] += eff["n"]
+    out.emit("MovesIncreased", "SAIL-1", seat=seat, amount=eff["n"],
+             moves=st.rs.fleet_moves + st.moves_bonus[seat])
 
 
 def _prestige(st, seat, eff, target, out):

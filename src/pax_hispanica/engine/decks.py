@@ -1,4 +1,9 @@
-"""The Market and Haven decks: face-down stacks whose top card (index 0) is face up."""
+"""The Market and Haven decks: face-down stacks whose top card (index 0) is face up.
+
+Whatever is below the top is secret (HID-1): the view shows it as '?'. Every
+change of the face-up top is announced (`DeckTopShown`) and is irreversible
+for undo (PRJ-2), as is every draw from the PRNG.
+"""
 
 from __future__ import annotations
 
@@ -10,14 +15,16 @@ def pile(st, deck: str) -> list:
     return st.market if deck == "market" else st.haven
 
 
-def refill(st, deck: str, out: Out) -> None:
-    """AUC-6: an empty Market deck is refilled by shuffling its discard pile."""
+def refill(st, deck: str, out: Out) -> bool:
+    """AUC-6: an empty Market deck is refilled by shuffling its discard pile (the Haven deck has none)."""
     if deck == "market" and not st.market and st.market_discard:
         st.market = st.market_discard
         st.market_discard = []
         st.rng = shuffle(st.rng, st.market)
         out.irreversible = True
         out.emit("DeckRefilled", "AUC-6", deck=deck, size=len(st.market))
+        return True
+    return False
 
 
 def show_top(st, deck: str, out: Out) -> None:
@@ -26,8 +33,18 @@ def show_top(st, deck: str, out: Out) -> None:
     out.emit("DeckTopShown", "AUC-6", deck=deck, card=cards[0] if cards else None, size=len(cards))
 
 
+def discard_market_card(st, card: str, out: Out) -> None:
+    """HND-3, HND-4: a sold or discarded Market card goes to the Market discard pile.
+    PRJ-19: if the Market deck is empty it is refilled at once (AUC-6), so that the
+    next initiator sees its face-up top card before choosing."""
+    st.market_discard.append(card)
+    if refill(st, "market", out):
+        show_top(st, "market", out)
+
+
 def return_haven_card(st, card: str, out: Out) -> None:
-    """HND-4, PRJ-3: shuffled back in at a random place below the face-up top card."""
+    """HND-4, PRJ-3: shuffled back in at a random place below the face-up top card,
+    drawn from the state's PRNG; into an empty deck it becomes the face-up top."""
     n = len(st.haven)
     if n == 0:
         pos = 0
@@ -37,3 +54,5 @@ def return_haven_card(st, card: str, out: Out) -> None:
     st.haven.insert(pos, card)
     out.irreversible = True
     out.emit("HavenCardShuffledIn", "HND-4", card=card, size=len(st.haven))
+    if pos == 0:
+        show_top(st, "haven", out)

@@ -22,6 +22,7 @@ Every key of "position" is optional; what is not given stays as the seeded setup
 
 from __future__ import annotations
 
+from .cards import tableau_bonuses
 from .errors import IllegalAction
 from .flow import YEAR_STEPS, YEARS, Out, advance
 from .setup import new_state
@@ -81,6 +82,8 @@ def build(scn: dict) -> tuple[State, list]:
             st.hands[s] = list(p["hand"])
         if "tableau" in p:
             st.tableaus[s] = [(t, None) if isinstance(t, str) else (t[0], t[1]) for t in p["tableau"]]
+            for k, v in tableau_bonuses(rs, st.tableaus[s]).items():   # HND-1, GDS-7, SAIL-1
+                getattr(st, k)[s] = v
         f = p.get("fleet", {})
         if set(f) - {"zone", "ships", "legality", "cargo"}:
             _fail(f"scenario: player {s}: unknown fleet key(s)")

@@ -66,16 +66,16 @@ def sell_or_discard(st, seat: int, action: dict, out: Out) -> None:
         st.hands[seat].remove(c)
         st.money[seat] += st.rs.sell_price
         st.minted += st.rs.sell_price
-        st.market_discard.append(c)
         out.emit("CardSold", "HND-3", seat=seat, card=c, price=st.rs.sell_price)
+        decks.discard_market_card(st, c, out)
         return
     st.hands[seat].remove(c)
     if card.deck == "haven":
         out.emit("CardDiscarded", "HND-4", seat=seat, card=c, deck="haven")
         decks.return_haven_card(st, c, out)
     else:
-        st.market_discard.append(c)
         out.emit("CardDiscarded", "HND-4", seat=seat, card=c, deck="market")
+        decks.discard_market_card(st, c, out)
 
 
 @decision("play_turn")
