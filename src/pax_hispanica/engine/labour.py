@@ -1,4 +1,9 @@
-"""Labour for vacant colonies: kidnapping or employment (LAB-1..LAB-6)."""
+"""Labour for vacant colonies: kidnapping or employment (LAB-1..LAB-6).
+
+`options` lists exactly the legal choices for one vacant colony; `acquire`
+checks a choice and carries it out, refusing with the rule that forbids it
+before it changes anything.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +11,27 @@ from .flow import Out, require
 from .state import CROWN
 
 
-def employ_sources(st, col: int, seat: int) -> list[int]:
-    """Cathedrals with a Citizen in range (LAB-2), if the owner can pay (LAB-1); the Crown never pays."""
-    rs = st.rs
-    if seat != CROWN and st.money[seat] < rs.employ_cost:
+def can_pay(st, owner: int) -> bool:
+    """LAB-1, LAB-3: employing costs `employ_cost` dollars; the Crown never pays (CYC-4)."""
+    return owner == CROWN or st.money[owner] >= st.rs.employ_cost
+
+
+def in_employ_range(st, col: int, site: int) -> bool:
+    """LAB-2: a Cathedral in the colony's land zone, or any Cathedral with `employ_range = "anywhere"`."""
+    return st.rs.employ_range == "anywhere" or st.site_zone[site] == st.rs.col_zone[col]
+
+
+def employ_sources(st, col: int, owner: int) -> list[int]:
+    """Cathedrals with a Citizen in range (LAB-2), if the owner can pay (LAB-1); in map order."""
+    if not can_pay(st, owner):
         return []
-    zone = rs.col_zone[col]
-    anywhere = rs.employ_range == "anywhere"
     return [i for i, k in enumerate(st.site_kind)
-            if k == "cathedral" and st.site_count[i] > 0 and (anywhere or st.site_zone[i] == zone)]
+            if k == "cathedral" and st.site_count[i] > 0 and in_employ_range(st, col, i)]
 
 
 def kidnap_sources(st, col: int) -> list[int]:
-    """Tribal Sites and Visitas of the same zone (LAB-1), not wilderness (LAB-5), zone not rebellious (LAB-4)."""
+    """Tribal Sites and Visitas with Indigenous in the same zone (LAB-1), zone not rebellious (LAB-4),
+    not wilderness (LAB-5); in map order."""
     zone = st.rs.col_zone[col]
     if st.rebels[zone] > 0:
         return []
@@ -28,7 +41,8 @@ def kidnap_sources(st, col: int) -> list[int]:
 
 
 def options(st, col: int, seat: int) -> list[dict]:
-    """LAB-3: when the owner can employ they choose; otherwise they must kidnap if they can."""
+    """LAB-3: every legal source. When the owner can employ, they choose between employing and
+    kidnapping; when they cannot, only kidnapping is left; when neither, nothing (the colony stays vacant)."""
     cid = st.rs.col_ids[col]
     opts = [{"seat": seat, "type": "labour", "colony": cid, "source": "employ", "site": st.site_ids[i]}
             for i in employ_sources(st, col, seat)]
@@ -37,50 +51,63 @@ def options(st, col: int, seat: int) -> list[dict]:
     return opts
 
 
-def acquire(st, col: int, seat: int, source, site_id, out: Out) -> None:
-    """Validate and carry out one labour choice; every refusal names its rule."""
+def acquire(st, col: int, owner: int, source, site_id, out: Out) -> None:
+    """Check and carry out one labour choice; every refusal names its rule, and comes before any change."""
     rs = st.rs
+    require(st.col_owner[col] == owner and st.col_labour[col] is None, "not_vacant", "LAB-1",
+            f"{rs.col_ids[col]} is not a vacant colony of this owner.")
     require(source in ("employ", "kidnap"), "bad_source", "LAB-1", "The source must be 'employ' or 'kidnap'.")
     require(isinstance(site_id, str) and site_id in st.site_ids, "unknown_site", "LAB-1",
             f"There is no site {site_id!r} on the map.")
     i = st.site_ids.index(site_id)
     zone = rs.col_zone[col]
     if source == "employ":
-        require(st.site_kind[i] == "cathedral", "not_a_cathedral", "LAB-1", "Citizens are employed from a Cathedral.")
-        require(rs.employ_range == "anywhere" or st.site_zone[i] == zone, "out_of_range", "LAB-2",
-                "The Cathedral must be in the colony's land zone.")
-        require(st.site_count[i] > 0, "no_citizen", "LAB-1", "That Cathedral has no Citizen.")
-        require(seat == CROWN or st.money[seat] >= rs.employ_cost, "cannot_pay", "LAB-1",
+        require(st.site_kind[i] == "cathedral", "not_a_cathedral", "LAB-1",
+                "Citizens are employed from a Cathedral.")
+        require(in_employ_range(st, col, i), "out_of_range", "LAB-2",
+                f"The Cathedral must be in the colony's land zone ({rs.zone_ids[zone]}).")
+        require(st.site_count[i] > 0, "no_citizen", "LAB-1", f"{site_id} has no Citizen.")
+        require(can_pay(st, owner), "cannot_pay", "LAB-1",
                 f"Employing costs ${rs.employ_cost}, paid to the Pool.")
+        paid = 0 if owner == CROWN else rs.employ_cost
         st.site_count[i] -= 1
-        if seat != CROWN:
-            st.money[seat] -= rs.employ_cost
-            st.burned += rs.employ_cost
+        if owner != CROWN:
+            st.money[owner] -= paid
+        st.burned += paid
         st.col_labour[col] = "citizen"
-        out.emit("CitizenEmployed", "LAB-1", colony=rs.col_ids[col], owner=seat, site=site_id,
-                 paid=0 if seat == CROWN else rs.employ_cost)
+        out.emit("CitizenEmployed", "LAB-1", colony=rs.col_ids[col], owner=owner, site=site_id, paid=paid)
         return
     require(st.site_kind[i] in ("tribal", "visita"), "not_a_tribal_site", "LAB-1",
             "Indigenous are kidnapped from a Tribal Site or a Visita.")
-    require(st.site_zone[i] == zone, "other_zone", "LAB-1", "Kidnapping only takes from the colony's land zone.")
-    require(st.rebels[zone] == 0, "rebellious_zone", "LAB-4", "No kidnapping in a rebellious land zone.")
-    require(not st.site_wild[i], "wilderness", "LAB-5", "No kidnapping from a wilderness Tribal Site.")
-    require(st.site_count[i] > 0, "no_indigenous", "LAB-1", "That site has no Indigenous left.")
+    require(st.site_zone[i] == zone, "other_zone", "LAB-1",
+            f"Kidnapping only takes from the colony's own land zone ({rs.zone_ids[zone]}).")
+    require(st.rebels[zone] == 0, "rebellious_zone", "LAB-4",
+            f"No kidnapping in a rebellious land zone ({rs.zone_ids[zone]} has Rebels).")
+    require(not st.site_wild[i], "wilderness", "LAB-5", f"No kidnapping from a wilderness Tribal Site ({site_id}).")
+    require(st.site_count[i] > 0, "no_indigenous", "LAB-1", f"{site_id} has no Indigenous left.")
     st.site_count[i] -= 1
     st.col_labour[col] = "slave"          # PRJ-6: the Indigenous becomes a Slave
-    out.emit("IndigenousKidnapped", "LAB-1", colony=rs.col_ids[col], owner=seat, site=site_id)
+    out.emit("IndigenousKidnapped", "LAB-1", colony=rs.col_ids[col], owner=owner, site=site_id)
+
+
+def crown_choice(st, col: int) -> tuple[str, int] | None:
+    """PRJ-14: the Crown employs when it can (a Cathedral of the colony's own zone first, then map
+    order), else kidnaps (first legal site in map order); None when it can do neither."""
+    emp = employ_sources(st, col, CROWN)
+    if emp:
+        zone = st.rs.col_zone[col]
+        return "employ", min(emp, key=lambda i: (st.site_zone[i] != zone, i))
+    kid = kidnap_sources(st, col)
+    return ("kidnap", kid[0]) if kid else None
 
 
 def crown_acquires(st, out: Out) -> None:
-    """CYC-4, LAB-6: unowned Crown colonies employ when they can, else kidnap, in map order; no decisions."""
+    """CYC-4, LAB-6: the Crown's vacant colonies, last and in map order, by fixed rules: no decision, no payment."""
     for col, owner in enumerate(st.col_owner):
         if owner != CROWN or st.col_labour[col] is not None:
             continue
-        emp = employ_sources(st, col, CROWN)
-        kid = kidnap_sources(st, col)
-        if emp:
-            acquire(st, col, CROWN, "employ", st.site_ids[emp[0]], out)
-        elif kid:
-            acquire(st, col, CROWN, "kidnap", st.site_ids[kid[0]], out)
-        else:
+        choice = crown_choice(st, col)
+        if choice is None:
             out.emit("ColonyStaysVacant", "LAB-3", colony=st.rs.col_ids[col], owner=CROWN)
+        else:
+            acquire(st, col, CROWN, choice[0], st.site_ids[choice[1]], out)
