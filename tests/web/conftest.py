@@ -22,6 +22,11 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 NO_PG = "PAXH_TEST_DATABASE_URL is unset: `source scripts/services.sh` starts a throwaway PostgreSQL"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # Starlette's TestClient still runs on httpx and says so on every import.
+    config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")
+
+
 def fresh_pg_database() -> str:
     """A new, empty database on the test cluster; returns its SQLAlchemy URL."""
     import psycopg
