@@ -146,7 +146,8 @@ class Service:
     async def start(self) -> None:
         if self.pg:
             from .notify import listen_forever
-            self._listen_task = asyncio.create_task(listen_forever(self.url, NOTIFY_CHANNEL, self._on_notify))
+            self._listen_task = asyncio.create_task(listen_forever(self.url, NOTIFY_CHANNEL, self._on_notify,
+                                                                    self._catch_up_all))
         # resume the bots of every game that waits for one (after a restart)
         async with self.engine.connect() as conn:
             ids = (await conn.execute(sa.select(db.games.c.id).where(db.games.c.status == "active"))).scalars().all()
@@ -421,12 +422,21 @@ class Service:
         return live
 
     async def changed(self, live: LiveGame) -> None:
+        await self._push(live)
+        self.kick_bots(live)
+
+    @staticmethod
+    async def _push(live: LiveGame) -> None:
+        """Send the new state to this process's connections to the game (each renders its own view)."""
         for listener in list(live.listeners):
             try:
                 await listener(live)
             except Exception:
                 log.exception("listener failed")
-        self.kick_bots(live)
+
+    async def _catch_up_all(self) -> None:
+        for gid in list(self.live):
+            await self._on_notify(f"{gid}:listen:")
 
     async def _on_notify(self, payload: str) -> None:
         gid, _what, node = (payload.split(":") + ["", ""])[:3]
@@ -436,11 +446,7 @@ class Service:
         async with live.lock:
             async with self.engine.connect() as conn:
                 await self._catch_up(conn, live)
-        for listener in list(live.listeners):
-            try:
-                await listener(live)
-            except Exception:
-                log.exception("listener failed")
+        await self._push(live)
 
     # ------------------------------------------------------------------ bots
     def kick_bots(self, live: LiveGame) -> None:

@@ -21,7 +21,10 @@ def psycopg_dsn(url: str) -> str:
     return u.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-async def listen_forever(url: str, channel: str, on_message: Callable[[str], Awaitable[None]]) -> None:
+async def listen_forever(url: str, channel: str, on_message: Callable[[str], Awaitable[None]],
+                         on_listening: Callable[[], Awaitable[None]] | None = None) -> None:
+    """LISTEN on `channel` for ever; after every (re)connection call on_listening, so that
+    whatever was missed while the connection was down is caught up."""
     import psycopg
 
     while True:
@@ -29,6 +32,8 @@ async def listen_forever(url: str, channel: str, on_message: Callable[[str], Awa
             conn = await psycopg.AsyncConnection.connect(psycopg_dsn(url), autocommit=True)
             async with conn:
                 await conn.execute(f'LISTEN "{channel}"')
+                if on_listening is not None:
+                    await on_listening()
                 async for note in conn.notifies():
                     try:
                         await on_message(note.payload)

@@ -1,0 +1,48 @@
+"""Two server processes on one PostgreSQL database serve the same game; updates
+fan out through LISTEN/NOTIFY, and the database decides who stored first."""
+from __future__ import annotations
+
+import json
+import urllib.error
+
+import pytest
+from websockets.sync.client import connect
+
+from .helpers import first_legal
+
+pytestmark = [pytest.mark.postgres, pytest.mark.timeout(120)]
+
+
+def next_update(ws, version: int) -> dict:
+    while True:
+        m = json.loads(ws.recv(timeout=15))
+        if m["type"] == "update" and m["version"] >= version:
+            return m
+
+
+def test_two_servers_share_games_through_postgres(server_factory, pg_url):
+    a = server_factory(pg_url)
+    b = server_factory(pg_url)
+    g = a.post("/api/games", {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    t0, t1 = (s["token"] for s in g["seats"])
+    with connect(f"ws://127.0.0.1:{a.port}/ws/{g['spectator']}?fmt=json") as ws_a, \
+            connect(f"ws://127.0.0.1:{b.port}/ws/{g['spectator']}?fmt=json") as ws_b:
+        start = next_update(ws_b, 0)["version"]
+        next_update(ws_a, 0)
+        for step in range(6):
+            # alternate the server that receives the action
+            srv = (a, b)[step % 2]
+            views = [srv.get(f"/api/view/{t}") for t in (t0, t1)]
+            seat = next(i for i, v in enumerate(views) if v["legal"])
+            v = views[seat]
+            r = srv.post(f"/api/act/{(t0, t1)[seat]}", {"version": v["version"], "action": first_legal(v["legal"])})
+            assert r["version"] == v["version"] + 1
+            # both servers' sockets hear of it
+            for ws in (ws_a, ws_b):
+                assert next_update(ws, r["version"])["version"] == r["version"]
+        # the same stale request sent to the other server is refused there too
+        other = b if srv is a else a
+        with pytest.raises(urllib.error.HTTPError) as e:
+            other.post(f"/api/act/{(t0, t1)[seat]}", {"version": v["version"], "action": first_legal(v["legal"])})
+        assert e.value.code in (409, 422)
+        assert a.get(f"/api/view/{t0}")["version"] == b.get(f"/api/view/{t0}")["version"] == start + 6
