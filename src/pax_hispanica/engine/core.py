@@ -21,8 +21,13 @@ def check_shape(st: State, action) -> int:
     seat = action.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < st.n:
         raise IllegalAction("malformed", "PRJ-7", f"'seat' must be a seat number from 0 to {st.n - 1}.")
-    if action.get("type") not in ACTION_TYPES:
-        raise IllegalAction("malformed", "PRJ-7", f"Unknown action type {action.get('type')!r}.")
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in ACTION_TYPES:
+        raise IllegalAction("malformed", "PRJ-7", f"Unknown action type {kind!r}.")
+    for k, v in action.items():
+        if not isinstance(k, str) or not (v is None or isinstance(v, (str, int, bool))):
+            raise IllegalAction("malformed", "PRJ-7",
+                                f"Action field {k!r} must be a string, a whole number, true/false or null.")
     return seat
 
 
