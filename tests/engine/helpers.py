@@ -34,9 +34,9 @@ def all_cards(st) -> list:
 
 
 def play(players: int, seed: int, *, bot_seed=None, max_actions: int = 5000, on_step=None,
-         stop=None) -> api.Game:
+         stop=None, ruleset: str = "reference") -> api.Game:
     """A game of uniformly random legal actions (the bot has its own Random), optionally stopped early."""
-    g = api.Game.new(api.Config(players=players), seed)
+    g = api.Game.new(api.Config(players=players, ruleset=ruleset), seed)
     r = random.Random(seed if bot_seed is None else bot_seed)
     for _ in range(max_actions):
         if api.is_over(g.state) or (stop and stop(g)):

@@ -218,6 +218,10 @@ def load_ruleset(name: str = "reference") -> Ruleset:
     return _load_folder((Path(name) if "/" in name else DATA / name).resolve())
 
 
+def _first_duplicate(ids: list) -> str:
+    return next(x for i, x in enumerate(ids) if x in ids[:i])
+
+
 @lru_cache(maxsize=16)
 def _load_folder(folder: Path) -> Ruleset:
     params = _params(_load(folder / "ruleset.toml"))
@@ -227,7 +231,7 @@ def _load_folder(folder: Path) -> Ruleset:
     lands, seas = mp["land"], mp["sea"]
     zone_ids = [z["id"] for z in lands] + [z["id"] for z in seas] + [mp["europe"]["id"]]
     if len(set(zone_ids)) != len(zone_ids):
-        raise RulesetError("map.toml: duplicate zone id")
+        raise RulesetError(f"map.toml: duplicate zone id {_first_duplicate(zone_ids)!r}")
     zi = {z: i for i, z in enumerate(zone_ids)}
     names = [z["name"] for z in lands] + [z["name"] for z in seas] + [mp["europe"]["name"]]
     adj: list[set] = [set() for _ in zone_ids]
@@ -280,7 +284,7 @@ def _load_folder(folder: Path) -> Ruleset:
                              ("cap", site.get("capacity", 0))):
                     sites[k].append(v)
     if len(set(cols["ids"]) | set(sites["ids"])) != len(cols["ids"]) + len(sites["ids"]):
-        raise RulesetError("map.toml: duplicate site id")
+        raise RulesetError(f"map.toml: duplicate site id {_first_duplicate(cols['ids'] + sites['ids'])!r}")
     nat = _load(folder / "nations.toml")
     order = nat.pop("order", None)
     if not order or set(order) != set(nat):
@@ -294,7 +298,7 @@ def _load_folder(folder: Path) -> Ruleset:
     cards = _cards("market.toml", _load(folder / "market.toml"), "market", nat)
     haven = _cards("haven.toml", _load(folder / "haven.toml"), "haven", nat)
     if set(cards) & set(haven):
-        raise RulesetError("haven.toml: a card id is also in market.toml")
+        raise RulesetError(f"haven.toml: card {sorted(set(cards) & set(haven))[0]}: its id is also in market.toml")
     battle = _load(folder / "battle.toml")
     if sorted(c.get("side") for c in battle.get("card", [])) != ["attacker", "target"]:
         raise RulesetError("battle.toml: needs exactly one card per side (attacker, target)")

@@ -46,7 +46,7 @@ class State:
     # ---- saving -------------------------------------------------------------------------
     def to_dict(self) -> dict:
         d = {f: getattr(self, f) for f in SAVED}
-        d["ruleset"] = self.rs.name
+        d["ruleset"] = self.config.get("ruleset", self.rs.name)     # a folder path stays a path
         d["secrets"] = {str(k): v for k, v in self.secrets.items()}
         d["stack"] = [_plain(x) for x in self.stack]
         d["tableaus"] = [[list(t) for t in tab] for tab in self.tableaus]
