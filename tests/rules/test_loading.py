@@ -207,10 +207,13 @@ def sail_heavy_game(players: int, seed: int, on_step):
     """A legal game mixing the heuristic bot (which sails for Treasure) with random actions that
     favour sailing, fighting, loading and playing cards. Only the engine is under test: a bot
     answer that is not legal falls back to a random one."""
-    from pax_hispanica.bots.heuristic import HeuristicAgent
     g = api.Game.new(api.Config(players=players), seed)
     r = random.Random(seed)
-    bots = [HeuristicAgent(seed=seed * 10 + s, api=api) for s in range(players)]
+    try:
+        from pax_hispanica.bots.heuristic import HeuristicAgent
+        bots = [HeuristicAgent(seed=seed * 10 + s, api=api) for s in range(players)]
+    except Exception:                  # noqa: BLE001 - without the bot, weighted random play only
+        bots = None
     for _ in range(20000):
         if api.is_over(g.state):
             return g
@@ -218,7 +221,7 @@ def sail_heavy_game(players: int, seed: int, on_step):
         legal = api.legal_actions(g.state, seat)
         acts = api.expand(legal)
         action = None
-        if r.random() < 0.7:
+        if bots and r.random() < 0.7:
             try:
                 action = bots[seat].decide(api.view(g.state, seat), legal)
             except Exception:          # noqa: BLE001 - the bot is not under test here

@@ -308,10 +308,13 @@ WEIGHTS = {"end_voyage": 1, "move": 4, "attack": 2, "enslave": 8, "load_chests":
 def mixed_game(players: int, seed: int, on_step):
     """The heuristic bot (it sails for Treasure) mixed with weighted random actions. Only the engine
     is under test: a bot answer that is not legal falls back to a random one."""
-    from pax_hispanica.bots.heuristic import HeuristicAgent
     g = api.Game.new(api.Config(players=players), seed)
     r = random.Random(seed)
-    bots = [HeuristicAgent(seed=seed * 10 + s, api=api) for s in range(players)]
+    try:
+        from pax_hispanica.bots.heuristic import HeuristicAgent
+        bots = [HeuristicAgent(seed=seed * 10 + s, api=api) for s in range(players)]
+    except Exception:                  # noqa: BLE001 - without the bot, weighted random play only
+        bots = None
     for _ in range(20000):
         if api.is_over(g.state):
             return g
@@ -319,7 +322,7 @@ def mixed_game(players: int, seed: int, on_step):
         legal = api.legal_actions(g.state, seat)
         acts = api.expand(legal)
         action = None
-        if r.random() < 0.7:
+        if bots and r.random() < 0.7:
             try:
                 action = bots[seat].decide(api.view(g.state, seat), legal)
             except Exception:          # noqa: BLE001 - the bot is not under test here
