@@ -81,3 +81,15 @@ def test_quantiles_interpolate_like_numpy():
     for key, q in (("p10", 10), ("p25", 25), ("median", 50), ("p75", 75), ("p90", 90)):
         assert d[key] == pytest.approx(float(np.percentile(xs, q)))
     assert d["sd"] == pytest.approx(float(np.std(xs, ddof=1)), abs=1e-6)
+
+
+def test_bot_scores_ranks_and_bot_by_nation():
+    results = [dict(r, ranking=[r["winner"], 1 - r["winner"]]) for r in RESULTS[:3]]
+    s = report(results)
+    # heuristic scores: 10 (g0), 9 (g1), 8 (g2); ranks 1, 1, 2
+    assert s["bot_scores"]["heuristic"]["mean_score"] == pytest.approx(9.0)
+    assert s["bot_scores"]["heuristic"]["mean_rank"] == pytest.approx(4 / 3, abs=1e-6)
+    assert s["bot_scores"]["random"]["mean_score"] == pytest.approx((7 + 5 + 8) / 3, abs=1e-6)
+    bn = s["win_rate"]["bot_nation"]
+    assert (bn["heuristic / english"]["wins"], bn["heuristic / english"]["games"]) == (2, 3)
+    assert (bn["random / french"]["wins"], bn["random / french"]["games"]) == (1, 3)

@@ -20,6 +20,8 @@ def score_estimates(api: Any, state: Any) -> list[float]:
 # money at $5 per Prestige), discounted because it is not home yet.
 CHEST_PRESTIGE = {"CONQUISTADOR": 2.0, "PRIVATEER": 1.2, "SMUGGLER": 0.6, "PLUNDER": 0.9}
 CARGO_DISCOUNT = 0.7
+SHIP_PRESTIGE = 0.4
+HAND_PRESTIGE = 0.2
 
 
 def scores_from_public(data: dict) -> list[float]:
@@ -42,7 +44,11 @@ def scores_from_public(data: dict) -> list[float]:
             fleet = p.get("fleet") or {}
             chests = sum(1 for x in fleet.get("cargo") or [] if x == "chest")
             cargo = chests * CHEST_PRESTIGE.get(fleet.get("legality"), 1.0) * CARGO_DISCOUNT
-            out.append(float(prestige) + money / 5 + float(colonies) + cargo)
+            # assets that turn into Prestige later: extra Galleons, cards in hand
+            ships = max(0, (fleet.get("ships") or 1) - 1) * SHIP_PRESTIGE
+            hand = p.get("hand_count", p.get("hand"))
+            hand = len(hand) if isinstance(hand, list) else (hand or 0)
+            out.append(float(prestige) + money / 5 + float(colonies) + cargo + ships + HAND_PRESTIGE * hand)
         return out
     if "scores" in data:
         return [float(x) for x in data["scores"]]

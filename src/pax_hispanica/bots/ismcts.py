@@ -36,6 +36,43 @@ from .features import score_estimates, softmax_values
 
 SEALED_TYPES = frozenset({"bid", "support"})
 
+# The playout policy's preferences: cheap rules on the action dicts alone (no
+# view is built during playouts, which keeps them fast).  Higher goes first;
+# types not listed share the lowest rank.
+_PLAYOUT_RANK = {
+    "load_chests": 9, "unload": 9, "unload_haven": 8, "enslave": 8,
+    "play": 6, "initiate": 5, "labour": 5, "start_at_haven": 4,
+    "move": 3, "attack": 2, "sell": 1, "discard": 1, "end_turn": 1,
+    "end_voyage": 0, "pass": 0,
+}
+
+
+def greedy_playout_action(actions: list[Action], rng: random.Random) -> Action:
+    """A fast, plausible move for playouts: usually (85%) the best-ranked kind
+    of action, picked at random among its kind (Europe first among moves, the
+    largest load, an employed rather than kidnapped labourer, a modest bid);
+    otherwise uniformly random."""
+    if rng.random() < 0.15:
+        return actions[rng.randrange(len(actions))]
+    kind = actions[0].get("type")
+    if kind == "bid":
+        top = max(a["amount"] for a in actions)
+        want = rng.randint(0, max(0, top // 2))
+        return min(actions, key=lambda a: abs(a["amount"] - want))
+    best = max(_PLAYOUT_RANK.get(a.get("type"), 0) for a in actions)
+    pool = [a for a in actions if _PLAYOUT_RANK.get(a.get("type"), 0) == best]
+    top_type = pool[0].get("type")
+    if top_type == "move":
+        home = [a for a in pool if a.get("to") == "europe"]
+        if home and rng.random() < 0.5:
+            return home[0]
+    elif top_type in ("load_chests", "enslave"):
+        return max(pool, key=lambda a: a.get("count", 0))
+    elif top_type == "labour":
+        employ = [a for a in pool if a.get("source") == "employ"]
+        pool = employ or pool
+    return pool[rng.randrange(len(pool))]
+
 
 class _Node:
     __slots__ = ("children", "visits", "avail", "reward", "action", "seat")
@@ -55,7 +92,8 @@ class ISMCTSAgent(BaseAgent):
     def __init__(self, seed: int = 0, api: Any = None, iterations: int | None = None,
                  seconds: float | None = None, cutoff: int = 60,
                  exploration: float = 0.7, temperature: float = 3.0,
-                 max_iterations: int = 1_000_000, **options: Any) -> None:
+                 max_iterations: int = 1_000_000, playout: str = "greedy",
+                 prior: float = 0.5, **options: Any) -> None:
         super().__init__(seed, api, **options)
         if iterations is None and seconds is None:
             iterations = 200
@@ -65,6 +103,11 @@ class ISMCTSAgent(BaseAgent):
         self.exploration = float(exploration)
         self.temperature = float(temperature)
         self.max_iterations = int(max_iterations)
+        if playout not in ("greedy", "random"):
+            raise ValueError("playout is 'greedy' or 'random'")
+        self.playout = playout
+        self.prior = float(prior)
+        self._prior_key: str | None = None
         self.total_iterations = 0
         self.total_seconds = 0.0
 
@@ -94,6 +137,15 @@ class ISMCTSAgent(BaseAgent):
             return root_actions[0]
         root_keys = {action_key(a): a for a in root_actions}
         rng = random.Random(stable_seed("ismcts", self.seed, view, legal))
+        self._prior_key = None
+        prior_action = None
+        if self.prior > 0 and hasattr(self.api, "load_ruleset"):
+            from .heuristic import HeuristicAgent
+            if not hasattr(self, "_heuristic"):
+                self._heuristic = HeuristicAgent(self.seed, self.api_ref)
+            self._heuristic.rng.seed(stable_seed("prior", self.seed, view["version"] if "version" in view else 0))
+            prior_action = self._heuristic.decide(view, legal)
+            self._prior_key = action_key(prior_action)
         root: _Node | None = None
         n_players = None
         iterations = 0
@@ -119,6 +171,7 @@ class ISMCTSAgent(BaseAgent):
             "rule_of_thumb": "most visited action of the search",
             "iterations": iterations,
             "seconds": round(elapsed, 4),
+            "heuristic_choice": prior_action,
             "alternatives": [
                 {"action": c.action, "visits": c.visits,
                  "value": round(c.reward[me] / c.visits, 4) if c.visits else None}
@@ -178,9 +231,12 @@ class ISMCTSAgent(BaseAgent):
                 break
             best, best_score = None, -1.0
             c_explore = self.exploration
+            bias_key = self._prior_key if node is root else None
             for k, a in keyed:
                 c = node.children[k]
                 score = c.reward[seat] / c.visits + c_explore * math.sqrt(math.log(c.avail) / c.visits)
+                if k == bias_key:          # progressive bias toward the heuristic's choice
+                    score += self.prior / (1 + c.visits) ** 0.5
                 if score > best_score:
                     best, best_score = (k, a), score
             assert best is not None
@@ -196,7 +252,11 @@ class ISMCTSAgent(BaseAgent):
             actions = self._actions(state, seats[0])
             if not actions:
                 break
-            state, _ = api.apply(state, actions[rng.randrange(len(actions))])
+            if self.playout == "greedy":
+                a = greedy_playout_action(actions, rng)
+            else:
+                a = actions[rng.randrange(len(actions))]
+            state, _ = api.apply(state, a)
             steps += 1
         values = self._values(state, n)
         for nd in path:

@@ -25,6 +25,7 @@ def simulate_command(
     json_mode: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
     out: Annotated[Optional[Path], typer.Option("--out", help="Directory for games.jsonl, summary.json, report.html and PNG plots.")] = None,
     log_explanations: Annotated[bool, typer.Option("--log-explanations", help="Record every bot decision's explanation (written to OUT/explanations.jsonl).")] = False,
+    nations: Annotated[str, typer.Option("--nations", help="Nations by seat: 'default' (the ruleset's order), 'shuffle' (a random set per game, from its seed), or a comma list.")] = "default",
     fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="Keep the --bots order in every game (default: rotate the bots one seat per game).")] = False,
     api_module: Annotated[str, typer.Option("--api", hidden=True, help="Engine API module (testing).")] = DEFAULT_API,
 ) -> None:
@@ -45,7 +46,7 @@ def simulate_command(
             task = bar.add_task("games", total=games)
             results = run(players, games, bots or None, seed, workers=workers, dask_address=dask,
                           progress=lambda done, total: bar.update(task, completed=done),
-                          rotate=not fixed_seats, api=api_module,
+                          rotate=not fixed_seats, api=api_module, nations=nations,
                           log_explanations=log_explanations and out is not None)
     except ValueError as exc:
         err.print(f"[red]error:[/] {exc}")
@@ -55,7 +56,7 @@ def simulate_command(
     summary["wall_seconds"] = round(wall, 6)
     summary["games_per_second"] = round(games / wall, 6) if wall > 0 else None
     meta = {"players": players, "games": games, "seed": seed, "bots": bots or "random",
-            "workers": workers, "dask": dask, "rotate": not fixed_seats}
+            "workers": workers, "dask": dask, "rotate": not fixed_seats, "nations": nations}
     if out is not None:
         output.write_all(results, summary, out, meta)
     if json_mode:

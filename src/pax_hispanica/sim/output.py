@@ -189,10 +189,15 @@ def render_html(summary: dict, plots: dict[str, Path], meta: dict) -> str:
     parts.append("<h2>Win rates</h2>")
     for key, title, col in (("seat", "By seat", "seat"), ("bot", "By bot", "bot"),
                             ("nation", "By nation", "nation"), ("legality", "By legality at the end", "legality"),
-                            ("start_legality", "By legality at setup", "legality")):
+                            ("start_legality", "By legality at setup", "legality"),
+                            ("bot_nation", "By bot and nation", "bot / nation")):
         parts.append(_table(title, summary["win_rate"].get(key) or {}, col))
         if f"win_rate_by_{key}" in plots:
             parts.append(f"<img src='{plots[f'win_rate_by_{key}'].name}' alt='{html.escape(title)}'>")
+    if summary.get("bot_scores"):
+        parts.append("<h3>Mean score and rank by bot</h3><table><tr><th>bot</th><th>mean score</th><th>mean rank</th></tr>"
+                     + "".join(f"<tr><td>{html.escape(b)}</td><td>{v['mean_score']}</td><td>{v['mean_rank']}</td></tr>"
+                               for b, v in summary["bot_scores"].items()) + "</table>")
     parts.append("<h2>Scores and length</h2><table><tr><th></th>" + "".join(
         f"<th>{c}</th>" for c in ["n", "mean", "sd", "min", "p10", "p25", "median", "p75", "p90", "max"]) + "</tr>")
     parts.append(_dist("score, all seats", summary["scores"]["all"]))

@@ -78,12 +78,35 @@ def seat_bots(bot_specs: list[dict], index: int, rotate: bool) -> list[dict]:
     return [bot_specs[(s - r) % n] for s in range(n)]
 
 
+def parse_nations(nations: str | list | None, players: int) -> str | list | None:
+    """None/"default" (the ruleset's order, seat by seat), "shuffle" (a random
+    set of different nations per game, from the game's seed), or a list."""
+    if nations is None or nations == "" or nations == "default":
+        return None
+    if nations == "shuffle":
+        return "shuffle"
+    items = [x.strip().lower() for x in nations.split(",")] if isinstance(nations, str) else list(nations)
+    if len(items) != players or len(set(items)) != players:
+        raise ValueError(f"--nations needs {players} different nations, or 'shuffle'")
+    return items
+
+
+def game_nations(nations: str | list | None, master_seed: int, index: int, players: int, api: str) -> list | None:
+    if nations != "shuffle":
+        return nations
+    import random
+    pool = list(load_api(api).load_ruleset("reference").nation_order)
+    return random.Random(stable_seed("nations", int(master_seed), int(index))).sample(pool, players)
+
+
 def make_specs(players: int, games: int, bots: Any, seed: int, rotate: bool = True,
                api: str = DEFAULT_API, log_explanations: bool = False,
-               max_decisions: int = MAX_DECISIONS) -> list[dict]:
+               max_decisions: int = MAX_DECISIONS, nations: Any = None) -> list[dict]:
     bot_specs = parse_bots(bots, players) if not (isinstance(bots, list) and bots and isinstance(bots[0], dict)) else bots
+    nations = parse_nations(nations, players)
     return [{"index": i, "seed": game_seed(seed, i), "players": players,
              "bots": seat_bots(bot_specs, i, rotate), "api": api,
+             "nations": game_nations(nations, seed, i, players, api),
              "log_explanations": log_explanations, "max_decisions": max_decisions}
             for i in range(games)]
 
@@ -103,7 +126,8 @@ def play_game(spec: dict) -> dict:
     }
     explanations: list[dict] = []
     try:
-        state = api.new_game(api.Config(players=n), seed=spec["seed"])
+        config = api.Config(players=n, nations=spec["nations"]) if spec.get("nations") else api.Config(players=n)
+        state = api.new_game(config, seed=spec["seed"])
         agents = [make_agent(b["kind"], stable_seed("bot", spec["seed"], seat),
                              api=spec.get("api"), **b["options"])
                   for seat, b in enumerate(spec["bots"])]
@@ -195,10 +219,11 @@ def execute(specs: list[dict], workers: int = 1, dask_address: str | None = None
 def run(players: int, games: int, bots: Any = None, seed: int = 0, workers: int = 1,
         dask_address: str | None = None, progress: Progress | None = None, *,
         rotate: bool = True, api: str = DEFAULT_API, log_explanations: bool = False,
-        max_decisions: int = MAX_DECISIONS) -> list[dict]:
+        max_decisions: int = MAX_DECISIONS, nations: Any = None) -> list[dict]:
     """Play ``games`` games of ``players`` seats and return one result dict
     per game, in game order.  ``bots``: a comma list or list of bot specs
-    ("random", "heuristic", "ismcts:iterations=100"), padded with random."""
+    ("random", "heuristic", "ismcts:iterations=100"), padded with random.
+    ``nations``: None (the ruleset's order by seat), "shuffle", or a list."""
     specs = make_specs(players, games, bots, seed, rotate=rotate, api=api,
-                       log_explanations=log_explanations, max_decisions=max_decisions)
+                       log_explanations=log_explanations, max_decisions=max_decisions, nations=nations)
     return execute(specs, workers=workers, dask_address=dask_address, progress=progress)

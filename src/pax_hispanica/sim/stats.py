@@ -70,6 +70,9 @@ def report(results: list[dict]) -> dict:
     ok = [r for r in results if not r.get("error")]
     failed = [r for r in results if r.get("error")]
     seat_pairs, bot_pairs, nation_pairs, leg_pairs, start_leg_pairs = [], [], [], [], []
+    bot_nation_pairs: list[tuple[Any, bool]] = []
+    bot_scores: dict[str, list[float]] = defaultdict(list)
+    bot_ranks: dict[str, list[float]] = defaultdict(list)
     first = {"wins": 0, "games": 0, "chance": []}
     card_pairs: list[tuple[Any, bool]] = []
     all_scores, winner_scores, margins = [], [], []
@@ -82,6 +85,11 @@ def report(results: list[dict]) -> dict:
             bot_pairs.append((r["bots"][s], won))
             if r.get("nations"):
                 nation_pairs.append((r["nations"][s], won))
+                bot_nation_pairs.append((f"{r['bots'][s]} / {r['nations'][s]}", won))
+            if r.get("scores"):
+                bot_scores[r["bots"][s]].append(r["scores"][s])
+            if r.get("ranking"):
+                bot_ranks[r["bots"][s]].append(r["ranking"].index(s) + 1)
             if r.get("legalities"):
                 leg_pairs.append((r["legalities"][s], won))
             if r.get("start_legalities"):
@@ -116,7 +124,11 @@ def report(results: list[dict]) -> dict:
         "win_rate_by_bot": {k: v["rate"] for k, v in by_bot.items()},
         "win_rate": {"seat": by_seat, "bot": by_bot,
                      "nation": _grouped(nation_pairs), "legality": _grouped(leg_pairs),
-                     "start_legality": _grouped(start_leg_pairs)},
+                     "start_legality": _grouped(start_leg_pairs),
+                     "bot_nation": _grouped(bot_nation_pairs)},
+        "bot_scores": {b: {"mean_score": round(statistics.fmean(bot_scores[b]), 6) if bot_scores[b] else None,
+                           "mean_rank": round(statistics.fmean(bot_ranks[b]), 6) if bot_ranks[b] else None}
+                       for b in sorted(set(bot_scores) | set(bot_ranks))},
         "first_player": {**rate(first["wins"], first["games"]),
                          "chance": round(statistics.fmean(first["chance"]), 6) if first["chance"] else None},
         "scores": {"all": distribution(all_scores), "winner": distribution(winner_scores),
