@@ -437,7 +437,7 @@ SITES = ["nueva_espana.veracruz", "nueva_espana.mexica", "yucatan.lacandon", "yu
          "tierra_firme.cartagena_cathedral", "tierra_firme.zenu", "tierra_firme.tolu"]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(vac=st_.lists(st_.sampled_from(SPACES), min_size=1, max_size=4, unique=True),
        counts=st_.lists(st_.integers(0, 2), min_size=len(SITES), max_size=len(SITES)),
        rebels=st_.sets(st_.sampled_from(LAND), max_size=3),
