@@ -360,6 +360,9 @@ def test_AUC_6_last_card_leaves_the_deck_empty_when_discard_is_empty():
     (top,) = ev(events, "DeckTopShown")
     assert top["card"] is None and top["size"] == 0
     assert {"seat": 1, "type": "initiate", "deck": "market", "buried": False} not in options(g.state, 1)
+    with pytest.raises(api.IllegalAction) as e:
+        api.apply(g.state, {"seat": 1, "type": "initiate", "deck": "market", "buried": False})
+    assert e.value.code == "deck_too_small" and e.value.rule == "AUC-1"
 
 
 def boring(opts):
@@ -472,7 +475,11 @@ def test_AUC_3_no_view_or_redacted_event_shows_a_bid_before_the_reveal(case, dat
             worlds.append((g, mark))
         (g1, m1), (g2, m2) = worlds
         assert g1.state.stack and g1.state.stack[-1]["d"] == "bid"     # not revealed yet
+        hidden = (g1.state.market if deck == "market" else g1.state.haven)[1] if buried else None
         for v in viewers:
+            if hidden:                                  # AUC-2: nor is the buried card seen by anyone
+                assert not contains_card(api.view(g1.state, v), hidden)
+                assert not contains_card(api.redact(g1.events[m1:], v), hidden)
             if v == s:
                 continue
             assert dumps(unhash(api.view(g1.state, v))) == dumps(unhash(api.view(g2.state, v))), v
