@@ -396,3 +396,15 @@ def test_BAT_5_a_lost_battle_after_support_routes_the_flagship():
     assert resolved(events)["winner"] == "target"
     assert g.state.fships[0] == 1
     assert api.acting(g.state) == (0,)                     # back to the attacker's voyage
+
+
+def test_PRJ_2_a_declared_battle_cannot_be_undone_even_without_supporters():
+    g = battle_game(fleets={0: (1, [])})
+    g.act({"seat": 0, "type": "move", "to": "caribe_central"})
+    g.act({"seat": 0, "type": "move", "to": ZONE})
+    assert api.can_undo(g.state, 0)                    # moving is taken back freely
+    attack(g, ZENU)
+    assert not api.can_undo(g.state, 0)
+    with pytest.raises(api.IllegalAction) as e:
+        api.apply(g.state, {"seat": 0, "type": "undo"})
+    assert e.value.rule == "PRJ-2"

@@ -58,6 +58,7 @@ def declare(st, attacker: int, zone: int, target: str, out: Out) -> None:
     kind, idx = parse_target(st, zone, target)
     owner = target_owner(st, kind, idx)
     sup = supporters(st, attacker, zone, owner)
+    out.irreversible = True            # PRJ-2: a declared battle is never taken back
     out.emit("BattleDeclared", "BAT-1", attacker=attacker, zone=st.rs.zone_ids[zone], target=target,
              target_owner=owner, supporters=list(sup))
     if sup:
