@@ -1,5 +1,15 @@
-"""Auction Year, D2: in Player Order each player initiates one auction or passes
-(AUC-1); bids are sealed and revealed at once (AUC-3)."""
+"""Auction Year, D2 (seed p7).
+
+In Player Order each player initiates one auction or passes (AUC-1; with
+`auctions_per_player` > 1, round by round, PRJ-20), naming the deck and whether
+it is buried treasure: then the unseen card below the top is sold, seen by nobody
+until the reveal (AUC-2, PRJ-8). The initiator and every other player with $1 or
+more commit sealed bids, revealed at once (AUC-3, sealed.py). The highest bid
+wins, the initiator wins ties, other ties go to the earliest after the initiator
+in Player Order (AUC-4); the initiator pays the Pool, another winner pays the
+initiator (AUC-5). The card goes to the winner's hand, the deck shows its next
+card and an empty Market deck is refilled from its discard (AUC-6). No hand
+limit applies here (AUC-7): it is enforced in the Play Year (HND-2)."""
 
 from __future__ import annotations
 
