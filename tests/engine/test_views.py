@@ -178,3 +178,16 @@ def test_HID_2_everything_else_is_public_and_the_same_for_every_viewer():
         for p, q in zip(v["players"], views[0]["players"]):
             assert {k: x for k, x in p.items() if k != "hand"} == {k: x for k, x in q.items() if k != "hand"}
     json.dumps(views)
+
+
+@pytest.mark.parametrize("n,seed", [(3, 71), (5, 72)])
+def test_HID_2_only_sealed_choices_are_addressed_every_other_event_reaches_everyone(n, seed):
+    g = play(n, seed)
+    for e in g.events:
+        if e["type"] == "ChoiceSealed":
+            assert e["to"] == [e["seat"]]
+        else:
+            assert "to" not in e, e
+    for viewer in [None, *range(n)]:
+        red = api.redact(g.events, viewer)
+        assert [e for e in g.events if e["type"] != "ChoiceSealed"] == [e for e in red if e["type"] != "ChoiceSealed"]

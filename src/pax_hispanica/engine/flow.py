@@ -34,7 +34,8 @@ class Out:
     def emit(self, type_: str, rule: str, to=None, **fields) -> dict:
         self.st.event_seq += 1
         ev = {"seq": self.st.event_seq, "type": type_, "rule": rule, "page": page(rule), **fields}
-        if to is not None:
+        if to is not None:             # the only seats that may see this event (HID-2)
+            assert isinstance(to, (list, tuple)) and all(isinstance(s, int) for s in to), (type_, to)
             ev["to"] = sorted(to)
         self.events.append(ev)
         return ev

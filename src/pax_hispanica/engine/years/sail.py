@@ -93,7 +93,7 @@ def _move(st, seat, v, action, out):
     v["won_site"] = None
     v["sacked"] = None
     v["taken"] = 0
-    out.emit("FleetMoved", "SAIL-1", seat=seat, to=rs.zone_ids[to], moves_left=v["moves"])
+    out.emit("FleetMoved", "SAIL-1", seat=seat, zone=rs.zone_ids[to], moves_left=v["moves"])
     if to == rs.europe:                       # SAIL-1: Europe ends the voyage and unloads (TRS-5)
         treasure.score(st, seat, st.legality[seat], out)
         end_voyage(st, seat, out)
