@@ -26,6 +26,7 @@ from .cards import tableau_bonuses
 from .errors import IllegalAction
 from .flow import YEAR_STEPS, YEARS, Out, advance
 from .setup import new_state
+from .ruleset import LEGALITIES
 from .state import CROWN, State
 
 
@@ -45,7 +46,7 @@ def build(scn: dict) -> tuple[State, list]:
     unknown = set(scn) - {"config", "seed", "position", "actions", "description"}
     if unknown:
         _fail(f"scenario: unknown key(s) {sorted(unknown)}")
-    st, events = new_state(scn["config"], scn.get("seed", 0))
+    st, events = new_state(scn["config"], scn.get("seed", 0), start=False)
     pos = scn.get("position", {})
     rs = st.rs
     allowed = {"cycle", "year", "step", "order", "players", "decks", "colonies", "sites", "rebels"}
@@ -68,6 +69,8 @@ def build(scn: dict) -> tuple[State, list]:
             _fail("scenario: order must list every seat once")
         st.order = list(pos["order"])
     hands_cards = []
+    if len(pos.get("players", [])) > st.n:
+        _fail(f"scenario: {len(pos['players'])} players given for a game of {st.n}")
     for s, p in enumerate(pos.get("players", [])):
         extra = set(p) - {"money", "prestige", "hand", "tableau", "fleet", "havens"}
         if extra:
@@ -93,11 +96,15 @@ def build(scn: dict) -> tuple[State, list]:
             st.fzone[s] = rs.zone_index[f["zone"]]
         st.fships[s] = f.get("ships", st.fships[s])
         st.legality[s] = f.get("legality", st.legality[s])
+        if st.legality[s] not in LEGALITIES:
+            _fail(f"scenario: player {s}: legality is one of {', '.join(LEGALITIES)}")
         if "cargo" in f:
             if any(x not in ("chest", "citizen", "indigenous") for x in f["cargo"]):
                 _fail("scenario: cargo items are 'chest', 'citizen' or 'indigenous'")
             st.cargo[s] = list(f["cargo"])
         if "havens" in p:
+            if any(z not in rs.zone_index or not rs.is_land(rs.zone_index[z]) for z in p["havens"]):
+                _fail(f"scenario: player {s}: havens are land zone ids")
             st.havens[s] = [rs.zone_index[z] for z in p["havens"]]
     if len(set(hands_cards)) != len(hands_cards):
         _fail("scenario: a card is held twice")
@@ -112,6 +119,12 @@ def build(scn: dict) -> tuple[State, list]:
         if cid not in rs.col_index:
             _fail(f"scenario: unknown colony space {cid!r}")
         c = rs.col_index[cid]
+        extra = set(col) - {"owner", "labour", "chests", "fort"}
+        if extra:
+            _fail(f"scenario: colony {cid}: unknown key(s) {sorted(extra)}")
+        if col.get("owner") not in (None, "crown", *range(st.n)) or col.get("labour") not in (None, "citizen",
+                                                                                               "slave"):
+            _fail(f"scenario: colony {cid}: owner is a seat, 'crown' or null; labour 'citizen', 'slave' or null")
         owner = col.get("owner", st.col_owner[c])
         st.col_owner[c] = CROWN if owner == "crown" else owner
         st.col_labour[c] = col.get("labour", st.col_labour[c])
