@@ -27,6 +27,7 @@ class State:
     __slots__ = ("rs", "undo_stack", "undo_seat", *SAVED)
 
     def copy(self) -> "State":
+        """A copy that apply() may change freely (replaced below by a generated, unrolled version)."""
         new = State.__new__(State)
         new.rs = self.rs
         for f in SCALARS:
@@ -112,6 +113,26 @@ class State:
         """Who owns the Crown colonies: the Spanish player, or the Crown (CYC-4)."""
         s = self.spanish_seat()
         return CROWN if s is None else s
+
+
+def _unrolled_copy():
+    """State.copy with the field loops unrolled (the hot path of apply: about twice as fast).
+    Generated from the same field lists, so it cannot drift from them."""
+    lines = ["def copy(self):", "    new = _new(State)", "    new.rs = self.rs",
+             "    new.undo_stack = self.undo_stack", "    new.undo_seat = self.undo_seat",
+             "    new.stack = [d.copy() for d in self.stack]"]
+    lines += [f"    new.{f} = self.{f}" for f in SCALARS]
+    lines += [f"    new.{f} = self.{f}[:]" for f in FLAT]
+    lines += [f"    new.{f} = [x[:] for x in self.{f}]" for f in NESTED]
+    lines += [f"    new.{f} = self.{f}.copy()" for f in DICTS]
+    lines.append("    return new")
+    ns = {"_new": object.__new__, "State": State}
+    exec("\n".join(lines), ns)
+    ns["copy"].__doc__ = State.copy.__doc__
+    return ns["copy"]
+
+
+State.copy = _unrolled_copy()
 
 
 def _plain(x):
