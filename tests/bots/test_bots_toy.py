@@ -86,3 +86,19 @@ def test_ismcts_beats_random_on_the_toy_game():
 def test_unknown_kind():
     with pytest.raises(ValueError):
         make_agent("minimax", 0)
+
+
+def test_greedy_playout_policy_prefers_loading_and_europe():
+    import random
+    from pax_hispanica.bots.ismcts import greedy_playout_action
+    rng = random.Random(0)
+    acts = [{"seat": 0, "type": "move", "to": "a"}, {"seat": 0, "type": "move", "to": "europe"},
+            {"seat": 0, "type": "load_chests", "colony": "x", "count": 1},
+            {"seat": 0, "type": "load_chests", "colony": "x", "count": 2},
+            {"seat": 0, "type": "end_voyage"}]
+    picks = [greedy_playout_action(acts, rng) for _ in range(400)]
+    loads = [p for p in picks if p["type"] == "load_chests"]
+    assert len(loads) > 300 and sum(p["count"] == 2 for p in loads) > 320
+    bids = [{"seat": 0, "type": "bid", "amount": k} for k in range(11)]
+    amounts = [greedy_playout_action(bids, rng)["amount"] for _ in range(400)]
+    assert sum(a <= 5 for a in amounts) > 300
