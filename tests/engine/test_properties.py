@@ -20,7 +20,7 @@ from .test_views import perturbed
 
 PLAYERS = hs.sampled_from([2, 3, 4, 5])
 SEEDS = hs.integers(min_value=0, max_value=2 ** 64)
-FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SLOW = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SOAK = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -113,6 +113,7 @@ def test_apply_is_pure_and_refusals_change_nothing(n, seed):
         action = r.choice(legal)
         new, _ = api.apply(st, action)
         assert st.to_dict() == snap, action                 # the input is untouched
+        assert st.copy().to_dict() == snap
         for probe in (dict(action, seat=(seat + 1) % n), {"seat": seat, "type": "undo"}):
             try:
                 api.apply(st, probe)
