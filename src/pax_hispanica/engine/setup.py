@@ -21,7 +21,8 @@ def check_config(config: dict, rs) -> list[str]:
     return list(nations)
 
 
-def new_state(config: dict, seed: int) -> tuple[State, list]:
+def new_state(config: dict, seed: int, start: bool = True) -> tuple[State, list]:
+    """The set-up game; with start=False it stops before the first Goods Year (scenarios set their own position)."""
     rs = load_ruleset(config.get("ruleset", "reference"))
     nations = check_config(config, rs)
     n = len(nations)
@@ -81,6 +82,7 @@ def new_state(config: dict, seed: int) -> tuple[State, list]:
              ruleset=rs.name, ruleset_version=rs.version, seed_hash=seed_hash(seed),
              crown_owner=None if crown == CROWN else crown,
              market_top=st.market[0], haven_top=st.haven[0])
-    out.emit("YearBegan", "CYC-1", cycle=1, year=YEARS[0])
-    advance(st, out)
+    if start:
+        out.emit("YearBegan", "CYC-1", cycle=1, year=YEARS[0])
+        advance(st, out)
     return st, out.events

@@ -86,7 +86,7 @@ def die_off(st, out: Out) -> bool:
             st.supply["chests"] += chests
             st.col_owner[c] = None
             st.col_chests[c] = 0
-            st.col_fort[c] = False
+            st.col_fort[c] = st.rs.col_fort[c]     # a fort printed on the map stays; a built one is lost
             out.emit("ColonyDiedOff", "GDS-4", colony=st.rs.col_ids[c], owner=owner, chests_returned=chests)
     return False
 
