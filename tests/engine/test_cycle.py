@@ -49,6 +49,12 @@ def test_CYC_1_the_years_are_goods_auction_play_sail_in_that_order():
     assert [f.__name__ for f in YEAR_STEPS[3]][-1] == "end_of_cycle"
 
 
+def test_GDS_1_the_goods_year_is_these_seven_steps_in_this_order():
+    assert [f.__name__ for f in YEAR_STEPS[0]] == [
+        "update_player_order", "refresh_cathedrals", "labour_acquisition", "die_off", "place_chests",
+        "slave_attrition", "pay_earnings"]
+
+
 @pytest.mark.parametrize("n,seed", [(2, 1), (3, 2), (4, 3), (5, 4)])
 def test_CYC_1_every_cycle_runs_the_four_years_in_order_and_each_year_asks_its_own_decisions(n, seed):
     seen = []

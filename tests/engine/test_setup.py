@@ -177,3 +177,18 @@ def test_CYC_4_same_config_and_seed_give_the_same_game():
     b = api.new_game(api.Config(players=4), 99)
     assert a.to_dict() == b.to_dict()
     assert a.to_dict() != api.new_game(api.Config(players=4), 100).to_dict()
+
+
+def test_CYC_4_every_player_holds_the_two_battle_cards_of_the_ruleset():
+    """BAT-3 support is chosen from each player's two Battle Cards (battle.toml), never neutral."""
+    from support import scenario
+    sides = sorted(c["side"] for c in RS.battle_cards)
+    assert sides == ["attacker", "target"]
+    g = scenario({"year": "sail", "step": "voyages", "order": [0, 1, 2, 3],
+                  "players": [{"fleet": {"zone": "jamaica", "ships": 3}}, {}, {"fleet": {"zone": "jamaica"}},
+                              {"fleet": {"zone": "jamaica"}}]}, players=4)
+    g.act({"seat": 0, "type": "attack", "target": "jamaica.port_royal"})
+    for seat in api.acting(g.state):
+        opts = api.expand(api.legal_actions(g.state, seat))
+        assert sorted(o["side"] for o in opts) == sides
+        assert all(o == {"seat": seat, "type": "support", "side": o["side"]} for o in opts)

@@ -1,0 +1,69 @@
+"""The record is the truth: (ruleset version, config, seed, actions) saved as one JSON file
+replays to the identical state; replay up to action N; snapshots are a cache."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pax_hispanica import api
+from support import scenario
+
+from .helpers import play
+
+
+def test_record_saves_loads_and_replays_to_the_identical_state(tmp_path):
+    states = []
+    g = play(4, 77, on_step=lambda b, a, after, e: states.append(after))
+    rec = g.record
+    assert set(rec) >= {"ruleset_version", "config", "seed", "actions"}
+    assert rec["ruleset_version"] == g.state.rs.version and rec["seed"] == 77
+    path = tmp_path / "game.json"
+    api.save_record(rec, path)
+    loaded = api.load_record(path)
+    assert loaded == json.loads(json.dumps(rec))
+    r = api.replay(loaded)
+    assert r.state.to_dict() == g.state.to_dict() and r.events == g.events
+    assert api.result(r.state) == api.result(g.state)
+    # replay up to action N lands on the state after N actions
+    for n in (0, 1, 17, len(states) // 2, len(states)):
+        st = api.replay(loaded, upto=n).state
+        want = states[n - 1] if n else api.new_game(rec["config"], rec["seed"])
+        assert st.to_dict() == want.to_dict(), n
+
+
+def test_record_of_another_ruleset_version_or_format_is_refused():
+    g = play(2, 5, stop=lambda g: len(g.record["actions"]) >= 3)
+    with pytest.raises(ValueError, match="ruleset"):
+        api.replay({**g.record, "ruleset_version": "reference-0"})
+    with pytest.raises(ValueError, match="format"):
+        api.replay({**g.record, "format": "someone-else-1"})
+
+
+def test_a_record_with_an_illegal_action_stops_with_IllegalAction():
+    g = play(3, 6, stop=lambda g: len(g.record["actions"]) >= 5)
+    bad = {**g.record, "actions": g.record["actions"] + [{"seat": 0, "type": "move", "to": "mars"}]}
+    with pytest.raises(api.IllegalAction):
+        api.replay(bad)
+
+
+def test_a_scenario_game_records_its_scenario_and_replays():
+    g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2],
+                  "players": [{"hand": ["galeon-1"], "money": 4}]},
+                 actions=[{"seat": 0, "type": "play", "card": "galeon-1"}])
+    g.act({"seat": 0, "type": "end_turn"})
+    assert "scenario" in g.record and len(g.record["actions"]) == 2
+    r = api.replay(json.loads(json.dumps(g.record)))
+    assert r.state.to_dict() == g.state.to_dict()
+    assert api.replay(g.record, upto=1).state.to_dict() != g.state.to_dict()
+
+
+def test_summary_decision_and_view_are_plain_json():
+    g = play(5, 8, stop=lambda g: g.state.cycle == 2 and g.state.year == 3)
+    st = g.state
+    for seat in [None, *range(5)]:
+        json.dumps(api.view(st, seat))
+        json.dumps(api.decision(st, seat))
+    json.dumps(api.summary(st))
+    assert len(api.snapshot(st)) < 20_000
