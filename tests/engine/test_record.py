@@ -67,3 +67,20 @@ def test_summary_decision_and_view_are_plain_json():
         json.dumps(api.decision(st, seat))
     json.dumps(api.summary(st))
     assert len(api.snapshot(st)) < 20_000
+
+
+def test_the_same_seed_gives_the_same_game_in_other_processes_with_other_hash_seeds():
+    """No dependence on set/dict ordering of strings, object ids or the process."""
+    import hashlib
+    import os
+    import subprocess
+    import sys
+    code = ("import sys, json, hashlib; sys.path.insert(0, 'tests'); from engine.helpers import play; "
+            "g = play(4, 4242); print(hashlib.sha256(json.dumps(g.state.to_dict(), sort_keys=True)"
+            ".encode()).hexdigest())")
+    here = hashlib.sha256(json.dumps(play(4, 4242).state.to_dict(), sort_keys=True).encode()).hexdigest()
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    for hs in ("0", "12345"):
+        out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": hs})
+        assert out.stdout.strip() == here
