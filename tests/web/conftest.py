@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 import uuid
@@ -89,12 +90,13 @@ class Server:
         env = {**os.environ, "PAXH_BOT_DELAY": str(self.bot_delay)}
         code = ("from pax_hispanica.web.server import run; "
                 f"run(host='127.0.0.1', port={self.port}, database_url={self.database_url!r})")
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="paxh-server-", suffix=".log", delete=False)
         self.proc = subprocess.Popen([sys.executable, "-c", code], env=env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                     stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 30
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError("server died: " + self.proc.stderr.read().decode(errors="replace")[-3000:])
+                raise RuntimeError("server died: " + Path(self.log.name).read_text(errors="replace")[-3000:])
             try:
                 with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
                     if r.status == 200:

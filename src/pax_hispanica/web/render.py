@@ -95,7 +95,7 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
     acting = list(api.acting(state))
     legal = api.legal_actions(state, viewer) if viewer is not None and not live.over else []
     widgets, undo, zones = controls(legal, tr)
-    decision = api.decision(state, viewer) if viewer is not None and not live.over else None
+    decision = (view.get("decision") if isinstance(view, dict) else None) if legal else None
     result = _jsonable(api.result(state)) if live.over else None
     return {
         "t": tr, "live": live, "view": view, "viewer": viewer, "waiting": waiting, "role": role,
@@ -230,17 +230,27 @@ def html_update(live: LiveGame, viewer: int | None, waiting: int | None, role: s
     return msg
 
 
-def json_update(live: LiveGame, viewer: int | None, full_log: bool = False) -> dict:
+def json_update(live: LiveGame, viewer: int | None, full_log: bool = False, with_view: bool = True,
+                since_seq: int | None = None) -> dict:
+    """The update for programs: version, who acts, this seat's legal actions and view,
+    and the events it may see (all of them, or those after `since_seq`)."""
     state = live.state
     events = api.redact(live.events, viewer)
-    return {
+    if since_seq is not None:
+        events = [e for e in events if e.get("seq", 0) > since_seq]
+    elif not full_log:
+        events = events[-50:]
+    msg = {
         "type": "update", "version": live.version, "seat": viewer, "acting": list(api.acting(state)),
-        "decision": api.decision(state, viewer) if viewer is not None else None,
         "legal": api.legal_actions(state, viewer) if viewer is not None and not live.over else [],
-        "view": api.view(state, viewer), "events": events if full_log else events[-50:], "over": live.over,
-        "result": api.result(state) if live.over else None,
+        "events": events, "over": live.over, "result": api.result(state) if live.over else None,
         "seats": [{"seat": s.seat, "kind": s.kind, "bot_kind": s.bot_kind} for s in live.seats],
     }
+    if with_view:
+        view = api.view(state, viewer)
+        msg["view"] = view
+        msg["decision"] = view.get("decision") if isinstance(view, dict) and msg["legal"] else None
+    return msg
 
 
 def replay_context(live: LiveGame, step: int, lang: str) -> dict:

@@ -10,6 +10,7 @@ before acknowledged).
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import os
@@ -61,11 +62,11 @@ def _malformed(message: str) -> JSONResponse:
 class Conn:
     """One WebSocket: its rights, language, format, and (hot-seat) who is shown."""
 
-    def __init__(self, ws: WebSocket, rights: Rights, lang: str, fmt: str) -> None:
-        self.ws, self.rights, self.lang, self.fmt = ws, rights, lang, fmt
+    def __init__(self, ws: WebSocket, rights: Rights, lang: str, fmt: str, with_view: bool = True) -> None:
+        self.ws, self.rights, self.lang, self.fmt, self.with_view = ws, rights, lang, fmt, with_view
         self.shown: int | None = None
         self.send_lock = asyncio.Lock()
-        self.last_seq_sent = 0
+        self.last_seq_sent: int | None = None  # JSON clients: the last event sent
         self.closed = False
 
     def viewer(self, live: LiveGame) -> tuple[int | None, int | None]:
@@ -94,7 +95,12 @@ class Conn:
     async def push(self, live: LiveGame) -> None:
         viewer, waiting = self.viewer(live)
         if self.fmt == "json":
-            msg = render.json_update(live, viewer)
+            # the first update carries the last 50 events, then only the new ones
+            msg = render.json_update(live, viewer, with_view=self.with_view, since_seq=self.last_seq_sent)
+            if msg["events"]:
+                self.last_seq_sent = msg["events"][-1].get("seq", 0)
+            elif self.last_seq_sent is None:
+                self.last_seq_sent = 0
         else:
             msg = render.html_update(live, viewer, waiting, self.rights.role, self.lang)
         await self.send(msg)
@@ -338,7 +344,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
         if ws.query_params.get("lang") in LANGS:
             lang = ws.query_params["lang"]
         fmt = "json" if ws.query_params.get("fmt") == "json" else "html"
-        conn = Conn(ws, rights, lang, fmt)
+        conn = Conn(ws, rights, lang, fmt, with_view=ws.query_params.get("view") != "0")
         live.listeners.add(conn.push)
         try:
             await conn.push(live)
@@ -396,6 +402,11 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(database_url, data_dir=data_dir)
+    # Engine states are many small objects: collect young garbage less often, and never
+    # re-scan what start-up built (fewer long pauses under load).
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
 
 

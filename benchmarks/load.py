@@ -1,0 +1,204 @@
+"""Load benchmark for the web game: N concurrent games played by scripted
+clients over WebSockets on loopback, against one server process.
+
+For every action we measure the round trip from sending {"type": "act"} to
+receiving its {"type": "ack"} (the action is checked by the engine and stored
+in the database before the ack). For comparison, the same number of
+connections send messages to the server's bare WebSocket echo (/ws/echo).
+
+    .venv/bin/python benchmarks/load.py                  # 100 games, SQLite
+    .venv/bin/python benchmarks/load.py --games 20 --database-url postgresql+psycopg://...
+
+Clients think before each action (uniform 0..2x --think ms), like bots pacing a
+game for people to follow. Echo clients run alongside the games (same server
+and machine load), and once more alone on the idle server. Prints p50/p99 of
+each and the ratios (target: action p99 < 50 ms and < 5x echo p99).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from websockets.asyncio.client import connect
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, database_url: str, log_path: str) -> subprocess.Popen:
+    code = f"from pax_hispanica.web.server import run; run('127.0.0.1', {port}, {database_url!r})"
+    log = open(log_path, "w")
+    proc = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "PAXH_BOT_DELAY": "0"},
+                            stdout=log, stderr=subprocess.STDOUT)
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise SystemExit(open(log_path).read())
+            time.sleep(0.1)
+    raise SystemExit("server did not start")
+
+
+def post(base: str, path: str, body: dict) -> dict:
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read())
+
+
+def expand(legal: list) -> list[dict]:
+    out = []
+    for d in legal:
+        if d["kind"] == "range":
+            out.append({**d["action"], d["field"]: random.randint(d["min"], d["max"])})
+        else:
+            out.extend(o for o in d["options"] if o.get("type") != "undo")
+    return out
+
+
+async def play_seat(ws_url: str, rng: random.Random, rtts: list[float], counts: dict, deadline: float,
+                    think: float) -> None:
+    async with connect(ws_url, max_size=None) as ws:
+        pending: dict[int, float] = {}
+        next_id = 0
+        latest: dict | None = None
+        while time.perf_counter() < deadline:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, deadline - time.perf_counter()))
+            except asyncio.TimeoutError:
+                break
+            m = json.loads(raw)
+            if m["type"] == "update":
+                latest = m
+                if m["over"]:
+                    counts["over"] += 1
+                    return
+            elif m["type"] == "ack":
+                rtts.append(time.perf_counter() - pending.pop(m["id"]))
+                counts["actions"] += 1
+            elif m["type"] == "error":
+                pending.pop(m.get("id"), None)
+                counts["errors"][m["code"]] = counts["errors"].get(m["code"], 0) + 1
+            if latest is not None and latest["legal"] and not pending:
+                actions = expand(latest["legal"])
+                if actions:
+                    if think:
+                        await asyncio.sleep(rng.uniform(0, 2 * think))
+                    next_id += 1
+                    pending[next_id] = time.perf_counter()
+                    await ws.send(json.dumps({"type": "act", "id": next_id, "version": latest["version"],
+                                              "action": rng.choice(actions)}))
+                    latest = dict(latest, legal=[])  # wait for the next update before acting again
+
+
+async def echo_client(url: str, n: int, rtts: list[float], think: float, rng: random.Random,
+                      stop: asyncio.Event | None = None) -> None:
+    async with connect(url) as ws:
+        for i in range(n):
+            if stop is not None and stop.is_set():
+                return
+            if think:
+                await asyncio.sleep(rng.uniform(0, 2 * think))
+            t = time.perf_counter()
+            await ws.send(json.dumps({"type": "echo", "id": i}))
+            await ws.recv()
+            rtts.append(time.perf_counter() - t)
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p / 100 * len(xs)))] * 1000 if xs else float("nan")
+
+
+async def main_async(args: argparse.Namespace, base: str, port: int) -> dict:
+    games = [post(base, "/api/games", {"players": args.players, "seats": [{"kind": "human"}] * args.players,
+                                       "seed": 1000 + i}) for i in range(args.games)]
+    rtts: list[float] = []
+    counts: dict = {"actions": 0, "over": 0, "errors": {}}
+    deadline = time.perf_counter() + args.seconds
+    t0 = time.perf_counter()
+    # echo clients run alongside the games: the same server, client and machine load, so
+    # the ratio isolates what the game (engine check, storing, views) adds to a round trip
+    stop = asyncio.Event()
+    loaded_echo: list[float] = []
+    echoes = [asyncio.create_task(echo_client(f"ws://127.0.0.1:{port}/ws/echo", 10**9, loaded_echo,
+                                              args.think / 1000, random.Random(-i), stop))
+              for i in range(args.echo_clients)]
+    await asyncio.gather(*[
+        play_seat(f"ws://127.0.0.1:{port}/ws/{s['token']}?fmt=json&view=0", random.Random(gi * 10 + s["seat"]),
+                  rtts, counts, deadline, args.think / 1000)
+        for gi, g in enumerate(games) for s in g["seats"]])
+    elapsed = time.perf_counter() - t0
+    stop.set()
+    await asyncio.gather(*echoes)
+    # and the echo alone, on an idle server, for reference
+    per_conn = max(1, len(rtts) // max(1, args.games * args.players))
+    echo: list[float] = []
+    await asyncio.gather(*[echo_client(f"ws://127.0.0.1:{port}/ws/echo", per_conn, echo, args.think / 1000,
+                                       random.Random(i)) for i in range(args.games * args.players)])
+    return {
+        "games": args.games, "players": args.players, "think_ms": args.think, "connections": args.games * args.players,
+        "actions": counts["actions"], "games_finished": counts["over"] // args.players,
+        "errors": counts["errors"], "seconds": round(elapsed, 1),
+        "actions_per_second": round(counts["actions"] / elapsed, 1),
+        "action_p50_ms": round(pct(rtts, 50), 2), "action_p99_ms": round(pct(rtts, 99), 2),
+        "echo_p50_ms": round(pct(loaded_echo, 50), 2), "echo_p99_ms": round(pct(loaded_echo, 99), 2),
+        "p99_ratio": round(pct(rtts, 99) / pct(loaded_echo, 99), 2) if loaded_echo else None,
+        "p99_ratio_vs_idle_echo": round(pct(rtts, 99) / pct(echo, 99), 2) if echo else None,
+        "echo_messages": len(loaded_echo),
+        "idle_echo_p50_ms": round(pct(echo, 50), 2), "idle_echo_p99_ms": round(pct(echo, 99), 2),
+        "mean_ms": round(statistics.mean(rtts) * 1000, 2) if rtts else None,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--seconds", type=float, default=120, help="stop after this long even if games go on")
+    ap.add_argument("--think", type=float, default=1000,
+                    help="mean think time before each action and each echo, in ms (uniform 0..2x); 0 = flat out")
+    ap.add_argument("--echo-clients", type=int, default=50, help="echo connections running during the games")
+    ap.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
+    ap.add_argument("--url", default=None, help="use a running server (http://127.0.0.1:PORT) instead")
+    args = ap.parse_args()
+    proc = None
+    if args.url:
+        base = args.url.rstrip("/")
+        port = int(base.rsplit(":", 1)[1])
+    else:
+        port = free_port()
+        tmp = tempfile.mkdtemp(prefix="paxh-load-")
+        url = args.database_url or f"sqlite:///{tmp}/load.sqlite3"
+        proc = start_server(port, url, f"{tmp}/server.log")
+        print(f"server log: {tmp}/server.log", file=sys.stderr)
+        base = f"http://127.0.0.1:{port}"
+    try:
+        result = asyncio.run(main_async(args, base, port))
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(10)
+    print(json.dumps(result, indent=1))
+    print("p99 < 50 ms:", "met" if result["action_p99_ms"] < 50 else "NOT met")
+    print("p99 < 5x echo p99 under the same load:", "met" if (result["p99_ratio"] or 99) < 5 else "NOT met")
+    print("p99 < 5x echo p99 on an idle server:", "met" if (result["p99_ratio_vs_idle_echo"] or 99) < 5 else "NOT met")
+
+
+if __name__ == "__main__":
+    main()
