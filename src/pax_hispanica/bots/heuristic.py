@@ -70,6 +70,14 @@ class HeuristicAgent(BaseAgent):
 
     def card_value(self, view: dict, me: dict, card_id: str | None, deck: str | None = None) -> float:
         """What a card is worth to us, in dollars ($5 = 1 Prestige at the end), before its cost."""
+        fleet = me["fleet"]
+        key = (card_id, deck, fleet["legality"], fleet["ships"], self.cycles_left(view))
+        memo = self.__dict__.setdefault("_card_memo", {})
+        if key not in memo:
+            memo[key] = self._card_value(view, me, card_id, deck)
+        return memo[key]
+
+    def _card_value(self, view: dict, me: dict, card_id: str | None, deck: str | None = None) -> float:
         rs = self.rs(view)
         if card_id is None:                 # unseen (buried): the deck's average
             ids = rs.market if deck == "market" else rs.haven

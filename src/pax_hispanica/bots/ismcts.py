@@ -103,8 +103,9 @@ class ISMCTSAgent(BaseAgent):
         self.exploration = float(exploration)
         self.temperature = float(temperature)
         self.max_iterations = int(max_iterations)
-        if playout not in ("greedy", "random"):
-            raise ValueError("playout is 'greedy' or 'random'")
+        if playout not in ("greedy", "random", "heuristic"):
+            raise ValueError("playout is 'greedy', 'random' or 'heuristic'")
+        self._playout_bots: dict[int, Any] = {}
         self.playout = playout
         self.prior = float(prior)
         self._prior_key: str | None = None
@@ -122,6 +123,13 @@ class ISMCTSAgent(BaseAgent):
             winner = api.result(state)["winner"]
             return [1.0 if p == winner else 0.0 for p in range(n)]
         return softmax_values(score_estimates(api, state), self.temperature)
+
+    def _playout_bot(self, seat: int) -> Any:
+        bot = self._playout_bots.get(seat)
+        if bot is None:
+            from .heuristic import HeuristicAgent
+            bot = self._playout_bots[seat] = HeuristicAgent(stable_seed("playout", self.seed, seat), self.api_ref)
+        return bot
 
     # -- the search --------------------------------------------------------
     def decide(self, view: dict, legal: list[Descriptor]) -> Action:
@@ -254,6 +262,9 @@ class ISMCTSAgent(BaseAgent):
                 break
             if self.playout == "greedy":
                 a = greedy_playout_action(actions, rng)
+            elif self.playout == "heuristic":
+                a = self._playout_bot(seats[0]).decide(api.view(state, seats[0]),
+                                                       api.legal_actions(state, seats[0]))
             else:
                 a = actions[rng.randrange(len(actions))]
             state, _ = api.apply(state, a)
