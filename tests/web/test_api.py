@@ -281,3 +281,40 @@ def test_restart_rebuilds_every_game_from_the_record(database_url):
             assert after["version"] == before["version"]
             assert after["view"] == before["view"]
             assert after["legal"] == before["legal"]
+
+
+def test_undo_takes_back_ones_own_last_action(client):
+    """The undo button's message: the engine's undo (PRJ-2), stored like any action."""
+    import random
+
+    g = new_game(client, seed=3)
+    tokens = [s["token"] for s in g["seats"]]
+    rng = random.Random(4)
+    for _ in range(300):
+        views = [client.get(f"/api/view/{t}").json() for t in tokens]
+        undoable = next((i for i, v in enumerate(views) if v["can_undo"]), None)
+        if undoable is not None:
+            break
+        seat = next(i for i, v in enumerate(views) if v["legal"])
+        from pax_hispanica import api
+
+        acts = [a for a in api.expand(views[seat]["legal"]) if a["type"] != "undo"]
+        assert client.post(f"/api/act/{tokens[seat]}", json={"version": views[seat]["version"],
+                                                             "action": rng.choice(acts)}).status_code == 200
+        previous = views
+    else:
+        pytest.skip("no undoable moment in this seeded game")
+    before = previous[undoable]["view"]["players"]
+    v = views[undoable]
+    other = 1 - undoable
+    # only the seat itself may undo
+    err(client.post(f"/api/act/{tokens[other]}", json={"version": v["version"],
+                                                       "action": {"seat": undoable, "type": "undo"}}), 403, "wrong_seat")
+    r = client.post(f"/api/act/{tokens[undoable]}", json={"version": v["version"],
+                                                          "action": {"seat": undoable, "type": "undo"}})
+    assert r.status_code == 200, r.text
+    after = client.get(f"/api/view/{tokens[undoable]}").json()
+    assert after["version"] == v["version"] + 1
+    assert after["view"]["players"] == before
+    html = client.get(f"/play/{tokens[undoable]}").text
+    assert ('id="undo"' in html) == after["can_undo"]

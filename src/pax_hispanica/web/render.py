@@ -56,6 +56,12 @@ def log_entries(events: list, tr: Tr, tail: int | None = LOG_TAIL) -> list[dict]
              "page": e.get("page")} for e in reversed(evs) if isinstance(e, dict)]
 
 
+def can_undo(live: LiveGame, viewer: int | None) -> bool:
+    """Whether the engine lets `viewer` take back its last action now (PRJ-2)."""
+    check = getattr(api, "can_undo", None)
+    return bool(viewer is not None and not live.over and check is not None and check(live.state, viewer))
+
+
 def controls(legal: list, tr: Tr) -> tuple[list[dict], dict | None, dict[str, str]]:
     """(decision widgets, the undo action or None, zone id -> action JSON for clicking the map)."""
     widgets, undo, zones = [], None, {}
@@ -95,6 +101,8 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
     acting = list(api.acting(state))
     legal = api.legal_actions(state, viewer) if viewer is not None and not live.over else []
     widgets, undo, zones = controls(legal, tr)
+    if undo is None and can_undo(live, viewer):
+        undo = {"seat": viewer, "type": "undo"}
     decision = (view.get("decision") if isinstance(view, dict) else None) if legal else None
     result = _jsonable(api.result(state)) if live.over else None
     return {
@@ -243,6 +251,7 @@ def json_update(live: LiveGame, viewer: int | None, full_log: bool = False, with
     msg = {
         "type": "update", "version": live.version, "seat": viewer, "acting": list(api.acting(state)),
         "legal": api.legal_actions(state, viewer) if viewer is not None and not live.over else [],
+        "can_undo": can_undo(live, viewer),
         "events": events, "over": live.over, "result": api.result(state) if live.over else None,
         "seats": [{"seat": s.seat, "kind": s.kind, "bot_kind": s.bot_kind} for s in live.seats],
     }

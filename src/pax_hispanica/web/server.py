@@ -248,10 +248,10 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
             body = GameIn.model_validate_json(await request.body())
         except ValidationError as e:
             return _malformed("; ".join(f"{'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors()))
-        user = await svc.user(request.cookies.get(COOKIE))
+        uid = request.cookies.get(COOKIE)  # a browser's user, so the game shows in its list
         try:
             live = await svc.create_game(body.players, [s.model_dump() for s in body.seats], body.nations,
-                                         mode=body.mode, host_user=user["id"], seed=body.seed)
+                                         mode=body.mode, host_user=uid, seed=body.seed)
         except ServerError as e:
             return _error(e)
         return JSONResponse({

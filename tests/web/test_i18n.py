@@ -1,0 +1,57 @@
+"""English and Catalan, per user, rendered from structured events."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pax_hispanica.web import i18n
+from pax_hispanica.web.i18n import Tr, catalogue, rule_pages
+
+
+def test_both_languages_cover_the_same_keys():
+    en, ca = catalogue("en"), catalogue("ca")
+    for section in ("ui", "decisions", "actions", "events", "nations", "years"):
+        assert set(en[section]) <= set(ca[section]), section
+    raw_ca = json.loads((Path(i18n.__file__).parent / "locales" / "ca.json").read_text())
+    missing = set(en["events"]) - set(raw_ca["events"])
+    assert not missing, f"events without Catalan text: {missing}"
+
+
+def test_events_render_in_each_language_with_names():
+    ev = {"seq": 5, "type": "AuctionWon", "rule": "AUC-5", "page": "SEED p7", "winner": 1, "initiator": 0,
+          "card": "galeon-1", "price": 3}
+    names = {"galeon-1": "Galeón"}
+    assert Tr("en", ["Spanish", "English"], names).event(ev) == "English wins Galeón for $3."
+    assert Tr("ca", ["Espanyols", "Anglesos"], names).event(ev) == "Anglesos guanya Galeón per 3 $."
+
+
+def test_unknown_events_and_actions_render_generically():
+    tr = Tr("ca", ["Espanyols", "Anglesos"])
+    text = tr.event({"seq": 1, "type": "KrakenAwoke", "rule": "X-1", "page": "REF", "seat": 1, "zone": "atlantico",
+                     "to": None})
+    assert text.startswith("Kraken Awoke") and "Anglesos" in text and "atlantico" in text
+    assert tr.action({"seat": 0, "type": "summon_kraken", "where": "atlantico"}).startswith("Summon kraken")
+    # a known event missing a field still renders
+    assert Tr("en").event({"type": "AuctionWon"})
+
+
+def test_rule_summaries_in_both_languages():
+    for lang in ("en", "ca"):
+        paras = rule_pages(lang)
+        assert len(paras) == 6
+        assert any(7 in p["pages"] for p in paras)
+
+
+def test_language_is_chosen_per_user(client):
+    g = client.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    token = g["seats"][0]["token"]
+    en = client.get(f"/play/{token}").text
+    assert "Your decision" in en or "Waiting for" in en
+    ca = client.get(f"/play/{token}?lang=ca").text
+    assert "Comença la partida" in ca and 'lang="ca"' in ca
+    # the choice sticks to this browser (cookie) ...
+    assert 'lang="ca"' in client.get(f"/play/{token}").text
+    assert "Partida nova" in client.get("/").text
+    # ... and its live updates come in Catalan too
+    with client.websocket_connect(f"/ws/{token}") as ws:
+        assert "Registre" in json.loads(ws.receive_text())["html"]
