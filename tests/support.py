@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
+import shutil
+from pathlib import Path
 
 from pax_hispanica import api
 
@@ -32,3 +35,60 @@ def scenario(position: dict, players: int = 3, seed: int = 1, actions=(), nation
 
 def options(state, seat: int) -> list[dict]:
     return api.expand(api.legal_actions(state, seat))
+
+
+# ---- rulesets with changed numbers --------------------------------------------------------------
+
+NO_SPAIN = ["english", "french", "dutch"]          # the Crown owns the Crown colonies (CYC-4)
+WITH_SPAIN = ["spanish", "english", "french"]      # seat 0 owns them
+REFERENCE = Path(api.__file__).resolve().parent / "data" / "reference"
+
+
+def modified_ruleset(folder: Path, **changes) -> str:
+    """A copy of the reference ruleset with some parameters of ruleset.toml changed; returns its path."""
+    shutil.copytree(REFERENCE, folder)
+    toml = folder / "ruleset.toml"
+    text = toml.read_text()
+    for key, value in changes.items():
+        literal = f'"{value}"' if isinstance(value, str) else str(value)
+        text, n = re.subn(rf"(?m)^{key}\s*=\s*[^#\n]*", f"{key} = {literal} ", text)
+        assert n == 1, key
+    toml.write_text(text)
+    return str(folder)
+
+
+# ---- games that reach the Sail Year's rarer rules -------------------------------------------------
+
+SAIL_WEIGHTS = {"end_voyage": 1, "move": 4, "attack": 2, "enslave": 8, "load_chests": 8, "unload": 8,
+                "unload_haven": 6, "start_at_haven": 3, "play": 6, "end_turn": 1}
+
+
+def treasure_seeking_game(players: int, seed: int, on_step):
+    """A legal game mixing the heuristic bot (which sails for Treasure) with random actions that
+    favour sailing, fighting, loading and playing cards. Only the engine is under test: a bot
+    answer that is not legal falls back to a random one."""
+    g = api.Game.new(api.Config(players=players), seed)
+    r = random.Random(seed)
+    try:
+        from pax_hispanica.bots.heuristic import HeuristicAgent
+        bots = [HeuristicAgent(seed=seed * 10 + s, api=api) for s in range(players)]
+    except Exception:                  # noqa: BLE001 - without the bot, weighted random play only
+        bots = None
+    for _ in range(20000):
+        if api.is_over(g.state):
+            return g
+        seat = r.choice(api.acting(g.state))
+        legal = api.legal_actions(g.state, seat)
+        acts = api.expand(legal)
+        action = None
+        if bots and r.random() < 0.7:
+            try:
+                action = bots[seat].decide(api.view(g.state, seat), legal)
+            except Exception:          # noqa: BLE001 - the bot is not under test here
+                action = None
+        if action not in acts:
+            action = r.choices(acts, [SAIL_WEIGHTS.get(a["type"], 2) for a in acts])[0]
+        before = g.state
+        events = g.act(action)
+        on_step(before, action, g.state, events)
+    raise AssertionError("game did not end")

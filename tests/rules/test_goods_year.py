@@ -9,39 +9,19 @@ by a public event.
 from __future__ import annotations
 
 import random
-import re
-import shutil
-from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st_
 
 from pax_hispanica import api
 from pax_hispanica.engine import audit
 from pax_hispanica.engine.flow import YEAR_STEPS, YEARS
 from pax_hispanica.engine.rng import below, shuffle
-from support import random_game
+from support import NO_SPAIN, WITH_SPAIN, modified_ruleset, random_game
 
-NO_SPAIN = ["english", "french", "dutch"]          # the Crown owns the Crown colonies (CYC-4)
-WITH_SPAIN = ["spanish", "english", "french"]      # seat 0 owns them
-REFERENCE = Path(api.__file__).resolve().parent / "data" / "reference"
 RS = api.load_ruleset("reference")
 GOODS_EVENTS = {"PlayerOrderUpdated", "CathedralsRefreshed", "CitizenEmployed", "IndigenousKidnapped",
                 "ColonyStaysVacant", "ColonyDiedOff", "GoodsDrawn", "ChestsPlaced", "SlaveAttrition",
                 "EarningsPaid"}
-
-
-def modified_ruleset(folder: Path, **changes) -> str:
-    """A copy of the reference ruleset with some parameters of ruleset.toml changed; returns its path."""
-    shutil.copytree(REFERENCE, folder)
-    toml = folder / "ruleset.toml"
-    text = toml.read_text()
-    for key, value in changes.items():
-        literal = f'"{value}"' if isinstance(value, str) else str(value)
-        text, n = re.subn(rf"(?m)^{key}\s*=\s*[^#\n]*", f"{key} = {literal} ", text)
-        assert n == 1, key
-    toml.write_text(text)
-    return str(folder)
 
 
 def config(nations=NO_SPAIN, ruleset=None) -> dict:

@@ -14,9 +14,6 @@ Year. The reference map, in the parts these tests use:
 
 from __future__ import annotations
 
-import re
-import shutil
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st_
@@ -24,23 +21,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st_
 from pax_hispanica import api
 from pax_hispanica.engine import audit
 from pax_hispanica.engine.flow import YEARS
+from support import NO_SPAIN, WITH_SPAIN, modified_ruleset
 
-NO_SPAIN = ["english", "french", "dutch"]          # the Crown owns the Crown colonies (CYC-4)
-WITH_SPAIN = ["spanish", "english", "french"]      # seat 0 owns them
-REFERENCE = Path(api.__file__).resolve().parent / "data" / "reference"
-
-
-def modified_ruleset(folder: Path, **changes) -> str:
-    """A copy of the reference ruleset with some parameters of ruleset.toml changed; returns its path."""
-    shutil.copytree(REFERENCE, folder)
-    toml = folder / "ruleset.toml"
-    text = toml.read_text()
-    for key, value in changes.items():
-        literal = f'"{value}"' if isinstance(value, str) else str(value)
-        text, n = re.subn(rf"(?m)^{key}\s*=\s*[^#\n]*", f"{key} = {literal} ", text)
-        assert n == 1, key
-    toml.write_text(text)
-    return str(folder)
 
 
 @pytest.fixture(scope="module")

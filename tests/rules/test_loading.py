@@ -3,14 +3,13 @@ automatic emigration, never without a vacant colony, unloading as labour."""
 
 from __future__ import annotations
 
-import random
 
 import pytest
 from hypothesis import given, settings, strategies as st_
 
 from pax_hispanica import api
 from pax_hispanica.engine import loading
-from support import options, scenario
+from support import options, scenario, treasure_seeking_game
 
 NATIONS = ["english", "french", "courland"]     # nobody owns anything in Tierra Firme or Venezuela
 SANTA_MARTA, CARTAGENA = "tierra_firme.santa_marta", "tierra_firme.cartagena"
@@ -199,41 +198,6 @@ def test_LOAD_4_nothing_to_unload():
 
 # ---- LOAD-2 over random games ---------------------------------------------------------------
 
-SAIL_WEIGHTS = {"end_voyage": 1, "move": 4, "attack": 2, "enslave": 8, "load_chests": 8, "unload": 8,
-                "unload_haven": 6, "start_at_haven": 3, "play": 6, "end_turn": 1}
-
-
-def sail_heavy_game(players: int, seed: int, on_step):
-    """A legal game mixing the heuristic bot (which sails for Treasure) with random actions that
-    favour sailing, fighting, loading and playing cards. Only the engine is under test: a bot
-    answer that is not legal falls back to a random one."""
-    g = api.Game.new(api.Config(players=players), seed)
-    r = random.Random(seed)
-    try:
-        from pax_hispanica.bots.heuristic import HeuristicAgent
-        bots = [HeuristicAgent(seed=seed * 10 + s, api=api) for s in range(players)]
-    except Exception:                  # noqa: BLE001 - without the bot, weighted random play only
-        bots = None
-    for _ in range(20000):
-        if api.is_over(g.state):
-            return g
-        seat = r.choice(api.acting(g.state))
-        legal = api.legal_actions(g.state, seat)
-        acts = api.expand(legal)
-        action = None
-        if bots and r.random() < 0.7:
-            try:
-                action = bots[seat].decide(api.view(g.state, seat), legal)
-            except Exception:          # noqa: BLE001 - the bot is not under test here
-                action = None
-        if action not in acts:
-            action = r.choices(acts, [SAIL_WEIGHTS.get(a["type"], 2) for a in acts])[0]
-        before = g.state
-        events = g.act(action)
-        on_step(before, action, g.state, events)
-    raise AssertionError("game did not end")
-
-
 @settings(max_examples=15, deadline=None)
 @given(players=st_.integers(2, 5), seed=st_.integers(0, 2**32))
 def test_LOAD_2_no_meeple_is_ever_loaded_without_a_vacant_colony_in_random_games(players, seed):
@@ -251,4 +215,4 @@ def test_LOAD_2_no_meeple_is_ever_loaded_without_a_vacant_colony_in_random_games
             assert not grew or any(e["type"] in ("CitizensEmigrated", "IndigenousEnslaved")
                                    and e["seat"] == s for e in events)
 
-    sail_heavy_game(players, seed, check)
+    treasure_seeking_game(players, seed, check)

@@ -5,14 +5,13 @@ For each legality: what it may load, from whom, at what price, and what each Che
 
 from __future__ import annotations
 
-import random
 
 import pytest
 from hypothesis import given, settings, strategies as st_
 
 from pax_hispanica import api
 from pax_hispanica.engine import audit
-from support import options, scenario
+from support import options, scenario, treasure_seeking_game
 
 NO_SPAIN = ["english", "french", "courland"]          # the Crown owns its colonies
 WITH_SPAIN = ["english", "french", "spanish"]         # seat 2 owns the Crown colonies
@@ -301,40 +300,6 @@ def test_PRJ_9_a_voyage_started_at_a_Haven_can_load_and_unload_there():
 
 # ---- over random games: conservation, and Prestige only from logged scoring ------------------
 
-WEIGHTS = {"end_voyage": 1, "move": 4, "attack": 2, "enslave": 8, "load_chests": 8, "unload": 8,
-           "unload_haven": 6, "start_at_haven": 3, "play": 6, "end_turn": 1}
-
-
-def mixed_game(players: int, seed: int, on_step):
-    """The heuristic bot (it sails for Treasure) mixed with weighted random actions. Only the engine
-    is under test: a bot answer that is not legal falls back to a random one."""
-    g = api.Game.new(api.Config(players=players), seed)
-    r = random.Random(seed)
-    try:
-        from pax_hispanica.bots.heuristic import HeuristicAgent
-        bots = [HeuristicAgent(seed=seed * 10 + s, api=api) for s in range(players)]
-    except Exception:                  # noqa: BLE001 - without the bot, weighted random play only
-        bots = None
-    for _ in range(20000):
-        if api.is_over(g.state):
-            return g
-        seat = r.choice(api.acting(g.state))
-        legal = api.legal_actions(g.state, seat)
-        acts = api.expand(legal)
-        action = None
-        if bots and r.random() < 0.7:
-            try:
-                action = bots[seat].decide(api.view(g.state, seat), legal)
-            except Exception:          # noqa: BLE001 - the bot is not under test here
-                action = None
-        if action not in acts:
-            action = r.choices(acts, [WEIGHTS.get(a["type"], 2) for a in acts])[0]
-        before = g.state
-        events = g.act(action)
-        on_step(before, action, g.state, events)
-    raise AssertionError("game did not end")
-
-
 def logged_prestige(events, n):
     got = [0] * n
     for e in events:
@@ -370,5 +335,5 @@ def test_TRS_5_Chests_and_meeples_are_conserved_and_Prestige_rises_only_by_logge
                 assert any(e["type"] == "LegalityChanged" and e["seat"] == s for e in events)
         seen.update(e["type"] for e in events)
 
-    mixed_game(players, seed, check)
+    treasure_seeking_game(players, seed, check)
     assert "FinalScoring" in seen
