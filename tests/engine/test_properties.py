@@ -180,3 +180,49 @@ def test_determinize_gives_a_state_with_the_same_view_that_depends_only_on_the_v
 
     play(n, seed, on_step=on_step)
     assert tried[0] > 0
+
+
+JUNK = [None, True, -1, 0, 1, 2, 99, "", "x", "europe", "jamaica", "rebels", "market", "haven", "employ",
+        "kidnap", "attacker", "target", "jamaica.port_royal", "nueva_espana.veracruz", "galeon-1", "tortuga"]
+FIELDS = ["deck", "buried", "amount", "card", "target", "to", "zone", "colony", "count", "source", "site", "side"]
+
+
+@FAST
+@given(PLAYERS, SEEDS, hs.integers(2, 6))
+def test_PRJ_7_legal_actions_are_exactly_what_apply_accepts(n, seed, every):
+    """Every listed action applies; a probe action is accepted only when it is a listed one
+    (possibly with ignored extra fields), and then gives the same state."""
+    from pax_hispanica.engine.core import ACTION_TYPES
+    r = random.Random(seed)
+
+    def on_step(before, action, after, events):
+        if after.over or after.version % every:
+            return
+        for seat in range(after.n):
+            legal = api.expand(api.legal_actions(after, seat))
+            for a in legal:
+                api.apply(after, a)                       # never refused
+            for _ in range(6):
+                probe = {"seat": seat, "type": r.choice(sorted(ACTION_TYPES - {"undo"}))}
+                for f in r.sample(FIELDS, r.randint(0, 3)):
+                    probe[f] = r.choice(JUNK)
+                try:
+                    new, _ = api.apply(after, probe)
+                except api.IllegalAction:
+                    continue
+                match = [a for a in legal if all(probe.get(k, False if k == "buried" else None) == v
+                                                 for k, v in a.items())]
+                assert match, probe
+                assert api.apply(after, match[0])[0].to_dict() == new.to_dict()
+
+    play(n, seed, on_step=on_step)
+
+
+@pytest.mark.soak
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(PLAYERS, SEEDS, hs.integers(0, 2 ** 32))
+def test_soak_views_determinize_and_permutations(n, seed, dseed):
+    test_HID_1_no_view_ever_carries_another_players_secret.hypothesis.inner_test(n, seed, 1)
+    test_determinize_gives_a_state_with_the_same_view_that_depends_only_on_the_view.hypothesis.inner_test(
+        n, seed, dseed, 2)
+    test_PRJ_1_permuting_sealed_commits_gives_the_same_result.hypothesis.inner_test(n, seed)
