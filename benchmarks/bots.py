@@ -24,14 +24,14 @@ from pax_hispanica import sim
 from pax_hispanica.bots import make_agent
 
 
-def match(bots: str, games: int, seed: int, workers: int) -> dict:
+def match(bots: str, games: int, seed: int, workers: int, nations: str | None = None) -> dict:
     t0 = time.perf_counter()
-    results = sim.run(4, games, bots, seed=seed, workers=workers)
+    results = sim.run(4, games, bots, seed=seed, workers=workers, nations=nations)
     wall = time.perf_counter() - t0
     s = sim.report(results)
-    return {"bots": bots, "games": games, "seed": seed, "workers": workers, "errors": s["errors"],
-            "win_rate": s["win_rate"]["bot"], "wall_seconds": round(wall, 2),
-            "decisions_per_game": s["decisions_per_game"]}
+    return {"bots": bots, "nations": nations or "default", "games": games, "seed": seed, "workers": workers,
+            "errors": s["errors"], "win_rate": s["win_rate"]["bot"], "bot_scores": s["bot_scores"],
+            "wall_seconds": round(wall, 2), "decisions_per_game": s["decisions_per_game"]}
 
 
 def ismcts_speed(positions: int, seconds: float, seed: int) -> dict:
@@ -85,6 +85,9 @@ def main() -> None:
     p.add_argument("--heuristic-games", type=int, default=400)
     p.add_argument("--ismcts-games", type=int, default=12)
     p.add_argument("--ismcts-bot", default="ismcts:seconds=1", help="the ISMCTS bot spec for the match")
+    p.add_argument("--nations", default="default,english,french,dutch,courland",
+                   help="';'-separated nation settings to play each match under (default: the ruleset's "
+                        "order, then the four nations other than the Spanish)")
     p.add_argument("--speed-positions", type=int, default=20)
     p.add_argument("--throughput-games", type=int, default=200)
     p.add_argument("--skip", default="", help="comma list of sections to skip: heuristic,ismcts,speed,throughput")
@@ -97,13 +100,19 @@ def main() -> None:
                              "platform": platform.platform()},
                  "command": " ".join([os.path.relpath(sys.executable)] + sys.argv)}
     log = (lambda *x: print(*x, file=sys.stderr, flush=True))
+    settings = [None if x == "default" else x for x in (n.strip() for n in a.nations.split(";")) if x]
+    if a.nations == "default,english,french,dutch,courland":
+        settings = [None, "english,french,dutch,courland"]
     if "heuristic" not in skip:
-        log("heuristic vs 3 random ...")
-        out["heuristic_vs_random"] = match("heuristic,random,random,random", a.heuristic_games, a.seed, a.workers)
+        for nat in settings:
+            log(f"heuristic vs 3 random, nations {nat or 'default'} ...")
+            out.setdefault("heuristic_vs_random", []).append(
+                match("heuristic,random,random,random", a.heuristic_games, a.seed, a.workers, nat))
     if "ismcts" not in skip:
-        log(f"{a.ismcts_bot} vs 3 heuristic ...")
-        out["ismcts_vs_heuristic"] = match(f"{a.ismcts_bot},heuristic,heuristic,heuristic",
-                                           a.ismcts_games, a.seed, a.workers)
+        for nat in settings:
+            log(f"{a.ismcts_bot} vs 3 heuristic, nations {nat or 'default'} ...")
+            out.setdefault("ismcts_vs_heuristic", []).append(
+                match(f"{a.ismcts_bot},heuristic,heuristic,heuristic", a.ismcts_games, a.seed, a.workers, nat))
     if "speed" not in skip:
         log("ISMCTS iterations per second ...")
         out["ismcts_speed"] = ismcts_speed(a.speed_positions, 1.0 if not a.quick else 0.2, a.seed)
@@ -123,13 +132,13 @@ def render(out: dict) -> str:
     lines = [f"machine: {out['machine']['cpus']} CPUs, Python {out['machine']['python']}",
              f"command: {out['command']}", ""]
     for key, bot in (("heuristic_vs_random", "heuristic"), ("ismcts_vs_heuristic", None)):
-        if key in out:
-            m = out[key]
+        for m in out.get(key, []):
             name = bot or next(k for k in m["win_rate"] if k.startswith("ismcts"))
             w = m["win_rate"][name]
-            lines.append(f"{m['bots']}: {name} won {w['wins']}/{w['games']} = {w['rate']:.3f} "
-                         f"(95% CI {w['ci95'][0]:.3f}-{w['ci95'][1]:.3f}); {m['errors']} errors; "
-                         f"{m['decisions_per_game']:.0f} decisions/game; {m['wall_seconds']} s")
+            ranks = ", ".join(f"{b} {v['mean_rank']:.2f}" for b, v in m["bot_scores"].items())
+            lines.append(f"{m['bots']} (nations {m['nations']}): {name} won {w['wins']}/{w['games']} = "
+                         f"{w['rate']:.3f} (95% CI {w['ci95'][0]:.3f}-{w['ci95'][1]:.3f}); mean rank {ranks}; "
+                         f"{m['errors']} errors; {m['decisions_per_game']:.0f} decisions/game; {m['wall_seconds']} s")
     if "ismcts_speed" in out:
         s = out["ismcts_speed"]
         lines.append(f"ISMCTS: median {s['iterations_per_second_median']} iterations/s over {s['positions']} "

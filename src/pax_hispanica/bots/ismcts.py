@@ -90,9 +90,9 @@ class ISMCTSAgent(BaseAgent):
     kind = "ismcts"
 
     def __init__(self, seed: int = 0, api: Any = None, iterations: int | None = None,
-                 seconds: float | None = None, cutoff: int = 60,
-                 exploration: float = 0.7, temperature: float = 3.0,
-                 max_iterations: int = 1_000_000, playout: str = "greedy",
+                 seconds: float | None = None, cutoff: int = 10,
+                 exploration: float = 0.7, temperature: float = 1.0,
+                 max_iterations: int = 1_000_000, playout: str = "auto",
                  prior: float = 0.5, **options: Any) -> None:
         super().__init__(seed, api, **options)
         if iterations is None and seconds is None:
@@ -103,8 +103,10 @@ class ISMCTSAgent(BaseAgent):
         self.exploration = float(exploration)
         self.temperature = float(temperature)
         self.max_iterations = int(max_iterations)
-        if playout not in ("greedy", "random", "heuristic"):
-            raise ValueError("playout is 'greedy', 'random' or 'heuristic'")
+        if playout not in ("auto", "greedy", "random", "heuristic"):
+            raise ValueError("playout is 'auto', 'greedy', 'random' or 'heuristic'")
+        if playout == "auto":      # the heuristic needs the ruleset (map, cards) from the API
+            playout = "heuristic" if hasattr(self.api, "load_ruleset") else "greedy"
         self._playout_bots: dict[int, Any] = {}
         self.playout = playout
         self.prior = float(prior)
