@@ -45,6 +45,20 @@ class _Blocking:
         return self.conn.execute(*args, **kwargs)
 
 
+_STORE_PG = sa.text("""
+WITH g AS (
+    UPDATE games SET version = :n1, updated_at = now(),
+           status = COALESCE(:status, status), result = COALESCE(:result, result)
+    WHERE id = :gid AND version = :n
+    RETURNING id),
+a AS (
+    INSERT INTO actions (game_id, n, action, created_at)
+    SELECT id, :n, :action, now() FROM g
+    RETURNING game_id)
+SELECT pg_notify(:chan, :payload) FROM a
+""")
+
+
 class _Lost(Exception):
     """Another server stored that action number first."""
 
@@ -422,6 +436,8 @@ class Service:
     async def _store_action(self, gid: str, n: int, action_json: str, result: str | None) -> bool:
         """Store action number n of the record, in one transaction, only if the record has
         exactly n actions (optimistic: False when another server got there first)."""
+        if self.pg:
+            return await self._store_action_pg(gid, n, action_json, result)
         values: dict = {"version": n + 1, "updated_at": sa.func.now()}
         if result is not None:
             values.update(status="over", result=result)
@@ -438,6 +454,20 @@ class Service:
         except (_Lost, sa.exc.IntegrityError):
             return False
         return True
+
+    async def _store_action_pg(self, gid: str, n: int, action_json: str, result: str | None) -> bool:
+        """The same on PostgreSQL as one statement in one round trip (autocommit; a single
+        statement is atomic): version check, insert and NOTIFY."""
+        try:
+            async with self.engine.connect() as conn:
+                conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+                row = (await conn.execute(_STORE_PG, {
+                    "gid": gid, "n": n, "n1": n + 1, "action": action_json, "result": result,
+                    "status": "over" if result is not None else None,
+                    "chan": NOTIFY_CHANNEL, "payload": f"{gid}:{n + 1}:{self.node}"})).first()
+        except sa.exc.IntegrityError:
+            return False
+        return row is not None
 
     @staticmethod
     def _only_sealed_since(live: LiveGame, version: int, seat: int) -> bool:
