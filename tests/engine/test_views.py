@@ -26,14 +26,13 @@ def known_cards(st, viewer) -> set:
     return out
 
 
-def check_events(before, after, events, viewer, public_so_far: set) -> None:
+def check_events(before, after, action, events, viewer, public_so_far: set) -> None:
     """HID-2: the redacted events of one action carry nothing secret from `viewer`."""
     red = api.redact(events, viewer)
     revealed = any(e["type"] == "ChoicesRevealed" for e in events)
     allowed = public_so_far | known_cards(before, viewer) | known_cards(after, viewer)
-    if events and events[0].get("seat") is not None:
-        actor = events[0]["seat"]
-        allowed |= set(before.hands[actor]) - set(after.hands[actor])   # a card played, sold or discarded
+    actor = action["seat"]
+    allowed |= set(before.hands[actor]) - set(after.hands[actor])       # a card played, sold or discarded
     for e in red:
         assert "to" not in e or viewer in e["to"], e
         if e["type"] == "ChoiceSealed":
@@ -75,7 +74,7 @@ def test_HID_2_redacted_logs_carry_no_secret(n, seed):
 
     def on_step(before, action, after, events):
         for viewer, pub in publics.items():
-            check_events(before, after, events, viewer, pub)
+            check_events(before, after, action, events, viewer, pub)
 
     g = play(n, seed, bot_seed=seed % 1000, on_step=on_step)
     # and the whole log: sealed values only to their owner; the seed only at the end
