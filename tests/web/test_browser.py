@@ -76,12 +76,17 @@ def test_auction_bids_hidden_until_all_are_in(server_factory, browser, sqlite_ur
         assert re.search(r"Ana\)?\s*2", text) and re.search(r"Bru\)?\s*1", text), (text, names)
 
 
-def choose(page) -> bool:
+def choose(page, sail_by_map: bool = False) -> bool:
     """Take one decision on the page, preferring to end things quickly. False when none is shown
-    (or the board was redrawn under our hand: the caller tries again)."""
+    (or the board was redrawn under our hand: the caller tries again). With sail_by_map, a
+    voyage move is made by clicking a highlighted zone of the map."""
     from playwright.sync_api import Error
 
     try:
+        if sail_by_map and page.query_selector("svg .zone.clickable"):
+            page.click("svg .zone.clickable", timeout=2000)
+            page.sailed_by_map = getattr(page, "sailed_by_map", 0) + 1  # type: ignore[attr-defined]
+            return True
         if page.query_selector("form.range-form"):
             page.click("form.range-form button[type=submit]", timeout=2000)
             return True
@@ -107,7 +112,7 @@ def test_one_person_plays_a_whole_game_against_bots(server_factory, browser, sql
     moves = 0
     while time.time() < deadline and not page.query_selector("#result"):
         version = page.get_attribute("#board", "data-version")
-        if choose(page):
+        if choose(page, sail_by_map=getattr(page, "sailed_by_map", 0) < 3):
             moves += 1
             wait_for(lambda: page.get_attribute("#board", "data-version") != version
                      or page.query_selector("#error:not([hidden])"), what="the move to land")
@@ -118,6 +123,7 @@ def test_one_person_plays_a_whole_game_against_bots(server_factory, browser, sql
             page.wait_for_timeout(50)
     assert page.query_selector("#result"), "the game did not end"
     assert moves > 5
+    assert getattr(page, "sailed_by_map", 0) > 0, "never sailed by clicking the map"
     assert page.inner_text("#result")
     # the replay reveals everything, step by step
     page.click("#replay-link")
