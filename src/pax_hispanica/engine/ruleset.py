@@ -317,4 +317,6 @@ def _load_folder(folder: Path) -> Ruleset:
     rs.zone_index = zi
     rs.col_index = {c: i for i, c in enumerate(cols["ids"])}
     rs.battle_cards = battle["card"]
+    for key, value in params.items():      # parameters as plain attributes: rs.chest_cap without __getattr__
+        rs.__dict__.setdefault(key, value)
     return rs
