@@ -318,3 +318,22 @@ def test_undo_takes_back_ones_own_last_action(client):
     assert after["view"]["players"] == before
     html = client.get(f"/play/{tokens[undoable]}").text
     assert ('id="undo"' in html) == after["can_undo"]
+
+
+def test_lobby_lists_my_games_without_leaking_the_host_link(client):
+    import re
+
+    r = client.post("/games", data={"players": "2", "mode": "online", "kind0": "human", "kind1": "human",
+                                    "nation0": "", "nation1": ""}, follow_redirects=False)
+    assert r.status_code == 303
+    host_token = r.headers["location"].rsplit("/", 1)[1]
+    links = client.get(f"/host/{host_token}").text
+    join = re.findall(r'href="/play/([^"]+)"', links)
+    assert len(join) == 2
+    lobby = client.get("/").text
+    assert host_token in lobby and join[0] in lobby  # the creator sits in the first seat
+    # another browser (no cookie) that opens the second seat's link sees the game, but not the host link
+    client.cookies.clear()
+    assert client.get(f"/play/{join[1]}").status_code == 200
+    mine = client.get("/").text
+    assert join[1] in mine and host_token not in mine and join[0] not in mine

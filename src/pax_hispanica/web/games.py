@@ -241,6 +241,7 @@ class Service:
     async def games_of(self, uid: str) -> list[dict]:
         g, s = db.games, db.seats
         q = (sa.select(g.c.id, g.c.created_at, g.c.status, g.c.version, g.c.mode, g.c.config, g.c.host_token,
+                       g.c.host_user,
                        g.c.spectator_token, s.c.seat, s.c.token)
              .select_from(g.outerjoin(s, sa.and_(s.c.game_id == g.c.id, s.c.user_id == uid)))
              .where(sa.or_(g.c.host_user == uid, s.c.user_id == uid))
@@ -250,6 +251,8 @@ class Service:
         out: dict[str, dict] = {}
         for r in rows:
             d = out.setdefault(r["id"], {**dict(r), "config": json.loads(r["config"]), "my_seats": []})
+            if r["host_user"] != uid:  # a seated player never learns the host's (or table's) link
+                d["host_token"] = None
             if r["seat"] is not None:
                 d["my_seats"].append({"seat": r["seat"], "token": r["token"]})
         return list(out.values())
