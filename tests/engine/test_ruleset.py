@@ -86,39 +86,39 @@ def test_parameter_of_the_wrong_type_is_refused(tmp_path):
     refused(f, "ruleset.toml", "[game]", "cycles")
 
 
-def test_unknown_effect_names_file_and_card(tmp_path):
+def test_CARD_1_unknown_effect_names_file_and_card(tmp_path):
     f = broken(tmp_path, "market.toml", 'kind = "gain_galleon"', 'kind = "gain_dragon"')
     refused(f, "market.toml", "card galeon", "gain_dragon")
 
 
-def test_unknown_effect_parameter_names_file_card_and_effect(tmp_path):
+def test_CARD_1_unknown_effect_parameter_names_file_card_and_effect(tmp_path):
     f = broken(tmp_path, "market.toml", '{ kind = "gain_galleon", n = 1 }', '{ kind = "gain_galleon", n = 1, m = 2 }')
     refused(f, "market.toml", "card galeon", "gain_galleon", "'m'")
 
 
-def test_unknown_card_key_names_file_and_card(tmp_path):
+def test_CARD_1_unknown_card_key_names_file_and_card(tmp_path):
     f = broken(tmp_path, "market.toml", 'id = "galeon"\n', 'id = "galeon"\ncolour = "red"\n')
     refused(f, "market.toml", "card galeon", "colour")
 
 
-def test_unknown_bespoke_card_names_file_and_card(tmp_path):
+def test_CARD_1_unknown_bespoke_card_names_file_and_card(tmp_path):
     f = broken(tmp_path, "market.toml", 'bespoke = "treaty_of_madrid"', 'bespoke = "treaty_of_tordesillas"')
     refused(f, "market.toml", "treaty_of_tordesillas")
 
 
-def test_duplicate_card_names_file_and_card(tmp_path):
+def test_CARD_1_duplicate_card_names_file_and_card(tmp_path):
     f = broken(tmp_path, "haven.toml", 'id = "providence"', 'id = "tortuga"')
     refused(f, "haven.toml", "tortuga")
 
 
-def test_card_condition_naming_an_unknown_nation_or_legality_is_refused(tmp_path):
+def test_CARD_1_card_condition_naming_an_unknown_nation_or_legality_is_refused(tmp_path):
     f = broken(tmp_path, "market.toml", 'id = "galeon"\n', 'id = "galeon"\nrequires = { nation = "portuguese" }\n')
     refused(f, "market.toml", "card galeon", "portuguese")
     f2 = broken(tmp_path / "b", "market.toml", 'id = "galeon"\n', 'id = "galeon"\nrequires = { legality = ["PIRATE"] }\n')
     refused(f2, "market.toml", "card galeon", "legality")
 
 
-def test_haven_effect_outside_the_haven_deck_is_refused(tmp_path):
+def test_CARD_2_haven_effect_outside_the_haven_deck_is_refused(tmp_path):
     f = broken(tmp_path, "market.toml", '{ kind = "gain_galleon", n = 1 }', '{ kind = "haven" }')
     refused(f, "market.toml", "card galeon", "haven")
 
@@ -145,12 +145,12 @@ def test_unknown_site_key_names_file_and_site(tmp_path):
     refused(f, "map.toml", "site nueva_espana.mexica", "gold")
 
 
-def test_unknown_home_colony_names_file_and_nation(tmp_path):
+def test_CYC_4_unknown_home_colony_names_file_and_nation(tmp_path):
     f = broken(tmp_path, "nations.toml", 'home = "jamaica.port_royal"', 'home = "jamaica.kingston"')
     refused(f, "nations.toml", "[english]", "jamaica.kingston")
 
 
-def test_unknown_start_zone_names_file_and_key(tmp_path):
+def test_CYC_4_unknown_start_zone_names_file_and_key(tmp_path):
     f = broken(tmp_path, "ruleset.toml", 'start_zone = "europe"', 'start_zone = "asia"')
     refused(f, "ruleset.toml", "start_zone", "asia")
 
