@@ -171,7 +171,12 @@ class ISMCTSAgent(BaseAgent):
             self._iterate(state, root, me, root_keys, rng, n_players)
             iterations += 1
         assert root is not None
-        best_key = max(root.children, key=lambda k: (root.children[k].visits, -_rank(k, root_keys)))
+        candidates = [k for k in root.children if k in root_keys]
+        if not candidates:      # no sample agreed with the real legal actions (never seen)
+            candidates = [self._prior_key if self._prior_key in root_keys else next(iter(root_keys))]
+            for k in candidates:
+                root.children.setdefault(k, _Node(n_players or 0, root_keys[k], me))
+        best_key = max(candidates, key=lambda k: (root.children[k].visits, -_rank(k, root_keys)))
         elapsed = time.perf_counter() - t0
         self.total_iterations += iterations
         self.total_seconds += elapsed
@@ -204,7 +209,11 @@ class ISMCTSAgent(BaseAgent):
             seat = me if first and me in seats else seats[0]
             actions = self._actions(state, seat)
             if first:
-                actions = [a for a in actions if action_key(a) in root_keys] or actions
+                # the bot's own legal actions should not depend on what it cannot
+                # see; if a sample disagrees, the iteration is dropped
+                actions = [a for a in actions if action_key(a) in root_keys]
+                if not actions:
+                    return
             first = False
             if not actions:
                 break
