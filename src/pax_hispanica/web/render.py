@@ -274,7 +274,7 @@ def replay_context(live: LiveGame, step: int, lang: str) -> dict:
     hands = []
     for s in live.seats:
         parts = own_parts(api.view(state, s.seat), s.seat, info)
-        hands.append({"name": tr.seat(s.seat), "hand": parts.get("hand", [])})
+        hands.append({"name": tr.seat(s.seat), "hand": parts.get("hand", []), "sealed": parts.get("sealed")})
     events = game_events(game)
     return {"tr": tr, "map": Markup(svgmap.render(public, {}, tr, info)), "hands": hands, "decks": decks(public, tr),
             "players": players_table(public, tr, live),

@@ -136,7 +136,7 @@ def _land_contents(view: dict, tr: Tr, x: float, y: float, zone: dict, rebels: i
         if kind == "cathedral":
             sym = f"✝{s.get('count', 0)}/{s.get('capacity', 0)}"
         elif kind == "tribal":
-            sym = ("⛰" if s.get("wilderness") else "▲") + str(s.get("count", 0))
+            sym = ("△" if s.get("wilderness") else "▲") + str(s.get("count", 0))
         elif kind == "visita":
             sym = f"⌂{s.get('count', 0)}"
         else:
@@ -144,7 +144,7 @@ def _land_contents(view: dict, tr: Tr, x: float, y: float, zone: dict, rebels: i
         parts.append(f'<tspan class="site {escape(str(kind))}" data-site="{escape(s.get("id", ""))}">'
                      f'<title>{escape(s.get("name", ""))}</title>{escape(sym)} </tspan>')
     if rebels:
-        parts.append(f'<tspan class="rebels" fill="#b00020">✊{int(rebels)}</tspan>')
+        parts.append(f'<tspan class="rebels" fill="#b00020" font-weight="bold">R{int(rebels)}</tspan>')
     if parts:
         out.append(f'<text x="{left:.0f}" y="{sy:.0f}" class="sites">{"".join(parts)}</text>')
     return out
