@@ -49,8 +49,9 @@ def replay(
     file: Annotated[Path, typer.Argument(help="A game record or a scenario file (JSON).")],
     to: Annotated[Optional[int], typer.Option("--to", help="Replay only the first N actions.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary and the events as JSON.")] = False,
-    viewer: Annotated[Optional[int], typer.Option("--viewer", help="Show the events as this seat sees them "
-                                                  "(default: everything, as in a finished game's replay).")] = None,
+    viewer: Annotated[Optional[int], typer.Option("--viewer", help="Show the events as this seat sees them.")] = None,
+    show_all: Annotated[bool, typer.Option("--all", help="Show every event, secrets included, even in an unfinished "
+                                           "game (the record holds the seed anyway).")] = False,
 ) -> None:
     """Replay a record (or a scenario) and print the resulting state summary."""
     data = _load_any(file)
@@ -68,7 +69,9 @@ def replay(
     except (KeyError, ValueError, api.RulesetError) as e:
         typer.echo(f"{file}: not a valid record or scenario: {e}", err=True)
         raise typer.Exit(2)
-    events = api.redact(game.events, viewer, reveal_all=viewer is None)
+    # a finished game is replayed with everything revealed; an unfinished one as a spectator sees it
+    reveal = show_all or (viewer is None and api.is_over(game.state))
+    events = api.redact(game.events, viewer, reveal_all=reveal)
     summary = api.summary(game.state)
     if as_json:
         typer.echo(json.dumps({"summary": summary, "events": events, "actions": len(game.record["actions"])},

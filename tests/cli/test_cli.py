@@ -93,3 +93,22 @@ def test_rules_lists_a_rule_with_its_page(rule):
     out = run("rules", rule)
     assert out.returncode == 0
     assert rule.upper() in out.stdout and ("SEED" in out.stdout or "REF" in out.stdout)
+
+
+def test_replay_of_an_unfinished_game_hides_sealed_choices_unless_asked(tmp_path: Path):
+    g = api.Game.new(api.Config(players=3), 4)
+    seat = api.acting(g.state)[0]
+    while api.decision(g.state)["d"] != "bid":
+        seat = api.acting(g.state)[0]
+        opts = api.expand(api.legal_actions(g.state, seat))
+        g.act(next((a for a in opts if a["type"] == "initiate"), opts[0]))
+    bidder = api.acting(g.state)[0]
+    g.act({"seat": bidder, "type": "bid", "amount": 1})
+    path = tmp_path / "open.json"
+    api.save_record(g.record, path)
+    public = json.loads(run("replay", str(path), "--json").stdout)["events"]
+    assert not any(e["type"] == "ChoiceSealed" for e in public)
+    mine = json.loads(run("replay", str(path), "--json", "--viewer", str(bidder)).stdout)["events"]
+    assert any(e["type"] == "ChoiceSealed" and e["value"] == 1 for e in mine)
+    everything = json.loads(run("replay", str(path), "--json", "--all").stdout)["events"]
+    assert any(e["type"] == "ChoiceSealed" for e in everything)
