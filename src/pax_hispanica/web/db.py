@@ -37,8 +37,6 @@ games = sa.Table(
     sa.Column("host_token", sa.String(64), nullable=False, unique=True),
     sa.Column("spectator_token", sa.String(64), nullable=False, unique=True),
     sa.Column("result", sa.Text, nullable=True),
-    sa.Column("snapshot", sa.LargeBinary, nullable=True),
-    sa.Column("snapshot_version", sa.Integer, nullable=True),
 )
 
 seats = sa.Table(

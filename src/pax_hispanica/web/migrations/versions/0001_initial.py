@@ -36,8 +36,6 @@ def upgrade() -> None:
         sa.Column("host_token", sa.String(64), nullable=False, unique=True),
         sa.Column("spectator_token", sa.String(64), nullable=False, unique=True),
         sa.Column("result", sa.Text, nullable=True),
-        sa.Column("snapshot", sa.LargeBinary, nullable=True),
-        sa.Column("snapshot_version", sa.Integer, nullable=True),
     )
     op.create_index("ix_games_host_user", "games", ["host_user"])
     op.create_table(
