@@ -23,7 +23,7 @@ from .engine.state import State
 __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
            "decision", "legal_actions", "expand", "apply", "view", "redact", "determinize", "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
-           "from_scenario", "seed_hash", "verify", "load_ruleset"]
+           "from_scenario", "card_catalogue", "seed_hash", "verify", "load_ruleset"]
 
 RECORD_FORMAT = "paxh-record-1"
 
@@ -65,6 +65,14 @@ view = _view.view
 redact = _view.redact
 determinize = _view.determinize
 summary = _view.summary
+
+
+def card_catalogue(ruleset: str = "reference") -> dict[str, dict]:
+    """Every card of a ruleset as public data: name, deck, cost, conditions, effects, target."""
+    rs = load_ruleset(ruleset)
+    return {cid: {"id": c.id, "name": c.name, "deck": c.deck, "cost": c.cost, "requires": dict(c.requires),
+                  "effects": [dict(e) for e in c.effects], "bespoke": c.bespoke, "target": c.target}
+            for cid, c in rs.cards.items()}
 
 
 def is_over(state: State) -> bool:

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from . import api
@@ -32,9 +33,30 @@ def make_bot(kind: str, seed: int):
         return _Random()
 
 
+CARDS = api.card_catalogue()
+
+
+def card_text(cid: str | None) -> str:
+    """`Galeón (galeon-1) $2: gain galleon 1`: what a card is and does."""
+    if cid is None:
+        return "none"
+    c = CARDS[cid]
+    effects = [e["kind"].replace("_", " ") + "".join(f" {v}" for k, v in e.items() if k != "kind")
+               for e in c["effects"]] + ([f"special: {c['bespoke'].replace('_', ' ')}"] if c["bespoke"] else [])
+    return f"{c['name']} ({cid}) ${c['cost']}: {', '.join(effects)}"
+
+
 def describe(action: dict) -> str:
+    kind = action["type"]
+    if "card" in action:
+        verb = {"play": "play", "sell": "sell", "discard": "discard"}[kind]
+        target = f" on {action['target']}" if action.get("target") else ""
+        return f"{verb} {card_text(action['card'])}{target}"
+    if kind == "initiate":
+        return f"auction the {action['deck']} deck" + (" as buried treasure (the unseen card below the top)"
+                                                       if action["buried"] else " (its face-up top card)")
     rest = {k: v for k, v in action.items() if k not in ("seat", "type")}
-    return action["type"].replace("_", " ") + ("" if not rest else " " + " ".join(f"{k}={v}" for k, v in rest.items()))
+    return kind.replace("_", " ") + ("" if not rest else " " + " ".join(f"{k}={v}" for k, v in rest.items()))
 
 
 def print_summary(summary: dict, console: Console | None = None) -> None:
@@ -67,7 +89,7 @@ class TerminalGame:
         self.shown = len(self.game.events)
         for e in events:
             text = self.tr.event(e) if self.tr else f"{e['type']} {e}"
-            self.console.print(f"  [dim]{e['rule']:7}[/] {text}")
+            self.console.print(f"  [dim]{e['rule']:7}[/] {escape(text)}")
 
     def show_me(self) -> None:
         v = api.view(self.game.state, self.seat)
@@ -75,8 +97,11 @@ class TerminalGame:
         f = me["fleet"]
         self.console.rule(f"Cycle {v['cycle']} · {v['year']} year · {v['step']}")
         self.console.print(f"You: {me['nation']}  ${me['money']}  Prestige {me['prestige']}  "
-                           f"hand {me['hand']} (limit {me['hand_limit']})  "
-                           f"tableau {[t['card'] for t in me['tableau']]}")
+                           f"hand limit {me['hand_limit']}")
+        for cid in me["hand"]:
+            self.console.print(f"  in hand: {card_text(cid)}")
+        for t in me["tableau"]:
+            self.console.print(f"  played:  {card_text(t['card'])}" + (f" on {t['target']}" if t["target"] else ""))
         self.console.print(f"Fleet: {f['ships']} ship(s) at {f['zone']}, {f['legality']}, cargo {f['cargo']}")
         mine = [c for c in v["colonies"] if c["owner"] == self.seat]
         self.console.print("Colonies: " + (", ".join(f"{c['id']}({c['labour'] or 'vacant'}, {c['chests']} chests)"
@@ -85,8 +110,8 @@ class TerminalGame:
                            for p in v["players"] if p["seat"] != self.seat)
         self.console.print(f"Others: {others}")
         tops = v["decks"]
-        self.console.print(f"Market top: {tops['market']['top']} ({tops['market']['count']}), "
-                           f"Haven top: {tops['haven']['top']} ({tops['haven']['count']})")
+        self.console.print(f"Market top: {card_text(tops['market']['top'])} ({tops['market']['count']} cards)")
+        self.console.print(f"Haven top:  {card_text(tops['haven']['top'])} ({tops['haven']['count']} cards)")
 
     def ask(self) -> dict | None:
         st = self.game.state
@@ -97,12 +122,14 @@ class TerminalGame:
         flat: list[dict] = []
         for desc in legal:
             if desc["kind"] == "range":
-                self.console.print(f"  Enter a {desc['field']} from {desc['min']} to {desc['max']} "
+                lot = card_text(d.get("card")) if d.get("card") else "the buried card (unseen until the reveal)"
+                self.console.print(f"  Auction of {lot}.")
+                self.console.print(f"  Enter your {desc['field']} from {desc['min']} to {desc['max']} "
                                    f"(sealed: nobody sees it before the reveal)")
             else:
                 for a in desc["options"]:
                     flat.append(a)
-                    self.console.print(f"  {len(flat):3}. {describe(a)}")
+                    self.console.print(f"  {len(flat):3}. {escape(describe(a))}")
         extra = "u = undo, " if api.can_undo(st, self.seat) else ""
         while True:
             raw = self.console.input(f"choice ({extra}q = quit) > ").strip().lower()
