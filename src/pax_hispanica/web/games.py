@@ -20,13 +20,14 @@ import logging
 import secrets
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from . import db
-from .seam import api, game_events, make_bot
+from .seam import api, make_bot
 
 log = logging.getLogger("pax_hispanica.web")
 
@@ -90,7 +91,7 @@ class Rights:
     """Who is on the other end of a request."""
 
     game_id: str
-    role: str  # seat | table (hot-seat: every human seat) | spectator | bot
+    role: str  # seat | table (hot-seat: every human seat) | host | spectator | bot
     seats: frozenset[int] = frozenset()
 
     def may_act_for(self, seat: int) -> bool:
@@ -126,18 +127,11 @@ class LiveGame:
     def human_seats(self) -> frozenset[int]:
         return frozenset(s.seat for s in self.seats if s.kind == "human")
 
-    def bot_seat(self, seat: int) -> Seat | None:
-        s = self.seats[seat]
-        return s if s.kind == "bot" else None
-
     def nation(self, seat: int) -> str:
         """The seat's nation id (fixed for the whole game)."""
         if self._nations is None:
             self._nations = [str(p.get("nation", "")) for p in api.summary(self.state).get("players", [])]
         return self._nations[seat] if seat < len(self._nations) else ""
-
-
-Listener = Callable[[LiveGame], Awaitable[None]]
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -302,7 +296,7 @@ class Service:
                 dict(game_id=gid, seat=s.seat, kind=s.kind, bot_kind=s.bot_kind, bot_strength=s.bot_strength,
                      name=s.name, token=s.token, user_id=s.user_id) for s in seat_rows])
         live = LiveGame(gid, record, seed, mode, host_token, spectator_token, host_user, seat_rows,
-                        game.state, list(game_events(game)))
+                        game.state, list(game.events))
         self.live[gid] = live
         self.kick_bots(live)
         return live
@@ -360,7 +354,7 @@ class Service:
         game = await asyncio.to_thread(api.replay, record)
         record["actions"] = list(record["actions"])
         return LiveGame(gid, record, g["seed"], g["mode"], g["host_token"], g["spectator_token"], g["host_user"],
-                        seat_rows, game.state, list(game_events(game)))
+                        seat_rows, game.state, list(game.events))
 
     @staticmethod
     async def _seats(conn: AsyncConnection, gid: str) -> list[Seat]:

@@ -6,12 +6,12 @@ import json
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from . import svgmap
 from .games import NATIONS, LiveGame
 from .i18n import Tr, humanize
-from .info import Info, rule_titles, ruleset_info
+from .info import Info, ruleset_info
 from .seam import api
 
 env = _env = Environment(loader=FileSystemLoader(str(__import__("pathlib").Path(__file__).parent / "templates")),
@@ -184,12 +184,6 @@ def decks(view: Any, tr: Tr) -> list[dict]:
     return out
 
 
-def card_label(c: Any) -> str:
-    if isinstance(c, dict):
-        return str(c.get("name") or c.get("id") or c)
-    return str(c)
-
-
 def rule_link(rule: Any, page: Any) -> str:
     """Where a rule id and its page point on the rules page."""
     p = str(page or "")
@@ -197,26 +191,22 @@ def rule_link(rule: Any, page: Any) -> str:
     return f"/rules?rule={rule or ''}" + (f"#p{digits}" if "SEED" in p and digits else f"#{rule or ''}")
 
 
-_env.globals["card_label"] = card_label
 _env.globals["rule_link"] = rule_link
 _env.globals["LANGS"] = ("en", "ca")
 _env.globals["NATIONS"] = NATIONS
 
 
-def details(x: Any, skip: frozenset | set = frozenset(), depth: int = 0) -> str:
-    """Anything else in the view, as nested definition lists (so no information is lost)."""
-    from markupsafe import escape
-
+def details(x: Any) -> str:
+    """Other parts of a view (supply, pieces out of play) as nested definition lists."""
     if isinstance(x, dict):
-        items = [(k, v) for k, v in x.items() if k not in skip]
-        if not items:
+        if not x:
             return ""
-        return "<dl>" + "".join(f"<dt>{escape(humanize(k))}</dt><dd>{details(v, depth=depth + 1)}</dd>"
-                                for k, v in items) + "</dl>"
+        return "<dl>" + "".join(f"<dt>{escape(humanize(k))}</dt><dd>{details(v)}</dd>" for k, v in x.items()) \
+            + "</dl>"
     if isinstance(x, list):
         if all(not isinstance(v, (dict, list)) for v in x):
-            return escape(", ".join(str(v) for v in x)) or "—"
-        return "<ol start=0>" + "".join(f"<li>{details(v, depth=depth + 1)}</li>" for v in x) + "</ol>"
+            return str(escape(", ".join(str(v) for v in x))) or "—"
+        return "<ol start=0>" + "".join(f"<li>{details(v)}</li>" for v in x) + "</ol>"
     return str(escape("—" if x is None else x))
 
 
@@ -267,15 +257,13 @@ def replay_context(live: LiveGame, step: int, lang: str) -> dict:
     tr = translator(live, lang)
     info = game_info(live)
     game = api.replay(live.record, upto=step)
-    from .seam import game_events
-
     state = game.state
     public = api.view(state, None)
     hands = []
     for s in live.seats:
         parts = own_parts(api.view(state, s.seat), s.seat, info)
         hands.append({"name": tr.seat(s.seat), "hand": parts.get("hand", []), "sealed": parts.get("sealed")})
-    events = game_events(game)
+    events = game.events
     return {"tr": tr, "map": Markup(svgmap.render(public, {}, tr, info)), "hands": hands, "decks": decks(public, tr),
             "players": players_table(public, tr, live),
             "log": log_entries(events, tr, tail=None),

@@ -36,12 +36,3 @@ def make_bot(kind: str, seed: int, strength: int | None = None) -> Any:
         return _RandomAgent(seed)
     options = {"api": api, **STRENGTH_OPTIONS.get(kind, {}).get(strength or 2, {})}
     return make_agent(kind, seed, **options)
-
-
-def game_events(game: Any) -> list:
-    """The full (unredacted) event log held by an api.Game."""
-    for name in ("events", "log", "event_log"):
-        ev = getattr(game, name, None)
-        if isinstance(ev, list):
-            return ev
-    return []

@@ -25,10 +25,9 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field, ValidationError
 
 from . import db, render
-from .games import NATIONS, LiveGame, Rights, ServerError, Service
+from .games import LiveGame, Rights, ServerError, Service
 from .i18n import LANGS, Tr, rule_pages
 from .info import rule_titles
-from .seam import api
 
 log = logging.getLogger("pax_hispanica.web")
 HERE = Path(__file__).parent

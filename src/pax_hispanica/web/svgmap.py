@@ -11,7 +11,6 @@ from markupsafe import escape
 from .i18n import Tr
 from .info import Info
 
-MAP_KEYS = frozenset({"colonies", "sites", "rebels", "state"})
 W, H = 1000, 660
 LAND_W, LAND_H = 156, 92
 
@@ -157,7 +156,8 @@ def _fleets(view: dict, tr: Tr, x: float, y: float, kind: str, players: list) ->
         f = p.get("fleet") or {}
         fx = x - 50 + i * 26
         seat = p.get("seat")
-        tip = f"{tr.seat(seat)}: {f.get('ships', 1)} ship(s), {f.get('legality', '')}, cargo {len(f.get('cargo') or [])}"
+        tip = (f"{tr.seat(seat)}: {f.get('ships', 1)} {tr('ships')}, {tr.word(f.get('legality', ''))}, "
+               f"{tr('cargo')} {len(f.get('cargo') or [])}")
         out.append(f'<g class="fleet" data-seat="{seat}"><title>{escape(tip)}</title>'
                    f'<path d="M{fx:.0f},{base_y:.0f} l22,0 l-4,8 l-14,0 z M{fx + 11:.0f},{base_y:.0f} '
                    f'l0,-14 l8,10 z" fill="{seat_color(view, seat)}" stroke="#222"/>'
