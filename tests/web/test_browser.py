@@ -39,8 +39,8 @@ def log_types(page) -> list[str]:
     return page.eval_on_selector_all("#log li", "els => els.map(e => e.dataset.type)")
 
 
-def test_auction_bids_hidden_until_all_are_in(server_factory, browser, sqlite_url):
-    srv = server_factory(sqlite_url)
+def test_auction_bids_hidden_until_all_are_in(server_factory, browser, database_url):
+    srv = server_factory(database_url)
     g = srv.post("/api/games", {"players": 2, "seats": [{"kind": "human", "name": "Ana"},
                                                          {"kind": "human", "name": "Bru"}]})
     players = [open_page(browser, f"{srv.url}/play/{s['token']}") for s in g["seats"]]
@@ -133,10 +133,10 @@ def test_one_person_plays_a_whole_game_against_bots(server_factory, browser, sql
     page.wait_for_selector("#step")
 
 
-def test_server_killed_and_restarted_mid_game(server_factory, browser, sqlite_url):
+def test_server_killed_and_restarted_mid_game(server_factory, browser, database_url):
     from .conftest import Server
 
-    srv = server_factory(sqlite_url, bot_delay=0.0)
+    srv = server_factory(database_url, bot_delay=0.0)
     g = srv.post("/api/games", {"players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "bot_kind": "random"}]})
     page = open_page(browser, f"{srv.url}/play/{g['seats'][0]['token']}")
     for _ in range(6):
@@ -147,7 +147,7 @@ def test_server_killed_and_restarted_mid_game(server_factory, browser, sqlite_ur
     before = srv.get(f"/api/view/{g['seats'][0]['token']}")
     srv.kill()
     page.wait_for_selector("#conn.off")
-    again = Server(sqlite_url, port=srv.port, bot_delay=0.0).start()
+    again = Server(database_url, port=srv.port, bot_delay=0.0).start()
     try:
         page.wait_for_selector("#conn.on", timeout=15000)
         after = again.get(f"/api/view/{g['seats'][0]['token']}")

@@ -55,3 +55,9 @@ def test_language_is_chosen_per_user(client):
     # ... and its live updates come in Catalan too
     with client.websocket_connect(f"/ws/{token}") as ws:
         assert "Registre" in json.loads(ws.receive_text())["html"]
+
+
+def test_a_new_browser_starts_in_its_preferred_language(client):
+    assert 'lang="ca"' in client.get("/", headers={"Accept-Language": "ca-ES,ca;q=0.9,en;q=0.5"}).text
+    client.cookies.clear()
+    assert 'lang="en"' in client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9"}).text

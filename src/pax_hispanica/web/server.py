@@ -50,6 +50,15 @@ class GameIn(BaseModel):
     seed: int | None = Field(None, ge=0, le=2**31 - 1)
 
 
+def _preferred_lang(header: str) -> str:
+    """The first of our languages in an Accept-Language header (English if none)."""
+    for part in header.split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGS:
+            return code
+    return "en"
+
+
 def _error(e: ServerError) -> JSONResponse:
     return JSONResponse({"error": e.as_dict()}, status_code=e.status)
 
@@ -126,6 +135,8 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     async def current_user(request: Request) -> dict:
         user = await svc.user(request.cookies.get(COOKIE))
         lang = request.query_params.get("lang")
+        if lang is None and user.get("new"):  # a new browser starts in the language it prefers
+            lang = _preferred_lang(request.headers.get("accept-language", ""))
         if lang in LANGS and lang != user["lang"]:
             await svc.set_user(user["id"], lang=lang)
             user["lang"] = lang

@@ -7,6 +7,10 @@
   const connEl = document.getElementById("conn");
   const errEl = document.getElementById("error");
   let ws = null, version = P.version, nextId = 1, backoff = 250;
+  const title = document.title;
+  function markTurn() {  // a tab in the background shows when a decision waits
+    document.title = (board.querySelector("#decision, #pass-device") ? "▶ " : "") + title;
+  }
 
   function url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -38,6 +42,7 @@
         board.innerHTML = msg.html;
         board.dataset.version = msg.version;
         board.querySelectorAll("details").forEach(d => { if (open.includes(d.querySelector("summary").textContent)) d.open = true; });
+        markTurn();
       } else if (msg.type === "error") {
         showError(msg);
         if (msg.code === "stale_version") send({type: "refresh"});
@@ -63,5 +68,6 @@
     action[form.dataset.field] = /^-?\d+$/.test(v) ? parseInt(v, 10) : v;
     act(action);
   });
+  markTurn();
   connect();
 })();
