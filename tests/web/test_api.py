@@ -337,3 +337,30 @@ def test_lobby_lists_my_games_without_leaking_the_host_link(client):
     assert client.get(f"/play/{join[1]}").status_code == 200
     mine = client.get("/").text
     assert join[1] in mine and host_token not in mine and join[0] not in mine
+
+
+def test_random_garbage_actions_never_break_the_game(client, database_url):
+    """Odd field values of every type, for every action type: a clear refusal or a legal move,
+    never a server error, and the record stays in step with the version."""
+    import random
+
+    rng = random.Random(11)
+    g = new_game(client)
+    types = ["undo", "labour", "leave_vacant", "initiate", "pass", "bid", "play", "sell", "discard", "end_turn",
+             "start_at_haven", "move", "attack", "support", "enslave", "load_chests", "unload", "unload_haven",
+             "end_voyage", "fly"]
+    fields = ["amount", "deck", "buried", "card", "target", "to", "zone", "colony", "source", "site", "side",
+              "count"]
+    values = [None, True, -1, 0, 1, 7, 10**12, 2.5, "", "market", "europe", "atlantico", "galeon-1", "employ",
+              "attacker", [], {}, [1, 2], {"a": 1}, "x" * 50]
+    for _ in range(300):
+        token, v = acting_token(client, g)
+        action = {"seat": v["seat"], "type": rng.choice(types)}
+        for f in rng.sample(fields, rng.randint(0, 3)):
+            action[f] = rng.choice(values)
+        r = client.post(f"/api/act/{token}", json={"version": v["version"], "action": action})
+        assert r.status_code in (200, 400, 403, 409, 422), (action, r.status_code, r.text)
+        if r.status_code != 200:
+            assert r.json()["error"]["code"]
+    final = client.get(f"/api/view/{g['seats'][0]['token']}").json()
+    assert stored_actions(database_url, g["game"]) == final["version"]
