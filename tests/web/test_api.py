@@ -364,3 +364,25 @@ def test_random_garbage_actions_never_break_the_game(client, database_url):
             assert r.json()["error"]["code"]
     final = client.get(f"/api/view/{g['seats'][0]['token']}").json()
     assert stored_actions(database_url, g["game"]) == final["version"]
+
+
+def test_a_failing_bot_does_not_stall_the_game(tmp_path, monkeypatch):
+    """If a bot raises or keeps proposing refused moves, a seeded random move keeps the game going."""
+    from fastapi.testclient import TestClient
+
+    from pax_hispanica.web import games
+    from pax_hispanica.web.server import create_app
+
+    class Broken:
+        def decide(self, view, legal):
+            raise RuntimeError("bot crashed")
+
+    monkeypatch.setattr(games, "make_bot", lambda kind, seed, strength=None: Broken())
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'b.sqlite3'}", bot_delay=0)) as c:
+        g = c.post("/api/games", json={"players": 2, "seats": [{"kind": "bot"}, {"kind": "bot"}]}).json()
+        for _ in range(500):
+            v = c.get(f"/api/view/{g['spectator']}").json()
+            if v["over"]:
+                break
+            time.sleep(0.02)
+        assert v["over"], f"stalled at version {v['version']}"

@@ -27,7 +27,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from . import db
-from .seam import api, make_bot
+from .seam import api, fallback_bot, make_bot
 
 log = logging.getLogger("pax_hispanica.web")
 
@@ -553,8 +553,10 @@ class Service:
             legal = api.legal_actions(live.state, seat)
             if not legal:
                 return
+            # after a failure, one move from the seeded random fallback keeps the game going
+            decide = agent[1].decide if failures < 2 else fallback_bot(live.seed + version).decide
             try:
-                action = await asyncio.to_thread(agent[1].decide, view, legal)
+                action = await asyncio.to_thread(decide, view, legal)
                 await self.act(Rights(live.id, "bot", frozenset([seat])), action, version)
                 failures = 0
             except ServerError as e:

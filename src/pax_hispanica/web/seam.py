@@ -19,13 +19,18 @@ STRENGTH_OPTIONS = {"ismcts": {1: {"iterations": 50}, 2: {"iterations": 200}, 3:
 
 
 class _RandomAgent:
-    """Fallback while the bots package has no make_agent: a seeded random legal action."""
+    """A seeded random legal action (never undo)."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
     def decide(self, view: Any, legal: list) -> dict:
-        return self.rng.choice(api.expand(legal))
+        return self.rng.choice([a for a in api.expand(legal) if a.get("type") != "undo"])
+
+
+def fallback_bot(seed: int) -> Any:
+    """A seeded random legal move: used when the bots package is missing or a bot fails."""
+    return _RandomAgent(seed)
 
 
 def make_bot(kind: str, seed: int, strength: int | None = None) -> Any:
@@ -33,6 +38,6 @@ def make_bot(kind: str, seed: int, strength: int | None = None) -> Any:
     try:
         from pax_hispanica.bots import make_agent  # type: ignore[attr-defined]
     except ImportError:
-        return _RandomAgent(seed)
+        return fallback_bot(seed)
     options = {"api": api, **STRENGTH_OPTIONS.get(kind, {}).get(strength or 2, {})}
     return make_agent(kind, seed, **options)
