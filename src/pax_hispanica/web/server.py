@@ -23,6 +23,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field, ValidationError
+from sqlalchemy.engine import make_url
 
 from . import db, render
 from .games import LiveGame, Rights, ServerError, Service
@@ -411,7 +412,11 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    app = create_app(database_url, data_dir=data_dir)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    url = database_url or os.environ.get("PAXH_DATABASE_URL") or db.default_url(data_dir)
+    app = create_app(url, data_dir=data_dir)
+    shown = make_url(url).render_as_string(hide_password=True)
+    log.info("Pax Hispanica at http://%s:%s (database %s)", host, port, shown)
     # Engine states are many small objects: collect young garbage less often, and never
     # re-scan what start-up built (fewer long pauses under load).
     gc.collect()
