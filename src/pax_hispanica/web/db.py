@@ -37,6 +37,8 @@ games = sa.Table(
     sa.Column("host_token", sa.String(64), nullable=False, unique=True),
     sa.Column("spectator_token", sa.String(64), nullable=False, unique=True),
     sa.Column("result", sa.Text, nullable=True),
+    # a bot must act now: a starting server resumes these games only (set with every action)
+    sa.Column("bot_turn", sa.Boolean, nullable=False, server_default=sa.true()),
 )
 
 seats = sa.Table(
@@ -61,6 +63,7 @@ actions = sa.Table(
 
 sa.Index("ix_seats_user", seats.c.user_id)
 sa.Index("ix_games_host_user", games.c.host_user)
+sa.Index("ix_games_bot_turn", games.c.status, games.c.bot_turn)
 
 
 def default_url(data_dir: str | Path) -> str:

@@ -18,6 +18,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from collections.abc import AsyncIterator
@@ -48,7 +49,7 @@ class _Blocking:
 
 _STORE_PG = sa.text("""
 WITH g AS (
-    UPDATE games SET version = :n1, updated_at = now(),
+    UPDATE games SET version = :n1, updated_at = now(), bot_turn = :bot_turn,
            status = COALESCE(:status, status), result = COALESCE(:result, result)
     WHERE id = :gid AND version = :n
     RETURNING id),
@@ -114,7 +115,13 @@ class LiveGame:
     listeners: set = field(default_factory=set)
     agents: dict = field(default_factory=dict)
     bot_task: asyncio.Task | None = None
+    touched: float = field(default_factory=time.monotonic)
     _nations: list[str] | None = None
+
+    def idle(self, now: float, after: float) -> bool:
+        """Nobody watches, no bot works, nothing happened for `after` seconds."""
+        return (not self.listeners and (self.bot_task is None or self.bot_task.done())
+                and not self.lock.locked() and now - self.touched > after)
 
     @property
     def version(self) -> int:
@@ -123,6 +130,11 @@ class LiveGame:
     @property
     def over(self) -> bool:
         return bool(api.is_over(self.state))
+
+    def bot_turn(self, state: Any = None) -> bool:
+        """Whether a bot must act in `state` (default: the current one)."""
+        state = self.state if state is None else state
+        return not api.is_over(state) and any(self.seats[s].kind == "bot" for s in api.acting(state))
 
     def human_seats(self) -> frozenset[int]:
         return frozenset(s.seat for s in self.seats if s.kind == "human")
@@ -149,6 +161,8 @@ def _config_dict(config: Any) -> dict:
 
 
 class Service:
+    IDLE_SECONDS = 600  # a game nobody uses is dropped from memory (and replayed when needed again)
+
     def __init__(self, database_url: str, bot_delay: float = 0.4) -> None:
         self.url = database_url
         self.pg = db.is_postgres(database_url)
@@ -170,6 +184,7 @@ class Service:
         self.live: dict[str, LiveGame] = {}
         self._load_locks: dict[str, asyncio.Lock] = {}
         self._listen_task: asyncio.Task | None = None
+        self._sweep_task: asyncio.Task | None = None
         self._closing = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -178,9 +193,11 @@ class Service:
             from .notify import listen_forever
             self._listen_task = asyncio.create_task(listen_forever(self.url, NOTIFY_CHANNEL, self._on_notify,
                                                                     self._catch_up_all))
+        self._sweep_task = asyncio.create_task(self._sweep_forever())
         # resume the bots of every game that waits for one (after a restart)
         async with self.engine.connect() as conn:
-            ids = (await conn.execute(sa.select(db.games.c.id).where(db.games.c.status == "active"))).scalars().all()
+            ids = (await conn.execute(sa.select(db.games.c.id).where(
+                sa.and_(db.games.c.status == "active", db.games.c.bot_turn)))).scalars().all()
         for gid in ids:
             try:
                 live = await self.get(gid)
@@ -192,8 +209,7 @@ class Service:
     async def close(self) -> None:
         self._closing = True
         tasks = [g.bot_task for g in self.live.values() if g.bot_task]
-        if self._listen_task:
-            tasks.append(self._listen_task)
+        tasks += [t for t in (self._listen_task, self._sweep_task) if t is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -291,7 +307,8 @@ class Service:
             await conn.execute(db.games.insert().values(
                 id=gid, ruleset_version=str(record.get("ruleset_version", "")),
                 config=json.dumps(_config_dict(record["config"])), seed=seed, mode=mode, status="active",
-                version=0, host_user=host_user, host_token=host_token, spectator_token=spectator_token))
+                version=0, host_user=host_user, host_token=host_token, spectator_token=spectator_token,
+                bot_turn=any(seat_rows[s].kind == "bot" for s in api.acting(game.state))))
             await conn.execute(db.seats.insert(), [
                 dict(game_id=gid, seat=s.seat, kind=s.kind, bot_kind=s.bot_kind, bot_strength=s.bot_strength,
                      name=s.name, token=s.token, user_id=s.user_id) for s in seat_rows])
@@ -329,9 +346,24 @@ class Service:
                 db.seats.c.game_id == rights.game_id, db.seats.c.seat == seat, db.seats.c.user_id.is_(None)))
                 .values(user_id=uid))
 
+    def sweep(self, now: float | None = None) -> int:
+        """Drop idle games from memory; returns how many."""
+        now = time.monotonic() if now is None else now
+        idle = [gid for gid, g in self.live.items() if g.idle(now, self.IDLE_SECONDS)]
+        for gid in idle:
+            del self.live[gid]
+            self._load_locks.pop(gid, None)
+        return len(idle)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(60)
+            self.sweep()
+
     async def get(self, gid: str) -> LiveGame:
         live = self.live.get(gid)
         if live is not None:
+            live.touched = time.monotonic()
             return live
         lock = self._load_locks.setdefault(gid, asyncio.Lock())
         async with lock:
@@ -415,7 +447,8 @@ class Service:
                                       status=400) from None
                 over = bool(api.is_over(new_state))
                 result = json.dumps(api.result(new_state), default=str) if over else None
-                stored = await self._store_action(live.id, live.version, json.dumps(action), result)
+                stored = await self._store_action(live.id, live.version, json.dumps(action), result,
+                                                  live.bot_turn(new_state))
                 if stored:
                     break
                 # another server stored action number live.version first: catch up and judge again
@@ -430,12 +463,13 @@ class Service:
         await self.changed(live)
         return live
 
-    async def _store_action(self, gid: str, n: int, action_json: str, result: str | None) -> bool:
+    async def _store_action(self, gid: str, n: int, action_json: str, result: str | None,
+                            bot_turn: bool) -> bool:
         """Store action number n of the record, in one transaction, only if the record has
         exactly n actions (optimistic: False when another server got there first)."""
         if self.pg:
-            return await self._store_action_pg(gid, n, action_json, result)
-        values: dict = {"version": n + 1, "updated_at": sa.func.now()}
+            return await self._store_action_pg(gid, n, action_json, result, bot_turn)
+        values: dict = {"version": n + 1, "updated_at": sa.func.now(), "bot_turn": bot_turn}
         if result is not None:
             values.update(status="over", result=result)
         try:
@@ -452,14 +486,15 @@ class Service:
             return False
         return True
 
-    async def _store_action_pg(self, gid: str, n: int, action_json: str, result: str | None) -> bool:
+    async def _store_action_pg(self, gid: str, n: int, action_json: str, result: str | None,
+                               bot_turn: bool) -> bool:
         """The same on PostgreSQL as one statement in one round trip (autocommit; a single
         statement is atomic): version check, insert and NOTIFY."""
         try:
             async with self.engine.connect() as conn:
                 conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
                 row = (await conn.execute(_STORE_PG, {
-                    "gid": gid, "n": n, "n1": n + 1, "action": action_json, "result": result,
+                    "gid": gid, "n": n, "n1": n + 1, "action": action_json, "result": result, "bot_turn": bot_turn,
                     "status": "over" if result is not None else None,
                     "chan": NOTIFY_CHANNEL, "payload": f"{gid}:{n + 1}:{self.node}"})).first()
         except sa.exc.IntegrityError:
@@ -494,6 +529,8 @@ class Service:
                     await conn.execute(sa.text("SELECT pg_notify(:c, :p)"),
                                        {"c": NOTIFY_CHANNEL, "p": f"{live.id}:seats:{self.node}"})
                 live.seats = await self._seats(conn, live.id)
+                await conn.execute(db.games.update().where(db.games.c.id == live.id)
+                                   .values(bot_turn=live.bot_turn()))
         await self.changed(live)
         return live
 
