@@ -2,15 +2,16 @@
 
 One `LiveGame` per game in memory is a cache of (record, state, events),
 rebuilt by `api.replay` of the stored record. Every action goes through
-`Service.act`, which, under the game's lock (an asyncio lock in this process,
-plus a PostgreSQL advisory lock across processes):
+`Service.act`, which, under the game's asyncio lock:
 
-1. catches up with actions other servers stored,
-2. checks the client's version and the seat it may act for,
-3. lets the engine check the action (`api.apply`),
-4. stores it as the next row of the record and commits,
-5. only then updates the cache, acknowledges, and fans the change out
-   (in process, and through NOTIFY to other servers on PostgreSQL).
+1. checks the client's version and the seat it may act for,
+2. lets the engine check the action (`api.apply`),
+3. stores it as action number n of the record only if the database still has
+   n actions (one transaction; another server may have stored one first: then
+   it catches up from the database and judges the action again),
+4. only then updates the cache, pushes fresh views to this process's
+   connections and acknowledges; the same transaction NOTIFYs the other
+   servers on PostgreSQL.
 """
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ import logging
 import secrets
 import time
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
@@ -418,10 +419,10 @@ class Service:
         if not isinstance(version, int) or isinstance(version, bool):
             raise ServerError("malformed", "'version' (the number of actions you have seen) is required")
         try:
-            json.dumps(action)
+            action_json = json.dumps(action)
         except (TypeError, ValueError):
             raise ServerError("malformed", "an action must be plain JSON") from None
-        if len(json.dumps(action)) > 4000:
+        if len(action_json) > 4000:
             raise ServerError("malformed", "action too large")
         if not rights.may_act_for(action["seat"]):
             raise ServerError("wrong_seat", f"you may not act for seat {action['seat']}", status=403)
@@ -429,6 +430,9 @@ class Service:
         if rights.role != "bot" and live.seats[action["seat"]].kind != "human":
             raise ServerError("wrong_seat", "a bot plays this seat now", status=403)
         async with live.lock:
+            if version > live.version:  # the client heard of actions this server has not yet
+                async with self.engine.connect() as conn:
+                    await self._catch_up(conn, live)
             for _attempt in range(5):
                 if version != live.version and not self._only_sealed_since(live, version, action["seat"]):
                     raise ServerError("stale_version",
@@ -447,7 +451,7 @@ class Service:
                                       status=400) from None
                 over = bool(api.is_over(new_state))
                 result = json.dumps(api.result(new_state), default=str) if over else None
-                stored = await self._store_action(live.id, live.version, json.dumps(action), result,
+                stored = await self._store_action(live.id, live.version, action_json, result,
                                                   live.bot_turn(new_state))
                 if stored:
                     break
