@@ -53,6 +53,7 @@ def test_auction_bids_hidden_until_all_are_in(server_factory, browser, database_
         p.wait_for_selector("[data-decision=bid] form.range-form")
     bids = {0: 2, 1: 1}
     first, second = players[0], players[1]
+    assert "cannot see your choice" in first.inner_text("#decision")  # the page says the bid is sealed
     first.fill("[data-decision=bid] input[name=value]", str(bids[0]))
     first.click("[data-decision=bid] button[type=submit]")
     first.wait_for_selector("#my-sealed")

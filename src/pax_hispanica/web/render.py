@@ -3,6 +3,7 @@ fragments for the browser, or JSON for programs (bots, the load benchmark)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -14,10 +15,10 @@ from .i18n import Tr, humanize
 from .info import Info, ruleset_info
 from .seam import api
 
-env = _env = Environment(loader=FileSystemLoader(str(__import__("pathlib").Path(__file__).parent / "templates")),
-                   autoescape=select_autoescape(["html"]))
+env = Environment(loader=FileSystemLoader(str(Path(__file__).parent / "templates")),
+                  autoescape=select_autoescape(["html"]))
 LOG_TAIL = 150
-_cache: dict[tuple, dict] = {}
+_cache: dict[tuple, dict] = {}  # rendered updates, shared by the connections that see the same thing
 
 
 def seat_names(live: LiveGame, lang: str = "en") -> list[str]:
@@ -109,7 +110,7 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "t": tr, "live": live, "view": view, "viewer": viewer, "waiting": waiting, "role": role,
         "acting": acting, "acting_names": [tr.seat(s) for s in acting],
         "widgets": widgets, "undo": json.dumps(undo) if undo else None, "decision": decision,
-        "sealed": bool(decision and str(decision.get("decision")) in ("bid", "support")),
+        "sealed": bool(decision and (decision.get("sealed") or decision.get("d") in ("bid", "support"))),
         "log": log_entries(events, tr), "result": result, "over": live.over,
         "players": players_table(view, tr, live), "mine": own_parts(view, viewer, info),
         "decks": decks(view, tr), "year": tr.word(view.get("year")), "cycle": view.get("cycle"),
@@ -191,9 +192,9 @@ def rule_link(rule: Any, page: Any) -> str:
     return f"/rules?rule={rule or ''}" + (f"#p{digits}" if "SEED" in p and digits else f"#{rule or ''}")
 
 
-_env.globals["rule_link"] = rule_link
-_env.globals["LANGS"] = ("en", "ca")
-_env.globals["NATIONS"] = NATIONS
+env.globals["rule_link"] = rule_link
+env.globals["LANGS"] = ("en", "ca")
+env.globals["NATIONS"] = NATIONS
 
 
 def details(x: Any) -> str:
@@ -211,7 +212,7 @@ def details(x: Any) -> str:
 
 
 def board_html(ctx: dict) -> str:
-    return _env.get_template("_board.html").render(**ctx)
+    return env.get_template("_board.html").render(**ctx)
 
 
 def html_update(live: LiveGame, viewer: int | None, waiting: int | None, role: str, lang: str) -> dict:
