@@ -11,7 +11,7 @@ from markupsafe import Markup, escape
 
 from . import svgmap
 from .games import NATIONS, LiveGame
-from .i18n import Tr, humanize
+from .i18n import LANGS, Tr, humanize
 from .info import Info, ruleset_info
 from .seam import api
 
@@ -160,10 +160,8 @@ def own_parts(view: Any, viewer: int | None, info: Info | None = None) -> dict:
     """The viewer's own secret parts as the view gives them (hand, sealed choice)."""
     if viewer is None or not isinstance(view, dict):
         return {}
-    hand = view.get("hand")
-    players = view.get("players")
-    if hand is None and isinstance(players, list) and 0 <= viewer < len(players) and isinstance(players[viewer], dict):
-        hand = players[viewer].get("hand")
+    players = view.get("players") or []
+    hand = players[viewer].get("hand") if 0 <= viewer < len(players) else None
     cards = []
     for c in hand if isinstance(hand, list) else []:
         cid = c.get("id") if isinstance(c, dict) else c
@@ -193,7 +191,7 @@ def rule_link(rule: Any, page: Any) -> str:
 
 
 env.globals["rule_link"] = rule_link
-env.globals["LANGS"] = ("en", "ca")
+env.globals["LANGS"] = LANGS
 env.globals["NATIONS"] = NATIONS
 
 
