@@ -3,7 +3,8 @@ legal actions only, explanations, ISMCTS reproducibility and blindness."""
 import copy
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pax_hispanica.bots import make_agent
 from pax_hispanica.bots import toygame as toy
@@ -90,6 +91,7 @@ def test_unknown_kind():
 
 def test_greedy_playout_policy_prefers_loading_and_europe():
     import random
+
     from pax_hispanica.bots.ismcts import greedy_playout_action
     rng = random.Random(0)
     acts = [{"seat": 0, "type": "move", "to": "a"}, {"seat": 0, "type": "move", "to": "europe"},

@@ -75,6 +75,7 @@ def test_summary_matches_hand_computation():
 
 def test_quantiles_interpolate_like_numpy():
     import numpy as np
+
     from pax_hispanica.sim.stats import distribution
     xs = [3, 1, 4, 1, 5, 9, 2, 6]
     d = distribution(xs)

@@ -29,4 +29,4 @@ def make_agent(kind: str, seed: int, **options: Any) -> Agent:
     raise ValueError(f"unknown bot kind {kind!r}; known: {', '.join(KINDS)}")
 
 
-__all__ = ["Agent", "BaseAgent", "KINDS", "make_agent", "expand_descriptors", "stable_seed"]
+__all__ = ["KINDS", "Agent", "BaseAgent", "expand_descriptors", "make_agent", "stable_seed"]

@@ -11,7 +11,8 @@ import hashlib
 import importlib
 import json
 import random
-from typing import Any, Iterable, Protocol
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 Action = dict[str, Any]
 Descriptor = dict[str, Any]

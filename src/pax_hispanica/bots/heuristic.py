@@ -353,9 +353,9 @@ class HeuristicAgent(BaseAgent):
         room = me["fleet"]["ships"] * self.rs(view).ship_capacity - len(me["fleet"]["cargo"])
         for a in attacks:
             t = a["target"]
-            if t in cols and leg in ("PLUNDER", "PRIVATEER") and cols[t]["chests"] > 0:
-                if mine > self._col_strength(view, cols[t]) + 1:
-                    return self._say(a, "sack a colony with Chests: our Strength is clearly higher (BAT-1, TRS-2)")
+            if (t in cols and leg in ("PLUNDER", "PRIVATEER") and cols[t]["chests"] > 0
+                    and mine > self._col_strength(view, cols[t]) + 1):
+                return self._say(a, "sack a colony with Chests: our Strength is clearly higher (BAT-1, TRS-2)")
             if t in sites and vacant and room and mine > sites[t]["count"] + 1:
                 return self._say(a, "attack a Tribal Site to enslave for our vacant colony (LOAD-1)")
         return None

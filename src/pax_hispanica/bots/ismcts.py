@@ -75,7 +75,7 @@ def greedy_playout_action(actions: list[Action], rng: random.Random) -> Action:
 
 
 class _Node:
-    __slots__ = ("children", "visits", "avail", "reward", "action", "seat")
+    __slots__ = ("action", "avail", "children", "reward", "seat", "visits")
 
     def __init__(self, n: int, action: Action | None = None, seat: int | None = None) -> None:
         self.children: dict[str, _Node] = {}
@@ -153,7 +153,7 @@ class ISMCTSAgent(BaseAgent):
             from .heuristic import HeuristicAgent
             if not hasattr(self, "_heuristic"):
                 self._heuristic = HeuristicAgent(self.seed, self.api_ref)
-            self._heuristic.rng.seed(stable_seed("prior", self.seed, view["version"] if "version" in view else 0))
+            self._heuristic.rng.seed(stable_seed("prior", self.seed, view.get("version", 0)))
             prior_action = self._heuristic.decide(view, legal)
             self._prior_key = action_key(prior_action)
         root: _Node | None = None

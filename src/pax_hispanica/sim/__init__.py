@@ -5,4 +5,4 @@ from __future__ import annotations
 from .runner import execute, game_seed, make_specs, parse_bots, play_game, run
 from .stats import report, wilson
 
-__all__ = ["run", "report", "execute", "make_specs", "play_game", "parse_bots", "game_seed", "wilson"]
+__all__ = ["execute", "game_seed", "make_specs", "parse_bots", "play_game", "report", "run", "wilson"]

@@ -5,7 +5,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -21,9 +21,9 @@ def simulate_command(
     seed: Annotated[int, typer.Option("--seed", "-s", help="Master seed; each game's seed derives from it and the game index.")] = 0,
     bots: Annotated[str, typer.Option("--bots", help="Comma list of bots, one per seat: random, heuristic, ismcts[:iterations=N][:seconds=S][:cutoff=N]. Missing seats are random.")] = "",
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")] = 1,
-    dask: Annotated[Optional[str], typer.Option("--dask", help="Address of a running Dask scheduler (tcp://host:port); overrides --workers.")] = None,
+    dask: Annotated[str | None, typer.Option("--dask", help="Address of a running Dask scheduler (tcp://host:port); overrides --workers.")] = None,
     json_mode: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Directory for games.jsonl, summary.json, report.html and PNG plots.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Directory for games.jsonl, summary.json, report.html and PNG plots.")] = None,
     log_explanations: Annotated[bool, typer.Option("--log-explanations", help="Record every bot decision's explanation (written to OUT/explanations.jsonl).")] = False,
     nations: Annotated[str, typer.Option("--nations", help="Nations by seat: 'default' (the ruleset's order), 'shuffle' (a random set per game, from its seed), or a comma list.")] = "default",
     fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="Keep the --bots order in every game (default: rotate the bots one seat per game).")] = False,
@@ -33,7 +33,14 @@ def simulate_command(
     intervals by seat, bot, nation and legality, first-player advantage,
     score and length distributions, card win rates."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     err = Console(stderr=True)
     if log_explanations and out is None:
@@ -67,7 +74,7 @@ def simulate_command(
         raise typer.Exit(1)
 
 
-def _print_summary(summary: dict, out: Optional[Path]) -> None:
+def _print_summary(summary: dict, out: Path | None) -> None:
     from rich.console import Console
     from rich.table import Table
 

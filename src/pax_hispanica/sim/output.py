@@ -16,8 +16,7 @@ REPORT_FILE = "report.html"
 
 def write_jsonl(results: list[dict], path: Path) -> None:
     with open(path, "w", encoding="utf-8") as f:
-        for r in results:
-            f.write(json.dumps(r, sort_keys=True) + "\n")
+        f.writelines(json.dumps(r, sort_keys=True) + "\n" for r in results)
 
 
 def read_jsonl(path: str | Path) -> list[dict]:

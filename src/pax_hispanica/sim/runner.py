@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import time
 import traceback
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ..bots import make_agent
 from ..bots.base import DEFAULT_API, load_api, stable_seed
@@ -156,7 +157,7 @@ def play_game(spec: dict) -> dict:
         out["scores"] = list(res.get("scores") or [])
         out["ranking"] = list(res.get("ranking") or [])
         out.update(facts.at_end(api, state, n, res))
-    except Exception as exc:  # recorded, counted and shown in the report
+    except Exception as exc:  # noqa: BLE001 -- recorded, counted and shown in the report
         out["error"] = f"{type(exc).__name__}: {exc}"
         out["traceback"] = traceback.format_exc(limit=8)
     out["seconds"] = time.perf_counter() - t0
@@ -193,7 +194,8 @@ def execute(specs: list[dict], workers: int = 1, dask_address: str | None = None
             progress(done, total)
 
     if dask_address:
-        from distributed import Client, as_completed as dask_completed
+        from distributed import Client
+        from distributed import as_completed as dask_completed
         with Client(dask_address) as client:
             chunks = _chunks(specs, _chunk_size(total, max(1, len(client.scheduler_info().get("workers", {})))))
             futures = client.map(play_chunk, chunks, pure=False)

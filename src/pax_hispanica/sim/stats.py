@@ -11,7 +11,8 @@ import math
 import re
 import statistics
 from collections import defaultdict
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 Z95 = 1.959963984540054
 TIMING_KEYS = ("seconds_per_game", "total_seconds", "games_per_second")
@@ -36,7 +37,7 @@ def distribution(values: Iterable[float]) -> dict:
     xs = sorted(float(v) for v in values)
     if not xs:
         return {"n": 0}
-    q = lambda f: _quantile(xs, f)  # noqa: E731
+    q = lambda f: _quantile(xs, f)
     return {"n": len(xs), "mean": round(statistics.fmean(xs), 6),
             "sd": round(statistics.stdev(xs), 6) if len(xs) > 1 else 0.0,
             "min": xs[0], "p10": q(0.10), "p25": q(0.25), "median": q(0.5),
