@@ -386,3 +386,25 @@ def test_a_failing_bot_does_not_stall_the_game(tmp_path, monkeypatch):
                 break
             time.sleep(0.02)
         assert v["over"], f"stalled at version {v['version']}"
+
+
+def test_a_player_who_left_can_be_replaced_by_the_others(client):
+    svc = client.app.state.svc
+    g = new_game(client)
+    t0, t1 = (s["token"] for s in g["seats"])
+    with client.websocket_connect(f"/ws/{t0}?fmt=json") as ws0:
+        ws0.receive_text()
+        with client.websocket_connect(f"/ws/{t1}?fmt=json") as ws1:
+            ws1.receive_text()
+            ws0.send_text(json.dumps({"type": "takeover", "id": 1, "seat": 1}))
+            while (m := json.loads(ws0.receive_text()))["type"] != "error":
+                pass
+            assert m["code"] == "wrong_seat"  # seat 1's player is here
+        svc.AWAY_AFTER_SECONDS = 0.0  # seat 1's page closed: gone at once, for the test
+        time.sleep(0.05)
+        client.get(f"/play/{t0}")  # presence is refreshed on page loads and heartbeats
+        assert 1 in svc.live[g["game"]].away
+        assert "(away)" in client.get(f"/play/{t0}").text
+        ws0.send_text(json.dumps({"type": "takeover", "id": 2, "seat": 1}))
+        while (m := json.loads(ws0.receive_text()))["type"] != "update" or m["seats"][1]["kind"] != "bot":
+            assert m["type"] != "error", m

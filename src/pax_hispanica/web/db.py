@@ -51,6 +51,8 @@ seats = sa.Table(
     sa.Column("name", sa.String(80), nullable=False, server_default=""),
     sa.Column("token", sa.String(64), nullable=False, unique=True),
     sa.Column("user_id", sa.String(64), nullable=True),
+    # refreshed while a connection for the seat is open on some server (presence)
+    sa.Column("last_seen", sa.Float, nullable=True),  # epoch seconds
 )
 
 actions = sa.Table(

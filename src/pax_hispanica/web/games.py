@@ -117,6 +117,7 @@ class LiveGame:
     agents: dict = field(default_factory=dict)
     bot_task: asyncio.Task | None = None
     touched: float = field(default_factory=time.monotonic)
+    away: frozenset[int] = frozenset()  # human seats with no connection on any server for a while
     _nations: list[str] | None = None
 
     def idle(self, now: float, after: float) -> bool:
@@ -163,6 +164,8 @@ def _config_dict(config: Any) -> dict:
 
 class Service:
     IDLE_SECONDS = 600  # a game nobody uses is dropped from memory (and replayed when needed again)
+    HEARTBEAT_SECONDS = 15.0  # how often a server marks the seats it has connections for as present
+    AWAY_AFTER_SECONDS = 45.0  # a human seat unseen this long is away: others may hand it to a bot
 
     def __init__(self, database_url: str, bot_delay: float = 0.4) -> None:
         self.url = database_url
@@ -186,6 +189,8 @@ class Service:
         self._load_locks: dict[str, asyncio.Lock] = {}
         self._listen_task: asyncio.Task | None = None
         self._sweep_task: asyncio.Task | None = None
+        self._heartbeat_task: asyncio.Task | None = None
+        self.connections: dict[tuple[str, int], int] = {}  # (game, seat) -> open connections here
         self._closing = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -195,6 +200,7 @@ class Service:
             self._listen_task = asyncio.create_task(listen_forever(self.url, NOTIFY_CHANNEL, self._on_notify,
                                                                     self._catch_up_all))
         self._sweep_task = asyncio.create_task(self._sweep_forever())
+        self._heartbeat_task = asyncio.create_task(self._heartbeat_forever())
         # resume the bots of every game that waits for one (after a restart)
         async with self.engine.connect() as conn:
             ids = (await conn.execute(sa.select(db.games.c.id).where(
@@ -210,7 +216,7 @@ class Service:
     async def close(self) -> None:
         self._closing = True
         tasks = [g.bot_task for g in self.live.values() if g.bot_task]
-        tasks += [t for t in (self._listen_task, self._sweep_task) if t is not None]
+        tasks += [t for t in (self._listen_task, self._sweep_task, self._heartbeat_task) if t is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -519,9 +525,10 @@ class Service:
         live = await self.get(rights.game_id)
         if not (0 <= seat < len(live.seats)):
             raise ServerError("malformed", "no such seat")
-        if not (rights.role == "host" or rights.role == "table" or rights.may_act_for(seat)):
-            raise ServerError("wrong_seat", "only that seat's player or the game's host may hand it to a bot",
-                              status=403)
+        others_may = rights.role == "seat" and seat in live.away  # the player has left
+        if not (rights.role in ("host", "table") or rights.may_act_for(seat) or others_may):
+            raise ServerError("wrong_seat", "only that seat's player, the game's host, or (once the player has "
+                              "left) another player may hand a seat to a bot", status=403)
         if bot_kind not in ("random", "heuristic", "ismcts"):
             raise ServerError("malformed", "bot kind is random, heuristic or ismcts")
         async with live.lock:
@@ -564,6 +571,52 @@ class Service:
             async with self.engine.connect() as conn:
                 await self._catch_up(conn, live)
         await self._push(live)
+
+    # ------------------------------------------------------------------ presence
+    async def seat_connected(self, live: LiveGame, seat: int, delta: int) -> None:
+        """A connection for `seat` opened (+1) or closed (-1) on this server."""
+        key = (live.id, seat)
+        self.connections[key] = self.connections.get(key, 0) + delta
+        if self.connections[key] <= 0:
+            del self.connections[key]
+        else:
+            await self._mark_seen([key])
+        if await self.refresh_presence(live):
+            await self._push(live)
+
+    async def _mark_seen(self, keys: list[tuple[str, int]]) -> None:
+        if not keys:
+            return
+        now = time.time()
+        async with self._write() as conn:
+            for gid, seat in keys:
+                await conn.execute(db.seats.update().where(sa.and_(db.seats.c.game_id == gid, db.seats.c.seat == seat))
+                                   .values(last_seen=now))
+
+    async def refresh_presence(self, live: LiveGame) -> bool:
+        """Recompute which human seats are away; True when that changed."""
+        async with self.engine.connect() as conn:
+            seen = dict((await conn.execute(sa.select(db.seats.c.seat, db.seats.c.last_seen)
+                                            .where(db.seats.c.game_id == live.id))).all())
+        cutoff = time.time() - self.AWAY_AFTER_SECONDS
+        # a seat never seen has not joined yet (only the host may hand it to a bot); away means
+        # its player was here and has been gone for a while
+        away = frozenset(s.seat for s in live.seats if s.kind == "human" and (live.id, s.seat) not in self.connections
+                         and seen.get(s.seat) is not None and seen[s.seat] < cutoff)
+        changed = away != live.away
+        live.away = away
+        return changed
+
+    async def _heartbeat_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.HEARTBEAT_SECONDS)
+            try:
+                await self._mark_seen(list(self.connections))
+                for live in list(self.live.values()):
+                    if live.listeners and await self.refresh_presence(live):
+                        await self._push(live)
+            except Exception:
+                log.exception("presence heartbeat failed")
 
     # ------------------------------------------------------------------ bots
     def kick_bots(self, live: LiveGame) -> None:

@@ -152,7 +152,7 @@ def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
                    if isinstance(t, dict) else tr.word(t) for t in p.get("tableau") or []]
         kind = live.seats[seat].kind if isinstance(seat, int) and 0 <= seat < len(live.seats) else ""
         rows.append({"seat": seat, "name": tr.seat(seat), "kind": kind, "fields": fields, "tableau": tableau,
-                     "color": svgmap.seat_color(view, seat)})
+                     "color": svgmap.seat_color(view, seat), "away": seat in live.away})
     return rows
 
 
@@ -214,7 +214,7 @@ def board_html(ctx: dict) -> str:
 
 
 def html_update(live: LiveGame, viewer: int | None, waiting: int | None, role: str, lang: str) -> dict:
-    key = (live.id, live.version, tuple(s.kind for s in live.seats), viewer, waiting, role, lang)
+    key = (live.id, live.version, tuple(s.kind for s in live.seats), live.away, viewer, waiting, role, lang)
     hit = _cache.get(key)
     if hit is not None:
         return hit

@@ -214,6 +214,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
             return page(request, user, "message.html", status=404, message_key="not_found")
         await svc.claim_seat(rights, user["id"])
         live = await svc.get(rights.game_id)
+        await svc.refresh_presence(live)
         seat = next(iter(rights.seats)) if rights.role == "seat" else None
         waiting = render.next_human(live, rights.seats) if rights.role == "table" else None
         update = render.html_update(live, seat, waiting, rights.role, user["lang"])
@@ -356,6 +357,9 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
             lang = ws.query_params["lang"]
         fmt = "json" if ws.query_params.get("fmt") == "json" else "html"
         conn = Conn(ws, rights, lang, fmt, with_view=ws.query_params.get("view") != "0")
+        played = sorted(rights.seats) if rights.role in ("seat", "table") else []
+        for seat in played:  # the others see this player is here (again)
+            await svc.seat_connected(live, seat, +1)
         live.listeners.add(conn.push)
         try:
             await conn.push(live)
@@ -368,6 +372,8 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
         finally:
             conn.closed = True
             live.listeners.discard(conn.push)
+            for seat in played:
+                await svc.seat_connected(live, seat, -1)
 
     async def handle_message(conn: Conn, live: LiveGame, text: str) -> None:
         msg_id = None
@@ -399,8 +405,13 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
                     raise ServerError("wrong_seat", "only a seated player can leave")
                 (seat,) = conn.rights.seats
                 await svc.seat_to_bot(conn.rights, seat)
+            elif kind == "takeover":  # hand a seat whose player has left to a bot
+                seat = msg.get("seat")
+                if not isinstance(seat, int) or isinstance(seat, bool):
+                    raise ServerError("malformed", "which seat?")
+                await svc.seat_to_bot(conn.rights, seat)
             else:
-                raise ServerError("malformed", "unknown message type: use act, reveal, refresh, ping or leave")
+                raise ServerError("malformed", "unknown message type: use act, reveal, refresh, ping, leave or takeover")
         except ServerError as e:
             await conn.send({"type": "error", "id": msg_id, **e.as_dict()})
 
