@@ -588,10 +588,10 @@ class Service:
         if not keys:
             return
         now = time.time()
-        async with self._write() as conn:
-            for gid, seat in keys:
-                await conn.execute(db.seats.update().where(sa.and_(db.seats.c.game_id == gid, db.seats.c.seat == seat))
-                                   .values(last_seen=now))
+        stmt = db.seats.update().where(sa.and_(db.seats.c.game_id == sa.bindparam("gid"),
+                                               db.seats.c.seat == sa.bindparam("s"))).values(last_seen=now)
+        async with self._write() as conn:  # one executemany for every open seat
+            await conn.execute(stmt, [{"gid": gid, "s": seat} for gid, seat in keys])
 
     async def refresh_presence(self, live: LiveGame) -> bool:
         """Recompute which human seats are away; True when that changed."""
