@@ -22,7 +22,8 @@ YEAR_DECISIONS = {"goods": {"labour"}, "auction": {"initiate", "bid"}, "play": {
 YEAR_EVENTS = {
     "goods": {"PlayerOrderUpdated", "CathedralsRefreshed", "CitizenEmployed", "IndigenousKidnapped",
               "ColonyStaysVacant", "ColonyDiedOff", "GoodsDrawn", "ChestsPlaced", "SlaveAttrition", "EarningsPaid"},
-    "auction": {"AuctionPassed", "AuctionStarted", "AuctionWon", "BuriedCardRevealed", "DeckTopShown"},
+    # DeckTopShown also follows a Market refill in the Play Year (PRJ-19), so it is not listed
+    "auction": {"AuctionPassed", "AuctionStarted", "AuctionWon", "BuriedCardRevealed"},
     "play": {"CardPlayed", "CardSold", "PlayTurnEnded"},
     "sail": {"VoyageBegan", "FleetMoved", "VoyageEnded", "BattleDeclared", "BattleResolved", "TreasureScored",
              "ChestsLoaded", "FinalScoring", "GameEnded"},

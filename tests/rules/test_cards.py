@@ -138,7 +138,9 @@ def test_CARD_1_effect_income():
     drive(g, lambda g: any(e["type"] == "EarningsPaid" for e in g.events[mark:]))
     paid = {e["seat"]: e for e in g.events[mark:] if e["type"] == "EarningsPaid"}
     assert paid[0]["card_income"] == eff["n"] and paid[1]["card_income"] == 0    # GDS-7, every Goods Year
-    assert paid[0]["amount"] - paid[0]["worked_colonies"] * RS.colony_income == eff["n"]
+    p0 = paid[0]
+    colonies = (p0["worked_colonies"] - p0["kings_colonies"]) * RS.colony_income + p0["kings_colonies"] * RS.crown_colony_income
+    assert p0["amount"] - colonies == eff["n"]
 
 
 def test_CARD_1_effect_hand_limit():

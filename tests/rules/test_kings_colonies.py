@@ -14,7 +14,7 @@ def test_PRJ_30_crown_colonies_pay_the_spanish_player_earnings():
     ev = {e["seat"]: e for e in g.events if e["type"] == "EarningsPaid"}
     rs = g.state.rs
     crown = sum(rs.col_crown)
-    assert ev[0]["worked_colonies"] == crown
+    assert ev[0]["worked_colonies"] == ev[0]["kings_colonies"] == crown
     assert ev[0]["amount"] == crown * rs.crown_colony_income
     assert ev[1]["amount"] == rs.colony_income
 
@@ -35,3 +35,21 @@ def test_PRJ_30_without_a_spanish_player_the_crown_scores_nothing():
     g = scenario({"cycle": 5, "year": "sail", "step": "end_of_cycle"}, players=2, nations=["english", "french"])
     final = next(e for e in g.events if e["type"] == "FinalScoring")["breakdown"]
     assert [f["from_colonies"] for f in final] == [1, 1]
+
+
+def test_PRJ_30_the_crown_claims_one_chest_in_every_kings_crown_share_loaded_from_the_kings_colonies():
+    g = _spanish_game(year="sail", step="voyages", order=[0, 1],
+                      players=[{"fleet": {"zone": "cuba", "ships": 3}}, {}],
+                      colonies={"cuba.habana": {"chests": 3},
+                                "cuba.trinidad_cuba": {"owner": 0, "labour": "citizen", "chests": 2}})
+    share = g.state.rs.kings_crown_share
+    ev = g.act({"seat": 0, "type": "load_chests", "colony": "cuba.habana", "count": 1})
+    first = next(e for e in ev if e["type"] == "ChestsLoaded")
+    ev = g.act({"seat": 0, "type": "load_chests", "colony": "cuba.habana", "count": share - 1})
+    second = next(e for e in ev if e["type"] == "ChestsLoaded")
+    # counted over the voyage: loading one at a time does not escape the claim
+    assert first["crown_claim"] + second["crown_claim"] == 1
+    assert g.state.cargo[0].count("chest") == share - 1
+    # a colony the Spanish player founded is theirs: no claim
+    ev = g.act({"seat": 0, "type": "load_chests", "colony": "cuba.trinidad_cuba", "count": 2})
+    assert next(e for e in ev if e["type"] == "ChestsLoaded")["crown_claim"] == 0

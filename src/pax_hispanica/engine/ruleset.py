@@ -28,6 +28,7 @@ PARAMS: dict[str, dict[str, type]] = {
     "hand": {"hand_limit": int, "sell_price": int},
     "sail": {"fleet_moves": int, "max_ships": int, "ship_capacity": int},
     "treasure": {"smuggler_bribe": int, "conquistador_spanish_fee": int, "privateer_crown_share": int,
+                 "kings_crown_share": int,
                  "conquistador_prestige": int, "privateer_prestige": int, "privateer_money": int,
                  "smuggler_money": int, "plunder_money": int, "plunder_chests_per_prestige": int},
 }

@@ -33,13 +33,23 @@ def chest_terms(st, seat: int, col: int, voyage: dict) -> tuple[int, object] | N
     return None
 
 
+def is_kings_colony(st, col: int) -> bool:
+    """PRJ-30: a Crown colony owned by the Spanish player."""
+    owner = st.col_owner[col]
+    return st.rs.col_crown[col] and owner is not None and owner >= 0 and owner == st.spanish_seat()
+
+
 def crown_claim(st, seat: int, col: int, voyage: dict, count: int) -> int:
     """TRS-4: a PRIVATEER taking Chests from a colony it beat gives the Crown one of every
-    `privateer_crown_share` so taken (counted over the whole sack, rounded down)."""
-    if st.legality[seat] != "PRIVATEER" or voyage.get("sacked") != col or st.col_owner[col] == seat:
+    `privateer_crown_share` so taken (counted over the whole sack, rounded down).
+    PRJ-30: the Spanish player loading the King's colonies gives the Crown one of every
+    `kings_crown_share` (the royal fifth; counted over the whole voyage)."""
+    if st.col_owner[col] == seat and is_kings_colony(st, col):
+        share, before = st.rs.kings_crown_share, voyage.get("royal", 0)
+    elif st.legality[seat] != "PRIVATEER" or voyage.get("sacked") != col or st.col_owner[col] == seat:
         return 0
-    share = st.rs.privateer_crown_share
-    before = voyage.get("taken", 0)
+    else:
+        share, before = st.rs.privateer_crown_share, voyage.get("taken", 0)
     return (before + count) // share - before // share
 
 
@@ -70,6 +80,8 @@ def load(st, seat: int, col: int, count: int, voyage: dict, out: Out) -> None:
     claimed = crown_claim(st, seat, col, voyage, count)
     if voyage.get("sacked") == col:
         voyage["taken"] = voyage.get("taken", 0) + count
+    if st.col_owner[col] == seat and is_kings_colony(st, col):
+        voyage["royal"] = voyage.get("royal", 0) + count
     kept = count - claimed
     st.supply["chests"] += claimed
     st.cargo[seat].extend(["chest"] * kept)

@@ -138,17 +138,18 @@ def slave_attrition(st, out: Out) -> bool:
 
 
 def pay_earnings(st, out: Out) -> bool:
-    """GDS-7: $1 per worked colony plus tableau income, from the Pool."""
+    """GDS-7: $1 per worked colony plus tableau income, from the Pool (PRJ-30: the King's colonies
+    pay `crown_colony_income` instead)."""
+    from ..treasure import is_kings_colony
     rs = st.rs
     for seat in st.order:
         worked = [c for c, o in enumerate(st.col_owner) if o == seat and st.col_labour[c] is not None]
-        crown = sum(1 for c in worked if rs.col_crown[c] and seat == st.spanish_seat())  # PRJ-30
-        total = (len(worked) - crown) * rs.colony_income + crown * rs.crown_colony_income + st.income[seat]
-        worked = len(worked)
+        kings = sum(1 for c in worked if is_kings_colony(st, c))
+        total = (len(worked) - kings) * rs.colony_income + kings * rs.crown_colony_income + st.income[seat]
         st.money[seat] += total
         st.minted += total
-        out.emit("EarningsPaid", "GDS-7", seat=seat, worked_colonies=worked, card_income=st.income[seat],
-                 amount=total)
+        out.emit("EarningsPaid", "GDS-7", seat=seat, worked_colonies=len(worked), kings_colonies=kings,
+                 card_income=st.income[seat], amount=total)
     return False
 
 
