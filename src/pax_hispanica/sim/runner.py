@@ -179,6 +179,16 @@ def _chunk_size(games: int, workers: int) -> int:
     return max(1, min(8, games // max(1, workers * 8)))
 
 
+def _warm(specs: list[dict]) -> None:
+    if not specs:
+        return
+    api = load_api(specs[0].get("api"))
+    if hasattr(api, "load_ruleset"):
+        api.load_ruleset("reference")
+    for kind in {b["kind"] for b in specs[0]["bots"]}:
+        make_agent(kind, 0, api=specs[0].get("api"))
+
+
 def execute(specs: list[dict], workers: int = 1, dask_address: str | None = None,
             progress: Progress | None = None) -> list[dict]:
     """Play every spec, locally, in ``workers`` processes, or on a Dask
@@ -208,6 +218,7 @@ def execute(specs: list[dict], workers: int = 1, dask_address: str | None = None
             results.append(play_game(spec))
             tick(1)
     else:
+        _warm(specs)      # forked workers inherit the imported engine and ruleset
         with ProcessPoolExecutor(max_workers=workers) as pool:
             futs = [pool.submit(play_chunk, c) for c in _chunks(specs, _chunk_size(total, workers))]
             for fut in as_completed(futs):
