@@ -69,7 +69,12 @@ def _malformed(message: str) -> JSONResponse:
 
 
 class Conn:
-    """One WebSocket: its rights, language, format, and (hot-seat) who is shown."""
+    """One WebSocket: its rights, language, format, and (hot-seat) who is shown.
+
+    Updates are full pictures of the game, so they are coalesced: `push` only marks
+    the connection dirty and a writer task renders and sends the latest state. A
+    slow client never holds up the player who acted, and is never sent more than
+    one stale picture."""
 
     def __init__(self, ws: WebSocket, rights: Rights, lang: str, fmt: str, with_view: bool = True) -> None:
         self.ws, self.rights, self.lang, self.fmt, self.with_view = ws, rights, lang, fmt, with_view
@@ -77,6 +82,9 @@ class Conn:
         self.send_lock = asyncio.Lock()
         self.last_seq_sent: int | None = None  # JSON clients: the last event sent
         self.closed = False
+        self.dirty = asyncio.Event()
+        self.live: LiveGame | None = None
+        self.writer = asyncio.create_task(self._write_updates())
 
     def viewer(self, live: LiveGame) -> tuple[int | None, int | None]:
         """(seat whose view is shown, seat waiting behind a pass-the-device screen)."""
@@ -102,6 +110,22 @@ class Conn:
                 self.closed = True
 
     async def push(self, live: LiveGame) -> None:
+        """The game changed: send this connection its new picture soon (never blocks)."""
+        self.live = live
+        self.dirty.set()
+
+    async def flush(self) -> None:
+        """Send the pending picture now (before acknowledging this connection's own action)."""
+        if self.dirty.is_set() and self.live is not None:
+            self.dirty.clear()
+            await self.send(self.update(self.live))
+
+    async def _write_updates(self) -> None:
+        while not self.closed:
+            await self.dirty.wait()
+            await self.flush()
+
+    def update(self, live: LiveGame) -> dict:
         viewer, waiting = self.viewer(live)
         if self.fmt == "json":
             # the first update carries the last 50 events, then only the new ones
@@ -110,9 +134,12 @@ class Conn:
                 self.last_seq_sent = msg["events"][-1].get("seq", 0)
             elif self.last_seq_sent is None:
                 self.last_seq_sent = 0
-        else:
-            msg = render.html_update(live, viewer, waiting, self.rights.role, self.lang)
-        await self.send(msg)
+            return msg
+        return render.html_update(live, viewer, waiting, self.rights.role, self.lang)
+
+    def close(self) -> None:
+        self.closed = True
+        self.writer.cancel()
 
 
 def create_app(database_url: str | None = None, data_dir: str = "data", bot_delay: float | None = None) -> FastAPI:
@@ -363,6 +390,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
         live.listeners.add(conn.push)
         try:
             await conn.push(live)
+            await conn.flush()
             svc.kick_bots(live)
             while True:
                 text = await ws.receive_text()
@@ -370,7 +398,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
         except WebSocketDisconnect:
             pass
         finally:
-            conn.closed = True
+            conn.close()
             live.listeners.discard(conn.push)
             for seat in played:
                 await svc.seat_connected(live, seat, -1)
@@ -390,14 +418,17 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
             kind = msg.get("type")
             if kind == "act":
                 live = await svc.act(conn.rights, msg.get("action"), msg.get("version"))
+                await conn.flush()  # the new picture first, then the ack
                 await conn.send({"type": "ack", "id": msg_id, "version": live.version})
             elif kind == "reveal":
                 if conn.rights.role != "table":
                     raise ServerError("wrong_seat", "only a hot-seat table passes the device")
                 conn.shown = render.next_human(live, conn.rights.seats)
                 await conn.push(live)
+                await conn.flush()
             elif kind == "refresh":
                 await conn.push(live)
+                await conn.flush()
             elif kind == "ping":
                 await conn.send({"type": "pong", "id": msg_id})
             elif kind == "leave":
