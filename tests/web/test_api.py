@@ -408,3 +408,15 @@ def test_a_player_who_left_can_be_replaced_by_the_others(client):
         ws0.send_text(json.dumps({"type": "takeover", "id": 2, "seat": 1}))
         while (m := json.loads(ws0.receive_text()))["type"] != "update" or m["seats"][1]["kind"] != "bot":
             assert m["type"] != "error", m
+
+
+@pytest.mark.parametrize("form", [
+    {"players": "9999"},
+    {"players": "two"},
+    {"players": "2", "kind0": "human", "kind1": "human", "nation0": "dutch", "nation1": ""},
+    {"players": "2", "kind0": "human", "kind1": "human", "nation0": "dutch", "nation1": "dutch"},
+])
+def test_new_game_form_errors_are_shown_on_the_lobby(client, form):
+    r = client.post("/games", data=form, follow_redirects=False)
+    assert r.status_code == 400
+    assert 'role="alert"' in r.text

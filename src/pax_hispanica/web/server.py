@@ -191,6 +191,8 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
         form = await request.form()
         try:
             players = int(str(form.get("players", "0")))
+            if not 2 <= players <= 5:
+                raise ServerError("malformed", "a game has 2 to 5 players")
             seats, nations = [], []
             for i in range(players):
                 kind = str(form.get(f"kind{i}", "human"))
@@ -199,6 +201,8 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
                               "bot_strength": int(str(form.get(f"strength{i}", "2"))) if kind == "bot" else None,
                               "name": str(form.get(f"name{i}", ""))[:40]})
                 nations.append(str(form.get(f"nation{i}", "")))
+            if any(nations) and not all(nations):
+                raise ServerError("malformed", "choose a nation for every seat, or for none")
             chosen = nations if all(nations) else None
             mode = str(form.get("mode", "online"))
             live = await svc.create_game(players, seats, chosen, mode=mode, host_user=user["id"])
