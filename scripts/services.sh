@@ -7,12 +7,20 @@
 #     the cluster when the sourcing shell exits.
 # Failing to provide either is an error (return 1): CI must run every test.
 
+_paxh_apt_updated=
+_paxh_apt_install() {
+  echo "services: installing $*" >&2
+  if [ "$(id -u)" -ne 0 ]; then echo "services: need root to install $*" >&2; return 1; fi
+  if [ -z "$_paxh_apt_updated" ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null || return 1
+    _paxh_apt_updated=1
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
 _paxh_services() {
   if [ ! -x /usr/bin/chromium ]; then
-    echo "services: installing chromium" >&2
-    if [ "$(id -u)" -ne 0 ]; then echo "services: need root to install chromium" >&2; return 1; fi
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null || return 1
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || return 1
+    _paxh_apt_install chromium || return 1
   fi
 
   if [ -n "${PAXH_TEST_DATABASE_URL:-}" ]; then
@@ -20,8 +28,7 @@ _paxh_services() {
   fi
   local pgbin=/usr/lib/postgresql/15/bin
   if [ ! -x "$pgbin/initdb" ]; then
-    echo "services: PostgreSQL 15 is not installed; installing postgresql-15" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15 >/dev/null || return 1
+    _paxh_apt_install postgresql-15 || return 1
   fi
   local port
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()') || return 1
