@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
 import re
 import shutil
 
