@@ -111,6 +111,7 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "acting": acting, "acting_names": [tr.seat(s) for s in acting],
         "widgets": widgets, "undo": json.dumps(undo) if undo else None, "decision": decision,
         "sealed": bool(decision and (decision.get("sealed") or decision.get("d") in ("bid", "support"))),
+        "lot": lot(decision, tr),
         "log": log_entries(events, tr), "result": result, "over": live.over,
         "players": players_table(view, tr, live), "mine": own_parts(view, viewer, info),
         "decks": decks(view, tr), "year": tr.word(view.get("year")), "cycle": view.get("cycle"),
@@ -119,6 +120,20 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "details": Markup(details({k: view.get(k) for k in ("supply", "gone", "seed_hash") if k in view})),
         "version": live.version,
     }
+
+
+def lot(decision: dict | None, tr: Tr) -> str | None:
+    """What a sealed choice is about: the card auctioned (or that it is buried), or the battle."""
+    if not decision:
+        return None
+    if decision.get("d") == "bid":
+        if decision.get("card"):
+            return tr("lot_card", card=tr.word(decision["card"]), deck=tr.word(decision.get("deck")))
+        return tr("lot_buried", deck=tr.word(decision.get("deck")))
+    if decision.get("d") == "support":
+        return tr("lot_battle", zone=tr.word(decision.get("zone")), attacker=tr.seat(decision.get("attacker")),
+                  target=tr.word(decision.get("target")))
+    return None
 
 
 def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
