@@ -271,7 +271,9 @@ class ISMCTSAgent(BaseAgent):
             actions = self._actions(state, seats[0])
             if not actions:
                 break
-            if self.playout == "greedy":
+            if len(actions) == 1:
+                a = actions[0]
+            elif self.playout == "greedy":
                 a = greedy_playout_action(actions, rng)
             elif self.playout == "heuristic":
                 a = self._playout_bot(seats[0]).decide(api.view(state, seats[0]),
