@@ -147,6 +147,7 @@ class ISMCTSAgent(BaseAgent):
             return root_actions[0]
         root_keys = {action_key(a): a for a in root_actions}
         rng = random.Random(stable_seed("ismcts", self.seed, view, legal))
+        self._playout_bots = {}     # fresh playout bots: a decision never depends on earlier ones
         self._prior_key = None
         prior_action = None
         if self.prior > 0 and hasattr(self.api, "load_ruleset"):
