@@ -94,6 +94,19 @@ def _print_summary(summary: dict, out: Path | None) -> None:
             t.add_row(k, str(v["wins"]), str(v["games"]), f"{v['rate']:.3f}",
                       f"{v['ci95'][0]:.3f}-{v['ci95'][1]:.3f}")
         con.print(t)
+    if summary.get("bot_scores"):
+        con.print("mean score / rank by bot: " + "; ".join(
+            f"{b} {v['mean_score']:.2f} / {v['mean_rank']:.2f}" for b, v in summary["bot_scores"].items()
+            if v["mean_score"] is not None))
+    cards = list((summary.get("cards") or {}).items())[:10]
+    if cards:
+        t = Table(title="cards most played: win rate of the player who played them")
+        for col in ("card", "played", "won", "rate", "95% CI"):
+            t.add_column(col, justify="left" if col == "card" else "right")
+        for k, v in cards:
+            t.add_row(k, str(v["games"]), str(v["wins"]), f"{v['rate']:.3f}",
+                      f"{v['ci95'][0]:.3f}-{v['ci95'][1]:.3f}")
+        con.print(t)
     fp = summary["first_player"]
     if fp["games"]:
         con.print(f"first player won {fp['rate']:.3f} (95% CI {fp['ci95'][0]:.3f}-{fp['ci95'][1]:.3f}; chance {fp['chance']:.3f})")
