@@ -10,12 +10,14 @@ from pathlib import Path
 from pax_hispanica import api
 
 
-def random_game(players: int, seed: int, max_actions: int = 5000, on_step=None):
-    """Play a game to the end with uniformly random legal actions; returns the Game."""
-    g = api.Game.new(api.Config(players=players), seed)
-    r = random.Random(seed)
+def random_game(players: int, seed: int, *, bot_seed=None, max_actions: int = 5000, on_step=None,
+                stop=None, ruleset: str = "reference") -> api.Game:
+    """A game of uniformly random legal actions (the bot has its own Random), to the end or until
+    `stop(game)`; `on_step(before, action, after, events)` sees every action."""
+    g = api.Game.new(api.Config(players=players, ruleset=ruleset), seed)
+    r = random.Random(seed if bot_seed is None else bot_seed)
     for _ in range(max_actions):
-        if api.is_over(g.state):
+        if api.is_over(g.state) or (stop and stop(g)):
             return g
         seat = r.choice(api.acting(g.state))
         action = r.choice(api.expand(api.legal_actions(g.state, seat)))
@@ -23,7 +25,9 @@ def random_game(players: int, seed: int, max_actions: int = 5000, on_step=None):
         events = g.act(action)
         if on_step:
             on_step(before, action, g.state, events)
-    raise AssertionError(f"game did not end in {max_actions} actions")
+    if stop is None:
+        raise AssertionError(f"game did not end in {max_actions} actions")
+    return g
 
 
 def scenario(position: dict, players: int = 3, seed: int = 1, actions=(), nations=None) -> api.Game:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import random
-
 from pax_hispanica import api
 from pax_hispanica.engine import audit
+from support import random_game as play  # noqa: F401  (the engine tests call it `play`)
 
 
 def walk(obj):
@@ -31,25 +30,6 @@ def ints(obj) -> set:
 
 def all_cards(st) -> list:
     return sorted(st.rs.market + st.rs.haven)
-
-
-def play(players: int, seed: int, *, bot_seed=None, max_actions: int = 5000, on_step=None,
-         stop=None, ruleset: str = "reference") -> api.Game:
-    """A game of uniformly random legal actions (the bot has its own Random), optionally stopped early."""
-    g = api.Game.new(api.Config(players=players, ruleset=ruleset), seed)
-    r = random.Random(seed if bot_seed is None else bot_seed)
-    for _ in range(max_actions):
-        if api.is_over(g.state) or (stop and stop(g)):
-            return g
-        seat = r.choice(api.acting(g.state))
-        action = r.choice(api.expand(api.legal_actions(g.state, seat)))
-        before = g.state
-        events = g.act(action)
-        if on_step:
-            on_step(before, action, g.state, events)
-    if stop is None:
-        raise AssertionError(f"game did not end in {max_actions} actions")
-    return g
 
 
 def counts(st) -> dict:
