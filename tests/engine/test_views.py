@@ -190,3 +190,12 @@ def test_HID_2_only_sealed_choices_are_addressed_every_other_event_reaches_every
     for viewer in [None, *range(n)]:
         red = api.redact(g.events, viewer)
         assert [e for e in g.events if e["type"] != "ChoiceSealed"] == [e for e in red if e["type"] != "ChoiceSealed"]
+
+
+def test_HID_1_the_light_view_is_the_full_view_without_its_state():
+    g = play(3, 17, stop=lambda g: g.state.version >= 40)
+    for viewer in (0, 1, 2, None):
+        full = api.view(g.state, viewer)
+        light = api.view(g.state, viewer, include_state=False)
+        assert "state" in full and "state" not in light
+        assert light == {k: v for k, v in full.items() if k != "state"}

@@ -277,7 +277,7 @@ class ISMCTSAgent(BaseAgent):
             elif self.playout == "greedy":
                 a = greedy_playout_action(actions, rng)
             elif self.playout == "heuristic":
-                a = self._playout_bot(seats[0]).decide(api.view(state, seats[0]),
+                a = self._playout_bot(seats[0]).decide(api.view(state, seats[0], include_state=False),
                                                        api.legal_actions(state, seats[0]))
             else:
                 a = actions[rng.randrange(len(actions))]

@@ -29,10 +29,11 @@ def _owner(o):
     return "crown" if o == CROWN else o
 
 
-def view(st: State, viewer: int | None) -> dict:
-    """What one seat (or a spectator, viewer=None) sees: readable parts plus the masked state."""
+def view(st: State, viewer: int | None, include_state: bool = True) -> dict:
+    """What one seat (or a spectator, viewer=None) sees: readable parts plus the masked state
+    (`include_state=False` leaves the masked state out: a cheaper view for playouts, not for determinize)."""
     rs = st.rs
-    ms = masked_state(st, viewer)
+    ms = masked_state(st, viewer) if include_state else None
     dec = st.stack[-1] if st.stack else None
     pub_dec = None
     if dec is not None:
@@ -76,7 +77,7 @@ def view(st: State, viewer: int | None) -> dict:
         "supply": dict(st.supply), "gone": dict(st.gone),
         "my_sealed_choice": st.secrets.get(viewer) if viewer is not None else None,
         "seed_hash": st.seed_hash, "seed": st.seed if st.over else None,
-        "over": st.over, "result": st.result, "state": ms,
+        "over": st.over, "result": st.result, **({"state": ms} if include_state else {}),
     }
 
 
