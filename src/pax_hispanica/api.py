@@ -53,8 +53,7 @@ def acting(state: State) -> tuple:
 
 def decision(state: State, seat: int | None = None) -> dict | None:
     """The public description of the pending decision (None when nobody must act)."""
-    d = _view.view(state, seat)["decision"]
-    return d
+    return _view.view(state, seat, include_state=False)["decision"]
 
 
 legal_actions = core.legal_actions

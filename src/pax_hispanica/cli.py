@@ -34,8 +34,8 @@ def _register_simulate() -> None:
 _register_simulate()
 
 
-def _load_any(path: Path) -> api.Game | None:
-    """A record (`actions` + `seed`/`config`) or a scenario (`position`)."""
+def _load_any(path: Path) -> dict:
+    """The JSON of a record (`actions` + `seed`/`config`) or a scenario (`position`)."""
     try:
         data = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as e:

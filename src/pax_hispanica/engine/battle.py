@@ -3,9 +3,8 @@ support (BAT-3), ties to the target (BAT-4), consequences (BAT-5)."""
 
 from __future__ import annotations
 
-from .flow import Out, push
+from .flow import Out, push, require
 from .sealed import commit
-from .state import CROWN
 
 
 def parse_target(st, zone: int, target) -> tuple[str, int | None]:
@@ -140,7 +139,6 @@ def _attacker_loses(st, voyage, attacker, out):
 
 
 def support_side(st, dec, action) -> str:
-    from .flow import require
     side = action.get("side")
     require(side in ("attacker", "target"), "no_neutral", "BAT-3",
             "Choose a Battle Card: support the 'attacker' or the 'target'; neutral is not allowed.")
@@ -150,5 +148,3 @@ def support_side(st, dec, action) -> str:
 def commit_support(st, dec, seat, side, out):
     commit(st, dec, seat, side, out, resolve)
 
-
-__all__ = ["declare", "resolve", "targets", "supporters", "CROWN"]
