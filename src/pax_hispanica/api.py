@@ -14,7 +14,7 @@ from .engine import core, view as _view
 from .engine.errors import IllegalAction
 from .engine.flow import acting as _acting
 from .engine.rules import RULES
-from .engine.ruleset import RulesetError, load_ruleset
+from .engine.ruleset import RulesetError, load_ruleset, parameter_names
 from .engine.scenario import build as _build_scenario
 from .engine.sealed import seed_hash, verify
 from .engine.setup import new_state
@@ -23,7 +23,8 @@ from .engine.state import State
 __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
            "decision", "legal_actions", "expand", "apply", "view", "redact", "determinize", "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
-           "from_scenario", "card_catalogue", "seed_hash", "verify", "load_ruleset"]
+           "from_scenario", "card_catalogue", "seed_hash", "verify", "load_ruleset",
+           "parameters"]
 
 RECORD_FORMAT = "paxh-record-1"
 
@@ -34,6 +35,7 @@ class Config:
     nations: list | None = None
     ruleset: str = "reference"
     options: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict)     # variant: overridden ruleset numbers (PRJ-31)
 
     def to_dict(self) -> dict:
         return {k: v for k, v in asdict(self).items() if v not in (None, {})}
@@ -72,6 +74,12 @@ def card_catalogue(ruleset: str = "reference") -> dict[str, dict]:
     return {cid: {"id": c.id, "name": c.name, "deck": c.deck, "cost": c.cost, "requires": dict(c.requires),
                   "effects": [dict(e) for e in c.effects], "bespoke": c.bespoke, "target": c.target}
             for cid, c in rs.cards.items()}
+
+
+def parameters(ruleset: str = "reference", params: dict | None = None) -> dict[str, dict]:
+    """The numbers a variant may override (PRJ-31): name -> {"value", "type"} in this ruleset."""
+    rs = load_ruleset(ruleset, params)
+    return {k: {"value": rs.params[k], "type": t} for k, t in parameter_names().items()}
 
 
 def is_over(state: State) -> bool:

@@ -119,8 +119,19 @@ def serve(
 @app.command()
 def rules(
     rule: Annotated[Optional[str], typer.Argument(help="A rule ID such as AUC-4.")] = None,
+    params: Annotated[bool, typer.Option("--params", help="List the ruleset's numbers a variant may override (--set NAME=VALUE, PRJ-31).")] = False,
+    ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset name or folder, for --params.")] = "reference",
 ) -> None:
     """List the rule IDs the engine implements (with their source page)."""
+    if params:
+        try:
+            table = api.parameters(ruleset)
+        except api.RulesetError as exc:
+            typer.echo(f"error: ruleset {ruleset!r}: {exc}", err=True)
+            raise typer.Exit(2)
+        for name, p in table.items():
+            typer.echo(f"{name:28} {p['type']:4} {p['value']}")
+        return
     items = api.RULES.items()
     if rule:
         rid = rule.upper()

@@ -112,3 +112,17 @@ def test_replay_of_an_unfinished_game_hides_sealed_choices_unless_asked(tmp_path
     assert any(e["type"] == "ChoiceSealed" and e["value"] == 1 for e in mine)
     everything = json.loads(run("replay", str(path), "--json", "--all").stdout)["events"]
     assert any(e["type"] == "ChoiceSealed" for e in everything)
+
+
+def test_PRJ_31_simulate_with_a_variant_records_it_and_refuses_a_bad_one(tmp_path: Path):
+    out = tmp_path / "sim"
+    ok = run("simulate", "--players", "2", "--games", "2", "--set", "cycles=1", "--out", str(out), "--json")
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["length"]["cycles"]["max"] == 1
+    assert json.loads((out / "summary.json").read_text())["meta"]["params"] == {"cycles": 1}
+    bad = run("simulate", "--games", "1", "--set", "cycles=0")
+    assert bad.returncode == 2 and "cycles must be at least 1" in bad.stderr
+    unknown = run("simulate", "--games", "1", "--set", "royal_fifth=2")
+    assert unknown.returncode == 2 and "unknown parameter 'royal_fifth'" in unknown.stderr
+    listed = run("rules", "--params")
+    assert listed.returncode == 0 and "kings_crown_share" in listed.stdout

@@ -35,3 +35,13 @@ def test_nations_shuffle_is_reproducible_and_varies():
     assert all(r["nations"] == ["dutch", "courland"] for r in fixed)
     with pytest.raises(ValueError):
         sim.run(2, 1, None, seed=3, nations="dutch")
+
+
+def test_PRJ_31_a_variant_applies_to_every_game_and_is_checked_first():
+    short = sim.run(3, 4, "heuristic", seed=5, params=["cycles=1", "start_money=9"])
+    assert not [r["error"] for r in short if r["error"]]
+    assert all(r["cycles"] == 1 for r in short)
+    plain = sim.run(3, 4, "heuristic", seed=5)
+    assert all(r["cycles"] > 1 for r in plain)
+    with pytest.raises(ValueError, match="NAME=VALUE"):
+        sim.run(3, 1, None, seed=5, params=["cycles"])

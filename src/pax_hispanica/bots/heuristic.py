@@ -43,8 +43,10 @@ class HeuristicAgent(BaseAgent):
 
     # -- shared reading of the view ------------------------------------------
     def rs(self, view: dict) -> Any:
-        if self._rs is None or self._rs.name != view.get("ruleset", self._rs.name):
-            self._rs = self.api.load_ruleset(view.get("ruleset", "reference"))
+        params = view.get("ruleset_params") or None
+        if (self._rs is None or self._rs.name != view.get("ruleset", self._rs.name)
+                or (getattr(self._rs, "overrides", None) or None) != params):
+            self._rs = self.api.load_ruleset(view.get("ruleset", "reference"), params)
             self._dist = {}
         return self._rs
 

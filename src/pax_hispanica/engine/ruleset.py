@@ -33,6 +33,9 @@ PARAMS: dict[str, dict[str, type]] = {
                  "smuggler_money": int, "plunder_money": int, "plunder_chests_per_prestige": int},
 }
 
+# parameters that divide or count rounds: at least 1
+POSITIVE = frozenset({"cycles", "die_sides", "money_per_prestige", "plunder_chests_per_prestige"})
+
 # effect kind -> (allowed parameters, what it targets or None)
 EFFECTS: dict[str, tuple[frozenset, str | None]] = {
     "gain_galleon": (frozenset({"n"}), None),
@@ -150,6 +153,8 @@ def _params(raw: dict) -> dict:
         for key, typ in schema.items():
             if not isinstance(values[key], typ) or isinstance(values[key], bool):
                 raise RulesetError(f"{fname}: [{section}] {key} must be {typ.__name__}")
+            if typ is int and values[key] < (1 if key in POSITIVE else 0):
+                raise RulesetError(f"{fname}: [{section}] {key} must be at least {1 if key in POSITIVE else 0}")
             params[f"supply_{key}" if section == "supply" else key] = values[key]
     if params["employ_range"] not in ("same_zone", "anywhere"):
         raise RulesetError(f"{fname}: [labour] employ_range must be 'same_zone' or 'anywhere'")
@@ -214,9 +219,64 @@ def _cards(fname: str, raw: dict, deck: str, nations) -> dict:
     return out
 
 
-def load_ruleset(name: str = "reference") -> Ruleset:
-    """Load a ruleset by name (a folder of pax_hispanica/data) or by path; loaded once per folder."""
-    return _load_folder((Path(name) if "/" in name else DATA / name).resolve())
+def load_ruleset(name: str = "reference", params: dict | None = None) -> Ruleset:
+    """Load a ruleset by name (a folder of pax_hispanica/data) or by path; loaded once per folder.
+
+    ``params`` overrides some of its numbers by name (PRJ-31: a variant, as
+    ``{"crown_colony_prestige": 1}``); they are checked against the schema."""
+    folder = (Path(name) if "/" in name else DATA / name).resolve()
+    if not params:
+        return _load_folder(folder)
+    return _variant(folder, tuple(sorted(check_params(params).items())))
+
+
+def parameter_names() -> dict[str, str]:
+    """Every parameter a variant may override -> its type name."""
+    names = {}
+    for section, schema in PARAMS.items():
+        for key, typ in schema.items():
+            names[f"supply_{key}" if section == "supply" else key] = typ.__name__
+    return names
+
+
+def check_params(params: dict) -> dict:
+    """The overrides, validated: known names, the schema's types (PRJ-31)."""
+    if not isinstance(params, dict):
+        raise RulesetError("parameter overrides must be a table of name = value")
+    known = {}
+    for section, schema in PARAMS.items():
+        for key, typ in schema.items():
+            known[f"supply_{key}" if section == "supply" else key] = typ
+    for key, value in params.items():
+        if key not in known:
+            raise RulesetError(f"unknown parameter {key!r}; the parameters are: {', '.join(sorted(known))}")
+        typ = known[key]
+        if not isinstance(value, typ) or isinstance(value, bool):
+            raise RulesetError(f"parameter {key} must be {typ.__name__}, not {value!r}")
+        if typ is int and value < (1 if key in POSITIVE else 0):
+            raise RulesetError(f"parameter {key} must be at least {1 if key in POSITIVE else 0}, not {value}")
+    if params.get("employ_range", "same_zone") not in ("same_zone", "anywhere"):
+        raise RulesetError("parameter employ_range must be 'same_zone' or 'anywhere'")
+    return dict(params)
+
+
+@lru_cache(maxsize=64)
+def _variant(folder: Path, overrides: tuple) -> Ruleset:
+    """A copy of the folder's ruleset with some parameters replaced; an override is the
+    value for every player count (it also replaces that key in [setup.by_players])."""
+    import copy
+    base = _load_folder(folder)
+    changed = dict(overrides)
+    if "start_zone" in changed and changed["start_zone"] not in base.zone_index:
+        raise RulesetError(f"parameter start_zone: unknown zone {changed['start_zone']!r}")
+    rs = copy.copy(base)
+    params = {**base.params, **changed}
+    params["by_players"] = {n: {k: v for k, v in over.items() if k not in changed}
+                            for n, over in base.params["by_players"].items()}
+    rs.params = params
+    rs.overrides = changed
+    rs.__dict__.update(changed)
+    return rs
 
 
 def _first_duplicate(ids: list) -> str:
@@ -318,6 +378,7 @@ def _load_folder(folder: Path) -> Ruleset:
     rs.zone_index = zi
     rs.col_index = {c: i for i, c in enumerate(cols["ids"])}
     rs.battle_cards = battle["card"]
+    rs.overrides = {}
     for key, value in params.items():      # parameters as plain attributes: rs.chest_cap without __getattr__
         rs.__dict__.setdefault(key, value)
     return rs

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .errors import IllegalAction
 from .flow import Out, advance, YEARS
 from .rng import seed_state, shuffle
-from .ruleset import load_ruleset
+from .ruleset import RulesetError, load_ruleset
 from .sealed import seed_hash
 from .state import CROWN, State
 
@@ -21,9 +21,19 @@ def check_config(config: dict, rs) -> list[str]:
     return list(nations)
 
 
+def ruleset_of(config: dict):
+    """The config's ruleset with its variant parameters (PRJ-31) applied."""
+    try:
+        return load_ruleset(config.get("ruleset", "reference"), config.get("params") or None)
+    except RulesetError as e:
+        if config.get("params"):
+            raise IllegalAction("bad_config", "PRJ-31", f"Variant parameters: {e}") from None
+        raise
+
+
 def new_state(config: dict, seed: int, start: bool = True) -> tuple[State, list]:
     """The set-up game; with start=False it stops before the first Goods Year (scenarios set their own position)."""
-    rs = load_ruleset(config.get("ruleset", "reference"))
+    rs = ruleset_of(config)
     nations = check_config(config, rs)
     n = len(nations)
     st = State.__new__(State)

@@ -56,7 +56,7 @@ class State:
     @classmethod
     def from_dict(cls, d: dict, rs: Ruleset | None = None) -> "State":
         st = cls.__new__(cls)
-        st.rs = rs or load_ruleset(d["ruleset"])
+        st.rs = rs or load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
         for f in SAVED:
             setattr(st, f, d[f] if f != "seed_hash" else d.get(f))
         if st.seed_hash is None:            # snapshots saved before the field existed

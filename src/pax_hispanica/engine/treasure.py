@@ -50,6 +50,8 @@ def crown_claim(st, seat: int, col: int, voyage: dict, count: int) -> int:
         return 0
     else:
         share, before = st.rs.privateer_crown_share, voyage.get("taken", 0)
+    if share <= 0:                  # a share of 0: the Crown claims nothing
+        return 0
     return (before + count) // share - before // share
 
 

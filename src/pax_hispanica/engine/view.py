@@ -61,7 +61,7 @@ def view(st: State, viewer: int | None, include_state: bool = True) -> dict:
             "havens": [rs.zone_ids[z] for z in st.havens[s]],
         })
     return {
-        "viewer": viewer, "ruleset": rs.name, "ruleset_version": rs.version, "version": st.version,
+        "viewer": viewer, "ruleset": rs.name, "ruleset_version": rs.version, "ruleset_params": dict(rs.overrides), "version": st.version,
         "cycle": st.cycle, "year": YEARS[st.year], "step": step_name(st), "order": list(st.order),
         "acting": list(acting(st)), "decision": pub_dec, "players": players,
         "colonies": [{"id": rs.col_ids[c], "name": rs.col_names[c], "zone": rs.zone_ids[rs.col_zone[c]],

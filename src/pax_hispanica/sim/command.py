@@ -11,7 +11,7 @@ import typer
 
 from ..bots.base import DEFAULT_API
 from . import output
-from .runner import run
+from .runner import parse_params, run
 from .stats import report
 
 
@@ -26,6 +26,8 @@ def simulate_command(
     out: Annotated[Path | None, typer.Option("--out", help="Directory for games.jsonl, summary.json, report.html and PNG plots.")] = None,
     log_explanations: Annotated[bool, typer.Option("--log-explanations", help="Record every bot decision's explanation (written to OUT/explanations.jsonl).")] = False,
     nations: Annotated[str, typer.Option("--nations", help="Nations by seat: 'default' (the ruleset's order), 'shuffle' (a random set per game, from its seed), or a comma list.")] = "default",
+    ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset name or folder (a copy of src/pax_hispanica/data/reference with its numbers or cards changed).")] = "reference",
+    set_params: Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset number by name for every game, NAME=VALUE (repeatable): --set crown_colony_prestige=1 --set conquistador_prestige=1. `paxh rules --params` lists them.")] = None,
     fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="Keep the --bots order in every game (default: rotate the bots one seat per game).")] = False,
     api_module: Annotated[str, typer.Option("--api", hidden=True, help="Engine API module (testing).")] = DEFAULT_API,
 ) -> None:
@@ -45,6 +47,12 @@ def simulate_command(
     err = Console(stderr=True)
     if log_explanations and out is None:
         err.print("[yellow]--log-explanations needs --out DIR; explanations will not be written.[/]")
+    try:
+        params = parse_params(set_params)
+        _check_ruleset(ruleset, params, api_module)
+    except ValueError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2)
     show_bar = (not json_mode) or sys.stderr.isatty()
     t0 = time.perf_counter()
     try:
@@ -54,6 +62,7 @@ def simulate_command(
             results = run(players, games, bots or None, seed, workers=workers, dask_address=dask,
                           progress=lambda done, total: bar.update(task, completed=done),
                           rotate=not fixed_seats, api=api_module, nations=nations,
+                          ruleset=ruleset, params=params,
                           log_explanations=log_explanations and out is not None)
     except ValueError as exc:
         err.print(f"[red]error:[/] {exc}")
@@ -64,6 +73,10 @@ def simulate_command(
     summary["games_per_second"] = round(games / wall, 6) if wall > 0 else None
     meta = {"players": players, "games": games, "seed": seed, "bots": bots or "random",
             "workers": workers, "dask": dask, "rotate": not fixed_seats, "nations": nations}
+    if ruleset != "reference":
+        meta["ruleset"] = ruleset
+    if params:
+        meta["params"] = params
     if out is not None:
         output.write_all(results, summary, out, meta)
     if json_mode:
@@ -72,6 +85,18 @@ def simulate_command(
         _print_summary(summary, out)
     if summary["errors"]:
         raise typer.Exit(1)
+
+
+def _check_ruleset(ruleset: str, params: dict, api_module: str) -> None:
+    """Refuse a missing ruleset or a bad variant before any game starts."""
+    from ..bots.base import load_api
+    api = load_api(api_module)
+    if not hasattr(api, "load_ruleset"):
+        return
+    try:
+        api.load_ruleset(ruleset, params or None)
+    except api.RulesetError as exc:
+        raise ValueError(f"ruleset {ruleset!r}: {exc}") from None
 
 
 def _print_summary(summary: dict, out: Path | None) -> None:

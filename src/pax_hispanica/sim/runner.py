@@ -92,22 +92,41 @@ def parse_nations(nations: str | list | None, players: int) -> str | list | None
     return items
 
 
-def game_nations(nations: str | list | None, master_seed: int, index: int, players: int, api: str) -> list | None:
+def parse_params(items: Iterable[str] | dict | None) -> dict:
+    """``["crown_colony_prestige=1", "employ_range=anywhere"]`` -> variant parameters (PRJ-31);
+    the engine checks the names and types when a game is set up."""
+    if not items:
+        return {}
+    if isinstance(items, dict):
+        return dict(items)
+    out: dict[str, Any] = {}
+    for item in items:
+        if "=" not in item:
+            raise ValueError(f"--set {item!r}: use NAME=VALUE, e.g. --set crown_colony_prestige=1")
+        k, v = item.split("=", 1)
+        out[k.strip()] = _number(v.strip())
+    return out
+
+
+def game_nations(nations: str | list | None, master_seed: int, index: int, players: int, api: str,
+                 ruleset: str = "reference") -> list | None:
     if nations != "shuffle":
         return nations
     import random
-    pool = list(load_api(api).load_ruleset("reference").nation_order)
+    pool = list(load_api(api).load_ruleset(ruleset).nation_order)
     return random.Random(stable_seed("nations", int(master_seed), int(index))).sample(pool, players)
 
 
 def make_specs(players: int, games: int, bots: Any, seed: int, rotate: bool = True,
                api: str = DEFAULT_API, log_explanations: bool = False,
-               max_decisions: int = MAX_DECISIONS, nations: Any = None) -> list[dict]:
+               max_decisions: int = MAX_DECISIONS, nations: Any = None,
+               ruleset: str = "reference", params: Any = None) -> list[dict]:
     bot_specs = parse_bots(bots, players) if not (isinstance(bots, list) and bots and isinstance(bots[0], dict)) else bots
     nations = parse_nations(nations, players)
+    params = parse_params(params)
     return [{"index": i, "seed": game_seed(seed, i), "players": players,
-             "bots": seat_bots(bot_specs, i, rotate), "api": api,
-             "nations": game_nations(nations, seed, i, players, api),
+             "bots": seat_bots(bot_specs, i, rotate), "api": api, "ruleset": ruleset, "params": params,
+             "nations": game_nations(nations, seed, i, players, api, ruleset),
              "log_explanations": log_explanations, "max_decisions": max_decisions}
             for i in range(games)]
 
@@ -127,7 +146,10 @@ def play_game(spec: dict) -> dict:
     }
     explanations: list[dict] = []
     try:
-        config = api.Config(players=n, nations=spec["nations"]) if spec.get("nations") else api.Config(players=n)
+        extra = {k: spec[k] for k in ("nations", "params") if spec.get(k)}
+        if spec.get("ruleset", "reference") != "reference":
+            extra["ruleset"] = spec["ruleset"]
+        config = api.Config(players=n, **extra)
         state = api.new_game(config, seed=spec["seed"])
         agents = [make_agent(b["kind"], stable_seed("bot", spec["seed"], seat),
                              api=spec.get("api"), **b["options"])
@@ -184,7 +206,7 @@ def _warm(specs: list[dict]) -> None:
         return
     api = load_api(specs[0].get("api"))
     if hasattr(api, "load_ruleset"):
-        api.load_ruleset("reference")
+        api.load_ruleset(specs[0].get("ruleset", "reference"), specs[0].get("params") or None)
     for kind in {b["kind"] for b in specs[0]["bots"]}:
         make_agent(kind, 0, api=specs[0].get("api"))
 
@@ -232,11 +254,15 @@ def execute(specs: list[dict], workers: int = 1, dask_address: str | None = None
 def run(players: int, games: int, bots: Any = None, seed: int = 0, workers: int = 1,
         dask_address: str | None = None, progress: Progress | None = None, *,
         rotate: bool = True, api: str = DEFAULT_API, log_explanations: bool = False,
-        max_decisions: int = MAX_DECISIONS, nations: Any = None) -> list[dict]:
+        max_decisions: int = MAX_DECISIONS, nations: Any = None,
+        ruleset: str = "reference", params: Any = None) -> list[dict]:
     """Play ``games`` games of ``players`` seats and return one result dict
     per game, in game order.  ``bots``: a comma list or list of bot specs
     ("random", "heuristic", "ismcts:iterations=100"), padded with random.
-    ``nations``: None (the ruleset's order by seat), "shuffle", or a list."""
+    ``nations``: None (the ruleset's order by seat), "shuffle", or a list.
+    ``ruleset``: a ruleset name or folder; ``params``: a variant's overridden
+    numbers (PRJ-31), a dict or ``["name=value", ...]``."""
     specs = make_specs(players, games, bots, seed, rotate=rotate, api=api,
-                       log_explanations=log_explanations, max_decisions=max_decisions, nations=nations)
+                       log_explanations=log_explanations, max_decisions=max_decisions, nations=nations,
+                       ruleset=ruleset, params=params)
     return execute(specs, workers=workers, dask_address=dask_address, progress=progress)
