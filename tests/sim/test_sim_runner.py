@@ -88,6 +88,10 @@ def test_command_json_and_outputs(tmp_path):
     assert any(e["why"].get("alternatives") for e in explanations if e["bot"].startswith("ismcts"))
     html = (out / "report.html").read_text()
     assert "Win rates" in html and "win_rate_by_seat.png" in html
+    assert html.count("src='data:image/png;base64,") >= 4          # one file to share
+    assert "Why the bots play what they play" in html
+    why = json.loads((out / "summary.json").read_text())["why"]
+    assert sum(w["decisions"] for w in why.values()) == len(explanations)
     for png in ("win_rate_by_seat.png", "win_rate_by_bot.png", "scores.png", "length.png"):
         assert (out / png).read_bytes()[:4] == b"\x89PNG"
     assert json.loads((out / "summary.json").read_text())["games"] == 6

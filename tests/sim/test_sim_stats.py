@@ -94,3 +94,30 @@ def test_bot_scores_ranks_and_bot_by_nation():
     bn = s["win_rate"]["bot_nation"]
     assert (bn["heuristic / english"]["wins"], bn["heuristic / english"]["games"]) == (2, 3)
     assert (bn["random / french"]["wins"], bn["random / french"]["games"]) == (1, 3)
+
+
+def test_explanations_are_summarised_per_bot_by_hand():
+    from pax_hispanica.sim.why import summarise
+
+    def ex(bot, type_, rule, **why):
+        return {"bot": bot, "action": {"type": type_, "seat": 0}, "why": {"rule_of_thumb": rule, **why}}
+    games = [
+        {"explanations": [ex("heuristic", "bid", "bid a share"), ex("heuristic", "bid", "bid a share"),
+                          ex("heuristic", "move", "sail home")]},
+        {"explanations": [ex("ismcts", "bid", "search", iterations=10,
+                             heuristic_choice={"type": "bid", "seat": 0}),
+                          ex("ismcts", "move", "search", iterations=30,
+                             heuristic_choice={"type": "end_voyage", "seat": 0})]},
+        {},
+    ]
+    s = summarise(games)
+    h = s["heuristic"]
+    assert h["decisions"] == 3
+    assert h["rules_of_thumb"] == {"bid a share": {"count": 2, "share": round(2 / 3, 6)},
+                                   "sail home": {"count": 1, "share": round(1 / 3, 6)}}
+    assert list(h["rules_of_thumb"]) == ["bid a share", "sail home"]     # most applied first
+    assert "mean_iterations" not in h
+    m = s["ismcts"]
+    assert m["mean_iterations"] == 20 and m["agrees_with_heuristic"] == 0.5 and m["searched_decisions"] == 2
+    assert m["action_types"]["move"] == {"count": 1, "share": 0.5}
+    assert summarise([{"explanations": []}]) == {}

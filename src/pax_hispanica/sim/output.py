@@ -1,8 +1,10 @@
 """Writing a simulation to a directory: per-game JSON Lines, the summary as
-JSON, PNG plots (matplotlib, Agg backend) and one HTML report that shows the
-tables and embeds the plots."""
+JSON, PNG plots (matplotlib, Agg backend) and one self-contained HTML report
+that shows the tables, embeds the plots and, when explanations were logged,
+summarises why the bots played as they did."""
 from __future__ import annotations
 
+import base64
 import html
 import json
 from pathlib import Path
@@ -158,6 +160,35 @@ def _dist(title: str, d: dict) -> str:
     return (f"<tr><td>{html.escape(title)}</td>" + "".join(f"<td>{d[c]:g}</td>" for c in cols) + "</tr>")
 
 
+def _img(path: Path, alt: str) -> str:
+    """The plot inside the page (a data URI), so that report.html is one file to share;
+    the PNG stays next to it."""
+    data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
+    return f"<img src='data:image/png;base64,{data}' alt='{html.escape(alt)}' title='{html.escape(Path(path).name)}'>"
+
+
+def _why_html(why: dict) -> str:
+    """The logged explanations: which rules of thumb each bot applied."""
+    if not why:
+        return ""
+    parts = ["<h2>Why the bots play what they play</h2>",
+             "<p>From the logged explanations (<code>--log-explanations</code>, every decision in "
+             "<code>explanations.jsonl</code>).</p>"]
+    for bot, e in why.items():
+        extra = ""
+        if "mean_iterations" in e:
+            extra += f"; {e['mean_iterations']:g} search iterations per decision on average"
+        if "agrees_with_heuristic" in e:
+            extra += (f"; chose the heuristic bot's move in {100 * e['agrees_with_heuristic']:.1f}% "
+                      f"of {e['searched_decisions']} searched decisions")
+        parts.append(f"<h3>{html.escape(bot)}</h3><p>{e['decisions']} decisions{extra}.</p>")
+        for key, title in (("rules_of_thumb", "rule of thumb"), ("action_types", "action")):
+            rows = "".join(f"<tr><td>{html.escape(k)}</td><td>{v['count']}</td><td>{100 * v['share']:.1f}%</td></tr>"
+                           for k, v in e[key].items())
+            parts.append(f"<table><tr><th>{title}</th><th>decisions</th><th>share</th></tr>{rows}</table>")
+    return "\n".join(parts)
+
+
 def render_html(summary: dict, plots: dict[str, Path], meta: dict) -> str:
     fp = summary["first_player"]
     parts = [
@@ -192,7 +223,7 @@ def render_html(summary: dict, plots: dict[str, Path], meta: dict) -> str:
                             ("bot_nation", "By bot and nation", "bot / nation")):
         parts.append(_table(title, summary["win_rate"].get(key) or {}, col))
         if f"win_rate_by_{key}" in plots:
-            parts.append(f"<img src='{plots[f'win_rate_by_{key}'].name}' alt='{html.escape(title)}'>")
+            parts.append(_img(plots[f"win_rate_by_{key}"], title))
     if summary.get("bot_scores"):
         parts.append("<h3>Mean score and rank by bot</h3><table><tr><th>bot</th><th>mean score</th><th>mean rank</th></tr>"
                      + "".join(f"<tr><td>{html.escape(b)}</td><td>{v['mean_score']}</td><td>{v['mean_rank']}</td></tr>"
@@ -207,10 +238,11 @@ def render_html(summary: dict, plots: dict[str, Path], meta: dict) -> str:
     parts.append("</table>")
     for name in ("scores", "length"):
         if name in plots:
-            parts.append(f"<img src='{plots[name].name}' alt='{name}'>")
+            parts.append(_img(plots[name], name))
     parts.append("<h2>Cards</h2><p>For each card: among the players who played it in a game, how often that player won.</p>")
     parts.append(_table("Win rate of the player who played the card", summary.get("cards") or {}, "card"))
     if "cards" in plots:
-        parts.append(f"<img src='{plots['cards'].name}' alt='cards'>")
+        parts.append(_img(plots["cards"], "cards"))
+    parts.append(_why_html(summary.get("why") or {}))
     parts.append("</body></html>")
     return "\n".join(p for p in parts if p)

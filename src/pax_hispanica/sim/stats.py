@@ -14,6 +14,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from .why import summarise as summarise_explanations
+
 Z95 = 1.959963984540054
 TIMING_KEYS = ("seconds_per_game", "total_seconds", "games_per_second")
 
@@ -140,6 +142,9 @@ def report(results: list[dict]) -> dict:
         "seconds_per_game": round(total_seconds / len(results), 6) if results else 0.0,
         "total_seconds": round(total_seconds, 6),
     }
+    why = summarise_explanations(results)
+    if why:
+        out["why"] = why
     return out
 
 
