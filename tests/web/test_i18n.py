@@ -29,10 +29,27 @@ def test_unknown_events_and_actions_render_generically():
     tr = Tr("ca", ["Espanyols", "Anglesos"])
     text = tr.event({"seq": 1, "type": "KrakenAwoke", "rule": "X-1", "page": "REF", "seat": 1, "zone": "atlantico",
                      "to": None})
-    assert text.startswith("Kraken Awoke") and "Anglesos" in text and "atlantico" in text
+    assert text.startswith("Kraken Awoke") and "Anglesos" in text and "Oceà Atlàntic" in text   # a place, in Catalan
     assert tr.action({"seat": 0, "type": "summon_kraken", "where": "atlantico"}).startswith("Summon kraken")
     # a known event missing a field still renders
     assert Tr("en").event({"type": "AuctionWon"})
+
+
+def test_the_catalan_map_names_seas_europe_goods_and_sites_in_catalan():
+    from pax_hispanica import api
+    from pax_hispanica.web import svgmap
+    from pax_hispanica.web.info import ruleset_info
+
+    info = ruleset_info()
+    places = catalogue("ca")["places"]
+    english_only = [z.id for z in info.zones if z.kind != "land"]        # land zones carry Spanish names
+    assert set(english_only) <= set(places)
+    view = api.view(api.new_game(api.Config(players=3), seed=1), 0)
+    ca = svgmap.render(view, {}, Tr("ca", ["A", "B", "C"], info.names), info)
+    en = svgmap.render(view, {}, Tr("en", ["A", "B", "C"], info.names), info)
+    assert "Golf de Mèxic" in ca and "Gulf of Mexico" not in ca and "Gulf of Mexico" in en
+    assert "Catedral de Veracruz" in ca and "Cathedral of Veracruz" in en
+    assert "Zacatecas (plata)" in ca and "Cofres: " in ca and "Zacatecas (silver)" in en
 
 
 def test_rule_summaries_in_both_languages():

@@ -85,10 +85,21 @@ class Tr:
             return "✓" if w else "✗"
         if not isinstance(w, str):
             return "—" if w is None else str(w)
-        for section in ("words", "nations", "years"):
+        for section in ("words", "nations", "years", "places"):
             if w in self.c.get(section, {}):
                 return self.c[section][w]
-        return self.names.get(w, w)
+        return self.place_name(self.names.get(w, w))
+
+    def place(self, zone_id: str, name: str) -> str:
+        """A zone's name in this language (the ruleset's name unless the catalogue has one)."""
+        return self.c.get("places", {}).get(zone_id, name)
+
+    def place_name(self, name: str) -> str:
+        """A ruleset name in this language: "Cathedral of Caracas" -> "Catedral de Caracas"."""
+        for prefix, local in self.c.get("name_prefixes", {}).items():
+            if name.startswith(prefix):
+                return local + name[len(prefix):]
+        return name
 
     def value(self, key: str, v: Any) -> str:
         if key in SEAT_KEYS or key.endswith("_seat"):

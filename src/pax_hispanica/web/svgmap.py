@@ -84,21 +84,22 @@ def render(view: Any, clickable: dict[str, str], tr: Tr, info: Info) -> str:
         attrs = f'class="{cls}" data-zone="{escape(z.id)}"'
         if action:
             attrs += f" data-action='{escape(action)}' tabindex=\"0\""
-        title = f"<title>{escape(z.name)}</title>"
+        name = tr.place(z.id, z.name)
+        title = f"<title>{escape(name)}</title>"
         out.append(f'<g class="zone-group" id="zone-{escape(z.id)}">')
         if z.kind == "sea":
             out.append(f'<ellipse {attrs} cx="{x:.0f}" cy="{y:.0f}" rx="70" ry="38">{title}</ellipse>')
             out.append(f'<text x="{x:.0f}" y="{y - 14:.0f}" text-anchor="middle" class="sea-name">'
-                       f'{escape(z.name)}</text>')
+                       f'{escape(name)}</text>')
         elif z.kind == "europe":
             out.append(f'<rect {attrs} x="{x - 60:.0f}" y="{y - 38:.0f}" width="120" height="76" rx="10">'
                        f'{title}</rect>')
-            out.append(f'<text x="{x:.0f}" y="{y - 20:.0f}" text-anchor="middle">{escape(z.name)}</text>')
+            out.append(f'<text x="{x:.0f}" y="{y - 20:.0f}" text-anchor="middle">{escape(name)}</text>')
         else:
             out.append(f'<rect {attrs} x="{x - LAND_W / 2:.0f}" y="{y - LAND_H / 2:.0f}" width="{LAND_W}" '
                        f'height="{LAND_H}" rx="8">{title}</rect>')
             out.append(f'<text x="{x:.0f}" y="{y - LAND_H / 2 + 13:.0f}" text-anchor="middle" '
-                       f'font-weight="bold">{escape(z.name)}</text>')
+                       f'font-weight="bold">{escape(name)}</text>')
             out.extend(_land_contents(view, tr, x, y, by_zone[z.id], rebels.get(z.id, 0)))
         out.extend(_fleets(view, tr, x, y, z.kind, by_zone[z.id]["fleets"]))
         out.append("</g>")
@@ -116,8 +117,9 @@ def _land_contents(view: dict, tr: Tr, x: float, y: float, zone: dict, rebels: i
         owner = c.get("owner")
         fill = seat_color(view, owner) if owner is not None else "#fff"
         who = tr.seat(owner) if isinstance(owner, int) else (owner or "—")
-        tip = (f"{c.get('name', c.get('id'))} ({c.get('goods')}): {who}; "
-               f"{c.get('labour') or '—'}; {c.get('chests', 0)} Chests" + ("; fort" if c.get("fort") else ""))
+        tip = (f"{tr.place_name(c.get('name', c.get('id')))} "
+               f"({tr.word(c.get('goods'))}): {who}; {tr.word(c.get('labour')) if c.get('labour') else '—'}; "
+               f"{tr('chests_count', n=c.get('chests', 0))}" + (f"; {tr('fort')}" if c.get("fort") else ""))
         out.append(f'<g class="colony" data-colony="{escape(c.get("id", ""))}"><title>{escape(tip)}</title>'
                    f'<rect x="{cx:.0f}" y="{cy:.0f}" width="16" height="16" fill="{fill}" stroke="#333" '
                    f'stroke-width="{2.5 if c.get("fort") else 1}"/>')
@@ -141,7 +143,7 @@ def _land_contents(view: dict, tr: Tr, x: float, y: float, zone: dict, rebels: i
         else:
             sym = f"{kind}:{s.get('count', 0)}"
         parts.append(f'<tspan class="site {escape(str(kind))}" data-site="{escape(s.get("id", ""))}">'
-                     f'<title>{escape(s.get("name", ""))}</title>{escape(sym)} </tspan>')
+                     f'<title>{escape(tr.place_name(s.get("name", "")))}</title>{escape(sym)} </tspan>')
     if rebels:
         parts.append(f'<tspan class="rebels" fill="#b00020" font-weight="bold">R{int(rebels)}</tspan>')
     if parts:
