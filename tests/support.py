@@ -30,10 +30,12 @@ def random_game(players: int, seed: int, *, bot_seed=None, max_actions: int = 50
     return g
 
 
-def scenario(position: dict, players: int = 3, seed: int = 1, actions=(), nations=None) -> api.Game:
+def scenario(position: dict, players: int = 3, seed: int = 1, actions=(), nations=None, params=None) -> api.Game:
     cfg = {"players": players}
     if nations:
         cfg["nations"] = nations
+    if params:
+        cfg["params"] = params          # a variant (PRJ-31)
     return api.Game.from_scenario({"config": cfg, "seed": seed, "position": position, "actions": list(actions)})
 
 

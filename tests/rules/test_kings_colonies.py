@@ -53,3 +53,14 @@ def test_PRJ_30_the_crown_claims_one_chest_in_every_kings_crown_share_loaded_fro
     # a colony the Spanish player founded is theirs: no claim
     ev = g.act({"seat": 0, "type": "load_chests", "colony": "cuba.trinidad_cuba", "count": 2})
     assert next(e for e in ev if e["type"] == "ChestsLoaded")["crown_claim"] == 0
+
+
+def test_PRJ_30_views_show_what_the_colonies_will_score_at_the_end():
+    position = {"cycle": 5, "year": "sail", "step": "end_of_cycle", "players": [{"money": 0}, {"money": 0}],
+                "colonies": {"florida.san_agustin": {"owner": 0, "labour": "citizen"}}}
+    before = _spanish_game(**{**position, "step": "voyages"})
+    shown = [p["colony_prestige"] for p in api.view(before.state, 1)["players"]]
+    assert shown == [p["colony_prestige"] for p in api.summary(before.state)["players"]]
+    final = next(e for e in _spanish_game(**position).events if e["type"] == "FinalScoring")["breakdown"]
+    assert shown == [f["from_colonies"] for f in final] == [1, 1]       # eight King's colonies score 0
+    assert [p["colony_prestige"] for p in api.view(_spanish_game(**position).state, 0)["players"]] == [0, 0]

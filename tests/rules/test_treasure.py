@@ -18,7 +18,8 @@ WITH_SPAIN = ["english", "french", "spanish"]         # seat 2 owns the Crown co
 OWN, OTHER, CROWN_COL = "venezuela.caracas", "venezuela.curacao", "venezuela.margarita"
 
 
-def treasure_game(legality, nations=NO_SPAIN, money=10, ships=3, cargo=(), chests=2, zone="venezuela"):
+def treasure_game(legality, nations=NO_SPAIN, money=10, ships=3, cargo=(), chests=2, zone="venezuela",
+                  params=None):
     """Seat 0's voyage begins in Venezuela. Caracas is seat 0's, Curaçao seat 1's, Margarita the
     Crown's (or the Spanish seat's); each worked by a Citizen and holding `chests` Chests."""
     crown_owner = "crown" if "spanish" not in nations else nations.index("spanish")
@@ -30,7 +31,7 @@ def treasure_game(legality, nations=NO_SPAIN, money=10, ships=3, cargo=(), chest
                         OTHER: {"owner": 1, "labour": "citizen", "chests": chests},
                         CROWN_COL: {"owner": crown_owner, "labour": "citizen", "chests": chests}},
            "sites": {"venezuela.caracas_cathedral": 0}}
-    return scenario(pos, players=3, nations=nations)
+    return scenario(pos, players=3, nations=nations, params=params)
 
 
 def loadable(st, seat=0):
@@ -213,10 +214,26 @@ def test_TRS_1_loading_is_bounded_by_cargo_space(legality):
 
 # ---- TRS-5: scoring in Europe ------------------------------------------------------------------
 
+# RULES.md's TRS-5 numbers; the reference ruleset differs in one (PRJ-32), so the scoring rule is
+# tested under RULES.md's numbers as a variant (PRJ-31), and PRJ-32 under the reference ruleset.
+TRS_5 = {"conquistador_prestige": 2}
+
+
 def test_TRS_5_reference_values():
     rs = api.load_ruleset("reference")
-    assert (rs.conquistador_prestige, rs.privateer_prestige, rs.privateer_money, rs.smuggler_money,
-            rs.plunder_money, rs.plunder_chests_per_prestige) == (2, 1, 1, 3, 2, 2)
+    assert (rs.privateer_prestige, rs.privateer_money, rs.smuggler_money,
+            rs.plunder_money, rs.plunder_chests_per_prestige) == (1, 1, 3, 2, 2)
+    assert api.load_ruleset("reference", TRS_5).conquistador_prestige == 2
+
+
+def test_PRJ_32_the_reference_conquistador_scores_one_prestige_per_chest():
+    assert api.load_ruleset("reference").conquistador_prestige == 1
+    g = treasure_game("CONQUISTADOR", ships=3, cargo=["chest"] * 3, zone="atlantico")
+    p0 = g.state.prestige[0]
+    events = g.act({"seat": 0, "type": "move", "to": "europe"})
+    scored = next(e for e in events if e["type"] == "TreasureScored")
+    assert (scored["prestige"], scored["money"]) == (3, 0)
+    assert g.state.prestige[0] == p0 + 3
 
 
 @pytest.mark.parametrize("legality,chests,prestige,money", [
@@ -226,7 +243,7 @@ def test_TRS_5_reference_values():
     ("PLUNDER", 1, 0, 2), ("PLUNDER", 2, 1, 4), ("PLUNDER", 3, 1, 6), ("PLUNDER", 5, 2, 10),
 ])
 def test_TRS_5_each_Chest_unloaded_in_Europe_scores_by_legality(legality, chests, prestige, money):
-    g = treasure_game(legality, ships=3, cargo=["chest"] * chests + ["citizen"], zone="atlantico")
+    g = treasure_game(legality, ships=3, cargo=["chest"] * chests + ["citizen"], zone="atlantico", params=TRS_5)
     st = g.state
     p0, m0, gone = st.prestige[0], st.money[0], st.gone["chest"]
     events = g.act({"seat": 0, "type": "move", "to": "europe"})

@@ -10,23 +10,35 @@ import math
 from typing import Any
 
 
-def score_estimates(api: Any, state: Any) -> list[float]:
+def score_estimates(api: Any, state: Any, chest: dict | None = None) -> list[float]:
     """Each seat's estimated final score for a (possibly sampled) state."""
     summ = api.summary(state)
-    return scores_from_public(summ if isinstance(summ, dict) else {})
+    return scores_from_public(summ if isinstance(summ, dict) else {}, chest)
 
 
-# Prestige a Chest aboard is worth once unloaded in Europe (TRS-5 defaults,
-# money at $5 per Prestige), discounted because it is not home yet.
-CHEST_PRESTIGE = {"CONQUISTADOR": 2.0, "PRIVATEER": 1.2, "SMUGGLER": 0.6, "PLUNDER": 0.9}
+# Prestige a Chest aboard is worth once unloaded in Europe (TRS-5 with the
+# reference numbers, money at $5 per Prestige), discounted because it is not
+# home yet; `chest_prestige(ruleset)` computes it for any ruleset or variant.
+CHEST_PRESTIGE = {"CONQUISTADOR": 1.0, "PRIVATEER": 1.2, "SMUGGLER": 0.6, "PLUNDER": 0.9}
+
+
+def chest_prestige(rs: Any) -> dict[str, float]:
+    """TRS-5 per Chest unloaded in Europe, in Prestige ($ at `money_per_prestige`)."""
+    mpp = rs.money_per_prestige
+    return {"CONQUISTADOR": float(rs.conquistador_prestige),
+            "PRIVATEER": rs.privateer_prestige + rs.privateer_money / mpp,
+            "SMUGGLER": rs.smuggler_money / mpp,
+            "PLUNDER": rs.plunder_money / mpp + 1 / rs.plunder_chests_per_prestige}
 CARGO_DISCOUNT = 0.7
 SHIP_PRESTIGE = 0.4
 HAND_PRESTIGE = 0.2
 
 
-def scores_from_public(data: dict) -> list[float]:
+def scores_from_public(data: dict, chest: dict | None = None) -> list[float]:
     """Estimated final scores from a public dict (the engine's summary or a
-    view): Prestige + money / $5 + 1 per colony (CYC-3) + Chests aboard."""
+    view): Prestige + money / $5 + what the colonies would score (CYC-3; the
+    King's colonies score nothing, PRJ-30) + Chests aboard."""
+    chest = chest or CHEST_PRESTIGE
     players = data.get("players")
     if isinstance(players, list) and players and isinstance(players[0], dict):
         owned: dict = {}
@@ -36,14 +48,13 @@ def scores_from_public(data: dict) -> list[float]:
         for p in players:
             prestige = p.get("prestige", 0) or 0
             money = p.get("money", 0) or 0
-            colonies = p.get("colonies")
-            if isinstance(colonies, list):
-                colonies = len(colonies)
-            elif colonies is None:
-                colonies = owned.get(p.get("seat"), 0)
+            colonies = p.get("colony_prestige")      # CYC-3 as the engine scores it (PRJ-30)
+            if colonies is None:
+                colonies = p.get("colonies")
+                colonies = len(colonies) if isinstance(colonies, list) else owned.get(p.get("seat"), 0)
             fleet = p.get("fleet") or {}
             chests = sum(1 for x in fleet.get("cargo") or [] if x == "chest")
-            cargo = chests * CHEST_PRESTIGE.get(fleet.get("legality"), 1.0) * CARGO_DISCOUNT
+            cargo = chests * chest.get(fleet.get("legality"), 1.0) * CARGO_DISCOUNT
             # assets that turn into Prestige later: extra Galleons, cards in hand
             ships = max(0, (fleet.get("ships") or 1) - 1) * SHIP_PRESTIGE
             hand = p.get("hand_count", p.get("hand"))

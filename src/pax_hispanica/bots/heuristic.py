@@ -25,7 +25,7 @@ from collections import deque
 from typing import Any
 
 from .base import Action, BaseAgent, Descriptor
-from .features import scores_from_public
+from .features import chest_prestige, scores_from_public
 
 LEGALITY_WORTH = {"CONQUISTADOR": 3.0, "PRIVATEER": 2.5, "SMUGGLER": 2.0, "PLUNDER": 2.0}
 
@@ -366,7 +366,7 @@ class HeuristicAgent(BaseAgent):
     def _support(self, view: dict, me: dict, actions: list[Action]) -> Action:
         dec = view.get("decision") or {}
         attacker = dec.get("attacker")
-        scores = scores_from_public(view)
+        scores = scores_from_public(view, chest_prestige(self.rs(view)))
         others = [s for s in range(len(scores)) if s != me["seat"]]
         leader = max(others, key=lambda s: scores[s]) if others else None
         side = "target" if attacker == leader else "attacker"

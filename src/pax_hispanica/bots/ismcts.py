@@ -32,7 +32,7 @@ import time
 from typing import Any
 
 from .base import Action, BaseAgent, Descriptor, action_key, stable_seed, without_undo
-from .features import score_estimates, softmax_values
+from .features import chest_prestige, score_estimates, softmax_values
 
 SEALED_TYPES = frozenset({"bid", "support"})
 
@@ -111,6 +111,7 @@ class ISMCTSAgent(BaseAgent):
         self.playout = playout
         self.prior = float(prior)
         self._prior_key: str | None = None
+        self._chest: dict | None = None
         self.total_iterations = 0
         self.total_seconds = 0.0
 
@@ -124,7 +125,7 @@ class ISMCTSAgent(BaseAgent):
         if api.is_over(state):
             winner = api.result(state)["winner"]
             return [1.0 if p == winner else 0.0 for p in range(n)]
-        return softmax_values(score_estimates(api, state), self.temperature)
+        return softmax_values(score_estimates(api, state, self._chest), self.temperature)
 
     def _playout_bot(self, seat: int) -> Any:
         bot = self._playout_bots.get(seat)
@@ -149,6 +150,9 @@ class ISMCTSAgent(BaseAgent):
         rng = random.Random(stable_seed("ismcts", self.seed, view, legal))
         self._playout_bots = {}     # fresh playout bots: a decision never depends on earlier ones
         self._prior_key = None
+        self._chest = None
+        if hasattr(api, "load_ruleset") and "ruleset" in view:
+            self._chest = chest_prestige(api.load_ruleset(view["ruleset"], view.get("ruleset_params") or None))
         prior_action = None
         if self.prior > 0 and hasattr(self.api, "load_ruleset"):
             from .heuristic import HeuristicAgent

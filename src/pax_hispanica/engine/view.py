@@ -3,6 +3,7 @@ full states consistent with a view (for search bots)."""
 
 from __future__ import annotations
 
+from .end import colony_prestige
 from .flow import YEARS, acting, step_name
 from .rng import seed_state, shuffle, below
 from .state import CROWN, State
@@ -53,6 +54,7 @@ def view(st: State, viewer: int | None, include_state: bool = True) -> dict:
     for s in range(st.n):
         players.append({
             "seat": s, "nation": st.nation[s], "money": st.money[s], "prestige": st.prestige[s],
+            "colony_prestige": colony_prestige(st, s),
             "hand": list(st.hands[s]) if (s == viewer or st.over) else None, "hand_count": len(st.hands[s]),
             "hand_limit": st.hand_limit(s), "income": st.income[s],
             "tableau": [{"card": c, "target": t} for c, t in st.tableaus[s]],
@@ -137,7 +139,7 @@ def summary(st: State) -> dict:
         "acting": list(acting(st)), "decision": st.stack[-1]["d"] if st.stack else None, "over": st.over,
         "order": list(st.order),
         "players": [{"seat": s, "nation": st.nation[s], "money": st.money[s], "prestige": st.prestige[s],
-                     "hand": len(st.hands[s]), "tableau": [c for c, _ in st.tableaus[s]],
+                     "colony_prestige": colony_prestige(st, s), "hand": len(st.hands[s]), "tableau": [c for c, _ in st.tableaus[s]],
                      "colonies": [rs.col_ids[c] for c in st.colonies_of(s)],
                      "fleet": {"zone": rs.zone_ids[st.fzone[s]], "ships": st.fships[s],
                                "legality": st.legality[s], "cargo": list(st.cargo[s])}}
