@@ -89,14 +89,22 @@ def play(
     bot: Annotated[str, typer.Option("--bot", help="Bot kind for the other seats: random, heuristic, ismcts.")] = "random",
     lang: Annotated[str, typer.Option("--lang", help="Language of the log: en or ca.")] = "en",
     save: Annotated[Optional[Path], typer.Option("--save", help="Write the game record here when it ends or you quit.")] = None,
+    set_params: Annotated[Optional[list[str]], typer.Option("--set", help="A variant: override one ruleset number, NAME=VALUE (repeatable; `paxh rules --params` lists them), e.g. --set conquistador_prestige=2 for RULES.md's TRS-5.")] = None,
 ) -> None:
     """Play one seat in the terminal against bots."""
     if not 0 <= seat < players:
         typer.echo(f"--seat must be 0..{players - 1}", err=True)
         raise typer.Exit(2)
+    from .sim.runner import parse_params
     from .tui import TerminalGame
+    try:
+        params = parse_params(set_params)
+        api.load_ruleset("reference", params or None)
+    except (ValueError, api.RulesetError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2)
     seed = random.SystemRandom().getrandbits(63) if seed is None else seed
-    TerminalGame(players, seat, seed, bot, lang, save).run()
+    TerminalGame(players, seat, seed, bot, lang, save, params).run()
 
 
 @app.command()

@@ -74,10 +74,11 @@ def print_summary(summary: dict, console: Console | None = None) -> None:
 
 
 class TerminalGame:
-    def __init__(self, players: int, seat: int, seed: int, bot: str, lang: str, save: Path | None):
+    def __init__(self, players: int, seat: int, seed: int, bot: str, lang: str, save: Path | None,
+                 params: dict | None = None):
         self.console = Console()
         self.seat = seat
-        self.game = api.Game.new(api.Config(players=players), seed)
+        self.game = api.Game.new(api.Config(players=players, params=dict(params or {})), seed)
         self.bots = {s: make_bot(bot, seed + 1000 + s) for s in range(players) if s != seat}
         self.save = save
         self.shown = 0
@@ -151,6 +152,9 @@ class TerminalGame:
     def run(self) -> None:
         self.console.print(f"Pax Hispanica — you are seat {self.seat} "
                            f"({self.game.state.nation[self.seat]}); seed hash {api.view(self.game.state, None)['seed_hash'][:16]}…")
+        variant = api.view(self.game.state, None, include_state=False).get("ruleset_params")
+        if variant:
+            self.console.print("Variant (PRJ-31): " + ", ".join(f"{k} = {v}" for k, v in variant.items()))
         try:
             while not api.is_over(self.game.state):
                 self.log()

@@ -126,3 +126,16 @@ def test_PRJ_31_simulate_with_a_variant_records_it_and_refuses_a_bad_one(tmp_pat
     assert unknown.returncode == 2 and "unknown parameter 'royal_fifth'" in unknown.stderr
     listed = run("rules", "--params")
     assert listed.returncode == 0 and "kings_crown_share" in listed.stdout
+
+
+def test_PRJ_31_play_a_variant_in_the_terminal_and_its_record_keeps_it(tmp_path: Path):
+    save = tmp_path / "variant.json"
+    out = run("play", "--players", "2", "--seed", "8", "--set", "conquistador_prestige=2", "--set", "cycles=1",
+              "--save", str(save), input_="1\n" * 2000)
+    assert out.returncode == 0, out.stderr
+    assert "Variant (PRJ-31): conquistador_prestige = 2, cycles = 1" in out.stdout
+    rec = json.loads(save.read_text())
+    assert rec["config"]["params"] == {"conquistador_prestige": 2, "cycles": 1}
+    assert api.replay(rec).state.over
+    bad = run("play", "--set", "cycles=zero")
+    assert bad.returncode == 2 and "cycles must be int" in bad.stderr
