@@ -159,7 +159,10 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 def _config_dict(config: Any) -> dict:
     if isinstance(config, dict):
         return config
-    return {k: getattr(config, k) for k in ("players", "nations", "ruleset", "options") if hasattr(config, k)}
+    out = {k: getattr(config, k) for k in ("players", "nations", "ruleset", "options") if hasattr(config, k)}
+    if getattr(config, "params", None):
+        out["params"] = dict(config.params)     # a variant (PRJ-31) is part of the record
+    return out
 
 
 class Service:
