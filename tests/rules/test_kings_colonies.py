@@ -64,3 +64,24 @@ def test_PRJ_30_views_show_what_the_colonies_will_score_at_the_end():
     final = next(e for e in _spanish_game(**position).events if e["type"] == "FinalScoring")["breakdown"]
     assert shown == [f["from_colonies"] for f in final] == [1, 1]       # eight King's colonies score 0
     assert [p["colony_prestige"] for p in api.view(_spanish_game(**position).state, 0)["players"]] == [0, 0]
+
+
+def test_PRJ_30_colony_prestige_of_all_seats_equals_the_per_seat_rule():
+    from support import random_game
+    from pax_hispanica.engine.end import colony_prestige, colony_prestige_all
+    for seed in range(3):
+        for st in random_game(4, seed, every=7):
+            assert colony_prestige_all(st) == [colony_prestige(st, s) for s in range(st.n)]
+
+
+def test_PRJ_30_colony_prestige_of_all_seats_equals_the_per_seat_rule():
+    from support import random_game
+    from pax_hispanica.engine.end import colony_prestige, colony_prestige_all
+    seen = []
+
+    def check(before, action, after, events):
+        assert colony_prestige_all(after) == [colony_prestige(after, s) for s in range(after.n)]
+        seen.append(sum(colony_prestige_all(after)))
+    for seed in range(3):
+        random_game(4, seed, on_step=check)
+    assert max(seen) > 0

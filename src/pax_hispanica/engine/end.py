@@ -27,6 +27,20 @@ def colony_prestige(st, s: int) -> int:
     return (len(cols) - crown) * rs.prestige_per_colony + crown * rs.crown_colony_prestige
 
 
+def colony_prestige_all(st) -> list[int]:
+    """`colony_prestige` of every seat, in one pass over the colony spaces (views need all)."""
+    out = [0] * st.n
+    if st.over:
+        return out
+    rs = st.rs
+    spanish = st.spanish_seat()
+    normal, kings, crown = rs.prestige_per_colony, rs.crown_colony_prestige, rs.col_crown
+    for c, owner in enumerate(st.col_owner):
+        if owner is not None and owner >= 0:
+            out[owner] += kings if (owner == spanish and crown[c]) else normal
+    return out
+
+
 def final_scoring(st, out: Out, reason: str) -> None:
     """CYC-3: 1 Prestige per $money_per_prestige and per colony; most Prestige wins,
     then most money, then later in Player Order."""

@@ -3,7 +3,7 @@ full states consistent with a view (for search bots)."""
 
 from __future__ import annotations
 
-from .end import colony_prestige
+from .end import colony_prestige_all
 from .flow import YEARS, acting, step_name
 from .rng import seed_state, shuffle, below
 from .state import CROWN, State
@@ -51,10 +51,11 @@ def view(st: State, viewer: int | None, include_state: bool = True) -> dict:
             pub_dec["sacked"] = rs.col_ids[pub_dec["sacked"]]
         pub_dec["seats"] = list(dec["seats"])
     players = []
+    from_colonies = colony_prestige_all(st)
     for s in range(st.n):
         players.append({
             "seat": s, "nation": st.nation[s], "money": st.money[s], "prestige": st.prestige[s],
-            "colony_prestige": colony_prestige(st, s),
+            "colony_prestige": from_colonies[s],
             "hand": list(st.hands[s]) if (s == viewer or st.over) else None, "hand_count": len(st.hands[s]),
             "hand_limit": st.hand_limit(s), "income": st.income[s],
             "tableau": [{"card": c, "target": t} for c, t in st.tableaus[s]],
@@ -134,12 +135,13 @@ def determinize(v: dict, seed: int) -> State:
 def summary(st: State) -> dict:
     """A short public summary: where the game is, and each player's standing."""
     rs = st.rs
+    from_colonies = colony_prestige_all(st)
     return {
         "cycle": st.cycle, "year": YEARS[st.year], "step": step_name(st), "version": st.version,
         "acting": list(acting(st)), "decision": st.stack[-1]["d"] if st.stack else None, "over": st.over,
         "order": list(st.order),
         "players": [{"seat": s, "nation": st.nation[s], "money": st.money[s], "prestige": st.prestige[s],
-                     "colony_prestige": colony_prestige(st, s), "hand": len(st.hands[s]), "tableau": [c for c, _ in st.tableaus[s]],
+                     "colony_prestige": from_colonies[s], "hand": len(st.hands[s]), "tableau": [c for c, _ in st.tableaus[s]],
                      "colonies": [rs.col_ids[c] for c in st.colonies_of(s)],
                      "fleet": {"zone": rs.zone_ids[st.fzone[s]], "ships": st.fships[s],
                                "legality": st.legality[s], "cargo": list(st.cargo[s])}}
