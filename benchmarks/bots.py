@@ -1,6 +1,6 @@
 """Bot and simulator benchmarks (a script, not a timed test).
 
-    .venv/bin/python benchmarks/bots.py                 # the figures in docs/bots.md
+    .venv/bin/python benchmarks/bots.py                 # the figures in docs/bots.md (about 20 minutes)
     .venv/bin/python benchmarks/bots.py --quick         # a smoke run in about a minute
     .venv/bin/python benchmarks/bots.py --json
 
@@ -122,10 +122,12 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--workers", type=int, default=2, help="processes for the bot matches")
     p.add_argument("--heuristic-games", type=int, default=400)
-    p.add_argument("--ismcts-games", type=int, default=12)
+    p.add_argument("--ismcts-games", type=int, default=40, help="games of the ISMCTS match (about 15 min on 2 CPUs)")
+    p.add_argument("--ismcts-nations", default="default",
+                   help="';'-separated nation settings for the ISMCTS match (default: the ruleset's order)")
     p.add_argument("--ismcts-bot", default="ismcts:seconds=1", help="the ISMCTS bot spec for the match")
     p.add_argument("--nations", default="default,english,french,dutch,courland",
-                   help="';'-separated nation settings to play each match under (default: the ruleset's "
+                   help="';'-separated nation settings for the heuristic-vs-random match (default: the ruleset's "
                         "order, then the four nations other than the Spanish)")
     p.add_argument("--speed-positions", type=int, default=20)
     p.add_argument("--throughput-games", type=int, default=200)
@@ -150,7 +152,7 @@ def main() -> None:
             out.setdefault("heuristic_vs_random", []).append(
                 match("heuristic,random,random,random", a.heuristic_games, a.seed, a.workers, nat))
     if "ismcts" not in skip:
-        for nat in settings:
+        for nat in [None if x == "default" else x for x in (n.strip() for n in a.ismcts_nations.split(";")) if x]:
             log(f"{a.ismcts_bot} vs 3 heuristic, nations {nat or 'default'} ...")
             out.setdefault("ismcts_vs_heuristic", []).append(
                 match(f"{a.ismcts_bot},heuristic,heuristic,heuristic", a.ismcts_games, a.seed, a.workers, nat))
