@@ -254,19 +254,14 @@ class HeuristicAgent(BaseAgent):
             spanish = next((p["seat"] for p in view["players"] if p["nation"] == "spanish"), None)
             return owner == "crown" or (owner == spanish and me["money"] >= 1)
         if leg in ("PLUNDER", "PRIVATEER"):
-            return self._strength(view, me, col["zone"]) > self._col_strength(view, col)
+            return self._wins_battle(view, me, col["zone"], col["owner"],
+                                     self._side_strength(view, col["owner"], col["zone"]) + (1 if col.get("fort") else 0))
         return False
 
-    def _strength(self, view: dict, me: dict, zone: str) -> int:
-        s = me["fleet"]["ships"]
-        for c in view["colonies"]:
-            if c["zone"] == zone and c["owner"] == me["seat"]:
-                s += 1 + (c["labour"] == "citizen")
-        return s
-
-    def _col_strength(self, view: dict, col: dict) -> int:
-        owner, zone = col["owner"], col["zone"]
-        s = 1 if col.get("fort") else 0
+    def _side_strength(self, view: dict, owner: Any, zone: str) -> int:
+        """BAT-2: a player's (or the Crown's) Strength in a land zone: colonies there, the
+        Citizens working them, and the fleet's ships if it is there."""
+        s = 0
         for c in view["colonies"]:
             if c["zone"] == zone and c["owner"] == owner:
                 s += 1 + (c["labour"] == "citizen")
@@ -274,8 +269,29 @@ class HeuristicAgent(BaseAgent):
             fleet = view["players"][owner]["fleet"]
             if fleet["zone"] == zone:
                 s += fleet["ships"]
-        # others may support either side: count half of every other player's tokens there
         return s
+
+    def _wins_battle(self, view: dict, me: dict, zone: str, owner: Any, target: int) -> bool:
+        """Whether our fleet (1 per ship, BAT-2) beats `target` (a tie favours it, BAT-4) once the
+        other players there have played their sealed Battle Cards (BAT-3). We expect each to
+        back the weaker side, as this bot does: the target if we lead in estimated score, else
+        us (a supporter who sees the target's owner ahead backs us too)."""
+        attack = me["fleet"]["ships"]
+        scores = scores_from_public(view, chest_prestige(self.rs(view)))
+        for p in view["players"]:
+            s = p["seat"]
+            if s in (me["seat"], owner):
+                continue
+            strength = self._side_strength(view, s, zone)
+            if not strength:
+                continue
+            rivals = [x for x in range(len(scores)) if x != s]
+            leader = max(rivals, key=lambda x: scores[x])
+            if leader == me["seat"]:
+                target += strength
+            else:
+                attack += strength
+        return attack > target
 
     def _sail(self, view: dict, me: dict, actions: list[Action]) -> Action:
         by = {}
@@ -347,7 +363,6 @@ class HeuristicAgent(BaseAgent):
 
     def _attack_choice(self, view: dict, me: dict, attacks: list[Action]) -> Action | None:
         zone = me["fleet"]["zone"]
-        mine = self._strength(view, me, zone)
         cols = {c["id"]: c for c in view["colonies"]}
         sites = {s["id"]: s for s in view["sites"]}
         leg = me["fleet"]["legality"]
@@ -356,9 +371,12 @@ class HeuristicAgent(BaseAgent):
         for a in attacks:
             t = a["target"]
             if (t in cols and leg in ("PLUNDER", "PRIVATEER") and cols[t]["chests"] > 0
-                    and mine > self._col_strength(view, cols[t]) + 1):
-                return self._say(a, "sack a colony with Chests: our Strength is clearly higher (BAT-1, TRS-2)")
-            if t in sites and vacant and room and mine > sites[t]["count"] + 1:
+                    and self._wins_battle(view, me, zone, cols[t]["owner"],
+                                          self._side_strength(view, cols[t]["owner"], zone)
+                                          + (1 if cols[t].get("fort") else 0))):
+                return self._say(a, "sack a colony with Chests: we expect to win, supporters backing the "
+                                    "weaker side (BAT-1..4, TRS-2)")
+            if t in sites and vacant and room and self._wins_battle(view, me, zone, None, sites[t]["count"]):
                 return self._say(a, "attack a Tribal Site to enslave for our vacant colony (LOAD-1)")
         return None
 
