@@ -415,8 +415,47 @@ def test_a_player_who_left_can_be_replaced_by_the_others(client):
     {"players": "two"},
     {"players": "2", "kind0": "human", "kind1": "human", "nation0": "dutch", "nation1": ""},
     {"players": "2", "kind0": "human", "kind1": "human", "nation0": "dutch", "nation1": "dutch"},
+    {"players": "2", "kind0": "human", "kind1": "human", "variant": "cycles"},
+    {"players": "2", "kind0": "human", "kind1": "human", "variant": "royal_fifth=5"},
 ])
 def test_new_game_form_errors_are_shown_on_the_lobby(client, form):
     r = client.post("/games", data=form, follow_redirects=False)
     assert r.status_code == 400
     assert 'role="alert"' in r.text
+
+
+def test_PRJ_31_a_variant_game_is_created_stored_shown_and_replayed(client, database_url):
+    g = new_game(client, params={"conquistador_prestige": 2, "cycles": 2})
+    token = g["seats"][0]["token"]
+    view = client.get(f"/api/view/{token}").json()
+    assert view["view"]["ruleset_params"] == {"conquistador_prestige": 2, "cycles": 2}
+    assert "conquistador_prestige = 2" in client.get(f"/play/{token}").text
+    eng = sa.create_engine(db.sync_url(database_url))
+    try:
+        with eng.connect() as c:
+            config = json.loads(c.execute(sa.select(db.games.c.config).where(db.games.c.id == g["game"])).scalar_one())
+    finally:
+        eng.dispose()
+    assert config["params"] == {"conquistador_prestige": 2, "cycles": 2}
+
+
+def test_PRJ_31_a_bad_variant_is_refused_and_stores_nothing(client, database_url):
+    def count() -> int:
+        eng = sa.create_engine(db.sync_url(database_url))
+        try:
+            with eng.connect() as c:
+                return c.execute(sa.select(sa.func.count()).select_from(db.games)).scalar_one()
+        finally:
+            eng.dispose()
+    before = count()
+    r = client.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}] * 2, "params": {"cycles": 0}})
+    body = err(r, 400, "bad_config")
+    assert body["rule"] == "PRJ-31" and "cycles must be at least 1" in body["message"]
+    form = client.post("/games", data={"players": "2", "kind0": "human", "kind1": "bot",
+                                       "variant": "conquistador_prestige=two"}, follow_redirects=False)
+    assert form.status_code == 400 and "conquistador_prestige must be int" in form.text
+    assert count() == before
+    ok = client.post("/games", data={"players": "2", "kind0": "human", "kind1": "bot",
+                                     "variant": "conquistador_prestige=2, cycles=3"}, follow_redirects=False)
+    assert ok.status_code == 303
+    assert count() == before + 1

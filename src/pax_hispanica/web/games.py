@@ -280,7 +280,7 @@ class Service:
     # ------------------------------------------------------------------ games
     async def create_game(self, players: int, seats: list[dict], nations: list[str] | None = None,
                           mode: str = "online", host_user: str | None = None, seed: int | None = None,
-                          options: dict | None = None) -> LiveGame:
+                          options: dict | None = None, params: dict | None = None) -> LiveGame:
         if not 2 <= players <= 5:
             raise ServerError("malformed", "a game has 2 to 5 players")
         if len(seats) != players:
@@ -307,8 +307,12 @@ class Service:
             seat_rows[0].user_id = host_user  # the creator sits in the first seat
         if seed is None:
             seed = secrets.randbits(31)
-        config = api.Config(players=players, nations=list(nations) if nations else None, options=options or {})
-        game = api.Game.new(config, seed)
+        config = api.Config(players=players, nations=list(nations) if nations else None, options=options or {},
+                            params=dict(params or {}))
+        try:
+            game = api.Game.new(config, seed)
+        except api.IllegalAction as e:       # a bad variant (PRJ-31): nothing is stored
+            raise ServerError("bad_config", e.message, rule=e.rule) from None
         record = dict(game.record)
         record["actions"] = []
         gid = secrets.token_hex(8)

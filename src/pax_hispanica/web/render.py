@@ -119,6 +119,7 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "map": Markup(svgmap.render(view, zones, tr, info)),
         "details": Markup(details({k: view.get(k) for k in ("supply", "gone", "seed_hash") if k in view})),
         "version": live.version,
+        "variant": ", ".join(f"{k} = {v}" for k, v in (view.get("ruleset_params") or {}).items()),
     }
 
 

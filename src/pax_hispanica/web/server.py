@@ -49,6 +49,21 @@ class GameIn(BaseModel):
     nations: list[str] | None = None
     mode: str = Field("online", pattern="^(online|hotseat)$")
     seed: int | None = Field(None, ge=0, le=2**31 - 1)
+    params: dict[str, int | str] | None = None      # a variant (PRJ-31): ruleset numbers by name
+
+
+def parse_variant(text: str) -> dict:
+    """The lobby's variant field, "conquistador_prestige=2, cycles=3" -> {name: value}; the
+    engine checks names and values when the game is set up (PRJ-31)."""
+    out: dict = {}
+    for item in (x.strip() for x in text.replace(";", ",").split(",")):
+        if not item:
+            continue
+        if "=" not in item:
+            raise ServerError("malformed", f"variant: {item!r} is not NAME=VALUE")
+        k, v = (x.strip() for x in item.split("=", 1))
+        out[k] = int(v) if v.lstrip("-").isdigit() else v
+    return out
 
 
 def _preferred_lang(header: str) -> str:
@@ -205,7 +220,8 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
                 raise ServerError("malformed", "choose a nation for every seat, or for none")
             chosen = nations if all(nations) else None
             mode = str(form.get("mode", "online"))
-            live = await svc.create_game(players, seats, chosen, mode=mode, host_user=user["id"])
+            params = parse_variant(str(form.get("variant", ""))[:500])
+            live = await svc.create_game(players, seats, chosen, mode=mode, host_user=user["id"], params=params)
         except (ValueError, ServerError) as e:
             msg = e.message if isinstance(e, ServerError) else str(e)
             games = await svc.games_of(user["id"])
@@ -294,7 +310,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
         uid = request.cookies.get(COOKIE)  # a browser's user, so the game shows in its list
         try:
             live = await svc.create_game(body.players, [s.model_dump() for s in body.seats], body.nations,
-                                         mode=body.mode, host_user=uid, seed=body.seed)
+                                         mode=body.mode, host_user=uid, seed=body.seed, params=body.params)
         except ServerError as e:
             return _error(e)
         return JSONResponse({
