@@ -12,6 +12,7 @@ import typer
 from ..bots.base import DEFAULT_API
 from . import output
 from .runner import parse_params, run
+from .sweep import parse_sweep
 from .stats import report
 
 
@@ -28,6 +29,7 @@ def simulate_command(
     nations: Annotated[str, typer.Option("--nations", help="Nations by seat: 'default' (the ruleset's order), 'shuffle' (a random set per game, from its seed), or a comma list.")] = "default",
     ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset name or folder (a copy of src/pax_hispanica/data/reference with its numbers or cards changed).")] = "reference",
     set_params: Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset number by name for every game, NAME=VALUE (repeatable): --set crown_colony_prestige=1 --set conquistador_prestige=1. `paxh rules --params` lists them.")] = None,
+    sweep: Annotated[str | None, typer.Option("--sweep", help="Compare values of one ruleset number on the same games, NAME=V1,V2,...: --sweep conquistador_prestige=1,2 prints win rates side by side (with --out: one folder per value, sweep.json and sweep_nation.png).")] = None,
     fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="Keep the --bots order in every game (default: rotate the bots one seat per game).")] = False,
     api_module: Annotated[str, typer.Option("--api", hidden=True, help="Engine API module (testing).")] = DEFAULT_API,
 ) -> None:
@@ -50,9 +52,17 @@ def simulate_command(
     try:
         params = parse_params(set_params)
         _check_ruleset(ruleset, params, api_module)
+        if sweep:
+            name, values = parse_sweep(sweep)
+            for v in values:
+                _check_ruleset(ruleset, {**params, name: v}, api_module)
     except ValueError as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2)
+    if sweep:
+        _sweep(err, name, values, players, games, bots, seed, workers, dask, json_mode, out, nations,
+               fixed_seats, ruleset, params, api_module)
+        return
     show_bar = (not json_mode) or sys.stderr.isatty()
     t0 = time.perf_counter()
     try:
@@ -84,6 +94,58 @@ def simulate_command(
     else:
         _print_summary(summary, out)
     if summary["errors"]:
+        raise typer.Exit(1)
+
+
+def _sweep(err, name, values, players, games, bots, seed, workers, dask, json_mode, out, nations,
+           fixed_seats, ruleset, params, api_module) -> None:
+    """Play the same games once per value of one parameter and compare (sim/sweep.py)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from . import sweep as sw
+
+    rows, errors = [], 0
+    show_bar = (not json_mode) or sys.stderr.isatty()
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, disable=not show_bar, transient=json_mode) as bar:
+        task = bar.add_task("sweep", total=games * len(values))
+        for i, value in enumerate(values):
+            bar.update(task, description=f"{name}={value}")
+            variant = {**params, name: value}
+            results = run(players, games, bots or None, seed, workers=workers, dask_address=dask,
+                          progress=lambda done, total, i=i: bar.update(task, completed=i * games + done),
+                          rotate=not fixed_seats, api=api_module, nations=nations, ruleset=ruleset,
+                          params=variant)
+            summary = report(results)
+            errors += summary["errors"]
+            rows.append(sw.row(value, summary))
+            if out is not None:
+                meta = {"players": players, "games": games, "seed": seed, "bots": bots or "random",
+                        "nations": nations, "params": variant}
+                output.write_all(results, summary, Path(out) / f"{name}={value}", meta)
+    data = {"parameter": name, "values": values, "base_params": params, "players": players, "games": games,
+            "seed": seed, "bots": bots or "random", "nations": nations, "rows": rows}
+    if out is not None:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        (Path(out) / "sweep.json").write_text(json.dumps(data, indent=2, sort_keys=True))
+        sw.plot(name, rows, Path(out) / "sweep_nation.png")
+    if json_mode:
+        typer.echo(json.dumps(data, sort_keys=True))
+    else:
+        from rich.table import Table
+        con = Console()
+        for key in ("nation", "legality"):
+            cols, cells = sw.table(name, rows, key)
+            t = Table(title=f"{name}: win rate by {key} (95% CI), {games} games per value, same seeds")
+            for c in cols:
+                t.add_column(c, justify="left" if c == "value" else "right")
+            for line in cells:
+                t.add_row(*line)
+            con.print(t)
+        if out is not None:
+            con.print(f"sweep: {Path(out) / 'sweep.json'}, {Path(out) / 'sweep_nation.png'}")
+    if errors:
         raise typer.Exit(1)
 
 
