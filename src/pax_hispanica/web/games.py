@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import multiprocessing
+import os
 import secrets
 import time
 from contextlib import asynccontextmanager
@@ -29,7 +31,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from . import db
-from .seam import api, fallback_bot, make_bot
+from .seam import SEARCH_BOTS, api, fallback_bot, make_bot, think
 
 log = logging.getLogger("pax_hispanica.web")
 
@@ -170,8 +172,14 @@ class Service:
     HEARTBEAT_SECONDS = 15.0  # how often a server marks the seats it has connections for as present
     AWAY_AFTER_SECONDS = 45.0  # a human seat unseen this long is away: others may hand it to a bot
 
-    def __init__(self, database_url: str, bot_delay: float = 0.4) -> None:
+    def __init__(self, database_url: str, bot_delay: float = 0.4, bot_processes: int | None = None) -> None:
         self.url = database_url
+        # search bots think in worker processes, so a long search never holds this process's
+        # GIL while it answers players; 0 keeps them in a thread (PAXH_BOT_PROCESSES)
+        if bot_processes is None:
+            bot_processes = int(os.environ.get("PAXH_BOT_PROCESSES", "1"))
+        self.bot_processes = max(0, bot_processes)
+        self._bot_pool: Any = None
         self.pg = db.is_postgres(database_url)
         kwargs: dict = {}
         if not self.pg:
@@ -230,6 +238,9 @@ class Service:
         await self.engine.dispose()
         if self.sync_engine is not None:
             self.sync_engine.dispose()
+        if self._bot_pool is not None:
+            self._bot_pool.shutdown(wait=False, cancel_futures=True)
+            self._bot_pool = None
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[Any]:
@@ -635,6 +646,21 @@ class Service:
             return
         live.bot_task = asyncio.create_task(self._bots(live))
 
+    async def _think_elsewhere(self, kind: str, seed: int, strength: int | None, view: dict, legal: list) -> dict:
+        """A search bot's decision in a worker process. The search is seeded from the bot's seed
+        and the (view, legal) pair alone, so this is the move the seat's own agent would make."""
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+        if self._bot_pool is None:
+            # spawn, not fork: this process runs threads and an event loop
+            self._bot_pool = ProcessPoolExecutor(self.bot_processes, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._bot_pool, think, kind, seed, strength,
+                                                                    view, legal)
+        except BrokenProcessPool:
+            self._bot_pool = None               # a worker died: start afresh next time
+            raise
+
     async def _bots(self, live: LiveGame) -> None:
         failures = 0
         while not self._closing and not live.over and failures < 5:
@@ -657,7 +683,11 @@ class Service:
             # after a failure, one move from the seeded random fallback keeps the game going
             decide = agent[1].decide if failures < 2 else fallback_bot(live.seed + version).decide
             try:
-                action = await asyncio.to_thread(decide, view, legal)
+                if info.bot_kind in SEARCH_BOTS and self.bot_processes and failures < 2:
+                    action = await self._think_elsewhere(info.bot_kind, live.seed * 8 + seat + 1,
+                                                         info.bot_strength, view, legal)
+                else:
+                    action = await asyncio.to_thread(decide, view, legal)
                 await self.act(Rights(live.id, "bot", frozenset([seat])), action, version)
                 failures = 0
             except ServerError as e:

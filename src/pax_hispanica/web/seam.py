@@ -14,6 +14,7 @@ from typing import Any
 api: Any = importlib.import_module(os.environ.get("PAXH_API_MODULE") or "pax_hispanica.api")
 
 BOT_KINDS = ("random", "heuristic", "ismcts")
+SEARCH_BOTS = frozenset({"ismcts"})     # slow enough to think in a worker process
 # strength 1..3 -> agent options (only the search bot has a knob)
 STRENGTH_OPTIONS = {"ismcts": {1: {"iterations": 50}, 2: {"iterations": 200}, 3: {"iterations": 800}}}
 
@@ -41,3 +42,8 @@ def make_bot(kind: str, seed: int, strength: int | None = None) -> Any:
         return fallback_bot(seed)
     options = {"api": api, **STRENGTH_OPTIONS.get(kind, {}).get(strength or 2, {})}
     return make_agent(kind, seed, **options)
+
+
+def think(kind: str, seed: int, strength: int | None, view: Any, legal: list) -> dict:
+    """One decision of a fresh bot (run in a worker process by the server)."""
+    return make_bot(kind, seed, strength).decide(view, legal)

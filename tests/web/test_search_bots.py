@@ -1,0 +1,56 @@
+"""Search bots think in a worker process (so a long search never holds the server's GIL), and
+make exactly the moves the seat's own agent would make in the server's thread."""
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from pax_hispanica import api
+from pax_hispanica.web import seam
+
+pytestmark = pytest.mark.timeout(180)
+
+
+def test_a_fresh_search_bot_per_decision_plays_like_one_kept_for_the_whole_game():
+    state = api.new_game(api.Config(players=3), seed=5)
+    kept = seam.make_bot("ismcts", 77, 1)
+    for _ in range(40):
+        seat = api.acting(state)[0]
+        view, legal = api.view(state, seat), api.legal_actions(state, seat)
+        action = kept.decide(view, legal)
+        assert seam.think("ismcts", 77, 1, view, legal) == action
+        state, _ = api.apply(state, action)
+
+
+def test_ismcts_seats_play_through_the_worker_process(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from pax_hispanica.web.server import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'bots.sqlite3'}", bot_delay=0)
+    with TestClient(app) as client:
+        svc = app.state.svc
+        assert svc.bot_processes >= 1
+        seats = [{"kind": "bot", "bot_kind": "ismcts", "bot_strength": 1}, {"kind": "bot", "bot_kind": "random"}]
+        g = client.post("/api/games", json={"players": 2, "seats": seats, "seed": 11}).json()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if svc.live[g["game"]].version >= 30:
+                break
+            time.sleep(0.1)
+        live = svc.live[g["game"]]
+        assert live.version >= 30, "the bots stopped"
+        assert svc._bot_pool is not None
+        pids = {p.pid for p in svc._bot_pool._processes.values()}
+        assert pids and os.getpid() not in pids
+        record = dict(live.record)
+    # the stored game replays to the same state, and the search seat's moves are its agent's
+    actions = record["actions"]
+    state = api.new_game(api.Config(players=2), seed=11)
+    agent = seam.make_bot("ismcts", 11 * 8 + 0 + 1, 1)
+    for action in actions[:30]:
+        if action["seat"] == 0:
+            assert agent.decide(api.view(state, 0), api.legal_actions(state, 0)) == action
+        state, _ = api.apply(state, action)
