@@ -43,9 +43,10 @@ def test_ismcts_seats_play_through_the_worker_process(tmp_path):
         live = svc.live[g["game"]]
         assert live.version >= 30, "the bots stopped"
         assert svc._bot_pool is not None
-        pids = {p.pid for p in svc._bot_pool._processes.values()}
-        assert pids and os.getpid() not in pids
+        workers = list(svc._bot_pool._processes.values())
+        assert workers and os.getpid() not in {w.pid for w in workers}
         record = dict(live.record)
+    assert not any(w.is_alive() for w in workers)          # stopping the server stops its workers
     # the stored game replays to the same state, and the search seat's moves are its agent's
     actions = record["actions"]
     state = api.new_game(api.Config(players=2), seed=11)

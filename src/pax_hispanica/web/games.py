@@ -239,8 +239,12 @@ class Service:
         if self.sync_engine is not None:
             self.sync_engine.dispose()
         if self._bot_pool is not None:
-            self._bot_pool.shutdown(wait=False, cancel_futures=True)
-            self._bot_pool = None
+            pool, self._bot_pool = self._bot_pool, None
+            workers = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for w in workers:                   # a search still running is of no use any more
+                w.terminate()
+            await asyncio.to_thread(lambda: [w.join(5) for w in workers])
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[Any]:
