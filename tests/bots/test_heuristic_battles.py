@@ -58,3 +58,15 @@ def test_BAT_3_the_expected_supporter_really_decides_the_battle():
     battle = next(e for e in events if e["type"] == "BattleResolved")
     assert battle["winner"] == "attacker"
     assert (battle["attacker_strength"], battle["target_strength"]) == (5, 2)
+
+
+def test_the_heuristic_values_a_legality_by_the_ruleset_s_chest_values():
+    # Licencia Real sets CONQUISTADOR: worth more to a SMUGGLER under TRS-5's 2 Prestige per
+    # Chest (a variant, PRJ-31) than under the reference ruleset's 1 (PRJ-32)
+    values = []
+    for params in ({"conquistador_prestige": 2}, {}):
+        st = api.new_game(api.Config(players=3, nations=["dutch", "english", "french"], params=params), seed=1)
+        view = api.view(st, 0)
+        bot = make_agent("heuristic", 1)
+        values.append(bot.card_value(view, view["players"][0], "licencia_real"))
+    assert values[0] > values[1]

@@ -27,7 +27,16 @@ from typing import Any
 from .base import Action, BaseAgent, Descriptor
 from .features import chest_prestige, scores_from_public
 
+# $ per cycle left of sailing under each legality, tuned with TRS-5's numbers (whose Chest
+# values are TRS_5_CHEST); `legality_worth` rescales them by the ruleset's own Chest values, so
+# that the bot follows a variant (PRJ-31) or PRJ-32 when it picks the legality that scores best.
 LEGALITY_WORTH = {"CONQUISTADOR": 3.0, "PRIVATEER": 2.5, "SMUGGLER": 2.0, "PLUNDER": 2.0}
+TRS_5_CHEST = {"CONQUISTADOR": 2.0, "PRIVATEER": 1.2, "SMUGGLER": 0.6, "PLUNDER": 0.9}
+
+
+def legality_worth(rs: Any) -> dict[str, float]:
+    chest = chest_prestige(rs)
+    return {leg: w * chest[leg] / TRS_5_CHEST[leg] for leg, w in LEGALITY_WORTH.items()}
 
 
 class HeuristicAgent(BaseAgent):
@@ -99,7 +108,8 @@ class HeuristicAgent(BaseAgent):
             elif k == "build_fort":
                 v += 1.0
             elif k == "set_legality":
-                v += max(0.0, LEGALITY_WORTH[e["value"]] - LEGALITY_WORTH.get(fleet["legality"], 2.0)) * left
+                worth = legality_worth(rs)
+                v += max(0.0, worth[e["value"]] - worth.get(fleet["legality"], 2.0)) * left
             elif k == "income":
                 v += n * left
             elif k == "hand_limit":
