@@ -68,5 +68,5 @@ def test_the_heuristic_values_a_legality_by_the_ruleset_s_chest_values():
         st = api.new_game(api.Config(players=3, nations=["dutch", "english", "french"], params=params), seed=1)
         view = api.view(st, 0)
         bot = make_agent("heuristic", 1)
-        values.append(bot.card_value(view, view["players"][0], "licencia_real"))
+        values.append(bot.card_value(view, view["players"][0], "licencia_real-1"))
     assert values[0] > values[1]
