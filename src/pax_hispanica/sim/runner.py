@@ -46,12 +46,7 @@ def parse_bots(bots: str | Iterable[str] | None, players: int) -> list[dict]:
     specs = []
     for item in items:
         kind, *opts = item.split(":")
-        options: dict[str, Any] = {}
-        for o in opts:
-            if "=" not in o:
-                raise ValueError(f"bot option {o!r} is not key=value (in {item!r})")
-            k, v = o.split("=", 1)
-            options[k.strip()] = _number(v.strip())
+        options = _assignments(opts, lambda o, item=item: f"bot option {o!r} is not key=value (in {item!r})")
         kind = kind.strip().lower()
         if kind not in ("random", "heuristic", "ismcts"):
             raise ValueError(f"unknown bot {kind!r}: use random, heuristic or ismcts")
@@ -99,10 +94,15 @@ def parse_params(items: Iterable[str] | dict | None) -> dict:
         return {}
     if isinstance(items, dict):
         return dict(items)
+    return _assignments(items, lambda i: f"--set {i!r}: use NAME=VALUE, e.g. --set crown_colony_prestige=1")
+
+
+def _assignments(items: Iterable[str], refusal: Callable[[str], str]) -> dict[str, Any]:
+    """``["a=1", "b=x"]`` -> {"a": 1, "b": "x"}; an item without "=" is refused with ``refusal(item)``."""
     out: dict[str, Any] = {}
     for item in items:
         if "=" not in item:
-            raise ValueError(f"--set {item!r}: use NAME=VALUE, e.g. --set crown_colony_prestige=1")
+            raise ValueError(refusal(item))
         k, v = item.split("=", 1)
         out[k.strip()] = _number(v.strip())
     return out
