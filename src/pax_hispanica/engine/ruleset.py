@@ -224,10 +224,26 @@ def load_ruleset(name: str = "reference", params: dict | None = None) -> Ruleset
 
     ``params`` overrides some of its numbers by name (PRJ-31: a variant, as
     ``{"crown_colony_prestige": 1}``); they are checked against the schema."""
-    folder = (Path(name) if "/" in name else DATA / name).resolve()
     if not params:
-        return _load_folder(folder)
-    return _variant(folder, tuple(sorted(check_params(params).items())))
+        return _by_name(name)      # no path lookup once loaded: states are rebuilt often (ISMCTS)
+    try:
+        key = tuple(sorted(params.items()))
+        hash(key)
+    except (AttributeError, TypeError):
+        check_params(params)       # refuses what is not a table of names and plain values
+        raise RulesetError("parameter overrides must be a table of name = value") from None
+    return _variant_named(name, key)
+
+
+@lru_cache(maxsize=64)
+def _variant_named(name: str, items: tuple) -> Ruleset:
+    folder = (Path(name) if "/" in name else DATA / name).resolve()
+    return _variant(folder, tuple(sorted(check_params(dict(items)).items())))
+
+
+@lru_cache(maxsize=64)
+def _by_name(name: str) -> Ruleset:
+    return _load_folder((Path(name) if "/" in name else DATA / name).resolve())
 
 
 def parameter_names() -> dict[str, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .end import colony_prestige_all
 from .flow import YEARS, acting, step_name
 from .rng import seed_state, shuffle, below
+from .ruleset import load_ruleset
 from .state import CROWN, State
 
 HIDDEN = "?"
@@ -96,8 +97,7 @@ def determinize(v: dict, seed: int) -> State:
     unseen ones, others' sealed choices drawn from their legal range, a fresh PRNG.
     It reads nothing but the view, so two states with the same view give the same sample."""
     d = dict(v["state"])
-    rs_state = State.from_dict({**d, "seed": 0, "rng": 0})
-    rs = rs_state.rs
+    rs = load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
     rng = seed_state(seed)
     known = set()
     for h in d["hands"]:
