@@ -281,13 +281,20 @@ class HeuristicAgent(BaseAgent):
                 s += fleet["ships"]
         return s
 
+    def _scores(self, view: dict) -> list[float]:
+        """Estimated final scores, once per view (the sail rules ask for them colony by colony)."""
+        memo = getattr(self, "_score_memo", None)
+        if memo is None or memo[0] is not view:
+            memo = self._score_memo = (view, scores_from_public(view, chest_prestige(self.rs(view))))
+        return memo[1]
+
     def _wins_battle(self, view: dict, me: dict, zone: str, owner: Any, target: int) -> bool:
         """Whether our fleet (1 per ship, BAT-2) beats `target` (a tie favours it, BAT-4) once the
         other players there have played their sealed Battle Cards (BAT-3). We expect each to
         back the weaker side, as this bot does: the target if we lead in estimated score, else
         us (a supporter who sees the target's owner ahead backs us too)."""
         attack = me["fleet"]["ships"]
-        scores = scores_from_public(view, chest_prestige(self.rs(view)))
+        scores = self._scores(view)
         for p in view["players"]:
             s = p["seat"]
             if s in (me["seat"], owner):
@@ -394,7 +401,7 @@ class HeuristicAgent(BaseAgent):
     def _support(self, view: dict, me: dict, actions: list[Action]) -> Action:
         dec = view.get("decision") or {}
         attacker = dec.get("attacker")
-        scores = scores_from_public(view, chest_prestige(self.rs(view)))
+        scores = self._scores(view)
         others = [s for s in range(len(scores)) if s != me["seat"]]
         leader = max(others, key=lambda s: scores[s]) if others else None
         side = "target" if attacker == leader else "attacker"
