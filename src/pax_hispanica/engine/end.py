@@ -15,20 +15,10 @@ def end_of_cycle(st, out: Out) -> bool:
     return False
 
 
-def colony_prestige(st, s: int) -> int:
-    """CYC-3 with PRJ-30: the Prestige seat `s`'s colonies will add at the final
+def colony_prestige_all(st) -> list[int]:
+    """CYC-3 with PRJ-30, for every seat: the Prestige its colonies will add at the final
     scoring if it were now (the King's colonies of the Spanish player score
     `crown_colony_prestige`); 0 once the game is over and they have scored."""
-    if st.over:
-        return 0
-    rs = st.rs
-    cols = st.colonies_of(s)
-    crown = sum(1 for c in cols if rs.col_crown[c]) if s == st.spanish_seat() else 0
-    return (len(cols) - crown) * rs.prestige_per_colony + crown * rs.crown_colony_prestige
-
-
-def colony_prestige_all(st) -> list[int]:
-    """`colony_prestige` of every seat, in one pass over the colony spaces (views need all)."""
     out = [0] * st.n
     if st.over:
         return out
@@ -46,9 +36,10 @@ def final_scoring(st, out: Out, reason: str) -> None:
     then most money, then later in Player Order."""
     rs = st.rs
     breakdown = []
+    colonies = colony_prestige_all(st)                # before st.over is set
     for s in range(st.n):
         from_money = st.money[s] // rs.money_per_prestige
-        from_colonies = colony_prestige(st, s)        # before st.over is set
+        from_colonies = colonies[s]
         st.prestige[s] += from_money + from_colonies
         breakdown.append({"seat": s, "from_money": from_money, "from_colonies": from_colonies,
                           "prestige": st.prestige[s], "money": st.money[s]})

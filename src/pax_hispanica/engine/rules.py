@@ -80,8 +80,8 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-19": ("PRJ", "An empty Market deck is refilled as soon as its discard pile has a card"),
     "PRJ-20": ("PRJ", "Several auctions per player go round by round in Player Order"),
     "PRJ-30": ("PRJ", "The King's colonies score no Prestige for the Spanish player"),
-    "PRJ-32": ("PRJ", "A CONQUISTADOR scores conquistador_prestige (1) per Chest in Europe, not 2"),
     "PRJ-31": ("PRJ", "A variant overrides ruleset numbers by name; the overrides are public and recorded"),
+    "PRJ-32": ("PRJ", "A CONQUISTADOR scores conquistador_prestige (1) per Chest in Europe, not 2"),
 }
 
 

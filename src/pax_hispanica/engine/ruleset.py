@@ -246,23 +246,22 @@ def _by_name(name: str) -> Ruleset:
     return _load_folder((Path(name) if "/" in name else DATA / name).resolve())
 
 
+def parameter_types() -> dict[str, type]:
+    """Every parameter a variant may override -> its type (the schema, flattened as in Ruleset.params)."""
+    return {f"supply_{key}" if section == "supply" else key: typ
+            for section, schema in PARAMS.items() for key, typ in schema.items()}
+
+
 def parameter_names() -> dict[str, str]:
     """Every parameter a variant may override -> its type name."""
-    names = {}
-    for section, schema in PARAMS.items():
-        for key, typ in schema.items():
-            names[f"supply_{key}" if section == "supply" else key] = typ.__name__
-    return names
+    return {k: t.__name__ for k, t in parameter_types().items()}
 
 
 def check_params(params: dict) -> dict:
     """The overrides, validated: known names, the schema's types (PRJ-31)."""
     if not isinstance(params, dict):
         raise RulesetError("parameter overrides must be a table of name = value")
-    known = {}
-    for section, schema in PARAMS.items():
-        for key, typ in schema.items():
-            known[f"supply_{key}" if section == "supply" else key] = typ
+    known = parameter_types()
     for key, value in params.items():
         if key not in known:
             raise RulesetError(f"unknown parameter {key!r}; the parameters are: {', '.join(sorted(known))}")
