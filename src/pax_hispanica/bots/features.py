@@ -29,6 +29,34 @@ def chest_prestige(rs: Any) -> dict[str, float]:
             "PRIVATEER": rs.privateer_prestige + rs.privateer_money / mpp,
             "SMUGGLER": rs.smuggler_money / mpp,
             "PLUNDER": rs.plunder_money / mpp + 1 / rs.plunder_chests_per_prestige}
+# $ per cycle left of sailing under each legality, tuned with TRS-5's numbers (whose Chest
+# values are TRS_5_CHEST); `legality_worth` rescales them by the ruleset's own Chest values, so
+# that a bot follows a variant (PRJ-31) or PRJ-32 when it weighs legalities.
+LEGALITY_WORTH = {"CONQUISTADOR": 3.0, "PRIVATEER": 2.5, "SMUGGLER": 2.0, "PLUNDER": 2.0}
+TRS_5_CHEST = {"CONQUISTADOR": 2.0, "PRIVATEER": 1.2, "SMUGGLER": 0.6, "PLUNDER": 0.9}
+
+
+def legality_worth(rs: Any) -> dict[str, float]:
+    chest = chest_prestige(rs)
+    return {leg: w * chest[leg] / TRS_5_CHEST[leg] for leg, w in LEGALITY_WORTH.items()}
+
+
+def future_prestige(data: dict, rs: Any) -> list[float]:
+    """What each seat's lasting assets will still earn, in Prestige: Goods Year
+    earnings (GDS-7: card income and its colonies' earnings) and the worth of
+    its legality, for the cycles left (this one counted half).  Without it a
+    search that looks a few decisions ahead sees an income card, a Patente or
+    a colony as money spent and nothing gained."""
+    left = max(0, rs.cycles - int(data.get("cycle", rs.cycles))) + 0.5
+    worth = legality_worth(rs)
+    out = []
+    for p in data.get("players") or []:
+        earnings = (p.get("income", 0) or 0) + (p.get("colony_prestige", 0) or 0) * rs.colony_income
+        legality = worth.get((p.get("fleet") or {}).get("legality"), 0.0)
+        out.append((earnings + legality) * left / rs.money_per_prestige)
+    return out
+
+
 CARGO_DISCOUNT = 0.7
 SHIP_PRESTIGE = 0.4
 HAND_PRESTIGE = 0.2

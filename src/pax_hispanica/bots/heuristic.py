@@ -25,18 +25,7 @@ from collections import deque
 from typing import Any
 
 from .base import Action, BaseAgent, Descriptor
-from .features import chest_prestige, scores_from_public
-
-# $ per cycle left of sailing under each legality, tuned with TRS-5's numbers (whose Chest
-# values are TRS_5_CHEST); `legality_worth` rescales them by the ruleset's own Chest values, so
-# that the bot follows a variant (PRJ-31) or PRJ-32 when it picks the legality that scores best.
-LEGALITY_WORTH = {"CONQUISTADOR": 3.0, "PRIVATEER": 2.5, "SMUGGLER": 2.0, "PLUNDER": 2.0}
-TRS_5_CHEST = {"CONQUISTADOR": 2.0, "PRIVATEER": 1.2, "SMUGGLER": 0.6, "PLUNDER": 0.9}
-
-
-def legality_worth(rs: Any) -> dict[str, float]:
-    chest = chest_prestige(rs)
-    return {leg: w * chest[leg] / TRS_5_CHEST[leg] for leg, w in LEGALITY_WORTH.items()}
+from .features import chest_prestige, legality_worth, scores_from_public
 
 
 class HeuristicAgent(BaseAgent):

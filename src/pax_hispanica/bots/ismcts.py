@@ -32,7 +32,7 @@ import time
 from typing import Any
 
 from .base import Action, BaseAgent, Descriptor, action_key, stable_seed, without_undo
-from .features import chest_prestige, score_estimates, softmax_values
+from .features import chest_prestige, future_prestige, score_estimates, scores_from_public, softmax_values
 
 SEALED_TYPES = frozenset({"bid", "support"})
 
@@ -93,7 +93,8 @@ class ISMCTSAgent(BaseAgent):
                  seconds: float | None = None, cutoff: int = 10,
                  exploration: float = 0.7, temperature: float = 1.0,
                  max_iterations: int = 1_000_000, playout: str = "auto",
-                 prior: float = 0.5, **options: Any) -> None:
+                 prior: float = 0.5, model: float = 0.0, future: float = 0.0,
+                 **options: Any) -> None:
         super().__init__(seed, api, **options)
         if iterations is None and seconds is None:
             iterations = 200
@@ -110,6 +111,11 @@ class ISMCTSAgent(BaseAgent):
         self._playout_bots: dict[int, Any] = {}
         self.playout = playout
         self.prior = float(prior)
+        if not 0.0 <= float(model) <= 1.0:
+            raise ValueError("model is a share between 0 and 1")
+        self.model = float(model)
+        self.future = float(future)
+        self._rs: Any = None
         self._prior_key: str | None = None
         self._chest: dict | None = None
         self.total_iterations = 0
@@ -125,7 +131,13 @@ class ISMCTSAgent(BaseAgent):
         if api.is_over(state):
             winner = api.result(state)["winner"]
             return [1.0 if p == winner else 0.0 for p in range(n)]
-        return softmax_values(score_estimates(api, state, self._chest), self.temperature)
+        if self._rs is None:
+            return softmax_values(score_estimates(api, state, self._chest), self.temperature)
+        summ = api.summary(state)
+        scores = scores_from_public(summ, self._chest)
+        if self.future:
+            scores = [s + self.future * f for s, f in zip(scores, future_prestige(summ, self._rs))]
+        return softmax_values(scores, self.temperature)
 
     def _playout_bot(self, seat: int) -> Any:
         bot = self._playout_bots.get(seat)
@@ -133,6 +145,18 @@ class ISMCTSAgent(BaseAgent):
             from .heuristic import HeuristicAgent
             bot = self._playout_bots[seat] = HeuristicAgent(stable_seed("playout", self.seed, seat), self.api_ref)
         return bot
+
+    def _sealed_choice(self, state: Any, seat: int, actions: list[Action], rng: random.Random) -> Action:
+        """Another seat's bid or Battle Card, drawn from the opponent model:
+        a share ``model`` of the time what the heuristic bot would choose on
+        that seat's own view of the sampled state (bids follow public facts:
+        the card, its cost, the bidder's money and legality), otherwise
+        uniformly at random, so that no bid is ever ruled out."""
+        if self.model > 0 and rng.random() < self.model and hasattr(self.api, "load_ruleset"):
+            api = self.api
+            return self._playout_bot(seat).decide(api.view(state, seat, include_state=False),
+                                                  api.legal_actions(state, seat))
+        return actions[rng.randrange(len(actions))]
 
     # -- the search --------------------------------------------------------
     def decide(self, view: dict, legal: list[Descriptor]) -> Action:
@@ -150,9 +174,10 @@ class ISMCTSAgent(BaseAgent):
         rng = random.Random(stable_seed("ismcts", self.seed, view, legal))
         self._playout_bots = {}     # fresh playout bots: a decision never depends on earlier ones
         self._prior_key = None
-        self._chest = None
+        self._chest = self._rs = None
         if hasattr(api, "load_ruleset") and "ruleset" in view:
-            self._chest = chest_prestige(api.load_ruleset(view["ruleset"], view.get("ruleset_params") or None))
+            self._rs = api.load_ruleset(view["ruleset"], view.get("ruleset_params") or None)
+            self._chest = chest_prestige(self._rs)
         prior_action = None
         if self.prior > 0 and hasattr(self.api, "load_ruleset"):
             from .heuristic import HeuristicAgent
@@ -224,7 +249,7 @@ class ISMCTSAgent(BaseAgent):
                 break
             if seat != me and actions[0].get("type") in SEALED_TYPES:
                 # a secret choice of another seat: chance, from our point of view
-                action = actions[rng.randrange(len(actions))]
+                action = self._sealed_choice(state, seat, actions, rng)
                 key = f"sealed:{seat}:{action.get('type')}"
                 child = node.children.get(key)
                 if child is None:
@@ -278,6 +303,8 @@ class ISMCTSAgent(BaseAgent):
                 break
             if len(actions) == 1:
                 a = actions[0]
+            elif seats[0] != me and actions[0].get("type") in SEALED_TYPES:
+                a = self._sealed_choice(state, seats[0], actions, rng)
             elif self.playout == "greedy":
                 a = greedy_playout_action(actions, rng)
             elif self.playout == "heuristic":

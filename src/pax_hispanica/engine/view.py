@@ -141,7 +141,8 @@ def summary(st: State) -> dict:
         "acting": list(acting(st)), "decision": st.stack[-1]["d"] if st.stack else None, "over": st.over,
         "order": list(st.order),
         "players": [{"seat": s, "nation": st.nation[s], "money": st.money[s], "prestige": st.prestige[s],
-                     "colony_prestige": from_colonies[s], "hand": len(st.hands[s]), "tableau": [c for c, _ in st.tableaus[s]],
+                     "colony_prestige": from_colonies[s], "hand": len(st.hands[s]), "income": st.income[s],
+                     "tableau": [c for c, _ in st.tableaus[s]],
                      "colonies": [rs.col_ids[c] for c in st.colonies_of(s)],
                      "fleet": {"zone": rs.zone_ids[st.fzone[s]], "ships": st.fships[s],
                                "legality": st.legality[s], "cargo": list(st.cargo[s])}}

@@ -1,0 +1,55 @@
+"""What the ISMCTS bot assumes about the rest of the game: the worth of lasting
+assets when a playout is cut short, and how the other seats choose in secret."""
+
+import random
+
+import pytest
+
+from pax_hispanica import api
+from pax_hispanica.bots import make_agent
+from pax_hispanica.bots.features import future_prestige
+
+
+def test_future_prestige_counts_earnings_and_legality_for_the_cycles_left():
+    rs = api.load_ruleset("reference")          # 5 cycles, $1 per colony (GDS-7), $5 per Prestige
+    data = {"cycle": 4, "players": [
+        {"income": 2, "colony_prestige": 1, "fleet": {"legality": "SMUGGLER"}},
+        {"income": 0, "colony_prestige": 0, "fleet": {"legality": "CONQUISTADOR"}}]}
+    # cycle 4 of 5: one cycle after this one, this one counted half -> 1.5 cycles
+    # SMUGGLER: $2/cycle at TRS-5's $3 a Chest; CONQUISTADOR: $3 at 2 Prestige a Chest, halved by PRJ-32
+    smuggler, conquistador = future_prestige(data, rs)
+    assert smuggler == pytest.approx((2 + 1 + 2.0) * 1.5 / 5)
+    assert conquistador == pytest.approx(1.5 * 1.5 / 5)
+    last = future_prestige({**data, "cycle": 5}, rs)
+    assert last[0] == pytest.approx((2 + 1 + 2.0) * 0.5 / 5)
+
+
+def _bid_position(seed: int = 77) -> api.State:
+    state = api.new_game(api.Config(players=4), seed)
+    bots = [make_agent("heuristic", seed=i) for i in range(4)]
+    while True:
+        seat = api.acting(state)[0]
+        legal = api.legal_actions(state, seat)
+        if legal[0]["decision"] == "bid":
+            return state
+        state, _ = api.apply(state, bots[seat].decide(api.view(state, seat), legal))
+
+
+def test_ismcts_models_other_seats_bids_with_the_heuristic_rule_of_thumb():
+    state = _bid_position()
+    seat = api.acting(state)[0]
+    legal = api.legal_actions(state, seat)
+    actions = api.expand(legal)
+    assert len(actions) > 2
+    expected = make_agent("heuristic", seed=5).decide(api.view(state, seat), legal)
+    always = make_agent("ismcts", seed=1, model=1.0)
+    rng = random.Random(0)
+    assert all(always._sealed_choice(state, seat, actions, rng) == expected for _ in range(20))
+    never = make_agent("ismcts", seed=1, model=0.0)
+    drawn = {never._sealed_choice(state, seat, actions, rng)["amount"] for _ in range(200)}
+    assert drawn == {a["amount"] for a in actions}       # uniform: every bid stays possible
+
+
+def test_ismcts_refuses_a_model_share_outside_0_1():
+    with pytest.raises(ValueError, match="model"):
+        make_agent("ismcts", seed=1, model=1.5)
