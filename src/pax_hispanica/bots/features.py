@@ -41,14 +41,14 @@ def legality_worth(rs: Any) -> dict[str, float]:
     return {leg: w * chest[leg] / TRS_5_CHEST[leg] for leg, w in LEGALITY_WORTH.items()}
 
 
-def future_prestige(data: dict, rs: Any) -> list[float]:
+def future_prestige(data: dict, rs: Any, worth: dict[str, float] | None = None) -> list[float]:
     """What each seat's lasting assets will still earn, in Prestige: Goods Year
     earnings (GDS-7: card income and its colonies' earnings) and the worth of
     its legality, for the cycles left (this one counted half).  Without it a
     search that looks a few decisions ahead sees an income card, a Patente or
     a colony as money spent and nothing gained."""
     left = max(0, rs.cycles - int(data.get("cycle", rs.cycles))) + 0.5
-    worth = legality_worth(rs)
+    worth = worth or legality_worth(rs)
     out = []
     for p in data.get("players") or []:
         earnings = (p.get("income", 0) or 0) + (p.get("colony_prestige", 0) or 0) * rs.colony_income

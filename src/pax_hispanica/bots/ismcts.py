@@ -11,11 +11,15 @@ Each iteration
    the seat that acts there (max^n for multi-player);
 3. treats the other seats' *sealed* choices (bids, Battle Cards) as chance:
    their edge carries no amount, so the bot's own later decisions never depend
-   on a secret it could not know;
-4. expands one node, plays random legal moves for at most ``cutoff``
+   on a secret it could not know.  The chance is an opponent model: a share
+   ``model`` of the time the seat chooses as the heuristic bot would on its
+   own view of the sampled state (a bid follows public facts: the card, the
+   bidder's money and legality), otherwise uniformly;
+4. expands one node, plays fast greedy moves for at most ``cutoff``
    decisions, and scores the position: a finished game gives 1 to the winner,
    a cut-off one gives each seat a softmax of its estimated final score
-   (bots.features.score_estimates);
+   (bots.features.score_estimates, plus ``future`` times what its income,
+   colonies' earnings and legality will still bring, features.future_prestige);
 5. backs the per-seat values up the path.
 
 The most visited root action is played.  Reproducibility: the search PRNG is
@@ -32,7 +36,7 @@ import time
 from typing import Any
 
 from .base import Action, BaseAgent, Descriptor, action_key, stable_seed, without_undo
-from .features import chest_prestige, future_prestige, score_estimates, scores_from_public, softmax_values
+from .features import chest_prestige, future_prestige, legality_worth, score_estimates, scores_from_public, softmax_values
 
 SEALED_TYPES = frozenset({"bid", "support"})
 
@@ -91,9 +95,9 @@ class ISMCTSAgent(BaseAgent):
 
     def __init__(self, seed: int = 0, api: Any = None, iterations: int | None = None,
                  seconds: float | None = None, cutoff: int = 10,
-                 exploration: float = 0.7, temperature: float = 1.0,
+                 exploration: float = 0.3, temperature: float = 1.0,
                  max_iterations: int = 1_000_000, playout: str = "auto",
-                 prior: float = 0.5, model: float = 0.0, future: float = 0.0,
+                 prior: float = 0.5, model: float = 0.8, future: float = 1.0,
                  **options: Any) -> None:
         super().__init__(seed, api, **options)
         if iterations is None and seconds is None:
@@ -116,6 +120,7 @@ class ISMCTSAgent(BaseAgent):
         self.model = float(model)
         self.future = float(future)
         self._rs: Any = None
+        self._worth: dict[str, float] | None = None
         self._prior_key: str | None = None
         self._chest: dict | None = None
         self.total_iterations = 0
@@ -136,7 +141,7 @@ class ISMCTSAgent(BaseAgent):
         summ = api.summary(state)
         scores = scores_from_public(summ, self._chest)
         if self.future:
-            scores = [s + self.future * f for s, f in zip(scores, future_prestige(summ, self._rs))]
+            scores = [s + self.future * f for s, f in zip(scores, future_prestige(summ, self._rs, self._worth))]
         return softmax_values(scores, self.temperature)
 
     def _playout_bot(self, seat: int) -> Any:
@@ -178,6 +183,7 @@ class ISMCTSAgent(BaseAgent):
         if hasattr(api, "load_ruleset") and "ruleset" in view:
             self._rs = api.load_ruleset(view["ruleset"], view.get("ruleset_params") or None)
             self._chest = chest_prestige(self._rs)
+            self._worth = legality_worth(self._rs)
         prior_action = None
         if self.prior > 0 and hasattr(self.api, "load_ruleset"):
             from .heuristic import HeuristicAgent
