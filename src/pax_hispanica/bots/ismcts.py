@@ -136,11 +136,9 @@ class ISMCTSAgent(BaseAgent):
         if api.is_over(state):
             winner = api.result(state)["winner"]
             return [1.0 if p == winner else 0.0 for p in range(n)]
-        if self._rs is None:
-            return softmax_values(score_estimates(api, state, self._chest), self.temperature)
         summ = api.summary(state)
         scores = scores_from_public(summ, self._chest)
-        if self.future:
+        if self.future and self._rs is not None:
             scores = [s + self.future * f for s, f in zip(scores, future_prestige(summ, self._rs, self._worth))]
         return softmax_values(scores, self.temperature)
 
@@ -179,7 +177,7 @@ class ISMCTSAgent(BaseAgent):
         rng = random.Random(stable_seed("ismcts", self.seed, view, legal))
         self._playout_bots = {}     # fresh playout bots: a decision never depends on earlier ones
         self._prior_key = None
-        self._chest = self._rs = None
+        self._chest = self._rs = self._worth = None
         if hasattr(api, "load_ruleset") and "ruleset" in view:
             self._rs = api.load_ruleset(view["ruleset"], view.get("ruleset_params") or None)
             self._chest = chest_prestige(self._rs)
