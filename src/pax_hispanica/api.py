@@ -16,7 +16,7 @@ from .engine.flow import acting as _acting
 from .engine.rules import RULES
 from .engine.ruleset import RulesetError, load_ruleset, parameter_names
 from .engine.scenario import build as _build_scenario
-from .engine.sealed import seed_hash, verify
+from .engine.sealed import seed_hash, verify, verify_log
 from .engine.setup import new_state
 from .engine.state import State
 
@@ -24,7 +24,7 @@ __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", 
            "decision", "legal_actions", "expand", "apply", "view", "redact", "determinize", "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
            "from_scenario", "card_catalogue", "seed_hash", "verify", "load_ruleset",
-           "parameters"]
+           "parameters", "verify_log", "verify_record", "count_actions", "nth_action", "iter_actions"]
 
 RECORD_FORMAT = "paxh-record-1"
 
@@ -60,6 +60,9 @@ def decision(state: State, seat: int | None = None) -> dict | None:
 
 legal_actions = core.legal_actions
 expand = core.expand
+count_actions = core.count_actions
+nth_action = core.nth_action
+iter_actions = core.iter_actions
 apply = core.apply
 can_undo = core.can_undo
 view = _view.view
@@ -151,6 +154,13 @@ def replay(record: dict, upto: int | None = None) -> Game:
     for a in actions:
         g.act(a)
     return g
+
+
+def verify_record(record: dict) -> list[str]:
+    """PRJ-1, after the game: replay the record and check its public log against its seed
+    (seed_hash, every salt and commitment); [] when everything checks."""
+    g = replay(record)
+    return verify_log(redact(g.events, None), record["seed"] if "scenario" not in record else g.state.seed)
 
 
 def save_record(record: dict, path) -> None:

@@ -51,6 +51,7 @@ def view_json(st, viewer) -> object:
 def secret_violations(st, viewer) -> list[str]:
     """HID-1: what `viewer`'s view of `st` carries that it must not (empty when all is well)."""
     from pax_hispanica.engine import sealed
+    from pax_hispanica.engine.keys import derive
     v = view_json(st, viewer)
     got_s, got_i = strings(v), ints(v)
     bad = []
@@ -62,8 +63,13 @@ def secret_violations(st, viewer) -> list[str]:
     below = set(st.market[1:]) | set(st.haven[1:])
     if got_s & below:
         bad.append(f"deck cards below the top: {sorted(got_s & below)}")
-    if st.seed in got_i or st.rng in got_i:
+    # the PRNG counter is a small int that other numbers may equal by chance: it must
+    # simply be absent; the seed (large in these tests) and its keys must appear nowhere
+    if st.seed in got_i or v["state"]["seed"] is not None or v["state"]["rng"] is not None:
         bad.append("the seed or the PRNG state")
+    keys = {derive(st.seed, label).hex() for label in ("paxh-rng", "paxh-salt")}
+    if any(k in x for x in got_s for k in keys):
+        bad.append("a key derived from the seed")
     if st.stack and st.stack[-1].get("sealed"):
         dec = st.stack[-1]
         salts = {sealed.salt(st.seed, dec["id"], s) for s in dec["seats"] if s != viewer}

@@ -189,7 +189,7 @@ def drawn_goods(nations=NO_SPAIN, ruleset=None, seed=1) -> list[str]:
     """The year's goods as the state's PRNG draws them: the first `goods_per_year` of a shuffle."""
     st = fresh(nations, ruleset, seed)
     types = list(st.rs.goods_types)
-    shuffle(st.rng, types)
+    shuffle(st.seed, st.rng, types)
     return sorted(types[: st.rs.goods_per_year])
 
 
@@ -275,7 +275,7 @@ def test_GDS_6_each_working_slave_rolls_one_die_from_the_state_prng():
         rolls = []
         for c in RS.col_ids:
             if c in SLAVE_COLONIES:
-                rng, r = below(rng, RS.die_sides)
+                rng, r = below(seed, rng, RS.die_sides)
                 rolls.append((c, r + 1))
         ev = of_type(g, "SlaveAttrition")
         assert [(e["colony"], e["roll"]) for e in ev] == rolls

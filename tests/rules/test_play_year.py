@@ -199,7 +199,7 @@ def test_HND_4_discarded_haven_card_is_shuffled_back_below_the_top_PRJ_3():
     g = play_year([{"money": 2, "hand": ["tortuga"]}, {"money": 5}])
     haven, rng = list(g.state.haven), g.state.rng
     events = g.act({"seat": 0, "type": "discard", "card": "tortuga"})
-    _, r = below(rng, len(haven))                   # the position is drawn from the state's PRNG
+    _, r = below(g.state.seed, rng, len(haven))                   # the position is drawn from the state's PRNG
     assert g.state.haven == haven[:r + 1] + ["tortuga"] + haven[r + 1:]
     assert g.state.haven[0] == haven[0]             # the face-up top does not change
     assert g.state.rng != rng

@@ -38,15 +38,49 @@ def legal_actions(st: State, seat: int) -> list[dict]:
     return DECISIONS[dec["d"]].legal(st, dec, seat)
 
 
-def expand(descriptors: list[dict]) -> list[dict]:
-    """Every concrete action the descriptors allow."""
-    out = []
+EXPAND_LIMIT = 10_000     # api.expand refuses to build more: a bid range grows with a player's money
+
+
+def _size(d: dict) -> int:
+    return len(d["options"]) if d["kind"] == "choice" else max(0, d["max"] - d["min"] + 1)
+
+
+def count_actions(descriptors: list[dict]) -> int:
+    """How many concrete actions the descriptors allow, without listing them."""
+    return sum(_size(d) for d in descriptors)
+
+
+def nth_action(descriptors: list[dict], i: int) -> dict:
+    """The i-th concrete action, in the order expand lists them (0 <= i < count_actions)."""
+    if i < 0:
+        raise IndexError(i)
+    for d in descriptors:
+        n = _size(d)
+        if i < n:
+            return d["options"][i] if d["kind"] == "choice" else {**d["action"], d["field"]: d["min"] + i}
+        i -= n
+    raise IndexError("action index out of range")
+
+
+def iter_actions(descriptors: list[dict]):
+    """Every concrete action, one at a time (a wide bid range is never held in memory)."""
     for d in descriptors:
         if d["kind"] == "choice":
-            out.extend(d["options"])
+            yield from d["options"]
         else:
-            out.extend({**d["action"], d["field"]: v} for v in range(d["min"], d["max"] + 1))
-    return out
+            base, field = d["action"], d["field"]
+            for v in range(d["min"], d["max"] + 1):
+                yield {**base, field: v}
+
+
+def expand(descriptors: list[dict]) -> list[dict]:
+    """Every concrete action the descriptors allow, as a list; refuses (ValueError) to build
+    more than EXPAND_LIMIT: use count_actions / nth_action / iter_actions for those."""
+    n = count_actions(descriptors)
+    if n > EXPAND_LIMIT:
+        raise ValueError(f"{n} actions: more than api.expand lists ({EXPAND_LIMIT}); "
+                         "use api.count_actions, api.nth_action or api.iter_actions")
+    return list(iter_actions(descriptors))
 
 
 def can_undo(st: State, seat: int) -> bool:

@@ -20,7 +20,7 @@ def refill(st, deck: str, out: Out) -> bool:
     if deck == "market" and not st.market and st.market_discard:
         st.market = st.market_discard
         st.market_discard = []
-        st.rng = shuffle(st.rng, st.market)
+        st.rng = shuffle(st.seed, st.rng, st.market)
         out.irreversible = True
         out.emit("DeckRefilled", "AUC-6", deck=deck, size=len(st.market))
         return True
@@ -49,7 +49,7 @@ def return_haven_card(st, card: str, out: Out) -> None:
     if n == 0:
         pos = 0
     else:
-        st.rng, r = below(st.rng, n)
+        st.rng, r = below(st.seed, st.rng, n)
         pos = r + 1
     st.haven.insert(pos, card)
     out.irreversible = True

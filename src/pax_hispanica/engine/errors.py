@@ -1,5 +1,7 @@
 """The one error the engine raises for a refused action."""
 
+from __future__ import annotations
+
 from .rules import RULES
 
 
@@ -20,3 +22,16 @@ class IllegalAction(Exception):
 
     def to_dict(self) -> dict:
         return {"code": self.code, "rule": self.rule, "page": self.page, "message": self.message}
+
+
+def short(value, limit: int = 40) -> str:
+    """A value as shown in a refusal: never longer than `limit`, whatever it is (PRJ-7, PRJ-31)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** limit:
+        return f"<a {value.bit_length()}-bit number>"          # str() of a huge int is refused by Python
+    if isinstance(value, str):
+        value = value[:limit]                                   # never copy a huge string to show it
+    try:
+        text = repr(value) if isinstance(value, (str, int, float, bool, type(None))) else f"<{type(value).__name__}>"
+    except Exception:                                           # noqa: BLE001 (any repr failure)
+        text = "<value>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."

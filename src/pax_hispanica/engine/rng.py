@@ -1,38 +1,58 @@
-"""The engine's only source of randomness: a PRNG whose whole state is one int.
+"""The engine's only source of randomness (PRJ-1): a keyed hash in counter mode.
 
-SplitMix64 (Steele, Lea & Flood 2014): tiny state, so copying and saving a game
-state stays cheap, and good enough statistics for shuffles and dice.
+Output i of a game is BLAKE2b(i as 8 little-endian bytes, key=K_rng, 8-byte digest),
+read as a little-endian u64, where K_rng = keys.derive(seed, "paxh-rng"). The state
+saved in a game is the counter alone (one small int): copying and saving a state stays
+cheap, and since outputs come from a keyed PRF, seeing any number of them says nothing
+about the next one without the secret seed (SplitMix64, used before, could be run
+forward from one observed output).
+
+Every function takes the game's seed (which names the key, derived once and cached)
+and the counter, and returns the new counter.
 """
 
-MASK = (1 << 64) - 1
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+
+from .keys import derive
+
+U64 = 1 << 64
+
+
+@lru_cache(maxsize=1024)
+def _keyed(seed: int):
+    # a BLAKE2b object that has absorbed the key block: copying it is cheaper than re-keying
+    return hashlib.blake2b(key=derive(seed, "paxh-rng"), digest_size=8)
 
 
 def seed_state(seed: int) -> int:
-    return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
+    """The counter a new game starts from (the key, not the counter, depends on the seed)."""
+    _keyed(seed)          # refuses a seed with no key (not an int in 0..2**256-1) at once
+    return 0
 
 
-def next_u64(state: int) -> tuple[int, int]:
-    state = (state + 0x9E3779B97F4A7C15) & MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return state, z ^ (z >> 31)
+def next_u64(seed: int, counter: int) -> tuple[int, int]:
+    h = _keyed(seed).copy()
+    h.update(counter.to_bytes(8, "little"))
+    return counter + 1, int.from_bytes(h.digest(), "little")
 
 
-def below(state: int, n: int) -> tuple[int, int]:
+def below(seed: int, counter: int, n: int) -> tuple[int, int]:
     """A uniform int in 0..n-1 (rejection sampling, no modulo bias)."""
     if n <= 0:
         raise ValueError("n must be positive")
-    limit = (1 << 64) - ((1 << 64) % n)
+    limit = U64 - (U64 % n)
     while True:
-        state, x = next_u64(state)
+        counter, x = next_u64(seed, counter)
         if x < limit:
-            return state, x % n
+            return counter, x % n
 
 
-def shuffle(state: int, items: list) -> int:
-    """Fisher-Yates in place; returns the new PRNG state."""
+def shuffle(seed: int, counter: int, items: list) -> int:
+    """Fisher-Yates in place; returns the new counter."""
     for i in range(len(items) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        counter, j = below(seed, counter, i + 1)
         items[i], items[j] = items[j], items[i]
-    return state
+    return counter

@@ -1,8 +1,10 @@
 """Commit-then-reveal for simultaneous secret choices (sealed bids, Battle Cards).
 
-Each commit is published as sha256 of the choice and a secret salt; the salts
-are derived from the game's secret seed, so they cost no randomness and anyone
-can check them once the reveal (salts) and the game's end (seed) are public.
+Each commit is published as sha256 of the choice and a secret salt. A salt is
+HMAC-SHA256(K_salt, "decision id|seat") with K_salt = keys.derive(seed, "paxh-salt"):
+it costs no randomness, nobody can compute it before its reveal without the secret
+seed (so nobody can test guesses of a bid against its hash), and anyone can check
+every salt and commitment once the game's end publishes the seed (verify_record).
 The result never depends on the order of commits: resolution reads the
 choices by seat, never by arrival (PRJ-1).
 """
@@ -10,20 +12,24 @@ choices by seat, never by arrival (PRJ-1).
 from __future__ import annotations
 
 import hashlib
+import hmac
+from functools import lru_cache
 
 from .flow import Out, require
+from .keys import derive, seed_hash  # noqa: F401  (seed_hash: re-exported, the seed's commitment)
+
+
+@lru_cache(maxsize=256)
+def _salt_key(seed: int) -> bytes:
+    return derive(seed, "paxh-salt")
 
 
 def salt(seed: int, dec_id: str, seat: int) -> str:
-    return hashlib.sha256(f"salt|{seed}|{dec_id}|{seat}".encode()).hexdigest()[:32]
+    return hmac.new(_salt_key(seed), f"{dec_id}|{seat}".encode(), hashlib.sha256).hexdigest()
 
 
 def commitment(dec_id: str, seat: int, value, salt_: str) -> str:
     return hashlib.sha256(f"{dec_id}|{seat}|{value}|{salt_}".encode()).hexdigest()
-
-
-def seed_hash(seed: int) -> str:
-    return hashlib.sha256(f"seed|{seed}".encode()).hexdigest()
 
 
 def commit(st, dec: dict, seat: int, value, out: Out, resolve) -> None:
@@ -51,3 +57,27 @@ def commit(st, dec: dict, seat: int, value, out: Out, resolve) -> None:
 def verify(dec_id: str, choice: dict) -> bool:
     """Anyone can check a revealed choice against its published hash."""
     return commitment(dec_id, choice["seat"], choice["value"], choice["salt"]) == choice["hash"]
+
+
+def verify_log(events: list[dict], seed: int) -> list[str]:
+    """What is wrong with a game's public log once its seed is known (PRJ-1); [] when nothing is:
+    the seed matches GameStarted.seed_hash, and every revealed choice has the salt derived from
+    the seed, matches its hash, and that hash is the one committed before the reveal."""
+    problems = []
+    started = next((e for e in events if e.get("type") == "GameStarted"), None)
+    if started is None or started.get("seed_hash") != seed_hash(seed):
+        problems.append("the seed does not match GameStarted.seed_hash")
+    committed: dict = {}
+    for e in events:
+        if e.get("type") == "ChoiceCommitted":
+            committed[(e["id"], e["seat"])] = e["hash"]
+        elif e.get("type") == "ChoicesRevealed":
+            for c in e["choices"]:
+                where = f"decision {e['id']} seat {c['seat']}"
+                if c["salt"] != salt(seed, e["id"], c["seat"]):
+                    problems.append(f"{where}: the salt is not the one derived from the seed")
+                if not verify(e["id"], c):
+                    problems.append(f"{where}: the value and salt do not match the hash")
+                if committed.get((e["id"], c["seat"])) != c["hash"]:
+                    problems.append(f"{where}: the hash is not the one committed before the reveal")
+    return problems

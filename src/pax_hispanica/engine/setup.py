@@ -2,20 +2,45 @@
 
 from __future__ import annotations
 
-from .errors import IllegalAction
+from .errors import IllegalAction, short
 from .flow import Out, advance, YEARS
+from .keys import is_seed
 from .rng import seed_state, shuffle
 from .ruleset import RulesetError, load_ruleset
 from .sealed import seed_hash
 from .state import CROWN, State
 
 
+CONFIG_KEYS = frozenset({"players", "nations", "ruleset", "options", "params"})
+MAX_OPTIONS = 16
+
+
+def check_seed(seed) -> None:
+    """PRJ-1: a seed is a whole number in 0..2**256-1 (served games use 128 random bits)."""
+    if not is_seed(seed):
+        raise IllegalAction("bad_config", "PRJ-1",
+                            f"The seed must be a whole number from 0 to 2**256-1, not {short(seed)}.")
+
+
 def check_config(config: dict, rs) -> list[str]:
+    unknown = [k for k in config if k not in CONFIG_KEYS]
+    if unknown:
+        raise IllegalAction("bad_config", "PRJ-31", f"Unknown config key {short(unknown[0])}; "
+                            f"the keys are {', '.join(sorted(CONFIG_KEYS))}.")
     n = config.get("players")
     if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 5:
         raise IllegalAction("bad_config", "CYC-4", "A game has 2 to 5 players.")
+    options = config.get("options", {})
+    if not isinstance(options, dict) or len(options) > MAX_OPTIONS or not all(
+            isinstance(k, str) and len(k) <= 64 and (v is None or isinstance(v, bool)
+                                                      or (isinstance(v, int) and abs(v) < 2 ** 53)
+                                                      or (isinstance(v, str) and len(v) <= 200))
+            for k, v in options.items()):
+        raise IllegalAction("bad_config", "PRJ-31", f"Config options are at most {MAX_OPTIONS} short names "
+                            "with short plain values.")
     nations = config.get("nations") or rs.nation_order[:n]
-    if len(nations) != n or len(set(nations)) != n or any(x not in rs.nations for x in nations):
+    if (not isinstance(nations, (list, tuple)) or len(nations) != n
+            or not all(isinstance(x, str) and x in rs.nations for x in nations) or len(set(nations)) != n):
         raise IllegalAction("bad_config", "CYC-4",
                             f"Give {n} different nations from: {', '.join(rs.nation_order)}.")
     return list(nations)
@@ -33,6 +58,12 @@ def ruleset_of(config: dict):
 
 def new_state(config: dict, seed: int, start: bool = True) -> tuple[State, list]:
     """The set-up game; with start=False it stops before the first Goods Year (scenarios set their own position)."""
+    check_seed(seed)
+    if not isinstance(config, dict):
+        raise IllegalAction("bad_config", "PRJ-31", "A config is a table of players, nations, ruleset, params.")
+    ruleset = config.get("ruleset", "reference")
+    if not isinstance(ruleset, str) or not 0 < len(ruleset) <= 200:
+        raise IllegalAction("bad_config", "PRJ-31", "The ruleset is named by a short string.")
     rs = ruleset_of(config)
     nations = check_config(config, rs)
     n = len(nations)
@@ -50,7 +81,7 @@ def new_state(config: dict, seed: int, start: bool = True) -> tuple[State, list]
     st.undo_stack, st.undo_seat = (), None
     st.stack, st.cursor, st.secrets = [], {}, {}
     st.order = list(range(n))
-    st.rng = shuffle(st.rng, st.order)                    # CYC-4: random Player Order
+    st.rng = shuffle(seed, st.rng, st.order)                    # CYC-4: random Player Order
     st.money = [rs.setup_value("start_money", n)] * n
     st.prestige = [0] * n
     st.nation = nations
@@ -85,8 +116,8 @@ def new_state(config: dict, seed: int, start: bool = True) -> tuple[State, list]
     if st.supply["citizens"] < 0:
         raise IllegalAction("bad_config", "CYC-4", "The ruleset's Citizen supply is too small for its map.")
     st.market, st.market_discard, st.haven = rs.market[:], [], rs.haven[:]
-    st.rng = shuffle(st.rng, st.market)
-    st.rng = shuffle(st.rng, st.haven)
+    st.rng = shuffle(seed, st.rng, st.market)
+    st.rng = shuffle(seed, st.rng, st.haven)
     out = Out(st)
     out.emit("GameStarted", "CYC-4", players=n, nations=nations, order=list(st.order),
              ruleset=rs.name, ruleset_version=rs.version, seed_hash=seed_hash(seed),

@@ -109,12 +109,12 @@ def determinize(v: dict, seed: int) -> State:
         known.update(c for c in d[deck] if c != HIDDEN)
     unseen_m = sorted(c for c in rs.market if c not in known)
     unseen_h = sorted(c for c in rs.haven if c not in known)
-    rng = shuffle(rng, unseen_m)
-    rng = shuffle(rng, unseen_h)
+    rng = shuffle(seed, rng, unseen_m)
+    rng = shuffle(seed, rng, unseen_h)
     market = [c if c != HIDDEN else unseen_m.pop() for c in d["market"]]
     haven = [c if c != HIDDEN else unseen_h.pop() for c in d["haven"]]
     rest = unseen_m + unseen_h
-    rng = shuffle(rng, rest)
+    rng = shuffle(seed, rng, rest)
     hands = [[c if c != HIDDEN else rest.pop() for c in h] for h in d["hands"]]
     secrets = {int(k): val for k, val in d["secrets"].items()}
     if d["stack"] and d["stack"][-1].get("sealed"):
@@ -122,10 +122,10 @@ def determinize(v: dict, seed: int) -> State:
         for s, _ in dec["committed"]:
             if s not in secrets:
                 if dec["d"] == "bid":
-                    rng, x = below(rng, d["money"][s] + 1)
+                    rng, x = below(seed, rng, d["money"][s] + 1)
                     secrets[s] = x
                 else:
-                    rng, x = below(rng, 2)
+                    rng, x = below(seed, rng, 2)
                     secrets[s] = ("attacker", "target")[x]
     st = State.from_dict({**d, "market": market, "haven": haven, "hands": hands,
                           "secrets": {str(k): x for k, x in secrets.items()}, "seed": seed, "rng": rng}, rs)

@@ -96,7 +96,7 @@ def place_chests(st, out: Out) -> bool:
     in map order while the Chest supply lasts (PRJ-15)."""
     rs = st.rs
     types = list(rs.goods_types)
-    st.rng = shuffle(st.rng, types)
+    st.rng = shuffle(st.seed, st.rng, types)
     drawn = sorted(types[: rs.goods_per_year])
     out.emit("GoodsDrawn", "GDS-5", goods=drawn)
     placed, capped, short = [], [], []
@@ -121,7 +121,7 @@ def slave_attrition(st, out: Out) -> bool:
     for c, lab in enumerate(st.col_labour):
         if lab != "slave":
             continue
-        st.rng, r = below(st.rng, rs.die_sides)
+        st.rng, r = below(st.seed, st.rng, rs.die_sides)
         roll = r + 1
         outcome = "works"
         if roll == rs.slave_death:

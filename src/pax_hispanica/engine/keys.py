@@ -1,0 +1,34 @@
+"""The game's secret seed and the keys derived from it (PRJ-1).
+
+A seed is an int in 0..2**256-1 (served games use 128 random bits from `secrets`;
+tests and scenarios use small ones). Each use gets its own key, so that publishing
+the seed's hash, the PRNG's outputs or a salt reveals nothing about the others:
+
+    S = seed.to_bytes(32, "big")
+    derive(seed, label) = SHA-256(label || 0x00 || S)        label: "paxh-rng", "paxh-salt"
+    seed_hash(seed)     = hex SHA-256("paxh-seed" || 0x00 || S)
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+SEED_LIMIT = 1 << 256
+
+
+def is_seed(seed) -> bool:
+    return type(seed) is int and 0 <= seed < SEED_LIMIT        # bool is not a seed
+
+
+def _tagged(label: str, seed: int) -> bytes:
+    return hashlib.sha256(label.encode() + b"\x00" + seed.to_bytes(32, "big")).digest()
+
+
+def derive(seed: int, label: str) -> bytes:
+    """The 32-byte key for one use of the seed (`label` is its domain)."""
+    return _tagged(label, seed)
+
+
+def seed_hash(seed: int) -> str:
+    """The public commitment to the seed, published at setup (GameStarted.seed_hash)."""
+    return _tagged("paxh-seed", seed).hex()
