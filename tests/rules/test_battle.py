@@ -177,7 +177,6 @@ def test_BAT_3_a_supporter_cannot_stay_neutral():
     assert sorted(o["side"] for o in offered) == ["attacker", "target"]
     for bad in ({"seat": 1, "type": "support", "side": "neutral"},
                 {"seat": 1, "type": "support"},
-                {"seat": 1, "type": "support", "side": None},
                 {"seat": 1, "type": "pass"},
                 {"seat": 1, "type": "end_voyage"}):
         with pytest.raises(api.IllegalAction) as e:
@@ -188,6 +187,9 @@ def test_BAT_3_a_supporter_cannot_stay_neutral():
     with pytest.raises(api.IllegalAction) as e:
         api.apply(st, {"seat": 1, "type": "support", "side": "neutral"})
     assert e.value.code == "no_neutral"
+    with pytest.raises(api.IllegalAction) as e:          # a side of the wrong type is not an action at all
+        api.apply(st, {"seat": 1, "type": "support", "side": None})
+    assert (e.value.code, e.value.rule) == ("malformed", "PRJ-7") and st.fingerprint() == before
 
 
 def test_BAT_3_a_sealed_card_cannot_be_changed_and_others_cannot_answer_for_it():

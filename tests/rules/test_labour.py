@@ -334,7 +334,7 @@ def test_LAB_6_a_wrong_colony_is_refused():
     refused(s, kidnap(0, "jamaica.port_royal", MEXICA), "wrong_colony", "LAB-6")              # worked
     refused(s, kidnap(0, "jamaica.st_jago", MEXICA), "wrong_colony", "LAB-6")                 # no source
     refused(s, kidnap(0, "nowhere.atall", MEXICA), "wrong_colony", "LAB-6")
-    refused(s, {**kidnap(0, ORIZABA, MEXICA), "colony": 3}, "wrong_colony", "LAB-6")
+    refused(s, {**kidnap(0, ORIZABA, MEXICA), "colony": 3}, "malformed", "PRJ-7")            # not an id
     refused(s, {"seat": 0, "type": "leave_vacant", "colony": "yucatan.merida"}, "wrong_colony", "LAB-6")
 
 

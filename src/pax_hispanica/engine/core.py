@@ -3,31 +3,75 @@
 from __future__ import annotations
 
 from . import years  # noqa: F401  (registers the years' steps and decisions)
-from .errors import IllegalAction
+from .errors import IllegalAction, short
 from .flow import DECISIONS, Out, acting, advance
 from .state import State
 
-ACTION_TYPES = frozenset({
-    "undo", "labour", "leave_vacant", "initiate", "pass", "bid", "play", "sell", "discard", "end_turn",
-    "start_at_haven", "move", "attack", "support", "enslave", "load_chests", "unload", "unload_haven",
-    "end_voyage",
-})
+STR, INT, BOOL, NONE = str, int, bool, type(None)
+
+# PRJ-7: each action type's fields besides seat and type, and the JSON types each may take
+# (None only where the field is optional). Read off every decision's `legal` and `act`
+# (engine/years/*.py); tests/engine/test_strict_actions.py checks that every legal action fits.
+ACTION_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "undo": {},
+    "labour": {"colony": (STR,), "source": (STR,), "site": (STR,)},
+    "leave_vacant": {"colony": (STR,)},
+    "initiate": {"deck": (STR,), "buried": (BOOL, NONE)},
+    "pass": {},
+    "bid": {"amount": (INT,)},
+    "play": {"card": (STR,), "target": (STR, NONE)},
+    "sell": {"card": (STR,)},
+    "discard": {"card": (STR,)},
+    "end_turn": {},
+    "start_at_haven": {"zone": (STR,)},
+    "move": {"to": (STR,)},
+    "attack": {"target": (STR,)},
+    "support": {"side": (STR,)},
+    "enslave": {"count": (INT,)},
+    "load_chests": {"colony": (STR,), "count": (INT,)},
+    "unload": {"colony": (STR,), "meeple": (STR, NONE)},
+    "unload_haven": {},
+    "end_voyage": {},
+}
+ACTION_TYPES = frozenset(ACTION_FIELDS)
+MAX_STR = 100          # every id of a ruleset is far shorter; a refusal may quote a field
+MAX_INT = 2 ** 53      # whole numbers exactly representable in every JSON reader
+_TYPE_NAMES = {STR: "a string", INT: "a whole number", BOOL: "true/false", NONE: "null"}
+
+
+def _malformed(message: str) -> IllegalAction:
+    return IllegalAction("malformed", "PRJ-7", message)
 
 
 def check_shape(st: State, action) -> int:
-    """PRJ-7: an action is a dict with an int seat of this game and a known type."""
+    """PRJ-7: an action is a JSON object with an int seat of this game, a known type and only
+    that type's fields, each of its JSON type and bounded; nothing else is ever stored.
+    Refusals quote at most a short prefix of what was sent (errors.short)."""
     if not isinstance(action, dict):
-        raise IllegalAction("malformed", "PRJ-7", "An action is a JSON object with 'seat' and 'type'.")
+        raise _malformed("An action is a JSON object with 'seat' and 'type'.")
+    if len(action) > 2 + max(len(f) for f in ACTION_FIELDS.values()):
+        raise _malformed("An action has at most a seat, a type and its type's fields.")
     seat = action.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < st.n:
-        raise IllegalAction("malformed", "PRJ-7", f"'seat' must be a seat number from 0 to {st.n - 1}.")
+    if type(seat) is not int or not 0 <= seat < st.n:
+        raise _malformed(f"'seat' must be a seat number from 0 to {st.n - 1}.")
     kind = action.get("type")
-    if not isinstance(kind, str) or kind not in ACTION_TYPES:
-        raise IllegalAction("malformed", "PRJ-7", f"Unknown action type {kind!r}.")
+    if type(kind) is not str or kind not in ACTION_TYPES:
+        raise _malformed(f"Unknown action type {short(kind)}.")
+    fields = ACTION_FIELDS[kind]
     for k, v in action.items():
-        if not isinstance(k, str) or not (v is None or isinstance(v, (str, int, bool))):
-            raise IllegalAction("malformed", "PRJ-7",
-                                f"Action field {k!r} must be a string, a whole number, true/false or null.")
+        if k in ("seat", "type"):
+            continue
+        if type(k) is not str or k not in fields:
+            raise _malformed(f"A {kind} action has no field {short(k)}"
+                             + (f"; its fields: {', '.join(fields)}." if fields else "."))
+        allowed = fields[k]
+        if type(v) not in allowed:        # exact types: true is not a whole number
+            raise _malformed(f"Field {k!r} of a {kind} action must be "
+                             f"{' or '.join(_TYPE_NAMES[t] for t in allowed)}.")
+        if type(v) is str and len(v) > MAX_STR:
+            raise _malformed(f"Field {k!r} is longer than {MAX_STR} characters.")
+        if type(v) is int and not -MAX_INT < v < MAX_INT:
+            raise _malformed(f"Field {k!r} is out of range (|x| < 2**53).")
     return seat
 
 
