@@ -57,7 +57,8 @@ def modified_ruleset(folder: Path, **changes) -> str:
     text = toml.read_text()
     for key, value in changes.items():
         literal = f'"{value}"' if isinstance(value, str) else str(value)
-        text, n = re.subn(rf"(?m)^{key}\s*=\s*[^#\n]*", f"{key} = {literal} ", text)
+        # the first match: the value itself, not its [ranges] entry below
+        text, n = re.subn(rf"(?m)^{key}\s*=\s*[^#\n]*", f"{key} = {literal} ", text, count=1)
         assert n == 1, key
     toml.write_text(text)
     return str(folder)

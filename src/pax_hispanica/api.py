@@ -80,9 +80,12 @@ def card_catalogue(ruleset: str = "reference") -> dict[str, dict]:
 
 
 def parameters(ruleset: str = "reference", params: dict | None = None) -> dict[str, dict]:
-    """The numbers a variant may override (PRJ-31): name -> {"value", "type"} in this ruleset."""
+    """The numbers a variant may override (PRJ-31): name -> {"value", "type", "range"} in this
+    ruleset; "range" is [least, most] for a whole number, None for a name (a string)."""
     rs = load_ruleset(ruleset, params)
-    return {k: {"value": rs.params[k], "type": t} for k, t in parameter_names().items()}
+    ranges = rs.params["ranges"]
+    return {k: {"value": rs.params[k], "type": t, "range": list(ranges[k]) if k in ranges else None}
+            for k, t in parameter_names().items()}
 
 
 def is_over(state: State) -> bool:

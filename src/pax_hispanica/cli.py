@@ -138,7 +138,8 @@ def rules(
             typer.echo(f"error: ruleset {ruleset!r}: {exc}", err=True)
             raise typer.Exit(2)
         for name, p in table.items():
-            typer.echo(f"{name:28} {p['type']:4} {p['value']}")
+            bounds = f"{p['range'][0]}..{p['range'][1]}" if p.get("range") else ""
+            typer.echo(f"{name:28} {p['type']:4} {p['value']!s:10} {bounds}")
         return
     items = api.RULES.items()
     if rule:

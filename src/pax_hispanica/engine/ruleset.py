@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from .errors import short
+
 DATA = Path(__file__).resolve().parent.parent / "data"
 LEGALITIES = ("PLUNDER", "SMUGGLER", "CONQUISTADOR", "PRIVATEER")
 
@@ -33,8 +35,7 @@ PARAMS: dict[str, dict[str, type]] = {
                  "smuggler_money": int, "plunder_money": int, "plunder_chests_per_prestige": int},
 }
 
-# parameters that divide or count rounds: at least 1
-POSITIVE = frozenset({"cycles", "die_sides", "money_per_prestige", "plunder_chests_per_prestige"})
+STR_CHOICES = {"employ_range": ("same_zone", "anywhere")}    # start_zone: a zone of the map
 
 # effect kind -> (allowed parameters, what it targets or None)
 EFFECTS: dict[str, tuple[frozenset, str | None]] = {
@@ -138,9 +139,32 @@ def _check_keys(fname: str, entry: str, got: dict, allowed: set, required: set =
         raise RulesetError(f"{fname}: {entry}: missing key(s) {sorted(missing)}")
 
 
+def _ranges(fname: str, raw) -> dict[str, tuple[int, int]]:
+    """PRJ-31: [ranges] gives every whole-number parameter its [least, most]."""
+    ints = [k for k, t in parameter_types().items() if t is int]
+    if not isinstance(raw, dict):
+        raise RulesetError(f"{fname}: [ranges] must be a table of name = [least, most]")
+    _check_keys(fname, "[ranges]", raw, set(ints), set(ints))
+    out = {}
+    for key in ints:
+        r = raw[key]
+        if (not isinstance(r, list) or len(r) != 2 or not all(type(x) is int for x in r)
+                or not 0 <= r[0] <= r[1] <= 10 ** 6):
+            raise RulesetError(f"{fname}: [ranges] {key} must be [least, most], whole numbers 0..10**6")
+        out[key] = (r[0], r[1])
+    return out
+
+
+def _in_range(where: str, key: str, value, ranges: dict) -> None:
+    lo, hi = ranges[key]
+    if not lo <= value <= hi:
+        raise RulesetError(f"{where} {key} = {short(value)} is outside its range [{lo}, {hi}] ([ranges] {key})")
+
+
 def _params(raw: dict) -> dict:
     fname = "ruleset.toml"
-    _check_keys(fname, "top level", raw, {"version", *PARAMS}, {"version", *PARAMS})
+    _check_keys(fname, "top level", raw, {"version", "ranges", *PARAMS}, {"version", "ranges", *PARAMS})
+    ranges = _ranges(fname, raw["ranges"])
     params: dict = {}
     by_players: dict = {}
     for section, schema in PARAMS.items():
@@ -148,17 +172,24 @@ def _params(raw: dict) -> dict:
         if section == "setup":
             for n, over in values.pop("by_players", {}).items():
                 _check_keys(fname, f"[setup.by_players.{n}]", over, set(schema))
+                for key, v in over.items():
+                    if schema[key] is int:
+                        if type(v) is not int:
+                            raise RulesetError(f"{fname}: [setup.by_players.{n}] {key} must be int")
+                        _in_range(f"{fname}: [setup.by_players.{n}]", key, v, ranges)
                 by_players[int(n)] = over
         _check_keys(fname, f"[{section}]", values, set(schema), set(schema))
         for key, typ in schema.items():
             if not isinstance(values[key], typ) or isinstance(values[key], bool):
                 raise RulesetError(f"{fname}: [{section}] {key} must be {typ.__name__}")
-            if typ is int and values[key] < (1 if key in POSITIVE else 0):
-                raise RulesetError(f"{fname}: [{section}] {key} must be at least {1 if key in POSITIVE else 0}")
-            params[f"supply_{key}" if section == "supply" else key] = values[key]
+            name = f"supply_{key}" if section == "supply" else key
+            if typ is int:
+                _in_range(f"{fname}: [{section}]", name, values[key], ranges)
+            params[name] = values[key]
     if params["employ_range"] not in ("same_zone", "anywhere"):
         raise RulesetError(f"{fname}: [labour] employ_range must be 'same_zone' or 'anywhere'")
     params["by_players"] = by_players
+    params["ranges"] = ranges
     return params
 
 
@@ -226,6 +257,8 @@ def load_ruleset(name: str = "reference", params: dict | None = None) -> Ruleset
     ``{"crown_colony_prestige": 1}``); they are checked against the schema."""
     if not params:
         return _by_name(name)      # no path lookup once loaded: states are rebuilt often (ISMCTS)
+    if not isinstance(params, dict) or len(params) > len(parameter_types()):
+        check_params(params)       # refused before anything is sorted or hashed
     try:
         key = tuple(sorted(params.items()))
         hash(key)
@@ -259,18 +292,18 @@ def parameter_names() -> dict[str, str]:
 
 def check_params(params: dict) -> dict:
     """The overrides, validated: known names, the schema's types (PRJ-31)."""
-    if not isinstance(params, dict):
-        raise RulesetError("parameter overrides must be a table of name = value")
     known = parameter_types()
+    if not isinstance(params, dict) or len(params) > len(known):
+        raise RulesetError("parameter overrides must be a table of name = value, each name once")
     for key, value in params.items():
         if key not in known:
-            raise RulesetError(f"unknown parameter {key!r}; the parameters are: {', '.join(sorted(known))}")
+            raise RulesetError(f"unknown parameter {short(key)}; `paxh rules --params` lists them")
         typ = known[key]
-        if not isinstance(value, typ) or isinstance(value, bool):
-            raise RulesetError(f"parameter {key} must be {typ.__name__}, not {value!r}")
-        if typ is int and value < (1 if key in POSITIVE else 0):
-            raise RulesetError(f"parameter {key} must be at least {1 if key in POSITIVE else 0}, not {value}")
-    if params.get("employ_range", "same_zone") not in ("same_zone", "anywhere"):
+        if type(value) is not typ:
+            raise RulesetError(f"parameter {key} must be {typ.__name__}, not {short(value)}")
+        if typ is str and len(value) > 100:
+            raise RulesetError(f"parameter {key}: {short(value)} is not a name")
+    if params.get("employ_range", "same_zone") not in STR_CHOICES["employ_range"]:
         raise RulesetError("parameter employ_range must be 'same_zone' or 'anywhere'")
     return dict(params)
 
@@ -282,6 +315,11 @@ def _variant(folder: Path, overrides: tuple) -> Ruleset:
     import copy
     base = _load_folder(folder)
     changed = dict(overrides)
+    for key, value in changed.items():          # PRJ-31: every number within the ruleset's range
+        if key in base.params["ranges"]:
+            lo, hi = base.params["ranges"][key]
+            if not lo <= value <= hi:
+                raise RulesetError(f"parameter {key} = {short(value)} is outside its range [{lo}, {hi}]")
     if "start_zone" in changed and changed["start_zone"] not in base.zone_index:
         raise RulesetError(f"parameter start_zone: unknown zone {changed['start_zone']!r}")
     rs = copy.copy(base)
