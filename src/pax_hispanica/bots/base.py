@@ -18,6 +18,7 @@ Action = dict[str, Any]
 Descriptor = dict[str, Any]
 
 DEFAULT_API = "pax_hispanica.api"
+EXPAND_LIMIT = 10_000        # as api.expand: no bot lists more actions than this
 
 
 def load_api(api: Any = None) -> Any:
@@ -50,6 +51,8 @@ def expand_descriptors(legal: Iterable[Descriptor], api: Any = None) -> list[Act
     follows docs/api.md (``choice`` -> its options, ``range`` -> one action
     per value of ``field`` from ``min`` to ``max``)."""
     legal = list(legal)
+    if count_actions(legal) > EXPAND_LIMIT:
+        raise ValueError("too many actions to list: use count_actions/nth_action or bounded_actions")
     mod = load_api(api) if api is not None or _has_default_api() else None
     if mod is not None and hasattr(mod, "expand"):
         return list(mod.expand(legal))
@@ -65,6 +68,70 @@ def expand_descriptors(legal: Iterable[Descriptor], api: Any = None) -> list[Act
                 out.append(a)
         else:
             raise ValueError(f"unknown descriptor kind {kind!r}")
+    return out
+
+
+def playable(legal: Iterable[Descriptor]) -> list[Descriptor]:
+    """The descriptors without undo options (bots never take back their moves; undo is
+    never listed by the engine, but a seam may add it). Kept if undo is all there is."""
+    legal = list(legal)
+    kept = [dict(d, options=[o for o in d["options"] if o.get("type") != "undo"])
+            if d.get("kind") == "choice" else d for d in legal]
+    kept = [d for d in kept if d.get("kind") != "choice" or d["options"]]
+    return kept if count_actions(kept) else legal
+
+
+def count_actions(legal: Iterable[Descriptor]) -> int:
+    """How many concrete actions the descriptors allow, without listing them (a bid range
+    is as wide as a player's money)."""
+    n = 0
+    for d in legal:
+        if d.get("kind") == "choice":
+            n += len(d["options"])
+        elif d.get("kind") == "range":
+            n += max(0, int(d["max"]) - int(d["min"]) + 1)
+        else:
+            raise ValueError(f"unknown descriptor kind {d.get('kind')!r}")
+    return n
+
+
+def nth_action(legal: Iterable[Descriptor], i: int) -> Action:
+    """The i-th concrete action in expand's order, found without listing the others."""
+    for d in legal:
+        if d.get("kind") == "choice":
+            if i < len(d["options"]):
+                return dict(d["options"][i])
+            i -= len(d["options"])
+        else:
+            lo, hi = int(d["min"]), int(d["max"])
+            if i <= hi - lo:
+                a = dict(d["action"])
+                a[d["field"]] = lo + i
+                return a
+            i -= max(0, hi - lo + 1)
+    raise IndexError("action index out of range")
+
+
+def spread(lo: int, hi: int, cap: int) -> list[int]:
+    """Every value of lo..hi when there are at most `cap`, else `cap` values evenly spread,
+    lo and hi included: a search considers a bounded set of bids however rich a player is."""
+    if hi - lo + 1 <= cap:
+        return list(range(lo, hi + 1))
+    step = (hi - lo) / (cap - 1)
+    return sorted({lo + round(k * step) for k in range(cap)})
+
+
+def bounded_actions(legal: Iterable[Descriptor], cap: int) -> list[Action]:
+    """The concrete actions, with each range cut down to `spread(min, max, cap)` values."""
+    out: list[Action] = []
+    for d in legal:
+        if d.get("kind") == "choice":
+            out.extend(dict(o) for o in d["options"])
+        else:
+            for v in spread(int(d["min"]), int(d["max"]), cap):
+                a = dict(d["action"])
+                a[d["field"]] = v
+                out.append(a)
     return out
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from .base import Action, BaseAgent, Descriptor
+from .base import Action, BaseAgent, Descriptor, count_actions, nth_action, playable
 from .features import chest_prestige, legality_worth, scores_from_public
 
 
@@ -121,11 +121,16 @@ class HeuristicAgent(BaseAgent):
 
     # -- decide ----------------------------------------------------------------
     def decide(self, view: dict, legal: list[Descriptor]) -> Action:
-        actions = self.expand(legal)
-        if not actions:
+        legal = playable(legal)
+        n = count_actions(legal)
+        if not n:
             raise ValueError("decide() called with no legal action")
-        if len(actions) == 1:
-            return self._say(actions[0], "only one legal action")
+        if n == 1:
+            return self._say(nth_action(legal, 0), "only one legal action")
+        bids = [d for d in legal if d.get("kind") == "range" and d["action"].get("type") == "bid"]
+        if bids:        # a bid is chosen from the range's ends, never from a list of every amount
+            return self._bid(view, view["players"][bids[0]["action"]["seat"]], bids[0])
+        actions = self.expand(legal)      # choices only: lists the engine already built
         seat = actions[0]["seat"]
         me = view["players"][seat]
         types = {a["type"] for a in actions}
@@ -133,8 +138,6 @@ class HeuristicAgent(BaseAgent):
             return self._labour(view, me, actions)
         if types & {"initiate"}:
             return self._initiate(view, me, actions)
-        if "bid" in types:
-            return self._bid(view, me, actions)
         if types & {"play", "sell", "discard", "end_turn"}:
             return self._play(view, me, actions)
         if "support" in types:
@@ -182,7 +185,7 @@ class HeuristicAgent(BaseAgent):
         return self._say(best, "initiate on the card worth most to us (initiator wins ties, AUC-4)",
                          net_value=round(best_val, 2))
 
-    def _bid(self, view: dict, me: dict, actions: list[Action]) -> Action:
+    def _bid(self, view: dict, me: dict, bids: Descriptor) -> Action:
         rs = self.rs(view)
         dec = view.get("decision") or {}
         card = dec.get("card")
@@ -194,9 +197,8 @@ class HeuristicAgent(BaseAgent):
         share = self.bid_share if dec.get("initiator") == me["seat"] else self.bid_share * 0.8
         reserve = 1 + (cost if card else 0) // 2
         want = int(min(net * share, max(0, me["money"] - reserve)))
-        amounts = sorted(a["amount"] for a in actions if a["type"] == "bid")
-        amount = max(x for x in amounts if x <= max(want, amounts[0]))
-        chosen = next(a for a in actions if a["type"] == "bid" and a["amount"] == amount)
+        amount = min(max(want, int(bids["min"])), int(bids["max"]))   # the nearest legal amount
+        chosen = {**bids["action"], bids["field"]: amount}
         return self._say(chosen, "bid a share of the card's value to us, keeping a reserve",
                          card=card, value=round(val, 2), cost=cost)
 

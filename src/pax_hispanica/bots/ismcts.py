@@ -35,7 +35,12 @@ import random
 import time
 from typing import Any
 
-from .base import Action, BaseAgent, Descriptor, action_key, stable_seed, without_undo
+from .base import Action, BaseAgent, Descriptor, action_key, bounded_actions, playable, stable_seed
+
+# A wide bid range is searched over at most this many amounts, evenly spread, $0 and all
+# one's money included (base.spread): the tree's width and a decision's cost never grow
+# with a player's money. Below it (every reference game) every amount is considered.
+RANGE_CAP = 64
 from .features import chest_prestige, future_prestige, legality_worth, score_estimates, scores_from_public, softmax_values
 
 SEALED_TYPES = frozenset({"bid", "support"})
@@ -128,8 +133,7 @@ class ISMCTSAgent(BaseAgent):
 
     # -- helpers -----------------------------------------------------------
     def _actions(self, state: Any, seat: int) -> list[Action]:
-        api = self.api
-        return without_undo(list(api.expand(api.legal_actions(state, seat))))
+        return bounded_actions(playable(self.api.legal_actions(state, seat)), RANGE_CAP)
 
     def _values(self, state: Any, n: int) -> list[float]:
         api = self.api
@@ -165,7 +169,7 @@ class ISMCTSAgent(BaseAgent):
     def decide(self, view: dict, legal: list[Descriptor]) -> Action:
         api = self.api
         t0 = time.perf_counter()
-        root_actions = self.expand(legal)
+        root_actions = bounded_actions(playable(legal), RANGE_CAP)
         if not root_actions:
             raise ValueError("decide() called with no legal action")
         me = root_actions[0]["seat"]

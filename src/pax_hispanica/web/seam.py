@@ -26,7 +26,11 @@ class _RandomAgent:
         self.rng = random.Random(seed)
 
     def decide(self, view: Any, legal: list) -> dict:
-        return self.rng.choice([a for a in api.expand(legal) if a.get("type") != "undo"])
+        # draw an index, build that one action: a bid range as wide as a player's money is
+        # never listed (the same draw as random.choice over the listed actions)
+        legal = [{**d, "options": [o for o in d["options"] if o.get("type") != "undo"]}
+                 if d.get("kind") == "choice" else d for d in legal]
+        return api.nth_action(legal, self.rng.randrange(api.count_actions(legal)))
 
 
 def fallback_bot(seed: int) -> Any:
