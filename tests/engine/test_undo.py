@@ -122,3 +122,18 @@ def test_PRJ_2_undo_is_never_offered_among_legal_actions():
     g.act({"seat": 0, "type": "sell", "card": "galeon-1"})
     assert api.can_undo(g.state, 0)
     assert all(a["type"] != UNDO for a in options(g.state, 0))
+
+
+def test_PRJ_2_a_restored_snapshot_has_no_undo_history_but_replay_keeps_it():
+    g = play_turn()
+    g.act({"seat": 0, "type": "sell", "card": "galeon-1"})
+    assert api.can_undo(g.state, 0)
+    restored = api.restore(api.snapshot(g.state))
+    assert restored.fingerprint() == g.state.fingerprint()
+    assert not api.can_undo(restored, 0)                  # the history is not in the snapshot
+    nothing_to_undo(restored, 0)
+    # the record is the truth: replaying it rebuilds the history, so undo works again
+    again = api.replay(g.record)
+    assert api.can_undo(again.state, 0)
+    assert api.apply(again.state, undo(0))[0].fingerprint()["money"] == api.restore(
+        api.snapshot(g.state.undo_stack[-1])).fingerprint()["money"]
