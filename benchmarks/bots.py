@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bots.py                 # the figures in docs/bots.md (about 20 minutes)
     .venv/bin/python benchmarks/bots.py --quick         # a smoke run in about a minute
     .venv/bin/python benchmarks/bots.py --json
+    .venv/bin/python benchmarks/bots.py --compare-rng   # ISMCTS iterations/s, old vs new generator
 
 Reports:
   1. heuristic vs 3 random (4 players, bots rotate seats): heuristic win rate, 95% CI
@@ -49,7 +50,7 @@ def ismcts_speed(positions: int, seconds: float, seed: int) -> dict:
             seat = api.acting(state)[0]
             legal = api.legal_actions(state, seat)
             view = api.view(state, seat)
-            if step % 37 == 5 and len(api.expand(legal)) > 1:
+            if step % 37 == 5 and api.count_actions(legal) > 1:
                 bot = make_agent("ismcts", seed + pos, seconds=seconds)
                 bot.decide(view, legal)
                 ex = bot.explain()
@@ -64,6 +65,46 @@ def ismcts_speed(positions: int, seconds: float, seed: int) -> dict:
             "iterations_per_second_min": round(min(rates), 1),
             "iterations_per_second_max": round(max(rates), 1),
             "median_by_year": {k: round(statistics.median(v), 1) for k, v in sorted(per_year.items())}}
+
+
+def _positions(n: int, seed: int) -> list:
+    """(view, legal) pairs of random games with more than one legal action, every 37th decision."""
+    from pax_hispanica import api
+    rnd = make_agent("random", seed)
+    out, g = [], 0
+    while len(out) < n:
+        state = api.new_game(api.Config(players=4), seed=seed + g)
+        g += 1
+        step = 0
+        while not api.is_over(state) and len(out) < n:
+            seat = api.acting(state)[0]
+            legal = api.legal_actions(state, seat)
+            view = api.view(state, seat)
+            if step % 37 == 5 and api.count_actions(legal) > 1:
+                out.append((view, legal))
+            state, _ = api.apply(state, rnd.decide(view, legal))
+            step += 1
+    return out
+
+
+def compare_rng(positions: int, iterations: int, rounds: int, seed: int) -> dict:
+    """ISMCTS iterations per second (a fixed iteration budget on the same positions) with the
+    old generator (SplitMix64, benchmarks/_splitmix.py) and the engine's keyed one (PRJ-1),
+    alternating the order every round; medians over rounds of CPU time."""
+    import _splitmix
+    pos = _positions(positions, seed)
+    rates: dict[str, list] = {"splitmix": [], "keyed": []}
+    for r in range(rounds):
+        for name in (("splitmix", "keyed") if r % 2 == 0 else ("keyed", "splitmix")):
+            _splitmix.use(name)
+            t0 = time.process_time()
+            for i, (view, legal) in enumerate(pos):
+                make_agent("ismcts", seed + i, iterations=iterations).decide(view, legal)
+            rates[name].append(positions * iterations / (time.process_time() - t0))
+    _splitmix.use("keyed")
+    return {"positions": positions, "iterations_per_decision": iterations, "rounds": rounds,
+            **{name: {"iterations_per_second_median": round(statistics.median(v), 1),
+                      "all": [round(x, 1) for x in v]} for name, v in rates.items()}}
 
 
 def _rate(games: int, workers: int, seed: int) -> float:
@@ -132,12 +173,19 @@ def main() -> None:
     p.add_argument("--speed-positions", type=int, default=20)
     p.add_argument("--throughput-games", type=int, default=200)
     p.add_argument("--throughput-repeats", type=int, default=7, help="interleaved 1-worker / 2-worker pairs")
+    p.add_argument("--compare-rng", action="store_true",
+                   help="only: ISMCTS iterations/s with the old and the new generator, interleaved")
+    p.add_argument("--compare-iterations", type=int, default=100)
+    p.add_argument("--compare-rounds", type=int, default=5)
     p.add_argument("--skip", default="", help="comma list of sections to skip: heuristic,ismcts,speed,throughput")
     a = p.parse_args()
     if a.quick:
         a.heuristic_games, a.ismcts_games, a.speed_positions, a.throughput_games = 40, 2, 4, 40
         a.throughput_repeats = 2
         a.ismcts_bot = "ismcts:seconds=0.1"
+    if a.compare_rng:
+        print(json.dumps(compare_rng(a.speed_positions, a.compare_iterations, a.compare_rounds, a.seed), indent=1))
+        return
     skip = set(filter(None, a.skip.split(",")))
     out: dict = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                              "platform": platform.platform()},

@@ -3,10 +3,11 @@
     .venv/bin/python benchmarks/engine.py              # the table in the README
     .venv/bin/python benchmarks/engine.py --quick      # a few seconds
     .venv/bin/python benchmarks/engine.py --json
+    .venv/bin/python benchmarks/engine.py --compare-rng  # old SplitMix64 vs the keyed generator (PRJ-1)
 
 Reports, each the median of several runs:
   - decisions per second: a random bot's whole loop per decision (acting, legal_actions,
-    expand, choose, apply), and apply alone;
+    count_actions + nth_action, choose, apply), and apply alone;
   - full 4-player random games per second, and the median time of one game;
   - state copy time (State.copy, what apply does first), on positions from every year;
   - snapshot save time (api.snapshot), its size in bytes, and restore time.
@@ -44,7 +45,8 @@ def one_game(seed: int) -> tuple[float, float, int, list]:
     samples = []
     while not st.over:
         seat = bot.choice(api.acting(st))
-        action = bot.choice(api.expand(api.legal_actions(st, seat)))
+        legal = api.legal_actions(st, seat)
+        action = api.nth_action(legal, bot.randrange(api.count_actions(legal)))   # = bot.choice(expand)
         a0 = pc()
         st, _ = api.apply(st, action)
         in_apply += pc() - a0
@@ -89,6 +91,27 @@ def timeit(fn, states, repeat: int) -> float:
     return statistics.median(out)
 
 
+def compare_rng(games: int, runs: int, seed: int) -> dict:
+    """Bot-loop decisions/s with the old generator (SplitMix64, benchmarks/_splitmix.py) and the
+    engine's keyed one (PRJ-1), in interleaved runs on the same seeds, medians of the runs."""
+    import _splitmix
+    out: dict[str, list] = {"splitmix": [], "keyed": []}
+    games_ms: dict[str, list] = {"splitmix": [], "keyed": []}
+    for r in range(runs):
+        for name in (("splitmix", "keyed") if r % 2 == 0 else ("keyed", "splitmix")):
+            _splitmix.use(name)
+            tot, dec = 0.0, 0
+            for g in range(games):
+                t, _, n, _ = one_game(seed + r * games + g)
+                tot += t
+                dec += n
+                games_ms[name].append(t * 1e3)
+            out[name].append(dec / tot)
+    _splitmix.use("keyed")
+    return {name: {"decisions_per_s_median": round(statistics.median(v)), "runs": [round(x) for x in v],
+                   "game_ms_median": round(statistics.median(games_ms[name]), 2)} for name, v in out.items()}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40, help="games per run")
@@ -97,6 +120,7 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="10 games x 3 runs")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--wall", action="store_true", help="wall-clock time instead of process CPU time")
+    ap.add_argument("--compare-rng", action="store_true", help="old vs new generator, interleaved")
     a = ap.parse_args(argv)
     global CLOCK
     if a.wall:
@@ -104,6 +128,10 @@ def main(argv=None) -> int:
     if a.quick:
         a.games, a.runs = 10, 3
     one_game(0)                                   # warm up: ruleset load, imports
+    if a.compare_rng:
+        res = compare_rng(a.games, a.runs, a.seed)
+        print(json.dumps({"games_per_run": a.games, "runs_each": a.runs, **res}, indent=1))
+        return 0
     g = bench_games(a.games, a.runs, a.seed)
     states = g.pop("samples")
     copy_s = timeit(lambda s: s.copy(), states, 7)
