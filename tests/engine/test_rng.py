@@ -159,3 +159,10 @@ def test_PRJ_1_no_view_carries_the_seed_the_counter_a_key_or_an_unrevealed_salt(
 
     random_game(3, seed, bot_seed=5, on_step=check)
     assert len(checked) > 100
+
+
+def test_PRJ_1_a_derived_seed_is_a_keyed_hash_of_the_seed_and_its_label():
+    seed = secrets.randbits(128)
+    want = int.from_bytes(_key(seed, "paxh-sub:bot-2"), "big") >> 193      # first 8 bytes, >> 1
+    assert api.derived_seed(seed, "bot-2") == want < 2 ** 63
+    assert len({api.derived_seed(seed, f"bot-{s}") for s in range(5)} | {api.derived_seed(seed + 1, "bot-2")}) == 6

@@ -50,8 +50,8 @@ def test_PRJ_31_the_variant_is_public_in_every_view_and_in_the_parameter_list():
     ({"no_such_number": 1}, "unknown parameter 'no_such_number'"),
     ({"start_money": "ten"}, "start_money must be int"),
     ({"start_money": True}, "start_money must be int"),
-    ({"employ_cost": -1}, "employ_cost = -1 is outside its range [0, 100]"),
-    ({"die_sides": 0}, "die_sides = 0 is outside its range [1, 20]"),
+    ({"employ_cost": -1}, "employ_cost must be at least 0 and at most 100 (its range [0, 100]), not -1"),
+    ({"die_sides": 0}, "die_sides must be at least 1 and at most 20 (its range [1, 20]), not 0"),
     ({"employ_range": "everywhere"}, "employ_range must be"),
     ({"start_zone": "atlantis"}, "unknown zone 'atlantis'"),
 ])

@@ -34,6 +34,7 @@ ACTION_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "end_voyage": {},
 }
 ACTION_TYPES = frozenset(ACTION_FIELDS)
+MAX_KEYS = 2 + max(len(f) for f in ACTION_FIELDS.values())   # checked first: a huge dict costs nothing
 MAX_STR = 100          # every id of a ruleset is far shorter; a refusal may quote a field
 MAX_INT = 2 ** 53      # whole numbers exactly representable in every JSON reader
 _TYPE_NAMES = {STR: "a string", INT: "a whole number", BOOL: "true/false", NONE: "null"}
@@ -49,7 +50,7 @@ def check_shape(st: State, action) -> int:
     Refusals quote at most a short prefix of what was sent (errors.short)."""
     if not isinstance(action, dict):
         raise _malformed("An action is a JSON object with 'seat' and 'type'.")
-    if len(action) > 2 + max(len(f) for f in ACTION_FIELDS.values()):
+    if len(action) > MAX_KEYS:
         raise _malformed("An action has at most a seat, a type and its type's fields.")
     seat = action.get("seat")
     if type(seat) is not int or not 0 <= seat < st.n:

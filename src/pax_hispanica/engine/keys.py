@@ -6,6 +6,7 @@ the seed's hash, the PRNG's outputs or a salt reveals nothing about the others:
 
     S = seed.to_bytes(32, "big")
     derive(seed, label) = SHA-256(label || 0x00 || S)        label: "paxh-rng", "paxh-salt"
+    derived_seed(seed, label) = first 8 bytes of derive(seed, "paxh-sub:" + label), big-endian, >> 1
     seed_hash(seed)     = hex SHA-256("paxh-seed" || 0x00 || S)
 """
 
@@ -32,3 +33,10 @@ def derive(seed: int, label: str) -> bytes:
 def seed_hash(seed: int) -> str:
     """The public commitment to the seed, published at setup (GameStarted.seed_hash)."""
     return _tagged("paxh-seed", seed).hex()
+
+
+def derived_seed(seed: int, label: str) -> int:
+    """A 63-bit seed for something outside the game (a bot's own PRNG, say) that reveals
+    nothing of the game's seed, however many of its outputs are seen: seeding a bot with
+    the game's seed itself would let its moves (a Mersenne Twister's outputs) betray it."""
+    return int.from_bytes(derive(seed, "paxh-sub:" + label)[:8], "big") >> 1

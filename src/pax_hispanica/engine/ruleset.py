@@ -158,7 +158,8 @@ def _ranges(fname: str, raw) -> dict[str, tuple[int, int]]:
 def _in_range(where: str, key: str, value, ranges: dict) -> None:
     lo, hi = ranges[key]
     if not lo <= value <= hi:
-        raise RulesetError(f"{where} {key} = {short(value)} is outside its range [{lo}, {hi}] ([ranges] {key})")
+        raise RulesetError(f"{where} {key} must be at least {lo} and at most {hi} ([ranges] {key} = [{lo}, {hi}]),"
+                           f" not {short(value)}")
 
 
 def _params(raw: dict) -> dict:
@@ -319,7 +320,8 @@ def _variant(folder: Path, overrides: tuple) -> Ruleset:
         if key in base.params["ranges"]:
             lo, hi = base.params["ranges"][key]
             if not lo <= value <= hi:
-                raise RulesetError(f"parameter {key} = {short(value)} is outside its range [{lo}, {hi}]")
+                raise RulesetError(f"parameter {key} must be at least {lo} and at most {hi} (its range "
+                                   f"[{lo}, {hi}]), not {short(value)}")
     if "start_zone" in changed and changed["start_zone"] not in base.zone_index:
         raise RulesetError(f"parameter start_zone: unknown zone {changed['start_zone']!r}")
     rs = copy.copy(base)
