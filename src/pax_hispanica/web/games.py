@@ -489,12 +489,21 @@ class Service:
     async def _load(self, gid: str) -> LiveGame:
         """Replay a game from the database, checking its hash chain (integrity.check)."""
         async with self.engine.connect() as conn:
-            g = (await conn.execute(sa.select(db.games).where(db.games.c.id == gid))).mappings().first()
-            if g is None:
-                raise ServerError("unknown_game", "no such game", status=404)
-            seat_rows = await self._seats(conn, gid)
-            rows = (await conn.execute(sa.select(db.actions.c.n, db.actions.c.action, db.actions.c.state_hash)
-                                       .where(db.actions.c.game_id == gid).order_by(db.actions.c.n))).all()
+            # the game row and its actions are read by separate statements, and another server
+            # may store an action in between: read the version again after the actions, and
+            # start over when it moved (else a count that is merely newer would read as damage)
+            for _attempt in range(5):
+                g = (await conn.execute(sa.select(db.games).where(db.games.c.id == gid))).mappings().first()
+                if g is None:
+                    raise ServerError("unknown_game", "no such game", status=404)
+                seat_rows = await self._seats(conn, gid)
+                rows = (await conn.execute(sa.select(db.actions.c.n, db.actions.c.action, db.actions.c.state_hash)
+                                           .where(db.actions.c.game_id == gid).order_by(db.actions.c.n))).all()
+                again = (await conn.execute(sa.select(db.games.c.version).where(db.games.c.id == gid))).scalar()
+                if again == g["version"]:
+                    break
+            else:
+                raise ServerError("busy", "the game is changing too fast; try again", status=503)
         try:
             chain = await asyncio.to_thread(integrity.check, gid, g["version"], g["config"], g["seed"],
                                             g["ruleset_version"], [tuple(r) for r in rows])
@@ -580,12 +589,16 @@ class Service:
     async def _check_counts(self, live: LiveGame) -> None:
         """After a lost store with nothing new to catch up: is `games.version` still the number
         of stored actions? (If not, no store can ever succeed: the game is damaged, not busy.)"""
+        q = sa.select(db.games.c.version, db.games.c.status, db.games.c.damage).where(db.games.c.id == live.id)
         async with self.engine.connect() as conn:
-            version, status, damage = (await conn.execute(
-                sa.select(db.games.c.version, db.games.c.status, db.games.c.damage)
-                .where(db.games.c.id == live.id))).one()
-            count = (await conn.execute(sa.select(sa.func.count()).select_from(db.actions)
-                                        .where(db.actions.c.game_id == live.id))).scalar_one()
+            for _attempt in range(5):  # the version read again after the count: see _load
+                version, status, damage = (await conn.execute(q)).one()
+                count = (await conn.execute(sa.select(sa.func.count()).select_from(db.actions)
+                                            .where(db.actions.c.game_id == live.id))).scalar_one()
+                if (await conn.execute(q)).one()[0] == version:
+                    break
+            else:
+                return  # still moving: not stuck, so not this kind of damage
         if version != count:
             raise await self._mark_damaged(live.id, Damage(min(version, count),
                                                            f"games.version is {version} but {count} actions are stored"))
