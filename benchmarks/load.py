@@ -13,6 +13,11 @@ Clients think before each action (uniform 0..2x --think ms), like bots pacing a
 game for people to follow. Echo clients run alongside the games (same server
 and machine load), and once more alone on the idle server. Prints p50/p99 of
 each and the ratios (target: action p99 < 50 ms and < 5x echo p99).
+
+Memory: the server's resident set size (RSS, from /proc) is read before the games, right
+after them, and again after --idle-seconds with no client (default 600: games unused for
+IDLE_SECONDS = 600 s leave memory at the next minute's sweep, so the default idle is just
+about long enough; --idle-seconds 0 skips the wait).
 """
 from __future__ import annotations
 
@@ -52,6 +57,24 @@ def start_server(port: int, database_url: str, log_path: str) -> subprocess.Pope
                 raise SystemExit(open(log_path).read())
             time.sleep(0.1)
     raise SystemExit("server did not start")
+
+
+def rss_mb(pid: int) -> float | None:
+    """Resident set size of a process and its children, in MB (Linux /proc)."""
+    def one(p: int) -> int:
+        try:
+            with open(f"/proc/{p}/status") as f:
+                return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+        except (OSError, StopIteration):
+            return 0
+    kids: list[int] = []
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            kids = [int(x) for x in f.read().split()]
+    except OSError:
+        pass
+    total = one(pid) + sum(one(k) for k in kids)
+    return round(total / 1024, 1) if total else None
 
 
 def post(base: str, path: str, body: dict) -> dict:
@@ -126,8 +149,9 @@ def pct(xs: list[float], p: float) -> float:
 
 
 async def main_async(args: argparse.Namespace, base: str, port: int) -> dict:
-    games = [post(base, "/api/games", {"players": args.players, "seats": [{"kind": "human"}] * args.players,
-                                       "seed": 1000 + i}) for i in range(args.games)]
+    # no client seed: the server draws a secret one for every game
+    games = [post(base, "/api/games", {"players": args.players, "seats": [{"kind": "human"}] * args.players})
+             for _ in range(args.games)]
     rtts: list[float] = []
     counts: dict = {"actions": 0, "over": 0, "errors": {}}
     deadline = time.perf_counter() + args.seconds
@@ -176,6 +200,8 @@ def main() -> None:
     ap.add_argument("--echo-clients", type=int, default=50, help="echo connections running during the games")
     ap.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
     ap.add_argument("--url", default=None, help="use a running server (http://127.0.0.1:PORT) instead")
+    ap.add_argument("--idle-seconds", type=float, default=600,
+                    help="after the games, wait this long with no client and read the server's RSS again")
     args = ap.parse_args()
     proc = None
     if args.url:
@@ -189,7 +215,16 @@ def main() -> None:
         print(f"server log: {tmp}/server.log", file=sys.stderr)
         base = f"http://127.0.0.1:{port}"
     try:
+        rss_start = rss_mb(proc.pid) if proc else None
         result = asyncio.run(main_async(args, base, port))
+        if proc is not None:
+            result["rss_mb_at_start"] = rss_start
+            result["rss_mb_after_games"] = rss_mb(proc.pid)
+            if args.idle_seconds > 0:
+                print(f"idle for {args.idle_seconds:.0f} s to measure memory ...", file=sys.stderr)
+                time.sleep(args.idle_seconds)
+                result["idle_seconds"] = args.idle_seconds
+                result["rss_mb_after_idle"] = rss_mb(proc.pid)
     finally:
         if proc is not None:
             proc.terminate()

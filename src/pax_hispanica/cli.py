@@ -124,6 +124,41 @@ def serve(
     run(host=host, port=port, database_url=database_url, data_dir=data_dir)
 
 
+db_app = typer.Typer(help="The web game's database.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("check")
+def db_check(
+    database_url: Annotated[Optional[str], typer.Option("--database-url", envvar="PAXH_DATABASE_URL",
+                                                        help="SQLAlchemy URL (default: SQLite file in --data-dir).")] = None,
+    data_dir: Annotated[str, typer.Option("--data-dir", help="Folder for the SQLite database.")] = "data",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
+) -> None:
+    """Replay every stored game and check its hash chain; list the damaged ones (exit 1 if any).
+
+    Read-only: it changes nothing in the database (the server marks a damaged game when it
+    loads it)."""
+    try:
+        from .web.dbcheck import check_database
+    except ImportError as e:
+        typer.echo(f"paxh db check needs the web extra ({e}); run scripts/setup.sh", err=True)
+        raise typer.Exit(2)
+    from .web import db as webdb
+    url = database_url or webdb.default_url(data_dir)
+
+    def progress(done: int, total: int) -> None:
+        if not quiet:
+            typer.echo(f"checked {done}/{total} games", err=True)
+
+    damaged, total = check_database(url, progress)
+    for gid, reason in damaged:
+        typer.echo(f"damaged game {gid}: {reason}")
+    typer.echo(f"{total} games checked, {len(damaged)} damaged", err=True)
+    if damaged:
+        raise typer.Exit(1)
+
+
 @app.command()
 def rules(
     rule: Annotated[Optional[str], typer.Argument(help="A rule ID such as AUC-4.")] = None,

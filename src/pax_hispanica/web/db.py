@@ -29,9 +29,10 @@ games = sa.Table(
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.func.now()),
     sa.Column("ruleset_version", sa.String(64), nullable=False, server_default=""),
     sa.Column("config", sa.Text, nullable=False),          # JSON of api.Config fields
-    sa.Column("seed", sa.BigInteger, nullable=False),
+    # the secret seed as a decimal int: 128 bits from `secrets` do not fit a BIGINT (0004)
+    sa.Column("seed", sa.Text, nullable=False),
     sa.Column("mode", sa.String(16), nullable=False, server_default="online"),  # online | hotseat
-    sa.Column("status", sa.String(16), nullable=False, server_default="active"),  # active | over
+    sa.Column("status", sa.String(16), nullable=False, server_default="active"),  # active | over | damaged
     sa.Column("version", sa.Integer, nullable=False, server_default="0"),  # number of stored actions
     sa.Column("host_user", sa.String(64), nullable=True),
     sa.Column("host_token", sa.String(64), nullable=False, unique=True),
@@ -39,6 +40,12 @@ games = sa.Table(
     sa.Column("result", sa.Text, nullable=True),
     # a bot must act now: a starting server resumes these games only (set with every action)
     sa.Column("bot_turn", sa.Boolean, nullable=False, server_default=sa.true()),
+    # the lease on the bot turn (0004): the server that moves this game's bots, and until when
+    # (epoch seconds); another server takes the game over once the lease has run out
+    sa.Column("bot_owner", sa.String(32), nullable=True),
+    sa.Column("bot_lease_until", sa.Float, nullable=True),
+    # why the stored record cannot be trusted (status 'damaged', 0004): "action 12: ..."
+    sa.Column("damage", sa.Text, nullable=True),
 )
 
 seats = sa.Table(
@@ -60,6 +67,8 @@ actions = sa.Table(
     sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("n", sa.Integer, primary_key=True),            # 0-based index in the record
     sa.Column("action", sa.Text, nullable=False),           # JSON
+    # sha256 chain over the record (integrity.py, 0004); server-side only: it covers secrets
+    sa.Column("state_hash", sa.String(64), nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.func.now()),
 )
 
@@ -96,8 +105,17 @@ def is_postgres(url: str) -> bool:
     return make_url(url).get_backend_name() == "postgresql"
 
 
+# pg_advisory_xact_lock key held while migrating ("paxh" in ASCII): servers that start at
+# once on one database upgrade one after the other instead of racing to CREATE TABLE
+MIGRATION_LOCK = 0x70617868
+
+
 def migrate(url: str) -> None:
-    """Bring the schema to the newest Alembic revision (idempotent)."""
+    """Bring the schema to the newest Alembic revision (idempotent).
+
+    On PostgreSQL the upgrade runs in one transaction that first takes an advisory lock,
+    on the connection Alembic then uses (migrations/env.py): a second server starting at
+    the same time waits, then finds the schema at head and does nothing."""
     from alembic import command
     from alembic.config import Config
 
@@ -106,4 +124,14 @@ def migrate(url: str) -> None:
     cfg.set_main_option("script_location", str(here / "migrations"))
     cfg.set_main_option("sqlalchemy.url", sync_url(url).replace("%", "%%"))
     cfg.attributes["quiet"] = True
-    command.upgrade(cfg, "head")
+    if not is_postgres(url):
+        command.upgrade(cfg, "head")
+        return
+    engine = sa.create_engine(sync_url(url), poolclass=sa.pool.NullPool)
+    try:
+        with engine.begin() as conn:  # the lock ends with this transaction (commit or rollback)
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+    finally:
+        engine.dispose()

@@ -12,10 +12,22 @@ rebuilt by `api.replay` of the stored record. Every action goes through
 4. only then updates the cache, pushes fresh views to this process's
    connections and acknowledges; the same transaction NOTIFYs the other
    servers on PostgreSQL.
+
+The same statement that stores the action checks that the acting seat is still played by
+whom the caller thinks (a person or a bot: another server may just have handed it over),
+and carries the next link of the record's hash chain (integrity.py). A record that does not
+check out when loaded or caught up marks the game damaged: it is kept as it is, and every
+request for it is answered `damaged_game`.
+
+On PostgreSQL a server moves a game's bots only while it holds the game's bot lease
+(`games.bot_owner`, `bot_lease_until`), and every server polls for bot turns whose lease ran
+out, so the bot games of a server that died go on elsewhere.
 """
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import json
 import logging
 import multiprocessing
@@ -30,7 +42,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from . import db
+from . import db, integrity
+from .integrity import Damage
 from .seam import SEARCH_BOTS, api, fallback_bot, make_bot, think
 
 log = logging.getLogger("pax_hispanica.web")
@@ -50,22 +63,53 @@ class _Blocking:
         return self.conn.execute(*args, **kwargs)
 
 
+# version check, seat controller check, insert and NOTIFY in one statement: the seat's kind is
+# read in the same snapshot as the version, so a seat handed to a bot on another server a
+# moment ago refuses its former player's action here
 _STORE_PG = sa.text("""
 WITH g AS (
     UPDATE games SET version = :n1, updated_at = now(), bot_turn = :bot_turn,
            status = COALESCE(:status, status), result = COALESCE(:result, result)
-    WHERE id = :gid AND version = :n
+    WHERE id = :gid AND version = :n AND status = 'active'
+      AND EXISTS (SELECT 1 FROM seats WHERE game_id = :gid AND seat = :seat AND kind = :kind)
     RETURNING id),
 a AS (
-    INSERT INTO actions (game_id, n, action, created_at)
-    SELECT id, :n, :action, now() FROM g
+    INSERT INTO actions (game_id, n, action, state_hash, created_at)
+    SELECT id, :n, :action, :state_hash, now() FROM g
     RETURNING game_id)
 SELECT pg_notify(:chan, :payload) FROM a
 """)
 
+# the bot lease, on the database's clock (servers' clocks may disagree): taken when free,
+# run out, or already ours
+_NOW_PG = "extract(epoch from clock_timestamp())"
+_TAKE_LEASE_PG = sa.text(f"""
+UPDATE games SET bot_owner = :me, bot_lease_until = {_NOW_PG} + :secs
+WHERE id = :gid AND (bot_lease_until IS NULL OR bot_lease_until < {_NOW_PG} OR bot_owner = :me)
+""")
+_RELEASE_LEASE_PG = sa.text("UPDATE games SET bot_owner = NULL, bot_lease_until = NULL "
+                            "WHERE id = :gid AND bot_owner = :me")
+_ORPHANS_PG = sa.text(f"""
+SELECT id FROM games WHERE status = 'active' AND bot_turn
+  AND (bot_lease_until IS NULL OR bot_lease_until < {_NOW_PG}) LIMIT :limit
+""")
+
+STORED, LOST, SEAT_CHANGED = "stored", "lost", "seat_changed"
+
 
 class _Lost(Exception):
     """Another server stored that action number first."""
+
+
+class _SeatChanged(Exception):
+    """The acting seat's controller (human/bot) is not what the caller expected."""
+
+
+def derived_seed(secret: int, label: str) -> int:
+    """A 63-bit seed from the game's secret seed and a label, through HMAC-SHA256: bots'
+    moves (seeded with these) tell nothing about the secret."""
+    mac = hmac.new(str(secret).encode(), label.encode(), hashlib.sha256).digest()
+    return int.from_bytes(mac[:8], "big") >> 1
 
 
 class ServerError(Exception):
@@ -119,13 +163,18 @@ class LiveGame:
     agents: dict = field(default_factory=dict)
     bot_task: asyncio.Task | None = None
     touched: float = field(default_factory=time.monotonic)
+    chain: str = ""  # head of the record's hash chain (integrity.py)
+    hashed: bool = True  # some stored action has a hash: every later one must
     away: frozenset[int] = frozenset()  # human seats with no connection on any server for a while
     _nations: list[str] | None = None
 
     def idle(self, now: float, after: float) -> bool:
         """Nobody watches, no bot works, nothing happened for `after` seconds."""
-        return (not self.listeners and (self.bot_task is None or self.bot_task.done())
-                and not self.lock.locked() and now - self.touched > after)
+        return self.evictable() and now - self.touched > after
+
+    def evictable(self) -> bool:
+        """Nobody watches and no bot works: the game may leave memory (and be replayed later)."""
+        return not self.listeners and (self.bot_task is None or self.bot_task.done()) and not self.lock.locked()
 
     @property
     def version(self) -> int:
@@ -169,6 +218,15 @@ def _config_dict(config: Any) -> dict:
 
 class Service:
     IDLE_SECONDS = 600  # a game nobody uses is dropped from memory (and replayed when needed again)
+    # at most this many games in memory: past it, the least recently used evictable ones leave
+    # (a game with connections or a bot at work stays, so the bound can be exceeded by those)
+    MAX_LIVE_GAMES = int(os.environ.get("PAXH_MAX_LIVE_GAMES", "500"))
+    # bot turns (PostgreSQL): a lease lasts LEASE_SECONDS, is renewed before every bot move and
+    # every LEASE_RENEW_SECONDS while one thinks; every POLL_SECONDS each server resumes the bot
+    # games whose lease ran out, so a dead server's bot games go on within about 3-4 s
+    LEASE_SECONDS = float(os.environ.get("PAXH_BOT_LEASE_SECONDS", "3"))
+    LEASE_RENEW_SECONDS = 1.0
+    POLL_SECONDS = float(os.environ.get("PAXH_BOT_POLL_SECONDS", "1"))
     HEARTBEAT_SECONDS = 15.0  # how often a server marks the seats it has connections for as present
     AWAY_AFTER_SECONDS = 45.0  # a human seat unseen this long is away: others may hand it to a bot
 
@@ -201,6 +259,8 @@ class Service:
         self._listen_task: asyncio.Task | None = None
         self._sweep_task: asyncio.Task | None = None
         self._heartbeat_task: asyncio.Task | None = None
+        self._poll_task: asyncio.Task | None = None
+        self.damaged: dict[str, str] = {}  # game -> what is wrong with its record (never served)
         self.connections: dict[tuple[str, int], int] = {}  # (game, seat) -> open connections here
         self._closing = False
 
@@ -212,6 +272,9 @@ class Service:
                                                                     self._catch_up_all))
         self._sweep_task = asyncio.create_task(self._sweep_forever())
         self._heartbeat_task = asyncio.create_task(self._heartbeat_forever())
+        if self.pg:  # the poller resumes bot games nobody holds a lease on, this server's too
+            self._poll_task = asyncio.create_task(self._poll_forever())
+            return
         # resume the bots of every game that waits for one (after a restart)
         async with self.engine.connect() as conn:
             ids = (await conn.execute(sa.select(db.games.c.id).where(
@@ -219,15 +282,15 @@ class Service:
         for gid in ids:
             try:
                 live = await self.get(gid)
-            except Exception:  # a record that no longer replays must not stop the server
-                log.exception("game %s does not replay", gid)
+            except ServerError:  # a damaged record (logged) must not stop the server
                 continue
             self.kick_bots(live)
 
     async def close(self) -> None:
         self._closing = True
         tasks = [g.bot_task for g in self.live.values() if g.bot_task]
-        tasks += [t for t in (self._listen_task, self._sweep_task, self._heartbeat_task) if t is not None]
+        tasks += [t for t in (self._listen_task, self._sweep_task, self._heartbeat_task,
+                                           self._poll_task) if t is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -320,8 +383,8 @@ class Service:
                                   str(s.get("name") or "")[:80], secrets.token_urlsafe(18), None))
         if mode == "online" and host_user and seat_rows and seat_rows[0].kind == "human":
             seat_rows[0].user_id = host_user  # the creator sits in the first seat
-        if seed is None:
-            seed = secrets.randbits(31)
+        if seed is None:  # the secret behind every shuffle and sealed-choice salt (docs/web.md)
+            seed = secrets.randbits(128)
         config = api.Config(players=players, nations=list(nations) if nations else None, options=options or {},
                             params=dict(params or {}))
         try:
@@ -335,15 +398,16 @@ class Service:
         async with self._write() as conn:
             await conn.execute(db.games.insert().values(
                 id=gid, ruleset_version=str(record.get("ruleset_version", "")),
-                config=json.dumps(_config_dict(record["config"])), seed=seed, mode=mode, status="active",
+                config=json.dumps(_config_dict(record["config"])), seed=str(seed), mode=mode, status="active",
                 version=0, host_user=host_user, host_token=host_token, spectator_token=spectator_token,
                 bot_turn=any(seat_rows[s].kind == "bot" for s in api.acting(game.state))))
             await conn.execute(db.seats.insert(), [
                 dict(game_id=gid, seat=s.seat, kind=s.kind, bot_kind=s.bot_kind, bot_strength=s.bot_strength,
                      name=s.name, token=s.token, user_id=s.user_id) for s in seat_rows])
         live = LiveGame(gid, record, seed, mode, host_token, spectator_token, host_user, seat_rows,
-                        game.state, list(game.events))
+                        game.state, list(game.events), chain=integrity.genesis(gid))
         self.live[gid] = live
+        self._evict_over_limit()
         self.kick_bots(live)
         return live
 
@@ -360,9 +424,10 @@ class Service:
             raise ServerError("unknown_token", "no game has this link", status=404)
         if row.spectator_token == token:
             return Rights(row.id, "spectator")
-        live = await self.get(row.id)
-        if row.mode == "hotseat":
-            return Rights(row.id, "table", live.human_seats())
+        if row.mode == "hotseat":  # from the seats table: no replay needed to know who plays here
+            async with self.engine.connect() as conn:
+                seat_rows = await self._seats(conn, row.id)
+            return Rights(row.id, "table", frozenset(s.seat for s in seat_rows if s.kind == "human"))
         return Rights(row.id, "host")
 
     async def claim_seat(self, rights: Rights, uid: str) -> None:
@@ -376,13 +441,29 @@ class Service:
                 .values(user_id=uid))
 
     def sweep(self, now: float | None = None) -> int:
-        """Drop idle games from memory; returns how many."""
+        """Drop idle games from memory (unused for IDLE_SECONDS, or the least recently used
+        past MAX_LIVE_GAMES); returns how many."""
         now = time.monotonic() if now is None else now
         idle = [gid for gid, g in self.live.items() if g.idle(now, self.IDLE_SECONDS)]
         for gid in idle:
-            del self.live[gid]
-            self._load_locks.pop(gid, None)
-        return len(idle)
+            self._forget(gid)
+        return len(idle) + self._evict_over_limit()
+
+    def _evict_over_limit(self) -> int:
+        """Past MAX_LIVE_GAMES, drop evictable games, least recently touched first."""
+        over = len(self.live) - self.MAX_LIVE_GAMES
+        if over <= 0:
+            return 0
+        victims = sorted((g for g in self.live.values() if g.evictable()), key=lambda g: g.touched)[:over]
+        for g in victims:
+            self._forget(g.id)
+        return len(victims)
+
+    def _forget(self, gid: str) -> None:
+        self.live.pop(gid, None)
+        lock = self._load_locks.get(gid)
+        if lock is not None and not lock.locked():
+            del self._load_locks[gid]
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -394,28 +475,87 @@ class Service:
         if live is not None:
             live.touched = time.monotonic()
             return live
+        if gid in self.damaged:
+            raise self._damage_error(self.damaged[gid])
         lock = self._load_locks.setdefault(gid, asyncio.Lock())
         async with lock:
             live = self.live.get(gid)
             if live is None:
                 live = await self._load(gid)
                 self.live[gid] = live
+                self._evict_over_limit()
         return live
 
     async def _load(self, gid: str) -> LiveGame:
+        """Replay a game from the database, checking its hash chain (integrity.check)."""
         async with self.engine.connect() as conn:
-            g = (await conn.execute(sa.select(db.games).where(db.games.c.id == gid))).mappings().first()
-            if g is None:
-                raise ServerError("unknown_game", "no such game", status=404)
-            seat_rows = await self._seats(conn, gid)
-            acts = (await conn.execute(sa.select(db.actions.c.action).where(db.actions.c.game_id == gid)
-                                       .order_by(db.actions.c.n))).scalars().all()
-        record = {"ruleset_version": g["ruleset_version"], "config": json.loads(g["config"]), "seed": g["seed"],
-                  "actions": [json.loads(a) for a in acts]}
-        game = await asyncio.to_thread(api.replay, record)
-        record["actions"] = list(record["actions"])
-        return LiveGame(gid, record, g["seed"], g["mode"], g["host_token"], g["spectator_token"], g["host_user"],
-                        seat_rows, game.state, list(game.events))
+            # the game row and its actions are read by separate statements, and another server
+            # may store an action in between: read the version again after the actions, and
+            # start over when it moved (else a count that is merely newer would read as damage)
+            for _attempt in range(5):
+                g = (await conn.execute(sa.select(db.games).where(db.games.c.id == gid))).mappings().first()
+                if g is None:
+                    raise ServerError("unknown_game", "no such game", status=404)
+                seat_rows = await self._seats(conn, gid)
+                rows = (await conn.execute(sa.select(db.actions.c.n, db.actions.c.action, db.actions.c.state_hash)
+                                           .where(db.actions.c.game_id == gid).order_by(db.actions.c.n))).all()
+                again = (await conn.execute(sa.select(db.games.c.version).where(db.games.c.id == gid))).scalar()
+                if again == g["version"]:
+                    break
+            else:
+                raise ServerError("busy", "the game is changing too fast; try again", status=503)
+        try:
+            chain = await asyncio.to_thread(integrity.check, gid, g["version"], g["config"], g["seed"],
+                                            g["ruleset_version"], [tuple(r) for r in rows])
+        except Damage as d:
+            raise await self._mark_damaged(gid, d) from None
+        if chain.fill or g["status"] == "damaged":
+            await self._after_check(gid, chain, g["status"])
+        game = chain.game
+        record = {"ruleset_version": g["ruleset_version"], "config": json.loads(g["config"]), "seed": int(g["seed"]),
+                  "actions": list(game.record["actions"])}
+        return LiveGame(gid, record, int(g["seed"]), g["mode"], g["host_token"], g["spectator_token"],
+                        g["host_user"], seat_rows, game.state, list(game.events), chain=chain.head,
+                        hashed=chain.hashed or bool(chain.fill))
+
+    async def _after_check(self, gid: str, chain: integrity.Chain, status: str) -> None:
+        """A record that checks out: store the hashes of actions from before the chain existed
+        (migration 0004), and un-mark a game marked damaged that checks out again (its rows were
+        repaired, or the engine that disagreed was replaced)."""
+        async with self._write() as conn:
+            if chain.fill:
+                await conn.execute(db.actions.update().where(sa.and_(
+                    db.actions.c.game_id == gid, db.actions.c.n == sa.bindparam("n_"),
+                    db.actions.c.state_hash.is_(None))).values(state_hash=sa.bindparam("h_")),
+                    [{"n_": n, "h_": h} for n, h in chain.fill])
+            if status == "damaged":
+                over = bool(api.is_over(chain.game.state))
+                await conn.execute(db.games.update().where(db.games.c.id == gid)
+                                   .values(status="over" if over else "active", damage=None))
+                log.warning("game %s: its record checks out again; no longer marked damaged", gid)
+
+    @staticmethod
+    def _damage_error(text: str) -> ServerError:
+        return ServerError("damaged_game", f"this game's record is damaged ({text}); it is kept as it is "
+                           "for the server's operator to look at", status=409)
+
+    async def _mark_damaged(self, gid: str, damage: Damage) -> ServerError:
+        """Record and report a damaged game: one log line, `games.status = 'damaged'` with the
+        reason (the rows themselves are left as they are), and out of memory for good."""
+        text = str(damage)
+        if self.damaged.get(gid) != text:
+            log.error("game %s is damaged at %s", gid, text)
+        self.damaged[gid] = text
+        live = self.live.pop(gid, None)
+        if live is not None and live.bot_task is not None and live.bot_task is not asyncio.current_task():
+            live.bot_task.cancel()
+        try:
+            async with self._write() as conn:
+                await conn.execute(db.games.update().where(db.games.c.id == gid)
+                                   .values(status="damaged", damage=text[:2000]))
+        except Exception:  # the report must not hide the damage
+            log.exception("could not mark game %s damaged", gid)
+        return self._damage_error(text)
 
     @staticmethod
     async def _seats(conn: AsyncConnection, gid: str) -> list[Seat]:
@@ -424,19 +564,46 @@ class Service:
         return [Seat(r["seat"], r["kind"], r["bot_kind"], r["bot_strength"], r["name"], r["token"], r["user_id"])
                 for r in rows]
 
-    async def _catch_up(self, conn: AsyncConnection, live: LiveGame) -> None:
-        """Apply actions stored by other servers since our cache was built."""
-        rows = (await conn.execute(sa.select(db.actions.c.n, db.actions.c.action)
+    async def _catch_up(self, conn: AsyncConnection, live: LiveGame) -> int:
+        """Apply actions stored by other servers since our cache was built, checking each link of
+        the chain; returns how many. A bad one marks the game damaged (ServerError) and leaves
+        the cache as it was."""
+        rows = (await conn.execute(sa.select(db.actions.c.n, db.actions.c.action, db.actions.c.state_hash)
                                    .where(sa.and_(db.actions.c.game_id == live.id, db.actions.c.n >= live.version))
                                    .order_by(db.actions.c.n))).all()
-        for n, text in rows:
-            if n != live.version:
-                raise RuntimeError(f"game {live.id}: record has a gap at {live.version}")
-            action = json.loads(text)
-            live.state, evs = api.apply(live.state, action)
+        live.seats = await self._seats(conn, live.id)
+        if not rows:
+            return 0
+        chain = integrity.Chain(live.id, api.Game(dict(live.record, actions=list(live.record["actions"])),
+                                                  live.state, []), live.chain, hashed=live.hashed)
+        try:
+            steps = [chain.step(n, text, h) for n, text, h in rows]
+        except Damage as d:
+            raise await self._mark_damaged(live.id, d) from None
+        for action, evs in steps:
             live.record["actions"].append(action)
             live.events.extend(evs)
-        live.seats = await self._seats(conn, live.id)
+        live.state, live.chain, live.hashed = chain.game.state, chain.head, chain.hashed
+        return len(rows)
+
+    async def _check_counts(self, live: LiveGame) -> None:
+        """After a lost store with nothing new to catch up: is `games.version` still the number
+        of stored actions? (If not, no store can ever succeed: the game is damaged, not busy.)"""
+        q = sa.select(db.games.c.version, db.games.c.status, db.games.c.damage).where(db.games.c.id == live.id)
+        async with self.engine.connect() as conn:
+            for _attempt in range(5):  # the version read again after the count: see _load
+                version, status, damage = (await conn.execute(q)).one()
+                count = (await conn.execute(sa.select(sa.func.count()).select_from(db.actions)
+                                            .where(db.actions.c.game_id == live.id))).scalar_one()
+                if (await conn.execute(q)).one()[0] == version:
+                    break
+            else:
+                return  # still moving: not stuck, so not this kind of damage
+        if version != count:
+            raise await self._mark_damaged(live.id, Damage(min(version, count),
+                                                           f"games.version is {version} but {count} actions are stored"))
+        if status == "damaged":  # another server found it damaged
+            raise await self._mark_damaged(live.id, Damage(None, damage or "marked damaged by another server"))
 
     # ------------------------------------------------------------------ acting
     async def act(self, rights: Rights, action: Any, version: Any) -> LiveGame:
@@ -479,59 +646,79 @@ class Service:
                                       status=400) from None
                 over = bool(api.is_over(new_state))
                 result = json.dumps(api.result(new_state), default=str) if over else None
+                head = integrity.link(live.chain, action_json, new_state)
+                kind = "bot" if rights.role == "bot" else "human"
                 stored = await self._store_action(live.id, live.version, action_json, result,
-                                                  live.bot_turn(new_state))
-                if stored:
+                                                  live.bot_turn(new_state), action["seat"], kind, head)
+                if stored == STORED:
                     break
-                # another server stored action number live.version first: catch up and judge again
                 async with self.engine.connect() as conn:
-                    await self._catch_up(conn, live)
+                    caught = await self._catch_up(conn, live)  # also refreshes live.seats
+                if stored == SEAT_CHANGED or live.seats[action["seat"]].kind != kind:
+                    raise ServerError("wrong_seat", "a bot plays this seat now" if kind == "human"
+                                      else "a person plays this seat now", status=403)
+                if not caught:  # lost, yet nothing new was stored: is the game row still right?
+                    await self._check_counts(live)
+                # another server stored action number live.version first: judge again
             else:
                 raise ServerError("busy", "the game is changing too fast; try again", status=503)
             # committed: now the cache follows
             live.state = new_state
             live.record["actions"].append(action)
             live.events.extend(evs)
+            live.chain, live.hashed = head, True
         await self.changed(live)
         return live
 
     async def _store_action(self, gid: str, n: int, action_json: str, result: str | None,
-                            bot_turn: bool) -> bool:
+                            bot_turn: bool, seat: int, kind: str, state_hash: str) -> str:
         """Store action number n of the record, in one transaction, only if the record has
-        exactly n actions (optimistic: False when another server got there first)."""
+        exactly n actions and `seat` is still played by `kind` (human | bot). Returns STORED,
+        LOST (another server got there first) or SEAT_CHANGED."""
         if self.pg:
-            return await self._store_action_pg(gid, n, action_json, result, bot_turn)
+            return await self._store_action_pg(gid, n, action_json, result, bot_turn, seat, kind, state_hash)
         values: dict = {"version": n + 1, "updated_at": sa.func.now(), "bot_turn": bot_turn}
         if result is not None:
             values.update(status="over", result=result)
         try:
             async with self._write() as conn:
+                now_kind = (await conn.execute(sa.select(db.seats.c.kind).where(sa.and_(
+                    db.seats.c.game_id == gid, db.seats.c.seat == seat)))).scalar()
+                if now_kind != kind:
+                    raise _SeatChanged
                 r = await conn.execute(db.games.update().where(
-                    sa.and_(db.games.c.id == gid, db.games.c.version == n)).values(**values))
+                    sa.and_(db.games.c.id == gid, db.games.c.version == n, db.games.c.status == "active"))
+                    .values(**values))
                 if r.rowcount != 1:
                     raise _Lost
-                await conn.execute(db.actions.insert().values(game_id=gid, n=n, action=action_json))
-                if self.pg:
-                    await conn.execute(sa.text("SELECT pg_notify(:c, :p)"),
-                                       {"c": NOTIFY_CHANNEL, "p": f"{gid}:{n + 1}:{self.node}"})
+                await conn.execute(db.actions.insert().values(game_id=gid, n=n, action=action_json,
+                                                              state_hash=state_hash))
+        except _SeatChanged:
+            return SEAT_CHANGED
         except (_Lost, sa.exc.IntegrityError):
-            return False
-        return True
+            return LOST
+        return STORED
 
     async def _store_action_pg(self, gid: str, n: int, action_json: str, result: str | None,
-                               bot_turn: bool) -> bool:
+                               bot_turn: bool, seat: int, kind: str, state_hash: str) -> str:
         """The same on PostgreSQL as one statement in one round trip (autocommit; a single
-        statement is atomic): version check, insert and NOTIFY."""
+        statement is atomic): version and seat check, insert and NOTIFY. Which check failed is
+        read afterwards (rare)."""
         try:
             async with self.engine.connect() as conn:
                 conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
                 row = (await conn.execute(_STORE_PG, {
                     "gid": gid, "n": n, "n1": n + 1, "action": action_json, "result": result, "bot_turn": bot_turn,
-                    "status": "over" if result is not None else None,
+                    "status": "over" if result is not None else None, "seat": seat, "kind": kind,
+                    "state_hash": state_hash,
                     "chan": NOTIFY_CHANNEL, "payload": f"{gid}:{n + 1}:{self.node}"})).first()
+                if row is not None:
+                    return STORED
+                now_kind = (await conn.execute(sa.select(db.seats.c.kind).where(sa.and_(
+                    db.seats.c.game_id == gid, db.seats.c.seat == seat)))).scalar()
         except sa.exc.IntegrityError:
-            return False
-        return row is not None
+            return LOST
+        return SEAT_CHANGED if now_kind != kind else LOST
 
     @staticmethod
     def _only_sealed_since(live: LiveGame, version: int, seat: int) -> bool:
@@ -589,9 +776,12 @@ class Service:
         live = self.live.get(gid)
         if live is None or node == self.node:
             return
-        async with live.lock:
-            async with self.engine.connect() as conn:
-                await self._catch_up(conn, live)
+        try:
+            async with live.lock:
+                async with self.engine.connect() as conn:
+                    await self._catch_up(conn, live)
+        except ServerError:  # damaged: already logged and marked
+            return
         await self._push(live)
 
     # ------------------------------------------------------------------ presence
@@ -665,19 +855,89 @@ class Service:
             self._bot_pool = None               # a worker died: start afresh next time
             raise
 
+    # ------------------------------------------------------------------ bot leases
+    async def _lease(self, gid: str) -> bool:
+        """Take or renew this server's lease on the game's bot turn (always True on SQLite:
+        one server)."""
+        if not self.pg:
+            return True
+        async with self._write() as conn:
+            r = await conn.execute(_TAKE_LEASE_PG, {"gid": gid, "me": self.node, "secs": self.LEASE_SECONDS})
+        return r.rowcount == 1
+
+    async def _release(self, gid: str) -> None:
+        if self.pg:
+            async with self._write() as conn:
+                await conn.execute(_RELEASE_LEASE_PG, {"gid": gid, "me": self.node})
+
+    async def _keep_lease(self, gid: str, lost: asyncio.Event) -> None:
+        """Renew the lease while a bot thinks or waits; `lost` when another server has it."""
+        while True:
+            await asyncio.sleep(self.LEASE_RENEW_SECONDS)
+            try:
+                if not await self._lease(gid):
+                    lost.set()
+                    return
+            except Exception:  # the database is away: the next renewal may succeed
+                log.warning("renewing the bot lease of game %s failed", gid, exc_info=True)
+
+    async def _poll_forever(self) -> None:
+        """Resume every bot game whose lease ran out (its server died, or nobody started it)."""
+        while True:
+            try:
+                async with self.engine.connect() as conn:
+                    ids = (await conn.execute(_ORPHANS_PG, {"limit": 50})).scalars().all()
+                for gid in ids:
+                    live = self.live.get(gid)
+                    if live is not None and live.bot_task is not None and not live.bot_task.done():
+                        continue
+                    try:
+                        live = await self.get(gid)
+                    except ServerError:  # damaged (logged) or gone
+                        continue
+                    async with live.lock:  # this server's cache may be behind the dead one
+                        async with self.engine.connect() as conn:
+                            await self._catch_up(conn, live)
+                    self.kick_bots(live)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("bot poll failed")
+            await asyncio.sleep(self.POLL_SECONDS)
+
     async def _bots(self, live: LiveGame) -> None:
+        """Move the game's bots while this server holds its bot lease."""
+        if not await self._lease(live.id):
+            return  # another server moves them; the poller looks again when its lease runs out
+        lost = asyncio.Event()
+        keeper = asyncio.create_task(self._keep_lease(live.id, lost)) if self.pg else None
+        try:
+            await self._move_bots(live, lost)
+        finally:
+            if keeper is not None:
+                keeper.cancel()
+            if not lost.is_set() and not self._closing:
+                try:
+                    await self._release(live.id)
+                except Exception:  # it runs out on its own
+                    log.warning("releasing the bot lease of game %s failed", live.id, exc_info=True)
+
+    async def _move_bots(self, live: LiveGame, lost: asyncio.Event) -> None:
         failures = 0
-        while not self._closing and not live.over and failures < 5:
+        while not self._closing and not live.over and failures < 5 and not lost.is_set():
             bots = [s for s in api.acting(live.state) if live.seats[s].kind == "bot"]
             if not bots:
                 return
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
+            if self.live.get(live.id) is not live or not await self._lease(live.id):
+                return  # evicted or damaged meanwhile, or the lease went to another server
             seat = bots[0]
             info = live.seats[seat]
             agent = live.agents.get(seat)
+            bot_seed = derived_seed(live.seed, f"bot|{seat}")
             if agent is None or agent[0] != info.bot_kind:
-                agent = (info.bot_kind, make_bot(info.bot_kind or "random", live.seed * 8 + seat + 1, info.bot_strength))
+                agent = (info.bot_kind, make_bot(info.bot_kind or "random", bot_seed, info.bot_strength))
                 live.agents[seat] = agent
             version = live.version
             view = api.view(live.state, seat)
@@ -685,16 +945,18 @@ class Service:
             if not legal:
                 return
             # after a failure, one move from the seeded random fallback keeps the game going
-            decide = agent[1].decide if failures < 2 else fallback_bot(live.seed + version).decide
+            decide = (agent[1].decide if failures < 2
+                      else fallback_bot(derived_seed(live.seed, f"fallback|{version}")).decide)
             try:
                 if info.bot_kind in SEARCH_BOTS and self.bot_processes and failures < 2:
-                    action = await self._think_elsewhere(info.bot_kind, live.seed * 8 + seat + 1,
-                                                         info.bot_strength, view, legal)
+                    action = await self._think_elsewhere(info.bot_kind, bot_seed, info.bot_strength, view, legal)
                 else:
                     action = await asyncio.to_thread(decide, view, legal)
                 await self.act(Rights(live.id, "bot", frozenset([seat])), action, version)
                 failures = 0
             except ServerError as e:
+                if e.code == "damaged_game":
+                    return
                 failures += 1
                 log.warning("bot in game %s seat %s refused: %s %s", live.id, seat, e.code, e.message)
             except Exception:

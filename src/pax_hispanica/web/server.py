@@ -193,6 +193,16 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
             resp.set_cookie(COOKIE, user["id"], max_age=3600 * 24 * 365 * 5, httponly=True, samesite="lax")
         return resp
 
+    @app.exception_handler(ServerError)
+    async def refused(request: Request, e: ServerError) -> Response:
+        """A refusal no endpoint caught (a page opening a damaged game): JSON under /api,
+        else a page in the user's language, never a bare 500."""
+        if request.url.path.startswith("/api/"):
+            return _error(e)
+        user = await current_user(request)
+        key = e.code if e.code in ("damaged_game",) else "not_found"
+        return page(request, user, "message.html", status=e.status, message_key=key)
+
     # ----------------------------------------------------------------- pages
     @app.get("/", response_class=HTMLResponse)
     async def lobby(request: Request) -> HTMLResponse:

@@ -19,6 +19,13 @@ def run_migrations_offline() -> None:
 
 
 def run_migrations_online() -> None:
+    given = config.attributes.get("connection")
+    if given is not None:  # db.migrate's connection, already holding the advisory lock
+        context.configure(connection=given, target_metadata=target_metadata,
+                          render_as_batch=given.dialect.name == "sqlite")
+        with context.begin_transaction():
+            context.run_migrations()
+        return
     connectable = engine_from_config(config.get_section(config.config_ini_section, {}),
                                      prefix="sqlalchemy.", poolclass=pool.NullPool)
     with connectable.connect() as connection:
