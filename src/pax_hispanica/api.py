@@ -28,7 +28,11 @@ __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", 
            "parameters", "verify_log", "verify_record", "count_actions", "nth_action", "iter_actions",
            "derived_seed"]
 
-RECORD_FORMAT = "paxh-record-1"
+# 2: PRJ-1's keyed counter-mode generator and HMAC salts. A record of format 1 (SplitMix64)
+# would replay to another game, so it is refused rather than replayed.
+RECORD_FORMAT = "paxh-record-2"
+OLD_FORMATS = {"paxh-record-1": "made by an earlier engine whose random generator (SplitMix64) this "
+                                "version no longer has; it cannot be replayed exactly"}
 
 
 @dataclass
@@ -146,8 +150,11 @@ def from_scenario(scenario: dict) -> Game:
 
 def replay(record: dict, upto: int | None = None) -> Game:
     """Rebuild a game from its record, applying the first `upto` actions (all by default)."""
-    if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
-        raise ValueError(f"unknown record format {record.get('format')!r}")
+    fmt = record.get("format", RECORD_FORMAT)
+    if fmt in OLD_FORMATS:
+        raise ValueError(f"record format {fmt}: {OLD_FORMATS[fmt]}")
+    if fmt != RECORD_FORMAT:
+        raise ValueError(f"unknown record format {str(fmt)[:40]!r}")
     actions = record["actions"] if upto is None else record["actions"][:upto]
     if "scenario" in record:
         g = Game.from_scenario(record["scenario"])

@@ -41,6 +41,13 @@ def test_record_of_another_ruleset_version_or_format_is_refused():
         api.replay({**g.record, "format": "someone-else-1"})
 
 
+def test_PRJ_1_a_record_made_with_the_old_generator_is_refused_not_replayed():
+    g = play(2, 5, stop=lambda g: len(g.record["actions"]) >= 3)
+    assert g.record["format"] == api.RECORD_FORMAT == "paxh-record-2"
+    with pytest.raises(ValueError, match="SplitMix64"):
+        api.replay({**g.record, "format": "paxh-record-1"})
+
+
 def test_a_record_with_an_illegal_action_stops_with_IllegalAction():
     g = play(3, 6, stop=lambda g: len(g.record["actions"]) >= 5)
     bad = {**g.record, "actions": g.record["actions"] + [{"seat": 0, "type": "move", "to": "mars"}]}

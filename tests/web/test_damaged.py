@@ -187,3 +187,18 @@ def test_a_repaired_record_is_served_again(database_url):
     with eng.connect() as conn:
         assert conn.execute(sa.text("SELECT status, damage FROM games")).one() == ("active", None)
     eng.dispose()
+
+
+def test_a_game_made_by_the_old_generator_is_reported_never_replayed(database_url):
+    """PRJ-1: format-1 records (SplitMix64) would replay to another game under the keyed
+    generator: such a game is reported as damaged with the reason, its rows kept."""
+    g = played_game(database_url)
+    sql(database_url, "UPDATE games SET record_format = 'paxh-record-1' WHERE id = :g", g=g["game"])
+    before = rows(database_url, g["game"])
+    with TestClient(create_app(database_url, bot_delay=0)) as c:
+        r = c.get(f"/api/view/{g['spectator']}")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "damaged_game"
+        assert "paxh-record-1" in r.json()["error"]["message"]
+    assert rows(database_url, g["game"]) == before
+    out = CliRunner().invoke(cli_app, ["db", "check", "--database-url", database_url, "-q"])
+    assert out.exit_code == 1 and "SplitMix64" in out.output, out.output

@@ -86,7 +86,7 @@ def test_games_get_128_bit_secrets_and_share_no_hash(client):
 
 
 def test_bot_seeds_are_keyed_hashes_of_the_secret():
-    from pax_hispanica.web.games import derived_seed
+    from pax_hispanica.api import derived_seed
 
     secret = 2**127 + 12345
     seeds = {derived_seed(secret, f"bot|{seat}") for seat in range(5)}

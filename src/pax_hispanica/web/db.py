@@ -28,6 +28,8 @@ games = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.func.now()),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.func.now()),
     sa.Column("ruleset_version", sa.String(64), nullable=False, server_default=""),
+    # api.RECORD_FORMAT when the game was made: an older format is refused, never replayed
+    sa.Column("record_format", sa.String(32), nullable=False, server_default="paxh-record-1"),
     sa.Column("config", sa.Text, nullable=False),          # JSON of api.Config fields
     # the secret seed as a decimal int: 128 bits from `secrets` do not fit a BIGINT (0004)
     sa.Column("seed", sa.Text, nullable=False),

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from . import db, integrity
 
 PROGRESS_EVERY = 100
-COLS = [db.games.c[k] for k in ("id", "version", "config", "seed", "ruleset_version")]
+COLS = [db.games.c[k] for k in ("id", "version", "config", "seed", "ruleset_version", "record_format")]
 
 
 def check_game(conn: sa.Connection, g: sa.RowMapping) -> str | None:
@@ -26,7 +26,7 @@ def check_game(conn: sa.Connection, g: sa.RowMapping) -> str | None:
         g = again
     try:
         integrity.check(g["id"], g["version"], g["config"], g["seed"], g["ruleset_version"],
-                        [tuple(r) for r in rows])
+                        [tuple(r) for r in rows], g["record_format"])
     except integrity.Damage as d:
         return str(d)
     return None

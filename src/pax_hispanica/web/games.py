@@ -26,8 +26,6 @@ out, so the bot games of a server that died go on elsewhere.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import json
 import logging
 import multiprocessing
@@ -103,13 +101,6 @@ class _Lost(Exception):
 
 class _SeatChanged(Exception):
     """The acting seat's controller (human/bot) is not what the caller expected."""
-
-
-def derived_seed(secret: int, label: str) -> int:
-    """A 63-bit seed from the game's secret seed and a label, through HMAC-SHA256: bots'
-    moves (seeded with these) tell nothing about the secret."""
-    mac = hmac.new(str(secret).encode(), label.encode(), hashlib.sha256).digest()
-    return int.from_bytes(mac[:8], "big") >> 1
 
 
 class ServerError(Exception):
@@ -397,7 +388,7 @@ class Service:
         host_token, spectator_token = secrets.token_urlsafe(18), secrets.token_urlsafe(18)
         async with self._write() as conn:
             await conn.execute(db.games.insert().values(
-                id=gid, ruleset_version=str(record.get("ruleset_version", "")),
+                id=gid, ruleset_version=str(record.get("ruleset_version", "")), record_format=api.RECORD_FORMAT,
                 config=json.dumps(_config_dict(record["config"])), seed=str(seed), mode=mode, status="active",
                 version=0, host_user=host_user, host_token=host_token, spectator_token=spectator_token,
                 bot_turn=any(seat_rows[s].kind == "bot" for s in api.acting(game.state))))
@@ -506,13 +497,14 @@ class Service:
                 raise ServerError("busy", "the game is changing too fast; try again", status=503)
         try:
             chain = await asyncio.to_thread(integrity.check, gid, g["version"], g["config"], g["seed"],
-                                            g["ruleset_version"], [tuple(r) for r in rows])
+                                            g["ruleset_version"], [tuple(r) for r in rows],
+                                            g["record_format"])
         except Damage as d:
             raise await self._mark_damaged(gid, d) from None
         if chain.fill or g["status"] == "damaged":
             await self._after_check(gid, chain, g["status"])
         game = chain.game
-        record = {"ruleset_version": g["ruleset_version"], "config": json.loads(g["config"]), "seed": int(g["seed"]),
+        record = {"format": api.RECORD_FORMAT, "ruleset_version": g["ruleset_version"], "config": json.loads(g["config"]), "seed": int(g["seed"]),
                   "actions": list(game.record["actions"])}
         return LiveGame(gid, record, int(g["seed"]), g["mode"], g["host_token"], g["spectator_token"],
                         g["host_user"], seat_rows, game.state, list(game.events), chain=chain.head,
@@ -935,7 +927,7 @@ class Service:
             seat = bots[0]
             info = live.seats[seat]
             agent = live.agents.get(seat)
-            bot_seed = derived_seed(live.seed, f"bot|{seat}")
+            bot_seed = api.derived_seed(live.seed, f"bot|{seat}")
             if agent is None or agent[0] != info.bot_kind:
                 agent = (info.bot_kind, make_bot(info.bot_kind or "random", bot_seed, info.bot_strength))
                 live.agents[seat] = agent
@@ -946,7 +938,7 @@ class Service:
                 return
             # after a failure, one move from the seeded random fallback keeps the game going
             decide = (agent[1].decide if failures < 2
-                      else fallback_bot(derived_seed(live.seed, f"fallback|{version}")).decide)
+                      else fallback_bot(api.derived_seed(live.seed, f"fallback|{version}")).decide)
             try:
                 if info.bot_kind in SEARCH_BOTS and self.bot_processes and failures < 2:
                     action = await self._think_elsewhere(info.bot_kind, bot_seed, info.bot_strength, view, legal)

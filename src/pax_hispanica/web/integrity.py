@@ -96,8 +96,12 @@ class Chain:
         return action, events
 
 
-def start(game_id: str, config_text: str, seed_text: Any, ruleset_version: str | None) -> Chain:
+def start(game_id: str, config_text: str, seed_text: Any, ruleset_version: str | None,
+          record_format: str | None = None) -> Chain:
     """The game as set up from its row, before any action. Raises Damage."""
+    if record_format is not None and record_format != api.RECORD_FORMAT:
+        why = api.OLD_FORMATS.get(record_format, "a record format this engine does not know")
+        raise Damage(None, f"record format {record_format[:32]}: {why}")
     try:
         config = json.loads(config_text)
         seed = int(seed_text)
@@ -115,10 +119,10 @@ def start(game_id: str, config_text: str, seed_text: Any, ruleset_version: str |
 
 
 def check(game_id: str, version: int, config_text: str, seed_text: Any, ruleset_version: str | None,
-          rows: Iterable[tuple[int, Any, str | None]]) -> Chain:
+          rows: Iterable[tuple[int, Any, str | None]], record_format: str | None = None) -> Chain:
     """Replay a stored game from its row and its action rows (n, action text, state_hash) in
     order of n, checking the chain and that `games.version` counts the actions. Raises Damage."""
-    chain = start(game_id, config_text, seed_text, ruleset_version)
+    chain = start(game_id, config_text, seed_text, ruleset_version, record_format)
     for n, text, h in rows:
         chain.step(n, text, h)
     if version != chain.version:
