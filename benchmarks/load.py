@@ -41,8 +41,9 @@ def free_port() -> int:
 def start_server(port: int, database_url: str, log_path: str) -> subprocess.Popen:
     code = f"from pax_hispanica.web.server import run; run('127.0.0.1', {port}, {database_url!r})"
     log = open(log_path, "w")
-    proc = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "PAXH_BOT_DELAY": "0"},
-                            stdout=log, stderr=subprocess.STDOUT)
+    # one address plays every game: rate limits off (PAXH_RATE_*, docs/web.md "Hardening")
+    env = {**os.environ, "PAXH_BOT_DELAY": "0", "PAXH_RATE_CREATE": "0", "PAXH_RATE_ACT": "0"}
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=log, stderr=subprocess.STDOUT)
     for _ in range(300):
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
@@ -126,8 +127,8 @@ def pct(xs: list[float], p: float) -> float:
 
 
 async def main_async(args: argparse.Namespace, base: str, port: int) -> dict:
-    games = [post(base, "/api/games", {"players": args.players, "seats": [{"kind": "human"}] * args.players,
-                                       "seed": 1000 + i}) for i in range(args.games)]
+    games = [post(base, "/api/games", {"players": args.players, "seats": [{"kind": "human"}] * args.players})
+             for i in range(args.games)]
     rtts: list[float] = []
     counts: dict = {"actions": 0, "over": 0, "errors": {}}
     deadline = time.perf_counter() + args.seconds
