@@ -75,8 +75,12 @@ class BodyLimit:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         length = header(scope, b"content-length")
-        if length is not None and (not length.strip().isdigit() or len(length) > 18 or int(length) > self.limit):
-            return await self._refuse(send)
+        if length is not None:
+            if not length.strip().isdigit():
+                return await send_json(send, 400, error_body("malformed", "Content-Length is not a number"),
+                                       [(b"connection", b"close")])
+            if len(length.strip()) > 18 or int(length) > self.limit:
+                return await self._refuse(send)
         seen = 0
         started = False
 

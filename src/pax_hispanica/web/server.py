@@ -432,6 +432,8 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     @app.get("/replay/{token}", response_class=HTMLResponse)
     async def replay_page(request: Request, token: str, step: str | None = None) -> HTMLResponse:
         user = await current_user(request)
+        if step is not None and not (step.isdigit() and len(step) <= 9):  # no int() of a 10,000-digit string
+            return page(request, user, "message.html", status=400, message_key="bad_step")
         try:
             rights = await resolve(token)
         except ServerError:
@@ -440,8 +442,6 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
         if not live.over:
             return page(request, user, "message.html", status=403, message_key="replay_locked")
         total = live.version
-        if step is not None and not (step.isdigit() and len(step) <= 9):  # no int() of a 10,000-digit string
-            return page(request, user, "message.html", status=400, message_key="bad_step")
         step = total if step is None else max(0, min(int(step), total))
         ctx = await asyncio.to_thread(render.replay_context, live, step, user["lang"])
         return page(request, user, "replay.html", tr=ctx["tr"], live=live, token=token, step=step, total=total,
@@ -591,8 +591,13 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
         finally:
             conn.close()
             live.listeners.discard(conn.push)
-            for seat in played:
-                await svc.seat_connected(live, seat, -1)
+
+            async def gone() -> None:
+                for seat in played:
+                    await svc.seat_connected(live, seat, -1)
+            # shielded: a handler cancelled here (server shutdown, the test client) must not cut a
+            # database write in half (aiosqlite then leaves a connection that never closes)
+            await asyncio.shield(gone())
 
     async def handle_message(conn: Conn, live: LiveGame, text: str, address: str | None = None) -> None:
         msg_id = None
