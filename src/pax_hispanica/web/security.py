@@ -263,10 +263,17 @@ CSP = "; ".join([
 ])
 
 
+# Pages whose own URL holds no token. With no-referrer a browser sends "Origin: null" when a
+# form on the page is posted, and the lobby form's origin check needs the real one; same-origin
+# still sends nothing to any other site.
+SAME_ORIGIN_REFERRER = frozenset({"/", "/games"})
+
+
 class SecurityHeaders:
     """Headers on every HTTP response. Referrer-Policy no-referrer because the
-    secret tokens are in URLs; no-store on every page and API answer that can
-    hold one (all but static files, the rules, health and the schema)."""
+    secret tokens are in URLs (same-origin on the lobby, whose URL holds none);
+    no-store on every page and API answer that can hold one (all but static
+    files, the rules, health and the schema)."""
 
     def __init__(self, app: ASGIApp, csp: str = CSP) -> None:
         self.app = app
@@ -285,6 +292,8 @@ class SecurityHeaders:
             if msg["type"] == "http.response.start":
                 names = {k.lower() for k, _ in msg.get("headers", ())}
                 extra = [h for h in self.common if h[0] not in names]
+                if path in SAME_ORIGIN_REFERRER:
+                    extra = [(k, b"same-origin" if k == b"referrer-policy" else v) for k, v in extra]
                 if no_store:
                     extra = [h for h in extra if h[0] != b"cache-control"]
                     msg["headers"] = [h for h in msg.get("headers", ()) if h[0].lower() != b"cache-control"]
