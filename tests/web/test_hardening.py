@@ -5,6 +5,7 @@ is read before and after to show nothing changed."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import re
 import socket
@@ -239,7 +240,9 @@ def test_a_body_that_lies_about_its_length_is_cut_at_the_limit():
         sent.append(msg)
 
     scope = {"type": "http", "method": "POST", "path": "/api/games", "headers": [(b"content-length", b"10")]}
-    asyncio.run(security.BodyLimit(app)(scope, receive, send))
+    # in a thread of its own: Playwright's sync API may hold this thread's event loop
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, security.BodyLimit(app)(scope, receive, send)).result()
     assert sent[0]["status"] == 413 and json.loads(sent[1]["body"])["error"]["code"] == "too_large"
     assert sum(seen) <= security.MAX_BODY
 
