@@ -46,8 +46,9 @@ def free_port() -> int:
 def start_server(port: int, database_url: str, log_path: str) -> subprocess.Popen:
     code = f"from pax_hispanica.web.server import run; run('127.0.0.1', {port}, {database_url!r})"
     log = open(log_path, "w")
-    proc = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "PAXH_BOT_DELAY": "0"},
-                            stdout=log, stderr=subprocess.STDOUT)
+    # one address plays every game: rate limits off (PAXH_RATE_*, docs/web.md "Hardening")
+    env = {**os.environ, "PAXH_BOT_DELAY": "0", "PAXH_RATE_CREATE": "0", "PAXH_RATE_ACT": "0"}
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=log, stderr=subprocess.STDOUT)
     for _ in range(300):
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):

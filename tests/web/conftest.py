@@ -23,6 +23,12 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 NO_PG = "PAXH_TEST_DATABASE_URL is unset: `source scripts/services.sh` starts a throwaway PostgreSQL"
 
 
+# The tests play whole games from one address as fast as they can: no rate limits unless a
+# test sets its own (create_app(rate_limits=...)). Also inherited by the server processes.
+os.environ.setdefault("PAXH_RATE_CREATE", "0")
+os.environ.setdefault("PAXH_RATE_ACT", "0")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # Starlette's TestClient still runs on httpx and says so on every import.
     config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")

@@ -23,6 +23,22 @@ def new_game(client, players=2, seats=None, **extra) -> dict:
     return r.json()
 
 
+def form_post(client, data: dict, **kw):
+    """The lobby form as a browser posts it: after loading the lobby, with its CSRF token."""
+    import re
+
+    token = re.search(r'name="csrf" value="([^"]+)"', client.get("/").text).group(1)
+    return client.post("/games", data={**data, "csrf": token}, follow_redirects=False, **kw)
+
+
+def seeded_game(client, seed: int, players: int = 2) -> dict:
+    """A game with a fixed seed, made on the server side: clients may not choose seeds (PRJ-1)."""
+    svc = client.app.state.svc
+    live = client.portal.call(lambda: svc.create_game(players, [{"kind": "human"}] * players, seed=seed))
+    return {"game": live.id, "version": live.version, "host": live.host_token,
+            "seats": [{"seat": s.seat, "kind": s.kind, "token": s.token} for s in live.seats]}
+
+
 def acting_token(client, game) -> tuple[str, dict]:
     """The token of a human seat that must act now, with its view."""
     for _ in range(200):
@@ -287,7 +303,7 @@ def test_undo_takes_back_ones_own_last_action(client):
     """The undo button's message: the engine's undo (PRJ-2), stored like any action."""
     import random
 
-    g = new_game(client, seed=3)
+    g = seeded_game(client, 3)
     tokens = [s["token"] for s in g["seats"]]
     rng = random.Random(4)
     for _ in range(300):
@@ -323,8 +339,8 @@ def test_undo_takes_back_ones_own_last_action(client):
 def test_lobby_lists_my_games_without_leaking_the_host_link(client):
     import re
 
-    r = client.post("/games", data={"players": "2", "mode": "online", "kind0": "human", "kind1": "human",
-                                    "nation0": "", "nation1": ""}, follow_redirects=False)
+    r = form_post(client, {"players": "2", "mode": "online", "kind0": "human", "kind1": "human",
+                           "nation0": "", "nation1": ""})
     assert r.status_code == 303
     host_token = r.headers["location"].rsplit("/", 1)[1]
     links = client.get(f"/host/{host_token}").text
@@ -419,7 +435,7 @@ def test_a_player_who_left_can_be_replaced_by_the_others(client):
     {"players": "2", "kind0": "human", "kind1": "human", "variant": "royal_fifth=5"},
 ])
 def test_new_game_form_errors_are_shown_on_the_lobby(client, form):
-    r = client.post("/games", data=form, follow_redirects=False)
+    r = form_post(client, form)
     assert r.status_code == 400
     assert 'role="alert"' in r.text
 
@@ -451,11 +467,11 @@ def test_PRJ_31_a_bad_variant_is_refused_and_stores_nothing(client, database_url
     r = client.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}] * 2, "params": {"cycles": 0}})
     body = err(r, 400, "bad_config")
     assert body["rule"] == "PRJ-31" and "cycles must be at least 1" in body["message"]
-    form = client.post("/games", data={"players": "2", "kind0": "human", "kind1": "bot",
-                                       "variant": "conquistador_prestige=two"}, follow_redirects=False)
+    form = form_post(client, {"players": "2", "kind0": "human", "kind1": "bot",
+                              "variant": "conquistador_prestige=two"})
     assert form.status_code == 400 and "conquistador_prestige must be int" in form.text
     assert count() == before
-    ok = client.post("/games", data={"players": "2", "kind0": "human", "kind1": "bot",
-                                     "variant": "conquistador_prestige=2, cycles=3"}, follow_redirects=False)
+    ok = form_post(client, {"players": "2", "kind0": "human", "kind1": "bot",
+                            "variant": "conquistador_prestige=2, cycles=3"})
     assert ok.status_code == 303
     assert count() == before + 1

@@ -5,7 +5,10 @@
 
 Every connection sees only its own view (api.view / api.redact); every action
 goes through games.Service.act (lock, version check, engine check, stored
-before acknowledged).
+before acknowledged). What a hostile client can send is refused before it
+costs anything (security.py: body size, JSON depth, origin, CSRF, headers;
+ratelimit.py: per-address limits); every refusal is the JSON envelope
+{"error": {"code", "rule", "message"}} or a page in the user's language.
 """
 from __future__ import annotations
 
@@ -14,42 +17,92 @@ import gc
 import json
 import logging
 import os
+import re
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.engine import make_url
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import db, render
+from . import db, render, security
 from .games import LiveGame, Rights, ServerError, Service
 from .i18n import LANGS, Tr, rule_pages
 from .info import rule_titles
+from .ratelimit import RateLimited, RateLimits
 
 log = logging.getLogger("pax_hispanica.web")
 HERE = Path(__file__).parent
 COOKIE = "paxh_user"
-MAX_MESSAGE = 8000
+MAX_MESSAGE = security.MAX_BODY   # a WebSocket message, like a request body
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")   # secrets.token_urlsafe; anything else opens nothing
+NAME_PATTERN = r"^[^\x00-\x1f\x7f]*$"           # no control characters (PostgreSQL refuses NUL in text)
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 400: "malformed",
+              415: "malformed", 422: "malformed"}
 
 
 class SeatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
     kind: str = Field("human", pattern="^(human|bot)$")
     bot_kind: str | None = Field(None, pattern="^(random|heuristic|ismcts)$")
     bot_strength: int | None = Field(None, ge=1, le=3)
-    name: str = Field("", max_length=40)
+    name: str = Field("", max_length=40, pattern=NAME_PATTERN)
 
 
 class GameIn(BaseModel):
+    """POST /api/games. No `seed`: the server draws every seed itself (PRJ-1: a
+    seed a client chose, or could guess, would reveal every shuffle and salt).
+    Unknown fields are refused rather than ignored, and types are strict (no
+    "2" for 2)."""
+    model_config = ConfigDict(extra="forbid", strict=True)
+
     players: int = Field(..., ge=2, le=5)
-    seats: list[SeatIn]
-    nations: list[str] | None = None
+    seats: list[SeatIn] = Field(..., max_length=5)
+    nations: list[str] | None = Field(None, max_length=5)
     mode: str = Field("online", pattern="^(online|hotseat)$")
-    seed: int | None = Field(None, ge=0, le=2**31 - 1)
-    params: dict[str, int | str] | None = None      # a variant (PRJ-31): ruleset numbers by name
+    params: dict[str, int | str] | None = Field(None, max_length=100)  # a variant (PRJ-31): numbers by name
+
+
+class ActIn(BaseModel):
+    """POST /api/act/{token} (documented for the schema; the engine checks the action)."""
+    version: int
+    action: dict[str, Any]
+
+
+class SeatBotIn(BaseModel):
+    """POST /api/seat/{token}/bot."""
+    seat: int | None = None
+    bot_kind: str = "heuristic"
+
+
+def _inline_schema(model: type[BaseModel]) -> dict:
+    """The model's JSON schema with its $defs inlined (for openapi_extra, which
+    does not register them as components)."""
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
+
+    def walk(x: Any) -> Any:
+        if isinstance(x, dict):
+            if "$ref" in x and x["$ref"].startswith("#/$defs/"):
+                return walk(defs[x["$ref"].split("/")[-1]])
+            return {k: walk(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [walk(v) for v in x]
+        return x
+
+    return walk(schema)
+
+
+def _body_doc(model: type[BaseModel], required: bool = True) -> dict:
+    return {"requestBody": {"required": required,
+                            "content": {"application/json": {"schema": _inline_schema(model)}}}}
 
 
 def parse_variant(text: str) -> dict:
@@ -76,7 +129,16 @@ def _preferred_lang(header: str) -> str:
 
 
 def _error(e: ServerError) -> JSONResponse:
-    return JSONResponse({"error": e.as_dict()}, status_code=e.status)
+    headers = {"Retry-After": str(e.retry_after)} if isinstance(e, RateLimited) else None
+    return JSONResponse({"error": e.as_dict()}, status_code=e.status, headers=headers)
+
+
+def _is_api(path: str) -> bool:
+    return path.startswith("/api/") or path == "/api"
+
+
+def _validation_message(errors: list) -> str:
+    return "; ".join(f"{'.'.join(map(str, x.get('loc', ())))}: {x.get('msg', '')}" for x in errors)[:500]
 
 
 def _malformed(message: str) -> JSONResponse:
@@ -157,12 +219,21 @@ class Conn:
         self.writer.cancel()
 
 
-def create_app(database_url: str | None = None, data_dir: str = "data", bot_delay: float | None = None) -> FastAPI:
+def create_app(database_url: str | None = None, data_dir: str = "data", bot_delay: float | None = None,
+               rate_limits: dict[str, str | None] | None = None, secret: str | None = None,
+               api_docs: bool | None = None) -> FastAPI:
+    """rate_limits: {"create": "30/minute", "act": "20/second"} overrides PAXH_RATE_* ("0" = off);
+    secret: the CSRF key (PAXH_SECRET); api_docs: serve /api/docs (PAXH_API_DOCS=1; off by default,
+    since Swagger UI loads its script from a CDN that the CSP refuses)."""
     url = database_url or os.environ.get("PAXH_DATABASE_URL") or db.default_url(data_dir)
     db.migrate(url)
     if bot_delay is None:
         bot_delay = float(os.environ.get("PAXH_BOT_DELAY", "0.4"))
+    if api_docs is None:
+        api_docs = os.environ.get("PAXH_API_DOCS", "") not in ("", "0", "off")
     svc = Service(url, bot_delay=bot_delay)
+    limits = RateLimits(rate_limits)
+    csrf = security.Csrf(secret)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):  # noqa: ANN202
@@ -170,13 +241,82 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
         yield
         await svc.close()
 
-    app = FastAPI(title="Pax Hispanica", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(title="Pax Hispanica", lifespan=lifespan, docs_url="/api/docs" if api_docs else None,
+                  redoc_url=None)
     app.state.svc = svc
+    app.state.rate_limits = limits
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = Jinja2Templates(env=render.env)
+    # the last added runs first: headers on every answer, then the size limit, then the origin check
+    app.add_middleware(security.OriginGuard)
+    app.add_middleware(security.BodyLimit)
+    app.add_middleware(security.SecurityHeaders)
+
+    def client_address(conn: Request | WebSocket) -> str | None:
+        return conn.client.host if conn.client else None
+
+    def request_lang(request: Request) -> str:
+        """The language for a page when the user is not at hand (errors): ?lang, else Accept-Language."""
+        lang = request.query_params.get("lang")
+        return lang if lang in LANGS else _preferred_lang(request.headers.get("accept-language", ""))
+
+    def error_page(request: Request, status: int, key: str, lang: str | None = None) -> HTMLResponse:
+        lang = lang or request_lang(request)
+        resp = templates.TemplateResponse(request, "message.html", {"t": Tr(lang), "lang": lang, "user": {},
+                                                                    "message_key": key}, status_code=status)
+        return resp
+
+    # ----------------------------------------------------------------- refusals
+    # FastAPI's own refusals (unknown path, wrong method, bad path/query parameter) in our
+    # envelope for the API, as a page in the user's language otherwise; anything unexpected is
+    # logged and answered "internal" -- never a stack trace.
+    @app.exception_handler(StarletteHTTPException)
+    async def http_refusal(request: Request, exc: StarletteHTTPException) -> Response:
+        code = HTTP_CODES.get(exc.status_code, "refused")
+        if _is_api(request.url.path) or exc.status_code == 413:
+            detail = exc.detail if isinstance(exc.detail, str) else code
+            return JSONResponse({"error": {"code": code, "rule": None, "message": detail}},
+                                status_code=exc.status_code, headers=getattr(exc, "headers", None))
+        return error_page(request, exc.status_code, {404: "page_not_found"}.get(exc.status_code, "bad_request"))
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_refusal(request: Request, exc: RequestValidationError) -> Response:
+        if _is_api(request.url.path):
+            return _malformed(_validation_message(exc.errors()))
+        return error_page(request, 400, "bad_request")
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> Response:
+        # Starlette's ServerErrorMiddleware calls this outside the other middlewares, so the
+        # security headers are added here.
+        log.exception("internal error on %s %s", request.method, request.url.path)
+        if _is_api(request.url.path):
+            resp: Response = JSONResponse({"error": {"code": "internal", "rule": None,
+                                                     "message": "the server failed on this request; it is logged"}},
+                                          status_code=500)
+        else:
+            try:
+                resp = error_page(request, 500, "internal_error")
+            except Exception:  # noqa: BLE001 - the error page itself failed: plain text
+                resp = Response("internal error", status_code=500, media_type="text/plain")
+        for k, v in security.SecurityHeaders(app).common:
+            resp.headers[k.decode()] = v.decode()
+        resp.headers["cache-control"] = "no-store"
+        return resp
+
+    async def resolve(token: str) -> Rights:
+        """svc.resolve, for strings that can be tokens at all (a NUL or 10 KB link is unknown, not a
+        database error)."""
+        if not TOKEN.fullmatch(token):
+            raise ServerError("unknown_token", "no game has this link", status=404)
+        return await svc.resolve(token)
+
+    def cookie_user(conn: Request | WebSocket) -> str | None:
+        uid = conn.cookies.get(COOKIE)
+        return uid if uid and TOKEN.fullmatch(uid) else None
 
     async def current_user(request: Request) -> dict:
-        user = await svc.user(request.cookies.get(COOKIE))
+        user = await svc.user(cookie_user(request))
         lang = request.query_params.get("lang")
         if lang is None and user.get("new"):  # a new browser starts in the language it prefers
             lang = _preferred_lang(request.headers.get("accept-language", ""))
@@ -208,12 +348,33 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     async def lobby(request: Request) -> HTMLResponse:
         user = await current_user(request)
         games = await svc.games_of(user["id"])
-        return page(request, user, "lobby.html", games=games)
+        return page(request, user, "lobby.html", games=games, csrf=csrf.token(user["id"]))
 
     @app.post("/games")
     async def create_from_form(request: Request) -> Response:
         user = await current_user(request)
-        form = await request.form()
+
+        async def refuse(status: int, key: str, headers: dict | None = None, text: str | None = None) -> Response:
+            games = await svc.games_of(user["id"])
+            resp = page(request, user, "lobby.html", status=status, games=games, csrf=csrf.token(user["id"]),
+                        error=text or Tr(user["lang"])(key))
+            resp.headers.update(headers or {})
+            return resp
+
+        # another site's page cannot post this form for the user: its Origin is foreign, and it
+        # cannot know the token (an HMAC of the user id, which sits in an HttpOnly cookie)
+        if security.foreign_origin(request.scope, security.allowed_origins()) is not None:
+            return await refuse(403, "cross_origin")
+        try:
+            form = await request.form()
+        except Exception:  # noqa: BLE001 - python-multipart's refusals (bad boundary, too many fields)
+            return await refuse(400, "bad_request")
+        if not csrf.ok(user["id"], form.get("csrf")):
+            return await refuse(403, "csrf_refused")
+        try:
+            limits.check("create", client_address(request))
+        except RateLimited as e:
+            return await refuse(429, "rate_limited", {"Retry-After": str(e.retry_after)})
         try:
             players = int(str(form.get("players", "0")))
             if not 2 <= players <= 5:
@@ -224,7 +385,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
                 seats.append({"kind": kind if kind in ("human", "bot") else "human",
                               "bot_kind": str(form.get(f"bot{i}", "heuristic")) if kind == "bot" else None,
                               "bot_strength": int(str(form.get(f"strength{i}", "2"))) if kind == "bot" else None,
-                              "name": str(form.get(f"name{i}", ""))[:40]})
+                              "name": re.sub(r"[\x00-\x1f\x7f]", "", str(form.get(f"name{i}", "")))[:40]})
                 nations.append(str(form.get(f"nation{i}", "")))
             if any(nations) and not all(nations):
                 raise ServerError("malformed", "choose a nation for every seat, or for none")
@@ -233,9 +394,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
             params = parse_variant(str(form.get("variant", ""))[:500])
             live = await svc.create_game(players, seats, chosen, mode=mode, host_user=user["id"], params=params)
         except (ValueError, ServerError) as e:
-            msg = e.message if isinstance(e, ServerError) else str(e)
-            games = await svc.games_of(user["id"])
-            return page(request, user, "lobby.html", status=400, games=games, error=msg)
+            return await refuse(400, "bad_request", text=e.message if isinstance(e, ServerError) else str(e))
         resp = RedirectResponse(f"/host/{live.host_token}", status_code=303)
         if user.get("new"):
             resp.set_cookie(COOKIE, user["id"], max_age=3600 * 24 * 365 * 5, httponly=True, samesite="lax")
@@ -245,7 +404,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     async def host_page(request: Request, token: str) -> HTMLResponse:
         user = await current_user(request)
         try:
-            rights = await svc.resolve(token)
+            rights = await resolve(token)
         except ServerError:
             return page(request, user, "message.html", status=404, message_key="not_found")
         if rights.role not in ("host", "table"):
@@ -266,7 +425,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     async def game_page(request: Request, token: str) -> HTMLResponse:
         user = await current_user(request)
         try:
-            rights = await svc.resolve(token)
+            rights = await resolve(token)
         except ServerError:
             return page(request, user, "message.html", status=404, message_key="not_found")
         await svc.claim_seat(rights, user["id"])
@@ -281,10 +440,12 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
                     update=update)
 
     @app.get("/replay/{token}", response_class=HTMLResponse)
-    async def replay_page(request: Request, token: str, step: int | None = None) -> HTMLResponse:
+    async def replay_page(request: Request, token: str, step: str | None = None) -> HTMLResponse:
         user = await current_user(request)
+        if step is not None and not (step.isdigit() and len(step) <= 9):  # no int() of a 10,000-digit string
+            return page(request, user, "message.html", status=400, message_key="bad_step")
         try:
-            rights = await svc.resolve(token)
+            rights = await resolve(token)
         except ServerError:
             return page(request, user, "message.html", status=404, message_key="not_found")
         live = await svc.get(rights.game_id)
@@ -311,16 +472,22 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
         return {"ok": True}
 
     # ----------------------------------------------------------------- JSON API
-    @app.post("/api/games")
+    @app.post("/api/games", openapi_extra=_body_doc(GameIn))
     async def api_create(request: Request) -> JSONResponse:
         try:
-            body = GameIn.model_validate_json(await request.body())
-        except ValidationError as e:
-            return _malformed("; ".join(f"{'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors()))
-        uid = request.cookies.get(COOKIE)  # a browser's user, so the game shows in its list
-        try:
+            raw = await request.body()
+            data = security.parse_json(raw)
+            if isinstance(data, dict) and "seed" in data:
+                raise ServerError("seed_not_allowed", "the server draws every game's seed; a client may not "
+                                  "choose it (it is published when the game ends)", rule="PRJ-1")
+            try:
+                body = GameIn.model_validate_json(raw)
+            except ValidationError as e:
+                raise ServerError("malformed", _validation_message(e.errors())) from None
+            limits.check("create", client_address(request))
+            uid = cookie_user(request)  # a browser's user, so the game shows in its list
             live = await svc.create_game(body.players, [s.model_dump() for s in body.seats], body.nations,
-                                         mode=body.mode, host_user=uid, seed=body.seed, params=body.params)
+                                         mode=body.mode, host_user=uid, params=body.params)
         except ServerError as e:
             return _error(e)
         return JSONResponse({
@@ -331,41 +498,34 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     @app.get("/api/view/{token}")
     async def api_view(token: str) -> JSONResponse:
         try:
-            rights = await svc.resolve(token)
+            rights = await resolve(token)
             live = await svc.get(rights.game_id)
         except ServerError as e:
             return _error(e)
         seat = next(iter(rights.seats)) if rights.role == "seat" else None
         return JSONResponse(json.loads(json.dumps(render.json_update(live, seat, full_log=True), default=str)))
 
-    @app.post("/api/act/{token}")
+    @app.post("/api/act/{token}", openapi_extra=_body_doc(ActIn))
     async def api_act(request: Request, token: str) -> JSONResponse:
-        raw = await request.body()
-        if len(raw) > MAX_MESSAGE:
-            return _malformed("message too large")
         try:
-            body = json.loads(raw)
-        except ValueError:
-            return _malformed("the body is not JSON")
-        if not isinstance(body, dict):
-            return _malformed("the body is a JSON object {version, action}")
-        try:
-            rights = await svc.resolve(token)
+            body = security.parse_json(await request.body())
+            if not isinstance(body, dict):
+                raise ServerError("malformed", "the body is a JSON object {version, action}")
+            limits.check("act", client_address(request))
+            rights = await resolve(token)
             live = await svc.act(rights, body.get("action"), body.get("version"))
         except ServerError as e:
             return _error(e)
         return JSONResponse({"ok": True, "version": live.version})
 
-    @app.post("/api/seat/{token}/bot")
+    @app.post("/api/seat/{token}/bot", openapi_extra=_body_doc(SeatBotIn, required=False))
     async def api_seat_bot(request: Request, token: str) -> JSONResponse:
         try:
-            body = json.loads(await request.body() or b"{}")
+            body = security.parse_json(await request.body() or b"{}")
             if not isinstance(body, dict):
-                raise ValueError
-        except ValueError:
-            return _malformed("the body is a JSON object {seat, bot_kind}")
-        try:
-            rights = await svc.resolve(token)
+                raise ServerError("malformed", "the body is a JSON object {seat, bot_kind}")
+            limits.check("act", client_address(request))
+            rights = await resolve(token)
             seat = body.get("seat", next(iter(rights.seats)) if rights.role == "seat" else None)
             if not isinstance(seat, int) or isinstance(seat, bool):
                 raise ServerError("malformed", "which seat?")
@@ -377,7 +537,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     @app.get("/api/record/{token}")
     async def api_record(token: str) -> JSONResponse:
         try:
-            rights = await svc.resolve(token)
+            rights = await resolve(token)
             live = await svc.get(rights.game_id)
         except ServerError as e:
             return _error(e)
@@ -390,24 +550,28 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     @app.websocket("/ws/echo")
     async def ws_echo(ws: WebSocket) -> None:
         await ws.accept()
-        try:
-            while True:
-                await ws.send_text(await ws.receive_text())
-        except WebSocketDisconnect:
-            pass
+        while True:
+            msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                return
+            if msg.get("text") is None:
+                await ws.send_text(json.dumps({"type": "error", "id": None, "code": "malformed", "rule": None,
+                                               "message": "send text frames"}))
+            else:
+                await ws.send_text(msg["text"][:MAX_MESSAGE])
 
     @app.websocket("/ws/{token}")
     async def ws_game(ws: WebSocket, token: str) -> None:
         await ws.accept()
         try:
-            rights = await svc.resolve(token)
+            rights = await resolve(token)
             live = await svc.get(rights.game_id)
         except ServerError as e:
             await ws.send_text(json.dumps({"type": "error", "id": None, **e.as_dict()}))
             await ws.close(code=4404)
             return
         lang = "en"
-        uid = ws.cookies.get(COOKIE)
+        uid = cookie_user(ws)
         if uid:
             lang = (await svc.user(uid)).get("lang", "en")
         if ws.query_params.get("lang") in LANGS:
@@ -423,29 +587,40 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
             await conn.flush()
             svc.kick_bots(live)
             while True:
-                text = await ws.receive_text()
-                await handle_message(conn, live, text)
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:  # a binary frame: say so, keep the connection
+                    await conn.send({"type": "error", "id": None, "code": "malformed", "rule": None,
+                                     "message": "messages are JSON text frames, not binary"})
+                    continue
+                await handle_message(conn, live, text, client_address(ws))
         except WebSocketDisconnect:
             pass
         finally:
             conn.close()
             live.listeners.discard(conn.push)
-            for seat in played:
-                await svc.seat_connected(live, seat, -1)
 
-    async def handle_message(conn: Conn, live: LiveGame, text: str) -> None:
+            async def gone() -> None:
+                for seat in played:
+                    await svc.seat_connected(live, seat, -1)
+            # shielded: a handler cancelled here (server shutdown, the test client) must not cut a
+            # database write in half (aiosqlite then leaves a connection that never closes)
+            await asyncio.shield(gone())
+
+    async def handle_message(conn: Conn, live: LiveGame, text: str, address: str | None = None) -> None:
         msg_id = None
         try:
             if len(text) > MAX_MESSAGE:
-                raise ServerError("malformed", "message too large")
-            try:
-                msg = json.loads(text)
-            except ValueError:
-                raise ServerError("malformed", "messages are JSON objects") from None
+                raise ServerError("too_large", f"messages are at most {MAX_MESSAGE} bytes", status=413)
+            msg = security.parse_json(text, "the message")
             if not isinstance(msg, dict):
                 raise ServerError("malformed", "messages are JSON objects")
             msg_id = msg.get("id") if isinstance(msg.get("id"), (int, str)) else None
             kind = msg.get("type")
+            if kind in ("act", "leave", "takeover"):
+                limits.check("act", address)
             if kind == "act":
                 live = await svc.act(conn.rights, msg.get("action"), msg.get("version"))
                 await conn.flush()  # the new picture first, then the ack

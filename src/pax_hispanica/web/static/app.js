@@ -2,7 +2,8 @@
 // as HTML (rendered from this seat's view only); we send actions as JSON.
 (function () {
   "use strict";
-  const P = window.PAXH;
+  // the page's settings: a JSON data block, not inline script (the CSP allows none)
+  const P = JSON.parse(document.getElementById("paxh-config").textContent);
   const board = document.getElementById("board");
   const connEl = document.getElementById("conn");
   const errEl = document.getElementById("error");

@@ -1,0 +1,14 @@
+// Lobby: show the seat rows for the chosen number of players (static file: the CSP allows no inline script).
+(function(){
+  const sel = document.getElementById('players');
+  function show(){
+    document.querySelectorAll('.seat-row').forEach(r => {
+      const on = +r.dataset.seat < +sel.value, bot = r.querySelector('select[name^=kind]').value === 'bot';
+      r.hidden = !on;
+      r.querySelectorAll('select,input').forEach(e => e.disabled = !on || (!bot && /^(bot|strength)/.test(e.name)));
+    });
+  }
+  sel.addEventListener('change', show);
+  document.querySelectorAll('select[name^=kind]').forEach(k => k.addEventListener('change', show));
+  show();
+})();
