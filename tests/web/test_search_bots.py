@@ -50,7 +50,7 @@ def test_ismcts_seats_play_through_the_worker_process(tmp_path):
     # the stored game replays to the same state, and the search seat's moves are its agent's
     actions = record["actions"]
     state = api.new_game(api.Config(players=2), seed=seed)
-    agent = seam.make_bot("ismcts", seed * 8 + 0 + 1, 1)
+    agent = seam.make_bot("ismcts", api.derived_seed(seed, "bot|0"), 1)  # the server's bot seed
     for action in actions[:30]:
         if action["seat"] == 0:
             assert agent.decide(api.view(state, 0), api.legal_actions(state, 0)) == action
