@@ -140,7 +140,7 @@ def db_check(
     Read-only: it changes nothing in the database (the server marks a damaged game when it
     loads it)."""
     try:
-        from .web.dbcheck import check_database
+        from .web.dbcheck import NoSchema, check_database
     except ImportError as e:
         typer.echo(f"paxh db check needs the web extra ({e}); run scripts/setup.sh", err=True)
         raise typer.Exit(2)
@@ -151,7 +151,11 @@ def db_check(
         if not quiet:
             typer.echo(f"checked {done}/{total} games", err=True)
 
-    damaged, total = check_database(url, progress)
+    try:
+        damaged, total = check_database(url, progress)
+    except NoSchema as e:
+        typer.echo(f"paxh db check: {e}", err=True)
+        raise typer.Exit(2) from None
     for gid, reason in damaged:
         typer.echo(f"damaged game {gid}: {reason}")
     typer.echo(f"{total} games checked, {len(damaged)} damaged", err=True)

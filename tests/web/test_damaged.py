@@ -146,6 +146,17 @@ def test_a_clean_database_checks_out(database_url):
     assert "1 games checked, 0 damaged" in out.output
 
 
+def test_db_check_refuses_a_missing_or_unmigrated_database_and_creates_nothing(tmp_path):
+    out = CliRunner().invoke(cli_app, ["db", "check", "--data-dir", str(tmp_path)])
+    assert out.exit_code == 2 and "no database file" in out.output, out.output
+    assert not (tmp_path / "paxh.sqlite3").exists()
+    empty = tmp_path / "empty.sqlite3"
+    sa.create_engine(f"sqlite:///{empty}").connect().close()
+    out = CliRunner().invoke(cli_app, ["db", "check", "--database-url", f"sqlite:///{empty}"])
+    assert out.exit_code == 2 and "migrate" in out.output, out.output
+    assert not sa.inspect(sa.create_engine(f"sqlite:///{empty}")).has_table("games")
+
+
 def test_version_off_by_one_on_a_cached_game_is_damage_not_busy(database_url):
     with TestClient(create_app(database_url, bot_delay=0)) as c:
         g = c.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pathlib import Path
+
 import sqlalchemy as sa
 
 from . import db, integrity
@@ -32,12 +34,25 @@ def check_game(conn: sa.Connection, g: sa.RowMapping) -> str | None:
     return None
 
 
+class NoSchema(Exception):
+    """The URL holds no Pax Hispanica database of this version."""
+
+
 def check_database(url: str, progress: Callable[[int, int], None] | None = None) -> tuple[list[tuple[str, str]], int]:
-    """([(game id, what is wrong)], number of games checked)."""
+    """([(game id, what is wrong)], number of games checked). Raises NoSchema when the URL
+    holds no database of this version (nothing is created or migrated: the check is read-only)."""
+    u = sa.engine.make_url(db.sync_url(url))
+    if u.get_backend_name() == "sqlite" and not (u.database and Path(u.database).is_file()):
+        raise NoSchema(f"no database file at {u.database}")
     engine = sa.create_engine(db.sync_url(url), poolclass=sa.pool.NullPool)
     damaged: list[tuple[str, str]] = []
     try:
         with engine.connect() as conn:
+            have = {c["name"] for c in sa.inspect(conn).get_columns("games")} if \
+                sa.inspect(conn).has_table("games") else set()
+            if not {c.name for c in db.games.columns} <= have:
+                raise NoSchema("the database has no games table of this version: start `paxh serve` "
+                               "on it once to migrate it")
             ids = conn.execute(sa.select(db.games.c.id).order_by(db.games.c.id)).scalars().all()
             for i, gid in enumerate(ids, 1):
                 g = conn.execute(sa.select(*COLS).where(db.games.c.id == gid)).mappings().first()
