@@ -1,0 +1,56 @@
+"""Every rule ID of docs/rules.md (api.RULES) fires at least once over the corpus
+(tests/corpus/, issue 13). How a firing is counted (events, decisions asked, refused
+probes, witnessed situations) is explained in tests/rule_coverage.py.
+
+The table of counts is checked in as tests/corpus/rule_coverage.txt (so a review sees
+which rules the corpus exercises, and how much) and must match the corpus: regenerate
+both with scripts/make_corpus.py. Show it with `pytest -rA tests/engine/test_rule_coverage.py`.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import rule_coverage
+from pax_hispanica import api
+from pax_hispanica.sim import corpus
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLE = corpus.CORPUS / "rule_coverage.txt"
+
+
+@pytest.fixture(scope="module")
+def coverage() -> rule_coverage.Coverage:
+    return rule_coverage.cover(corpus.load())
+
+
+def test_every_rule_fires_somewhere_in_the_corpus(coverage):
+    table = coverage.table()
+    print("\n" + table)
+    never = coverage.never()
+    assert never == [], (f"rules that never fire in tests/corpus/: {', '.join(never)}; add a scenario "
+                         f"(docs/scenarios/) that makes each fire, then run scripts/make_corpus.py\n{table}")
+
+
+def test_the_checked_in_table_is_the_corpus_table(coverage):
+    assert TABLE.exists(), "tests/corpus/rule_coverage.txt missing: run scripts/make_corpus.py"
+    assert TABLE.read_text() == coverage.table(), \
+        "tests/corpus/rule_coverage.txt is stale: run scripts/make_corpus.py and review the diff"
+
+
+def test_the_exempt_list_names_known_rules_with_reasons():
+    assert set(rule_coverage.EXEMPT) <= set(api.RULES)
+    assert all(reason.strip() for reason in rule_coverage.EXEMPT.values())
+
+
+def test_docs_rules_md_lists_exactly_api_rules():
+    text = (ROOT / "docs" / "rules.md").read_text()
+    ids = set(re.findall(r"^\| ([A-Z]+-\d+) \|", text, re.M)) | set(re.findall(r"^- \*\*([A-Z]+-\d+) ", text, re.M))
+    assert ids == set(api.RULES), (sorted(ids - set(api.RULES)), sorted(set(api.RULES) - ids))
+
+
+def test_the_cited_rule_of_every_event_is_known(coverage):
+    for column in rule_coverage.COLUMNS:
+        assert set(coverage.counts[column]) <= set(api.RULES), column
