@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
-from pax_hispanica.sim import corpus  # noqa: E402
+from pax_hispanica.sim import corpus
 
 
 def main() -> int:

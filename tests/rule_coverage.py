@@ -83,6 +83,7 @@ def probes(state) -> Iterable[dict]:
             yield {"seat": seat, "type": "sell", "card": card}                         # HND-3 for a Haven card
             yield {"seat": seat, "type": "play", "card": card, "target": NOWHERE}      # PRJ-11 / CARD-1
         yield {"seat": seat, "type": "play", "card": NOWHERE}                          # PLY-1
+        yield {"seat": seat, "type": "end_turn"}                         # HND-2 when over the hand limit
     elif d == "reduce_hand":
         yield {"seat": seat, "type": "end_turn"}                                       # HND-2
     elif d == "support":

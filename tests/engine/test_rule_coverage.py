@@ -12,8 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 import rule_coverage
+
 from pax_hispanica import api
 from pax_hispanica.sim import corpus
 
@@ -47,7 +47,7 @@ def test_the_exempt_list_names_known_rules_with_reasons():
 
 def test_docs_rules_md_lists_exactly_api_rules():
     text = (ROOT / "docs" / "rules.md").read_text()
-    ids = set(re.findall(r"^\| ([A-Z]+-\d+) \|", text, re.M)) | set(re.findall(r"^- \*\*([A-Z]+-\d+) ", text, re.M))
+    ids = set(re.findall(r"^\| ([A-Z]+-\d+) \|", text, re.MULTILINE)) | set(re.findall(r"^- \*\*([A-Z]+-\d+) ", text, re.MULTILINE))
     assert ids == set(api.RULES), (sorted(ids - set(api.RULES)), sorted(set(api.RULES) - ids))
 
 

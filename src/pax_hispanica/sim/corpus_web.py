@@ -61,9 +61,8 @@ def web_entries(n: int) -> Iterator[dict]:
     os.environ.setdefault("PAXH_RATE_ACT", "0")
     from fastapi.testclient import TestClient
 
-    from ..web.server import create_app
-
     from .. import api
+    from ..web.server import create_app
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{Path(tmp) / 'corpus.sqlite3'}"
         with TestClient(create_app(url, data_dir=tmp, bot_delay=0)) as client:
