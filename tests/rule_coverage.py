@@ -146,6 +146,7 @@ def cover_record(rid: str, record: dict, cov: Coverage) -> None:
         cov.add("witnessed", "CARD-3", rid)              # every card dealt into its deck at setup
     hands_over = []                                      # AUC-7 witnesses
     cargo_in_europe = []                                 # PRJ-10 witnesses
+    sail2 = []                                           # SAIL-2 witnesses
     for action in record["actions"]:
         st = game.state
         _decisions(st, rid, cov)
@@ -161,6 +162,13 @@ def cover_record(rid: str, record: dict, cov: Coverage) -> None:
         events = game.act(action)
         st = game.state
         for ev in events:
+            if ev["type"] == "BattleResolved":              # SAIL-2: a fleet in the zone counted as tokens
+                zone = st.rs.zone_index[ev["zone"]]
+                fleets = [x["seat"] for x in ev["support"] if st.fzone[x["seat"]] == zone]
+                owner = st.col_owner[st.rs.col_index[ev["target"]]] if ev["target"] in st.rs.col_index else None
+                if owner is not None and owner >= 0 and st.fzone[owner] == zone:
+                    fleets.append(owner)
+                sail2.extend(fleets)
             if ev["type"] == "AuctionWon" and len(st.hands[ev["winner"]]) > st.hand_limit(ev["winner"]):
                 hands_over.append(ev)
             if ev["type"] == "VoyageEnded" and ev["zone"] == "europe" and \
@@ -177,6 +185,7 @@ def cover_record(rid: str, record: dict, cov: Coverage) -> None:
         cov.add("witnessed", rule, rid, n)
     cov.add("witnessed", "AUC-7", rid, len(hands_over))
     cov.add("witnessed", "PRJ-10", rid, len(cargo_in_europe))
+    cov.add("witnessed", "SAIL-2", rid, len(sail2))
 
 
 def _deck_sizes(st) -> dict:
@@ -246,8 +255,8 @@ def witnesses(game: api.Game, events: list[dict]) -> Counter:
             col = rs.col_index[ev["colony"]]
             if spanish is not None and ev["owner"] == spanish and rs.col_crown[col]:
                 w["PRJ-13"] += 1                      # the Spanish player decides for the Crown colonies
-            if t == "CitizenEmployed":
-                w["LAB-2"] += 1                       # employed within the employment range
+            if t == "CitizenEmployed" and ev["site"].split(".")[0] != ev["colony"].split(".")[0]:
+                w["LAB-2"] += 1                       # employed from another zone (employ_range = anywhere)
             if t == "IndigenousKidnapped":
                 w["PRJ-6"] += 1                       # a kidnapped Indigenous becomes a Slave
         if t == "ColonyDiedOff" and spanish is not None and ev["owner"] == spanish and \
@@ -258,7 +267,6 @@ def witnesses(game: api.Game, events: list[dict]) -> Counter:
         if t == "ChoicesRevealed":
             last_bids = {c["seat"]: c["value"] for c in ev["choices"]}
             w["PRJ-1"] += len(ev["choices"])           # every sealed choice revealed with its salt
-            w["HID-1"] += 1                           # the secret stayed sealed until every chooser chose
         if t == "AuctionWon" and last_bids:
             top = max(last_bids.values())
             if last_bids.get(ev["winner"]) == top:
@@ -269,7 +277,6 @@ def witnesses(game: api.Game, events: list[dict]) -> Counter:
             if auction_turns[who] == 2:
                 w["PRJ-20"] += 1                      # a second auction turn in the same year
         if t == "BattleResolved":
-            w["SAIL-2"] += 1                          # the fleets' ships counted as tokens in the zone
             w["BAT-2"] += 1 + len(ev["support"])      # each side's tokens counted for it
         if t in ("ChestsLoaded", "TreasureScored"):
             w["TRS-1"] += 1                           # Treasure by the Flagship's legality
@@ -300,7 +307,9 @@ def witnesses(game: api.Game, events: list[dict]) -> Counter:
             w["PRJ-19"] += 1                          # refilled as soon as the discard pile has a card
         if t == "GameEnded":
             w["CYC-2"] += 1                           # the game ended by its length or early
-        if "to" not in ev:
+        if "to" in ev:
+            w["HID-1"] += 1                           # a secret: an event only the seats of "to" may see
+        else:
             w["HID-2"] += 1                           # a public event
         prev = ev
     if year == "goods":

@@ -68,7 +68,8 @@ def play_out(game: api.Game, kinds: list[str], seed: int, options: dict | None =
 
 # The bot games: players -> [(seat bots, number of games, config extras)]; the extras are a
 # variant's "params" (PRJ-31) or "nations" (without the Spanish, the Crown decides its own
-# colonies: PRJ-14). Each game's seed is stable_seed("corpus", players, mix, game).
+# colonies: PRJ-14). Each game's seed is stable_seed("corpus", players, mix, game): append new
+# mixes at the end of a list, so that the games already in the corpus keep their seeds.
 P = "params"
 NO_SPAIN = {3: ["english", "french", "dutch"], 4: ["english", "french", "dutch", "courland"]}
 MIXES: dict[int, list[tuple[list[str], int, dict]]] = {
@@ -79,7 +80,8 @@ MIXES: dict[int, list[tuple[list[str], int, dict]]] = {
     3: [(["random", "random", "random"], 7, {}), (["heuristic", "heuristic", "heuristic"], 5, {}),
         (["random", "heuristic", "random"], 3, {}), (["ismcts", "heuristic", "random"], 3, {}),
         (["random", "random", "random"], 2, {P: {"cycles": 2, "auctions_per_player": 3}}),
-        (["heuristic", "heuristic", "random"], 2, {"nations": NO_SPAIN[3]})],
+        (["heuristic", "heuristic", "random"], 2, {"nations": NO_SPAIN[3]}),
+        (["random", "random", "random"], 2, {P: {"employ_range": "anywhere"}})],
     4: [(["random"] * 4, 7, {}), (["heuristic"] * 4, 5, {}), (["heuristic", "random", "heuristic", "random"], 3, {}),
         (["ismcts", "heuristic", "heuristic", "random"], 3, {}),
         (["heuristic"] * 4, 2, {P: {"prestige_to_win": 8}}), (["random"] * 4, 1, {P: {"supply_chests": 8}}),
