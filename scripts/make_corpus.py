@@ -3,8 +3,8 @@
 Run it on purpose when a rule, the randomness or the state's serialisation changes, then
 review `git diff --stat tests/corpus/` and rerun the corpus tests:
 
-    PYTHONPATH=src .venv/bin/python scripts/make_corpus.py            # bots + scenarios; web games kept
-    PYTHONPATH=src .venv/bin/python scripts/make_corpus.py --web 6    # also play 6 new web games
+    .venv/bin/python scripts/make_corpus.py            # bots + scenarios; web games kept
+    .venv/bin/python scripts/make_corpus.py --web 6    # also play 6 new web games (replaces them)
 
 Everything but the web games is deterministic (fixed seeds): running it twice gives identical
 files. The web games carry the server's secret seeds; they are kept as recorded and only

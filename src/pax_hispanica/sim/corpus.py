@@ -92,14 +92,20 @@ MIXES: dict[int, list[tuple[list[str], int, dict]]] = {
 }
 
 
+def bot_entry(players: int, m: int, i: int) -> dict:
+    """Game `i` of mix `m` of MIXES[players]."""
+    kinds, _games, extra = MIXES[players][m]
+    seed = stable_seed("corpus", players, m, i)
+    cfg = api.Config(players=players, params=dict(extra.get(P, {})), nations=extra.get("nations"))
+    game = play_out(api.Game.new(cfg, seed), kinds, seed, {"ismcts": ISMCTS})
+    return entry(game, id=f"bots-{players}p-{m}-{i}", source="bots", bots=kinds,
+                 **({"ismcts": ISMCTS} if "ismcts" in kinds else {}))
+
+
 def bot_entries(players: int) -> Iterator[dict]:
-    for m, (kinds, games, extra) in enumerate(MIXES[players]):
+    for m, (_kinds, games, _extra) in enumerate(MIXES[players]):
         for i in range(games):
-            seed = stable_seed("corpus", players, m, i)
-            cfg = api.Config(players=players, params=dict(extra.get(P, {})), nations=extra.get("nations"))
-            game = play_out(api.Game.new(cfg, seed), kinds, seed, {"ismcts": ISMCTS})
-            yield entry(game, id=f"bots-{players}p-{m}-{i}", source="bots", bots=kinds,
-                        **({"ismcts": ISMCTS} if "ismcts" in kinds else {}))
+            yield bot_entry(players, m, i)
 
 
 def scenario_files() -> list[Path]:
