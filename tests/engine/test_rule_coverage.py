@@ -54,3 +54,32 @@ def test_docs_rules_md_lists_exactly_api_rules():
 def test_the_cited_rule_of_every_event_is_known(coverage):
     for column in rule_coverage.COLUMNS:
         assert set(coverage.counts[column]) <= set(api.RULES), column
+
+
+def _described_rules(description: str) -> set[str]:
+    """The rule IDs a scenario's description names before its first colon ("PRJ-5, BAT-4:",
+    "BAT-1..BAT-5:")."""
+    head = description.split(":", 1)[0]
+    out: set[str] = set()
+    for part in re.split(r",\s*", head):
+        m = re.fullmatch(r"([A-Z]+)-(\d+)\.\.\1-(\d+)", part.strip())
+        if m:
+            out |= {f"{m[1]}-{k}" for k in range(int(m[2]), int(m[3]) + 1)}
+        elif re.fullmatch(r"[A-Z]+-\d+", part.strip()):
+            out.add(part.strip())
+    return out
+
+
+@pytest.mark.parametrize("path", corpus.scenario_files(), ids=lambda p: p.stem)
+def test_each_scenario_makes_the_rules_it_names_fire(path):
+    """The scenarios written for rare rules (docs/scenarios.md) make exactly those rules fire
+    on their own actions, before any bot plays on."""
+    import json
+    scenario = json.loads(path.read_text())
+    named = _described_rules(scenario.get("description", ""))
+    assert named <= set(api.RULES), named - set(api.RULES)
+    assert named, f"{path.name}: its description names no rule ID before its first colon"
+    game = api.from_scenario(scenario)
+    cov = rule_coverage.Coverage()
+    rule_coverage.cover_record(path.stem, game.record, cov)
+    assert [r for r in sorted(named) if cov.total(r) == 0] == []
