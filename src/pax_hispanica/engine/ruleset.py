@@ -2,59 +2,28 @@
 
 Validation is strict: an unknown key, effect, zone, goods type or card is a
 `RulesetError` that names the file and the entry, so a person editing the data
-sees at once what is wrong.
+sees at once what is wrong. Each file's shape is declared in `ruleset_schema`
+(pydantic models, published as JSON Schemas in data/schema/); the checks here are
+those that join entries or files: zones a sea names, a nation's home colony, ranges.
 """
 
 from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from .errors import short
+from .ruleset_schema import BESPOKE, EFFECTS, FILES, LEGALITIES, PARAMS, SITE_KINDS, STR_CHOICES, name_entry, word
+from .schema import first_problem
+
+__all__ = ["BESPOKE", "DATA", "EFFECTS", "LEGALITIES", "PARAMS", "SITE_KINDS", "STR_CHOICES", "Card", "Ruleset",
+           "RulesetError", "check_params", "load_ruleset", "parameter_names", "parameter_types"]
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-LEGALITIES = ("PLUNDER", "SMUGGLER", "CONQUISTADOR", "PRIVATEER")
-
-# section -> key -> type: the parameter schema of ruleset.toml
-PARAMS: dict[str, dict[str, type]] = {
-    "game": {"cycles": int, "prestige_to_win": int, "money_per_prestige": int, "prestige_per_colony": int,
-             "crown_colony_prestige": int},
-    "setup": {"start_money": int, "start_ships": int, "start_zone": str},
-    "supply": {"citizens": int, "indigenous": int, "chests": int},
-    "goods": {"goods_per_year": int, "chest_cap": int, "die_sides": int, "slave_death": int,
-              "slave_revolt": int, "colony_income": int, "crown_colony_income": int},
-    "labour": {"employ_cost": int, "employ_range": str},
-    "auction": {"auctions_per_player": int},
-    "hand": {"hand_limit": int, "sell_price": int},
-    "sail": {"fleet_moves": int, "max_ships": int, "ship_capacity": int},
-    "treasure": {"smuggler_bribe": int, "conquistador_spanish_fee": int, "privateer_crown_share": int,
-                 "kings_crown_share": int,
-                 "conquistador_prestige": int, "privateer_prestige": int, "privateer_money": int,
-                 "smuggler_money": int, "plunder_money": int, "plunder_chests_per_prestige": int},
-}
-
-STR_CHOICES = {"employ_range": ("same_zone", "anywhere")}    # start_zone: a zone of the map
-
-# effect kind -> (allowed parameters, what it targets or None)
-EFFECTS: dict[str, tuple[frozenset, str | None]] = {
-    "gain_galleon": (frozenset({"n"}), None),
-    "found_colony": (frozenset(), "empty_colony_space"),
-    "build_fort": (frozenset(), "own_colony_without_fort"),
-    "set_legality": (frozenset({"value"}), None),
-    "income": (frozenset({"n"}), None),
-    "hand_limit": (frozenset({"n"}), None),
-    "prestige": (frozenset({"n"}), None),
-    "money": (frozenset({"n"}), None),
-    "place_visita": (frozenset({"indigenous"}), "land_zone"),
-    "place_cathedral": (frozenset({"capacity"}), "land_zone"),
-    "remove_rebels": (frozenset({"n"}), "rebellious_zone"),
-    "extra_moves": (frozenset({"n"}), None),
-    "haven": (frozenset(), "land_zone"),
-}
-BESPOKE = frozenset({"treaty_of_madrid"})
-SITE_KINDS = ("tribal", "visita", "cathedral", "colony")
 
 
 class RulesetError(ValueError):
@@ -120,7 +89,7 @@ class Ruleset:
         return z < self.n_land
 
 
-def _load(path: Path) -> dict:
+def _read(path: Path) -> dict:
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
@@ -130,29 +99,15 @@ def _load(path: Path) -> dict:
         raise RulesetError(f"{path.name}: not valid TOML: {e}") from None
 
 
-def _check_keys(fname: str, entry: str, got: dict, allowed: set, required: set = frozenset()):
-    unknown = set(got) - set(allowed)
-    if unknown:
-        raise RulesetError(f"{fname}: {entry}: unknown key(s) {sorted(unknown)}")
-    missing = set(required) - set(got)
-    if missing:
-        raise RulesetError(f"{fname}: {entry}: missing key(s) {sorted(missing)}")
-
-
-def _ranges(fname: str, raw) -> dict[str, tuple[int, int]]:
-    """PRJ-31: [ranges] gives every whole-number parameter its [least, most]."""
-    ints = [k for k, t in parameter_types().items() if t is int]
-    if not isinstance(raw, dict):
-        raise RulesetError(f"{fname}: [ranges] must be a table of name = [least, most]")
-    _check_keys(fname, "[ranges]", raw, set(ints), set(ints))
-    out = {}
-    for key in ints:
-        r = raw[key]
-        if (not isinstance(r, list) or len(r) != 2 or not all(type(x) is int for x in r)
-                or not 0 <= r[0] <= r[1] <= 10 ** 6):
-            raise RulesetError(f"{fname}: [ranges] {key} must be [least, most], whole numbers 0..10**6")
-        out[key] = (r[0], r[1])
-    return out
+def _load(path: Path) -> dict:
+    """A ruleset file, read and checked against its declared shape (ruleset_schema.FILES)."""
+    raw = _read(path)
+    try:
+        FILES[path.name].model_validate(raw)
+    except ValidationError as e:
+        namer = partial(name_entry, path.name)
+        raise RulesetError(first_problem(path.name, raw, e, namer, word)) from None
+    return raw
 
 
 def _in_range(where: str, key: str, value, ranges: dict) -> None:
@@ -162,92 +117,78 @@ def _in_range(where: str, key: str, value, ranges: dict) -> None:
                            f" not {short(value)}")
 
 
+def _ranges(fname: str, raw: dict) -> dict[str, tuple[int, int]]:
+    """PRJ-31: [ranges] gives every whole-number parameter its [least, most] (shape checked)."""
+    out = {}
+    for key in (k for k, t in parameter_types().items() if t is int):
+        lo, hi = raw[key]
+        if lo > hi:
+            raise RulesetError(f"{fname}: [ranges] {key} must be [least, most], whole numbers 0..10**6")
+        out[key] = (lo, hi)
+    return out
+
+
+def _by_players(fname: str, overrides: dict, ranges: dict) -> dict:
+    """[setup.by_players.N]: per player count overrides of [setup], each number in its range."""
+    out = {}
+    for n, over in overrides.items():
+        for key, v in over.items():
+            if PARAMS["setup"][key] is int:
+                _in_range(f"{fname}: [setup.by_players.{n}]", key, v, ranges)
+        out[int(n)] = over
+    return out
+
+
 def _params(raw: dict) -> dict:
+    """The parameters of ruleset.toml, flattened (supply keys get `supply_`), shape already checked."""
     fname = "ruleset.toml"
-    _check_keys(fname, "top level", raw, {"version", "ranges", *PARAMS}, {"version", "ranges", *PARAMS})
     ranges = _ranges(fname, raw["ranges"])
     params: dict = {}
-    by_players: dict = {}
     for section, schema in PARAMS.items():
-        values = dict(raw[section])
-        if section == "setup":
-            for n, over in values.pop("by_players", {}).items():
-                _check_keys(fname, f"[setup.by_players.{n}]", over, set(schema))
-                for key, v in over.items():
-                    if schema[key] is int:
-                        if type(v) is not int:
-                            raise RulesetError(f"{fname}: [setup.by_players.{n}] {key} must be int")
-                        _in_range(f"{fname}: [setup.by_players.{n}]", key, v, ranges)
-                by_players[int(n)] = over
-        _check_keys(fname, f"[{section}]", values, set(schema), set(schema))
         for key, typ in schema.items():
-            if not isinstance(values[key], typ) or isinstance(values[key], bool):
-                raise RulesetError(f"{fname}: [{section}] {key} must be {typ.__name__}")
             name = f"supply_{key}" if section == "supply" else key
             if typ is int:
-                _in_range(f"{fname}: [{section}]", name, values[key], ranges)
-            params[name] = values[key]
-    if params["employ_range"] not in ("same_zone", "anywhere"):
-        raise RulesetError(f"{fname}: [labour] employ_range must be 'same_zone' or 'anywhere'")
-    params["by_players"] = by_players
+                _in_range(f"{fname}: [{section}]", name, raw[section][key], ranges)
+            params[name] = raw[section][key]
+    params["by_players"] = _by_players(fname, raw["setup"].get("by_players", {}), ranges)
     params["ranges"] = ranges
     return params
 
 
-def _count(x, least: int) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and x >= least
+def _target(fname: str, cid: str, effects: list) -> str | None:
+    """What the card's targeted effect needs; at most one effect of a card names a target."""
+    targets = [EFFECTS[e["kind"]][1] for e in effects if EFFECTS[e["kind"]][1]]
+    if len(targets) > 1:
+        raise RulesetError(f"{fname}: card {cid}: more than one effect names a target")
+    return targets[0] if targets else None
+
+
+def _check_card(fname: str, entry: dict, deck: str, nations) -> None:
+    cid = entry["id"]
+    effects = entry.get("effects", [])
+    if (deck == "haven") != any(e["kind"] == "haven" for e in effects):
+        raise RulesetError(f"{fname}: card {cid}: Haven cards, and only they, have the haven effect")
+    if not effects and not entry.get("bespoke"):
+        raise RulesetError(f"{fname}: card {cid}: no effects")
+    nation = entry.get("requires", {}).get("nation")
+    if nation is not None and nation not in nations:
+        raise RulesetError(f"{fname}: card {cid}: requires.nation: unknown nation {nation!r}")
 
 
 def _cards(fname: str, raw: dict, deck: str, nations) -> dict:
-    _check_keys(fname, "top level", raw, {"card"}, {"card"})
     out = {}
     for entry in raw["card"]:
-        cid = entry.get("id", "?")
-        _check_keys(fname, f"card {cid}", entry,
-                    {"id", "name", "cost", "copies", "effects", "requires", "bespoke"}, {"id", "name", "cost"})
-        effects = []
-        target = None
-        for eff in entry.get("effects", []):
-            kind = eff.get("kind")
-            if kind not in EFFECTS:
-                raise RulesetError(f"{fname}: card {cid}: unknown effect {kind!r}")
-            allowed, needs = EFFECTS[kind]
-            _check_keys(fname, f"card {cid} effect {kind}", eff, {"kind", *allowed}, {"kind", *allowed})
-            if kind == "set_legality" and eff["value"] not in LEGALITIES:
-                raise RulesetError(f"{fname}: card {cid}: unknown legality {eff['value']!r}")
-            for param in allowed - {"value"}:
-                if not _count(eff[param], 1 if param == "n" else 0):
-                    raise RulesetError(f"{fname}: card {cid} effect {kind}: {param} must be a whole number"
-                                       f" of at least {1 if param == 'n' else 0}")
-            if needs:
-                if target:
-                    raise RulesetError(f"{fname}: card {cid}: more than one effect names a target")
-                target = needs
-            effects.append(dict(eff))
-        if (deck == "haven") != any(e["kind"] == "haven" for e in effects):
-            raise RulesetError(f"{fname}: card {cid}: Haven cards, and only they, have the haven effect")
-        bespoke = entry.get("bespoke")
-        if bespoke is not None and bespoke not in BESPOKE:
-            raise RulesetError(f"{fname}: card {cid}: unknown bespoke card {bespoke!r}")
-        if not effects and not bespoke:
-            raise RulesetError(f"{fname}: card {cid}: no effects")
-        requires = dict(entry.get("requires", {}))
-        _check_keys(fname, f"card {cid} requires", requires, {"colonies", "legality", "nation"})
-        if "colonies" in requires and not _count(requires["colonies"], 1):
-            raise RulesetError(f"{fname}: card {cid}: requires.colonies must be a whole number of at least 1")
-        if "legality" in requires and (not isinstance(requires["legality"], list)
-                                       or not set(requires["legality"]) <= set(LEGALITIES)):
-            raise RulesetError(f"{fname}: card {cid}: requires.legality must be a list of {', '.join(LEGALITIES)}")
-        if "nation" in requires and requires["nation"] not in nations:
-            raise RulesetError(f"{fname}: card {cid}: requires.nation: unknown nation {requires['nation']!r}")
+        cid = entry["id"]
+        effects = [dict(eff) for eff in entry.get("effects", [])]
+        target = _target(fname, cid, effects)
+        _check_card(fname, entry, deck, nations)
         copies = entry.get("copies", 1)
-        if not _count(entry["cost"], 0) or not _count(copies, 1):
-            raise RulesetError(f"{fname}: card {cid}: cost (0 or more) and copies (1 or more) are whole numbers")
         ids = [cid] if copies == 1 else [f"{cid}-{i}" for i in range(1, copies + 1)]
         for one in ids:
             if one in out:
                 raise RulesetError(f"{fname}: card {one}: duplicate id")
-            out[one] = Card(one, entry["name"], deck, entry["cost"], tuple(effects), requires, bespoke, target)
+            out[one] = Card(one, entry["name"], deck, entry["cost"], tuple(effects), dict(entry.get("requires", {})),
+                            entry.get("bespoke"), target)
     return out
 
 
@@ -338,91 +279,121 @@ def _first_duplicate(ids: list) -> str:
     return next(x for i, x in enumerate(ids) if x in ids[:i])
 
 
-@lru_cache(maxsize=16)
-def _load_folder(folder: Path) -> Ruleset:
-    params = _params(_load(folder / "ruleset.toml"))
-    raw_ver = _load(folder / "ruleset.toml")["version"]
-    mp = _load(folder / "map.toml")
-    _check_keys("map.toml", "top level", mp, {"europe", "sea", "land"}, {"europe", "sea", "land"})
-    lands, seas = mp["land"], mp["sea"]
-    zone_ids = [z["id"] for z in lands] + [z["id"] for z in seas] + [mp["europe"]["id"]]
+@dataclass
+class _Map:
+    """map.toml, as the parallel lists a Ruleset keeps."""
+    zone_ids: list
+    zone_names: list
+    n_land: int
+    zone_index: dict
+    adjacent: list[set] = field(default_factory=list)
+    cols: dict = field(default_factory=lambda: {k: [] for k in ("ids", "names", "zone", "goods", "crown", "fort")})
+    sites: dict = field(default_factory=lambda: {k: [] for k in ("ids", "names", "zone", "kind", "wild", "count",
+                                                                  "cap")})
+
+    def link(self, a: str, b: str, where: str) -> None:
+        if b not in self.zone_index:
+            raise RulesetError(f"map.toml: {where}: unknown zone {b!r}")
+        self.adjacent[self.zone_index[a]].add(self.zone_index[b])
+        self.adjacent[self.zone_index[b]].add(self.zone_index[a])
+
+    def is_sea(self, zid: str) -> bool:
+        z = self.zone_index.get(zid)
+        return z is not None and self.n_land <= z < len(self.zone_ids) - 1
+
+
+def _zones(mp: dict) -> _Map:
+    lands, seas, europe = mp["land"], mp["sea"], mp["europe"]
+    zone_ids = [z["id"] for z in lands] + [z["id"] for z in seas] + [europe["id"]]
     if len(set(zone_ids)) != len(zone_ids):
         raise RulesetError(f"map.toml: duplicate zone id {_first_duplicate(zone_ids)!r}")
-    zi = {z: i for i, z in enumerate(zone_ids)}
-    names = [z["name"] for z in lands] + [z["name"] for z in seas] + [mp["europe"]["name"]]
-    adj: list[set] = [set() for _ in zone_ids]
+    names = [z["name"] for z in lands] + [z["name"] for z in seas] + [europe["name"]]
+    return _Map(zone_ids, names, len(lands), {z: i for i, z in enumerate(zone_ids)}, [set() for _ in zone_ids])
 
-    def link(a: str, b: str, where: str):
-        if b not in zi:
-            raise RulesetError(f"map.toml: {where}: unknown zone {b!r}")
-        adj[zi[a]].add(zi[b])
-        adj[zi[b]].add(zi[a])
 
-    _check_keys("map.toml", "[europe]", mp["europe"], {"id", "name", "seas"}, {"id", "name", "seas"})
+def _links(m: _Map, mp: dict) -> None:
     for s in mp["europe"]["seas"]:
-        link(mp["europe"]["id"], s, "europe")
-    for sea in seas:
-        _check_keys("map.toml", f"sea {sea.get('id')}", sea, {"id", "name", "adjacent"}, {"id", "name", "adjacent"})
+        m.link(mp["europe"]["id"], s, "europe")
+    for sea in mp["sea"]:
         for s in sea["adjacent"]:
-            if s in zi and zi[s] < len(lands):
+            if s in m.zone_index and m.zone_index[s] < m.n_land:
                 raise RulesetError(f"map.toml: sea {sea['id']}: list land zones under the land zone")
-            link(sea["id"], s, f"sea {sea['id']}")
-    cols: dict = {k: [] for k in ("ids", "names", "zone", "goods", "crown", "fort")}
-    sites: dict = {k: [] for k in ("ids", "names", "zone", "kind", "wild", "count", "cap")}
-    for z, land in enumerate(lands):
-        _check_keys("map.toml", f"land {land.get('id')}", land, {"id", "name", "seas", "sites"}, {"id", "name", "seas"})
+            m.link(sea["id"], s, f"sea {sea['id']}")
+    for land in mp["land"]:
         for s in land["seas"]:
-            if s not in zi or zi[s] < len(lands) or zi[s] == len(zone_ids) - 1:
+            if not m.is_sea(s):
                 raise RulesetError(f"map.toml: land {land['id']}: {s!r} is not a sea zone")
-            link(land["id"], s, f"land {land['id']}")
+            m.link(land["id"], s, f"land {land['id']}")
+
+
+def _sites(m: _Map, lands: list) -> None:
+    for z, land in enumerate(lands):
         for site in land.get("sites", []):
-            sid = f"{land['id']}.{site.get('id')}"
-            kind = site.get("kind")
-            if kind not in SITE_KINDS:
-                raise RulesetError(f"map.toml: site {sid}: unknown kind {kind!r}")
-            if kind == "colony":
-                _check_keys("map.toml", f"site {sid}", site, {"id", "kind", "name", "goods", "crown", "fort"},
-                            {"id", "kind", "name", "goods"})
-                for k, v in (("ids", sid), ("names", site["name"]), ("zone", z), ("goods", site["goods"]),
-                             ("crown", bool(site.get("crown", False))), ("fort", bool(site.get("fort", False)))):
-                    cols[k].append(v)
+            sid = f"{land['id']}.{site['id']}"
+            if site["kind"] == "colony":
+                row = {"ids": sid, "names": site["name"], "zone": z, "goods": site["goods"],
+                       "crown": site.get("crown", False), "fort": site.get("fort", False)}
+                table = m.cols
             else:
-                allowed = {"id", "kind", "name", "indigenous", "wilderness", "capacity"}
-                _check_keys("map.toml", f"site {sid}", site, allowed, {"id", "kind", "name"})
-                if kind == "cathedral" and ("capacity" not in site or "indigenous" in site):
-                    raise RulesetError(f"map.toml: site {sid}: a cathedral has a capacity and no Indigenous")
-                if kind != "cathedral" and "indigenous" not in site:
-                    raise RulesetError(f"map.toml: site {sid}: a {kind} needs its Indigenous count")
-                if site.get("wilderness") and kind != "tribal":
-                    raise RulesetError(f"map.toml: site {sid}: only Tribal Sites can be wilderness")
-                for k, v in (("ids", sid), ("names", site["name"]), ("zone", z), ("kind", kind),
-                             ("wild", bool(site.get("wilderness", False))), ("count", site.get("indigenous", 0)),
-                             ("cap", site.get("capacity", 0))):
-                    sites[k].append(v)
-    if len(set(cols["ids"]) | set(sites["ids"])) != len(cols["ids"]) + len(sites["ids"]):
-        raise RulesetError(f"map.toml: duplicate site id {_first_duplicate(cols['ids'] + sites['ids'])!r}")
+                row = {"ids": sid, "names": site["name"], "zone": z, "kind": site["kind"],
+                       "wild": site.get("wilderness", False), "count": site.get("indigenous", 0),
+                       "cap": site.get("capacity", 0)}
+                table = m.sites
+            for k, v in row.items():
+                table[k].append(v)
+    ids = m.cols["ids"] + m.sites["ids"]
+    if len(set(ids)) != len(ids):
+        raise RulesetError(f"map.toml: duplicate site id {_first_duplicate(ids)!r}")
+
+
+def _map(folder: Path) -> _Map:
+    mp = _load(folder / "map.toml")
+    m = _zones(mp)
+    _links(m, mp)
+    _sites(m, mp["land"])
+    return m
+
+
+def _nations(folder: Path, col_ids: list) -> tuple[dict, list]:
     nat = _load(folder / "nations.toml")
-    order = nat.pop("order", None)
+    order = nat.pop("order")
     if not order or set(order) != set(nat):
         raise RulesetError("nations.toml: `order` must list every nation once")
     for nid, n in nat.items():
-        _check_keys("nations.toml", f"[{nid}]", n, {"name", "legality", "home", "crown"}, {"name", "legality"})
-        if n["legality"] not in LEGALITIES:
-            raise RulesetError(f"nations.toml: [{nid}]: unknown legality {n['legality']!r}")
-        if "home" in n and n["home"] not in cols["ids"]:
+        if "home" in n and n["home"] not in col_ids:
             raise RulesetError(f"nations.toml: [{nid}]: unknown home colony space {n['home']!r}")
-    cards = _cards("market.toml", _load(folder / "market.toml"), "market", nat)
-    haven = _cards("haven.toml", _load(folder / "haven.toml"), "haven", nat)
+    return nat, order
+
+
+def _decks(folder: Path, nations: dict) -> tuple[dict, dict]:
+    cards = _cards("market.toml", _load(folder / "market.toml"), "market", nations)
+    haven = _cards("haven.toml", _load(folder / "haven.toml"), "haven", nations)
     if set(cards) & set(haven):
         raise RulesetError(f"haven.toml: card {sorted(set(cards) & set(haven))[0]}: its id is also in market.toml")
+    return cards, haven
+
+
+def _battle_cards(folder: Path) -> list:
     battle = _load(folder / "battle.toml")
-    if sorted(c.get("side") for c in battle.get("card", [])) != ["attacker", "target"]:
+    if sorted(c["side"] for c in battle["card"]) != ["attacker", "target"]:
         raise RulesetError("battle.toml: needs exactly one card per side (attacker, target)")
-    if params["start_zone"] not in zi:
+    return battle["card"]
+
+
+@lru_cache(maxsize=16)
+def _load_folder(folder: Path) -> Ruleset:
+    raw = _load(folder / "ruleset.toml")          # read once: its parameters and its version
+    params = _params(raw)
+    m = _map(folder)
+    nat, order = _nations(folder, m.cols["ids"])
+    cards, haven = _decks(folder, nat)
+    battle = _battle_cards(folder)
+    if params["start_zone"] not in m.zone_index:
         raise RulesetError(f"ruleset.toml: [setup] start_zone: unknown zone {params['start_zone']!r}")
+    cols, sites = m.cols, m.sites
     rs = Ruleset(
-        name=folder.name, version=raw_ver, params=params, zone_ids=zone_ids, zone_names=names,
-        n_land=len(lands), europe=len(zone_ids) - 1, adjacent=[tuple(sorted(a)) for a in adj],
+        name=folder.name, version=raw["version"], params=params, zone_ids=m.zone_ids, zone_names=m.zone_names,
+        n_land=m.n_land, europe=len(m.zone_ids) - 1, adjacent=[tuple(sorted(a)) for a in m.adjacent],
         col_ids=cols["ids"], col_names=cols["names"], col_zone=cols["zone"], col_goods=cols["goods"],
         col_crown=cols["crown"], col_fort=cols["fort"],
         site_ids=sites["ids"], site_names=sites["names"], site_zone=sites["zone"], site_kind=sites["kind"],
@@ -430,9 +401,9 @@ def _load_folder(folder: Path) -> Ruleset:
         nations=nat, nation_order=order, cards={**cards, **haven},
         market=list(cards), haven=list(haven), goods_types=sorted(set(cols["goods"])),
     )
-    rs.zone_index = zi
+    rs.zone_index = m.zone_index
     rs.col_index = {c: i for i, c in enumerate(cols["ids"])}
-    rs.battle_cards = battle["card"]
+    rs.battle_cards = battle
     rs.overrides = {}
     for key, value in params.items():      # parameters as plain attributes: rs.chest_cap without __getattr__
         rs.__dict__.setdefault(key, value)
