@@ -18,20 +18,45 @@ Format (JSON; docs/scenarios.md documents every field):
   "actions": [{"seat": 2, "type": "move", "to": "caribe_occidental"}]
 }
 Every key of "position" is optional; what is not given stays as the seeded setup left it.
+The shape (keys and types) is declared in `scenario_schema` and published as
+data/schema/scenario.schema.json; what needs the ruleset or the game is checked here.
 """
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
 from .cards import tableau_bonuses
 from .errors import IllegalAction
 from .flow import YEAR_STEPS, YEARS, Out, advance
+from .scenario_schema import SCENARIO, name_entry
+from .schema import first_problem
 from .setup import new_state
-from .ruleset import LEGALITIES
 from .state import CROWN, State
 
 
 def _fail(msg: str):
     raise IllegalAction("bad_scenario", "PRJ-7", msg)
+
+
+def _word(err: dict, entry: str) -> str | None:
+    """Wordings for union-typed keys, where pydantic reports one error per alternative."""
+    loc = err["loc"]
+    if "owner" in loc or "labour" in loc:
+        return f"{entry}: owner is a seat, 'crown' or null; labour 'citizen', 'slave' or null"
+    if "tableau" in loc:
+        return f"{entry}: tableau entries are card ids or [card id, target]"
+    if loc[-1:] == ("year",):
+        return f"year must be one of {YEARS}"
+    return None
+
+
+def check_shape(scn) -> None:
+    """The scenario's keys and types, against the declared schema (scenario_schema.SCENARIO)."""
+    try:
+        SCENARIO.validate_python(scn)
+    except ValidationError as e:
+        _fail(first_problem("scenario", scn, e, name_entry, _word))
 
 
 def _reorder(deck: list, top: list, name: str) -> list:
@@ -41,23 +66,10 @@ def _reorder(deck: list, top: list, name: str) -> list:
     return list(top) + [c for c in deck if c not in top]
 
 
-def build(scn: dict) -> tuple[State, list]:
-    """The position of a scenario, before its actions."""
-    unknown = set(scn) - {"config", "seed", "position", "actions", "description"}
-    if unknown:
-        _fail(f"scenario: unknown key(s) {sorted(unknown)}")
-    st, events = new_state(scn["config"], scn.get("seed", 0), start=False)
-    pos = scn.get("position", {})
-    rs = st.rs
-    allowed = {"cycle", "year", "step", "order", "players", "decks", "colonies", "sites", "rebels"}
-    if set(pos) - allowed:
-        _fail(f"scenario: unknown position key(s) {sorted(set(pos) - allowed)}")
-    st = st.copy()
-    st.stack, st.cursor, st.secrets = [], {}, {}
+def _when(st: State, pos: dict) -> tuple[str, str]:
+    """cycle, year and step; the step must be one of the year's."""
     st.cycle = pos.get("cycle", st.cycle)
     year = pos.get("year", YEARS[st.year])
-    if year not in YEARS:
-        _fail(f"scenario: year must be one of {YEARS}")
     st.year = YEARS.index(year)
     names = [f.__name__ for f in YEAR_STEPS[st.year]]
     step = pos.get("step", names[0])
@@ -68,68 +80,86 @@ def build(scn: dict) -> tuple[State, list]:
         if sorted(pos["order"]) != list(range(st.n)):
             _fail("scenario: order must list every seat once")
         st.order = list(pos["order"])
-    hands_cards = []
-    if len(pos.get("players", [])) > st.n:
-        _fail(f"scenario: {len(pos['players'])} players given for a game of {st.n}")
-    for s, p in enumerate(pos.get("players", [])):
-        extra = set(p) - {"money", "prestige", "hand", "tableau", "fleet", "havens"}
-        if extra:
-            _fail(f"scenario: player {s}: unknown key(s) {sorted(extra)}")
-        st.money[s] = p.get("money", st.money[s])
-        st.prestige[s] = p.get("prestige", st.prestige[s])
-        for c in p.get("hand", []) + [t if isinstance(t, str) else t[0] for t in p.get("tableau", [])]:
-            if c not in rs.cards:
-                _fail(f"scenario: player {s}: unknown card {c!r}")
-            hands_cards.append(c)
-        if "hand" in p:
-            st.hands[s] = list(p["hand"])
-        if "tableau" in p:
-            st.tableaus[s] = [(t, None) if isinstance(t, str) else (t[0], t[1]) for t in p["tableau"]]
-            for k, v in tableau_bonuses(rs, st.tableaus[s]).items():   # HND-1, GDS-7, SAIL-1
-                getattr(st, k)[s] = v
-        f = p.get("fleet", {})
-        if set(f) - {"zone", "ships", "legality", "cargo"}:
-            _fail(f"scenario: player {s}: unknown fleet key(s)")
-        if "zone" in f:
-            if f["zone"] not in rs.zone_index:
-                _fail(f"scenario: unknown zone {f['zone']!r}")
-            st.fzone[s] = rs.zone_index[f["zone"]]
-        st.fships[s] = f.get("ships", st.fships[s])
-        st.legality[s] = f.get("legality", st.legality[s])
-        if st.legality[s] not in LEGALITIES:
-            _fail(f"scenario: player {s}: legality is one of {', '.join(LEGALITIES)}")
-        if "cargo" in f:
-            if any(x not in ("chest", "citizen", "indigenous") for x in f["cargo"]):
-                _fail("scenario: cargo items are 'chest', 'citizen' or 'indigenous'")
-            st.cargo[s] = list(f["cargo"])
-        if "havens" in p:
-            if any(z not in rs.zone_index or not rs.is_land(rs.zone_index[z]) for z in p["havens"]):
-                _fail(f"scenario: player {s}: havens are land zone ids")
-            st.havens[s] = [rs.zone_index[z] for z in p["havens"]]
-    if len(set(hands_cards)) != len(hands_cards):
+    return year, step
+
+
+def _cards_of(st: State, s: int, p: dict) -> list:
+    """Hand and tableau of seat s (tableau bonuses applied); the cards it holds."""
+    rs = st.rs
+    held = p.get("hand", []) + [t if isinstance(t, str) else t[0] for t in p.get("tableau", [])]
+    for c in held:
+        if c not in rs.cards:
+            _fail(f"scenario: player {s}: unknown card {c!r}")
+    if "hand" in p:
+        st.hands[s] = list(p["hand"])
+    if "tableau" in p:
+        st.tableaus[s] = [(t, None) if isinstance(t, str) else (t[0], t[1]) for t in p["tableau"]]
+        for k, v in tableau_bonuses(rs, st.tableaus[s]).items():   # HND-1, GDS-7, SAIL-1
+            getattr(st, k)[s] = v
+    return held
+
+
+def _fleet(st: State, s: int, f: dict) -> None:
+    rs = st.rs
+    if "zone" in f:
+        if f["zone"] not in rs.zone_index:
+            _fail(f"scenario: unknown zone {f['zone']!r}")
+        st.fzone[s] = rs.zone_index[f["zone"]]
+    st.fships[s] = f.get("ships", st.fships[s])
+    st.legality[s] = f.get("legality", st.legality[s])
+    if "cargo" in f:
+        st.cargo[s] = list(f["cargo"])
+
+
+def _player(st: State, s: int, p: dict) -> list:
+    rs = st.rs
+    st.money[s] = p.get("money", st.money[s])
+    st.prestige[s] = p.get("prestige", st.prestige[s])
+    held = _cards_of(st, s, p)
+    _fleet(st, s, p.get("fleet", {}))
+    if "havens" in p:
+        if any(z not in rs.zone_index or not rs.is_land(rs.zone_index[z]) for z in p["havens"]):
+            _fail(f"scenario: player {s}: havens are land zone ids")
+        st.havens[s] = [rs.zone_index[z] for z in p["havens"]]
+    return held
+
+
+def _players(st: State, players: list) -> None:
+    """Each seat's money, prestige, cards and fleet; held cards leave the decks."""
+    if len(players) > st.n:
+        _fail(f"scenario: {len(players)} players given for a game of {st.n}")
+    held = [c for s, p in enumerate(players) for c in _player(st, s, p)]
+    if len(set(held)) != len(held):
         _fail("scenario: a card is held twice")
-    st.market = [c for c in st.market if c not in hands_cards]
-    st.haven = [c for c in st.haven if c not in hands_cards]
-    decks = pos.get("decks", {})
+    st.market = [c for c in st.market if c not in held]
+    st.haven = [c for c in st.haven if c not in held]
+
+
+def _decks(st: State, decks: dict) -> None:
     if "market" in decks:
         st.market = _reorder(st.market, decks["market"], "market")
     if "haven" in decks:
         st.haven = _reorder(st.haven, decks["haven"], "haven")
-    for cid, col in pos.get("colonies", {}).items():
+
+
+def _colonies(st: State, colonies: dict) -> None:
+    rs = st.rs
+    for cid, col in colonies.items():
         if cid not in rs.col_index:
             _fail(f"scenario: unknown colony space {cid!r}")
         c = rs.col_index[cid]
-        extra = set(col) - {"owner", "labour", "chests", "fort"}
-        if extra:
-            _fail(f"scenario: colony {cid}: unknown key(s) {sorted(extra)}")
-        if col.get("owner") not in (None, "crown", *range(st.n)) or col.get("labour") not in (None, "citizen",
-                                                                                               "slave"):
+        if col.get("owner") not in (None, "crown", *range(st.n)):
             _fail(f"scenario: colony {cid}: owner is a seat, 'crown' or null; labour 'citizen', 'slave' or null")
         owner = col.get("owner", st.col_owner[c])
         st.col_owner[c] = CROWN if owner == "crown" else owner
         st.col_labour[c] = col.get("labour", st.col_labour[c])
         st.col_chests[c] = col.get("chests", st.col_chests[c])
         st.col_fort[c] = col.get("fort", st.col_fort[c])
+
+
+def _map(st: State, pos: dict) -> None:
+    """Indigenous at sites, rebels in land zones."""
+    rs = st.rs
     for sid, n in pos.get("sites", {}).items():
         if sid not in st.site_ids:
             _fail(f"scenario: unknown site {sid!r}")
@@ -138,6 +168,20 @@ def build(scn: dict) -> tuple[State, list]:
         if zid not in rs.zone_index or not rs.is_land(rs.zone_index[zid]):
             _fail(f"scenario: unknown land zone {zid!r}")
         st.rebels[rs.zone_index[zid]] = n
+
+
+def build(scn: dict) -> tuple[State, list]:
+    """The position of a scenario, before its actions."""
+    check_shape(scn)
+    st, events = new_state(scn["config"], scn.get("seed", 0), start=False)
+    pos = scn.get("position", {})
+    st = st.copy()
+    st.stack, st.cursor, st.secrets = [], {}, {}
+    year, step = _when(st, pos)
+    _players(st, pos.get("players", []))
+    _decks(st, pos.get("decks", {}))
+    _colonies(st, pos.get("colonies", {}))
+    _map(st, pos)
     out = Out(st)
     out.emit("ScenarioLoaded", "PRJ-7", cycle=st.cycle, year=year, step=step)
     advance(st, out)
