@@ -8,9 +8,9 @@ from [ranges]) are the loader's; the models check the shape of each entry.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, cast, get_args
 
-from pydantic import Field, StrictBool, StrictInt, StrictStr, create_model
+from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, create_model
 
 from .schema import Loc, Shape, item
 
@@ -37,7 +37,7 @@ PARAMS: dict[str, dict[str, type]] = {
 STR_CHOICES = {"employ_range": ("same_zone", "anywhere")}    # start_zone: a zone of the map
 
 # effect kind -> (allowed parameters, what it targets or None)
-EFFECTS: dict[str, tuple[frozenset, str | None]] = {
+EFFECTS: dict[str, tuple[frozenset[str], str | None]] = {
     "gain_galleon": (frozenset({"n"}), None),
     "found_colony": (frozenset(), "empty_colony_space"),
     "build_fort": (frozenset(), "own_colony_without_fort"),
@@ -52,7 +52,8 @@ EFFECTS: dict[str, tuple[frozenset, str | None]] = {
     "extra_moves": (frozenset({"n"}), None),
     "haven": (frozenset(), "land_zone"),
 }
-BESPOKE = frozenset({"treaty_of_madrid"})
+Bespoke = Literal["treaty_of_madrid"]         # the named exceptions of engine/cards.py
+BESPOKE = frozenset(get_args(Bespoke))
 SITE_KINDS = ("tribal", "visita", "cathedral", "colony")
 
 Count = Annotated[StrictInt, Field(ge=0)]       # 0 or more
@@ -80,7 +81,8 @@ _SECTIONS["setup"] = (create_model("SetupSection", __base__=_SECTIONS["setup"][0
                                    by_players=(dict[StrictStr, SetupOverride], {})), ...)   # type: ignore[valid-type]
 # PRJ-31: [ranges] gives every whole-number parameter its [least, most]
 _INT_NAMES = [f"supply_{k}" if s == "supply" else k for s, keys in PARAMS.items() for k, t in keys.items() if t is int]
-Ranges = create_model("Ranges", __base__=Shape, **{k: (tuple[Bound, Bound], ...) for k in _INT_NAMES})
+_RANGE_FIELDS: dict[str, Any] = {k: (tuple[Bound, Bound], ...) for k in _INT_NAMES}
+Ranges = create_model("Ranges", __base__=Shape, **_RANGE_FIELDS)
 RulesetFile = create_model("RulesetFile", __base__=Shape, version=(StrictStr, ...), ranges=(Ranges, ...),
                            **_SECTIONS)
 
@@ -157,21 +159,24 @@ class Nation(Shape):
 
 
 class NationsFile(Shape):
-    model_config = {**Shape.model_config, "extra": "allow"}   # every other key is a nation
-    __pydantic_extra__: dict[str, Nation]  # type: ignore[assignment]
+    model_config = ConfigDict(extra="allow", frozen=True)   # every other key is a nation
+    __pydantic_extra__: dict[str, Nation]
     order: list[StrictStr]
 
 
 # ---- market.toml and haven.toml: cards with effects from the vocabulary of EFFECTS -----------
 
 
-def _effect(kind: str, params: frozenset) -> type[Shape]:
-    typed = {p: (Legality if p == "value" else Positive if p == "n" else Count, ...) for p in sorted(params)}
-    return create_model(f"Effect_{kind}", __base__=Shape, kind=(Literal[kind], ...), **typed)  # type: ignore[call-overload]
+def _effect(kind: str, params: frozenset[str]) -> type[Shape]:
+    typed: dict[str, Any] = {"kind": (Literal[kind], ...)}
+    typed.update({p: (Legality if p == "value" else Positive if p == "n" else Count, ...) for p in sorted(params)})
+    return cast(type[Shape], create_model(f"Effect_{kind}", __base__=Shape, **typed))
 
 
-Effect = Annotated[Union[tuple(_effect(k, p) for k, (p, _) in EFFECTS.items())],  # type: ignore[misc]
-                   Field(discriminator="kind")]
+if TYPE_CHECKING:            # built from EFFECTS at run time, which a type checker cannot follow
+    Effect = dict[str, Any]
+else:
+    Effect = Annotated[Union[tuple(_effect(k, p) for k, (p, _) in EFFECTS.items())], Field(discriminator="kind")]
 
 
 class Requires(Shape):
@@ -187,7 +192,7 @@ class Card(Shape):
     copies: Positive = 1             # ids get -1, -2 ... when more than one
     effects: list[Effect] = []
     requires: Requires | None = None
-    bespoke: Literal[tuple(sorted(BESPOKE))] | None = None  # type: ignore[valid-type]
+    bespoke: Bespoke | None = None
 
 
 class DeckFile(Shape):
@@ -258,7 +263,7 @@ def _card_entry(raw: Any, loc: Loc) -> tuple[str, Loc]:
     return card, loc[2:]
 
 
-def word(err: dict, entry: str) -> str | None:
+def word(err: dict[str, Any], entry: str) -> str | None:
     """The hand-written wording of a few problems (tests and people look for these words),
     as the message after the file name; None for the generic wording."""
     kind, loc, ctx = err["type"], err["loc"], err.get("ctx") or {}
