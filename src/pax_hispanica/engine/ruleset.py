@@ -13,6 +13,7 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -24,6 +25,7 @@ __all__ = ["BESPOKE", "DATA", "EFFECTS", "LEGALITIES", "PARAMS", "SITE_KINDS", "
            "RulesetError", "check_params", "load_ruleset", "parameter_names", "parameter_types"]
 
 DATA = Path(__file__).resolve().parent.parent / "data"
+Raw = dict[str, Any]          # a TOML table, its shape already checked by ruleset_schema
 
 
 class RulesetError(ValueError):
@@ -36,8 +38,8 @@ class Card:
     name: str
     deck: str                 # "market" or "haven"
     cost: int
-    effects: tuple            # tuple of dicts {"kind": ..., params}
-    requires: dict
+    effects: tuple[Raw, ...]  # tuple of dicts {"kind": ..., params}
+    requires: Raw
     bespoke: str | None
     target: str | None        # what the card's targeted effect needs, if any
 
@@ -46,50 +48,52 @@ class Card:
 class Ruleset:
     name: str
     version: str
-    params: dict
-    zone_ids: list            # land zones, then sea zones, then Europe
-    zone_names: list
+    params: Raw
+    zone_ids: list[str]       # land zones, then sea zones, then Europe
+    zone_names: list[str]
     n_land: int
     europe: int
-    adjacent: list            # zone index -> tuple of zone indices
+    adjacent: list[tuple[int, ...]]   # zone index -> tuple of zone indices
     # colony spaces
-    col_ids: list
-    col_names: list
-    col_zone: list
-    col_goods: list
-    col_crown: list
-    col_fort: list
+    col_ids: list[str]
+    col_names: list[str]
+    col_zone: list[int]
+    col_goods: list[str]
+    col_crown: list[bool]
+    col_fort: list[bool]
     # other sites, as printed on the map (cards may add more in play)
-    site_ids: list
-    site_names: list
-    site_zone: list
-    site_kind: list
-    site_wild: list
-    site_count: list          # Indigenous at setup
-    site_cap: list            # Cathedral capacity
-    nations: dict
-    nation_order: list
-    cards: dict
-    market: list
-    haven: list
-    goods_types: list
-    zone_index: dict = field(default_factory=dict)
-    col_index: dict = field(default_factory=dict)
+    site_ids: list[str]
+    site_names: list[str]
+    site_zone: list[int]
+    site_kind: list[str]
+    site_wild: list[bool]
+    site_count: list[int]     # Indigenous at setup
+    site_cap: list[int]       # Cathedral capacity
+    nations: dict[str, Raw]
+    nation_order: list[str]
+    cards: dict[str, Card]
+    market: list[str]
+    haven: list[str]
+    goods_types: list[str]
+    zone_index: dict[str, int] = field(default_factory=dict)
+    col_index: dict[str, int] = field(default_factory=dict)
+    battle_cards: list[Raw] = field(default_factory=list)   # battle.toml's cards (BAT-3)
+    overrides: Raw = field(default_factory=dict)            # a variant's parameters (PRJ-31)
 
-    def __getattr__(self, key):       # rs.chest_cap etc.: parameters read like fields
+    def __getattr__(self, key: str) -> Any:       # rs.chest_cap etc.: parameters read like fields
         try:
             return self.__dict__["params"][key]
         except KeyError:
             raise AttributeError(key) from None
 
-    def setup_value(self, key: str, players: int):
+    def setup_value(self, key: str, players: int) -> Any:
         return self.params["by_players"].get(players, {}).get(key, self.params[key])
 
     def is_land(self, z: int) -> bool:
         return z < self.n_land
 
 
-def _read(path: Path) -> dict:
+def _read(path: Path) -> Raw:
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
@@ -99,7 +103,7 @@ def _read(path: Path) -> dict:
         raise RulesetError(f"{path.name}: not valid TOML: {e}") from None
 
 
-def _load(path: Path) -> dict:
+def _load(path: Path) -> Raw:
     """A ruleset file, read and checked against its declared shape (ruleset_schema.FILES)."""
     raw = _read(path)
     try:
@@ -110,14 +114,14 @@ def _load(path: Path) -> dict:
     return raw
 
 
-def _in_range(where: str, key: str, value, ranges: dict) -> None:
+def _in_range(where: str, key: str, value: int, ranges: dict[str, tuple[int, int]]) -> None:
     lo, hi = ranges[key]
     if not lo <= value <= hi:
         raise RulesetError(f"{where} {key} must be at least {lo} and at most {hi} ([ranges] {key} = [{lo}, {hi}]),"
                            f" not {short(value)}")
 
 
-def _ranges(fname: str, raw: dict) -> dict[str, tuple[int, int]]:
+def _ranges(fname: str, raw: Raw) -> dict[str, tuple[int, int]]:
     """PRJ-31: [ranges] gives every whole-number parameter its [least, most] (shape checked)."""
     out = {}
     for key in (k for k, t in parameter_types().items() if t is int):
@@ -128,7 +132,7 @@ def _ranges(fname: str, raw: dict) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _by_players(fname: str, overrides: dict, ranges: dict) -> dict:
+def _by_players(fname: str, overrides: Raw, ranges: dict[str, tuple[int, int]]) -> dict[int, Raw]:
     """[setup.by_players.N]: per player count overrides of [setup], each number in its range."""
     out = {}
     for n, over in overrides.items():
@@ -139,11 +143,11 @@ def _by_players(fname: str, overrides: dict, ranges: dict) -> dict:
     return out
 
 
-def _params(raw: dict) -> dict:
+def _params(raw: Raw) -> Raw:
     """The parameters of ruleset.toml, flattened (supply keys get `supply_`), shape already checked."""
     fname = "ruleset.toml"
     ranges = _ranges(fname, raw["ranges"])
-    params: dict = {}
+    params: Raw = {}
     for section, schema in PARAMS.items():
         for key, typ in schema.items():
             name = f"supply_{key}" if section == "supply" else key
@@ -155,7 +159,7 @@ def _params(raw: dict) -> dict:
     return params
 
 
-def _target(fname: str, cid: str, effects: list) -> str | None:
+def _target(fname: str, cid: str, effects: list[Raw]) -> str | None:
     """What the card's targeted effect needs; at most one effect of a card names a target."""
     targets = [EFFECTS[e["kind"]][1] for e in effects if EFFECTS[e["kind"]][1]]
     if len(targets) > 1:
@@ -163,7 +167,7 @@ def _target(fname: str, cid: str, effects: list) -> str | None:
     return targets[0] if targets else None
 
 
-def _check_card(fname: str, entry: dict, deck: str, nations) -> None:
+def _check_card(fname: str, entry: Raw, deck: str, nations: dict[str, Raw]) -> None:
     cid = entry["id"]
     effects = entry.get("effects", [])
     if (deck == "haven") != any(e["kind"] == "haven" for e in effects):
@@ -175,7 +179,7 @@ def _check_card(fname: str, entry: dict, deck: str, nations) -> None:
         raise RulesetError(f"{fname}: card {cid}: requires.nation: unknown nation {nation!r}")
 
 
-def _cards(fname: str, raw: dict, deck: str, nations) -> dict:
+def _cards(fname: str, raw: Raw, deck: str, nations: dict[str, Raw]) -> dict[str, Card]:
     out = {}
     for entry in raw["card"]:
         cid = entry["id"]
@@ -192,7 +196,7 @@ def _cards(fname: str, raw: dict, deck: str, nations) -> dict:
     return out
 
 
-def load_ruleset(name: str = "reference", params: dict | None = None) -> Ruleset:
+def load_ruleset(name: str = "reference", params: Raw | None = None) -> Ruleset:
     """Load a ruleset by name (a folder of pax_hispanica/data) or by path; loaded once per folder.
 
     ``params`` overrides some of its numbers by name (PRJ-31: a variant, as
@@ -211,7 +215,7 @@ def load_ruleset(name: str = "reference", params: dict | None = None) -> Ruleset
 
 
 @lru_cache(maxsize=64)
-def _variant_named(name: str, items: tuple) -> Ruleset:
+def _variant_named(name: str, items: tuple[tuple[str, Any], ...]) -> Ruleset:
     folder = (Path(name) if "/" in name else DATA / name).resolve()
     return _variant(folder, tuple(sorted(check_params(dict(items)).items())))
 
@@ -232,7 +236,7 @@ def parameter_names() -> dict[str, str]:
     return {k: t.__name__ for k, t in parameter_types().items()}
 
 
-def check_params(params: dict) -> dict:
+def check_params(params: Raw) -> Raw:
     """The overrides, validated: known names, the schema's types (PRJ-31)."""
     known = parameter_types()
     if not isinstance(params, dict) or len(params) > len(known):
@@ -243,7 +247,7 @@ def check_params(params: dict) -> dict:
         typ = known[key]
         if type(value) is not typ:
             raise RulesetError(f"parameter {key} must be {typ.__name__}, not {short(value)}")
-        if typ is str and len(value) > 100:
+        if isinstance(value, str) and len(value) > 100:
             raise RulesetError(f"parameter {key}: {short(value)} is not a name")
     if params.get("employ_range", "same_zone") not in STR_CHOICES["employ_range"]:
         raise RulesetError("parameter employ_range must be 'same_zone' or 'anywhere'")
@@ -251,7 +255,7 @@ def check_params(params: dict) -> dict:
 
 
 @lru_cache(maxsize=64)
-def _variant(folder: Path, overrides: tuple) -> Ruleset:
+def _variant(folder: Path, overrides: tuple[tuple[str, Any], ...]) -> Ruleset:
     """A copy of the folder's ruleset with some parameters replaced; an override is the
     value for every player count (it also replaces that key in [setup.by_players])."""
     import copy
@@ -275,20 +279,20 @@ def _variant(folder: Path, overrides: tuple) -> Ruleset:
     return rs
 
 
-def _first_duplicate(ids: list) -> str:
+def _first_duplicate(ids: list[str]) -> str:
     return next(x for i, x in enumerate(ids) if x in ids[:i])
 
 
 @dataclass
 class _Map:
     """map.toml, as the parallel lists a Ruleset keeps."""
-    zone_ids: list
-    zone_names: list
+    zone_ids: list[str]
+    zone_names: list[str]
     n_land: int
-    zone_index: dict
-    adjacent: list[set] = field(default_factory=list)
-    cols: dict = field(default_factory=lambda: {k: [] for k in ("ids", "names", "zone", "goods", "crown", "fort")})
-    sites: dict = field(default_factory=lambda: {k: [] for k in ("ids", "names", "zone", "kind", "wild", "count",
+    zone_index: dict[str, int]
+    adjacent: list[set[int]] = field(default_factory=list)
+    cols: dict[str, list[Any]] = field(default_factory=lambda: {k: [] for k in ("ids", "names", "zone", "goods", "crown", "fort")})
+    sites: dict[str, list[Any]] = field(default_factory=lambda: {k: [] for k in ("ids", "names", "zone", "kind", "wild", "count",
                                                                   "cap")})
 
     def link(self, a: str, b: str, where: str) -> None:
@@ -302,7 +306,7 @@ class _Map:
         return z is not None and self.n_land <= z < len(self.zone_ids) - 1
 
 
-def _zones(mp: dict) -> _Map:
+def _zones(mp: Raw) -> _Map:
     lands, seas, europe = mp["land"], mp["sea"], mp["europe"]
     zone_ids = [z["id"] for z in lands] + [z["id"] for z in seas] + [europe["id"]]
     if len(set(zone_ids)) != len(zone_ids):
@@ -311,7 +315,7 @@ def _zones(mp: dict) -> _Map:
     return _Map(zone_ids, names, len(lands), {z: i for i, z in enumerate(zone_ids)}, [set() for _ in zone_ids])
 
 
-def _links(m: _Map, mp: dict) -> None:
+def _links(m: _Map, mp: Raw) -> None:
     for s in mp["europe"]["seas"]:
         m.link(mp["europe"]["id"], s, "europe")
     for sea in mp["sea"]:
@@ -326,7 +330,7 @@ def _links(m: _Map, mp: dict) -> None:
             m.link(land["id"], s, f"land {land['id']}")
 
 
-def _sites(m: _Map, lands: list) -> None:
+def _sites(m: _Map, lands: list[Raw]) -> None:
     for z, land in enumerate(lands):
         for site in land.get("sites", []):
             sid = f"{land['id']}.{site['id']}"
@@ -354,7 +358,7 @@ def _map(folder: Path) -> _Map:
     return m
 
 
-def _nations(folder: Path, col_ids: list) -> tuple[dict, list]:
+def _nations(folder: Path, col_ids: list[str]) -> tuple[dict[str, Raw], list[str]]:
     nat = _load(folder / "nations.toml")
     order = nat.pop("order")
     if not order or set(order) != set(nat):
@@ -365,7 +369,7 @@ def _nations(folder: Path, col_ids: list) -> tuple[dict, list]:
     return nat, order
 
 
-def _decks(folder: Path, nations: dict) -> tuple[dict, dict]:
+def _decks(folder: Path, nations: dict[str, Raw]) -> tuple[dict[str, Card], dict[str, Card]]:
     cards = _cards("market.toml", _load(folder / "market.toml"), "market", nations)
     haven = _cards("haven.toml", _load(folder / "haven.toml"), "haven", nations)
     if set(cards) & set(haven):
@@ -373,11 +377,12 @@ def _decks(folder: Path, nations: dict) -> tuple[dict, dict]:
     return cards, haven
 
 
-def _battle_cards(folder: Path) -> list:
+def _battle_cards(folder: Path) -> list[Raw]:
     battle = _load(folder / "battle.toml")
     if sorted(c["side"] for c in battle["card"]) != ["attacker", "target"]:
         raise RulesetError("battle.toml: needs exactly one card per side (attacker, target)")
-    return battle["card"]
+    cards: list[Raw] = battle["card"]
+    return cards
 
 
 @lru_cache(maxsize=16)

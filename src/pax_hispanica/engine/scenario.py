@@ -24,6 +24,8 @@ data/schema/scenario.schema.json; what needs the ruleset or the game is checked 
 
 from __future__ import annotations
 
+from typing import Any, NoReturn
+
 from pydantic import ValidationError
 
 from .cards import tableau_bonuses
@@ -34,12 +36,14 @@ from .schema import first_problem
 from .setup import new_state
 from .state import CROWN, State
 
+Raw = dict[str, Any]          # a JSON object, its shape already checked by scenario_schema
 
-def _fail(msg: str):
+
+def _fail(msg: str) -> NoReturn:
     raise IllegalAction("bad_scenario", "PRJ-7", msg)
 
 
-def _word(err: dict, entry: str) -> str | None:
+def _word(err: Raw, entry: str) -> str | None:
     """Wordings for union-typed keys, where pydantic reports one error per alternative."""
     loc = err["loc"]
     if "owner" in loc or "labour" in loc:
@@ -51,7 +55,7 @@ def _word(err: dict, entry: str) -> str | None:
     return None
 
 
-def check_shape(scn) -> None:
+def check_shape(scn: object) -> None:
     """The scenario's keys and types, against the declared schema (scenario_schema.SCENARIO)."""
     try:
         SCENARIO.validate_python(scn)
@@ -59,14 +63,14 @@ def check_shape(scn) -> None:
         _fail(first_problem("scenario", scn, e, name_entry, _word))
 
 
-def _reorder(deck: list, top: list, name: str) -> list:
+def _reorder(deck: list[str], top: list[str], name: str) -> list[str]:
     for c in top:
         if c not in deck:
             _fail(f"scenario: card {c!r} is not in the {name} deck (is it in a hand?)")
     return list(top) + [c for c in deck if c not in top]
 
 
-def _when(st: State, pos: dict) -> tuple[str, str]:
+def _when(st: State, pos: Raw) -> tuple[str, str]:
     """cycle, year and step; the step must be one of the year's."""
     st.cycle = pos.get("cycle", st.cycle)
     year = pos.get("year", YEARS[st.year])
@@ -83,10 +87,10 @@ def _when(st: State, pos: dict) -> tuple[str, str]:
     return year, step
 
 
-def _cards_of(st: State, s: int, p: dict) -> list:
+def _cards_of(st: State, s: int, p: Raw) -> list[str]:
     """Hand and tableau of seat s (tableau bonuses applied); the cards it holds."""
     rs = st.rs
-    held = p.get("hand", []) + [t if isinstance(t, str) else t[0] for t in p.get("tableau", [])]
+    held: list[str] = p.get("hand", []) + [t if isinstance(t, str) else t[0] for t in p.get("tableau", [])]
     for c in held:
         if c not in rs.cards:
             _fail(f"scenario: player {s}: unknown card {c!r}")
@@ -99,7 +103,7 @@ def _cards_of(st: State, s: int, p: dict) -> list:
     return held
 
 
-def _fleet(st: State, s: int, f: dict) -> None:
+def _fleet(st: State, s: int, f: Raw) -> None:
     rs = st.rs
     if "zone" in f:
         if f["zone"] not in rs.zone_index:
@@ -111,7 +115,7 @@ def _fleet(st: State, s: int, f: dict) -> None:
         st.cargo[s] = list(f["cargo"])
 
 
-def _player(st: State, s: int, p: dict) -> list:
+def _player(st: State, s: int, p: Raw) -> list[str]:
     rs = st.rs
     st.money[s] = p.get("money", st.money[s])
     st.prestige[s] = p.get("prestige", st.prestige[s])
@@ -124,7 +128,7 @@ def _player(st: State, s: int, p: dict) -> list:
     return held
 
 
-def _players(st: State, players: list) -> None:
+def _players(st: State, players: list[Raw]) -> None:
     """Each seat's money, prestige, cards and fleet; held cards leave the decks."""
     if len(players) > st.n:
         _fail(f"scenario: {len(players)} players given for a game of {st.n}")
@@ -135,14 +139,14 @@ def _players(st: State, players: list) -> None:
     st.haven = [c for c in st.haven if c not in held]
 
 
-def _decks(st: State, decks: dict) -> None:
+def _decks(st: State, decks: Raw) -> None:
     if "market" in decks:
         st.market = _reorder(st.market, decks["market"], "market")
     if "haven" in decks:
         st.haven = _reorder(st.haven, decks["haven"], "haven")
 
 
-def _colonies(st: State, colonies: dict) -> None:
+def _colonies(st: State, colonies: dict[str, Raw]) -> None:
     rs = st.rs
     for cid, col in colonies.items():
         if cid not in rs.col_index:
@@ -157,7 +161,7 @@ def _colonies(st: State, colonies: dict) -> None:
         st.col_fort[c] = col.get("fort", st.col_fort[c])
 
 
-def _map(st: State, pos: dict) -> None:
+def _map(st: State, pos: Raw) -> None:
     """Indigenous at sites, rebels in land zones."""
     rs = st.rs
     for sid, n in pos.get("sites", {}).items():
@@ -170,7 +174,7 @@ def _map(st: State, pos: dict) -> None:
         st.rebels[rs.zone_index[zid]] = n
 
 
-def build(scn: dict) -> tuple[State, list]:
+def build(scn: Raw) -> tuple[State, list[Raw]]:
     """The position of a scenario, before its actions."""
     check_shape(scn)
     st, events = new_state(scn["config"], scn.get("seed", 0), start=False)
