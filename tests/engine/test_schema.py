@@ -76,3 +76,21 @@ def test_PRJ_7_a_scenario_of_the_wrong_shape_is_refused_naming_the_entry_and_key
     with pytest.raises(api.IllegalAction) as e:
         api.from_scenario({"config": {"players": 3}, "seed": 1, "position": position})
     assert e.value.code == "bad_scenario" and message in e.value.message, e.value.message
+
+
+def test_a_player_count_override_must_name_a_whole_number(tmp_path):
+    from .test_ruleset import broken, refused
+    f = broken(tmp_path, "ruleset.toml", "[setup.by_players.2]", "[setup.by_players.two]")
+    msg = refused(f, "ruleset.toml", "[setup.by_players.two]", "whole number")
+    assert msg == "ruleset.toml: [setup.by_players.two]: the player count must be a whole number"
+
+
+def test_PRJ_7_scenario_build_works_without_importing_the_rest_of_the_engine():
+    """engine.scenario registers the years' steps itself (it used to need engine.core imported first)."""
+    import subprocess
+    import sys
+    code = ("import json, sys; from pax_hispanica.engine import scenario; "
+            "st, ev = scenario.build(json.load(open(sys.argv[1]))); print(ev[-1]['type'])")
+    out = subprocess.run([sys.executable, "-c", code, str(DOCS / "market_refill.json")], capture_output=True,
+                         text=True, check=True, env={"PYTHONPATH": str(Path(schema.__file__).parents[2])})
+    assert out.stdout.strip()

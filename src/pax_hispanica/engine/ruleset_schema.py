@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, cast, get_args
 
-from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, create_model
+from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, StringConstraints, create_model
 
 from .schema import Loc, Shape, item
 
@@ -76,9 +76,10 @@ def _section(section: str, schema: dict[str, type], optional: bool = False) -> t
 
 
 SetupOverride = _section("setup", PARAMS["setup"], optional=True)
+PlayerCount = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,2}$")]   # [setup.by_players.N]: N a whole number
 _SECTIONS: dict[str, Any] = {s: (_section(s, k), ...) for s, k in PARAMS.items()}
 _SECTIONS["setup"] = (create_model("SetupSection", __base__=_SECTIONS["setup"][0],
-                                   by_players=(dict[StrictStr, SetupOverride], {})), ...)   # type: ignore[valid-type]
+                                   by_players=(dict[PlayerCount, SetupOverride], {})), ...)   # type: ignore[valid-type]
 # PRJ-31: [ranges] gives every whole-number parameter its [least, most]
 _INT_NAMES = [f"supply_{k}" if s == "supply" else k for s, keys in PARAMS.items() for k, t in keys.items() if t is int]
 _RANGE_FIELDS: dict[str, Any] = {k: (tuple[Bound, Bound], ...) for k in _INT_NAMES}
@@ -276,6 +277,8 @@ def word(err: dict[str, Any], entry: str) -> str | None:
         return f"{entry.removesuffix(' requires')}: requires.legality must be a list of {', '.join(LEGALITIES)}"
     if kind == "literal_error" and loc[-1] in ("value", "legality"):
         return f"{entry}: unknown legality {err['input']!r}"
+    if kind == "string_pattern_mismatch" and loc[:2] == ("setup", "by_players"):
+        return f"{entry}: the player count must be a whole number"
     if loc and loc[0] == "ranges" and len(loc) > 1:
         return f"[ranges] {loc[1]} must be [least, most], whole numbers 0..10**6"
     return None

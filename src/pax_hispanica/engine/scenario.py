@@ -28,6 +28,7 @@ from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
+from . import years  # noqa: F401  (registers the years' steps: build works without importing core)
 from .cards import tableau_bonuses
 from .errors import IllegalAction
 from .flow import YEAR_STEPS, YEARS, Out, advance
