@@ -18,7 +18,17 @@ from typing import Any
 from pydantic import ValidationError
 
 from .errors import short
-from .ruleset_schema import BESPOKE, EFFECTS, FILES, LEGALITIES, PARAMS, SITE_KINDS, STR_CHOICES, name_entry, word
+from .ruleset_schema import (
+    BESPOKE,
+    EFFECTS,
+    FILES,
+    LEGALITIES,
+    PARAMS,
+    SITE_KINDS,
+    STR_CHOICES,
+    name_entry,
+    word,
+)
 from .schema import first_problem
 
 __all__ = ["BESPOKE", "DATA", "EFFECTS", "LEGALITIES", "PARAMS", "SITE_KINDS", "STR_CHOICES", "Card", "Ruleset",
@@ -373,7 +383,7 @@ def _decks(folder: Path, nations: dict[str, Raw]) -> tuple[dict[str, Card], dict
     cards = _cards("market.toml", _load(folder / "market.toml"), "market", nations)
     haven = _cards("haven.toml", _load(folder / "haven.toml"), "haven", nations)
     if set(cards) & set(haven):
-        raise RulesetError(f"haven.toml: card {sorted(set(cards) & set(haven))[0]}: its id is also in market.toml")
+        raise RulesetError(f"haven.toml: card {min(set(cards) & set(haven))}: its id is also in market.toml")
     return cards, haven
 
 

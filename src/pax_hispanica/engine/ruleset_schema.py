@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, cast, get_args
 
-from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, StringConstraints, create_model
+from pydantic import (
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+    create_model,
+)
 
 from .schema import Loc, Shape, item
 
@@ -133,14 +141,14 @@ class CathedralSite(Shape):
     capacity: Count                  # in Citizens; a Cathedral has no Indigenous
 
 
-Site = Annotated[Union[ColonySpace, TribalSite, VisitaSite, CathedralSite], Field(discriminator="kind")]
+Site = Annotated[ColonySpace | TribalSite | VisitaSite | CathedralSite, Field(discriminator="kind")]
 
 
 class Land(Shape):
     id: StrictStr
     name: StrictStr
     seas: list[StrictStr]
-    sites: list[Site] = []
+    sites: list[Site] = Field(default_factory=list)
 
 
 class MapFile(Shape):
@@ -177,7 +185,8 @@ def _effect(kind: str, params: frozenset[str]) -> type[Shape]:
 if TYPE_CHECKING:            # built from EFFECTS at run time, which a type checker cannot follow
     Effect = dict[str, Any]
 else:
-    Effect = Annotated[Union[tuple(_effect(k, p) for k, (p, _) in EFFECTS.items())], Field(discriminator="kind")]
+    _KINDS = tuple(_effect(k, p) for k, (p, _) in EFFECTS.items())
+    Effect = Annotated[Union[_KINDS], Field(discriminator="kind")]  # noqa: UP007 (a Union of a built tuple)
 
 
 class Requires(Shape):
@@ -191,7 +200,7 @@ class Card(Shape):
     name: StrictStr
     cost: Count                      # $ to the Pool
     copies: Positive = 1             # ids get -1, -2 ... when more than one
-    effects: list[Effect] = []
+    effects: list[Effect] = Field(default_factory=list)
     requires: Requires | None = None
     bespoke: Bespoke | None = None
 

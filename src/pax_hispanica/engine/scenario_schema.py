@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
-from typing_extensions import Required, TypedDict   # pydantic needs typing_extensions' TypedDict on 3.11
+from typing_extensions import Required, TypedDict  # noqa: UP035 (pydantic needs typing_extensions' TypedDict on 3.11)
 
 from .ruleset_schema import Count, Legality
 from .schema import Loc, item
