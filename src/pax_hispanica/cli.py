@@ -64,6 +64,9 @@ def replay(
         else:
             game = api.replay(data, upto=to)
     except api.IllegalAction as e:
+        if getattr(e, "code", None) in ("bad_scenario", "bad_config"):   # the file, not an action
+            typer.echo(f"{file}: not a valid record or scenario: {e}", err=True)
+            raise typer.Exit(2) from None
         typer.echo(f"illegal action while replaying: {e}", err=True)
         raise typer.Exit(1)
     except (KeyError, ValueError, api.RulesetError) as e:

@@ -73,6 +73,14 @@ def test_replay_reports_an_illegal_action_in_a_record(tmp_path: Path):
     assert "malformed" in out.stderr
 
 
+def test_replay_of_a_broken_scenario_names_the_file_not_an_action(tmp_path: Path):
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps({"position": {}}))          # no config
+    out = run("replay", str(path))
+    assert out.returncode == 2
+    assert "not a valid record or scenario" in out.stderr and "config" in out.stderr
+
+
 def test_play_in_the_terminal_to_the_end_and_save_the_record(tmp_path: Path):
     save = tmp_path / "mine.json"
     out = run("play", "--players", "2", "--seed", "8", "--save", str(save), input_="1\n" * 2000)
