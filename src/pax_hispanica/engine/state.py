@@ -24,7 +24,10 @@ SAVED = SCALARS + FLAT + NESTED + DICTS + ("stack",)
 
 
 class State:
-    __slots__ = ("rs", "undo_stack", "undo_seat", *SAVED)
+    # acting_now: the seats that must act, stored by apply once the new state is complete
+    # (flow.acting); None while a state is being built or changed (copy, from_dict), and
+    # unset on a state made by setup or a scenario, which flow.acting then computes.
+    __slots__ = ("rs", "undo_stack", "undo_seat", "acting_now", *SAVED)
 
     def copy(self) -> "State":
         """A copy that apply() may change freely (replaced below by a generated, unrolled version)."""
@@ -42,6 +45,7 @@ class State:
         new.stack = [dict(d) for d in self.stack]
         new.undo_stack = self.undo_stack
         new.undo_seat = self.undo_seat
+        new.acting_now = None             # a copy is made to be changed
         return new
 
     # ---- saving -------------------------------------------------------------------------
@@ -70,6 +74,7 @@ class State:
             setattr(st, f, [list(x) if isinstance(x, list) and f in NESTED else x for x in getattr(st, f)])
         st.undo_stack = ()
         st.undo_seat = None
+        st.acting_now = None
         return st
 
     def fingerprint(self) -> dict:
@@ -120,6 +125,7 @@ def _unrolled_copy():
     Generated from the same field lists, so it cannot drift from them."""
     lines = ["def copy(self):", "    new = _new(State)", "    new.rs = self.rs",
              "    new.undo_stack = self.undo_stack", "    new.undo_seat = self.undo_seat",
+             "    new.acting_now = None",
              "    new.stack = [d.copy() for d in self.stack]"]
     lines += [f"    new.{f} = self.{f}" for f in SCALARS]
     lines += [f"    new.{f} = self.{f}[:]" for f in FLAT]
