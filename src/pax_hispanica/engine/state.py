@@ -70,8 +70,10 @@ class State:
         st.tableaus = [[tuple(t) for t in tab] for tab in d["tableaus"]]
         st.stack = [_frozen(x) for x in d["stack"]]
         st.cursor = _frozen(dict(d["cursor"]))
-        for f in FLAT + NESTED:
-            setattr(st, f, [list(x) if isinstance(x, list) and f in NESTED else x for x in getattr(st, f)])
+        for f in FLAT:                      # fresh lists: the state never shares one with `d`
+            setattr(st, f, list(getattr(st, f)))
+        for f in NESTED:
+            setattr(st, f, [list(x) if isinstance(x, list) else x for x in getattr(st, f)])
         st.undo_stack = ()
         st.undo_seat = None
         st.acting_now = None
