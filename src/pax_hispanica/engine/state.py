@@ -10,6 +10,7 @@ from __future__ import annotations
 from .ruleset import Ruleset, load_ruleset
 
 CROWN = -1          # owner of the Crown colonies when nobody plays the Spanish
+_new = object.__new__
 
 # Fields copied as flat lists (one level) and as lists of lists (two levels).
 FLAT = ("order", "money", "prestige", "nation", "hand_bonus", "income", "moves_bonus", "fzone", "fships",
@@ -17,6 +18,12 @@ FLAT = ("order", "money", "prestige", "nation", "hand_bonus", "income", "moves_b
         "site_zone", "site_kind", "site_wild", "site_count", "site_cap", "rebels", "market",
         "market_discard", "haven")
 NESTED = ("hands", "tableaus", "havens", "cargo")
+# Flat lists that states share (copy-on-write by the writer): rarely or never changed, so
+# the rules that change them (cards.py: an income, hand-limit or move bonus, a new site;
+# goods.py: the new Player Order) put a new list in place instead of changing the old one.
+SHARED = ("order", "nation", "hand_bonus", "income", "moves_bonus", "site_ids", "site_names", "site_zone",
+          "site_kind", "site_wild", "site_cap")
+COPIED = tuple(f for f in FLAT if f not in SHARED)
 SCALARS = ("config", "seed", "seed_hash", "rng", "n", "cycle", "year", "step", "event_seq", "version", "over",
            "result", "minted", "burned")
 DICTS = ("supply", "gone", "secrets", "cursor")
@@ -30,22 +37,68 @@ class State:
     __slots__ = ("rs", "undo_stack", "undo_seat", "acting_now", *SAVED)
 
     def copy(self) -> "State":
-        """A copy that apply() may change freely (replaced below by a generated, unrolled version)."""
-        new = State.__new__(State)
+        """A copy that apply() may change freely: scalars and SHARED lists are shared, the
+        other lists and dicts are copied one level (two for NESTED), decisions one level
+        (their values are tuples and ints, never changed in place). Written out field by field,
+        the hot path of apply; tests/engine/test_state_copy.py checks it against the field lists."""
+        new = _new(State)
         new.rs = self.rs
-        for f in SCALARS:
-            setattr(new, f, getattr(self, f))
-        for f in FLAT:
-            setattr(new, f, getattr(self, f)[:])
-        for f in NESTED:
-            setattr(new, f, [x[:] for x in getattr(self, f)])
-        for f in DICTS:
-            setattr(new, f, dict(getattr(self, f)))
-        # decisions are dicts whose values are never mutated in place (tuples, ints)
-        new.stack = [dict(d) for d in self.stack]
         new.undo_stack = self.undo_stack
         new.undo_seat = self.undo_seat
         new.acting_now = None             # a copy is made to be changed
+        new.stack = [d.copy() for d in self.stack]
+        # SCALARS
+        new.config = self.config
+        new.seed = self.seed
+        new.seed_hash = self.seed_hash
+        new.rng = self.rng
+        new.n = self.n
+        new.cycle = self.cycle
+        new.year = self.year
+        new.step = self.step
+        new.event_seq = self.event_seq
+        new.version = self.version
+        new.over = self.over
+        new.result = self.result
+        new.minted = self.minted
+        new.burned = self.burned
+        # SHARED
+        new.order = self.order
+        new.nation = self.nation
+        new.hand_bonus = self.hand_bonus
+        new.income = self.income
+        new.moves_bonus = self.moves_bonus
+        new.site_ids = self.site_ids
+        new.site_names = self.site_names
+        new.site_zone = self.site_zone
+        new.site_kind = self.site_kind
+        new.site_wild = self.site_wild
+        new.site_cap = self.site_cap
+        # COPIED
+        new.money = self.money[:]
+        new.prestige = self.prestige[:]
+        new.fzone = self.fzone[:]
+        new.fships = self.fships[:]
+        new.legality = self.legality[:]
+        new.col_owner = self.col_owner[:]
+        new.col_labour = self.col_labour[:]
+        new.col_chests = self.col_chests[:]
+        new.col_fort = self.col_fort[:]
+        new.site_count = self.site_count[:]
+        new.rebels = self.rebels[:]
+        new.market = self.market[:]
+        new.market_discard = self.market_discard[:]
+        new.haven = self.haven[:]
+        # NESTED
+        new.hands = [x[:] for x in self.hands]
+        new.tableaus = [x[:] for x in self.tableaus]
+        new.havens = [x[:] for x in self.havens]
+        new.cargo = [x[:] for x in self.cargo]
+        # DICTS
+        new.supply = self.supply.copy()
+        new.gone = self.gone.copy()
+        new.secrets = self.secrets.copy()
+        new.cursor = self.cursor.copy()
         return new
 
     # ---- saving -------------------------------------------------------------------------
@@ -120,27 +173,6 @@ class State:
         """Who owns the Crown colonies: the Spanish player, or the Crown (CYC-4)."""
         s = self.spanish_seat()
         return CROWN if s is None else s
-
-
-def _unrolled_copy():
-    """State.copy with the field loops unrolled (the hot path of apply: about twice as fast).
-    Generated from the same field lists, so it cannot drift from them."""
-    lines = ["def copy(self):", "    new = _new(State)", "    new.rs = self.rs",
-             "    new.undo_stack = self.undo_stack", "    new.undo_seat = self.undo_seat",
-             "    new.acting_now = None",
-             "    new.stack = [d.copy() for d in self.stack]"]
-    lines += [f"    new.{f} = self.{f}" for f in SCALARS]
-    lines += [f"    new.{f} = self.{f}[:]" for f in FLAT]
-    lines += [f"    new.{f} = [x[:] for x in self.{f}]" for f in NESTED]
-    lines += [f"    new.{f} = self.{f}.copy()" for f in DICTS]
-    lines.append("    return new")
-    ns = {"_new": object.__new__, "State": State}
-    exec("\n".join(lines), ns)
-    ns["copy"].__doc__ = State.copy.__doc__
-    return ns["copy"]
-
-
-State.copy = _unrolled_copy()
 
 
 def _plain(x):
