@@ -139,3 +139,10 @@ def test_decision_is_the_views_decision():
 def test_acting_cached_by_apply_is_what_the_decision_says():
     for st in POSITIONS:
         assert cached_acting(st) == _acting_uncached(st)
+
+
+def test_a_view_without_the_board_is_the_view_without_the_map():
+    for st in POSITIONS[::3]:
+        whole = api.view(st, 0, include_state=False)
+        light = api.view(st, 0, include_state=False, board=False)
+        assert light == {k: v for k, v in whole.items() if k not in ("colonies", "sites", "rebels")}

@@ -173,7 +173,10 @@ class ISMCTSAgent(BaseAgent):
         uniformly at random, so that no bid is ever ruled out."""
         if self.model > 0 and rng.random() < self.model and hasattr(self.api, "load_ruleset"):
             api = self.api
-            return self._playout_bot(seat).decide(api.view(state, seat, include_state=False),
+            # the heuristic bids from the players and the decision alone (HeuristicAgent._bid),
+            # so a bid's model view leaves out the map; a Battle Card's reads the colonies
+            board = actions[0].get("type") != "bid"
+            return self._playout_bot(seat).decide(api.view(state, seat, include_state=False, board=board),
                                                   api.legal_actions(state, seat))
         return actions[rng.randrange(len(actions))]
 

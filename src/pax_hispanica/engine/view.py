@@ -76,10 +76,12 @@ def public_decision(st: State) -> dict | None:
     return pub
 
 
-def view(st: State, viewer: int | None, include_state: bool = True) -> dict:
+def view(st: State, viewer: int | None, include_state: bool = True, board: bool = True) -> dict:
     """What one seat (or a spectator, viewer=None) sees: readable parts, plus the masked
     state (`api.information_state`) unless `include_state=False`: the cheaper view for bots
-    and playouts that never determinize."""
+    and playouts that never determinize. `board=False` also leaves out the map ("colonies",
+    "sites", "rebels"): for a model that reads only the players and the decision (ISMCTS's
+    bid model)."""
     rs = st.rs
     static = _static(rs)
     zone_ids = static.zone_ids
@@ -96,21 +98,24 @@ def view(st: State, viewer: int | None, include_state: bool = True) -> dict:
                   "cargo": list(st.cargo[s])},
         "havens": [zone_ids[z] for z in st.havens[s]],
     } for s in range(st.n)]
-    owner, labour, chests, fort = st.col_owner, st.col_labour, st.col_chests, st.col_fort
-    colonies = [{"id": cid, "name": name, "zone": zone, "goods": goods, "owner": _owner(owner[c]),
-                 "labour": labour[c], "chests": chests[c], "fort": fort[c]}
-                for c, (cid, name, zone, goods) in enumerate(static.colonies)]
-    sites = [{"id": sid, "name": name, "zone": zone_ids[z], "kind": kind, "wilderness": wild, "count": count,
-              "capacity": cap}
-             for sid, name, z, kind, wild, count, cap in zip(st.site_ids, st.site_names, st.site_zone, st.site_kind,
-                                                             st.site_wild, st.site_count, st.site_cap)]
-    market, haven = st.market, st.haven
     out = {
         "viewer": viewer, "ruleset": rs.name, "ruleset_version": rs.version, "ruleset_params": dict(rs.overrides),
         "version": st.version, "cycle": st.cycle, "year": YEARS[st.year], "step": step_name(st),
         "order": list(st.order), "acting": list(acting(st)), "decision": public_decision(st), "players": players,
-        "colonies": colonies, "sites": sites,
-        "rebels": {zone_ids[z]: n for z, n in enumerate(st.rebels) if n},
+    }
+    if board:
+        owner, labour, chests, fort = st.col_owner, st.col_labour, st.col_chests, st.col_fort
+        out["colonies"] = [{"id": cid, "name": name, "zone": zone, "goods": goods, "owner": _owner(owner[c]),
+                            "labour": labour[c], "chests": chests[c], "fort": fort[c]}
+                           for c, (cid, name, zone, goods) in enumerate(static.colonies)]
+        out["sites"] = [{"id": sid, "name": name, "zone": zone_ids[z], "kind": kind, "wilderness": wild,
+                         "count": count, "capacity": cap}
+                        for sid, name, z, kind, wild, count, cap in zip(st.site_ids, st.site_names, st.site_zone,
+                                                                        st.site_kind, st.site_wild, st.site_count,
+                                                                        st.site_cap)]
+        out["rebels"] = {zone_ids[z]: n for z, n in enumerate(st.rebels) if n}
+    market, haven = st.market, st.haven
+    out.update({
         "decks": {"market": {"top": market[0] if market else None, "count": len(market)},
                   "haven": {"top": haven[0] if haven else None, "count": len(haven)},
                   "market_discard": list(st.market_discard)},
@@ -118,7 +123,7 @@ def view(st: State, viewer: int | None, include_state: bool = True) -> dict:
         "my_sealed_choice": st.secrets.get(viewer) if viewer is not None else None,
         "seed_hash": st.seed_hash, "seed": st.seed if over else None,
         "over": over, "result": st.result,
-    }
+    })
     if include_state:
         out["state"] = information_state(st, viewer)
     return out
