@@ -9,11 +9,13 @@ import random
 
 from pax_hispanica import api
 from pax_hispanica.bots import make_agent
-from pax_hispanica.engine.state import COPIED, DICTS, FLAT, NESTED, SAVED, SCALARS, SHARED, State
+from pax_hispanica.engine.state import (COPIED, COPIED_NESTED, DICTS, FLAT, NESTED, SAVED, SCALARS, SHARED,
+                                        SHARED_NESTED, State)
 
 
 def test_the_field_lists_cover_every_saved_field_once():
     assert sorted(SHARED + COPIED) == sorted(FLAT)
+    assert sorted(SHARED_NESTED + COPIED_NESTED) == sorted(NESTED)
     assert len(set(SAVED)) == len(SAVED)
     assert set(State.__slots__) == set(SAVED) | {"rs", "undo_stack", "undo_seat", "acting_now"}
 
@@ -30,11 +32,11 @@ def test_copy_sets_every_slot_shares_what_it_may_and_copies_the_rest():
         getattr(new, f)                    # every slot is set
     assert api.snapshot(new) == api.snapshot(st)
     assert new.acting_now is None
-    for f in SCALARS + SHARED:
+    for f in SCALARS + SHARED + SHARED_NESTED:
         assert getattr(new, f) is getattr(st, f), f
-    for f in COPIED + NESTED + DICTS + ("stack",):
+    for f in COPIED + COPIED_NESTED + DICTS + ("stack",):
         assert getattr(new, f) is not getattr(st, f), f
-    for f in NESTED + ("stack",):
+    for f in COPIED_NESTED + ("stack",):
         assert all(a is not b for a, b in zip(getattr(new, f), getattr(st, f))), f
 
 
@@ -64,5 +66,8 @@ def test_no_state_changes_once_applied():
                     seen_effects.add(f)
             if len(last.site_ids) > len(first.site_ids):
                 seen_effects.add("site")
+            for f in SHARED_NESTED:
+                if getattr(last, f) != getattr(first, f):
+                    seen_effects.add(f)
     # every shared list was replaced during these games (cards.py, goods.py)
-    assert seen_effects == {"income", "hand_bonus", "moves_bonus", "order", "site"}
+    assert seen_effects == {"income", "hand_bonus", "moves_bonus", "order", "site", "tableaus", "havens"}

@@ -7,6 +7,7 @@ vocabulary cannot express is a named exception in BESPOKE.
 from __future__ import annotations
 
 from .flow import Out
+from .state import appended
 
 
 def targets(st, seat: int, kind: str | None) -> list:
@@ -154,7 +155,7 @@ def _remove_rebels(st, seat, eff, target, out):
 
 
 def _haven(st, seat, eff, target, out):
-    st.havens[seat].append(st.rs.zone_index[target])
+    st.havens = appended(st.havens, seat, st.rs.zone_index[target])     # shared between states (State.copy)
     out.emit("HavenFounded", "CARD-2", seat=seat, zone=target)
 
 

@@ -24,6 +24,10 @@ NESTED = ("hands", "tableaus", "havens", "cargo")
 SHARED = ("order", "nation", "hand_bonus", "income", "moves_bonus", "site_ids", "site_names", "site_zone",
           "site_kind", "site_wild", "site_cap")
 COPIED = tuple(f for f in FLAT if f not in SHARED)
+# Lists of lists that states share the same way: a card played joins a tableau (play.py), a
+# Haven is founded (cards.py), through `appended`, which builds new lists.
+SHARED_NESTED = ("tableaus", "havens")
+COPIED_NESTED = tuple(f for f in NESTED if f not in SHARED_NESTED)
 SCALARS = ("config", "seed", "seed_hash", "rng", "n", "cycle", "year", "step", "event_seq", "version", "over",
            "result", "minted", "burned")
 DICTS = ("supply", "gone", "secrets", "cursor")
@@ -37,8 +41,8 @@ class State:
     __slots__ = ("rs", "undo_stack", "undo_seat", "acting_now", *SAVED)
 
     def copy(self) -> "State":
-        """A copy that apply() may change freely: scalars and SHARED lists are shared, the
-        other lists and dicts are copied one level (two for NESTED), decisions one level
+        """A copy that apply() may change freely: scalars, SHARED and SHARED_NESTED lists are
+        shared, the other lists and dicts are copied one level (two for NESTED), decisions one level
         (their values are tuples and ints, never changed in place). Written out field by field,
         the hot path of apply; tests/engine/test_state_copy.py checks it against the field lists."""
         new = _new(State)
@@ -89,10 +93,11 @@ class State:
         new.market = self.market[:]
         new.market_discard = self.market_discard[:]
         new.haven = self.haven[:]
-        # NESTED
+        # SHARED_NESTED
+        new.tableaus = self.tableaus
+        new.havens = self.havens
+        # COPIED_NESTED
         new.hands = [x[:] for x in self.hands]
-        new.tableaus = [x[:] for x in self.tableaus]
-        new.havens = [x[:] for x in self.havens]
         new.cargo = [x[:] for x in self.cargo]
         # DICTS
         new.supply = self.supply.copy()
@@ -173,6 +178,14 @@ class State:
         """Who owns the Crown colonies: the Spanish player, or the Crown (CYC-4)."""
         s = self.spanish_seat()
         return CROWN if s is None else s
+
+
+def appended(per_seat: list[list], seat: int, item) -> list[list]:
+    """A new list of lists with `item` added to `seat`'s list, the others shared: how a
+    SHARED_NESTED field grows without changing a list another state holds."""
+    new = per_seat[:]
+    new[seat] = per_seat[seat] + [item]
+    return new
 
 
 def _plain(x):
