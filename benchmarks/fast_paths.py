@@ -65,7 +65,7 @@ def _per_call_us(fn, states: list, repeat: int) -> float:
 
 def _ismcts_positions(api, per_year: int) -> list:
     sys.path.insert(0, str(HERE.parent / "tests" / "bots"))
-    import test_ismcts_pinned as pinned     # the new checkout's positions, read through either engine
+    import test_ismcts_pinned as pinned  # the new checkout's positions, read through either engine
     pinned.PER_YEAR = per_year
     return pinned.positions()
 
@@ -117,6 +117,10 @@ def _run(tree: Path, quick: bool) -> dict:
     return json.loads(done.stdout)
 
 
+def _fmt(x: float, unit: str) -> str:
+    return f"{x:.1f} µs" if unit == "µs" else f"{x:,.0f} {unit}"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old", type=Path, help="a checkout of the code before (e.g. a temporary git worktree)")
@@ -148,9 +152,8 @@ def main(argv=None) -> int:
     for m in MEASURES:
         o, n = med["old"][m], med["new"][m]
         unit = UNITS.get(m, "µs")
-        fmt = (lambda x: f"{x:,.0f} {unit}") if unit != "µs" else (lambda x: f"{x:.1f} µs")
         ratio = n / o if unit != "µs" else o / n
-        print(f"| {m} | {fmt(o)} | {fmt(n)} | ×{ratio:.2f} {'faster' if ratio >= 1 else 'slower'} |")
+        print(f"| {m} | {_fmt(o, unit)} | {_fmt(n, unit)} | ×{ratio:.2f} {'faster' if ratio >= 1 else 'slower'} |")
     return 0
 
 

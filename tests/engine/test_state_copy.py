@@ -9,8 +9,18 @@ import random
 
 from pax_hispanica import api
 from pax_hispanica.bots import make_agent
-from pax_hispanica.engine.state import (COPIED, COPIED_NESTED, DICTS, FLAT, NESTED, SAVED, SCALARS, SHARED,
-                                        SHARED_NESTED, State)
+from pax_hispanica.engine.state import (
+    COPIED,
+    COPIED_NESTED,
+    DICTS,
+    FLAT,
+    NESTED,
+    SAVED,
+    SCALARS,
+    SHARED,
+    SHARED_NESTED,
+    State,
+)
 
 
 def test_the_field_lists_cover_every_saved_field_once():
@@ -18,6 +28,7 @@ def test_the_field_lists_cover_every_saved_field_once():
     assert sorted(SHARED_NESTED + COPIED_NESTED) == sorted(NESTED)
     assert len(set(SAVED)) == len(SAVED)
     assert set(State.__slots__) == set(SAVED) | {"rs", "undo_stack", "undo_seat", "acting_now"}
+    assert list(State.__annotations__) == list(State.__slots__)      # the annotations name every slot, in order
 
 
 def test_copy_sets_every_slot_shares_what_it_may_and_copies_the_rest():

@@ -62,10 +62,10 @@ def determinize(v: dict, seed: int) -> State:
     state itself: hidden cards dealt at random from the unseen ones, others' sealed choices
     drawn from their legal range, a fresh PRNG. It reads nothing but `v`, so two states
     with the same view give the same sample."""
-    d = dict(v["state"] if "state" in v else v)
+    d = dict(v.get("state", v))
     rs = load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
     rng = seed_state(seed)
-    known = set()
+    known: set[str] = set()
     for h in d["hands"]:
         known.update(c for c in h if c != HIDDEN)
     for tab in d["tableaus"]:

@@ -7,6 +7,8 @@ lists indexed by colony space or site (see Ruleset).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .ruleset import Ruleset, load_ruleset
 
 CROWN = -1          # owner of the Crown colonies when nobody plays the Spanish
@@ -39,6 +41,65 @@ class State:
     # (flow.acting); None while a state is being built or changed (copy, from_dict), and
     # unset on a state made by setup or a scenario, which flow.acting then computes.
     __slots__ = ("rs", "undo_stack", "undo_seat", "acting_now", *SAVED)
+
+    # The slots' types, for type checkers (annotations only: a slotted class has no class
+    # attributes of these names). tests/engine/test_state_copy.py checks they name the slots.
+    rs: Ruleset
+    undo_stack: tuple[State, ...]
+    undo_seat: int | None
+    acting_now: tuple[int, ...] | None
+    # SCALARS
+    config: dict[str, Any]
+    seed: int
+    seed_hash: str
+    rng: int
+    n: int
+    cycle: int
+    year: int
+    step: int
+    event_seq: int
+    version: int
+    over: bool
+    result: dict[str, Any] | None
+    minted: int
+    burned: int
+    # FLAT
+    order: list[int]
+    money: list[int]
+    prestige: list[int]
+    nation: list[str]
+    hand_bonus: list[int]
+    income: list[int]
+    moves_bonus: list[int]
+    fzone: list[int]
+    fships: list[int]
+    legality: list[str]
+    col_owner: list[int | None]
+    col_labour: list[str | None]
+    col_chests: list[int]
+    col_fort: list[bool]
+    site_ids: list[str]
+    site_names: list[str]
+    site_zone: list[int]
+    site_kind: list[str]
+    site_wild: list[bool]
+    site_count: list[int]
+    site_cap: list[int]
+    rebels: list[int]
+    market: list[str]
+    market_discard: list[str]
+    haven: list[str]
+    # NESTED
+    hands: list[list[str]]
+    tableaus: list[list[tuple[str, str | None]]]
+    havens: list[list[int]]
+    cargo: list[list[str]]
+    # DICTS, and the decisions
+    supply: dict[str, int]
+    gone: dict[str, int]
+    secrets: dict[int, Any]
+    cursor: dict[str, Any]
+    stack: list[dict[str, Any]]
 
     def copy(self) -> "State":
         """A copy that apply() may change freely: scalars, SHARED and SHARED_NESTED lists are

@@ -25,7 +25,7 @@ masked_state = information_state          # the name it had before issue 13
 class _Static:
     """What a view shows that only the ruleset decides, computed once per ruleset."""
 
-    __slots__ = ("rs", "zone_ids", "colonies")
+    __slots__ = ("colonies", "rs", "zone_ids")
 
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs                      # kept so that a ruleset's id is never reused while cached
