@@ -6,6 +6,10 @@ by the engine or the tests."""
 from __future__ import annotations
 
 from pax_hispanica.engine import decks, rng, setup, view
+try:                      # determinize's module since issue 13's fast paths
+    from pax_hispanica.engine import information
+except ImportError:
+    information = view
 from pax_hispanica.engine.years import goods
 
 MASK = (1 << 64) - 1
@@ -40,7 +44,7 @@ def shuffle(seed: int, state: int, items: list) -> int:
 
 _OLD = {"seed_state": seed_state, "below": below, "shuffle": shuffle}
 _NEW = {"seed_state": rng.seed_state, "below": rng.below, "shuffle": rng.shuffle}
-USERS = (setup, decks, goods, view)      # the modules that import the generator's functions
+USERS = (setup, decks, goods, view, information)      # the modules that import the generator's functions
 
 
 def use(name: str) -> None:

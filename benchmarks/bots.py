@@ -8,7 +8,7 @@
 Reports:
   1. heuristic vs 3 random (4 players, bots rotate seats): heuristic win rate, 95% CI
   2. ISMCTS vs 3 heuristic at a time budget per decision: ISMCTS win rate, 95% CI
-  3. ISMCTS iterations per second (random positions of random games, all years)
+  3. ISMCTS iterations per second (positions of random games, evenly from the four years)
   4. simulation games per second (4 random bots) with 1 and 2 workers, median of interleaved
      pairs, next to the machine's own two-process ceiling (a pure-Python loop)
 """
@@ -36,10 +36,17 @@ def match(bots: str, games: int, seed: int, workers: int, nations: str | None = 
             "wall_seconds": round(wall, 2), "decisions_per_game": s["decisions_per_game"]}
 
 
+YEARS = ("goods", "auction", "play", "sail")
+
+
 def ismcts_speed(positions: int, seconds: float, seed: int) -> dict:
+    """Positions drawn evenly from the four years (issue 13: every 37th decision alone gave
+    15 auction, 4 play, 1 sail and no goods positions in 20); Goods Year decisions with a
+    choice are rare, so any of them is taken."""
     from pax_hispanica import api
     rnd = make_agent("random", seed)
     rates, per_year = [], {}
+    want = {y: positions // 4 + (i < positions % 4) for i, y in enumerate(YEARS)}
     pos = 0
     g = 0
     while pos < positions:
@@ -50,7 +57,9 @@ def ismcts_speed(positions: int, seconds: float, seed: int) -> dict:
             seat = api.acting(state)[0]
             legal = api.legal_actions(state, seat)
             view = api.view(state, seat)
-            if step % 37 == 5 and api.count_actions(legal) > 1:
+            year = view["year"]
+            if (step % 37 == 5 or year == "goods") and want[year] and api.count_actions(legal) > 1:
+                want[year] -= 1
                 bot = make_agent("ismcts", seed + pos, seconds=seconds)
                 bot.decide(view, legal)
                 ex = bot.explain()

@@ -10,7 +10,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .engine import core, view as _view
+from .engine import core, information as _information, view as _view
 from .engine.errors import IllegalAction
 from .engine.flow import acting as _acting
 from .engine.rules import RULES
@@ -22,7 +22,8 @@ from .engine.setup import new_state
 from .engine.state import State
 
 __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
-           "decision", "legal_actions", "expand", "apply", "view", "redact", "determinize", "is_over",
+           "decision", "legal_actions", "expand", "apply", "view", "information_state", "redact", "determinize",
+           "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
            "from_scenario", "card_catalogue", "seed_hash", "verify", "load_ruleset",
            "parameters", "verify_log", "verify_record", "count_actions", "nth_action", "iter_actions",
@@ -61,7 +62,7 @@ def acting(state: State) -> tuple:
 
 def decision(state: State, seat: int | None = None) -> dict | None:
     """The public description of the pending decision (None when nobody must act)."""
-    return _view.view(state, seat, include_state=False)["decision"]
+    return _view.public_decision(state)
 
 
 legal_actions = core.legal_actions
@@ -72,8 +73,9 @@ iter_actions = core.iter_actions
 apply = core.apply
 can_undo = core.can_undo
 view = _view.view
+information_state = _information.information_state     # what view(..., include_state=True) adds as "state"
 redact = _view.redact
-determinize = _view.determinize
+determinize = _information.determinize                # from a view with its "state", or an information state
 summary = _view.summary
 
 

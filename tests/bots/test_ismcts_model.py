@@ -53,3 +53,23 @@ def test_ismcts_models_other_seats_bids_with_the_heuristic_rule_of_thumb():
 def test_ismcts_refuses_a_model_share_outside_0_1():
     with pytest.raises(ValueError, match="model"):
         make_agent("ismcts", seed=1, model=1.5)
+
+
+def test_the_bid_model_needs_no_map():
+    """ISMCTS's bid model reads a view without the map (board=False, issue 13): the heuristic
+    bids from the players and the decision alone, so it bids the same as on the whole view."""
+    seen = 0
+    for seed in range(20, 32):
+        state = api.new_game(api.Config(players=4), seed)
+        r = random.Random(seed)
+        while not api.is_over(state) and seen < 300:
+            seat = api.acting(state)[0]
+            legal = api.legal_actions(state, seat)
+            if any(d.get("kind") == "range" and d["action"].get("type") == "bid" for d in legal):
+                whole = make_agent("heuristic", seed).decide(api.view(state, seat, include_state=False), legal)
+                light = make_agent("heuristic", seed).decide(
+                    api.view(state, seat, include_state=False, board=False), legal)
+                assert light == whole
+                seen += 1
+            state, _ = api.apply(state, api.nth_action(legal, r.randrange(api.count_actions(legal))))
+    assert seen >= 100

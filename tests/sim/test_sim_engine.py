@@ -45,3 +45,14 @@ def test_PRJ_31_a_variant_applies_to_every_game_and_is_checked_first():
     assert all(r["cycles"] > 1 for r in plain)
     with pytest.raises(ValueError, match="NAME=VALUE"):
         sim.run(3, 1, None, seed=5, params=["cycles"])
+
+
+def test_views_without_the_masked_state_change_no_game(monkeypatch):
+    """Issue 13: the runner leaves the masked state out of the views of bots that never
+    determinize (random, heuristic); the games they play are the same as with full views."""
+    from pax_hispanica.sim import runner
+    lean = runner.run(4, 3, "heuristic,random,heuristic,random", seed=13)
+    monkeypatch.setattr(runner, "_has_lean_views", lambda api: False)
+    full = runner.run(4, 3, "heuristic,random,heuristic,random", seed=13)
+    strip = (lambda rs: [{k: v for k, v in r.items() if k != "seconds"} for r in rs])
+    assert strip(lean) == strip(full) and all(r["error"] is None for r in lean)

@@ -163,6 +163,9 @@ class BaseAgent:
     module, and the last decision's explanation."""
 
     kind = "base"
+    # Whether decide() needs the masked state in its view (view["state"], for
+    # api.determinize): callers may leave it out of the view otherwise, which is cheaper.
+    uses_information_state = False
 
     def __init__(self, seed: int = 0, api: Any = None, **options: Any) -> None:
         self.seed = int(seed)

@@ -7,6 +7,7 @@ vocabulary cannot express is a named exception in BESPOKE.
 from __future__ import annotations
 
 from .flow import Out
+from .state import appended
 
 
 def targets(st, seat: int, kind: str | None) -> list:
@@ -85,17 +86,17 @@ def _set_legality(st, seat, eff, target, out):
 
 
 def _income(st, seat, eff, target, out):
-    st.income[seat] += eff["n"]
+    st.income = _raised(st.income, seat, eff["n"])          # shared between states: replaced, never changed
     out.emit("IncomeIncreased", "GDS-7", seat=seat, amount=eff["n"], income=st.income[seat])
 
 
 def _hand_limit(st, seat, eff, target, out):
-    st.hand_bonus[seat] += eff["n"]
+    st.hand_bonus = _raised(st.hand_bonus, seat, eff["n"])          # shared between states: replaced, never changed
     out.emit("HandLimitIncreased", "HND-1", seat=seat, amount=eff["n"], hand_limit=st.hand_limit(seat))
 
 
 def _extra_moves(st, seat, eff, target, out):
-    st.moves_bonus[seat] += eff["n"]
+    st.moves_bonus = _raised(st.moves_bonus, seat, eff["n"])          # shared between states: replaced, never changed
     out.emit("MovesIncreased", "SAIL-1", seat=seat, amount=eff["n"],
              moves=st.rs.fleet_moves + st.moves_bonus[seat])
 
@@ -114,14 +115,23 @@ def _money(st, seat, eff, target, out):
 def _new_site(st, zone_id: str, kind: str, count: int, cap: int) -> str:
     k = sum(1 for s in st.site_ids if s.startswith(f"{zone_id}.{kind}-")) + 1
     sid = f"{zone_id}.{kind}-{k}"
-    st.site_ids.append(sid)
-    st.site_names.append(f"{kind.title()} {k}")
-    st.site_zone.append(st.rs.zone_index[zone_id])
-    st.site_kind.append(kind)
-    st.site_wild.append(False)
+    # a site's id, name, zone, kind, wilderness and capacity never change once it is on the map,
+    # so states share those lists (State.copy): a new site replaces them instead of appending
+    st.site_ids = st.site_ids + [sid]
+    st.site_names = st.site_names + [f"{kind.title()} {k}"]
+    st.site_zone = st.site_zone + [st.rs.zone_index[zone_id]]
+    st.site_kind = st.site_kind + [kind]
+    st.site_wild = st.site_wild + [False]
     st.site_count.append(count)
-    st.site_cap.append(cap)
+    st.site_cap = st.site_cap + [cap]
     return sid
+
+
+def _raised(per_seat: list[int], seat: int, n: int) -> list[int]:
+    """A new per-seat list with `seat`'s entry raised by n (for the lists states share)."""
+    new = per_seat[:]
+    new[seat] += n
+    return new
 
 
 def _place_visita(st, seat, eff, target, out):
@@ -145,7 +155,7 @@ def _remove_rebels(st, seat, eff, target, out):
 
 
 def _haven(st, seat, eff, target, out):
-    st.havens[seat].append(st.rs.zone_index[target])
+    st.havens = appended(st.havens, seat, st.rs.zone_index[target])     # shared between states (State.copy)
     out.emit("HavenFounded", "CARD-2", seat=seat, zone=target)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import years  # noqa: F401  (registers the years' steps and decisions)
 from .errors import IllegalAction, short
-from .flow import DECISIONS, Out, acting, advance
+from .flow import DECISIONS, Out, acting, advance, seats_to_act
 from .state import State
 
 STR, INT, BOOL, NONE = str, int, bool, type(None)
@@ -139,8 +139,9 @@ def apply(st: State, action: dict) -> tuple[State, list[dict]]:
         raise IllegalAction("game_over", "CYC-2", "The game is over.")
     if action["type"] == "undo":
         return _undo(st, seat)
-    if seat not in acting(st):
-        who = ", ".join(str(s) for s in acting(st))
+    now = acting(st)
+    if seat not in now:
+        who = ", ".join(str(s) for s in now)
         raise IllegalAction("not_your_turn", "PRJ-7", f"Seat {seat} is not to act now (waiting for seat {who}).")
     new = st.copy()
     out = Out(new)
@@ -149,8 +150,8 @@ def apply(st: State, action: dict) -> tuple[State, list[dict]]:
     DECISIONS[dec["d"]].act(new, dec, action, out)
     advance(new, out)
     new.version += 1
-    if (not out.irreversible and new.rng == rng_before and not dec.get("sealed")
-            and acting(new) == (seat,)):
+    new.acting_now = now = seats_to_act(new)       # new is complete: nothing changes it from here
+    if not out.irreversible and new.rng == rng_before and not dec.get("sealed") and now == (seat,):
         new.undo_stack = (st.undo_stack if st.undo_seat == seat else ()) + (st,)
         new.undo_seat = seat
     else:
@@ -171,4 +172,5 @@ def _undo(st: State, seat: int) -> tuple[State, list[dict]]:
     new.undo_seat = seat if new.undo_stack else None
     out = Out(new)
     out.emit("ActionUndone", "PRJ-2", seat=seat)
+    new.acting_now = seats_to_act(new)
     return new, out.events

@@ -61,7 +61,17 @@ def push(st, name: str, seats, rule: str, **context) -> dict:
 
 
 def acting(st) -> tuple:
-    """The seats that must act now: one seat, several for a sealed choice, or none."""
+    """The seats that must act now: one seat, several for a sealed choice, or none.
+    Read from `st.acting_now` when apply stored it (a state never changes once applied):
+    a decision asks this about 3.6 times (the loop, legal_actions, apply, the view)."""
+    known = getattr(st, "acting_now", None)
+    if known is not None:
+        return known
+    return seats_to_act(st)
+
+
+def seats_to_act(st) -> tuple:
+    """acting, computed from the pending decision."""
     if st.over or not st.stack:
         return ()
     dec = st.stack[-1]

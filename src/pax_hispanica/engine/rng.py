@@ -51,8 +51,20 @@ def below(seed: int, counter: int, n: int) -> tuple[int, int]:
 
 
 def shuffle(seed: int, counter: int, items: list) -> int:
-    """Fisher-Yates in place; returns the new counter."""
+    """Fisher-Yates in place; returns the new counter. The draws are `below(seed, counter,
+    i + 1)` written out inline: determinize shuffles every unseen card three times a
+    sample, and the calls cost more than the hashing (the golden trace pins the numbers)."""
+    keyed = _keyed(seed)
     for i in range(len(items) - 1, 0, -1):
-        counter, j = below(seed, counter, i + 1)
+        n = i + 1
+        limit = U64 - (U64 % n)
+        while True:
+            h = keyed.copy()
+            h.update(counter.to_bytes(8, "little"))
+            counter += 1
+            x = int.from_bytes(h.digest(), "little")
+            if x < limit:
+                break
+        j = x % n
         items[i], items[j] = items[j], items[i]
     return counter

@@ -89,7 +89,10 @@ def new_state(config: dict, seed: int, start: bool = True) -> tuple[State, list]
     st.fzone = [rs.zone_index[rs.setup_value("start_zone", n)]] * n
     st.fships = [rs.setup_value("start_ships", n)] * n
     st.legality = [rs.nations[x]["legality"] for x in nations]
-    st.hands, st.tableaus, st.havens, st.cargo = ([[] for _ in range(n)] for _ in range(4))
+    st.hands = [[] for _ in range(n)]
+    st.tableaus = [[] for _ in range(n)]
+    st.havens = [[] for _ in range(n)]
+    st.cargo = [[] for _ in range(n)]
     st.supply = {"citizens": rs.supply_citizens, "indigenous": rs.supply_indigenous, "chests": rs.supply_chests}
     st.gone = {"citizen": 0, "indigenous": 0, "slave": 0, "rebel": 0, "chest": 0}
     # the map

@@ -7,9 +7,12 @@ lists indexed by colony space or site (see Ruleset).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .ruleset import Ruleset, load_ruleset
 
 CROWN = -1          # owner of the Crown colonies when nobody plays the Spanish
+_new = object.__new__
 
 # Fields copied as flat lists (one level) and as lists of lists (two levels).
 FLAT = ("order", "money", "prestige", "nation", "hand_bonus", "income", "moves_bonus", "fzone", "fships",
@@ -17,6 +20,16 @@ FLAT = ("order", "money", "prestige", "nation", "hand_bonus", "income", "moves_b
         "site_zone", "site_kind", "site_wild", "site_count", "site_cap", "rebels", "market",
         "market_discard", "haven")
 NESTED = ("hands", "tableaus", "havens", "cargo")
+# Flat lists that states share (copy-on-write by the writer): rarely or never changed, so
+# the rules that change them (cards.py: an income, hand-limit or move bonus, a new site;
+# goods.py: the new Player Order) put a new list in place instead of changing the old one.
+SHARED = ("order", "nation", "hand_bonus", "income", "moves_bonus", "site_ids", "site_names", "site_zone",
+          "site_kind", "site_wild", "site_cap")
+COPIED = tuple(f for f in FLAT if f not in SHARED)
+# Lists of lists that states share the same way: a card played joins a tableau (play.py), a
+# Haven is founded (cards.py), through `appended`, which builds new lists.
+SHARED_NESTED = ("tableaus", "havens")
+COPIED_NESTED = tuple(f for f in NESTED if f not in SHARED_NESTED)
 SCALARS = ("config", "seed", "seed_hash", "rng", "n", "cycle", "year", "step", "event_seq", "version", "over",
            "result", "minted", "burned")
 DICTS = ("supply", "gone", "secrets", "cursor")
@@ -24,24 +37,134 @@ SAVED = SCALARS + FLAT + NESTED + DICTS + ("stack",)
 
 
 class State:
-    __slots__ = ("rs", "undo_stack", "undo_seat", *SAVED)
+    # acting_now: the seats that must act, stored by apply once the new state is complete
+    # (flow.acting); None while a state is being built or changed (copy, from_dict), and
+    # unset on a state made by setup or a scenario, which flow.acting then computes.
+    __slots__ = ("rs", "undo_stack", "undo_seat", "acting_now", *SAVED)
+
+    # The slots' types, for type checkers (annotations only: a slotted class has no class
+    # attributes of these names). tests/engine/test_state_copy.py checks they name the slots.
+    rs: Ruleset
+    undo_stack: tuple[State, ...]
+    undo_seat: int | None
+    acting_now: tuple[int, ...] | None
+    # SCALARS
+    config: dict[str, Any]
+    seed: int
+    seed_hash: str
+    rng: int
+    n: int
+    cycle: int
+    year: int
+    step: int
+    event_seq: int
+    version: int
+    over: bool
+    result: dict[str, Any] | None
+    minted: int
+    burned: int
+    # FLAT
+    order: list[int]
+    money: list[int]
+    prestige: list[int]
+    nation: list[str]
+    hand_bonus: list[int]
+    income: list[int]
+    moves_bonus: list[int]
+    fzone: list[int]
+    fships: list[int]
+    legality: list[str]
+    col_owner: list[int | None]
+    col_labour: list[str | None]
+    col_chests: list[int]
+    col_fort: list[bool]
+    site_ids: list[str]
+    site_names: list[str]
+    site_zone: list[int]
+    site_kind: list[str]
+    site_wild: list[bool]
+    site_count: list[int]
+    site_cap: list[int]
+    rebels: list[int]
+    market: list[str]
+    market_discard: list[str]
+    haven: list[str]
+    # NESTED
+    hands: list[list[str]]
+    tableaus: list[list[tuple[str, str | None]]]
+    havens: list[list[int]]
+    cargo: list[list[str]]
+    # DICTS, and the decisions
+    supply: dict[str, int]
+    gone: dict[str, int]
+    secrets: dict[int, Any]
+    cursor: dict[str, Any]
+    stack: list[dict[str, Any]]
 
     def copy(self) -> "State":
-        """A copy that apply() may change freely (replaced below by a generated, unrolled version)."""
-        new = State.__new__(State)
+        """A copy that apply() may change freely: scalars, SHARED and SHARED_NESTED lists are
+        shared, the other lists and dicts are copied one level (two for NESTED), decisions one level
+        (their values are tuples and ints, never changed in place). Written out field by field,
+        the hot path of apply; tests/engine/test_state_copy.py checks it against the field lists."""
+        new = _new(State)
         new.rs = self.rs
-        for f in SCALARS:
-            setattr(new, f, getattr(self, f))
-        for f in FLAT:
-            setattr(new, f, getattr(self, f)[:])
-        for f in NESTED:
-            setattr(new, f, [x[:] for x in getattr(self, f)])
-        for f in DICTS:
-            setattr(new, f, dict(getattr(self, f)))
-        # decisions are dicts whose values are never mutated in place (tuples, ints)
-        new.stack = [dict(d) for d in self.stack]
         new.undo_stack = self.undo_stack
         new.undo_seat = self.undo_seat
+        new.acting_now = None             # a copy is made to be changed
+        new.stack = [d.copy() for d in self.stack]
+        # SCALARS
+        new.config = self.config
+        new.seed = self.seed
+        new.seed_hash = self.seed_hash
+        new.rng = self.rng
+        new.n = self.n
+        new.cycle = self.cycle
+        new.year = self.year
+        new.step = self.step
+        new.event_seq = self.event_seq
+        new.version = self.version
+        new.over = self.over
+        new.result = self.result
+        new.minted = self.minted
+        new.burned = self.burned
+        # SHARED
+        new.order = self.order
+        new.nation = self.nation
+        new.hand_bonus = self.hand_bonus
+        new.income = self.income
+        new.moves_bonus = self.moves_bonus
+        new.site_ids = self.site_ids
+        new.site_names = self.site_names
+        new.site_zone = self.site_zone
+        new.site_kind = self.site_kind
+        new.site_wild = self.site_wild
+        new.site_cap = self.site_cap
+        # COPIED
+        new.money = self.money[:]
+        new.prestige = self.prestige[:]
+        new.fzone = self.fzone[:]
+        new.fships = self.fships[:]
+        new.legality = self.legality[:]
+        new.col_owner = self.col_owner[:]
+        new.col_labour = self.col_labour[:]
+        new.col_chests = self.col_chests[:]
+        new.col_fort = self.col_fort[:]
+        new.site_count = self.site_count[:]
+        new.rebels = self.rebels[:]
+        new.market = self.market[:]
+        new.market_discard = self.market_discard[:]
+        new.haven = self.haven[:]
+        # SHARED_NESTED
+        new.tableaus = self.tableaus
+        new.havens = self.havens
+        # COPIED_NESTED
+        new.hands = [x[:] for x in self.hands]
+        new.cargo = [x[:] for x in self.cargo]
+        # DICTS
+        new.supply = self.supply.copy()
+        new.gone = self.gone.copy()
+        new.secrets = self.secrets.copy()
+        new.cursor = self.cursor.copy()
         return new
 
     # ---- saving -------------------------------------------------------------------------
@@ -66,10 +189,13 @@ class State:
         st.tableaus = [[tuple(t) for t in tab] for tab in d["tableaus"]]
         st.stack = [_frozen(x) for x in d["stack"]]
         st.cursor = _frozen(dict(d["cursor"]))
-        for f in FLAT + NESTED:
-            setattr(st, f, [list(x) if isinstance(x, list) and f in NESTED else x for x in getattr(st, f)])
+        for f in FLAT:                      # fresh lists: the state never shares one with `d`
+            setattr(st, f, list(getattr(st, f)))
+        for f in NESTED:
+            setattr(st, f, [list(x) if isinstance(x, list) else x for x in getattr(st, f)])
         st.undo_stack = ()
         st.undo_seat = None
+        st.acting_now = None
         return st
 
     def fingerprint(self) -> dict:
@@ -115,24 +241,12 @@ class State:
         return CROWN if s is None else s
 
 
-def _unrolled_copy():
-    """State.copy with the field loops unrolled (the hot path of apply: about twice as fast).
-    Generated from the same field lists, so it cannot drift from them."""
-    lines = ["def copy(self):", "    new = _new(State)", "    new.rs = self.rs",
-             "    new.undo_stack = self.undo_stack", "    new.undo_seat = self.undo_seat",
-             "    new.stack = [d.copy() for d in self.stack]"]
-    lines += [f"    new.{f} = self.{f}" for f in SCALARS]
-    lines += [f"    new.{f} = self.{f}[:]" for f in FLAT]
-    lines += [f"    new.{f} = [x[:] for x in self.{f}]" for f in NESTED]
-    lines += [f"    new.{f} = self.{f}.copy()" for f in DICTS]
-    lines.append("    return new")
-    ns = {"_new": object.__new__, "State": State}
-    exec("\n".join(lines), ns)
-    ns["copy"].__doc__ = State.copy.__doc__
-    return ns["copy"]
-
-
-State.copy = _unrolled_copy()
+def appended(per_seat: list[list], seat: int, item) -> list[list]:
+    """A new list of lists with `item` added to `seat`'s list, the others shared: how a
+    SHARED_NESTED field grows without changing a list another state holds."""
+    new = per_seat[:]
+    new[seat] = per_seat[seat] + [item]
+    return new
 
 
 def _plain(x):

@@ -1,88 +1,132 @@
-"""Secrecy as a projection (HID-1, HID-2): views, redacted events, and sampling
-full states consistent with a view (for search bots)."""
+"""Secrecy as a projection (HID-1, HID-2): views and redacted events.
+
+`view` reads the state's fields directly (issue 13): no masked copy of the whole state
+is built unless asked for (`include_state=True`, engine/information.py), and the parts
+of a view that only the ruleset decides (colony names, zones, goods) are built once per
+ruleset. tests/engine/test_fast_views.py checks the result against the old construction,
+byte for byte, on positions of random and heuristic games.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .end import colony_prestige_all
 from .flow import YEARS, acting, step_name
-from .rng import seed_state, shuffle, below
-from .ruleset import load_ruleset
+from .information import HIDDEN, determinize, information_state
+from .ruleset import Ruleset
 from .state import CROWN, State
 
-HIDDEN = "?"
+__all__ = ["HIDDEN", "determinize", "information_state", "masked_state", "redact", "summary", "view"]
+
+masked_state = information_state          # the name it had before issue 13
 
 
-def masked_state(st: State, viewer: int | None) -> dict:
-    """The state as `viewer` may know it: hidden cards are '?', no seed, no PRNG, others' sealed choices gone."""
-    d = st.to_dict()
-    d["seed"] = None
-    d["rng"] = None
-    if not st.over:
-        d["hands"] = [h if s == viewer else [HIDDEN] * len(h) for s, h in enumerate(d["hands"])]
-        for deck in ("market", "haven"):
-            d[deck] = d[deck][:1] + [HIDDEN] * (len(d[deck]) - 1)
-        d["secrets"] = {str(viewer): st.secrets[viewer]} if viewer in st.secrets else {}
-    else:
-        d["seed"] = st.seed
-    return d
+class _Static:
+    """What a view shows that only the ruleset decides, computed once per ruleset."""
+
+    __slots__ = ("colonies", "rs", "zone_ids")
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs                      # kept so that a ruleset's id is never reused while cached
+        self.zone_ids: list[str] = rs.zone_ids
+        # (id, name, zone id, goods) of each colony space, in colony order
+        self.colonies: list[tuple[Any, Any, Any, Any]] = [
+            (rs.col_ids[c], rs.col_names[c], rs.zone_ids[rs.col_zone[c]], rs.col_goods[c])
+            for c in range(len(rs.col_ids))]
 
 
-def _owner(o):
+_STATIC: dict[int, _Static] = {}
+
+
+def _static(rs: Ruleset) -> _Static:
+    s = _STATIC.get(id(rs))
+    if s is None or s.rs is not rs:
+        if len(_STATIC) > 256:            # rulesets are few (load_ruleset caches them); never grow unbounded
+            _STATIC.clear()
+        s = _STATIC[id(rs)] = _Static(rs)
+    return s
+
+
+def _owner(o: int | None) -> int | str | None:
     return "crown" if o == CROWN else o
 
 
-def view(st: State, viewer: int | None, include_state: bool = True) -> dict:
-    """What one seat (or a spectator, viewer=None) sees: readable parts plus the masked state
-    (`include_state=False` leaves the masked state out: a cheaper view for playouts, not for determinize)."""
+def public_decision(st: State) -> dict | None:
+    """The pending decision as everyone may see it: sealed choices show who has committed
+    and their hashes (PRJ-1), never what; board indices become ids."""
+    if not st.stack:
+        return None
     rs = st.rs
-    ms = masked_state(st, viewer) if include_state else None
-    dec = st.stack[-1] if st.stack else None
-    pub_dec = None
-    if dec is not None:
-        pub_dec = {k: v for k, v in dec.items() if k not in ("committed",)}
-        if dec.get("sealed"):
-            pub_dec["committed"] = [s for s, _ in dec["committed"]]
-            pub_dec["hashes"] = {str(s): h for s, h in dec["committed"]}
-        for k in ("zone", "colony"):
-            if isinstance(pub_dec.get(k), int):
-                pub_dec[k] = (rs.zone_ids if k == "zone" else rs.col_ids)[pub_dec[k]]
-        if "battled" in pub_dec:
-            pub_dec["battled"] = [rs.zone_ids[z] for z in pub_dec["battled"]]
-        if isinstance(pub_dec.get("sacked"), int):
-            pub_dec["sacked"] = rs.col_ids[pub_dec["sacked"]]
-        pub_dec["seats"] = list(dec["seats"])
-    players = []
+    dec = st.stack[-1]
+    pub = {k: v for k, v in dec.items() if k != "committed"}
+    if dec.get("sealed"):
+        pub["committed"] = [s for s, _ in dec["committed"]]
+        pub["hashes"] = {str(s): h for s, h in dec["committed"]}
+    zone, colony = pub.get("zone"), pub.get("colony")
+    if isinstance(zone, int):
+        pub["zone"] = rs.zone_ids[zone]
+    if isinstance(colony, int):
+        pub["colony"] = rs.col_ids[colony]
+    if "battled" in pub:
+        pub["battled"] = [rs.zone_ids[z] for z in pub["battled"]]
+    if isinstance(pub.get("sacked"), int):
+        pub["sacked"] = rs.col_ids[pub["sacked"]]
+    pub["seats"] = list(dec["seats"])
+    return pub
+
+
+def view(st: State, viewer: int | None, include_state: bool = True, board: bool = True) -> dict:
+    """What one seat (or a spectator, viewer=None) sees: readable parts, plus the masked
+    state (`api.information_state`) unless `include_state=False`: the cheaper view for bots
+    and playouts that never determinize. `board=False` also leaves out the map ("colonies",
+    "sites", "rebels"): for a model that reads only the players and the decision (ISMCTS's
+    bid model)."""
+    rs = st.rs
+    static = _static(rs)
+    zone_ids = static.zone_ids
+    over = st.over
     from_colonies = colony_prestige_all(st)
-    for s in range(st.n):
-        players.append({
-            "seat": s, "nation": st.nation[s], "money": st.money[s], "prestige": st.prestige[s],
-            "colony_prestige": from_colonies[s],
-            "hand": list(st.hands[s]) if (s == viewer or st.over) else None, "hand_count": len(st.hands[s]),
-            "hand_limit": st.hand_limit(s), "income": st.income[s],
-            "tableau": [{"card": c, "target": t} for c, t in st.tableaus[s]],
-            "fleet": {"zone": rs.zone_ids[st.fzone[s]], "ships": st.fships[s], "legality": st.legality[s],
-                      "cargo": list(st.cargo[s])},
-            "havens": [rs.zone_ids[z] for z in st.havens[s]],
-        })
-    return {
-        "viewer": viewer, "ruleset": rs.name, "ruleset_version": rs.version, "ruleset_params": dict(rs.overrides), "version": st.version,
-        "cycle": st.cycle, "year": YEARS[st.year], "step": step_name(st), "order": list(st.order),
-        "acting": list(acting(st)), "decision": pub_dec, "players": players,
-        "colonies": [{"id": rs.col_ids[c], "name": rs.col_names[c], "zone": rs.zone_ids[rs.col_zone[c]],
-                      "goods": rs.col_goods[c], "owner": _owner(st.col_owner[c]), "labour": st.col_labour[c],
-                      "chests": st.col_chests[c], "fort": st.col_fort[c]} for c in range(len(rs.col_ids))],
-        "sites": [{"id": st.site_ids[i], "name": st.site_names[i], "zone": rs.zone_ids[st.site_zone[i]],
-                   "kind": st.site_kind[i], "wilderness": st.site_wild[i], "count": st.site_count[i],
-                   "capacity": st.site_cap[i]} for i in range(len(st.site_ids))],
-        "rebels": {rs.zone_ids[z]: n for z, n in enumerate(st.rebels) if n},
-        "decks": {"market": {"top": st.market[0] if st.market else None, "count": len(st.market)},
-                  "haven": {"top": st.haven[0] if st.haven else None, "count": len(st.haven)},
+    hand_limit = rs.hand_limit
+    players = [{
+        "seat": s, "nation": st.nation[s], "money": st.money[s], "prestige": st.prestige[s],
+        "colony_prestige": from_colonies[s],
+        "hand": list(st.hands[s]) if (s == viewer or over) else None, "hand_count": len(st.hands[s]),
+        "hand_limit": hand_limit + st.hand_bonus[s], "income": st.income[s],
+        "tableau": [{"card": c, "target": t} for c, t in st.tableaus[s]],
+        "fleet": {"zone": zone_ids[st.fzone[s]], "ships": st.fships[s], "legality": st.legality[s],
+                  "cargo": list(st.cargo[s])},
+        "havens": [zone_ids[z] for z in st.havens[s]],
+    } for s in range(st.n)]
+    out = {
+        "viewer": viewer, "ruleset": rs.name, "ruleset_version": rs.version, "ruleset_params": dict(rs.overrides),
+        "version": st.version, "cycle": st.cycle, "year": YEARS[st.year], "step": step_name(st),
+        "order": list(st.order), "acting": list(acting(st)), "decision": public_decision(st), "players": players,
+    }
+    if board:
+        owner, labour, chests, fort = st.col_owner, st.col_labour, st.col_chests, st.col_fort
+        out["colonies"] = [{"id": cid, "name": name, "zone": zone, "goods": goods, "owner": _owner(owner[c]),
+                            "labour": labour[c], "chests": chests[c], "fort": fort[c]}
+                           for c, (cid, name, zone, goods) in enumerate(static.colonies)]
+        out["sites"] = [{"id": sid, "name": name, "zone": zone_ids[z], "kind": kind, "wilderness": wild,
+                         "count": count, "capacity": cap}
+                        for sid, name, z, kind, wild, count, cap in zip(st.site_ids, st.site_names, st.site_zone,
+                                                                        st.site_kind, st.site_wild, st.site_count,
+                                                                        st.site_cap)]
+        out["rebels"] = {zone_ids[z]: n for z, n in enumerate(st.rebels) if n}
+    market, haven = st.market, st.haven
+    out.update({
+        "decks": {"market": {"top": market[0] if market else None, "count": len(market)},
+                  "haven": {"top": haven[0] if haven else None, "count": len(haven)},
                   "market_discard": list(st.market_discard)},
         "supply": dict(st.supply), "gone": dict(st.gone),
         "my_sealed_choice": st.secrets.get(viewer) if viewer is not None else None,
-        "seed_hash": st.seed_hash, "seed": st.seed if st.over else None,
-        "over": st.over, "result": st.result, **({"state": ms} if include_state else {}),
-    }
+        "seed_hash": st.seed_hash, "seed": st.seed if over else None,
+        "over": over, "result": st.result,
+    })
+    if include_state:
+        out["state"] = information_state(st, viewer)
+    return out
 
 
 def redact(events: list[dict], viewer: int | None, reveal_all: bool = False) -> list[dict]:
@@ -90,46 +134,6 @@ def redact(events: list[dict], viewer: int | None, reveal_all: bool = False) -> 
     if reveal_all:
         return list(events)
     return [e for e in events if "to" not in e or (viewer is not None and viewer in e["to"])]
-
-
-def determinize(v: dict, seed: int) -> State:
-    """A full State consistent with view `v`: hidden cards dealt at random from the
-    unseen ones, others' sealed choices drawn from their legal range, a fresh PRNG.
-    It reads nothing but the view, so two states with the same view give the same sample."""
-    d = dict(v["state"])
-    rs = load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
-    rng = seed_state(seed)
-    known = set()
-    for h in d["hands"]:
-        known.update(c for c in h if c != HIDDEN)
-    for tab in d["tableaus"]:
-        known.update(c for c, _ in tab)
-    known.update(d["market_discard"])
-    for deck in ("market", "haven"):
-        known.update(c for c in d[deck] if c != HIDDEN)
-    unseen_m = sorted(c for c in rs.market if c not in known)
-    unseen_h = sorted(c for c in rs.haven if c not in known)
-    rng = shuffle(seed, rng, unseen_m)
-    rng = shuffle(seed, rng, unseen_h)
-    market = [c if c != HIDDEN else unseen_m.pop() for c in d["market"]]
-    haven = [c if c != HIDDEN else unseen_h.pop() for c in d["haven"]]
-    rest = unseen_m + unseen_h
-    rng = shuffle(seed, rng, rest)
-    hands = [[c if c != HIDDEN else rest.pop() for c in h] for h in d["hands"]]
-    secrets = {int(k): val for k, val in d["secrets"].items()}
-    if d["stack"] and d["stack"][-1].get("sealed"):
-        dec = d["stack"][-1]
-        for s, _ in dec["committed"]:
-            if s not in secrets:
-                if dec["d"] == "bid":
-                    rng, x = below(seed, rng, d["money"][s] + 1)
-                    secrets[s] = x
-                else:
-                    rng, x = below(seed, rng, 2)
-                    secrets[s] = ("attacker", "target")[x]
-    st = State.from_dict({**d, "market": market, "haven": haven, "hands": hands,
-                          "secrets": {str(k): x for k, x in secrets.items()}, "seed": seed, "rng": rng}, rs)
-    return st
 
 
 def summary(st: State) -> dict:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .. import cards as card_rules
 from .. import decks
 from ..flow import Out, decision, push, require
+from ..state import appended
 
 
 def play_turns(st, out: Out) -> bool:
@@ -115,7 +116,7 @@ def play_card(st, seat: int, action: dict, out: Out) -> None:
     st.hands[seat].remove(c)
     st.money[seat] -= card.cost
     st.burned += card.cost
-    st.tableaus[seat].append((c, target))
+    st.tableaus = appended(st.tableaus, seat, (c, target))     # shared between states (State.copy)
     out.emit("CardPlayed", "PLY-1", seat=seat, card=c, cost=card.cost, target=target)
     card_rules.play_effects(st, seat, card, target, out)
 

@@ -1,0 +1,161 @@
+"""Issue 13's fast paths, old code against new, side by side in one interleaved run.
+
+    git worktree add --detach /tmp/paxh-base <old commit>
+    .venv/bin/python benchmarks/fast_paths.py --old /tmp/paxh-base --rounds 5
+    .venv/bin/python benchmarks/fast_paths.py --old /tmp/paxh-base --rounds 1 --quick
+
+Each round runs one worker process per checkout (the order alternates between rounds),
+each with only its checkout's `src` on PYTHONPATH; the figures are medians over rounds of
+process CPU time, so a slow spell of the shared machine hits both sides alike. A worker
+measures, on the same seeds for both:
+  - loop: the bare engine loop (acting, legal_actions, count_actions + nth_action, apply),
+    decisions per second over random 4-player games;
+  - simulate: `paxh simulate`'s loop (sim.run, four random bots, one worker), decisions/s;
+  - view / view_lean / information_state / copy / determinize: µs per call, the median over
+    positions of random games (every 7th decision) of the mean of repeated calls, every
+    call for the seat to act; `view` is api.view's default (with the masked state),
+    `view_lean` is include_state=False;
+  - ismcts: iterations per second at a fixed budget on positions drawn evenly from the four
+    years (tests/bots/test_ismcts_pinned.py's positions: 4 goods, 4 auction, 4 play, 4 sail).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CLOCK = time.process_time
+MEASURES = ("loop", "simulate", "view", "view_lean", "information_state", "copy", "determinize", "ismcts")
+UNITS = {"loop": "decisions/s", "simulate": "decisions/s", "ismcts": "iterations/s"}
+
+
+# ---- the worker: runs against whichever pax_hispanica is on its path -----------------------
+def _random_game(api, seed: int, every: int = 0) -> tuple[int, float, list]:
+    import random
+    bot = random.Random(seed)
+    t0 = CLOCK()
+    st = api.new_game(api.Config(players=4), seed)
+    n, samples = 0, []
+    while not st.over:
+        seat = bot.choice(api.acting(st))
+        legal = api.legal_actions(st, seat)
+        st, _ = api.apply(st, api.nth_action(legal, bot.randrange(api.count_actions(legal))))
+        n += 1
+        if every and n % every == 0 and not st.over:
+            samples.append(st)
+    return n, CLOCK() - t0, samples
+
+
+def _per_call_us(fn, states: list, repeat: int) -> float:
+    times = []
+    for st in states:
+        t0 = CLOCK()
+        for _ in range(repeat):
+            fn(st)
+        times.append((CLOCK() - t0) / repeat * 1e6)
+    return statistics.median(times)
+
+
+def _ismcts_positions(api, per_year: int) -> list:
+    sys.path.insert(0, str(HERE.parent / "tests" / "bots"))
+    import test_ismcts_pinned as pinned  # the new checkout's positions, read through either engine
+    pinned.PER_YEAR = per_year
+    return pinned.positions()
+
+
+def worker(quick: bool) -> dict:
+    from pax_hispanica import api, sim
+    from pax_hispanica.bots import make_agent
+    try:
+        info = api.information_state
+    except AttributeError:                  # before issue 13
+        from pax_hispanica.engine.view import masked_state as info
+    games = 6 if quick else 20
+    out: dict = {"engine": api.__file__}
+    _random_game(api, 0)                    # warm up: ruleset load, imports
+    dec = secs = 0.0
+    samples: list = []
+    for g in range(games):
+        n, t, s = _random_game(api, 1 + g, every=7)
+        dec, secs = dec + n, secs + t
+        samples += s
+    out["loop"] = dec / secs
+    t0 = CLOCK()
+    results = sim.run(4, games, "random", seed=7, workers=1)
+    out["simulate"] = sum(r["decisions"] for r in results) / (CLOCK() - t0)
+    states = samples[:: 2 if quick else 1]
+    repeat = 20 if quick else 50
+    seat = (lambda st: api.acting(st)[0])
+    out["view"] = _per_call_us(lambda st: api.view(st, seat(st)), states, repeat)
+    out["view_lean"] = _per_call_us(lambda st: api.view(st, seat(st), include_state=False), states, repeat)
+    out["information_state"] = _per_call_us(lambda st: info(st, seat(st)), states, repeat)
+    out["copy"] = _per_call_us(lambda st: st.copy(), states, repeat * 4)
+    views = {id(st): api.view(st, seat(st)) for st in states}
+    out["determinize"] = _per_call_us(lambda st: api.determinize(views[id(st)], 12345), states, repeat)
+    iterations = 30 if quick else 100
+    positions = _ismcts_positions(api, 1 if quick else 4)
+    t0 = CLOCK()
+    for i, (view, legal) in enumerate(positions):
+        make_agent("ismcts", 1000 + i, iterations=iterations).decide(view, legal)
+    out["ismcts"] = len(positions) * iterations / (CLOCK() - t0)
+    out["states"], out["ismcts_positions"] = len(states), len(positions)
+    return out
+
+
+# ---- the driver ------------------------------------------------------------------------------
+def _run(tree: Path, quick: bool) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker"] + (["--quick"] if quick else [])
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def _fmt(x: float, unit: str) -> str:
+    return f"{x:.1f} µs" if unit == "µs" else f"{x:,.0f} {unit}"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--old", type=Path, help="a checkout of the code before (e.g. a temporary git worktree)")
+    ap.add_argument("--new", type=Path, default=HERE.parent, help="the checkout measured against it (this one)")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    if a.worker:
+        print(json.dumps(worker(a.quick)))
+        return 0
+    if a.old is None:
+        ap.error("--old is required")
+    runs: dict[str, list[dict]] = {"old": [], "new": []}
+    for r in range(a.rounds):
+        for side in (("old", "new") if r % 2 == 0 else ("new", "old")):
+            runs[side].append(_run(a.old if side == "old" else a.new, a.quick))
+            print(f"round {r + 1}/{a.rounds} {side} done", file=sys.stderr, flush=True)
+    med = {side: {m: statistics.median(x[m] for x in rs) for m in MEASURES} for side, rs in runs.items()}
+    res = {"rounds": a.rounds, "quick": a.quick, "python": sys.version.split()[0], "medians": med,
+           "runs": runs, "command": " ".join([os.path.relpath(sys.executable), "benchmarks/fast_paths.py",
+                                              *(argv if argv is not None else sys.argv[1:])])}
+    if a.json:
+        print(json.dumps(res, indent=1))
+        return 0
+    print(f"$ {res['command']}\n")
+    print("| measure | old | new | new/old |\n|---|---|---|---|")
+    for m in MEASURES:
+        o, n = med["old"][m], med["new"][m]
+        unit = UNITS.get(m, "µs")
+        ratio = n / o if unit != "µs" else o / n
+        print(f"| {m} | {_fmt(o, unit)} | {_fmt(n, unit)} | ×{ratio:.2f} {'faster' if ratio >= 1 else 'slower'} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

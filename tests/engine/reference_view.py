@@ -1,0 +1,85 @@
+"""The views as they were built before issue 13's fast paths: the masked state through
+`State.to_dict` (the generic `_plain` walk) and the public parts read field by field.
+Kept verbatim as the reference the fast `api.view` and `api.information_state` must equal
+byte for byte (tests/engine/test_fast_views.py)."""
+
+from __future__ import annotations
+
+from pax_hispanica.engine.end import colony_prestige_all
+from pax_hispanica.engine.flow import YEARS, acting, step_name
+from pax_hispanica.engine.state import CROWN, State
+
+HIDDEN = "?"
+
+
+def reference_masked_state(st: State, viewer: int | None) -> dict:
+    """The state as `viewer` may know it: hidden cards are '?', no seed, no PRNG, others' sealed choices gone."""
+    d = st.to_dict()
+    d["seed"] = None
+    d["rng"] = None
+    if not st.over:
+        d["hands"] = [h if s == viewer else [HIDDEN] * len(h) for s, h in enumerate(d["hands"])]
+        for deck in ("market", "haven"):
+            d[deck] = d[deck][:1] + [HIDDEN] * (len(d[deck]) - 1)
+        d["secrets"] = {str(viewer): st.secrets[viewer]} if viewer in st.secrets else {}
+    else:
+        d["seed"] = st.seed
+    return d
+
+
+def _owner(o):
+    return "crown" if o == CROWN else o
+
+
+def reference_view(st: State, viewer: int | None, include_state: bool = True) -> dict:
+    """What one seat (or a spectator, viewer=None) sees: readable parts plus the masked state
+    (`include_state=False` leaves the masked state out: a cheaper view for playouts, not for determinize)."""
+    rs = st.rs
+    ms = reference_masked_state(st, viewer) if include_state else None
+    dec = st.stack[-1] if st.stack else None
+    pub_dec = None
+    if dec is not None:
+        pub_dec = {k: v for k, v in dec.items() if k not in ("committed",)}
+        if dec.get("sealed"):
+            pub_dec["committed"] = [s for s, _ in dec["committed"]]
+            pub_dec["hashes"] = {str(s): h for s, h in dec["committed"]}
+        for k in ("zone", "colony"):
+            if isinstance(pub_dec.get(k), int):
+                pub_dec[k] = (rs.zone_ids if k == "zone" else rs.col_ids)[pub_dec[k]]
+        if "battled" in pub_dec:
+            pub_dec["battled"] = [rs.zone_ids[z] for z in pub_dec["battled"]]
+        if isinstance(pub_dec.get("sacked"), int):
+            pub_dec["sacked"] = rs.col_ids[pub_dec["sacked"]]
+        pub_dec["seats"] = list(dec["seats"])
+    players = []
+    from_colonies = colony_prestige_all(st)
+    for s in range(st.n):
+        players.append({
+            "seat": s, "nation": st.nation[s], "money": st.money[s], "prestige": st.prestige[s],
+            "colony_prestige": from_colonies[s],
+            "hand": list(st.hands[s]) if (s == viewer or st.over) else None, "hand_count": len(st.hands[s]),
+            "hand_limit": st.hand_limit(s), "income": st.income[s],
+            "tableau": [{"card": c, "target": t} for c, t in st.tableaus[s]],
+            "fleet": {"zone": rs.zone_ids[st.fzone[s]], "ships": st.fships[s], "legality": st.legality[s],
+                      "cargo": list(st.cargo[s])},
+            "havens": [rs.zone_ids[z] for z in st.havens[s]],
+        })
+    return {
+        "viewer": viewer, "ruleset": rs.name, "ruleset_version": rs.version, "ruleset_params": dict(rs.overrides), "version": st.version,
+        "cycle": st.cycle, "year": YEARS[st.year], "step": step_name(st), "order": list(st.order),
+        "acting": list(acting(st)), "decision": pub_dec, "players": players,
+        "colonies": [{"id": rs.col_ids[c], "name": rs.col_names[c], "zone": rs.zone_ids[rs.col_zone[c]],
+                      "goods": rs.col_goods[c], "owner": _owner(st.col_owner[c]), "labour": st.col_labour[c],
+                      "chests": st.col_chests[c], "fort": st.col_fort[c]} for c in range(len(rs.col_ids))],
+        "sites": [{"id": st.site_ids[i], "name": st.site_names[i], "zone": rs.zone_ids[st.site_zone[i]],
+                   "kind": st.site_kind[i], "wilderness": st.site_wild[i], "count": st.site_count[i],
+                   "capacity": st.site_cap[i]} for i in range(len(st.site_ids))],
+        "rebels": {rs.zone_ids[z]: n for z, n in enumerate(st.rebels) if n},
+        "decks": {"market": {"top": st.market[0] if st.market else None, "count": len(st.market)},
+                  "haven": {"top": st.haven[0] if st.haven else None, "count": len(st.haven)},
+                  "market_discard": list(st.market_discard)},
+        "supply": dict(st.supply), "gone": dict(st.gone),
+        "my_sealed_choice": st.secrets.get(viewer) if viewer is not None else None,
+        "seed_hash": st.seed_hash, "seed": st.seed if st.over else None,
+        "over": st.over, "result": st.result, **({"state": ms} if include_state else {}),
+    }

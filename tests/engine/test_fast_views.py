@@ -1,0 +1,148 @@
+"""Issue 13's fast paths change no output: `api.view` (built from the state's fields, the
+ruleset's static parts cached), `api.information_state` (the masked state without the
+generic `_plain` walk over `to_dict`) and the cached `acting` give exactly what the old
+construction gave (tests/engine/reference_view.py), compared as objects and as JSON bytes,
+for every seat and a spectator, over positions of random and heuristic games of 2 to 5
+players, a variant ruleset, and finished games."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from pax_hispanica import api
+from pax_hispanica.bots import make_agent
+from pax_hispanica.engine.flow import acting as cached_acting
+
+from .reference_view import reference_masked_state, reference_view
+
+
+def _acting_uncached(st) -> tuple:
+    """flow.acting as it was: computed from the pending decision each time."""
+    if st.over or not st.stack:
+        return ()
+    dec = st.stack[-1]
+    if dec.get("sealed"):
+        done = {s for s, _ in dec["committed"]}
+        return tuple(s for s in dec["seats"] if s not in done)
+    return dec["seats"]
+
+
+def _bytes(x) -> bytes:
+    return json.dumps(x, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def random_positions(players: int, seed: int, every: int, params: dict | None = None) -> list:
+    cfg = api.Config(players=players, params=params or {})
+    st = api.new_game(cfg, seed)
+    r = random.Random(seed)
+    out = [st]
+    i = 0
+    while not st.over:
+        seat = r.choice(api.acting(st))
+        legal = api.legal_actions(st, seat)
+        st, _ = api.apply(st, api.nth_action(legal, r.randrange(api.count_actions(legal))))
+        i += 1
+        if i % every == 0 or st.over:
+            out.append(st)
+    return out
+
+
+def heuristic_positions(players: int, seed: int, every: int) -> list:
+    bots = [make_agent("heuristic", seed + s) for s in range(players)]
+    st = api.new_game(api.Config(players=players), seed)
+    out = [st]
+    i = 0
+    while not st.over:
+        seat = api.acting(st)[0]
+        legal = api.legal_actions(st, seat)
+        st, _ = api.apply(st, bots[seat].decide(api.view(st, seat, include_state=False), legal))
+        i += 1
+        if i % every == 0 or st.over:
+            out.append(st)
+    return out
+
+
+def _positions() -> list:
+    states = []
+    for players in (2, 3, 4, 5):
+        for k in range(2):
+            states += random_positions(players, 100 + 10 * k + players, 3)
+            states += heuristic_positions(players, 200 + 10 * k + players, 4)
+    states += random_positions(3, 77, 3, params={"start_money": 25})
+    return states
+
+
+POSITIONS = _positions()
+
+
+def test_positions_cover_every_year_sealed_choices_and_the_end():
+    years = {api.view(st, None, include_state=False)["year"] for st in POSITIONS}
+    assert years == {"goods", "auction", "play", "sail"}
+    assert any(st.stack and st.stack[-1].get("sealed") and st.stack[-1]["committed"] for st in POSITIONS)
+    assert any(st.secrets for st in POSITIONS) and any(st.over for st in POSITIONS)
+    assert len(POSITIONS) > 400
+
+
+@pytest.mark.parametrize("include_state", [True, False])
+def test_view_is_the_old_view_byte_for_byte(include_state):
+    for st in POSITIONS:
+        for viewer in [None, *range(st.n)]:
+            new = api.view(st, viewer, include_state=include_state)
+            old = reference_view(st, viewer, include_state=include_state)
+            assert new == old
+            assert _bytes(new) == _bytes(old)
+
+
+def test_information_state_is_the_old_masked_state():
+    for st in POSITIONS:
+        for viewer in [None, *range(st.n)]:
+            new = api.information_state(st, viewer)
+            old = reference_masked_state(st, viewer)
+            assert new == old and list(new) == list(old)
+            assert _bytes(new) == _bytes(old)
+
+
+def test_information_state_shares_no_list_or_dict_with_the_state():
+    """A caller may change what it receives; the state must not change with it."""
+    st = POSITIONS[len(POSITIONS) // 2]
+    before = api.snapshot(st)
+    d = api.information_state(st, 0)
+    for v in d.values():
+        if isinstance(v, list):
+            v.append("x")
+            for x in v:
+                if isinstance(x, list):
+                    x.append("x")
+        elif isinstance(v, dict):
+            v["x"] = 1
+    assert api.snapshot(st) == before
+
+
+def test_determinize_reads_a_view_or_an_information_state_alike():
+    for st in POSITIONS[::17]:
+        if st.over:
+            continue
+        seat = api.acting(st)[0]
+        a = api.determinize(api.view(st, seat), 5)
+        b = api.determinize(api.information_state(st, seat), 5)
+        assert api.snapshot(a) == api.snapshot(b)
+
+
+def test_decision_is_the_views_decision():
+    for st in POSITIONS[::5]:
+        assert api.decision(st, 0) == reference_view(st, 0, include_state=False)["decision"]
+
+
+def test_acting_cached_by_apply_is_what_the_decision_says():
+    for st in POSITIONS:
+        assert cached_acting(st) == _acting_uncached(st)
+
+
+def test_a_view_without_the_board_is_the_view_without_the_map():
+    for st in POSITIONS[::3]:
+        whole = api.view(st, 0, include_state=False)
+        light = api.view(st, 0, include_state=False, board=False)
+        assert light == {k: v for k, v in whole.items() if k not in ("colonies", "sites", "rebels")}
