@@ -13,12 +13,22 @@ A decision with `"sealed": True` is a simultaneous secret choice: see sealed.py.
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from .errors import IllegalAction
 from .rules import page
 
+
+class DecisionHandler(Protocol):
+    """What a registered decision answers: its legal actions, and applying one of them."""
+
+    def legal(self, st: Any, dec: dict, seat: int) -> list[dict]: ...
+
+    def act(self, st: Any, dec: dict, action: dict, out: "Out") -> None: ...
+
 YEARS = ("goods", "auction", "play", "sail")     # CYC-1: D1..D4
 YEAR_STEPS: dict[int, tuple] = {}                 # filled by engine.years
-DECISIONS: dict[str, object] = {}
+DECISIONS: dict[str, DecisionHandler] = {}
 
 
 class Out:

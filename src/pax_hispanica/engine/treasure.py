@@ -71,7 +71,9 @@ def load_limit(st, seat: int, col: int, voyage: dict) -> int:
 
 
 def load(st, seat: int, col: int, count: int, voyage: dict, out: Out) -> None:
-    price, payee = chest_terms(st, seat, col, voyage)
+    terms = chest_terms(st, seat, col, voyage)
+    assert terms is not None, "load is only offered where the legality allows it (TRS-2..4)"
+    price, payee = terms
     cost = price * count
     st.money[seat] -= cost
     if payee == "pool":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .. import cards as card_rules
 from .. import decks
+from ..errors import IllegalAction
 from ..flow import Out, decision, push, require
 from ..state import appended
 
@@ -54,8 +55,8 @@ def play_options(st, seat: int) -> list[dict]:
 
 def check_card_in_hand(st, seat: int, action: dict) -> str:
     c = action.get("card")
-    require(isinstance(c, str) and c in st.hands[seat], "card_not_in_hand", "PLY-1",
-            f"{c!r} is not in your hand.")
+    if not (isinstance(c, str) and c in st.hands[seat]):
+        raise IllegalAction("card_not_in_hand", "PLY-1", f"{c!r} is not in your hand.")
     return c
 
 
