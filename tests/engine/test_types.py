@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-
 SRC = Path(__file__).resolve().parents[2] / "src" / "pax_hispanica"
 
 
