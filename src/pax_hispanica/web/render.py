@@ -2,6 +2,7 @@
 fragments for the browser, or JSON for programs (bots, the load benchmark)."""
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,13 @@ def can_undo(live: LiveGame, viewer: int | None) -> bool:
     return bool(viewer is not None and not live.over and check is not None and check(live.state, viewer))
 
 
+def widget_key(*parts: Any) -> str:
+    """A stable element id for one decision's form: the page morphs an update into the DOM, and
+    the same id keeps the same form (with what the player is typing into it) in place, while a
+    different decision gets a fresh one."""
+    return "w-" + hashlib.sha1("|".join(map(str, parts)).encode()).hexdigest()[:10]
+
+
 def controls(legal: list, tr: Tr) -> tuple[list[dict], dict | None, dict[str, str]]:
     """(decision widgets, the undo action or None, zone id -> action JSON for clicking the map)."""
     widgets, undo, zones = [], None, {}
@@ -70,8 +78,10 @@ def controls(legal: list, tr: Tr) -> tuple[list[dict], dict | None, dict[str, st
         if not isinstance(d, dict):
             continue
         if d.get("kind") == "range":
+            template = json.dumps(d.get("action", {}))
             widgets.append({"kind": "range", "label": tr.decision(d), "rule": d.get("rule"),
-                            "template": json.dumps(d.get("action", {})), "field": d.get("field", "amount"),
+                            "key": widget_key(d.get("decision"), template, d.get("field", "amount")),
+                            "template": template, "field": d.get("field", "amount"),
                             "min": d.get("min", 0), "max": d.get("max", 0),
                             "decision": d.get("decision")})
         else:
@@ -100,14 +110,17 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
     view = api.view(state, viewer)
     events = api.redact(live.events, viewer)
     acting = list(api.acting(state))
-    legal = api.legal_actions(state, viewer) if viewer is not None and not live.over else []
+    # a seat its player has left is a bot's: the page still shows that seat's view, but no controls
+    botted = role == "seat" and viewer is not None and 0 <= viewer < len(live.seats) \
+        and live.seats[viewer].kind == "bot"
+    legal = api.legal_actions(state, viewer) if viewer is not None and not live.over and not botted else []
     widgets, undo, zones = controls(legal, tr)
-    if undo is None and can_undo(live, viewer):
+    if undo is None and not botted and can_undo(live, viewer):
         undo = {"seat": viewer, "type": "undo"}
     decision = (view.get("decision") if isinstance(view, dict) else None) if legal else None
     result = _jsonable(api.result(state)) if live.over else None
     return {
-        "t": tr, "live": live, "view": view, "viewer": viewer, "waiting": waiting, "role": role,
+        "t": tr, "live": live, "view": view, "viewer": viewer, "waiting": waiting, "role": role, "botted": botted,
         "acting": acting, "acting_names": [tr.seat(s) for s in acting],
         "widgets": widgets, "undo": json.dumps(undo) if undo else None, "decision": decision,
         "sealed": bool(decision and (decision.get("sealed") or decision.get("d") in ("bid", "support"))),
@@ -206,7 +219,20 @@ def rule_link(rule: Any, page: Any) -> str:
     return f"/rules?rule={rule or ''}" + (f"#p{digits}" if "SEED" in p and digits else f"#{rule or ''}")
 
 
+# the codes a refusal can carry that the page says in its own words (an engine code not listed
+# here is said as "not_legal", with its rule)
+ERROR_CODES = ("stale_version", "game_over", "wrong_seat", "not_your_turn", "nothing_to_undo", "busy",
+               "rate_limited", "malformed", "too_large", "offline", "unknown_token", "damaged_game", "not_legal")
+
+
+def client_text(tr: Tr) -> dict:
+    """The words app.js needs, in the page's language."""
+    return {"connected": tr("connected"), "disconnected": tr("disconnected"), "error": tr("error"),
+            "rule": tr("rule"), "errors": {c: tr("err_" + c) for c in ERROR_CODES}}
+
+
 env.globals["rule_link"] = rule_link
+env.globals["client_text"] = client_text
 env.globals["LANGS"] = LANGS
 env.globals["NATIONS"] = NATIONS
 

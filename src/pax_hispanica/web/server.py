@@ -631,6 +631,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
                 conn.shown = render.next_human(live, conn.rights.seats)
                 await conn.push(live)
                 await conn.flush()
+                await conn.send({"type": "ack", "id": msg_id, "version": live.version})
             elif kind == "refresh":
                 await conn.push(live)
                 await conn.flush()
@@ -640,12 +641,16 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
                 if conn.rights.role != "seat":
                     raise ServerError("wrong_seat", "only a seated player can leave")
                 (seat,) = conn.rights.seats
-                await svc.seat_to_bot(conn.rights, seat)
+                live = await svc.seat_to_bot(conn.rights, seat)
+                await conn.flush()  # the page shows the seat as a bot's, then the ack
+                await conn.send({"type": "ack", "id": msg_id, "version": live.version})
             elif kind == "takeover":  # hand a seat whose player has left to a bot
                 seat = msg.get("seat")
                 if not isinstance(seat, int) or isinstance(seat, bool):
                     raise ServerError("malformed", "which seat?")
-                await svc.seat_to_bot(conn.rights, seat)
+                live = await svc.seat_to_bot(conn.rights, seat)
+                await conn.flush()
+                await conn.send({"type": "ack", "id": msg_id, "version": live.version})
             else:
                 raise ServerError("malformed", "unknown message type: use act, reveal, refresh, ping, leave or takeover")
         except ServerError as e:
