@@ -263,3 +263,39 @@ def test_leave_asks_first_then_shows_the_seat_as_a_bots(server_factory, browser,
     assert page.query_selector("#decision") is None        # a bot's seat: no controls for the person
     assert page.is_hidden("#error")
     assert page.js_errors == []
+
+
+def test_partial_updates_add_up_to_the_whole_board(server_factory, browser, sqlite_url):
+    """After the first update a connection gets only the parts that changed and the new log
+    lines; after many of them the page shows exactly what a fresh load of it shows."""
+    import random
+
+    srv = server_factory(sqlite_url)
+    g = srv.post("/api/games", {"players": 3, "seats": [{"kind": "human"}] * 3})
+    tokens = [s["token"] for s in g["seats"]]
+    page = open_page(browser, f"{srv.url}/play/{tokens[0]}")
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda p: frames.append(p)))
+    page.reload()
+    page.wait_for_selector("#conn.on")
+    rng = random.Random(3)
+    for _ in range(60):
+        views = [srv.get(f"/api/view/{t}") for t in tokens]
+        seat, v = next((i, v) for i, v in enumerate(views) if v["legal"])
+        options = [{**d["action"], d["field"]: rng.randint(d["min"], d["max"])} if d["kind"] == "range" else o
+                   for d in v["legal"] for o in (d.get("options") or [None]) if not o or o.get("type") != "undo"]
+        srv.post(f"/api/act/{tokens[seat]}", {"version": v["version"], "action": rng.choice(options)})
+    final = srv.get(f"/api/view/{tokens[0]}")["version"]
+    wait_for(lambda: version(page) == final, what="the last update")
+    fresh = open_page(browser, f"{srv.url}/play/{tokens[0]}")
+    assert version(fresh) == final
+    for sel in ("#part-top", "#part-map", "#part-side", "#log"):
+        assert page.inner_text(sel) == fresh.inner_text(sel), sel
+    ids = "els => els.map(e => e.id)"
+    assert page.eval_on_selector_all("#log li", ids) == fresh.eval_on_selector_all("#log li", ids)
+    assert page.eval_on_selector_all("#board [id]", ids) == fresh.eval_on_selector_all("#board [id]", ids)
+    updates = [json.loads(f) for f in frames if '"update"' in f[:30]]
+    assert "html" in updates[0] and all("html" not in u for u in updates[1:])
+    sizes = sorted(len(f.encode()) for f in frames if '"update"' in f[:30])[: len(updates)]
+    assert sizes[len(sizes) // 2] < 10_000, sizes   # the median update is far below the whole board
+    assert page.js_errors == []

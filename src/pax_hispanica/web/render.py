@@ -251,21 +251,72 @@ def details(x: Any) -> str:
     return str(escape("—" if x is None else x))
 
 
-def board_html(ctx: dict) -> str:
-    return env.get_template("_board.html").render(**ctx)
+PARTS = ("top", "map", "side")   # the blocks of _parts.html; the log is sent entry by entry
+
+
+def log_item(e: dict) -> str:
+    """One log line as HTML (escaped): the event's sentence and a link to its rule."""
+    attrs = (f' id="ev{escape(e["seq"])}"' if e.get("seq") is not None else "") + f' data-type="{escape(e.get("type"))}"'
+    rule = ""
+    if e.get("rule"):
+        page = f" · {escape(e['page'])}" if e.get("page") else ""
+        rule = f'<a class="rule" href="{escape(rule_link(e["rule"], e.get("page")))}">{escape(e["rule"])}{page}</a>'
+    return f"<li{attrs}>{escape(e.get('text'))} {rule}</li>"
+
+
+def board_parts(ctx: dict) -> dict[str, str]:
+    tmpl = env.get_template("_parts.html")
+    c = tmpl.new_context(ctx)
+    return {name: "".join(tmpl.blocks[name](c)) for name in PARTS}
+
+
+def board_html(ctx: dict, parts: dict[str, str] | None = None, items: list[str] | None = None) -> str:
+    parts = parts if parts is not None else board_parts(ctx)
+    items = items if items is not None else [log_item(e) for e in ctx["log"]]
+    return env.get_template("_board.html").render(**ctx, parts={k: Markup(v) for k, v in parts.items()},
+                                                  log_html=Markup("".join(items)))
 
 
 def html_update(live: LiveGame, viewer: int | None, waiting: int | None, role: str, lang: str) -> dict:
+    """The whole board for one way of seeing the game (cached: connections that see the same
+    thing share it). "html" is the board; "_parts" and "_log" (never sent) are what
+    `html_message` compares to send a connection only what changed."""
     key = (live.id, live.version, tuple(s.kind for s in live.seats), live.away, viewer, waiting, role, lang)
     hit = _cache.get(key)
     if hit is not None:
         return hit
     ctx = board_context(live, viewer, waiting, role, lang)
+    parts = board_parts(ctx)
+    items = [log_item(e) for e in ctx["log"]]   # newest first
     msg = {"type": "update", "version": live.version, "seat": viewer, "waiting": waiting,
-           "acting": ctx["acting"], "over": live.over, "html": board_html(ctx)}
+           "acting": ctx["acting"], "over": live.over, "html": board_html(ctx, parts, items),
+           "_parts": parts, "_log": items}
     if len(_cache) > 2000:
         _cache.clear()
     _cache[key] = msg
+    return msg
+
+
+def html_message(full: dict, last: dict | None) -> dict:
+    """What a browser connection is sent: the whole board the first time (`last` None), then
+    only what changed since `last`, the update it was sent before: {"parts": {name: html}} for
+    the parts whose HTML changed, and {"log": {"add": html, "keep": n}} for the new log lines
+    (the page puts them on top and keeps the first n), or {"log": {"html": ...}} when the earlier
+    lines changed too (another seat's view on a hot-seat table: nothing of one player's secret
+    lines is kept on the page for the next). Typical updates are a few hundred bytes to a few KB
+    instead of the whole board's 30-50 KB."""
+    msg = {k: v for k, v in full.items() if not k.startswith("_") and k != "html"}
+    if last is None:
+        msg["html"] = full["html"]
+        return msg
+    msg["parts"] = {name: html for name, html in full["_parts"].items() if html != last["_parts"].get(name)}
+    new, old = full["_log"], last["_log"]
+    if new != old:
+        k = next((i for i, item in enumerate(new[:51]) if old and item == old[0]), None)
+        if k is not None and new[k:] == old[:len(new) - k]:
+            msg["log"] = {"add": "".join(new[:k]), "keep": len(new)}
+        else:
+            msg["log"] = {"html": "".join(new)}
     return msg
 
 

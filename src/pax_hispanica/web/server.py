@@ -161,6 +161,7 @@ class Conn:
         self.closed = False
         self.dirty = asyncio.Event()
         self.live: LiveGame | None = None
+        self.last_html: dict | None = None   # the board last sent (HTML clients): updates send what changed
         self.writer = asyncio.create_task(self._write_updates())
 
     def viewer(self, live: LiveGame) -> tuple[int | None, int | None]:
@@ -212,7 +213,10 @@ class Conn:
             elif self.last_seq_sent is None:
                 self.last_seq_sent = 0
             return msg
-        return render.html_update(live, viewer, waiting, self.rights.role, self.lang)
+        full = render.html_update(live, viewer, waiting, self.rights.role, self.lang)
+        msg = render.html_message(full, self.last_html)
+        self.last_html = full
+        return msg
 
     def close(self) -> None:
         self.closed = True
@@ -633,6 +637,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
                 await conn.flush()
                 await conn.send({"type": "ack", "id": msg_id, "version": live.version})
             elif kind == "refresh":
+                conn.last_html = None   # the whole board again
                 await conn.push(live)
                 await conn.flush()
             elif kind == "ping":

@@ -74,19 +74,46 @@
   }
   function act(action) { hideError(); send({type: "act", version: version, action: action}, true); }
 
+  const morphOptions = {
+    morphStyle: "innerHTML",
+    ignoreActiveValue: true,
+    callbacks: {
+      beforeAttributeUpdated: function (name, el, how) {
+        if (name === "value" && edited.has(el)) return false;                              // what the player typed
+        if (name === "open" && how === "remove" && el.tagName === "DETAILS") return false;  // what they opened
+        return true;
+      }
+    }
+  };
+  // an update is the whole board (the first on a connection, or after a refresh), or only the
+  // parts that changed since the last one and the new log lines (docs/web.md "Pages")
   function apply(msg) {
     version = msg.version;
-    Idiomorph.morph(board, msg.html, {
-      morphStyle: "innerHTML",
-      ignoreActiveValue: true,
-      callbacks: {
-        beforeAttributeUpdated: function (name, el, how) {
-          if (name === "value" && edited.has(el)) return false;                       // what the player typed
-          if (name === "open" && how === "remove" && el.tagName === "DETAILS") return false;  // what they opened
-          return true;
+    if (msg.html !== undefined) {
+      Idiomorph.morph(board, msg.html, morphOptions);
+    } else {
+      const parts = msg.parts || {};
+      for (const name in parts) {
+        const el = document.getElementById("part-" + name);
+        if (!el) { send({type: "refresh"}, false); return; }
+        Idiomorph.morph(el, parts[name], morphOptions);
+      }
+      const log = document.getElementById("log");
+      if (msg.log && log) {
+        if (msg.log.html !== undefined) {
+          Idiomorph.morph(log, msg.log.html, morphOptions);
+        } else {
+          log.insertAdjacentHTML("afterbegin", msg.log.add);
+          while (log.children.length > msg.log.keep) log.lastElementChild.remove();
         }
       }
-    });
+      const game = document.getElementById("game");
+      if (game) {
+        game.dataset.version = msg.version;
+        game.dataset.seat = msg.seat === null || msg.seat === undefined ? "" : msg.seat;
+        game.classList.toggle("over", !!msg.over);
+      }
+    }
     board.dataset.version = msg.version;
     if (pending !== null) setBusy(true);   // new buttons wait for the answer too
     markTurn();
