@@ -125,6 +125,7 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "widgets": widgets, "undo": json.dumps(undo) if undo else None, "decision": decision,
         "sealed": bool(decision and (decision.get("sealed") or decision.get("d") in ("bid", "support"))),
         "lot": lot(decision, tr),
+        **public_lot(view, tr),
         "log": log_entries(events, tr), "result": result, "over": live.over,
         "players": players_table(view, tr, live), "mine": own_parts(view, viewer, info),
         "decks": decks(view, tr), "year": tr.word(view.get("year")), "cycle": view.get("cycle"),
@@ -134,6 +135,17 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "version": live.version,
         "variant": ", ".join(f"{k} = {v}" for k, v in (view.get("ruleset_params") or {}).items()),
     }
+
+
+def public_lot(view: Any, tr: Tr) -> dict:
+    """What everyone may see of a sealed choice under way (spectators, and players who have
+    chosen): what it is about, and who is still choosing."""
+    d = view.get("decision") if isinstance(view, dict) else None
+    if not isinstance(d, dict) or d.get("d") not in ("bid", "support"):
+        return {"public_lot": None, "choosing": []}
+    committed = set(d.get("committed") or [])
+    return {"public_lot": lot(d, tr),
+            "choosing": [tr.seat(s) for s in d.get("seats") or [] if s not in committed]}
 
 
 def lot(decision: dict | None, tr: Tr) -> str | None:

@@ -154,6 +154,16 @@
     if (el.dataset.msg) { hideError(); send(JSON.parse(el.dataset.msg), true); return; }
     act(JSON.parse(el.dataset.action));
   });
+  // a map zone (or anything else that is not a button) carrying an action: Enter and Space
+  // take it, as a click does (buttons do this by themselves)
+  board.addEventListener("keydown", function (ev) {
+    if (ev.key !== "Enter" && ev.key !== " ") return;
+    const el = ev.target.closest("[data-action]");
+    if (!el || el.tagName === "BUTTON") return;
+    ev.preventDefault();
+    if (pending !== null) return;
+    act(JSON.parse(el.dataset.action));
+  });
   board.addEventListener("submit", function (ev) {
     const form = ev.target.closest("form.range-form");
     if (!form) return;
