@@ -420,7 +420,11 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
             live = await svc.create_game(players, seats, chosen, mode=mode, host_user=user["id"], params=params)
         except (ValueError, ServerError) as e:
             return await refuse(400, "bad_request", text=e.message if isinstance(e, ServerError) else str(e))
-        resp = RedirectResponse(f"/host/{live.host_token}", status_code=303)
+        # the creator lands in their seat (online, first seat a person's), the links one click away
+        first = live.seats[0] if live.seats else None
+        target = f"/play/{first.token}" if live.mode == "online" and first is not None and first.kind == "human" \
+            and first.user_id == user["id"] else f"/host/{live.host_token}"
+        resp = RedirectResponse(target, status_code=303)
         if user.get("new"):
             resp.set_cookie(COOKIE, user["id"], max_age=3600 * 24 * 365 * 5, httponly=True, samesite="lax")
         return resp
@@ -465,8 +469,9 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
         update = render.html_update(live, seat, waiting, rights.role, user["lang"])
         tr = render.translator(live, user["lang"])
         svc.kick_bots(live)
+        host_token = live.host_token if live.host_user is not None and live.host_user == user["id"] else None
         return page(request, user, "game.html", tr=tr, live=live, token=token, role=rights.role, seat=seat,
-                    update=update)
+                    update=update, host_token=host_token)
 
     @app.get("/replay/{token}", response_class=HTMLResponse)
     async def replay_page(request: Request, token: str, step: str | None = None) -> Response:
