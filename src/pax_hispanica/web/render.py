@@ -188,7 +188,8 @@ def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
             fields.append((tr("havens"), tr.value("havens", p["havens"])))
         shown = {"seat", "nation", "hand", "money", "prestige", "hand_count", "hand_limit", "income", "fleet",
                  "havens", "tableau"}
-        fields += [(humanize(k), tr.value(k, v)) for k, v in p.items() if k not in shown]
+        # other fields: labelled from the catalogue when it has the name (else from the name itself)
+        fields += [(tr(k) if k in tr.c["ui"] else humanize(k), tr.value(k, v)) for k, v in p.items() if k not in shown]
         tableau = [tr.word(t.get("card")) + (f" → {tr.word(t['target'])}" if t.get("target") else "")
                    if isinstance(t, dict) else tr.word(t) for t in p.get("tableau") or []]
         kind = live.seats[seat].kind if isinstance(seat, int) and 0 <= seat < len(live.seats) else ""
