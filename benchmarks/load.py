@@ -14,6 +14,11 @@ game for people to follow. Echo clients run alongside the games (same server
 and machine load), and once more alone on the idle server. Prints p50/p99 of
 each and the ratios (target: action p99 < 50 ms and < 5x echo p99).
 
+Bytes per update: with --html-tabs K, the first K games also have a browser-format connection
+on seat 1's link (`/ws/{token}`, the HTML board the page morphs in; it only listens), and
+the size of every update it gets is counted (p50, p99, max), next to the JSON updates'
+sizes on the players' connections (`fmt=json&view=0`).
+
 Memory: the server's resident set size (RSS, from /proc) is read before the games, right
 after them, and again after --idle-seconds with no client (default 600: games unused for
 IDLE_SECONDS = 600 s leave memory at the next minute's sweep, so the default idle is just
@@ -95,8 +100,34 @@ def expand(legal: list) -> list[dict]:
     return out
 
 
+async def html_tab(ws_url: str, sizes: list[int], deadline: float, wire: list[int] | None = None) -> None:
+    """A browser tab's connection: receives the HTML updates, never acts. `wire`: each update's
+    size after permessage-deflate as a browser negotiates it with the server (context takeover,
+    a 32 KB window: one compressor for the connection, flushed per message), estimated here with
+    zlib since the client library hands over the inflated text."""
+    import zlib
+    deflate = zlib.compressobj(wbits=-15)
+    async with connect(ws_url, max_size=None) as ws:
+        if wire is not None:
+            wire.append(-1 if "permessage-deflate" not in str(ws.response.headers.get("Sec-WebSocket-Extensions"))
+                        else 0)
+        while time.perf_counter() < deadline:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, deadline - time.perf_counter()))
+            except asyncio.TimeoutError:
+                return
+            m = json.loads(raw)
+            if m["type"] == "update":
+                data = raw.encode() if isinstance(raw, str) else raw
+                sizes.append(len(data))
+                if wire is not None:
+                    wire.append(len(deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)) - 4)
+                if m["over"]:
+                    return
+
+
 async def play_seat(ws_url: str, rng: random.Random, rtts: list[float], counts: dict, deadline: float,
-                    think: float) -> None:
+                    think: float, sizes: list[int] | None = None) -> None:
     async with connect(ws_url, max_size=None) as ws:
         pending: dict[int, float] = {}
         next_id = 0
@@ -108,6 +139,8 @@ async def play_seat(ws_url: str, rng: random.Random, rtts: list[float], counts: 
                 break
             m = json.loads(raw)
             if m["type"] == "update":
+                if sizes is not None:
+                    sizes.append(len(raw.encode() if isinstance(raw, str) else raw))
                 latest = m
                 if m["over"]:
                     counts["over"] += 1
@@ -164,9 +197,14 @@ async def main_async(args: argparse.Namespace, base: str, port: int) -> dict:
     echoes = [asyncio.create_task(echo_client(f"ws://127.0.0.1:{port}/ws/echo", 10**9, loaded_echo,
                                               args.think / 1000, random.Random(-i), stop))
               for i in range(args.echo_clients)]
-    await asyncio.gather(*[
+    html_sizes: list[int] = []
+    html_wire: list[int] = []
+    json_sizes: list[int] = []
+    tabs = [html_tab(f"ws://127.0.0.1:{port}/ws/{g['seats'][0]['token']}?lang=en", html_sizes, deadline, html_wire)
+            for g in games[:args.html_tabs]]
+    await asyncio.gather(*tabs, *[
         play_seat(f"ws://127.0.0.1:{port}/ws/{s['token']}?fmt=json&view=0", random.Random(gi * 10 + s["seat"]),
-                  rtts, counts, deadline, args.think / 1000)
+                  rtts, counts, deadline, args.think / 1000, json_sizes)
         for gi, g in enumerate(games) for s in g["seats"]])
     elapsed = time.perf_counter() - t0
     stop.set()
@@ -188,7 +226,19 @@ async def main_async(args: argparse.Namespace, base: str, port: int) -> dict:
         "echo_messages": len(loaded_echo),
         "idle_echo_p50_ms": round(pct(echo, 50), 2), "idle_echo_p99_ms": round(pct(echo, 99), 2),
         "mean_ms": round(statistics.mean(rtts) * 1000, 2) if rtts else None,
+        "json_update_bytes": size_stats(json_sizes),
+        **({"html_update_bytes": size_stats(html_sizes),
+            "html_deflate_negotiated": all(x == 0 for x in html_wire if x <= 0),
+            "html_update_deflated_bytes": size_stats([x for x in html_wire if x > 0])} if args.html_tabs else {}),
     }
+
+
+def size_stats(xs: list[int]) -> dict:
+    xs = sorted(xs)
+    if not xs:
+        return {"updates": 0}
+    return {"updates": len(xs), "p50": xs[len(xs) // 2], "p99": xs[min(len(xs) - 1, int(0.99 * len(xs)))],
+            "max": xs[-1], "mean": round(statistics.mean(xs))}
 
 
 def main() -> None:
@@ -199,6 +249,8 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=1000,
                     help="mean think time before each action and each echo, in ms (uniform 0..2x); 0 = flat out")
     ap.add_argument("--echo-clients", type=int, default=50, help="echo connections running during the games")
+    ap.add_argument("--html-tabs", type=int, default=0,
+                    help="this many games also get a listening browser-format (HTML) connection on seat 1")
     ap.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
     ap.add_argument("--url", default=None, help="use a running server (http://127.0.0.1:PORT) instead")
     ap.add_argument("--idle-seconds", type=float, default=600,

@@ -342,7 +342,9 @@ def test_lobby_lists_my_games_without_leaking_the_host_link(client):
     r = form_post(client, {"players": "2", "mode": "online", "kind0": "human", "kind1": "human",
                            "nation0": "", "nation1": ""})
     assert r.status_code == 303
-    host_token = r.headers["location"].rsplit("/", 1)[1]
+    assert r.headers["location"].startswith("/play/")   # the creator lands in their seat ...
+    seat_page = client.get(r.headers["location"]).text
+    host_token = re.search(r'id="host-link" href="/host/([^"]+)"', seat_page).group(1)  # ... the links a click away
     links = client.get(f"/host/{host_token}").text
     join = re.findall(r'href="/play/([^"]+)"', links)
     assert len(join) == 2
@@ -353,6 +355,7 @@ def test_lobby_lists_my_games_without_leaking_the_host_link(client):
     assert client.get(f"/play/{join[1]}").status_code == 200
     mine = client.get("/").text
     assert join[1] in mine and host_token not in mine and join[0] not in mine
+    assert 'id="host-link"' not in client.get(f"/play/{join[1]}").text   # nor on the seat's page
 
 
 def test_random_garbage_actions_never_break_the_game(client, database_url):

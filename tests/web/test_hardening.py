@@ -588,6 +588,8 @@ def test_the_pages_work_under_the_csp_in_chromium(server_factory, browser, url):
         if shots:
             page.screenshot(path=f"{shots}/lobby-{name}.png", full_page=True)
         page.click("#create")
+        page.wait_for_url(re.compile(r".*/play/.*"))       # the creator lands in their seat
+        page.click("#host-link")                             # the invite links are one click away
         page.wait_for_url(re.compile(r".*/host/.*"))
         page.click(".join-link")
         page.wait_for_selector("#conn.on")

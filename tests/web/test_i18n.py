@@ -78,3 +78,9 @@ def test_a_new_browser_starts_in_its_preferred_language(client):
     assert 'lang="ca"' in client.get("/", headers={"Accept-Language": "ca-ES,ca;q=0.9,en;q=0.5"}).text
     client.cookies.clear()
     assert 'lang="en"' in client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9"}).text
+
+
+def test_the_players_table_is_in_the_pages_language(client):
+    g = client.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    ca = client.get(f"/play/{g['seats'][0]['token']}?lang=ca").text
+    assert "Prestigi de colònies" in ca and "Colony prestige" not in ca

@@ -49,7 +49,8 @@ def test_ismcts_seats_play_through_the_worker_process(tmp_path):
     assert not any(w.is_alive() for w in workers)          # stopping the server stops its workers
     # the stored game replays to the same state, and the search seat's moves are its agent's
     actions = record["actions"]
-    state = api.new_game(api.Config(players=2), seed=seed)
+    # the nations drawn for the game (none was chosen: random, from the secret) are in its config
+    state = api.new_game(api.Config(players=2, nations=record["config"]["nations"]), seed=seed)
     agent = seam.make_bot("ismcts", api.derived_seed(seed, "bot|0"), 1)  # the server's bot seed
     for action in actions[:30]:
         if action["seat"] == 0:

@@ -74,6 +74,6 @@ def test_pages_never_hold_other_hands(tmp_path):
                     if viewer == 0:
                         secret -= set(own_cards(c, tokens[0], 0))
                     for cid in secret:
-                        assert not contains_id(m["html"], cid), f"socket of {viewer} got {cid}"
+                        assert not contains_id(json.dumps(m, ensure_ascii=False), cid), f"socket of {viewer} got {cid}"
         assert views[0]["over"], "the game did not finish"
         assert checks > 10

@@ -30,6 +30,7 @@ import json
 import logging
 import multiprocessing
 import os
+import random
 import secrets
 import time
 from contextlib import asynccontextmanager
@@ -49,6 +50,15 @@ log = logging.getLogger("pax_hispanica.web")
 NOTIFY_CHANNEL = "paxh_games"
 SEALED_TYPES = frozenset({"bid", "support"})  # simultaneous secret choices (docs/api.md)
 NATIONS = ("spanish", "english", "french", "dutch", "courland")
+
+
+def random_nations(seed: int, players: int, ruleset: str = "reference") -> list[str]:
+    """The nations of a game whose creator chose none: a random set of `players` different
+    nations in a random seat order, drawn with a PRNG seeded by a keyed hash of the game's
+    secret (so it tells nothing about the secret, and the engine's default order, seat 0
+    Spanish, is never what a lobby game gets by accident)."""
+    order = list(getattr(api.load_ruleset(ruleset), "nation_order", None) or NATIONS)
+    return random.Random(api.derived_seed(seed, "nations")).sample(order, players)
 
 
 class _Blocking:
@@ -376,6 +386,8 @@ class Service:
             seat_rows[0].user_id = host_user  # the creator sits in the first seat
         if seed is None:  # the secret behind every shuffle and sealed-choice salt (docs/web.md)
             seed = secrets.randbits(128)
+        if nations is None:  # "random": drawn from the secret, and stored in the config so it replays
+            nations = random_nations(seed, players)
         config = api.Config(players=players, nations=list(nations) if nations else None, options=options or {},
                             params=dict(params or {}))
         try:

@@ -2,6 +2,7 @@
 fragments for the browser, or JSON for programs (bots, the load benchmark)."""
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,13 @@ def can_undo(live: LiveGame, viewer: int | None) -> bool:
     return bool(viewer is not None and not live.over and check is not None and check(live.state, viewer))
 
 
+def widget_key(*parts: Any) -> str:
+    """A stable element id for one decision's form: the page morphs an update into the DOM, and
+    the same id keeps the same form (with what the player is typing into it) in place, while a
+    different decision gets a fresh one."""
+    return "w-" + hashlib.sha1("|".join(map(str, parts)).encode()).hexdigest()[:10]
+
+
 def controls(legal: list, tr: Tr) -> tuple[list[dict], dict | None, dict[str, str]]:
     """(decision widgets, the undo action or None, zone id -> action JSON for clicking the map)."""
     widgets, undo, zones = [], None, {}
@@ -70,8 +78,10 @@ def controls(legal: list, tr: Tr) -> tuple[list[dict], dict | None, dict[str, st
         if not isinstance(d, dict):
             continue
         if d.get("kind") == "range":
+            template = json.dumps(d.get("action", {}))
             widgets.append({"kind": "range", "label": tr.decision(d), "rule": d.get("rule"),
-                            "template": json.dumps(d.get("action", {})), "field": d.get("field", "amount"),
+                            "key": widget_key(d.get("decision"), template, d.get("field", "amount")),
+                            "template": template, "field": d.get("field", "amount"),
                             "min": d.get("min", 0), "max": d.get("max", 0),
                             "decision": d.get("decision")})
         else:
@@ -100,18 +110,22 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
     view = api.view(state, viewer)
     events = api.redact(live.events, viewer)
     acting = list(api.acting(state))
-    legal = api.legal_actions(state, viewer) if viewer is not None and not live.over else []
+    # a seat its player has left is a bot's: the page still shows that seat's view, but no controls
+    botted = role == "seat" and viewer is not None and 0 <= viewer < len(live.seats) \
+        and live.seats[viewer].kind == "bot"
+    legal = api.legal_actions(state, viewer) if viewer is not None and not live.over and not botted else []
     widgets, undo, zones = controls(legal, tr)
-    if undo is None and can_undo(live, viewer):
+    if undo is None and not botted and can_undo(live, viewer):
         undo = {"seat": viewer, "type": "undo"}
     decision = (view.get("decision") if isinstance(view, dict) else None) if legal else None
     result = _jsonable(api.result(state)) if live.over else None
     return {
-        "t": tr, "live": live, "view": view, "viewer": viewer, "waiting": waiting, "role": role,
+        "t": tr, "live": live, "view": view, "viewer": viewer, "waiting": waiting, "role": role, "botted": botted,
         "acting": acting, "acting_names": [tr.seat(s) for s in acting],
         "widgets": widgets, "undo": json.dumps(undo) if undo else None, "decision": decision,
         "sealed": bool(decision and (decision.get("sealed") or decision.get("d") in ("bid", "support"))),
         "lot": lot(decision, tr),
+        **public_lot(view, tr),
         "log": log_entries(events, tr), "result": result, "over": live.over,
         "players": players_table(view, tr, live), "mine": own_parts(view, viewer, info),
         "decks": decks(view, tr), "year": tr.word(view.get("year")), "cycle": view.get("cycle"),
@@ -121,6 +135,17 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "version": live.version,
         "variant": ", ".join(f"{k} = {v}" for k, v in (view.get("ruleset_params") or {}).items()),
     }
+
+
+def public_lot(view: Any, tr: Tr) -> dict:
+    """What everyone may see of a sealed choice under way (spectators, and players who have
+    chosen): what it is about, and who is still choosing."""
+    d = view.get("decision") if isinstance(view, dict) else None
+    if not isinstance(d, dict) or d.get("d") not in ("bid", "support"):
+        return {"public_lot": None, "choosing": []}
+    committed = set(d.get("committed") or [])
+    return {"public_lot": lot(d, tr),
+            "choosing": [tr.seat(s) for s in d.get("seats") or [] if s not in committed]}
 
 
 def lot(decision: dict | None, tr: Tr) -> str | None:
@@ -163,7 +188,8 @@ def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
             fields.append((tr("havens"), tr.value("havens", p["havens"])))
         shown = {"seat", "nation", "hand", "money", "prestige", "hand_count", "hand_limit", "income", "fleet",
                  "havens", "tableau"}
-        fields += [(humanize(k), tr.value(k, v)) for k, v in p.items() if k not in shown]
+        # other fields: labelled from the catalogue when it has the name (else from the name itself)
+        fields += [(tr(k) if k in tr.c["ui"] else humanize(k), tr.value(k, v)) for k, v in p.items() if k not in shown]
         tableau = [tr.word(t.get("card")) + (f" → {tr.word(t['target'])}" if t.get("target") else "")
                    if isinstance(t, dict) else tr.word(t) for t in p.get("tableau") or []]
         kind = live.seats[seat].kind if isinstance(seat, int) and 0 <= seat < len(live.seats) else ""
@@ -206,7 +232,20 @@ def rule_link(rule: Any, page: Any) -> str:
     return f"/rules?rule={rule or ''}" + (f"#p{digits}" if "SEED" in p and digits else f"#{rule or ''}")
 
 
+# the codes a refusal can carry that the page says in its own words (an engine code not listed
+# here is said as "not_legal", with its rule)
+ERROR_CODES = ("stale_version", "game_over", "wrong_seat", "not_your_turn", "nothing_to_undo", "busy",
+               "rate_limited", "malformed", "too_large", "offline", "unknown_token", "damaged_game", "not_legal")
+
+
+def client_text(tr: Tr) -> dict:
+    """The words app.js needs, in the page's language."""
+    return {"connected": tr("connected"), "disconnected": tr("disconnected"), "error": tr("error"),
+            "rule": tr("rule"), "errors": {c: tr("err_" + c) for c in ERROR_CODES}}
+
+
 env.globals["rule_link"] = rule_link
+env.globals["client_text"] = client_text
 env.globals["LANGS"] = LANGS
 env.globals["NATIONS"] = NATIONS
 
@@ -225,21 +264,72 @@ def details(x: Any) -> str:
     return str(escape("—" if x is None else x))
 
 
-def board_html(ctx: dict) -> str:
-    return env.get_template("_board.html").render(**ctx)
+PARTS = ("top", "map", "side")   # the blocks of _parts.html; the log is sent entry by entry
+
+
+def log_item(e: dict) -> str:
+    """One log line as HTML (escaped): the event's sentence and a link to its rule."""
+    attrs = (f' id="ev{escape(e["seq"])}"' if e.get("seq") is not None else "") + f' data-type="{escape(e.get("type"))}"'
+    rule = ""
+    if e.get("rule"):
+        page = f" · {escape(e['page'])}" if e.get("page") else ""
+        rule = f'<a class="rule" href="{escape(rule_link(e["rule"], e.get("page")))}">{escape(e["rule"])}{page}</a>'
+    return f"<li{attrs}>{escape(e.get('text'))} {rule}</li>"
+
+
+def board_parts(ctx: dict) -> dict[str, str]:
+    tmpl = env.get_template("_parts.html")
+    c = tmpl.new_context(ctx)
+    return {name: "".join(tmpl.blocks[name](c)) for name in PARTS}
+
+
+def board_html(ctx: dict, parts: dict[str, str] | None = None, items: list[str] | None = None) -> str:
+    parts = parts if parts is not None else board_parts(ctx)
+    items = items if items is not None else [log_item(e) for e in ctx["log"]]
+    return env.get_template("_board.html").render(**ctx, parts={k: Markup(v) for k, v in parts.items()},
+                                                  log_html=Markup("".join(items)))
 
 
 def html_update(live: LiveGame, viewer: int | None, waiting: int | None, role: str, lang: str) -> dict:
+    """The whole board for one way of seeing the game (cached: connections that see the same
+    thing share it). "html" is the board; "_parts" and "_log" (never sent) are what
+    `html_message` compares to send a connection only what changed."""
     key = (live.id, live.version, tuple(s.kind for s in live.seats), live.away, viewer, waiting, role, lang)
     hit = _cache.get(key)
     if hit is not None:
         return hit
     ctx = board_context(live, viewer, waiting, role, lang)
+    parts = board_parts(ctx)
+    items = [log_item(e) for e in ctx["log"]]   # newest first
     msg = {"type": "update", "version": live.version, "seat": viewer, "waiting": waiting,
-           "acting": ctx["acting"], "over": live.over, "html": board_html(ctx)}
+           "acting": ctx["acting"], "over": live.over, "html": board_html(ctx, parts, items),
+           "_parts": parts, "_log": items}
     if len(_cache) > 2000:
         _cache.clear()
     _cache[key] = msg
+    return msg
+
+
+def html_message(full: dict, last: dict | None) -> dict:
+    """What a browser connection is sent: the whole board the first time (`last` None), then
+    only what changed since `last`, the update it was sent before: {"parts": {name: html}} for
+    the parts whose HTML changed, and {"log": {"add": html, "keep": n}} for the new log lines
+    (the page puts them on top and keeps the first n), or {"log": {"html": ...}} when the earlier
+    lines changed too (another seat's view on a hot-seat table: nothing of one player's secret
+    lines is kept on the page for the next). Typical updates are a few hundred bytes to a few KB
+    instead of the whole board's 30-50 KB."""
+    msg = {k: v for k, v in full.items() if not k.startswith("_") and k != "html"}
+    if last is None:
+        msg["html"] = full["html"]
+        return msg
+    msg["parts"] = {name: html for name, html in full["_parts"].items() if html != last["_parts"].get(name)}
+    new, old = full["_log"], last["_log"]
+    if new != old:
+        k = next((i for i, item in enumerate(new[:51]) if old and item == old[0]), None)
+        if k is not None and new[k:] == old[:len(new) - k]:
+            msg["log"] = {"add": "".join(new[:k]), "keep": len(new)}
+        else:
+            msg["log"] = {"html": "".join(new)}
     return msg
 
 

@@ -21,6 +21,7 @@ import re
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -40,6 +41,7 @@ from .ratelimit import RateLimited, RateLimits
 log = logging.getLogger("pax_hispanica.web")
 HERE = Path(__file__).parent
 COOKIE = "paxh_user"
+LANG_COOKIE = "paxh_lang"   # the user's language, for pages answered without the user (errors)
 MAX_MESSAGE = security.MAX_BODY   # a WebSocket message, like a request body
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")   # secrets.token_urlsafe; anything else opens nothing
 NAME_PATTERN = r"^[^\x00-\x1f\x7f]*$"           # no control characters (PostgreSQL refuses NUL in text)
@@ -161,6 +163,7 @@ class Conn:
         self.closed = False
         self.dirty = asyncio.Event()
         self.live: LiveGame | None = None
+        self.last_html: dict | None = None   # the board last sent (HTML clients): updates send what changed
         self.writer = asyncio.create_task(self._write_updates())
 
     def viewer(self, live: LiveGame) -> tuple[int | None, int | None]:
@@ -212,7 +215,10 @@ class Conn:
             elif self.last_seq_sent is None:
                 self.last_seq_sent = 0
             return msg
-        return render.html_update(live, viewer, waiting, self.rights.role, self.lang)
+        full = render.html_update(live, viewer, waiting, self.rights.role, self.lang)
+        msg = render.html_message(full, self.last_html)
+        self.last_html = full
+        return msg
 
     def close(self) -> None:
         self.closed = True
@@ -256,9 +262,12 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
         return conn.client.host if conn.client else None
 
     def request_lang(request: Request) -> str:
-        """The language for a page when the user is not at hand (errors): ?lang, else Accept-Language."""
-        lang = request.query_params.get("lang")
-        return lang if lang in LANGS else _preferred_lang(request.headers.get("accept-language", ""))
+        """The language for a page when the user is not at hand (errors): ?lang, else the user's
+        language as last stored (the paxh_lang cookie), else Accept-Language."""
+        for lang in (request.query_params.get("lang"), request.cookies.get(LANG_COOKIE)):
+            if lang in LANGS:
+                return lang
+        return _preferred_lang(request.headers.get("accept-language", ""))
 
     def error_page(request: Request, status: int, key: str, lang: str | None = None) -> HTMLResponse:
         lang = lang or request_lang(request)
@@ -333,6 +342,20 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
             resp.set_cookie(COOKIE, user["id"], max_age=3600 * 24 * 365 * 5, httponly=True, samesite="lax")
         return resp
 
+    async def lang_switch(request: Request) -> Response | None:
+        """A page opened with ?lang=en|ca (the EN/CA links): store the language on the user and
+        answer with a redirect to the same page without it, so the history holds no ?lang
+        addresses and going Back never switches the language again (issue 14)."""
+        if request.query_params.get("lang") not in LANGS:
+            return None
+        user = await current_user(request)   # stores the language
+        rest = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
+        resp = RedirectResponse(request.url.path + (f"?{urlencode(rest)}" if rest else ""), status_code=303)
+        if user.get("new"):
+            resp.set_cookie(COOKIE, user["id"], max_age=3600 * 24 * 365 * 5, httponly=True, samesite="lax")
+        resp.set_cookie(LANG_COOKIE, user["lang"], max_age=3600 * 24 * 365 * 5, httponly=True, samesite="lax")
+        return resp
+
     @app.exception_handler(ServerError)
     async def refused(request: Request, e: ServerError) -> Response:
         """A refusal no endpoint caught (a page opening a damaged game): JSON under /api,
@@ -345,7 +368,9 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
 
     # ----------------------------------------------------------------- pages
     @app.get("/", response_class=HTMLResponse)
-    async def lobby(request: Request) -> HTMLResponse:
+    async def lobby(request: Request) -> Response:
+        if (switched := await lang_switch(request)) is not None:
+            return switched
         user = await current_user(request)
         games = await svc.games_of(user["id"])
         return page(request, user, "lobby.html", games=games, csrf=csrf.token(user["id"]))
@@ -395,13 +420,19 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
             live = await svc.create_game(players, seats, chosen, mode=mode, host_user=user["id"], params=params)
         except (ValueError, ServerError) as e:
             return await refuse(400, "bad_request", text=e.message if isinstance(e, ServerError) else str(e))
-        resp = RedirectResponse(f"/host/{live.host_token}", status_code=303)
+        # the creator lands in their seat (online, first seat a person's), the links one click away
+        first = live.seats[0] if live.seats else None
+        target = f"/play/{first.token}" if live.mode == "online" and first is not None and first.kind == "human" \
+            and first.user_id == user["id"] else f"/host/{live.host_token}"
+        resp = RedirectResponse(target, status_code=303)
         if user.get("new"):
             resp.set_cookie(COOKIE, user["id"], max_age=3600 * 24 * 365 * 5, httponly=True, samesite="lax")
         return resp
 
     @app.get("/host/{token}", response_class=HTMLResponse)
-    async def host_page(request: Request, token: str) -> HTMLResponse:
+    async def host_page(request: Request, token: str) -> Response:
+        if (switched := await lang_switch(request)) is not None:
+            return switched
         user = await current_user(request)
         try:
             rights = await resolve(token)
@@ -415,14 +446,16 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
                     names=render.seat_names(live, user["lang"]))
 
     @app.get("/play/{token}", response_class=HTMLResponse)
-    async def play_page(request: Request, token: str) -> HTMLResponse:
+    async def play_page(request: Request, token: str) -> Response:
         return await game_page(request, token)
 
     @app.get("/watch/{token}", response_class=HTMLResponse)
-    async def watch_page(request: Request, token: str) -> HTMLResponse:
+    async def watch_page(request: Request, token: str) -> Response:
         return await game_page(request, token)
 
-    async def game_page(request: Request, token: str) -> HTMLResponse:
+    async def game_page(request: Request, token: str) -> Response:
+        if (switched := await lang_switch(request)) is not None:
+            return switched
         user = await current_user(request)
         try:
             rights = await resolve(token)
@@ -436,11 +469,14 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
         update = render.html_update(live, seat, waiting, rights.role, user["lang"])
         tr = render.translator(live, user["lang"])
         svc.kick_bots(live)
+        host_token = live.host_token if live.host_user is not None and live.host_user == user["id"] else None
         return page(request, user, "game.html", tr=tr, live=live, token=token, role=rights.role, seat=seat,
-                    update=update)
+                    update=update, host_token=host_token)
 
     @app.get("/replay/{token}", response_class=HTMLResponse)
-    async def replay_page(request: Request, token: str, step: str | None = None) -> HTMLResponse:
+    async def replay_page(request: Request, token: str, step: str | None = None) -> Response:
+        if (switched := await lang_switch(request)) is not None:
+            return switched
         user = await current_user(request)
         if step is not None and not (step.isdigit() and len(step) <= 9):  # no int() of a 10,000-digit string
             return page(request, user, "message.html", status=400, message_key="bad_step")
@@ -458,7 +494,9 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
                     **{k: v for k, v in ctx.items() if k != "tr"})
 
     @app.get("/rules", response_class=HTMLResponse)
-    async def rules_page(request: Request) -> HTMLResponse:
+    async def rules_page(request: Request) -> Response:
+        if (switched := await lang_switch(request)) is not None:
+            return switched
         user = await current_user(request)
         return page(request, user, "rules.html", paragraphs=rule_pages(user["lang"]), titles=rule_titles(),
                     rule=request.query_params.get("rule", ""))
@@ -631,7 +669,9 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
                 conn.shown = render.next_human(live, conn.rights.seats)
                 await conn.push(live)
                 await conn.flush()
+                await conn.send({"type": "ack", "id": msg_id, "version": live.version})
             elif kind == "refresh":
+                conn.last_html = None   # the whole board again
                 await conn.push(live)
                 await conn.flush()
             elif kind == "ping":
@@ -640,12 +680,16 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
                 if conn.rights.role != "seat":
                     raise ServerError("wrong_seat", "only a seated player can leave")
                 (seat,) = conn.rights.seats
-                await svc.seat_to_bot(conn.rights, seat)
+                live = await svc.seat_to_bot(conn.rights, seat)
+                await conn.flush()  # the page shows the seat as a bot's, then the ack
+                await conn.send({"type": "ack", "id": msg_id, "version": live.version})
             elif kind == "takeover":  # hand a seat whose player has left to a bot
                 seat = msg.get("seat")
                 if not isinstance(seat, int) or isinstance(seat, bool):
                     raise ServerError("malformed", "which seat?")
-                await svc.seat_to_bot(conn.rights, seat)
+                live = await svc.seat_to_bot(conn.rights, seat)
+                await conn.flush()
+                await conn.send({"type": "ack", "id": msg_id, "version": live.version})
             else:
                 raise ServerError("malformed", "unknown message type: use act, reveal, refresh, ping, leave or takeover")
         except ServerError as e:

@@ -1,5 +1,11 @@
 // Pax Hispanica game page: one WebSocket; the server sends this seat's board
 // as HTML (rendered from this seat's view only); we send actions as JSON.
+//
+// An update is morphed into the page (idiomorph, static/idiomorph.min.js), not
+// swapped in: the elements that stay keep their state, so a bid being typed keeps
+// its value and focus, an open <details> stays open, and the log keeps its scroll.
+// From a click until the server's answer (ack or error) every button is disabled,
+// so a double click sends one action.
 (function () {
   "use strict";
   // the page's settings: a JSON data block, not inline script (the CSP allows none)
@@ -7,7 +13,12 @@
   const board = document.getElementById("board");
   const connEl = document.getElementById("conn");
   const errEl = document.getElementById("error");
+  const dialog = document.getElementById("confirm-leave");
   let ws = null, version = P.version, nextId = 1, backoff = 250;
+  let pending = null;                 // the id of the message whose answer we wait for
+  let pendingTimer = null;
+  const disabledByUs = new Set();     // buttons we disabled (the server's own stay as they are)
+  const edited = new WeakSet();       // inputs the player typed into: an update never resets them
   const title = document.title;
   function markTurn() {  // a tab in the background shows when a decision waits
     document.title = (board.querySelector("#decision, #pass-device") ? "▶ " : "") + title;
@@ -17,58 +28,160 @@
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     return proto + "//" + location.host + "/ws/" + encodeURIComponent(P.token) + "?lang=" + encodeURIComponent(P.lang);
   }
+  // a refusal in plain words in the page's language, never a bare code
+  function sentence(e) {
+    const known = P.text.errors[e.code];
+    if (known) return known;
+    // the engine's refusals: its own codes, a rule, and an English message
+    let s = P.text.errors.not_legal;
+    if (P.lang === "en" && e.message) s += " " + e.message.replace(/\.?$/, ".");
+    return s;
+  }
   function showError(e) {
-    errEl.textContent = P.text.error + ": " + e.message + (e.rule ? " (" + e.rule + ")" : "") + " [" + e.code + "]";
+    errEl.textContent = sentence(e) + (e.rule ? " (" + P.text.rule + " " + e.rule + ")" : "");
+    errEl.dataset.code = e.code || "";
     errEl.hidden = false;
   }
-  function send(msg) {
-    if (!ws || ws.readyState !== 1) { showError({code: "offline", message: P.text.disconnected}); return; }
+  function hideError() { errEl.hidden = true; errEl.textContent = ""; errEl.dataset.code = ""; }
+
+  function setBusy(on) {
+    board.setAttribute("aria-busy", on ? "true" : "false");
+    if (on) {
+      board.querySelectorAll("button:not([disabled])").forEach(function (b) { b.disabled = true; disabledByUs.add(b); });
+    } else {
+      disabledByUs.forEach(function (b) { b.disabled = false; });
+      disabledByUs.clear();
+    }
+  }
+  function settle() {
+    pending = null;
+    if (pendingTimer) { clearTimeout(pendingTimer); pendingTimer = null; }
+    setBusy(false);
+  }
+
+  // answered: a message that gets an ack or an error back (act, leave, takeover, reveal)
+  function send(msg, answered) {
+    if (!ws || ws.readyState !== 1) { showError({code: "offline"}); return; }
+    if (answered && pending !== null) return;   // one action at a time
     msg.id = nextId++;
+    if (answered) {
+      pending = msg.id;
+      setBusy(true);
+      // no answer at all (a server that died mid-request): the socket's close settles it too
+      pendingTimer = setTimeout(settle, 15000);
+    }
     ws.send(JSON.stringify(msg));
   }
-  function act(action) { errEl.hidden = true; send({type: "act", version: version, action: action}); }
+  function act(action) { hideError(); send({type: "act", version: version, action: action}, true); }
+
+  const morphOptions = {
+    morphStyle: "innerHTML",
+    ignoreActiveValue: true,
+    callbacks: {
+      beforeAttributeUpdated: function (name, el, how) {
+        if (name === "value" && edited.has(el)) return false;                              // what the player typed
+        if (name === "open" && how === "remove" && el.tagName === "DETAILS") return false;  // what they opened
+        return true;
+      }
+    }
+  };
+  // an update is the whole board (the first on a connection, or after a refresh), or only the
+  // parts that changed since the last one and the new log lines (docs/web.md "Pages")
+  function apply(msg) {
+    version = msg.version;
+    if (msg.html !== undefined) {
+      Idiomorph.morph(board, msg.html, morphOptions);
+    } else {
+      const parts = msg.parts || {};
+      for (const name in parts) {
+        const el = document.getElementById("part-" + name);
+        if (!el) { send({type: "refresh"}, false); return; }
+        Idiomorph.morph(el, parts[name], morphOptions);
+      }
+      const log = document.getElementById("log");
+      if (msg.log && log) {
+        if (msg.log.html !== undefined) {
+          Idiomorph.morph(log, msg.log.html, morphOptions);
+        } else {
+          log.insertAdjacentHTML("afterbegin", msg.log.add);
+          while (log.children.length > msg.log.keep) log.lastElementChild.remove();
+        }
+      }
+      const game = document.getElementById("game");
+      if (game) {
+        game.dataset.version = msg.version;
+        game.dataset.seat = msg.seat === null || msg.seat === undefined ? "" : msg.seat;
+        game.classList.toggle("over", !!msg.over);
+      }
+    }
+    board.dataset.version = msg.version;
+    if (pending !== null) setBusy(true);   // new buttons wait for the answer too
+    markTurn();
+  }
 
   function connect() {
     ws = new WebSocket(url());
     ws.onopen = function () { backoff = 250; connEl.textContent = P.text.connected; connEl.className = "conn on"; };
     ws.onclose = function () {
       connEl.textContent = P.text.disconnected; connEl.className = "conn off";
+      if (pending !== null) settle();   // its answer will never come
       setTimeout(connect, backoff); backoff = Math.min(backoff * 2, 4000);
     };
     ws.onmessage = function (ev) {
       const msg = JSON.parse(ev.data);
       if (msg.type === "update") {
-        version = msg.version;
-        const open = Array.from(board.querySelectorAll("details[open]")).map(d => d.querySelector("summary").textContent);
-        board.innerHTML = msg.html;
-        board.dataset.version = msg.version;
-        board.querySelectorAll("details").forEach(d => { if (open.includes(d.querySelector("summary").textContent)) d.open = true; });
-        markTurn();
+        apply(msg);
       } else if (msg.type === "error") {
+        if (msg.id === pending) settle();
         showError(msg);
-        if (msg.code === "stale_version") send({type: "refresh"});
+        if (msg.code === "stale_version") send({type: "refresh"}, false);   // and here is the new position
       } else if (msg.type === "ack") {
-        errEl.hidden = true;
+        if (msg.id === pending) settle();
+        hideError();
       }
     };
   }
 
+  board.addEventListener("input", function (ev) {
+    if (ev.target.matches("input")) edited.add(ev.target);
+  });
   board.addEventListener("click", function (ev) {
     const el = ev.target.closest("[data-action], [data-msg]");
     if (!el) return;
     ev.preventDefault();
-    if (el.dataset.msg) { send(JSON.parse(el.dataset.msg)); return; }
+    if (pending !== null || el.disabled) return;
+    if (el.dataset.confirm === "leave" && dialog && dialog.showModal) { dialog.showModal(); return; }
+    if (el.dataset.msg) { hideError(); send(JSON.parse(el.dataset.msg), true); return; }
+    act(JSON.parse(el.dataset.action));
+  });
+  // a map zone (or anything else that is not a button) carrying an action: Enter and Space
+  // take it, as a click does (buttons do this by themselves)
+  board.addEventListener("keydown", function (ev) {
+    if (ev.key !== "Enter" && ev.key !== " ") return;
+    const el = ev.target.closest("[data-action]");
+    if (!el || el.tagName === "BUTTON") return;
+    ev.preventDefault();
+    if (pending !== null) return;
     act(JSON.parse(el.dataset.action));
   });
   board.addEventListener("submit", function (ev) {
     const form = ev.target.closest("form.range-form");
     if (!form) return;
     ev.preventDefault();
+    if (pending !== null) return;
     const action = JSON.parse(form.dataset.template);
     const v = form.querySelector("input[name=value]").value;
     action[form.dataset.field] = /^-?\d+$/.test(v) ? parseInt(v, 10) : v;
     act(action);
   });
+  if (dialog) {   // "Leave" asks first: a real dialog, its buttons wired here (no inline handlers)
+    document.getElementById("leave-no").addEventListener("click", function () { dialog.close(); });
+    document.getElementById("leave-yes").addEventListener("click", function () {
+      dialog.close();
+      hideError();
+      send({type: "leave"}, true);
+    });
+  }
   markTurn();
   connect();
 })();

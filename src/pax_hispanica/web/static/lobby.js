@@ -4,11 +4,13 @@
   function show(){
     document.querySelectorAll('.seat-row').forEach(r => {
       const on = +r.dataset.seat < +sel.value, bot = r.querySelector('select[name^=kind]').value === 'bot';
+      const search = bot && r.querySelector('select[name^=bot]').value === 'ismcts';  // strength is the search's size
       r.hidden = !on;
-      r.querySelectorAll('select,input').forEach(e => e.disabled = !on || (!bot && /^(bot|strength)/.test(e.name)));
+      r.querySelectorAll('select,input').forEach(e => e.disabled = !on || (!bot && /^(bot|strength)/.test(e.name))
+                                                  || (!search && /^strength/.test(e.name)));
     });
   }
   sel.addEventListener('change', show);
-  document.querySelectorAll('select[name^=kind]').forEach(k => k.addEventListener('change', show));
+  document.querySelectorAll('select[name^=kind], select[name^=bot]').forEach(k => k.addEventListener('change', show));
   show();
 })();

@@ -1,0 +1,84 @@
+"""Screenshots of the game page mid-auction at desktop (1280x800) and phone (390x844) size,
+in Debian's chromium against a real server on loopback (a throwaway SQLite database).
+
+    PYTHONPATH=src .venv/bin/python scripts/screenshots.py [OUT_DIR] [--lang ca]
+
+OUT_DIR defaults to docs/img. A bid of $3 is typed (and kept focused) so the shot shows what a
+player sees while a sealed bid is being made; the bots act slowly so the auction stays open.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from web.conftest import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
+
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out", nargs="?", default=str(ROOT / "docs" / "img"))
+    ap.add_argument("--lang", default="en")
+    args = ap.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("PAXH_RATE_CREATE", "0")
+    os.environ.setdefault("PAXH_RATE_ACT", "0")
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        srv = Server(f"sqlite:///{tmp}/paxh.sqlite3", bot_delay=30.0).start()
+        try:
+            g = srv.post("/api/games", {"players": 3, "seats": [
+                {"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bru"},
+                {"kind": "bot", "bot_kind": "heuristic"}], "nations": ["spanish", "english", "dutch"]})
+            tokens = [s["token"] for s in g["seats"][:2]]
+            # start an auction on the Market deck from whichever person must start one
+            for _ in range(100):
+                views = [srv.get(f"/api/view/{t}") for t in tokens]
+                if any(any(d.get("decision") == "bid" for d in v["legal"]) for v in views):
+                    break
+                for t, v in zip(tokens, views):
+                    opts = [o for d in v["legal"] if d["kind"] == "choice" for o in d["options"]
+                            if o.get("type") == "initiate"]
+                    if opts:
+                        srv.post(f"/api/act/{t}", {"version": v["version"], "action": opts[0]})
+                        break
+                else:
+                    time.sleep(0.1)
+            with sync_playwright() as p:
+                b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                for name, size in SIZES.items():
+                    ctx = b.new_context(viewport=size, device_scale_factor=1)
+                    page = ctx.new_page()
+                    page.goto(f"{srv.url}/play/{tokens[0]}?lang={args.lang}")
+                    page.wait_for_selector("#conn.on")
+                    page.wait_for_selector("[data-decision=bid] input[name=value]")
+                    page.fill("[data-decision=bid] input[name=value]", "3")
+                    page.focus("[data-decision=bid] input[name=value]")
+                    path = out / f"game-auction-{name}{'' if args.lang == 'en' else '-' + args.lang}.png"
+                    page.screenshot(path=str(path), full_page=name == "desktop")
+                    print(path)
+                    if name == "phone":   # "Leave" asks first
+                        page.click("#leave")
+                        page.wait_for_selector("#confirm-leave[open]")
+                        path = out / f"game-leave-{name}{'' if args.lang == 'en' else '-' + args.lang}.png"
+                        page.screenshot(path=str(path))
+                        print(path)
+                        page.click("#leave-no")
+                    ctx.close()
+                b.close()
+        finally:
+            srv.stop()
+
+
+if __name__ == "__main__":
+    main()
