@@ -19,6 +19,7 @@ from typing import Any
 from ..bots import make_agent
 from ..bots.base import DEFAULT_API, load_api, stable_seed
 from . import facts
+from .engagement import Tracker
 
 Progress = Callable[[int, int], None]   # (games done so far, total)
 
@@ -155,6 +156,7 @@ def play_game(spec: dict) -> dict:
                              api=spec.get("api"), **b["options"])
                   for seat, b in enumerate(spec["bots"])]
         out.update(facts.at_start(api, state, n))
+        tracker = Tracker(api, state)
         limit = spec.get("max_decisions", MAX_DECISIONS)
         while not api.is_over(state):
             seats = api.acting(state)
@@ -163,7 +165,8 @@ def play_game(spec: dict) -> dict:
             seat = seats[0]      # sealed choices: commit order never matters
             legal = api.legal_actions(state, seat)
             action = agents[seat].decide(api.view(state, seat), legal)
-            state, _events = api.apply(state, action)
+            state, events = api.apply(state, action)
+            tracker.decision(legal, action, events, state)
             out["decisions"] += 1
             out["decisions_by_seat"][seat] += 1
             if action.get("type") == "play" and "card" in action:
@@ -179,6 +182,7 @@ def play_game(spec: dict) -> dict:
         out["scores"] = list(res.get("scores") or [])
         out["ranking"] = list(res.get("ranking") or [])
         out.update(facts.at_end(api, state, n, res))
+        out["engagement"] = tracker.facts(res)
     except Exception as exc:  # noqa: BLE001 -- recorded, counted and shown in the report
         out["error"] = f"{type(exc).__name__}: {exc}"
         out["traceback"] = traceback.format_exc(limit=8)

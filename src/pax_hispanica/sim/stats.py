@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from .engagement import summarise as summarise_engagement
 from .why import summarise as summarise_explanations
 
 Z95 = 1.959963984540054
@@ -142,6 +143,9 @@ def report(results: list[dict]) -> dict:
         "seconds_per_game": round(total_seconds / len(results), 6) if results else 0.0,
         "total_seconds": round(total_seconds, 6),
     }
+    engagement = summarise_engagement(results)
+    if engagement:
+        out["engagement"] = engagement
     why = summarise_explanations(results)
     if why:
         out["why"] = why
