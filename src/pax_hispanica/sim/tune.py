@@ -169,20 +169,26 @@ class Evaluation:
                 "groups": groups, "score": round(sum(groups.values()), 6), "errors": errors, "games": games}
 
 
+def _sampler(cfg: TuneConfig, seed: int) -> Any:
+    import optuna
+
+    seed = seed % 2**32
+    if cfg.sampler == "tpe":
+        return optuna.samplers.TPESampler(seed=seed)
+    if cfg.sampler == "cmaes":
+        # CMA-ES starts from the ruleset's current numbers; TPE samples what CMA-ES cannot
+        return optuna.samplers.CmaEsSampler(seed=seed, x0={k: v["value"] for k, v in cfg.space.items()},
+                                            independent_sampler=optuna.samplers.TPESampler(seed=seed))
+    if cfg.sampler == "nsga2":
+        return optuna.samplers.NSGAIISampler(seed=seed)
+    raise ValueError(f"--sampler {cfg.sampler!r}: use {', '.join(SAMPLERS)}")
+
+
 def make_study(cfg: TuneConfig, storage: str | None = None, name: str | None = None) -> Any:
     import optuna
 
     multi = cfg.sampler == "nsga2"
-    if cfg.sampler == "tpe":
-        sampler = optuna.samplers.TPESampler(seed=cfg.seed)
-    elif cfg.sampler == "cmaes":
-        # CMA-ES starts from the ruleset's current numbers; TPE samples the first trials independently
-        sampler = optuna.samplers.CmaEsSampler(seed=cfg.seed, x0={k: v["value"] for k, v in cfg.space.items()},
-                                               independent_sampler=optuna.samplers.TPESampler(seed=cfg.seed))
-    elif multi:
-        sampler = optuna.samplers.NSGAIISampler(seed=cfg.seed)
-    else:
-        raise ValueError(f"--sampler {cfg.sampler!r}: use {', '.join(SAMPLERS)}")
+    sampler = _sampler(cfg, cfg.seed)
     pruner = optuna.pruners.MedianPruner(n_startup_trials=3, n_warmup_steps=0) if (cfg.prune and not multi) \
         else optuna.pruners.NopPruner()
     kw: dict[str, Any] = {"directions": ["minimize"] * len(cfg.groups())} if multi else {"direction": "minimize"}
@@ -191,6 +197,10 @@ def make_study(cfg: TuneConfig, storage: str | None = None, name: str | None = N
     meta = {"players": cfg.players, "games": cfg.games, "ruleset": cfg.ruleset, "params": sorted(cfg.space),
             "sampler": cfg.sampler, "skill": cfg.skill, "groups": cfg.groups() if multi else ["score"],
             "base_params": cfg.base_params, "seed": cfg.seed}
+    if study.trials:
+        # resumed: reseed from the number of trials so far, or the sampler would replay the
+        # random start of the first run and propose the same variants again
+        study.sampler = _sampler(cfg, stable_seed("resume", cfg.seed, len(study.trials)))
     old = study.user_attrs.get("config")
     if old is None:
         study.set_user_attr("config", meta)
@@ -209,6 +219,16 @@ def objective_fn(cfg: TuneConfig, echo: Echo | None = None) -> Callable[[Any], A
     multi = cfg.sampler == "nsga2"
 
     def objective(trial: Any) -> Any:
+        try:
+            return evaluate(trial)
+        except optuna.TrialPruned:
+            raise
+        except Exception as exc:
+            # Optuna marks the trial FAIL and goes on (catch=Exception); the reason is kept with it
+            trial.set_user_attr("error", f"{type(exc).__name__}: {exc}")
+            raise
+
+    def evaluate(trial: Any) -> Any:
         params = {k: trial.suggest_int(k, v["low"], v["high"]) for k, v in cfg.space.items()}
         ev = Evaluation(cfg, params, trial.number)
         ev.play(0)
