@@ -142,3 +142,24 @@ def test_objective_losses():
                                          "cards_per_player", "skill"}
     assert tune.skill_tables(4, "ismcts", targets)["ismcts>ismcts_half"] == [
         "ismcts:iterations=200", "ismcts:iterations=100", "ismcts:iterations=200", "ismcts:iterations=100"]
+
+
+def test_paxh_tune_command_writes_its_report_and_resumes(tmp_path):
+    import json
+    import subprocess
+    import sys
+    cmd = [sys.executable, "-m", "pax_hispanica.cli", "tune", "--params", "start_money", "--range", "start_money=0..10",
+           "--trials", "2", "--games-per-trial", "2", "--players", "2", "--skill", "off", "--seed", "3",
+           "--out", str(tmp_path), "--json"]
+    a = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert a.returncode == 0, a.stderr
+    assert "trial 0 (1 in study): complete" in a.stderr        # one progress line per trial
+    first = json.loads(a.stdout)
+    assert first["best"] and first["best"][0]["set"].startswith(("--set start_money=", "(the ruleset"))
+    assert (tmp_path / "tune.html").exists() and (tmp_path / "ruleset" / "ruleset.toml").exists()
+    b = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert b.returncode == 0, b.stderr
+    rows = json.loads((tmp_path / "tune.json").read_text())["trials"]
+    assert len(rows) == 4
+    bad = subprocess.run(cmd[:6] + ["--range", "start_money=0..5000"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "documented range" in bad.stderr
