@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 
@@ -41,7 +42,7 @@ def changes_by_hand(standings: list[list[int]]) -> int:
         top = max(s)
         if s.count(top) == 1:
             leaders.append(s.index(top))
-    return sum(1 for a, b in zip(leaders, leaders[1:]) if a != b)
+    return sum(1 for a, b in pairwise(leaders) if a != b)
 
 
 def test_lead_changes_ignore_ties():

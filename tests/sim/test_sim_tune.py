@@ -10,9 +10,9 @@ import pytest
 
 optuna = pytest.importorskip("optuna")
 
-from pax_hispanica.engine import ruleset as rsmod  # noqa: E402
-from pax_hispanica.sim import objectives as ob  # noqa: E402
-from pax_hispanica.sim import tune, tune_report  # noqa: E402
+from pax_hispanica.engine import ruleset as rsmod
+from pax_hispanica.sim import objectives as ob
+from pax_hispanica.sim import tune, tune_report
 
 PLANTED = """
 [objectives.money_unspent]
@@ -40,8 +40,8 @@ def config(tmp_path: Path, **kw) -> tune.TuneConfig:
     (tmp_path / "targets.toml").write_text(PLANTED)
     rs = planted_ruleset(tmp_path)
     space = tune.search_space(rs, ["start_money"], {"start_money": (0, 60)})
-    base = dict(space=space, players=3, games=4, seed=7, ruleset=rs, skill="off",
-                targets=ob.load_targets(tmp_path / "targets.toml"))
+    base = {"space": space, "players": 3, "games": 4, "seed": 7, "ruleset": rs, "skill": "off",
+            "targets": ob.load_targets(tmp_path / "targets.toml")}
     base.update(kw)
     return tune.TuneConfig(**base)
 
@@ -151,15 +151,15 @@ def test_paxh_tune_command_writes_its_report_and_resumes(tmp_path):
     cmd = [sys.executable, "-m", "pax_hispanica.cli", "tune", "--params", "start_money", "--range", "start_money=0..10",
            "--trials", "2", "--games-per-trial", "2", "--players", "2", "--skill", "off", "--seed", "3",
            "--out", str(tmp_path), "--json"]
-    a = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    a = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=120)
     assert a.returncode == 0, a.stderr
     assert "trial 0 (1 in study): complete" in a.stderr        # one progress line per trial
     first = json.loads(a.stdout)
     assert first["best"] and first["best"][0]["set"].startswith(("--set start_money=", "(the ruleset"))
     assert (tmp_path / "tune.html").exists() and (tmp_path / "ruleset" / "ruleset.toml").exists()
-    b = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    b = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=120)
     assert b.returncode == 0, b.stderr
     rows = json.loads((tmp_path / "tune.json").read_text())["trials"]
     assert len(rows) == 4
-    bad = subprocess.run(cmd[:6] + ["--range", "start_money=0..5000"], capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(cmd[:6] + ["--range", "start_money=0..5000"], check=False, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "documented range" in bad.stderr

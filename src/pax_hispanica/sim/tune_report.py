@@ -136,23 +136,23 @@ def _figures(study: Any) -> list[tuple[str, Any]]:
     for title, make in tries:
         try:
             plots.append((title, make()))
-        except Exception:  # noqa: BLE001 -- e.g. importances need two finished trials and a varying parameter
+        except Exception:  # noqa: BLE001, S112 -- e.g. importances need two finished trials and a varying parameter
             continue
     return plots
 
 
 def render_html(study: Any, summary: dict) -> str:
     parts = ["<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Pax Hispanica tuning report</title>",
-             "<style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
-             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px}code{background:#f4f4f4}</style>",
+             ("<style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
+              "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px}code{background:#f4f4f4}</style>"),
              "</head><body><h1>Pax Hispanica tuning report</h1>",
-             f"<p>Study <code>{html.escape(study.study_name)}</code>: {len(study.trials)} trials "
-             f"({', '.join(f'{n} {s}' for s, n in _states(study).items())}). Settings: "
-             f"<code>{html.escape(json.dumps(summary.get('config'), sort_keys=True))}</code></p>",
+             (f"<p>Study <code>{html.escape(study.study_name)}</code>: {len(study.trials)} trials "
+              f"({', '.join(f'{n} {s}' for s, n in _states(study).items())}). Settings: "
+              f"<code>{html.escape(json.dumps(summary.get('config'), sort_keys=True))}</code></p>"),
              "<h2>Objectives</h2><ul>" + "".join(f"<li>{html.escape(x)}</li>" for x in summary["objectives"]) + "</ul>",
-             "<h2>Best trials</h2><p>Ready to try: <code>paxh simulate ... --set NAME=VALUE</code>; the best one is also "
-             f"the ruleset folder <code>{html.escape(str(summary.get('ruleset', '')))}</code> "
-             "(<code>paxh simulate --ruleset FOLDER</code>).</p><table><tr><th>trial</th><th>values</th><th>--set</th></tr>"]
+             ("<h2>Best trials</h2><p>Ready to try: <code>paxh simulate ... --set NAME=VALUE</code>; the best one is also "
+              f"the ruleset folder <code>{html.escape(str(summary.get('ruleset', '')))}</code> "
+              "(<code>paxh simulate --ruleset FOLDER</code>).</p><table><tr><th>trial</th><th>values</th><th>--set</th></tr>")]
     for b in summary["best"]:
         parts.append(f"<tr><td>{b['number']}</td><td>{', '.join(f'{v:.3f}' for v in b['values'])}</td>"
                      f"<td><code>{html.escape(b['set'])}</code></td></tr>")
@@ -161,7 +161,7 @@ def render_html(study: Any, summary: dict) -> str:
     for title, fig in _figures(study):
         parts.append(f"<h2>{html.escape(title)}</h2>")
         # the first plot carries plotly.js so that the page is one file that opens offline
-        parts.append(fig.to_html(full_html=False, include_plotlyjs=True if first else False))
+        parts.append(fig.to_html(full_html=False, include_plotlyjs=first))
         first = False
     parts.append("<h2>Every trial</h2><table><tr><th>trial</th><th>state</th><th>values</th><th>params</th></tr>")
     for t in summary["trials"]:
