@@ -108,3 +108,15 @@ def test_report_html_has_the_engagement_section(tmp_path):
     text = written["report"].read_text()
     assert "Pace and engagement" in text and "lead changes per game" in text
     assert (tmp_path / "prestige_curve.png").exists() and (tmp_path / "events.png").exists()
+
+
+def test_cards_never_played_are_listed():
+    results = sim.run(3, 2, "random", seed=3, params={"cycles": 1})
+    names = eg.card_names(api)
+    s = report(results, names)["engagement"]
+    assert set(s["cards"]) == set(names)
+    from pax_hispanica.sim.stats import card_base
+    played = {card_base(c) for r in results for seat in r["cards_played"] for c in seat}
+    never = sorted(set(names) - played)
+    assert never and s["cards_rarely_played"] == never      # 2 games: a card is in 1 or 2 of them, or in none
+    assert all(s["cards"][c]["games_with"]["count"] == 0 for c in never)

@@ -78,7 +78,9 @@ def simulate_command(
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2)
     wall = time.perf_counter() - t0
-    summary = report(results)
+    from ..bots.base import load_api
+    from .engagement import card_names
+    summary = report(results, card_names(load_api(api_module), ruleset, params))
     summary["wall_seconds"] = round(wall, 6)
     summary["games_per_second"] = round(games / wall, 6) if wall > 0 else None
     meta = {"players": players, "games": games, "seed": seed, "bots": bots or "random",

@@ -160,8 +160,9 @@ def share(k: int, n: int) -> dict:
     return {"count": k, "of": n, "share": round(k / n, 6) if n else None, "ci95": wilson(k, n)}
 
 
-def summarise(results: list[dict]) -> dict:
-    """The report's engagement section from the games that carry engagement facts."""
+def summarise(results: list[dict], card_names: list[str] | None = None) -> dict:
+    """The report's engagement section from the games that carry engagement facts;
+    ``card_names`` (the ruleset's cards, copies merged) lists the cards never played too."""
     from .stats import card_base
 
     games = [r for r in results if not r.get("error") and r.get("engagement")]
@@ -204,11 +205,23 @@ def summarise(results: list[dict]) -> dict:
                                 for g in legs}
     # each card: in how many games someone played it, and how often per game
     per_game_cards = [Counter(card_base(c) for seat in r.get("cards_played") or [] for c in seat) for r in games]
-    names = sorted({c for pg in per_game_cards for c in pg})
+    names = sorted({c for pg in per_game_cards for c in pg} | set(card_names or []))
     cards = {c: {"games_with": share(sum(1 for pg in per_game_cards if pg.get(c)), n),
                  **mean_ci([pg.get(c, 0) for pg in per_game_cards])} for c in names}
     out["cards"] = dict(sorted(cards.items(), key=lambda kv: (-kv[1]["games_with"]["count"], kv[0])))
+    if card_names:
+        # the issue's target: every card played in at least 5% of games
+        out["cards_rarely_played"] = sorted(c for c, v in cards.items() if v["games_with"]["share"] < 0.05)
     return out
+
+
+def card_names(api: Any, ruleset: str = "reference", params: dict | None = None) -> list[str] | None:
+    """The ruleset's cards, copies merged ("galeon-1", "galeon-2" -> "galeon"); None for an API without rulesets."""
+    from .stats import card_base
+    if not hasattr(api, "load_ruleset"):
+        return None
+    cards = getattr(api.load_ruleset(ruleset, params or None), "cards", None)
+    return sorted({card_base(c) for c in cards}) if cards else None
 
 
 def _per_game(keys: set[str], counters: list[dict], decisions: int) -> dict:

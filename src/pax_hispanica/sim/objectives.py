@@ -53,6 +53,13 @@ def _forced_or_pass(s: dict, _r: list[dict]) -> float | None:
     return (e["forced"]["count"] + e["passes"]["count"]) / e["forced"]["of"]
 
 
+def _rare_cards(s: dict) -> float | None:
+    e = s.get("engagement") or {}
+    if "cards_rarely_played" not in e or not e.get("cards"):
+        return None
+    return len(e["cards_rarely_played"]) / len(e["cards"])
+
+
 # name -> (figure from (summary, results), the formula in words)
 FIGURES: dict[str, tuple[Callable[[dict, list[dict]], float | None], str]] = {
     "nation_spread": (lambda s, r: _spread(s["win_rate"].get("nation"), _chance(s)),
@@ -70,6 +77,7 @@ FIGURES: dict[str, tuple[Callable[[dict, list[dict]], float | None], str]] = {
     "forced_or_pass": (_forced_or_pass, "share of decisions that were forced (one legal action) or a pass"),
     "cards_per_player": (_eng("cards_per_player"), "mean cards played per player per game"),
     "money_unspent": (_eng("money_unspent_end"), "mean money a player holds at the end"),
+    "cards_rarely_played": (lambda s, r: _rare_cards(s), "share of the ruleset's cards played in fewer than 5% of games"),
 }
 
 

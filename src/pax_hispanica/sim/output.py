@@ -323,6 +323,8 @@ def engagement_html(eng: dict, plots: dict[str, Path]) -> str:
     parts.append("<h3>Actions chosen</h3><table><tr><th>action</th><th>per game</th><th>share of decisions</th></tr>"
                  + "".join(f"<tr><td>{html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['share_of_decisions'], True)}</td></tr>"
                            for k, v in (eng.get("actions") or {}).items()) + "</table>")
+    if eng.get("cards_rarely_played"):
+        parts.append("<p>Played in fewer than 5% of games: " + html.escape(", ".join(eng["cards_rarely_played"])) + ".</p>")
     parts.append("<h3>Cards chosen</h3><table><tr><th>card</th><th>played per game</th><th>games where played</th></tr>"
                  + "".join(f"<tr><td>{html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['games_with'], True)}</td></tr>"
                            for k, v in (eng.get("cards") or {}).items()) + "</table>")

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..bots.base import DEFAULT_API, load_api, stable_seed
 from . import objectives as ob
+from .engagement import card_names
 from .runner import execute, make_specs
 from .stats import report
 
@@ -126,6 +127,7 @@ class Evaluation:
             self.specs[f"skill:{pair}"] = self._specs(f"skill:{pair}", bots, skill_games)
         self.weights = {name: w for name, (_b, w) in tabs.items()}
         self.results: dict[str, list[dict]] = {k: [] for k in self.specs}
+        self.cards = card_names(load_api(cfg.api), cfg.ruleset, {**cfg.base_params, **params})
 
     def _specs(self, table: str, bots: list[str], games: int) -> list[dict]:
         seed = stable_seed("tune", self.cfg.seed, self.number, table)   # games: game_seed(seed, i)
@@ -152,7 +154,7 @@ class Evaluation:
         per_table, figs, errors, games = {}, {}, 0, 0
         for name in self.weights:
             res = self.results[name]
-            summary = report(res)
+            summary = report(res, self.cards)
             errors += summary["errors"]
             games += summary["games"]
             figs[name], per_table[name] = ob.table_losses(summary, res, cfg.targets)
