@@ -157,6 +157,11 @@ def test_paxh_tune_command_writes_its_report_and_resumes(tmp_path):
     first = json.loads(a.stdout)
     assert first["best"] and first["best"][0]["set"].startswith(("--set start_money=", "(the ruleset"))
     assert (tmp_path / "tune.html").exists() and (tmp_path / "ruleset" / "ruleset.toml").exists()
+    best = json.loads((tmp_path / "best" / "summary.json").read_text())     # the best trial's games, replayed
+    assert best["meta"]["tune_trial"] == first["best"][0]["number"] and "engagement" in best
+    row = json.loads((tmp_path / "tune.json").read_text())["trials"][best["meta"]["tune_trial"]]
+    # the same games as in the trial (the default targets' first table is heuristic self-play)
+    assert row["figures"]["selfplay"]["cards_per_player"] == pytest.approx(best["engagement"]["cards_per_player"]["mean"])
     b = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=120)
     assert b.returncode == 0, b.stderr
     rows = json.loads((tmp_path / "tune.json").read_text())["trials"]

@@ -171,6 +171,14 @@ class Evaluation:
                 "groups": groups, "score": round(sum(groups.values()), 6), "errors": errors, "games": games}
 
 
+def replay_table(cfg: TuneConfig, params: dict, number: int, table: str | None = None) -> list[dict]:
+    """The games trial ``number`` played on one table (the first of the targets by default),
+    played again from the same seeds: a full simulator report for a suggestion."""
+    ev = Evaluation(cfg, params, number)
+    name = table or next(iter(cfg.targets["tables"]))
+    return execute(ev.specs[name], workers=cfg.workers, dask_address=cfg.dask)
+
+
 def _sampler(cfg: TuneConfig, seed: int) -> Any:
     import optuna
 

@@ -74,7 +74,15 @@ def tune_command(
     baseline = {k: v["value"] for k, v in space.items()}
     lines = ob.describe(cfg.targets)
     if out is not None:
-        summary = tune_report.write(st, out, ruleset, baseline, lines)
+        from ..bots.base import load_api
+        from .engagement import card_names
+        from .stats import report
+
+        def replay(trial):
+            results = tune.replay_table(cfg, trial.params, trial.number)
+            return results, report(results, card_names(load_api(api_module), ruleset, {**fixed, **trial.params}))
+
+        summary = tune_report.write(st, out, ruleset, baseline, lines, replay=replay)
     else:
         summary = {"study": st.study_name, "baseline": baseline,
                    "best": [{"number": t.number, "values": list(t.values), "params": t.params,

@@ -14,6 +14,7 @@ from typing import Any
 RULESET_DIR = "ruleset"
 HTML_FILE = "tune.html"
 JSON_FILE = "tune.json"
+BEST_DIR = "best"
 
 
 def best_trials(study: Any, k: int = 5) -> list[Any]:
@@ -96,8 +97,10 @@ def trial_rows(study: Any) -> list[dict]:
     return out
 
 
-def write(study: Any, out: Path, source_ruleset: str, baseline: dict, lines: list[str]) -> dict:
-    """tune.json, tune.html and the best trial's ruleset folder in ``out``; returns the summary."""
+def write(study: Any, out: Path, source_ruleset: str, baseline: dict, lines: list[str],
+          replay: Any = None) -> dict:
+    """tune.json, tune.html and the best trial's ruleset folder in ``out``; with ``replay``
+    (trial -> (results, summary)), the best trial's games as a simulator report in OUT/best/."""
     out.mkdir(parents=True, exist_ok=True)
     best = best_trials(study)
     summary = {"study": study.study_name, "config": study.user_attrs.get("config"), "baseline": baseline,
@@ -108,6 +111,12 @@ def write(study: Any, out: Path, source_ruleset: str, baseline: dict, lines: lis
     if best:
         summary["ruleset"] = str(write_ruleset(source_ruleset, best[0].params, out / RULESET_DIR,
                                                f"trial {best[0].number} of study {study.study_name}"))
+        if replay is not None:
+            from . import output
+            results, sim_summary = replay(best[0])
+            output.write_all(results, sim_summary, out / BEST_DIR,
+                             {"tune_trial": best[0].number, "params": best[0].params, "games": len(results)})
+            summary["best_report"] = str(out / BEST_DIR / output.REPORT_FILE)
     (out / JSON_FILE).write_text(json.dumps(summary, indent=2, sort_keys=True, default=str))
     (out / HTML_FILE).write_text(render_html(study, summary), encoding="utf-8")
     return summary
@@ -157,6 +166,9 @@ def render_html(study: Any, summary: dict) -> str:
         parts.append(f"<tr><td>{b['number']}</td><td>{', '.join(f'{v:.3f}' for v in b['values'])}</td>"
                      f"<td><code>{html.escape(b['set'])}</code></td></tr>")
     parts.append("</table>")
+    if summary.get("best_report"):
+        parts.append(f"<p>The best trial's games of the first table, with win rates, pace and engagement: "
+                     f"<a href='{BEST_DIR}/report.html'>{BEST_DIR}/report.html</a>.</p>")
     first = True
     for title, fig in _figures(study):
         parts.append(f"<h2>{html.escape(title)}</h2>")
