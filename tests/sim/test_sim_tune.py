@@ -148,8 +148,10 @@ def test_paxh_tune_command_writes_its_report_and_resumes(tmp_path):
     import json
     import subprocess
     import sys
+    (tmp_path / "t.toml").write_text(PLANTED.replace('weight = 1.0\n[tables', 'weight = 1.0\n[objectives.cards_per_player]\n'
+                                                      'kind = "min"\ntarget = 4\n[tables'))
     cmd = [sys.executable, "-m", "pax_hispanica.cli", "tune", "--params", "start_money", "--range", "start_money=0..10",
-           "--trials", "2", "--games-per-trial", "2", "--players", "2", "--skill", "off", "--seed", "3",
+           "--targets", str(tmp_path / "t.toml"), "--trials", "2", "--games-per-trial", "2", "--players", "2", "--skill", "off", "--seed", "3",
            "--out", str(tmp_path), "--json"]
     a = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=120)
     assert a.returncode == 0, a.stderr
@@ -160,7 +162,7 @@ def test_paxh_tune_command_writes_its_report_and_resumes(tmp_path):
     best = json.loads((tmp_path / "best" / "summary.json").read_text())     # the best trial's games, replayed
     assert best["meta"]["tune_trial"] == first["best"][0]["number"] and "engagement" in best
     row = json.loads((tmp_path / "tune.json").read_text())["trials"][best["meta"]["tune_trial"]]
-    # the same games as in the trial (the default targets' first table is heuristic self-play)
+    # the same games as in the trial
     assert row["figures"]["selfplay"]["cards_per_player"] == pytest.approx(best["engagement"]["cards_per_player"]["mean"])
     b = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=120)
     assert b.returncode == 0, b.stderr
