@@ -142,9 +142,12 @@ def _figures(study: Any) -> list[tuple[str, Any]]:
         tries.append(("parameter importances", lambda: vis.plot_param_importances(study)))
         tries.append(("intermediate values (pruning)", lambda: vis.plot_intermediate_values(study)))
         tries.append(("slices", lambda: vis.plot_slice(study)))
+    import warnings
     for title, make in tries:
         try:
-            plots.append((title, make()))
+            with warnings.catch_warnings():     # Optuna's notes on experimental plots, not the user's business
+                warnings.simplefilter("ignore")
+                plots.append((title, make()))
         except Exception:  # noqa: BLE001, S112 -- e.g. importances need two finished trials and a varying parameter
             continue
     return plots
