@@ -100,7 +100,7 @@ def test_failed_and_pruned_trials_are_recorded(tmp_path, monkeypatch):
         return real(specs, **kw)
 
     monkeypatch.setattr(tune, "execute", flaky)
-    scores = iter([0.1, 0.1, 0.2, 0.2, 0.3, 0.3, 9.0])   # trial 5's first half is far worse than the median
+    scores = iter([0.1, 0.1, 0.2, 0.2, 0.3, 0.3, 0.4, 0.4, 0.5, 0.5, 9.0])   # the last trial's first half: far worse
 
     def score(self):
         s = {"figures": {}, "skill_rates": {}, "skill_gaps": {}, "losses": {}, "groups": {"balance": 0.0},
@@ -109,13 +109,13 @@ def test_failed_and_pruned_trials_are_recorded(tmp_path, monkeypatch):
         return s
 
     monkeypatch.setattr(tune.Evaluation, "score", score)
-    study = tune.run_study(cfg, 5)
+    study = tune.run_study(cfg, 7)
     states = [t.state.name for t in study.trials]
-    assert states == ["COMPLETE", "FAIL", "COMPLETE", "COMPLETE", "PRUNED"]
+    assert states == ["COMPLETE", "FAIL"] + ["COMPLETE"] * 4 + ["PRUNED"]    # pruning after 5 full trials
     assert study.trials[1].user_attrs["error"] == "RuntimeError: worker lost"
-    assert study.trials[4].intermediate_values == {1: 9.0}
+    assert study.trials[6].intermediate_values == {1: 9.0}
     rows = tune_report.trial_rows(study)
-    assert [r["state"] for r in rows] == ["complete", "fail", "complete", "complete", "pruned"]
+    assert [r["state"] for r in rows] == ["complete", "fail"] + ["complete"] * 4 + ["pruned"]
     assert rows[1]["failure"] == "RuntimeError: worker lost"
 
 

@@ -101,6 +101,7 @@ class TuneConfig:
     skill: str = "heuristic"        # off | heuristic | ismcts
     sampler: str = "tpe"
     prune: bool = True
+    nations: str = "default"        # or "shuffle": separates a nation's balance from its seat's
     api: str = DEFAULT_API
 
     def groups(self) -> list[str]:
@@ -131,7 +132,7 @@ class Evaluation:
 
     def _specs(self, table: str, bots: list[str], games: int) -> list[dict]:
         seed = stable_seed("tune", self.cfg.seed, self.number, table)   # games: game_seed(seed, i)
-        return make_specs(self.cfg.players, games, ",".join(bots), seed, api=self.cfg.api,
+        return make_specs(self.cfg.players, games, ",".join(bots), seed, api=self.cfg.api, nations=self.cfg.nations,
                           ruleset=self.cfg.ruleset, params={**self.cfg.base_params, **self.params})
 
     def play(self, part: int) -> None:
@@ -199,14 +200,16 @@ def make_study(cfg: TuneConfig, storage: str | None = None, name: str | None = N
 
     multi = cfg.sampler == "nsga2"
     sampler = _sampler(cfg, cfg.seed)
-    pruner = optuna.pruners.MedianPruner(n_startup_trials=3, n_warmup_steps=0) if (cfg.prune and not multi) \
+    # 5 full trials before any pruning: a first half of a few games is noisy, and a pruned
+    # trial teaches the sampler less than a finished one
+    pruner = optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=0) if (cfg.prune and not multi) \
         else optuna.pruners.NopPruner()
     kw: dict[str, Any] = {"directions": ["minimize"] * len(cfg.groups())} if multi else {"direction": "minimize"}
     study = optuna.create_study(storage=storage, study_name=name or "paxh-tune", sampler=sampler, pruner=pruner,
                                 load_if_exists=True, **kw)
     meta = {"players": cfg.players, "games": cfg.games, "ruleset": cfg.ruleset, "params": sorted(cfg.space),
             "sampler": cfg.sampler, "skill": cfg.skill, "groups": cfg.groups() if multi else ["score"],
-            "base_params": cfg.base_params, "seed": cfg.seed}
+            "base_params": cfg.base_params, "seed": cfg.seed, "nations": cfg.nations}
     if study.trials:
         # resumed: reseed from the number of trials so far, or the sampler would replay the
         # random start of the first run and propose the same variants again

@@ -28,6 +28,7 @@ def tune_command(
     ranges: Annotated[list[str] | None, typer.Option("--range", help="Narrow a parameter's range, NAME=LOW..HIGH (repeatable).")] = None,
     set_params: Annotated[list[str] | None, typer.Option("--set", help="Fixed numbers for every trial, NAME=VALUE (repeatable).")] = None,
     ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset name or folder to tune.")] = "reference",
+    nations: Annotated[str, typer.Option("--nations", help="'default' (the ruleset's order by seat) or 'shuffle' (a random set per game: separates nation from seat).")] = "default",
     no_prune: Annotated[bool, typer.Option("--no-prune", help="Play every trial to the end.")] = False,
     out: Annotated[Path | None, typer.Option("--out", help="Folder for tune.json, tune.html and the best trial's ruleset folder.")] = None,
     json_mode: Annotated[bool, typer.Option("--json", help="Print the summary (best trials) as JSON.")] = False,
@@ -47,6 +48,8 @@ def tune_command(
     try:
         if sampler not in tune.SAMPLERS:
             raise ValueError(f"--sampler {sampler!r}: use {', '.join(tune.SAMPLERS)}")
+        if nations not in ("default", "shuffle"):
+            raise ValueError(f"--nations {nations!r}: use default or shuffle")
         if skill not in ("off", "heuristic", "ismcts"):
             raise ValueError(f"--skill {skill!r}: use off, heuristic or ismcts")
         names = [p.strip() for p in params.split(",") if p.strip()]
@@ -57,7 +60,7 @@ def tune_command(
             raise ValueError(f"--set and --params both name {', '.join(clash)}")
         cfg = tune.TuneConfig(space=space, players=players, games=games_per_trial, seed=seed, workers=workers,
                               dask=dask, ruleset=ruleset, base_params=fixed, targets=ob.load_targets(targets),
-                              skill=skill, sampler=sampler, prune=not no_prune, api=api_module)
+                              skill=skill, sampler=sampler, prune=not no_prune, nations=nations, api=api_module)
     except (ValueError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2)
