@@ -164,9 +164,11 @@ def test_paxh_tune_command_writes_its_report_and_resumes(tmp_path):
     row = json.loads((tmp_path / "tune.json").read_text())["trials"][best["meta"]["tune_trial"]]
     # the same games as in the trial
     assert row["figures"]["selfplay"]["cards_per_player"] == pytest.approx(best["engagement"]["cards_per_player"]["mean"])
-    b = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=120)
+    # resumed from the study OUT/study.db (without --out: no report, which is the slow part)
+    url = f"sqlite:///{(tmp_path / 'study.db').resolve()}"
+    b = subprocess.run(cmd[:-3] + ["--study", url, "--json"], check=False, capture_output=True, text=True, timeout=120)
     assert b.returncode == 0, b.stderr
-    rows = json.loads((tmp_path / "tune.json").read_text())["trials"]
-    assert len(rows) == 4
+    assert "trial 3 (4 in study)" in b.stderr
+    assert len(optuna.load_study(study_name="paxh-tune", storage=url).trials) == 4
     bad = subprocess.run(cmd[:6] + ["--range", "start_money=0..5000"], check=False, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "documented range" in bad.stderr
