@@ -140,6 +140,7 @@ def test_objective_losses():
     assert set(targets["objectives"]) >= {"nation_spread", "seat_spread", "first_player", "legality_spread",
                                          "early_end", "winner_score", "lead_changes", "forced_or_pass",
                                          "cards_per_player", "skill"}
+    assert len(tune.skill_tables(4, "matrix", targets)) == 6
     assert tune.skill_tables(4, "ismcts", targets)["ismcts>ismcts_half"] == [
         "ismcts:iterations=200", "ismcts:iterations=100", "ismcts:iterations=200", "ismcts:iterations=100"]
 

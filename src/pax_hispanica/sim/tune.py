@@ -82,8 +82,11 @@ def skill_tables(players: int, mode: str, targets: dict) -> dict[str, list[str]]
     bots = {"heuristic": "heuristic", "random": "random",
             "ismcts": f"ismcts:iterations={it}", "ismcts_half": f"ismcts:iterations={max(1, it // 2)}"}
     pairs = ["heuristic>random"]
-    if mode == "ismcts":
+    if mode == "ismcts":          # the chain of neighbours in strength
         pairs += ["ismcts>ismcts_half", "ismcts_half>heuristic"]
+    elif mode == "matrix":        # every pair of the four, as the 2025 TAG balancing competition
+        order = ["ismcts", "ismcts_half", "heuristic", "random"]
+        pairs = [f"{a}>{b}" for i, a in enumerate(order) for b in order[i + 1:]]
     return {p: [bots[p.split(">")[s % 2]] for s in range(players)] for p in pairs}
 
 
@@ -98,7 +101,7 @@ class TuneConfig:
     ruleset: str = "reference"
     base_params: dict = field(default_factory=dict)
     targets: dict = field(default_factory=ob.load_targets)
-    skill: str = "heuristic"        # off | heuristic | ismcts
+    skill: str = "heuristic"        # off | heuristic | ismcts | matrix
     sampler: str = "tpe"
     prune: bool = True
     nations: str = "default"        # or "shuffle": separates a nation's balance from its seat's

@@ -24,7 +24,7 @@ def tune_command(
     study_name: Annotated[str, typer.Option("--study-name", help="The study's name in the storage.")] = "paxh-tune",
     targets: Annotated[Path | None, typer.Option("--targets", help="Targets and weights (TOML); default: src/pax_hispanica/sim/tune_targets.toml.")] = None,
     sampler: Annotated[str, typer.Option("--sampler", help="tpe, cmaes, or nsga2 (multi-objective: one objective per group).")] = "tpe",
-    skill: Annotated[str, typer.Option("--skill", help="Skill-depth tables: off, heuristic (heuristic vs random) or ismcts (adds ISMCTS at the targets' budget and at half of it).")] = "heuristic",
+    skill: Annotated[str, typer.Option("--skill", help="Skill-depth tables: off, heuristic (heuristic vs random), ismcts (adds ISMCTS at the targets' budget vs at half of it, and half vs heuristic) or matrix (every pair of the four).")] = "heuristic",
     ranges: Annotated[list[str] | None, typer.Option("--range", help="Narrow a parameter's range, NAME=LOW..HIGH (repeatable).")] = None,
     set_params: Annotated[list[str] | None, typer.Option("--set", help="Fixed numbers for every trial, NAME=VALUE (repeatable).")] = None,
     ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset name or folder to tune.")] = "reference",
@@ -50,8 +50,8 @@ def tune_command(
             raise ValueError(f"--sampler {sampler!r}: use {', '.join(tune.SAMPLERS)}")
         if nations not in ("default", "shuffle"):
             raise ValueError(f"--nations {nations!r}: use default or shuffle")
-        if skill not in ("off", "heuristic", "ismcts"):
-            raise ValueError(f"--skill {skill!r}: use off, heuristic or ismcts")
+        if skill not in ("off", "heuristic", "ismcts", "matrix"):
+            raise ValueError(f"--skill {skill!r}: use off, heuristic, ismcts or matrix")
         names = [p.strip() for p in params.split(",") if p.strip()]
         space = tune.search_space(ruleset, names, tune.parse_ranges(ranges), api=api_module)
         fixed = parse_params(set_params)
