@@ -108,6 +108,7 @@ def test_report_html_has_the_engagement_section(tmp_path):
     text = written["report"].read_text()
     assert "Pace and engagement" in text and "lead changes per game" in text
     assert (tmp_path / "prestige_curve.png").exists() and (tmp_path / "events.png").exists()
+    assert "interactive.html" in text and "Prestige at the end of each cycle" in written["interactive"].read_text()
 
 
 def test_cards_never_played_are_listed():

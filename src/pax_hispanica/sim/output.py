@@ -48,7 +48,14 @@ def write_all(results: list[dict], summary: dict, out: str | Path, meta: dict | 
     written["summary"] = out / SUMMARY_FILE
     plots = write_plots(results, summary, out)
     written.update({f"plot:{k}": v for k, v in plots.items()})
-    (out / REPORT_FILE).write_text(render_html(summary, plots, meta or {}), encoding="utf-8")
+    from . import interactive
+    inter = interactive.write(summary, out)
+    if inter is not None:
+        written["interactive"] = inter
+    page = render_html(summary, plots, meta or {})
+    if inter is not None:
+        page = page.replace("<h2>Pace and engagement</h2>", "<h2>Pace and engagement</h2>" + interactive.link(), 1)
+    (out / REPORT_FILE).write_text(page, encoding="utf-8")
     written["report"] = out / REPORT_FILE
     return written
 
