@@ -41,7 +41,7 @@ def write(summary: dict, out: Path) -> Path | None:
                                      error_y={"type": "data", "symmetric": False,
                                               "array": [c[key]["ci95"][1] - y for c, y in zip(curve, ys)],
                                               "arrayminus": [y - c[key]["ci95"][0] for c, y in zip(curve, ys)]}))
-        fig.update_layout(title="Prestige at the end of each cycle (mean, 95% CI)", xaxis_title="cycle",
+        fig.update_layout(title="Prestige at the end of each cycle (mean, 95% CI)", xaxis={"title": "cycle", "dtick": 1},
                           yaxis_title="Prestige")
         figs.append(fig)
     if eng.get("events"):
