@@ -34,6 +34,24 @@ def _register_simulate() -> None:
 _register_simulate()
 
 
+def _register_tune() -> None:
+    try:
+        from .sim.tune_command import tune_command
+    except ImportError as e:          # the sim extra is missing: say so when used
+        missing = str(e)
+
+        @app.command("tune")
+        def tune_missing() -> None:
+            """Tune ruleset numbers with Optuna (needs the `sim` extra: pip install -e '.[sim]')."""
+            typer.echo(f"paxh tune needs the sim extra ({missing}); run scripts/setup.sh", err=True)
+            raise typer.Exit(2)
+        return
+    app.command("tune")(tune_command)
+
+
+_register_tune()
+
+
 def _load_any(path: Path) -> dict:
     """The JSON of a record (`actions` + `seed`/`config`) or a scenario (`position`)."""
     try:

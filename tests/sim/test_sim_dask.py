@@ -94,3 +94,18 @@ def test_simulate_command_through_dask(cluster):
     timing = ("seconds_per_game", "total_seconds", "games_per_second", "wall_seconds")
     a, b = json.loads(local.stdout), json.loads(remote.stdout)
     assert {k: v for k, v in a.items() if k not in timing} == {k: v for k, v in b.items() if k not in timing}
+
+
+def test_tune_trials_on_dask_equal_the_local_ones(cluster, tmp_path):
+    """paxh tune --dask: each trial's games spread over the cluster, the same study as locally."""
+    pytest.importorskip("optuna")
+    from pax_hispanica.sim import objectives as ob
+    from pax_hispanica.sim import tune
+    (tmp_path / "t.toml").write_text('[objectives.money_unspent]\nkind = "max"\ntarget = 0\nweight = 1.0\n'
+                                     '[tables.selfplay]\nbots = "random"\n')
+    space = tune.search_space(names=["start_money"], ranges={"start_money": (0, 20)})
+    kw = {"space": space, "players": 2, "games": 4, "seed": 2, "skill": "off",
+          "targets": ob.load_targets(tmp_path / "t.toml")}
+    local = tune.run_study(tune.TuneConfig(**kw), 2)
+    remote = tune.run_study(tune.TuneConfig(**kw, dask=cluster), 2)
+    assert [(t.params, t.value) for t in local.trials] == [(t.params, t.value) for t in remote.trials]

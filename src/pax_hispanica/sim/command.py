@@ -78,7 +78,9 @@ def simulate_command(
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2)
     wall = time.perf_counter() - t0
-    summary = report(results)
+    from ..bots.base import load_api
+    from .engagement import card_names
+    summary = report(results, card_names(load_api(api_module), ruleset, params))
     summary["wall_seconds"] = round(wall, 6)
     summary["games_per_second"] = round(games / wall, 6) if wall > 0 else None
     meta = {"players": players, "games": games, "seed": seed, "bots": bots or "random",
@@ -197,6 +199,12 @@ def _print_summary(summary: dict, out: Path | None) -> None:
     fp = summary["first_player"]
     if fp["games"]:
         con.print(f"first player won {fp['rate']:.3f} (95% CI {fp['ci95'][0]:.3f}-{fp['ci95'][1]:.3f}; chance {fp['chance']:.3f})")
+    eng = summary.get("engagement")
+    if eng:
+        lc, fd, ep = eng["lead_changes"], eng["forced"], eng["ended_by_prestige"]
+        con.print(f"pace: {lc['mean']:.2f} lead changes per game (95% CI {lc['ci95'][0]:.2f}-{lc['ci95'][1]:.2f}); "
+                  f"{100 * fd['share']:.1f}% forced decisions; {100 * ep['share']:.1f}% of games ended early by Prestige; "
+                  f"{eng['cards_per_player']['mean']:.2f} cards played per player")
     for e in summary["error_examples"]:
         con.print(f"[red]game {e['index']} (seed {e['seed']}): {e['error']}[/]")
     if out is not None:

@@ -48,7 +48,14 @@ def write_all(results: list[dict], summary: dict, out: str | Path, meta: dict | 
     written["summary"] = out / SUMMARY_FILE
     plots = write_plots(results, summary, out)
     written.update({f"plot:{k}": v for k, v in plots.items()})
-    (out / REPORT_FILE).write_text(render_html(summary, plots, meta or {}), encoding="utf-8")
+    from . import interactive
+    inter = interactive.write(summary, out)
+    if inter is not None:
+        written["interactive"] = inter
+    page = render_html(summary, plots, meta or {})
+    if inter is not None:
+        page = page.replace("<h2>Pace and engagement</h2>", "<h2>Pace and engagement</h2>" + interactive.link(), 1)
+    (out / REPORT_FILE).write_text(page, encoding="utf-8")
     written["report"] = out / REPORT_FILE
     return written
 
@@ -132,6 +139,34 @@ def write_plots(results: list[dict], summary: dict, out: Path) -> dict[str, Path
         ax.set_xlabel("win rate of the player who played it (95% CI)")
         ax.set_title("Cards (most played first)")
         save(fig, "cards")
+    eng = summary.get("engagement") or {}
+    curve = eng.get("prestige_by_cycle") or []
+    if curve:
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        xs = [c["cycle"] for c in curve]
+        for key, label in (("leader", "leader"), ("mean", "mean of the seats"), ("last", "last")):
+            ys = [c[key]["mean"] for c in curve]
+            lo = [c[key]["mean"] - c[key]["ci95"][0] for c in curve]
+            hi = [c[key]["ci95"][1] - c[key]["mean"] for c in curve]
+            ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", capsize=3, label=label)
+        ax.set_xticks(xs)
+        ax.set_xlabel("end of cycle")
+        ax.set_ylabel("Prestige (mean, 95% CI)")
+        ax.set_title("Prestige curve")
+        ax.legend()
+        save(fig, "prestige_curve")
+    events = eng.get("events") or {}
+    if events:
+        fig, ax = plt.subplots(figsize=(6.5, 3.8))
+        names = list(events)[::-1]
+        ms = [events[k]["mean"] or 0 for k in names]
+        err = [[m - events[k]["ci95"][0] for m, k in zip(ms, names)], [events[k]["ci95"][1] - m for m, k in zip(ms, names)]]
+        ax.barh(range(len(names)), ms, xerr=err, capsize=3, color="#8172b2")
+        ax.set_yticks(range(len(names)))
+        ax.set_yticklabels(names, fontsize=8)
+        ax.set_xlabel("per game (mean, 95% CI)")
+        ax.set_title("What happens in a game")
+        save(fig, "events")
     return plots
 
 
@@ -243,6 +278,61 @@ def render_html(summary: dict, plots: dict[str, Path], meta: dict) -> str:
     parts.append(_table("Win rate of the player who played the card", summary.get("cards") or {}, "card"))
     if "cards" in plots:
         parts.append(_img(plots["cards"], "cards"))
+    parts.append(engagement_html(summary.get("engagement") or {}, plots))
     parts.append(_why_html(summary.get("why") or {}))
     parts.append("</body></html>")
     return "\n".join(p for p in parts if p)
+
+
+def _ci(d: dict | None, pct: bool = False) -> str:
+    """"mean (lo–hi)" of a mean_ci or share dict."""
+    if not d:
+        return "—"
+    v = d.get("share", d.get("mean"))
+    if v is None:
+        return "—"
+    lo, hi = d["ci95"]
+    if pct:
+        return f"{100 * v:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
+    return f"{v:.2f} ({lo:.2f}–{hi:.2f})"
+
+
+def engagement_html(eng: dict, plots: dict[str, Path]) -> str:
+    """Pace and engagement (sim/engagement.py): the figures with their 95% intervals."""
+    if not eng:
+        return ""
+    rows = [("lead changes per game", _ci(eng["lead_changes"])),
+            ("decisions per game", _ci(eng["decisions_per_game"])),
+            ("cycles per game", _ci(eng["cycles_per_game"])),
+            ("games ended early by Prestige", _ci(eng["ended_by_prestige"], True)),
+            ("forced decisions (one legal action)", _ci(eng["forced"], True)),
+            ("passes", _ci(eng["passes"], True)),
+            ("cards played per player", _ci(eng["cards_per_player"])),
+            ("money unspent at the end, per player", _ci(eng["money_unspent_end"]))]
+    parts = ["<h2>Pace and engagement</h2>",
+             f"<p>{eng['games']} games. Means with a 95% normal-approximation interval; shares with a "
+             "95% Wilson interval (docs/bots.md, Engagement statistics).</p><table>"
+             + "".join(f"<tr><td>{html.escape(k)}</td><td>{v}</td></tr>" for k, v in rows) + "</table>"]
+    if "prestige_curve" in plots:
+        parts.append(_img(plots["prestige_curve"], "Prestige curve"))
+    parts.append("<h3>Prestige at the end of each cycle</h3><table><tr><th>cycle</th><th>games</th>"
+                 "<th>leader</th><th>mean</th><th>last</th></tr>" + "".join(
+                     f"<tr><td>{c['cycle']}</td><td>{c['games']}</td><td>{_ci(c['leader'])}</td>"
+                     f"<td>{_ci(c['mean'])}</td><td>{_ci(c['last'])}</td></tr>" for c in eng["prestige_by_cycle"])
+                 + "</table>")
+    parts.append("<h3>What happens</h3><table><tr><th>event</th><th>per game</th><th>games where it happens</th></tr>"
+                 + "".join(f"<tr><td>{html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['games_with'], True)}</td></tr>"
+                           for k, v in (eng.get("events") or {}).items())
+                 + "".join(f"<tr><td>loading as {html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['games_with'], True)}</td></tr>"
+                           for k, v in (eng.get("loads_by_legality") or {}).items()) + "</table>")
+    if "events" in plots:
+        parts.append(_img(plots["events"], "events"))
+    parts.append("<h3>Actions chosen</h3><table><tr><th>action</th><th>per game</th><th>share of decisions</th></tr>"
+                 + "".join(f"<tr><td>{html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['share_of_decisions'], True)}</td></tr>"
+                           for k, v in (eng.get("actions") or {}).items()) + "</table>")
+    if eng.get("cards_rarely_played"):
+        parts.append("<p>Played in fewer than 5% of games: " + html.escape(", ".join(eng["cards_rarely_played"])) + ".</p>")
+    parts.append("<h3>Cards chosen</h3><table><tr><th>card</th><th>played per game</th><th>games where played</th></tr>"
+                 + "".join(f"<tr><td>{html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['games_with'], True)}</td></tr>"
+                           for k, v in (eng.get("cards") or {}).items()) + "</table>")
+    return "\n".join(parts)

@@ -20,6 +20,7 @@ from typing import Any
 from ..bots import make_agent
 from ..bots.base import DEFAULT_API, load_api, stable_seed
 from . import facts
+from .engagement import Tracker
 
 Progress = Callable[[int, int], None]   # (games done so far, total)
 
@@ -167,6 +168,7 @@ def play_game(spec: dict) -> dict:
         # the masked state in a view costs most of the view; only a search bot reads it
         lean = _has_lean_views(api)
         views_with_state = [not lean or getattr(a, "uses_information_state", True) for a in agents]
+        tracker = Tracker(api, state)
         limit = spec.get("max_decisions", MAX_DECISIONS)
         while not api.is_over(state):
             seats = api.acting(state)
@@ -176,7 +178,8 @@ def play_game(spec: dict) -> dict:
             legal = api.legal_actions(state, seat)
             view = api.view(state, seat) if views_with_state[seat] else api.view(state, seat, include_state=False)
             action = agents[seat].decide(view, legal)
-            state, _events = api.apply(state, action)
+            state, events = api.apply(state, action)
+            tracker.decision(legal, action, events, state)
             out["decisions"] += 1
             out["decisions_by_seat"][seat] += 1
             if action.get("type") == "play" and "card" in action:
@@ -192,6 +195,7 @@ def play_game(spec: dict) -> dict:
         out["scores"] = list(res.get("scores") or [])
         out["ranking"] = list(res.get("ranking") or [])
         out.update(facts.at_end(api, state, n, res))
+        out["engagement"] = tracker.facts(res)
     except Exception as exc:  # noqa: BLE001 -- recorded, counted and shown in the report
         out["error"] = f"{type(exc).__name__}: {exc}"
         out["traceback"] = traceback.format_exc(limit=8)

@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from .engagement import summarise as summarise_engagement
 from .why import summarise as summarise_explanations
 
 Z95 = 1.959963984540054
@@ -68,8 +69,9 @@ def _grouped(pairs: list[tuple[Any, bool]]) -> dict:
     return {str(k): rate(wins[k], games[k]) for k in sorted(games, key=lambda x: (str(type(x)), x))}
 
 
-def report(results: list[dict]) -> dict:
-    """Summarise per-game results (as returned by ``sim.run``)."""
+def report(results: list[dict], card_names: list[str] | None = None) -> dict:
+    """Summarise per-game results (as returned by ``sim.run``); ``card_names`` (the
+    ruleset's cards) lets the engagement section list the cards never played."""
     ok = [r for r in results if not r.get("error")]
     failed = [r for r in results if r.get("error")]
     seat_pairs, bot_pairs, nation_pairs, leg_pairs, start_leg_pairs = [], [], [], [], []
@@ -142,6 +144,9 @@ def report(results: list[dict]) -> dict:
         "seconds_per_game": round(total_seconds / len(results), 6) if results else 0.0,
         "total_seconds": round(total_seconds, 6),
     }
+    engagement = summarise_engagement(results, card_names)
+    if engagement:
+        out["engagement"] = engagement
     why = summarise_explanations(results)
     if why:
         out["why"] = why

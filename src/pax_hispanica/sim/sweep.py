@@ -28,6 +28,7 @@ def parse_sweep(text: str) -> tuple[str, list[Any]]:
 def row(value: Any, summary: dict) -> dict:
     """One value's line of the comparison: who wins, how often, how long games last."""
     wr = summary["win_rate"]
+    eng = summary.get("engagement") or {}
     pick = lambda table: {k: {"rate": v["rate"], "ci95": v["ci95"], "wins": v["wins"], "games": v["games"]}
                           for k, v in (table or {}).items()}
     return {
@@ -40,6 +41,10 @@ def row(value: Any, summary: dict) -> dict:
         "margin_mean": summary["scores"]["margin"].get("mean"),
         "decisions_mean": summary["length"]["decisions"].get("mean"),
         "cycles_mean": summary["length"]["cycles"].get("mean"),
+        # pace beside balance (sim/engagement.py)
+        "lead_changes_mean": (eng.get("lead_changes") or {}).get("mean"),
+        "cards_per_player_mean": (eng.get("cards_per_player") or {}).get("mean"),
+        "ended_by_prestige": (eng.get("ended_by_prestige") or {}).get("share"),
     }
 
 
@@ -47,7 +52,7 @@ def table(name: str, rows: list[dict], key: str = "nation") -> tuple[list[str], 
     """Columns and text cells for printing: one row per value of `name`, win rate per `key`
     in percent with its 95% interval."""
     groups = sorted({g for r in rows for g in r[key]})
-    cols = ["value"] + groups + ["winner score", "cycles", "errors"]
+    cols = ["value"] + groups + ["winner score", "cycles", "lead changes", "errors"]
     cells = []
     for r in rows:
         line = [str(r["value"])]
@@ -56,7 +61,8 @@ def table(name: str, rows: list[dict], key: str = "nation") -> tuple[list[str], 
             line.append(f"{100 * v['rate']:.0f}% ({100 * v['ci95'][0]:.0f}–{100 * v['ci95'][1]:.0f})"
                         if v and v["rate"] is not None else "—")
         line += [f"{r['winner_score_mean']:.2f}" if r["winner_score_mean"] is not None else "—",
-                 f"{r['cycles_mean']:.2f}" if r["cycles_mean"] is not None else "—", str(r["errors"])]
+                 f"{r['cycles_mean']:.2f}" if r["cycles_mean"] is not None else "—",
+                 f"{r['lead_changes_mean']:.2f}" if r.get("lead_changes_mean") is not None else "—", str(r["errors"])]
         cells.append(line)
     return cols, cells
 

@@ -1,0 +1,241 @@
+"""Pace and engagement of a game, beside who won: what a designer reads to judge
+whether a game is alive (issue 15).
+
+Two halves:
+
+* ``Tracker`` is fed by the runner, decision by decision, with the action chosen,
+  how many actions were legal and the events it caused; ``facts()`` is a small
+  JSON dict stored in the game's result under ``"engagement"``.  It reads only
+  the events and the spectator view (public information), and only what the
+  game itself determines, so the runner stays deterministic whatever the
+  number of workers.
+* ``summarise(results)`` turns the per-game facts of a run into the report's
+  ``"engagement"`` section, each figure with a 95% confidence interval:
+  a per-game mean uses the normal approximation (mean +- 1.96 sd / sqrt(n));
+  a share of games or of decisions uses the Wilson interval (``stats.wilson``).
+
+Definitions (docs/bots.md, "Engagement statistics"):
+
+* standing: a seat's Prestige held plus the Prestige its colonies would score if
+  the game ended now (the view's ``colony_prestige``); the final point is the score.
+* leader: the one seat with the highest standing (a tie has no leader).
+* lead change: the leader differs from the last leader seen, with standings
+  sampled when each Year begins and at the end.
+* Prestige curve: standings when each cycle ends (sampled as the next one begins;
+  the last point is the final score).
+* forced decision: exactly one legal action; pass: an action of type ``pass``.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter
+from typing import Any
+
+Z95 = 1.959963984540054
+
+# Events a designer asks about by name, and the report's label for each.
+EVENT_LABELS: dict[str, str] = {
+    "BattleResolved": "battles",
+    "ColonySacked": "sacks",
+    "IndigenousKidnapped": "enslavement (indigenous kidnapped)",
+    "CitizensEmigrated": "emigration",
+    "HavenFounded": "Havens founded",
+    "ColonyFounded": "colonies founded",
+    "ChestsLoaded": "Treasure loadings",
+    "TreasureScored": "Treasure scored",
+    "CardPlayed": "cards played",
+    "AuctionWon": "auctions won",
+}
+
+
+class Tracker:
+    """The engagement facts of one game, gathered as it is played."""
+
+    def __init__(self, api: Any, state: Any) -> None:
+        self.api = api
+        self.actions: Counter[str] = Counter()
+        self.events: Counter[str] = Counter()
+        self.loads: Counter[str] = Counter()
+        self.forced = 0
+        self.passes = 0
+        self.samples: list[list[int]] = []      # standings at each Year's start
+        self.curve: list[list[int]] = []        # standings at each cycle's end
+        self._cycle: int | None = None
+        # count_actions is the engine's cheap size of the legal set; a toy API without it
+        # simply reports no forced decisions
+        self._count = getattr(api, "count_actions", None)
+
+    def decision(self, legal: list, action: dict, events: list[dict], state: Any) -> None:
+        self.actions[str(action.get("type"))] += 1
+        if action.get("type") == "pass":
+            self.passes += 1
+        if self._count is not None:
+            try:
+                if self._count(legal) == 1:
+                    self.forced += 1
+            except Exception:  # noqa: BLE001 -- an API whose legal set cannot be counted
+                self._count = None
+        year_began = None
+        for e in events:
+            t = e.get("type") if isinstance(e, dict) else None
+            if t is None:
+                continue
+            self.events[t] += 1
+            if t == "ChestsLoaded" and e.get("legality"):
+                self.loads[str(e["legality"])] += 1
+            elif t == "YearBegan":
+                year_began = e
+        if year_began is not None:
+            standing = self._standings(state)
+            if standing is not None:
+                cycle = year_began.get("cycle")
+                if self._cycle is not None and cycle != self._cycle:
+                    self.curve.append(standing)
+                self._cycle = cycle
+                self.samples.append(standing)
+
+    def _standings(self, state: Any) -> list[int] | None:
+        ps = public_view(self.api, state).get("players")
+        if not isinstance(ps, list) or not ps or not isinstance(ps[0], dict) or "prestige" not in ps[0]:
+            return None
+        return [int(p.get("prestige", 0)) + int(p.get("colony_prestige", 0) or 0) for p in ps]
+
+    def facts(self, result: dict | None) -> dict:
+        res = result or {}
+        scores = list(res.get("scores") or [])
+        samples = self.samples + ([scores] if scores else [])
+        curve = self.curve + ([scores] if scores else [])
+        out: dict[str, Any] = {
+            "actions": dict(sorted(self.actions.items())),
+            "events": dict(sorted(self.events.items())),
+            "loads_by_legality": dict(sorted(self.loads.items())),
+            "forced": self.forced, "passes": self.passes,
+            "lead_changes": lead_changes(samples),
+            "prestige_by_cycle": curve,
+        }
+        if res.get("money") is not None:
+            out["money_end"] = list(res["money"])
+        if res.get("reason") is not None:
+            out["ended_by"] = res["reason"]
+        return out
+
+
+def leader(standing: list[int]) -> int | None:
+    """The one seat with the highest standing, or None on a tie."""
+    if not standing:
+        return None
+    top = max(standing)
+    seats = [s for s, v in enumerate(standing) if v == top]
+    return seats[0] if len(seats) == 1 else None
+
+
+def lead_changes(samples: list[list[int]]) -> int:
+    """How often the leader changed to another seat (ties in between do not count)."""
+    changes, last = 0, None
+    for standing in samples:
+        who = leader(standing)
+        if who is None:
+            continue
+        if last is not None and who != last:
+            changes += 1
+        last = who
+    return changes
+
+
+# -- summaries ---------------------------------------------------------------
+
+def mean_ci(values: list[float]) -> dict:
+    """Mean with a 95% normal-approximation interval (the interval is the mean itself for one value)."""
+    xs = [float(v) for v in values]
+    if not xs:
+        return {"n": 0, "mean": None, "ci95": None}
+    m = statistics.fmean(xs)
+    half = Z95 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
+    return {"n": len(xs), "mean": round(m, 6), "ci95": [round(m - half, 6), round(m + half, 6)]}
+
+
+def share(k: int, n: int) -> dict:
+    from .stats import wilson
+    return {"count": k, "of": n, "share": round(k / n, 6) if n else None, "ci95": wilson(k, n)}
+
+
+def summarise(results: list[dict], card_names: list[str] | None = None) -> dict:
+    """The report's engagement section from the games that carry engagement facts;
+    ``card_names`` (the ruleset's cards, copies merged) lists the cards never played too."""
+    from .stats import card_base
+
+    games = [r for r in results if not r.get("error") and r.get("engagement")]
+    if not games:
+        return {}
+    n = len(games)
+    eng = [r["engagement"] for r in games]
+    decisions = sum(r["decisions"] for r in games)
+    out: dict[str, Any] = {"games": n}
+    out["lead_changes"] = mean_ci([e["lead_changes"] for e in eng])
+    out["decisions_per_game"] = mean_ci([r["decisions"] for r in games])
+    cycles = [r["cycles"] for r in games if isinstance(r.get("cycles"), int)]
+    out["cycles_per_game"] = mean_ci(cycles)
+    out["forced"] = share(sum(e["forced"] for e in eng), decisions)
+    out["passes"] = share(sum(e["passes"] for e in eng), decisions)
+    ended = [e.get("ended_by") for e in eng]
+    out["ended_by_prestige"] = share(sum(1 for x in ended if x == "prestige_goal"), n)
+    money = [m for e in eng for m in (e.get("money_end") or [])]
+    out["money_unspent_end"] = mean_ci(money)
+    cards_pp = [len(c) for r in games for c in r.get("cards_played") or []]
+    out["cards_per_player"] = mean_ci(cards_pp)
+    # the Prestige curve: the leader's and the mean standing at the end of each cycle
+    longest = max((len(e["prestige_by_cycle"]) for e in eng), default=0)
+    curve = []
+    for c in range(longest):
+        pts = [e["prestige_by_cycle"][c] for e in eng if len(e["prestige_by_cycle"]) > c]
+        curve.append({"cycle": c + 1, "games": len(pts),
+                      "leader": mean_ci([max(p) for p in pts]),
+                      "mean": mean_ci([statistics.fmean(p) for p in pts]),
+                      "last": mean_ci([min(p) for p in pts])})
+    out["prestige_by_cycle"] = curve
+    out["actions"] = _per_game({k for e in eng for k in e["actions"]}, [e["actions"] for e in eng], decisions)
+    out["events"] = {}
+    for t, label in EVENT_LABELS.items():
+        counts = [e["events"].get(t, 0) for e in eng]
+        out["events"][label] = {**mean_ci(counts), "games_with": share(sum(1 for x in counts if x), n)}
+    legs = sorted({k for e in eng for k in e["loads_by_legality"]})
+    out["loads_by_legality"] = {g: {**mean_ci([e["loads_by_legality"].get(g, 0) for e in eng]),
+                                    "games_with": share(sum(1 for e in eng if e["loads_by_legality"].get(g)), n)}
+                                for g in legs}
+    # each card: in how many games someone played it, and how often per game
+    per_game_cards = [Counter(card_base(c) for seat in r.get("cards_played") or [] for c in seat) for r in games]
+    names = sorted({c for pg in per_game_cards for c in pg} | set(card_names or []))
+    cards = {c: {"games_with": share(sum(1 for pg in per_game_cards if pg.get(c)), n),
+                 **mean_ci([pg.get(c, 0) for pg in per_game_cards])} for c in names}
+    out["cards"] = dict(sorted(cards.items(), key=lambda kv: (-kv[1]["games_with"]["count"], kv[0])))
+    if card_names:
+        # the issue's target: every card played in at least 5% of games
+        out["cards_rarely_played"] = sorted(c for c, v in cards.items() if v["games_with"]["share"] < 0.05)
+    return out
+
+
+def card_names(api: Any, ruleset: str = "reference", params: dict | None = None) -> list[str] | None:
+    """The ruleset's cards, copies merged ("galeon-1", "galeon-2" -> "galeon"); None for an API without rulesets."""
+    from .stats import card_base
+    if not hasattr(api, "load_ruleset"):
+        return None
+    cards = getattr(api.load_ruleset(ruleset, params or None), "cards", None)
+    return sorted({card_base(c) for c in cards}) if cards else None
+
+
+def _per_game(keys: set[str], counters: list[dict], decisions: int) -> dict:
+    out = {}
+    for k in sorted(keys):
+        counts = [c.get(k, 0) for c in counters]
+        out[k] = {**mean_ci(counts), "share_of_decisions": share(sum(counts), decisions)}
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]["mean"]))
+
+
+def public_view(api: Any, state: Any) -> dict:
+    """The spectator's view without the masked state (most of a view's cost) where the API
+    can leave it out; a toy game's view may not take the option."""
+    try:
+        return api.view(state, None, include_state=False)
+    except TypeError:
+        return api.view(state, None)

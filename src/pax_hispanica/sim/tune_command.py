@@ -1,0 +1,100 @@
+"""``paxh tune``: a Typer command function (the CLI module registers it); the work is
+in sim/tune.py (the study) and sim/tune_report.py (what it writes)."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..bots.base import DEFAULT_API
+
+
+def tune_command(
+    params: Annotated[str, typer.Option("--params", help="Comma list of int parameters to search, or 'all' (`paxh rules --params`).")] = "all",
+    trials: Annotated[int, typer.Option("--trials", "-n", min=1, help="Trials to run now (added to a resumed study).")] = 20,
+    games_per_trial: Annotated[int, typer.Option("--games-per-trial", "-g", min=2, help="Games per table of the targets file, per trial.")] = 20,
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=5)] = 4,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seeds the sampler and every trial's games.")] = 0,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes for a trial's games.")] = 1,
+    dask: Annotated[str | None, typer.Option("--dask", help="A Dask scheduler (tcp://host:port): each trial's games spread over it.")] = None,
+    study: Annotated[str | None, typer.Option("--study", help="Optuna storage, e.g. sqlite:///tune.db: the study is kept there and resumed (default: OUT/study.db with --out, else in memory).")] = None,
+    study_name: Annotated[str, typer.Option("--study-name", help="The study's name in the storage.")] = "paxh-tune",
+    targets: Annotated[Path | None, typer.Option("--targets", help="Targets and weights (TOML); default: src/pax_hispanica/sim/tune_targets.toml.")] = None,
+    sampler: Annotated[str, typer.Option("--sampler", help="tpe, cmaes, or nsga2 (multi-objective: one objective per group).")] = "tpe",
+    skill: Annotated[str, typer.Option("--skill", help="Skill-depth tables: off, heuristic (heuristic vs random), ismcts (adds ISMCTS at the targets' budget vs at half of it, and half vs heuristic) or matrix (every pair of the four).")] = "heuristic",
+    ranges: Annotated[list[str] | None, typer.Option("--range", help="Narrow a parameter's range, NAME=LOW..HIGH (repeatable).")] = None,
+    set_params: Annotated[list[str] | None, typer.Option("--set", help="Fixed numbers for every trial, NAME=VALUE (repeatable).")] = None,
+    ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset name or folder to tune.")] = "reference",
+    nations: Annotated[str, typer.Option("--nations", help="'default' (the ruleset's order by seat) or 'shuffle' (a random set per game: separates nation from seat).")] = "default",
+    no_prune: Annotated[bool, typer.Option("--no-prune", help="Play every trial to the end.")] = False,
+    out: Annotated[Path | None, typer.Option("--out", help="Folder for tune.json, tune.html and the best trial's ruleset folder.")] = None,
+    json_mode: Annotated[bool, typer.Option("--json", help="Print the summary (best trials) as JSON.")] = False,
+    api_module: Annotated[str, typer.Option("--api", hidden=True)] = DEFAULT_API,
+) -> None:
+    """Search ruleset numbers with Optuna for a game that meets the targets: balance (win
+    rates by nation, seat, legality, first player), pace and skill depth. One line per trial."""
+    try:
+        import optuna  # noqa: F401
+    except ImportError as exc:
+        typer.echo(f"paxh tune needs optuna ({exc}); pip install -e '.[sim]'", err=True)
+        raise typer.Exit(2)
+    from . import objectives as ob
+    from . import tune, tune_report
+    from .runner import parse_params
+
+    try:
+        if sampler not in tune.SAMPLERS:
+            raise ValueError(f"--sampler {sampler!r}: use {', '.join(tune.SAMPLERS)}")
+        if nations not in ("default", "shuffle"):
+            raise ValueError(f"--nations {nations!r}: use default or shuffle")
+        if skill not in ("off", "heuristic", "ismcts", "matrix"):
+            raise ValueError(f"--skill {skill!r}: use off, heuristic, ismcts or matrix")
+        names = [p.strip() for p in params.split(",") if p.strip()]
+        space = tune.search_space(ruleset, names, tune.parse_ranges(ranges), api=api_module)
+        fixed = parse_params(set_params)
+        clash = sorted(set(fixed) & set(space))
+        if clash:
+            raise ValueError(f"--set and --params both name {', '.join(clash)}")
+        cfg = tune.TuneConfig(space=space, players=players, games=games_per_trial, seed=seed, workers=workers,
+                              dask=dask, ruleset=ruleset, base_params=fixed, targets=ob.load_targets(targets),
+                              skill=skill, sampler=sampler, prune=not no_prune, nations=nations, api=api_module)
+    except (ValueError, OSError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2)
+    if study is None and out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        study = f"sqlite:///{(out / 'study.db').resolve()}"
+    t0 = time.perf_counter()
+    echo = (lambda line: typer.echo(f"[{time.perf_counter() - t0:7.1f}s] {line}", err=True))
+    try:
+        st = tune.run_study(cfg, trials, storage=study, name=study_name, echo=echo)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2)
+    baseline = {k: v["value"] for k, v in space.items()}
+    lines = ob.describe(cfg.targets)
+    if out is not None:
+        from ..bots.base import load_api
+        from .engagement import card_names
+        from .stats import report
+
+        def replay(trial):
+            results = tune.replay_table(cfg, trial.params, trial.number)
+            return results, report(results, card_names(load_api(api_module), ruleset, {**fixed, **trial.params}))
+
+        summary = tune_report.write(st, out, ruleset, baseline, lines, replay=replay)
+    else:
+        summary = {"study": st.study_name, "baseline": baseline,
+                   "best": [{"number": t.number, "values": list(t.values), "params": t.params,
+                             "set": tune_report.set_line(t.params, baseline)} for t in tune_report.best_trials(st)]}
+    if json_mode:
+        typer.echo(json.dumps({k: v for k, v in summary.items() if k != "trials"}, sort_keys=True, default=str))
+        return
+    typer.echo(f"{len(st.trials)} trials in study {st.study_name!r}; best:")
+    for b in summary["best"]:
+        typer.echo(f"  trial {b['number']}: {', '.join(f'{v:.3f}' for v in b['values'])}   {b['set']}")
+    if out is not None:
+        typer.echo(f"report: {out / tune_report.HTML_FILE}; ruleset folder: {summary.get('ruleset')}")

@@ -1,0 +1,123 @@
+"""Pace and engagement statistics (sim/engagement.py, issue 15) against a small run whose
+events this test counts itself, by replaying each game from its seeds."""
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from itertools import pairwise
+
+import pytest
+
+from pax_hispanica import api, sim
+from pax_hispanica.bots import make_agent
+from pax_hispanica.bots.base import stable_seed
+from pax_hispanica.sim import engagement as eg
+from pax_hispanica.sim.stats import report
+
+
+def replay_by_hand(result: dict, players: int, params: dict) -> dict:
+    """Play the game again with the runner's seeds, keeping every event and every view."""
+    state = api.new_game(api.Config(players=players, params=params), seed=result["seed"])
+    agents = [make_agent(b.split(":")[0], stable_seed("bot", result["seed"], s)) for s, b in enumerate(result["bots"])]
+    events, forced, kinds, standings = [], 0, Counter(), []
+    while not api.is_over(state):
+        seat = api.acting(state)[0]
+        legal = api.legal_actions(state, seat)
+        forced += len(api.expand(legal)) == 1
+        action = agents[seat].decide(api.view(state, seat), legal)
+        kinds[action["type"]] += 1
+        state, evs = api.apply(state, action)
+        events += evs
+        if any(e["type"] == "YearBegan" for e in evs):
+            ps = api.view(state, None)["players"]
+            standings.append([p["prestige"] + p["colony_prestige"] for p in ps])
+    standings.append(api.result(state)["scores"])
+    return {"events": Counter(e["type"] for e in events), "forced": forced, "kinds": kinds,
+            "standings": standings, "money": api.result(state)["money"], "events_list": events}
+
+
+def changes_by_hand(standings: list[list[int]]) -> int:
+    leaders = []
+    for s in standings:
+        top = max(s)
+        if s.count(top) == 1:
+            leaders.append(s.index(top))
+    return sum(1 for a, b in pairwise(leaders) if a != b)
+
+
+def test_lead_changes_ignore_ties():
+    assert eg.leader([3, 1, 3]) is None
+    assert eg.lead_changes([[1, 0], [1, 1], [0, 2], [3, 0], [3, 0]]) == 2
+    assert eg.lead_changes([[0, 0], [0, 0]]) == 0
+
+
+def test_engagement_matches_a_hand_count():
+    params = {"cycles": 3}
+    # seed 5: lead changes of 1, 1 and 0, a battle, Havens in every game (checked below)
+    results = sim.run(3, 3, "heuristic,random,heuristic", seed=5, params=params)
+    hand = [replay_by_hand(r, 3, params) for r in results]
+    for r, h in zip(results, hand):
+        e = r["engagement"]
+        assert e["forced"] == h["forced"]
+        assert e["actions"] == dict(h["kinds"])
+        assert e["events"] == dict(h["events"])
+        assert e["lead_changes"] == changes_by_hand(h["standings"])
+        assert e["money_end"] == h["money"]
+        assert e["prestige_by_cycle"][-1] == r["scores"]
+        assert len(e["prestige_by_cycle"]) == r["cycles"] == 3
+        loads = Counter(ev["legality"] for ev in h["events_list"] if ev["type"] == "ChestsLoaded")
+        assert e["loads_by_legality"] == dict(loads)
+    s = report(results)["engagement"]
+    n = len(results)
+    decisions = sum(r["decisions"] for r in results)
+    assert s["games"] == n
+    assert s["forced"]["count"] == sum(h["forced"] for h in hand) and s["forced"]["of"] == decisions
+    lc = [changes_by_hand(h["standings"]) for h in hand]
+    assert s["lead_changes"]["mean"] == pytest.approx(statistics.fmean(lc))
+    half = 1.959963984540054 * statistics.stdev(lc) / n ** 0.5
+    assert s["lead_changes"]["ci95"] == pytest.approx([statistics.fmean(lc) - half, statistics.fmean(lc) + half], abs=1e-5)
+    battles = [h["events"]["BattleResolved"] for h in hand]
+    assert s["events"]["battles"]["mean"] == pytest.approx(statistics.fmean(battles))
+    assert s["events"]["battles"]["games_with"]["count"] == sum(1 for b in battles if b)
+    sacks = [h["events"]["ColonySacked"] for h in hand]
+    assert s["events"]["sacks"]["mean"] == pytest.approx(statistics.fmean(sacks))
+    assert s["events"]["Havens founded"]["mean"] == pytest.approx(statistics.fmean(h["events"]["HavenFounded"] for h in hand))
+    money = [m for h in hand for m in h["money"]]
+    assert s["money_unspent_end"]["mean"] == pytest.approx(statistics.fmean(money))
+    assert s["cycles_per_game"]["mean"] == 3
+    assert lc == [1, 1, 0] and sum(battles) > 0
+    played = [len(c) for r in results for c in r["cards_played"]]
+    assert s["cards_per_player"]["mean"] == pytest.approx(statistics.fmean(played))
+    assert s["actions"]["bid"]["share_of_decisions"]["count"] == sum(h["kinds"]["bid"] for h in hand)
+    # the curve: cycle 1's leader mean is the mean of each game's best standing after cycle 1
+    first = [max(r["engagement"]["prestige_by_cycle"][0]) for r in results]
+    assert s["prestige_by_cycle"][0]["leader"]["mean"] == pytest.approx(statistics.fmean(first))
+
+
+def test_engagement_is_the_same_with_two_workers():
+    one = sim.run(3, 4, "heuristic,random", seed=9, params={"cycles": 2})
+    two = sim.run(3, 4, "heuristic,random", seed=9, params={"cycles": 2}, workers=2)
+    assert [r["engagement"] for r in one] == [r["engagement"] for r in two]
+
+
+def test_report_html_has_the_engagement_section(tmp_path):
+    from pax_hispanica.sim import output
+    results = sim.run(3, 2, "heuristic,random", seed=1, params={"cycles": 2})
+    summary = report(results)
+    written = output.write_all(results, summary, tmp_path)
+    text = written["report"].read_text()
+    assert "Pace and engagement" in text and "lead changes per game" in text
+    assert (tmp_path / "prestige_curve.png").exists() and (tmp_path / "events.png").exists()
+    assert "interactive.html" in text and "Prestige at the end of each cycle" in written["interactive"].read_text()
+
+
+def test_cards_never_played_are_listed():
+    results = sim.run(3, 2, "random", seed=3, params={"cycles": 1})
+    names = eg.card_names(api)
+    s = report(results, names)["engagement"]
+    assert set(s["cards"]) == set(names)
+    from pax_hispanica.sim.stats import card_base
+    played = {card_base(c) for r in results for seat in r["cards_played"] for c in seat}
+    never = sorted(set(names) - played)
+    assert never and s["cards_rarely_played"] == never      # 2 games: a card is in 1 or 2 of them, or in none
+    assert all(s["cards"][c]["games_with"]["count"] == 0 for c in never)
