@@ -77,3 +77,24 @@ def test_pages_never_hold_other_hands(tmp_path):
                         assert not contains_id(json.dumps(m, ensure_ascii=False), cid), f"socket of {viewer} got {cid}"
         assert views[0]["over"], "the game did not finish"
         assert checks > 10
+
+
+def test_HID_1_a_seat_handed_to_a_bot_shows_its_former_player_only_what_a_spectator_sees(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from pax_hispanica.web.server import create_app
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'p.sqlite3'}", bot_delay=0)) as c:
+        g = c.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+        t1 = g["seats"][1]["token"]
+        assert c.get(f"/api/view/{t1}").json()["seat"] == 1
+        r = c.post(f"/api/seat/{g['host']}/bot", json={"seat": 1, "bot_kind": "random"})
+        assert r.status_code == 200, r.text
+        for _ in range(50):          # the bot may still be moving: compare two reads of one version
+            mine, public = c.get(f"/api/view/{t1}").json(), c.get(f"/api/view/{g['spectator']}").json()
+            if mine["version"] == public["version"]:
+                break
+        assert mine["seat"] is None and mine["legal"] == []
+        assert mine["view"] == public["view"] and mine["events"] == public["events"]
+        page = c.get(f"/play/{t1}?lang=en", follow_redirects=True).text
+        assert "A bot plays your seat now" in page and 'id="leave"' not in page

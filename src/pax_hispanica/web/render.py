@@ -103,16 +103,22 @@ def controls(legal: list, tr: Tr) -> tuple[list[dict], dict | None, dict[str, st
     return widgets, undo, zones
 
 
+def handed_to_bot(live: LiveGame, seat: int | None) -> bool:
+    return seat is not None and 0 <= seat < len(live.seats) and live.seats[seat].kind == "bot"
+
+
 def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role: str, lang: str) -> dict:
     tr = translator(live, lang)
     info = game_info(live)
     state = live.state
-    view = api.view(state, viewer)
+    # a seat its player has left is a bot's: the link now shows what a spectator sees, so the
+    # player who left cannot go on reading (or passing on) the hand the bot plays (HID-1)
+    botted = role == "seat" and handed_to_bot(live, viewer)
+    if botted:
+        viewer = None
+    view = api.view(state, viewer, include_state=False)      # the page never reads the masked state
     events = api.redact(live.events, viewer)
     acting = list(api.acting(state))
-    # a seat its player has left is a bot's: the page still shows that seat's view, but no controls
-    botted = role == "seat" and viewer is not None and 0 <= viewer < len(live.seats) \
-        and live.seats[viewer].kind == "bot"
     legal = api.legal_actions(state, viewer) if viewer is not None and not live.over and not botted else []
     widgets, undo, zones = controls(legal, tr)
     if undo is None and not botted and can_undo(live, viewer):
@@ -336,7 +342,10 @@ def html_message(full: dict, last: dict | None) -> dict:
 def json_update(live: LiveGame, viewer: int | None, full_log: bool = False, with_view: bool = True,
                 since_seq: int | None = None) -> dict:
     """The update for programs: version, who acts, this seat's legal actions and view,
-    and the events it may see (all of them, or those after `since_seq`)."""
+    and the events it may see (all of them, or those after `since_seq`). A seat handed to a
+    bot is shown as a spectator sees it (HID-1: its former player no longer reads its hand)."""
+    if handed_to_bot(live, viewer):
+        viewer = None
     state = live.state
     events = api.redact(live.events, viewer)
     if since_seq is not None:
@@ -363,10 +372,10 @@ def replay_context(live: LiveGame, step: int, lang: str) -> dict:
     info = game_info(live)
     game = api.replay(live.record, upto=step)
     state = game.state
-    public = api.view(state, None)
+    public = api.view(state, None, include_state=False)
     hands = []
     for s in live.seats:
-        parts = own_parts(api.view(state, s.seat), s.seat, info)
+        parts = own_parts(api.view(state, s.seat, include_state=False), s.seat, info)
         hands.append({"name": tr.seat(s.seat), "hand": parts.get("hand", []), "sealed": parts.get("sealed")})
     events = game.events
     return {"tr": tr, "map": Markup(svgmap.render(public, {}, tr, info)), "hands": hands, "decks": decks(public, tr),
