@@ -16,40 +16,24 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Pax Hispanica: the rules engine, bots, simulator and web game.")
 
 
-def _register_simulate() -> None:
+def _register_sim_command(name: str, module: str, attr: str, summary: str) -> None:
+    """A command of the `sim` extra; without the extra it is still listed and says what is missing."""
     try:
-        from .sim.command import simulate_command
-    except ImportError as e:          # the sim extra is missing: say so when used
+        command = getattr(__import__(f"pax_hispanica.sim.{module}", fromlist=[attr]), attr)
+    except ImportError as e:
         missing = str(e)
 
-        @app.command("simulate")
-        def simulate_missing() -> None:
-            """Run many bot games (needs the `sim` extra: pip install -e '.[sim]')."""
-            typer.echo(f"paxh simulate needs the sim extra ({missing}); run scripts/setup.sh", err=True)
+        def needs_the_extra() -> None:
+            typer.echo(f"paxh {name} needs the sim extra ({missing}); run scripts/setup.sh", err=True)
             raise typer.Exit(2)
+        needs_the_extra.__doc__ = f"{summary} (needs the `sim` extra: pip install -e '.[sim]')."
+        app.command(name)(needs_the_extra)
         return
-    app.command("simulate")(simulate_command)
+    app.command(name)(command)
 
 
-_register_simulate()
-
-
-def _register_tune() -> None:
-    try:
-        from .sim.tune_command import tune_command
-    except ImportError as e:          # the sim extra is missing: say so when used
-        missing = str(e)
-
-        @app.command("tune")
-        def tune_missing() -> None:
-            """Tune ruleset numbers with Optuna (needs the `sim` extra: pip install -e '.[sim]')."""
-            typer.echo(f"paxh tune needs the sim extra ({missing}); run scripts/setup.sh", err=True)
-            raise typer.Exit(2)
-        return
-    app.command("tune")(tune_command)
-
-
-_register_tune()
+_register_sim_command("simulate", "command", "simulate_command", "Run many bot games")
+_register_sim_command("tune", "tune_command", "tune_command", "Tune ruleset numbers with Optuna")
 
 
 def _load_any(path: Path) -> dict:

@@ -1,6 +1,8 @@
 """Small helpers shared by the web tests."""
 from __future__ import annotations
 
+import time
+
 
 def first_legal(legal: list) -> dict:
     """A legal action from descriptors (range -> its minimum; choice -> first option that is not undo)."""
@@ -11,3 +13,26 @@ def first_legal(legal: list) -> dict:
             if o.get("type") != "undo":
                 return o
     raise AssertionError(f"no action in {legal}")
+
+
+def wait_for(cond, timeout: float = 20.0, what: str = "condition"):
+    """Poll `cond` until it gives something true (returned), or fail after `timeout` seconds."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = cond()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def pump_until(page, cond, timeout: float = 20.0, what: str = "condition"):
+    """wait_for, but waiting inside Playwright (page.wait_for_timeout), so that WebSocket route
+    handlers run meanwhile (the sync API dispatches them only during its own calls)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = cond()
+        if value:
+            return value
+        page.wait_for_timeout(50)
+    raise AssertionError(f"timed out waiting for {what}")

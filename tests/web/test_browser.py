@@ -6,6 +6,8 @@ import time
 
 import pytest
 
+from .helpers import wait_for
+
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 
@@ -24,15 +26,6 @@ def open_page(browser, url: str):
     page.frames_seen = frames  # type: ignore[attr-defined]
     return page
 
-
-def wait_for(cond, timeout: float = 20.0, what: str = "condition"):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = cond()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def log_types(page) -> list[str]:

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from .helpers import first_legal
+from .helpers import first_legal, pump_until, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -34,26 +34,6 @@ def open_page(browser, url: str, viewport=None):
     return page
 
 
-def wait_for(cond, timeout: float = 20.0, what: str = "condition"):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = cond()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-def pump_until(page, cond, timeout: float = 20.0, what: str = "condition"):
-    """wait_for, but waiting inside Playwright (page.wait_for_timeout), so that WebSocket route
-    handlers run meanwhile (the sync API dispatches them only during its own calls)."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = cond()
-        if value:
-            return value
-        page.wait_for_timeout(50)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def version(page) -> int:

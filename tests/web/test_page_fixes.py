@@ -6,8 +6,9 @@ import time
 
 import pytest
 
+from .helpers import wait_for
 from .test_browser import choose
-from .test_input import drive_to_bids, open_page, version, wait_for
+from .test_input import drive_to_bids, open_page, version
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
