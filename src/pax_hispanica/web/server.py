@@ -130,9 +130,15 @@ def _preferred_lang(header: str) -> str:
     return "en"
 
 
-def _error(e: ServerError) -> JSONResponse:
-    headers = {"Retry-After": str(e.retry_after)} if isinstance(e, RateLimited) else None
+def _error(e: ServerError, headers: dict | None = None) -> JSONResponse:
+    if isinstance(e, RateLimited):
+        headers = {**(headers or {}), "Retry-After": str(e.retry_after)}
     return JSONResponse({"error": e.as_dict()}, status_code=e.status, headers=headers)
+
+
+def _error_frame(e: ServerError, msg_id: Any = None) -> dict:
+    """A refusal on a WebSocket: the API's error fields in a frame of type "error"."""
+    return {"type": "error", "id": msg_id, **e.as_dict()}
 
 
 def _is_api(path: str) -> bool:
@@ -284,8 +290,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
         code = HTTP_CODES.get(exc.status_code, "refused")
         if _is_api(request.url.path) or exc.status_code == 413:
             detail = exc.detail if isinstance(exc.detail, str) else code
-            return JSONResponse({"error": {"code": code, "rule": None, "message": detail}},
-                                status_code=exc.status_code, headers=getattr(exc, "headers", None))
+            return _error(ServerError(code, detail, status=exc.status_code), getattr(exc, "headers", None))
         return error_page(request, exc.status_code, {404: "page_not_found"}.get(exc.status_code, "bad_request"))
 
     @app.exception_handler(RequestValidationError)
@@ -300,9 +305,8 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
         # security headers are added here.
         log.exception("internal error on %s %s", request.method, request.url.path)
         if _is_api(request.url.path):
-            resp: Response = JSONResponse({"error": {"code": "internal", "rule": None,
-                                                     "message": "the server failed on this request; it is logged"}},
-                                          status_code=500)
+            resp: Response = _error(ServerError("internal", "the server failed on this request; it is logged",
+                                                status=500))
         else:
             try:
                 resp = error_page(request, 500, "internal_error")
@@ -593,8 +597,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
             if msg["type"] == "websocket.disconnect":
                 return
             if msg.get("text") is None:
-                await ws.send_text(json.dumps({"type": "error", "id": None, "code": "malformed", "rule": None,
-                                               "message": "send text frames"}))
+                await ws.send_text(json.dumps(_error_frame(ServerError("malformed", "send text frames"))))
             else:
                 await ws.send_text(msg["text"][:MAX_MESSAGE])
 
@@ -605,7 +608,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
             rights = await resolve(token)
             live = await svc.get(rights.game_id)
         except ServerError as e:
-            await ws.send_text(json.dumps({"type": "error", "id": None, **e.as_dict()}))
+            await ws.send_text(json.dumps(_error_frame(e)))
             await ws.close(code=4404)
             return
         lang = "en"
@@ -630,8 +633,8 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
                     break
                 text = frame.get("text")
                 if text is None:  # a binary frame: say so, keep the connection
-                    await conn.send({"type": "error", "id": None, "code": "malformed", "rule": None,
-                                     "message": "messages are JSON text frames, not binary"})
+                    await conn.send(_error_frame(ServerError("malformed",
+                                                             "messages are JSON text frames, not binary")))
                     continue
                 await handle_message(conn, live, text, client_address(ws))
         except WebSocketDisconnect:
@@ -693,7 +696,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
             else:
                 raise ServerError("malformed", "unknown message type: use act, reveal, refresh, ping, leave or takeover")
         except ServerError as e:
-            await conn.send({"type": "error", "id": msg_id, **e.as_dict()})
+            await conn.send(_error_frame(e, msg_id))
 
     return app
 
