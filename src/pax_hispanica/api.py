@@ -61,8 +61,17 @@ def acting(state: State) -> tuple:
 
 
 def decision(state: State, seat: int | None = None) -> dict | None:
-    """The public description of the pending decision (None when nobody must act)."""
-    return _view.public_decision(state)
+    """What `seat` is asked now, as everyone may see it: {"decision": name, "rule": rule ID,
+    "seats": the seats it asks, ...its public context} (docs/api.md, "Decisions"); None when
+    `seat` is not to act now, or nobody is. seat=None: the pending decision, whoever acts.
+    The view's "decision" is the same dict with the name under "d" (kept as it was)."""
+    if seat is not None and seat not in _acting(state):
+        return None
+    pub = _view.public_decision(state)
+    if pub is None:
+        return None
+    name, rule = pub.pop("d"), pub.pop("rule")
+    return {"decision": name, "rule": rule, **pub}
 
 
 legal_actions = core.legal_actions

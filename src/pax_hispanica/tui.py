@@ -119,7 +119,7 @@ class TerminalGame:
         legal = api.legal_actions(st, self.seat)
         self.show_me()
         d = api.decision(st, self.seat)
-        self.console.print(f"[bold]Your decision: {d['d']}[/] ({d['rule']}, {api.RULES[d['rule']][0]})")
+        self.console.print(f"[bold]Your decision: {d['decision']}[/] ({d['rule']}, {api.RULES[d['rule']][0]})")
         flat: list[dict] = []
         for desc in legal:
             if desc["kind"] == "range":

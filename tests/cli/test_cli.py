@@ -106,7 +106,7 @@ def test_rules_lists_a_rule_with_its_page(rule):
 def test_replay_of_an_unfinished_game_hides_sealed_choices_unless_asked(tmp_path: Path):
     g = api.Game.new(api.Config(players=3), 4)
     seat = api.acting(g.state)[0]
-    while api.decision(g.state)["d"] != "bid":
+    while api.decision(g.state)["decision"] != "bid":
         seat = api.acting(g.state)[0]
         opts = api.expand(api.legal_actions(g.state, seat))
         g.act(next((a for a in opts if a["type"] == "initiate"), opts[0]))

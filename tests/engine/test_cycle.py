@@ -104,7 +104,7 @@ def test_GDS_1_step_order_in_one_goods_year():
         "sites": {"nueva_espana.veracruz": 0},
     }, nations=NO_SPAIN, seed=4)
     start = next(i for i, e in enumerate(g.events) if e["type"] == "ScenarioLoaded")
-    pre = g.events[start:]
+    pre = [e for e in g.events[start:] if e["type"] != "ScenarioHand"]      # PRJ-33: hands follow it
     assert [e["type"] for e in pre[1:3]] == ["PlayerOrderUpdated", "CathedralsRefreshed"]
     assert pre[1]["order"] == [2, 0, 1]                      # GDS-2 before labour
     assert pre[2]["filled"]["nueva_espana.veracruz"] == 2     # GDS-3 before labour

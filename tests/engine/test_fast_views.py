@@ -121,9 +121,15 @@ def test_determinize_reads_a_view_or_an_information_state_alike():
         assert api.snapshot(a) == api.snapshot(b)
 
 
-def test_decision_is_the_views_decision():
+def test_decision_is_the_views_decision_with_its_name_under_decision():
     for st in POSITIONS[::5]:
-        assert api.decision(st, 0) == reference_view(st, 0, include_state=False)["decision"]
+        seen = reference_view(st, 0, include_state=False)["decision"]
+        if seen is None:
+            assert api.decision(st, None) is None
+            continue
+        named = {"decision": seen["d"], **{k: v for k, v in seen.items() if k != "d"}}
+        assert api.decision(st, None) == named
+        assert api.decision(st, 0) == (named if 0 in api.acting(st) else None)
 
 
 def test_acting_cached_by_apply_is_what_the_decision_says():

@@ -79,3 +79,57 @@ def test_PRJ_7_a_malformed_scenario_is_refused_with_a_readable_error(change, wor
     with pytest.raises(api.IllegalAction) as e:
         api.from_scenario(scn)
     assert e.value.code == "bad_scenario" and words in e.value.message
+
+
+# ---- PRJ-33: a scenario's log begins with the position as given ----------------------------------------
+
+def _seeded_setup(scn):
+    from pax_hispanica.engine.setup import new_state
+    return new_state(scn["config"], scn.get("seed", 0), start=False)
+
+
+def test_PRJ_33_the_log_begins_with_ScenarioLoaded_and_no_event_of_the_discarded_setup():
+    scn = load("battle_with_support.json")
+    g = api.from_scenario(scn)
+    assert g.events[0]["type"] == "ScenarioLoaded" and g.events[0]["seq"] == 1
+    assert [e["seq"] for e in g.events] == list(range(1, len(g.events) + 1))
+    assert not any(e["type"] in ("GameStarted", "YearBegan") and e["seq"] < g.events[0]["seq"] for e in g.events)
+    assert "GameStarted" not in {e["type"] for e in g.events}
+    loaded = g.events[0]
+    assert loaded["seed_hash"] == api.seed_hash(scn["seed"]) and loaded["order"] == g.state.order
+    assert api.verify_log(g.events, scn["seed"]) == []
+    assert api.verify_log(g.events, scn["seed"] + 1) != []
+
+
+def test_PRJ_33_a_buried_seeded_top_card_appears_in_no_redacted_event_and_hands_go_to_their_owners():
+    from .helpers import strings
+    base = {"config": {"players": 3, "nations": ["spanish", "english", "french"]}, "seed": 11}
+    seeded, _ = _seeded_setup(base)
+    top, second = seeded.market[0], seeded.market[1]
+    # the scenario puts the seeded second card on top and hands the seeded top card to seat 1
+    scn = {**base, "position": {"year": "play", "decks": {"market": [second]},
+                                "players": [{}, {"hand": [top]}, {}]}}
+    g = api.from_scenario(scn)
+    assert g.events[0]["market_top"] == second
+    for viewer in (None, 0, 2):
+        assert top not in strings(api.redact(g.events, viewer)), viewer
+    hands = [e for e in g.events if e["type"] == "ScenarioHand"]
+    assert [(e["seat"], e["to"]) for e in hands] == [(0, [0]), (1, [1]), (2, [2])]
+    assert top in strings(api.redact(g.events, 1))            # its owner knows it
+    assert g.events[0]["players"][1]["hand_size"] == 1
+
+
+def test_PRJ_33_the_public_position_is_described_as_given():
+    scn = {"config": {"players": 3, "nations": ["spanish", "english", "french"]}, "seed": 5,
+           "position": {"cycle": 2, "year": "sail", "order": [1, 2, 0],
+                        "players": [{"money": 7, "prestige": 3,
+                                     "fleet": {"zone": "cuba", "ships": 2, "legality": "PLUNDER",
+                                               "cargo": ["chest"]}}],
+                        "colonies": {"cuba.habana": {"owner": 2, "labour": "slave", "chests": 1}}}}
+    loaded = api.from_scenario(scn).events[0]
+    assert (loaded["cycle"], loaded["year"], loaded["order"]) == (2, "sail", [1, 2, 0])
+    p0 = loaded["players"][0]
+    assert (p0["money"], p0["prestige"]) == (7, 3)
+    assert p0["fleet"] == {"zone": "cuba", "ships": 2, "legality": "PLUNDER", "cargo": ["chest"]}
+    habana = loaded["colonies"]["cuba.habana"]
+    assert {k: habana[k] for k in ("owner", "labour", "chests")} == {"owner": 2, "labour": "slave", "chests": 1}

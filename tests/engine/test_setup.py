@@ -155,7 +155,7 @@ def test_CYC_4_seed_hash_published_at_setup_and_first_question_is_the_auction(n)
     assert years == ["goods", "auction"]
     first = g.state.order[0]
     assert api.acting(g.state) == (first,)
-    assert api.decision(g.state, first)["d"] == "initiate"
+    assert api.decision(g.state, first)["decision"] == "initiate"
 
 
 @pytest.mark.parametrize("players", [0, 1, 6, "4", True, None])

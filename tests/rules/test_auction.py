@@ -412,9 +412,9 @@ def test_AUC_7_hand_limit_may_be_exceeded_during_auction_year():
         bid_all(g, {0: 1, 1: 0, 2: 0})
     assert len(g.state.hands[0]) == 5 > g.state.hand_limit(0)
     assert api.acting(g.state) == (2,)            # nobody asks seat 0 to reduce
-    assert api.decision(g.state, 2)["d"] == "initiate"
+    assert api.decision(g.state, 2)["decision"] == "initiate"
     g.act({"seat": 2, "type": "pass"})
-    assert g.state.year == 2 and api.decision(g.state, 0)["d"] == "play_turn"
+    assert g.state.year == 2 and api.decision(g.state, 0)["decision"] == "play_turn"
 
 
 # ---- Properties: secrecy, order independence ------------------------------------------------------

@@ -46,7 +46,7 @@ def before(step: str, **kw):
 def new_events(g) -> list[dict]:
     """The events since the scenario was loaded (setup ran the first Goods Year before it)."""
     start = next(i for i, e in enumerate(g.events) if e["type"] == "ScenarioLoaded")
-    return g.events[start + 1:]
+    return [e for e in g.events[start + 1:] if e["type"] != "ScenarioHand"]     # PRJ-33: the hands
 
 
 def of_type(events, *types) -> list[dict]:

@@ -53,7 +53,7 @@ def test_PLY_1_each_player_takes_one_play_turn_in_player_order():
     turns = []
     while g.state.year == 2:
         (s,) = api.acting(g.state)
-        assert api.decision(g.state, s)["d"] == "play_turn"
+        assert api.decision(g.state, s)["decision"] == "play_turn"
         turns.append(s)
         g.act({"seat": s, "type": "end_turn"})
     assert turns == [1, 2, 0]
@@ -144,7 +144,7 @@ def test_HND_2_enforced_again_at_the_end_of_the_play_year():
                   order=[2, 1, 0], step="hand_limit_at_year_end")
     assert api.acting(g.state) == (2,)         # in Player Order, only those over the limit
     dec = api.decision(g.state, 2)
-    assert dec["d"] == "reduce_hand" and dec["rule"] == "HND-2"
+    assert dec["decision"] == "reduce_hand" and dec["rule"] == "HND-2"
     assert types(g.state, 2) == {"sell", "discard"}
     for a in ({"seat": 2, "type": "end_turn"}, {"seat": 2, "type": "play", "card": GALEON[2]}):
         refused(g.state, a, "wrong_action", "HND-2")

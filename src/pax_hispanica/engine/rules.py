@@ -82,6 +82,7 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-30": ("PRJ", "The King's colonies score no Prestige for the Spanish player"),
     "PRJ-31": ("PRJ", "A variant overrides ruleset numbers by name; the overrides are public and recorded"),
     "PRJ-32": ("PRJ", "A CONQUISTADOR scores conquistador_prestige (1) per Chest in Europe, not 2"),
+    "PRJ-33": ("PRJ", "A scenario's log begins with the position as given, not the discarded setup"),
 }
 
 

@@ -34,6 +34,7 @@ from .errors import IllegalAction
 from .flow import YEAR_STEPS, YEARS, Out, advance
 from .scenario_schema import SCENARIO, name_entry
 from .schema import first_problem
+from .keys import seed_hash
 from .setup import new_state
 from .state import CROWN, State
 
@@ -187,7 +188,31 @@ def build(scn: Raw) -> tuple[State, list[Raw]]:
     _decks(st, pos.get("decks", {}))
     _colonies(st, pos.get("colonies", {}))
     _map(st, pos)
+    st.event_seq = 0                  # the seeded setup's events are discarded (PRJ-33)
     out = Out(st)
-    out.emit("ScenarioLoaded", "PRJ-7", cycle=st.cycle, year=year, step=step)
+    _loaded(st, scn, year, step, out)
     advance(st, out)
-    return st, events + out.events
+    return st, out.events
+
+
+def _loaded(st: State, scn: Raw, year: str, step: str, out: Out) -> None:
+    """PRJ-33: the log of a scenario begins with the position as given, never with the
+    discarded seeded setup (whose GameStarted named its deck tops and Player Order).
+    ScenarioLoaded carries what every seat may know; each hand goes to its owner only."""
+    rs = st.rs
+    players = [{"nation": st.nation[s], "money": st.money[s], "prestige": st.prestige[s],
+                "hand_size": len(st.hands[s]), "tableau": [c for c, _ in st.tableaus[s]],
+                "fleet": {"zone": rs.zone_ids[st.fzone[s]], "ships": st.fships[s],
+                          "legality": st.legality[s], "cargo": list(st.cargo[s])},
+                "havens": [rs.zone_ids[z] for z in st.havens[s]]} for s in range(st.n)]
+    colonies = {rs.col_ids[c]: {"owner": "crown" if st.col_owner[c] == CROWN else st.col_owner[c],
+                                "labour": st.col_labour[c], "chests": st.col_chests[c],
+                                "fort": st.col_fort[c]}
+                for c in range(len(rs.col_ids)) if st.col_owner[c] is not None}
+    out.emit("ScenarioLoaded", "PRJ-33", cycle=st.cycle, year=year, step=step, order=list(st.order),
+             ruleset=rs.name, ruleset_version=rs.version, seed_hash=seed_hash(scn.get("seed", 0)),
+             players=players, colonies=colonies,
+             market_top=st.market[0] if st.market else None, market_size=len(st.market),
+             haven_top=st.haven[0] if st.haven else None, haven_size=len(st.haven))
+    for s in range(st.n):
+        out.emit("ScenarioHand", "PRJ-33", to=[s], seat=s, hand=list(st.hands[s]))

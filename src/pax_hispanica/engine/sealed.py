@@ -61,12 +61,12 @@ def verify(dec_id: str, choice: dict) -> bool:
 
 def verify_log(events: list[dict], seed: int) -> list[str]:
     """What is wrong with a game's public log once its seed is known (PRJ-1); [] when nothing is:
-    the seed matches GameStarted.seed_hash, and every revealed choice has the salt derived from
+    the seed matches GameStarted.seed_hash (ScenarioLoaded's for a scenario), and every revealed choice has the salt derived from
     the seed, matches its hash, and that hash is the one committed before the reveal."""
     problems = []
-    started = next((e for e in events if e.get("type") == "GameStarted"), None)
+    started = next((e for e in events if e.get("type") in ("GameStarted", "ScenarioLoaded")), None)
     if started is None or started.get("seed_hash") != seed_hash(seed):
-        problems.append("the seed does not match GameStarted.seed_hash")
+        problems.append(f"the seed does not match {started['type'] if started else 'GameStarted'}.seed_hash")
     committed: dict = {}
     for e in events:
         if e.get("type") == "ChoiceCommitted":
