@@ -310,7 +310,7 @@ def test_LAB_6_one_colony_at_a_time_and_the_owner_picks_which_PRJ_12():
     zac = "nueva_espana.zacatecas"
     g = at_labour({ORIZABA: vacant(0), zac: vacant(0)}, sites={VERACRUZ: 1, MEXICA: 0}, money=[5, 5, 5])
     dec = api.decision(g.state, 0)
-    assert dec["d"] == "labour" and set(dec["colonies"]) == {ORIZABA, zac}
+    assert dec["decision"] == "labour" and set(dec["colonies"]) == {ORIZABA, zac}
     assert keyset(options(g.state, 0)) == {(ORIZABA, "employ", VERACRUZ), (zac, "employ", VERACRUZ)}
     g.act(employ(0, ORIZABA, VERACRUZ) | {"colony": zac})
     assert colony(g.state, zac)["labour"] == "citizen"

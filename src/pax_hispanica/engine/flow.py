@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from .errors import IllegalAction
+from .events import EVENTS, KEYS as EVENT_KEYS
 from .rules import page
 
 
@@ -42,6 +43,9 @@ class Out:
         self.irreversible = False
 
     def emit(self, type_: str, rule: str, to=None, **fields) -> dict:
+        # events.py declares every type's fields: a misspelt or missing field fails here
+        assert EVENT_KEYS.get(type_) == (fields.keys() | ({"to"} if to is not None else set())) \
+            and rule in EVENTS[type_].rules, (type_, rule, sorted(fields), "docs/events.md; engine/events.py")
         self.st.event_seq += 1
         ev = {"seq": self.st.event_seq, "type": type_, "rule": rule, "page": page(rule), **fields}
         if to is not None:             # the only seats that may see this event (HID-2)

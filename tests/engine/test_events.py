@@ -1,0 +1,60 @@
+"""The event reference (docs/events.md) is generated from engine/events.py, and the engine
+emits exactly the declared types, fields and rules (issue 18)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from pax_hispanica import api
+from pax_hispanica.engine.events import EVENTS, reference_markdown
+from pax_hispanica.engine.flow import Out
+
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = ROOT / "src" / "pax_hispanica" / "engine"
+CORPUS = ROOT / "tests" / "corpus"
+
+
+def test_docs_events_md_is_the_generated_reference():
+    assert (ROOT / "docs" / "events.md").read_text(encoding="utf-8") == reference_markdown(), \
+        "regenerate with: python scripts/make_event_docs.py"
+
+
+def test_every_emitted_type_is_declared_and_every_declared_type_is_emitted():
+    emitted = set()
+    for path in ENGINE.rglob("*.py"):
+        emitted |= set(re.findall(r'\.emit\(\s*"([A-Za-z]+)"', path.read_text(encoding="utf-8")))
+    assert emitted == set(EVENTS), (emitted ^ set(EVENTS))
+
+
+def test_every_event_of_the_corpus_has_its_declared_fields_rule_and_audience():
+    seen = set()
+    for f in sorted(CORPUS.glob("*.jsonl")):
+        for line in f.read_text(encoding="utf-8").splitlines():
+            for e in api.replay(json.loads(line)["record"]).events:
+                decl = EVENTS[e["type"]]
+                seen.add(e["type"])
+                assert set(e) - {"seq", "type", "rule", "page"} == decl.keys, e["type"]
+                assert e["rule"] in decl.rules, e
+                assert ("to" in e) == (decl.seen_by != "everyone"), e["type"]
+    assert len(seen) >= len(EVENTS) - 3, set(EVENTS) - seen      # the corpus meets nearly every type
+
+
+class _St:
+    event_seq = 0
+
+
+@pytest.mark.parametrize("bad", [
+    ("FleetMoved", "SAIL-1", {"seat": 0, "zone": "cuba", "moves_lft": 1}),        # a misspelt field
+    ("FleetMoved", "SAIL-1", {"seat": 0, "zone": "cuba"}),                       # a missing field
+    ("FleetMoved", "BAT-4", {"seat": 0, "zone": "cuba", "moves_left": 1}),      # not its rule
+    ("FleetMovd", "SAIL-1", {"seat": 0}),                                        # not a type
+])
+def test_an_undeclared_event_field_type_or_rule_is_refused_at_emit(bad):
+    type_, rule, fields = bad
+    with pytest.raises(AssertionError):
+        Out(_St()).emit(type_, rule, **fields)
+    Out(_St()).emit("FleetMoved", "SAIL-1", seat=0, zone="cuba", moves_left=1)   # the declared one passes
