@@ -16,6 +16,8 @@ from .engine.flow import acting as _acting
 from .engine.rules import RULES
 from .engine.ruleset import RulesetError, load_ruleset, parameter_names
 from .engine.keys import derived_seed
+from .engine.knowledge import known_cards
+from .engine.view_index import ViewIndex, index
 from .engine.scenario import build as _build_scenario
 from .engine.sealed import seed_hash, verify, verify_log
 from .engine.setup import new_state
@@ -25,7 +27,7 @@ __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", 
            "decision", "legal_actions", "expand", "apply", "view", "information_state", "redact", "determinize",
            "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
-           "from_scenario", "card_catalogue", "seed_hash", "verify", "load_ruleset",
+           "from_scenario", "known_cards", "index", "ViewIndex", "card_catalogue", "seed_hash", "verify", "load_ruleset",
            "parameters", "verify_log", "verify_record", "count_actions", "nth_action", "iter_actions",
            "derived_seed"]
 
