@@ -6,29 +6,18 @@ dict) on `st.stack` and returns True; it is called again once the stack is
 empty, and returns False when the step is over. Progress inside a step lives
 in `st.cursor`, so a saved game resumes on exactly the same question.
 
-Decisions are handled by objects registered in DECISIONS under their name:
-`legal(st, dec, seat) -> descriptors` and `act(st, dec, action, out)`.
+Each decision is a declared type in the registry of decisions.py (its name, rule,
+accepted actions and their fields, whether it is sealed, `legal` and `act`).
 A decision with `"sealed": True` is a simultaneous secret choice: see sealed.py.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
-
 from .errors import IllegalAction
 from .rules import page
 
-
-class DecisionHandler(Protocol):
-    """What a registered decision answers: its legal actions, and applying one of them."""
-
-    def legal(self, st: Any, dec: dict, seat: int) -> list[dict]: ...
-
-    def act(self, st: Any, dec: dict, action: dict, out: "Out") -> None: ...
-
 YEARS = ("goods", "auction", "play", "sail")     # CYC-1: D1..D4
 YEAR_STEPS: dict[int, tuple] = {}                 # filled by engine.years
-DECISIONS: dict[str, DecisionHandler] = {}
 
 
 class Out:
@@ -54,14 +43,6 @@ class Out:
 def require(cond: bool, code: str, rule: str, message: str) -> None:
     if not cond:
         raise IllegalAction(code, rule, message)
-
-
-def decision(name: str):
-    """Class decorator: register a decision handler under `name`."""
-    def wrap(cls):
-        DECISIONS[name] = cls()
-        return cls
-    return wrap
 
 
 def push(st, name: str, seats, rule: str, **context) -> dict:

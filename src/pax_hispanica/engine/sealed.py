@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any, TypeVar
 
 from .flow import Out, require
 from .keys import derive, seed_hash  # noqa: F401  (seed_hash: re-exported, the seed's commitment)
+
+R = TypeVar("R")
 
 
 @lru_cache(maxsize=256)
@@ -32,8 +36,9 @@ def commitment(dec_id: str, seat: int, value, salt_: str) -> str:
     return hashlib.sha256(f"{dec_id}|{seat}|{value}|{salt_}".encode()).hexdigest()
 
 
-def commit(st, dec: dict, seat: int, value, out: Out, resolve) -> None:
-    """Record `seat`'s secret choice; when all have chosen, reveal and call resolve(st, dec, values, out)."""
+def commit(st: Any, dec: Any, seat: int, value: Any, out: Out, resolve: Callable[[Any, Any, Any, Out], R]) -> R | None:
+    """Record `seat`'s secret choice; when all have chosen, reveal and return
+    resolve(st, dec, values, out) (None while some seat has yet to choose)."""
     require(seat not in {s for s, _ in dec["committed"]}, "already_committed", dec["rule"],
             "Your choice is already sealed; it cannot be changed before the reveal.")
     s = salt(st.seed, dec["id"], seat)
@@ -44,14 +49,14 @@ def commit(st, dec: dict, seat: int, value, out: Out, resolve) -> None:
     out.emit("ChoiceCommitted", dec["rule"], decision=dec["d"], id=dec["id"], seat=seat, hash=h)
     out.emit("ChoiceSealed", dec["rule"], to=[seat], decision=dec["d"], seat=seat, value=value)
     if len(dec["committed"]) < len(dec["seats"]):
-        return
+        return None
     values = {seat: st.secrets[seat] for seat in dec["seats"]}
     revealed = [{"seat": x, "value": values[x], "salt": salt(st.seed, dec["id"], x), "hash": h}
                 for x, h in sorted(dec["committed"])]
     st.secrets = {}
     st.stack.pop()
     out.emit("ChoicesRevealed", dec["rule"], decision=dec["d"], id=dec["id"], choices=revealed)
-    resolve(st, dec, values, out)
+    return resolve(st, dec, values, out)
 
 
 def verify(dec_id: str, choice: dict) -> bool:

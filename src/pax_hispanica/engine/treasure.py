@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .decisions import VoyageProgress
 from .flow import Out
 from .state import CROWN
 
@@ -10,7 +11,7 @@ def free_space(st, seat: int) -> int:
     return st.fships[seat] * st.rs.ship_capacity - len(st.cargo[seat])
 
 
-def chest_terms(st, seat: int, col: int, voyage: dict) -> tuple[int, object] | None:
+def chest_terms(st, seat: int, col: int, voyage: VoyageProgress) -> tuple[int, object] | None:
     """(price per Chest, who is paid) for loading from `col`, or None if the legality forbids it."""
     rs = st.rs
     owner = st.col_owner[col]
@@ -39,7 +40,7 @@ def is_kings_colony(st, col: int) -> bool:
     return st.rs.col_crown[col] and owner is not None and owner >= 0 and owner == st.spanish_seat()
 
 
-def crown_claim(st, seat: int, col: int, voyage: dict, count: int) -> int:
+def crown_claim(st, seat: int, col: int, voyage: VoyageProgress, count: int) -> int:
     """TRS-4: a PRIVATEER taking Chests from a colony it beat gives the Crown one of every
     `privateer_crown_share` so taken (counted over the whole sack, rounded down).
     PRJ-30: the Spanish player loading the King's colonies gives the Crown one of every
@@ -55,7 +56,7 @@ def crown_claim(st, seat: int, col: int, voyage: dict, count: int) -> int:
     return (before + count) // share - before // share
 
 
-def load_limit(st, seat: int, col: int, voyage: dict) -> int:
+def load_limit(st, seat: int, col: int, voyage: VoyageProgress) -> int:
     """The most Chests `seat` may take from `col` now: Chests there, money for the price, and
     room aboard for those it keeps (Chests claimed by the Crown never board, TRS-4)."""
     terms = chest_terms(st, seat, col, voyage)
@@ -70,7 +71,7 @@ def load_limit(st, seat: int, col: int, voyage: dict) -> int:
     return n
 
 
-def load(st, seat: int, col: int, count: int, voyage: dict, out: Out) -> None:
+def load(st, seat: int, col: int, count: int, voyage: VoyageProgress, out: Out) -> None:
     terms = chest_terms(st, seat, col, voyage)
     assert terms is not None, "load is only offered where the legality allows it (TRS-2..4)"
     price, payee = terms

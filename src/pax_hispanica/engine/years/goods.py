@@ -3,10 +3,16 @@ slave attrition, earnings."""
 
 from __future__ import annotations
 
-from ..flow import Out, decision, push, require
+from typing import TYPE_CHECKING, Any
+
+from ..decisions import STR, Decision, LabourContext, register
+from ..flow import Out, require
 from ..rng import below, shuffle
 from ..state import CROWN
 from .. import labour
+
+if TYPE_CHECKING:
+    from ..state import State
 
 
 def update_player_order(st, out: Out) -> bool:
@@ -47,27 +53,33 @@ def labour_acquisition(st, out: Out) -> bool:
                 out.emit("ColonyStaysVacant", "LAB-3", colony=st.rs.col_ids[col], owner=seat)
         st.cursor["skipped"] = skipped
         if ready:
-            push(st, "labour", (seat,), "LAB-6", colonies=tuple(ready))
+            Labour.push(st, (seat,), colonies=tuple(ready))
             return True
     labour.crown_acquires(st, out)
     return False
 
 
-@decision("labour")
-class LabourDecision:
-    """One vacant colony of the seat acquires labour (LAB-1): the seat names the colony and the source."""
+@register
+class Labour(Decision[LabourContext]):
+    """One vacant colony of the seat acquires labour (LAB-1): the seat names the colony and the source
+    (LAB-6: the seat picks which of its colonies is next, PRJ-12)."""
 
-    def legal(self, st, dec, seat):
+    name, rule = "labour", "LAB-6"
+    actions = {"labour": {"colony": (STR,), "source": (STR,), "site": (STR,)},
+               "leave_vacant": {"colony": (STR,)}}
+
+    def legal(self, st: State, dec: LabourContext, seat: int) -> list[dict[str, Any]]:
         opts = [o for cid in dec["colonies"] for o in labour.options(st, st.rs.col_index[cid], seat)]
         return [{"kind": "choice", "decision": "labour", "rule": "LAB-1", "colonies": list(dec["colonies"]),
                  "options": opts}]
 
-    def act(self, st, dec, action, out):
+    def act(self, st: State, dec: LabourContext, action: dict[str, Any], out: Out) -> None:
         require(action["type"] in ("labour", "leave_vacant"), "wrong_action", "LAB-1",
                 "Answer with a labour action (employ or kidnap) for one of your vacant colonies.")
         cid = action.get("colony")
         require(isinstance(cid, str) and cid in dec["colonies"], "wrong_colony", "LAB-6",
                 f"The colonies to staff now are {', '.join(dec['colonies'])}.")
+        assert isinstance(cid, str)
         col = st.rs.col_index[cid]
         if action["type"] == "leave_vacant":
             sources = ", ".join(f"{o['source']} from {o['site']}" for o in labour.options(st, col, action["seat"]))
