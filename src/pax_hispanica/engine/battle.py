@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 SIDES = ("attacker", "target")          # BAT-3: the two Battle Cards; neutral is not allowed
 
 
-def parse_target(st, zone: int, target) -> tuple[str, int | None]:
+def parse_target(st: State, zone: int, target: object) -> tuple[str, int | None]:
     """('colony', index) / ('rebels', None) / ('site', index), or ('', None) if not a target here."""
     rs = st.rs
     if target == "rebels":
@@ -35,7 +35,7 @@ def parse_target(st, zone: int, target) -> tuple[str, int | None]:
     return "", None
 
 
-def targets(st, seat: int, zone: int) -> list[str]:
+def targets(st: State, seat: int, zone: int) -> list[str]:
     rs = st.rs
     out = [rs.col_ids[c] for c, z in enumerate(rs.col_zone)
            if z == zone and st.col_owner[c] is not None and st.col_owner[c] != seat]
@@ -46,20 +46,23 @@ def targets(st, seat: int, zone: int) -> list[str]:
     return out
 
 
-def target_owner(st, kind: str, idx) -> int | None:
-    return st.col_owner[idx] if kind == "colony" else None
+def target_owner(st: State, kind: str, idx: int | None) -> int | None:
+    return st.col_owner[idx] if kind == "colony" and idx is not None else None
 
 
-def target_strength(st, zone: int, kind: str, idx) -> int:
+def target_strength(st: State, zone: int, kind: str, idx: int | None) -> int:
     """BAT-1/BAT-2: the target's own side, before support."""
-    if kind == "colony":
-        return st.owner_strength_in(st.col_owner[idx], zone) + (1 if st.col_fort[idx] else 0)
     if kind == "rebels":
         return st.rebels[zone]
+    assert idx is not None, (kind, zone)
+    if kind == "colony":
+        owner = st.col_owner[idx]
+        assert owner is not None                   # parse_target: an owned colony
+        return st.owner_strength_in(owner, zone) + (1 if st.col_fort[idx] else 0)
     return st.site_count[idx]
 
 
-def supporters(st, attacker: int, zone: int, owner) -> tuple:
+def supporters(st: State, attacker: int, zone: int, owner: int | None) -> tuple[int, ...]:
     """BAT-3: every other player with tokens in the zone; 'other' is neither attacker nor target owner."""
     return tuple(s for s in st.order if s != attacker and s != owner and st.has_tokens_in(s, zone))
 
@@ -127,7 +130,7 @@ def _attacker_wins(st: State, attacker: int, zone: int, kind: str, idx: int | No
     return BattleOutcome(attacker, True, won_site=target)
 
 
-def lose_cargo(st, seat: int, items: list, out: Out, rule: str) -> None:
+def lose_cargo(st: State, seat: int, items: list[str], out: Out, rule: str) -> None:
     for item in items:
         if item == "chest":
             st.supply["chests"] += 1

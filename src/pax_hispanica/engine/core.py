@@ -28,7 +28,7 @@ def _malformed(message: str) -> IllegalAction:
     return IllegalAction("malformed", "PRJ-7", message)
 
 
-def check_shape(st: State, action) -> int:
+def check_shape(st: State, action: object) -> int:
     """PRJ-7: an action is a JSON object with an int seat of this game, a known type and only
     that type's fields, each of its JSON type and bounded; nothing else is ever stored.
     Refusals quote at most a short prefix of what was sent (errors.short)."""

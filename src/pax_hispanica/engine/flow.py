@@ -13,11 +13,18 @@ A decision with `"sealed": True` is a simultaneous secret choice: see sealed.py.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
 from .errors import IllegalAction
 from .rules import page
 
+if TYPE_CHECKING:
+    from .state import State
+
+Step = Callable[["State", "Out"], bool]
 YEARS = ("goods", "auction", "play", "sail")     # CYC-1: D1..D4
-YEAR_STEPS: dict[int, tuple] = {}                 # filled by engine.years
+YEAR_STEPS: dict[int, tuple[Step, ...]] = {}      # filled by engine.years
 
 
 class Out:
@@ -25,12 +32,12 @@ class Out:
 
     __slots__ = ("st", "events", "irreversible")
 
-    def __init__(self, st):
+    def __init__(self, st: State) -> None:
         self.st = st
-        self.events: list[dict] = []
+        self.events: list[dict[str, Any]] = []
         self.irreversible = False
 
-    def emit(self, type_: str, rule: str, to=None, **fields) -> dict:
+    def emit(self, type_: str, rule: str, to: Iterable[int] | None = None, **fields: Any) -> dict[str, Any]:
         self.st.event_seq += 1
         ev = {"seq": self.st.event_seq, "type": type_, "rule": rule, "page": page(rule), **fields}
         if to is not None:             # the only seats that may see this event (HID-2)
@@ -45,23 +52,23 @@ def require(cond: bool, code: str, rule: str, message: str) -> None:
         raise IllegalAction(code, rule, message)
 
 
-def push(st, name: str, seats, rule: str, **context) -> dict:
+def push(st: State, name: str, seats: Iterable[int], rule: str, **context: Any) -> dict[str, Any]:
     dec = {"d": name, "seats": tuple(seats), "rule": rule, **context}
     st.stack.append(dec)
     return dec
 
 
-def acting(st) -> tuple:
+def acting(st: State) -> tuple[int, ...]:
     """The seats that must act now: one seat, several for a sealed choice, or none.
     Read from `st.acting_now` when apply stored it (a state never changes once applied):
     a decision asks this about 3.6 times (the loop, legal_actions, apply, the view)."""
-    known = getattr(st, "acting_now", None)
+    known: tuple[int, ...] | None = getattr(st, "acting_now", None)
     if known is not None:
         return known
     return seats_to_act(st)
 
 
-def seats_to_act(st) -> tuple:
+def seats_to_act(st: State) -> tuple[int, ...]:
     """acting, computed from the pending decision."""
     if st.over or not st.stack:
         return ()
@@ -69,10 +76,11 @@ def seats_to_act(st) -> tuple:
     if dec.get("sealed"):
         done = {s for s, _ in dec["committed"]}
         return tuple(s for s in dec["seats"] if s not in done)
-    return dec["seats"]
+    seats: tuple[int, ...] = dec["seats"]
+    return seats
 
 
-def advance(st, out: Out) -> None:
+def advance(st: State, out: Out) -> None:
     """Run automatic steps until someone must decide or the game is over."""
     while not st.over and not st.stack:
         steps = YEAR_STEPS[st.year]
@@ -89,6 +97,6 @@ def advance(st, out: Out) -> None:
             st.cursor = {}
 
 
-def step_name(st) -> str:
+def step_name(st: State) -> str:
     steps = YEAR_STEPS[st.year]
     return steps[st.step].__name__ if st.step < len(steps) else "end"

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..state import State
 
 
-def auctions(st, out: Out) -> bool:
+def auctions(st: State, out: Out) -> bool:
     """AUC-1: each player in turn (auctions_per_player rounds) may initiate an auction."""
     i = st.cursor.get("i", 0)
     if i >= len(st.order) * st.rs.auctions_per_player:
@@ -36,7 +36,7 @@ def auctions(st, out: Out) -> bool:
     return True
 
 
-def initiate_options(st, seat: int) -> list[dict]:
+def initiate_options(st: State, seat: int) -> list[dict[str, Any]]:
     opts = [{"seat": seat, "type": "pass"}]
     for deck in ("market", "haven"):
         n = len(decks.pile(st, deck))
@@ -75,7 +75,7 @@ class Initiate(Decision[DecisionContext]):
         start_bidding(st, seat, deck, buried, out)
 
 
-def start_bidding(st, initiator: int, deck: str, buried: bool, out: Out) -> None:
+def start_bidding(st: State, initiator: int, deck: str, buried: bool, out: Out) -> None:
     """AUC-3: the initiator and every other player with at least $1 bid, in secret."""
     k = st.order.index(initiator)
     after = st.order[k + 1:] + st.order[:k]        # AUC-4: ties among others go to the earliest after the initiator

@@ -15,14 +15,14 @@ if TYPE_CHECKING:
     from ..state import State
 
 
-def update_player_order(st, out: Out) -> bool:
+def update_player_order(st: State, out: Out) -> bool:
     """GDS-2: Prestige ascending, then money ascending; ties keep their order."""
     st.order = sorted(st.order, key=lambda s: (st.prestige[s], st.money[s]))
     out.emit("PlayerOrderUpdated", "GDS-2", order=list(st.order))
     return False
 
 
-def refresh_cathedrals(st, out: Out) -> bool:
+def refresh_cathedrals(st: State, out: Out) -> bool:
     """GDS-3: fill each Cathedral up to capacity, in map order, while the supply lasts."""
     filled = {}
     for i, kind in enumerate(st.site_kind):
@@ -36,7 +36,7 @@ def refresh_cathedrals(st, out: Out) -> bool:
     return False
 
 
-def labour_acquisition(st, out: Out) -> bool:
+def labour_acquisition(st: State, out: Out) -> bool:
     """LAB-6: players resolve their vacant colonies in Player Order, one colony at a time (the owner
     picks which one next, PRJ-12); then the Crown's, automatically. A colony with no legal source
     stays vacant at once (LAB-3): sources only shrink during this step, so it never gains one."""
@@ -89,7 +89,7 @@ class Labour(Decision[LabourContext]):
         st.stack.pop()
 
 
-def die_off(st, out: Out) -> bool:
+def die_off(st: State, out: Out) -> bool:
     """GDS-4: player colonies still vacant are removed, their Chests back to the supply; vacant
     colonies of the Crown stay. The Spanish player's Crown colonies are player colonies (PRJ-13)."""
     for c, owner in enumerate(st.col_owner):
@@ -103,7 +103,7 @@ def die_off(st, out: Out) -> bool:
     return False
 
 
-def place_chests(st, out: Out) -> bool:
+def place_chests(st: State, out: Out) -> bool:
     """GDS-5: draw the year's goods; each worked colony of those goods gets a Chest, up to the cap,
     in map order while the Chest supply lasts (PRJ-15)."""
     rs = st.rs
@@ -127,7 +127,7 @@ def place_chests(st, out: Out) -> bool:
     return False
 
 
-def slave_attrition(st, out: Out) -> bool:
+def slave_attrition(st: State, out: Out) -> bool:
     """GDS-6: each Slave rolls a die: it may die, or revolt and become a Rebel."""
     rs = st.rs
     for c, lab in enumerate(st.col_labour):
@@ -149,7 +149,7 @@ def slave_attrition(st, out: Out) -> bool:
     return False
 
 
-def pay_earnings(st, out: Out) -> bool:
+def pay_earnings(st: State, out: Out) -> bool:
     """GDS-7: $1 per worked colony plus tableau income, from the Pool (PRJ-30: the King's colonies
     pay `crown_colony_income` instead)."""
     from ..treasure import is_kings_colony

@@ -16,7 +16,7 @@ from ..state import State, appended
 SELL_OR_DISCARD: dict[str, Fields] = {"sell": {"card": (STR,)}, "discard": {"card": (STR,)}}
 
 
-def play_turns(st, out: Out) -> bool:
+def play_turns(st: State, out: Out) -> bool:
     i = st.cursor.get("i", 0)
     if i >= len(st.order):
         return False
@@ -25,7 +25,7 @@ def play_turns(st, out: Out) -> bool:
     return True
 
 
-def hand_limit_at_year_end(st, out: Out) -> bool:
+def hand_limit_at_year_end(st: State, out: Out) -> bool:
     """HND-2: at the end of the Play Year, each player over the limit sells or discards down."""
     i = st.cursor.get("i", 0)
     while i < len(st.order):
@@ -38,7 +38,7 @@ def hand_limit_at_year_end(st, out: Out) -> bool:
     return False
 
 
-def sell_discard_options(st, seat: int) -> list[dict]:
+def sell_discard_options(st: State, seat: int) -> list[dict[str, Any]]:
     opts = []
     for c in dict.fromkeys(st.hands[seat]):
         if st.rs.cards[c].deck == "market":
@@ -47,7 +47,7 @@ def sell_discard_options(st, seat: int) -> list[dict]:
     return opts
 
 
-def play_options(st, seat: int) -> list[dict]:
+def play_options(st: State, seat: int) -> list[dict[str, Any]]:
     opts = []
     for c in dict.fromkeys(st.hands[seat]):
         card = st.rs.cards[c]
@@ -59,14 +59,14 @@ def play_options(st, seat: int) -> list[dict]:
     return opts
 
 
-def check_card_in_hand(st, seat: int, action: dict) -> str:
+def check_card_in_hand(st: State, seat: int, action: dict[str, Any]) -> str:
     c = action.get("card")
     if not (isinstance(c, str) and c in st.hands[seat]):
         raise IllegalAction("card_not_in_hand", "PLY-1", f"{c!r} is not in your hand.")
     return c
 
 
-def sell_or_discard(st, seat: int, action: dict, out: Out) -> None:
+def sell_or_discard(st: State, seat: int, action: dict[str, Any], out: Out) -> None:
     c = check_card_in_hand(st, seat, action)
     card = st.rs.cards[c]
     if action["type"] == "sell":
@@ -115,7 +115,7 @@ class PlayTurn(Decision[DecisionContext]):
             require(False, "wrong_action", "PLY-1", "Play, sell or discard a card, or end your turn.")
 
 
-def play_card(st, seat: int, action: dict, out: Out) -> None:
+def play_card(st: State, seat: int, action: dict[str, Any], out: Out) -> None:
     c = check_card_in_hand(st, seat, action)
     card = st.rs.cards[c]
     why = card_rules.requirement_failure(st, seat, card)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..state import State
 
 
-def voyages(st, out: Out) -> bool:
+def voyages(st: State, out: Out) -> bool:
     i = st.cursor.get("i", 0)
     if i >= len(st.order):
         return False
@@ -113,24 +113,26 @@ class Voyage(Decision[VoyageContext]):
         handler(st, seat, dec, action, out)
 
 
-def _start_at_haven(st, seat, v, action, out):
+def _start_at_haven(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     rs = st.rs
-    z = rs.zone_index.get(action.get("zone"))
+    z = rs.zone_index.get(action.get("zone", ""))
     require(not v["started"] and st.fzone[seat] == rs.europe, "voyage_started", "PRJ-9",
             "A voyage can start at a Haven only from Europe, before the first move.")
     require(z is not None and z in st.havens[seat], "not_your_haven", "CARD-2", "That is not one of your Havens.")
+    assert z is not None
     st.fzone[seat] = z
     v["started"] = True
     out.emit("VoyageStartedAtHaven", "CARD-2", seat=seat, zone=rs.zone_ids[z])
     loading.emigrate(st, seat, z, out)
 
 
-def _move(st, seat, v, action, out):
+def _move(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     rs = st.rs
-    to = rs.zone_index.get(action.get("to"))
+    to = rs.zone_index.get(action.get("to", ""))
     require(v["moves"] > 0, "no_moves_left", "SAIL-1", "Your fleet has no moves left on this voyage.")
     require(to is not None and to in rs.adjacent[st.fzone[seat]], "not_adjacent", "SAIL-1",
             f"{action.get('to')!r} is not adjacent to your fleet's zone.")
+    assert to is not None
     st.fzone[seat] = to
     v["moves"] -= 1
     v["started"] = True
@@ -145,7 +147,7 @@ def _move(st, seat, v, action, out):
         loading.emigrate(st, seat, to, out)
 
 
-def _attack(st, seat, v, action, out):
+def _attack(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     z = st.fzone[seat]
     require(st.rs.is_land(z), "not_in_land_zone", "SAIL-1", "Battles are fought in land zones.")
     require(z not in v["battled"], "already_battled", "PRJ-16",
@@ -153,6 +155,7 @@ def _attack(st, seat, v, action, out):
     target = action.get("target")
     require(target in battle.targets(st, seat, z), "bad_target", "BAT-2",
             f"{target!r} is not something your fleet can attack here.")
+    assert isinstance(target, str)
     v["battled"] = v["battled"] + (z,)
     supporters = battle.declare(st, seat, z, target, out)
     if supporters:
@@ -161,36 +164,40 @@ def _attack(st, seat, v, action, out):
         Voyage.apply_battle(st, v, battle.resolve(st, seat, z, target, {}, out), out)
 
 
-def _enslave(st, seat, v, action, out):
+def _enslave(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     site = v["won_site"]
     require(site is not None and site in st.site_ids, "no_battle_won", "LOAD-1",
             "Indigenous are enslaved only after winning a land battle against their site.")
+    assert site is not None
     i = st.site_ids.index(site)
     count = action.get("count")
     room = loading.meeple_room(st, seat)
     require(room > 0, "no_vacant_colony", "LOAD-2", "No meeple can be loaded unless you have a vacant colony for it.")
     require(isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= min(room, st.site_count[i]),
             "bad_count", "LOAD-2", f"You can carry off 1 to {min(room, st.site_count[i])} Indigenous.")
+    assert isinstance(count, int)
     loading.enslave(st, seat, i, count, out)
 
 
-def _load_chests(st, seat, v, action, out):
+def _load_chests(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     rs = st.rs
-    c = rs.col_index.get(action.get("colony"))
+    c = rs.col_index.get(action.get("colony", ""))
     require(c is not None and rs.col_zone[c] == st.fzone[seat] and st.col_owner[c] is not None,
             "bad_colony", "TRS-1", "Load Chests from a colony in your fleet's land zone.")
+    assert c is not None
     require(treasure.chest_terms(st, seat, c, v) is not None, "legality_forbids", "TRS-1",
             f"A {st.legality[seat]} Flagship may not load Chests from that colony now.")
     n = treasure.load_limit(st, seat, c, v)
     count = action.get("count")
     require(isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= n, "bad_count", "TRS-1",
             f"You can load 1 to {n} Chests there (cargo space, Chests present and money).")
+    assert isinstance(count, int)
     treasure.load(st, seat, c, count, v, out)
 
 
-def _unload(st, seat, v, action, out):
+def _unload(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     rs = st.rs
-    c = rs.col_index.get(action.get("colony"))
+    c = rs.col_index.get(action.get("colony", ""))
     meeple = action.get("meeple")
     require(loading.meeples_aboard(st, seat) > 0, "no_meeple_aboard", "LOAD-4", "No meeple aboard to unload.")
     require(meeple is None or (meeple in ("citizen", "indigenous") and meeple in st.cargo[seat]),
@@ -198,11 +205,12 @@ def _unload(st, seat, v, action, out):
     require(c is not None and rs.col_zone[c] == st.fzone[seat] and st.col_owner[c] == seat
             and st.col_labour[c] is None, "not_own_vacant_colony", "LOAD-4",
             "Meeples are unloaded onto your own vacant colony in this land zone.")
+    assert c is not None
     loading.unload(st, seat, c, out, meeple)
     loading.emigrate(st, seat, st.fzone[seat], out)   # PRJ-17: room freed aboard may take emigrants
 
 
-def _unload_haven(st, seat, v, action, out):
+def _unload_haven(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     z = st.fzone[seat]
     require(z in st.havens[seat], "not_your_haven", "CARD-2", "Your fleet is not at one of your Havens.")
     require("chest" in st.cargo[seat], "no_chests", "CARD-2", "No Chests aboard to unload.")
@@ -210,7 +218,7 @@ def _unload_haven(st, seat, v, action, out):
     end_voyage(st, seat, out)
 
 
-def _end_voyage(st, seat, v, action, out):
+def _end_voyage(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     end_voyage(st, seat, out)
 
 
