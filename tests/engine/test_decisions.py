@@ -6,6 +6,8 @@ of their own."""
 from __future__ import annotations
 
 import re
+import types
+import typing
 from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
@@ -13,7 +15,7 @@ from types import SimpleNamespace
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.engine.decisions import DECISIONS, secret_domain
+from pax_hispanica.engine.decisions import DECISIONS, Decision, secret_domain
 from pax_hispanica.sim import corpus
 
 SRC = Path(api.__file__).resolve().parent
@@ -110,6 +112,53 @@ def test_PRJ_1_determinize_draws_from_the_declared_domain_and_nowhere_else(name,
         for k in range(2):
             sample = api.determinize(api.information_state(st, None), k)
             assert set(sample.secrets.values()) == {"declared"}
+
+
+def context_of(dec) -> type:
+    """The TypedDict a decision type declares for its saved context (Decision[...])."""
+    return next(typing.get_args(b)[0] for b in type(dec).__orig_bases__ if typing.get_origin(b) is Decision)
+
+
+def fits_hint(value, hint) -> bool:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(fits_hint(value, a) for a in args)
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(fits_hint(v, args[0]) for v in value)
+        return len(value) == len(args) and all(fits_hint(v, a) for v, a in zip(value, args))
+    if hint is type(None):
+        return value is None
+    return type(value) is hint                   # exact: True is not an int here
+
+
+def test_every_saved_decision_is_a_plain_dict_of_its_declared_context():
+    """What each decision type declares for mypy (its TypedDict) is what the stack holds: a plain
+    dict with "d", "seats", "rule" first, every required key, no other key, each value of its
+    declared type (the voyage's progress included: PRJ-16 battled, TRS-4 taken, PRJ-30 royal)."""
+    seen: set = set()
+    for _f, entry in corpus.load():
+        record = entry["record"]
+        g = api.replay({**record, "actions": []})
+        for action in [*record["actions"], None]:
+            for dec in g.state.stack:
+                assert type(dec) is dict
+                ctx = context_of(DECISIONS[dec["d"]])
+                hints = typing.get_type_hints(ctx, include_extras=True)
+                optional = {k for k, h in hints.items() if typing.get_origin(h) is typing.NotRequired}
+                assert list(dec)[:3] == ["d", "seats", "rule"]
+                assert set(hints) - optional <= set(dec) <= set(hints), (dec["d"], set(dec) ^ set(hints))
+                for k, v in dec.items():
+                    h = hints[k]
+                    h = typing.get_args(h)[0] if k in optional else h
+                    assert fits_hint(v, h), (dec["d"], k, v, h)
+                seen.add(dec["d"])
+                seen.update(f"{dec['d']}.{k}" for k in set(dec) & optional)
+            if action is not None:
+                g.act(action)
+    assert set(DECISIONS) | {"voyage.royal"} <= seen
 
 
 # ---- the outer layers know sealed choices only through the API ---------------------------------
