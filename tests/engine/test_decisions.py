@@ -138,6 +138,10 @@ def test_every_saved_decision_is_a_plain_dict_of_its_declared_context():
     """What each decision type declares for mypy (its TypedDict) is what the stack holds: a plain
     dict with "d", "seats", "rule" first, every required key, no other key, each value of its
     declared type (the voyage's progress included: PRJ-16 battled, TRS-4 taken, PRJ-30 royal)."""
+    declared = {}
+    for name, d in DECISIONS.items():
+        hints = typing.get_type_hints(context_of(d), include_extras=True)
+        declared[name] = hints, {k for k, h in hints.items() if typing.get_origin(h) is typing.NotRequired}
     seen: set = set()
     for _f, entry in corpus.load():
         record = entry["record"]
@@ -145,9 +149,7 @@ def test_every_saved_decision_is_a_plain_dict_of_its_declared_context():
         for action in [*record["actions"], None]:
             for dec in g.state.stack:
                 assert type(dec) is dict
-                ctx = context_of(DECISIONS[dec["d"]])
-                hints = typing.get_type_hints(ctx, include_extras=True)
-                optional = {k for k, h in hints.items() if typing.get_origin(h) is typing.NotRequired}
+                hints, optional = declared[dec["d"]]
                 assert list(dec)[:3] == ["d", "seats", "rule"]
                 assert set(hints) - optional <= set(dec) <= set(hints), (dec["d"], set(dec) ^ set(hints))
                 for k, v in dec.items():
