@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .engine import core, information as _information, view as _view
 from .engine.decisions import DECISIONS as _DECISIONS, describe as _describe
@@ -83,7 +84,7 @@ def is_sealed_decision(name: object) -> bool:
     return name in SEALED_DECISIONS
 
 
-def decision_types() -> list[dict]:
+def decision_types() -> list[dict[str, Any]]:
     """Every decision type as JSON data, in declaration order: name, rule, sealed, secret_field
     (the field of a sealed decision's action holding the secret, else None) and actions
     (each action type it accepts -> its fields besides seat and type -> the JSON types each
