@@ -130,3 +130,34 @@ def test_LAB_3_leave_vacant_is_declared_only_to_be_refused_with_its_rule():
     with pytest.raises(api.IllegalAction) as e:
         api.apply(g.state, action)
     assert (e.value.code, e.value.rule) == ("source_exists", "LAB-3")
+
+
+DUMMY = {str: "x", int: 1, bool: False, type(None): None}
+
+
+def test_PRJ_7_a_decision_refuses_exactly_the_action_types_it_does_not_declare():
+    """A well-shaped action of a type the pending decision does not declare is refused as
+    `wrong_action`; one it declares never is (whatever else may be wrong with it). So a
+    decision's `act` and its declaration agree."""
+    tried: Counter = Counter()
+    for _f, entry in corpus.load()[::4]:
+        record = entry["record"]
+        g = api.replay({**record, "actions": []})
+        for action in record["actions"]:
+            st = g.state
+            name = st.stack[-1]["d"]
+            if tried[name] < 30 and action["type"] != "undo":
+                tried[name] += 1
+                seat = api.acting(st)[0]
+                for kind, fields in ACTION_FIELDS.items():
+                    if kind == "undo":
+                        continue
+                    probe = {"seat": seat, "type": kind, **{f: DUMMY[types[0]] for f, types in fields.items()}}
+                    try:
+                        api.apply(st, probe)
+                        refused = None
+                    except api.IllegalAction as e:
+                        refused = e.code
+                    assert (refused == "wrong_action") == (kind not in DECISIONS[name].actions), (name, probe, refused)
+            g.act(action)
+    assert set(tried) == set(DECISIONS)
