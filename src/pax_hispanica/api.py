@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .engine import core, information as _information, view as _view
+from .engine.decisions import DECISIONS as _DECISIONS, describe as _describe
 from .engine.errors import IllegalAction
 from .engine.flow import acting as _acting
 from .engine.rules import RULES
@@ -29,7 +31,8 @@ __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", 
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
            "from_scenario", "known_cards", "index", "ViewIndex", "card_catalogue", "seed_hash", "verify", "load_ruleset",
            "parameters", "verify_log", "verify_record", "count_actions", "nth_action", "iter_actions",
-           "derived_seed"]
+           "derived_seed", "decision_types", "SEALED_DECISIONS", "SEALED_ACTION_TYPES", "is_sealed_action",
+           "is_sealed_decision"]
 
 # 2: PRJ-1's keyed counter-mode generator and HMAC salts. A record of format 1 (SplitMix64)
 # would replay to another game, so it is refused rather than replayed.
@@ -74,6 +77,30 @@ def decision(state: State, seat: int | None = None) -> dict | None:
         return None
     name, rule = pub.pop("d"), pub.pop("rule")
     return {"decision": name, "rule": rule, **pub}
+
+
+# The decision types (engine/decisions.py), as outer layers need them: which decisions are
+# simultaneous secret choices, and which action types answer them (docs/api.md, "Decisions").
+SEALED_DECISIONS: frozenset[str] = core.SEALED_DECISIONS
+SEALED_ACTION_TYPES: frozenset[str] = core.SEALED_ACTION_TYPES
+
+
+def is_sealed_action(action_type: object) -> bool:
+    """Whether an action of this type is a sealed choice (its value hidden until the reveal)."""
+    return action_type in SEALED_ACTION_TYPES
+
+
+def is_sealed_decision(name: object) -> bool:
+    """Whether the decision of this name ("d" of a pending decision) is a sealed choice."""
+    return name in SEALED_DECISIONS
+
+
+def decision_types() -> list[dict[str, Any]]:
+    """Every decision type as JSON data, in declaration order: name, rule, sealed, secret_field
+    (the field of a sealed decision's action holding the secret, else None) and actions
+    (each action type it accepts -> its fields besides seat and type -> the JSON types each
+    may take: "string", "integer", "boolean", "null"). Undo is accepted whatever is pending."""
+    return [_describe(d) for d in _DECISIONS.values()]
 
 
 legal_actions = core.legal_actions

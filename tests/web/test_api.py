@@ -363,13 +363,13 @@ def test_random_garbage_actions_never_break_the_game(client, database_url):
     never a server error, and the record stays in step with the version."""
     import random
 
+    from pax_hispanica import api
+
     rng = random.Random(11)
     g = new_game(client)
-    types = ["undo", "labour", "leave_vacant", "initiate", "pass", "bid", "play", "sell", "discard", "end_turn",
-             "start_at_haven", "move", "attack", "support", "enslave", "load_chests", "unload", "unload_haven",
-             "end_voyage", "fly"]
-    fields = ["amount", "deck", "buried", "card", "target", "to", "zone", "colony", "source", "site", "side",
-              "count"]
+    declared = [fields for d in api.decision_types() for fields in d["actions"].items()]   # every decision's actions
+    types = list(dict.fromkeys(["undo"] + [kind for kind, _f in declared])) + ["fly"]
+    fields = list(dict.fromkeys(f for _k, fs in declared for f in fs))
     values = [None, True, -1, 0, 1, 7, 10**12, 2.5, "", "market", "europe", "atlantico", "galeon-1", "employ",
               "attacker", [], {}, [1, 2], {"a": 1}, "x" * 50]
     for _ in range(300):

@@ -43,8 +43,6 @@ from .base import Action, BaseAgent, Descriptor, bounded_actions, playable, stab
 RANGE_CAP = 64
 from .features import chest_prestige, future_prestige, legality_worth, score_estimates, scores_from_public, softmax_values
 
-SEALED_TYPES = frozenset({"bid", "support"})
-
 # A tree edge's key: an action's (field, value) pairs sorted by field, or
 # ("sealed", seat, type) for another seat's secret choice (its chance edge). Tuples hash
 # about ten times faster than the canonical JSON text of base.action_key, and two legal
@@ -251,6 +249,7 @@ class ISMCTSAgent(BaseAgent):
     def _iterate(self, state: Any, root: _Node, me: int, root_keys: dict[Key, Action],
                  rng: random.Random, n: int) -> None:
         api = self.api
+        sealed = api.SEALED_ACTION_TYPES      # the game's secret choices, as its API declares them
         node = root
         path = [root]
         expanded = False
@@ -270,7 +269,7 @@ class ISMCTSAgent(BaseAgent):
             first = False
             if not actions:
                 break
-            if seat != me and actions[0].get("type") in SEALED_TYPES:
+            if seat != me and actions[0].get("type") in sealed:
                 # a secret choice of another seat: chance, from our point of view
                 action = self._sealed_choice(state, seat, actions, rng)
                 key = ("sealed", seat, action.get("type"))
@@ -326,7 +325,7 @@ class ISMCTSAgent(BaseAgent):
                 break
             if len(actions) == 1:
                 a = actions[0]
-            elif seats[0] != me and actions[0].get("type") in SEALED_TYPES:
+            elif seats[0] != me and actions[0].get("type") in sealed:
                 a = self._sealed_choice(state, seats[0], actions, rng)
             elif self.playout == "greedy":
                 a = greedy_playout_action(actions, rng)

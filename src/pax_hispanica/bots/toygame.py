@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 ROUNDS = 4
+SEALED_ACTION_TYPES = frozenset({"bid"})     # the toy's bids are simultaneous and secret (as api's)
 DECK = [v for v in range(1, 6) for _ in range(4)]
 
 

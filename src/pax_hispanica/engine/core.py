@@ -4,36 +4,20 @@ from __future__ import annotations
 
 from . import years  # noqa: F401  (registers the years' steps and decisions)
 from .errors import IllegalAction, short
-from .flow import DECISIONS, Out, acting, advance, seats_to_act
+from .decisions import (BOOL, DECISIONS, INT, NONE, STR, Fields, action_fields, sealed_action_types,
+                        sealed_decisions)
+from .flow import Out, acting, advance, seats_to_act
 from .state import State
 
-STR, INT, BOOL, NONE = str, int, bool, type(None)
-
 # PRJ-7: each action type's fields besides seat and type, and the JSON types each may take
-# (None only where the field is optional). Read off every decision's `legal` and `act`
-# (engine/years/*.py); tests/engine/test_strict_actions.py checks that every legal action fits.
-ACTION_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
-    "undo": {},
-    "labour": {"colony": (STR,), "source": (STR,), "site": (STR,)},
-    "leave_vacant": {"colony": (STR,)},
-    "initiate": {"deck": (STR,), "buried": (BOOL, NONE)},
-    "pass": {},
-    "bid": {"amount": (INT,)},
-    "play": {"card": (STR,), "target": (STR, NONE)},
-    "sell": {"card": (STR,)},
-    "discard": {"card": (STR,)},
-    "end_turn": {},
-    "start_at_haven": {"zone": (STR,)},
-    "move": {"to": (STR,)},
-    "attack": {"target": (STR,)},
-    "support": {"side": (STR,)},
-    "enslave": {"count": (INT,)},
-    "load_chests": {"colony": (STR,), "count": (INT,)},
-    "unload": {"colony": (STR,), "meeple": (STR, NONE)},
-    "unload_haven": {},
-    "end_voyage": {},
-}
+# (None only where the field is optional). Derived from the decision types (decisions.py), each
+# declaring the actions it accepts; undo is the engine's own, accepted whatever is pending.
+# tests/engine/test_strict_actions.py checks that every legal action fits its decision's table.
+ENGINE_ACTIONS: dict[str, Fields] = {"undo": {}}
+ACTION_FIELDS: dict[str, dict[str, tuple[type, ...]]] = action_fields(ENGINE_ACTIONS)
 ACTION_TYPES = frozenset(ACTION_FIELDS)
+SEALED_DECISIONS = sealed_decisions()            # the decisions that are simultaneous secret choices
+SEALED_ACTION_TYPES = sealed_action_types()      # their action types: no open decision accepts one
 MAX_KEYS = 2 + max(len(f) for f in ACTION_FIELDS.values())   # checked first: a huge dict costs nothing
 MAX_STR = 100          # every id of a ruleset is far shorter; a refusal may quote a field
 MAX_INT = 2 ** 53      # whole numbers exactly representable in every JSON reader
@@ -44,7 +28,7 @@ def _malformed(message: str) -> IllegalAction:
     return IllegalAction("malformed", "PRJ-7", message)
 
 
-def check_shape(st: State, action) -> int:
+def check_shape(st: State, action: object) -> int:
     """PRJ-7: an action is a JSON object with an int seat of this game, a known type and only
     that type's fields, each of its JSON type and bounded; nothing else is ever stored.
     Refusals quote at most a short prefix of what was sent (errors.short)."""

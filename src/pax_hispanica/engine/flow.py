@@ -6,30 +6,26 @@ dict) on `st.stack` and returns True; it is called again once the stack is
 empty, and returns False when the step is over. Progress inside a step lives
 in `st.cursor`, so a saved game resumes on exactly the same question.
 
-Decisions are handled by objects registered in DECISIONS under their name:
-`legal(st, dec, seat) -> descriptors` and `act(st, dec, action, out)`.
+Each decision is a declared type in the registry of decisions.py (its name, rule,
+accepted actions and their fields, whether it is sealed, `legal` and `act`).
 A decision with `"sealed": True` is a simultaneous secret choice: see sealed.py.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalAction
 from .events import EVENTS, KEYS as EVENT_KEYS
 from .rules import page
 
+if TYPE_CHECKING:
+    from .state import State
 
-class DecisionHandler(Protocol):
-    """What a registered decision answers: its legal actions, and applying one of them."""
-
-    def legal(self, st: Any, dec: dict, seat: int) -> list[dict]: ...
-
-    def act(self, st: Any, dec: dict, action: dict, out: "Out") -> None: ...
-
+Step = Callable[["State", "Out"], bool]
 YEARS = ("goods", "auction", "play", "sail")     # CYC-1: D1..D4
-YEAR_STEPS: dict[int, tuple] = {}                 # filled by engine.years
-DECISIONS: dict[str, DecisionHandler] = {}
+YEAR_STEPS: dict[int, tuple[Step, ...]] = {}      # filled by engine.years
 
 
 class Out:
@@ -37,12 +33,12 @@ class Out:
 
     __slots__ = ("st", "events", "irreversible")
 
-    def __init__(self, st):
+    def __init__(self, st: State) -> None:
         self.st = st
-        self.events: list[dict] = []
+        self.events: list[dict[str, Any]] = []
         self.irreversible = False
 
-    def emit(self, type_: str, rule: str, to=None, **fields) -> dict:
+    def emit(self, type_: str, rule: str, to: Iterable[int] | None = None, **fields: Any) -> dict[str, Any]:
         # events.py declares every type's fields: a misspelt or missing field fails here
         assert EVENT_KEYS.get(type_) == (fields.keys() | ({"to"} if to is not None else set())) \
             and rule in EVENTS[type_].rules, (type_, rule, sorted(fields), "docs/events.md; engine/events.py")
@@ -60,31 +56,23 @@ def require(cond: bool, code: str, rule: str, message: str) -> None:
         raise IllegalAction(code, rule, message)
 
 
-def decision(name: str):
-    """Class decorator: register a decision handler under `name`."""
-    def wrap(cls):
-        DECISIONS[name] = cls()
-        return cls
-    return wrap
-
-
-def push(st, name: str, seats, rule: str, **context) -> dict:
+def push(st: State, name: str, seats: Iterable[int], rule: str, **context: Any) -> dict[str, Any]:
     dec = {"d": name, "seats": tuple(seats), "rule": rule, **context}
     st.stack.append(dec)
     return dec
 
 
-def acting(st) -> tuple:
+def acting(st: State) -> tuple[int, ...]:
     """The seats that must act now: one seat, several for a sealed choice, or none.
     Read from `st.acting_now` when apply stored it (a state never changes once applied):
     a decision asks this about 3.6 times (the loop, legal_actions, apply, the view)."""
-    known = getattr(st, "acting_now", None)
+    known: tuple[int, ...] | None = getattr(st, "acting_now", None)
     if known is not None:
         return known
     return seats_to_act(st)
 
 
-def seats_to_act(st) -> tuple:
+def seats_to_act(st: State) -> tuple[int, ...]:
     """acting, computed from the pending decision."""
     if st.over or not st.stack:
         return ()
@@ -92,10 +80,11 @@ def seats_to_act(st) -> tuple:
     if dec.get("sealed"):
         done = {s for s, _ in dec["committed"]}
         return tuple(s for s in dec["seats"] if s not in done)
-    return dec["seats"]
+    seats: tuple[int, ...] = dec["seats"]
+    return seats
 
 
-def advance(st, out: Out) -> None:
+def advance(st: State, out: Out) -> None:
     """Run automatic steps until someone must decide or the game is over."""
     while not st.over and not st.stack:
         steps = YEAR_STEPS[st.year]
@@ -112,6 +101,6 @@ def advance(st, out: Out) -> None:
             st.cursor = {}
 
 
-def step_name(st) -> str:
+def step_name(st: State) -> str:
     steps = YEAR_STEPS[st.year]
     return steps[st.step].__name__ if st.step < len(steps) else "end"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import years  # noqa: F401  (registers the decisions whose secret domains determinize draws from)
+from .decisions import secret_domain
 from .flow import seats_to_act
 from .rng import below, seed_state, shuffle
 from .ruleset import load_ruleset
@@ -86,13 +88,10 @@ def determinize(v: dict, seed: int) -> State:
     if d["stack"] and d["stack"][-1].get("sealed"):
         dec = d["stack"][-1]
         for s, _ in dec["committed"]:
-            if s not in secrets:
-                if dec["d"] == "bid":
-                    rng, x = below(seed, rng, d["money"][s] + 1)
-                    secrets[s] = x
-                else:
-                    rng, x = below(seed, rng, 2)
-                    secrets[s] = ("attacker", "target")[x]
+            if s not in secrets:            # another seat's sealed choice: any value its decision allows
+                domain = secret_domain(d, dec, s)
+                rng, x = below(seed, rng, len(domain))
+                secrets[s] = domain[x]
     st = State.from_dict({**d, "market": market, "haven": haven, "hands": hands,
                           "secrets": {str(k): x for k, x in secrets.items()}, "seed": seed, "rng": rng}, rs)
     st.acting_now = seats_to_act(st)         # complete: a search applies to it, never changes it

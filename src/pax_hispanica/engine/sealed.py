@@ -13,10 +13,20 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from .decisions import SealedContext
 from .flow import Out, require
 from .keys import derive, seed_hash  # noqa: F401  (seed_hash: re-exported, the seed's commitment)
+
+if TYPE_CHECKING:
+    from .state import State
+
+R = TypeVar("R")                                 # what resolving the choices gives
+S = TypeVar("S", bound=SealedContext)            # the sealed decision's saved context
+V = TypeVar("V")                                 # a secret's type
 
 
 @lru_cache(maxsize=256)
@@ -28,12 +38,14 @@ def salt(seed: int, dec_id: str, seat: int) -> str:
     return hmac.new(_salt_key(seed), f"{dec_id}|{seat}".encode(), hashlib.sha256).hexdigest()
 
 
-def commitment(dec_id: str, seat: int, value, salt_: str) -> str:
+def commitment(dec_id: str, seat: int, value: object, salt_: str) -> str:
     return hashlib.sha256(f"{dec_id}|{seat}|{value}|{salt_}".encode()).hexdigest()
 
 
-def commit(st, dec: dict, seat: int, value, out: Out, resolve) -> None:
-    """Record `seat`'s secret choice; when all have chosen, reveal and call resolve(st, dec, values, out)."""
+def commit(st: State, dec: S, seat: int, value: V, out: Out,
+           resolve: Callable[[State, S, dict[int, V], Out], R]) -> R | None:
+    """Record `seat`'s secret choice; when all have chosen, reveal and return
+    resolve(st, dec, values, out) (None while some seat has yet to choose)."""
     require(seat not in {s for s, _ in dec["committed"]}, "already_committed", dec["rule"],
             "Your choice is already sealed; it cannot be changed before the reveal.")
     s = salt(st.seed, dec["id"], seat)
@@ -44,22 +56,22 @@ def commit(st, dec: dict, seat: int, value, out: Out, resolve) -> None:
     out.emit("ChoiceCommitted", dec["rule"], decision=dec["d"], id=dec["id"], seat=seat, hash=h)
     out.emit("ChoiceSealed", dec["rule"], to=[seat], decision=dec["d"], seat=seat, value=value)
     if len(dec["committed"]) < len(dec["seats"]):
-        return
+        return None
     values = {seat: st.secrets[seat] for seat in dec["seats"]}
     revealed = [{"seat": x, "value": values[x], "salt": salt(st.seed, dec["id"], x), "hash": h}
                 for x, h in sorted(dec["committed"])]
     st.secrets = {}
     st.stack.pop()
     out.emit("ChoicesRevealed", dec["rule"], decision=dec["d"], id=dec["id"], choices=revealed)
-    resolve(st, dec, values, out)
+    return resolve(st, dec, values, out)
 
 
-def verify(dec_id: str, choice: dict) -> bool:
+def verify(dec_id: str, choice: dict[str, Any]) -> bool:
     """Anyone can check a revealed choice against its published hash."""
-    return commitment(dec_id, choice["seat"], choice["value"], choice["salt"]) == choice["hash"]
+    return bool(commitment(dec_id, choice["seat"], choice["value"], choice["salt"]) == choice["hash"])
 
 
-def verify_log(events: list[dict], seed: int) -> list[str]:
+def verify_log(events: list[dict[str, Any]], seed: int) -> list[str]:
     """What is wrong with a game's public log once its seed is known (PRJ-1); [] when nothing is:
     the seed matches GameStarted.seed_hash (ScenarioLoaded's for a scenario), and every revealed choice has the salt derived from
     the seed, matches its hash, and that hash is the one committed before the reveal."""
@@ -67,7 +79,7 @@ def verify_log(events: list[dict], seed: int) -> list[str]:
     started = next((e for e in events if e.get("type") in ("GameStarted", "ScenarioLoaded")), None)
     if started is None or started.get("seed_hash") != seed_hash(seed):
         problems.append(f"the seed does not match {started['type'] if started else 'GameStarted'}.seed_hash")
-    committed: dict = {}
+    committed: dict[tuple[str, int], str] = {}
     for e in events:
         if e.get("type") == "ChoiceCommitted":
             committed[(e["id"], e["seat"])] = e["hash"]

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from .decisions import VoyageProgress
 from .flow import Out
-from .state import CROWN
+from .state import CROWN, State
 
 
-def free_space(st, seat: int) -> int:
+def free_space(st: State, seat: int) -> int:
     return st.fships[seat] * st.rs.ship_capacity - len(st.cargo[seat])
 
 
-def chest_terms(st, seat: int, col: int, voyage: dict) -> tuple[int, object] | None:
+def chest_terms(st: State, seat: int, col: int, voyage: VoyageProgress) -> tuple[int, int | str | None] | None:
     """(price per Chest, who is paid) for loading from `col`, or None if the legality forbids it."""
     rs = st.rs
     owner = st.col_owner[col]
@@ -33,13 +34,13 @@ def chest_terms(st, seat: int, col: int, voyage: dict) -> tuple[int, object] | N
     return None
 
 
-def is_kings_colony(st, col: int) -> bool:
+def is_kings_colony(st: State, col: int) -> bool:
     """PRJ-30: a Crown colony owned by the Spanish player."""
     owner = st.col_owner[col]
     return st.rs.col_crown[col] and owner is not None and owner >= 0 and owner == st.spanish_seat()
 
 
-def crown_claim(st, seat: int, col: int, voyage: dict, count: int) -> int:
+def crown_claim(st: State, seat: int, col: int, voyage: VoyageProgress, count: int) -> int:
     """TRS-4: a PRIVATEER taking Chests from a colony it beat gives the Crown one of every
     `privateer_crown_share` so taken (counted over the whole sack, rounded down).
     PRJ-30: the Spanish player loading the King's colonies gives the Crown one of every
@@ -55,7 +56,7 @@ def crown_claim(st, seat: int, col: int, voyage: dict, count: int) -> int:
     return (before + count) // share - before // share
 
 
-def load_limit(st, seat: int, col: int, voyage: dict) -> int:
+def load_limit(st: State, seat: int, col: int, voyage: VoyageProgress) -> int:
     """The most Chests `seat` may take from `col` now: Chests there, money for the price, and
     room aboard for those it keeps (Chests claimed by the Crown never board, TRS-4)."""
     terms = chest_terms(st, seat, col, voyage)
@@ -70,7 +71,7 @@ def load_limit(st, seat: int, col: int, voyage: dict) -> int:
     return n
 
 
-def load(st, seat: int, col: int, count: int, voyage: dict, out: Out) -> None:
+def load(st: State, seat: int, col: int, count: int, voyage: VoyageProgress, out: Out) -> None:
     terms = chest_terms(st, seat, col, voyage)
     assert terms is not None, "load is only offered where the legality allows it (TRS-2..4)"
     price, payee = terms
@@ -78,7 +79,7 @@ def load(st, seat: int, col: int, count: int, voyage: dict, out: Out) -> None:
     st.money[seat] -= cost
     if payee == "pool":
         st.burned += cost
-    elif payee is not None:
+    elif isinstance(payee, int):                   # a seat (TRS-3, TRS-4); None: nobody
         st.money[payee] += cost
     st.col_chests[col] -= count
     claimed = crown_claim(st, seat, col, voyage, count)
@@ -94,7 +95,7 @@ def load(st, seat: int, col: int, count: int, voyage: dict, out: Out) -> None:
              crown_claim=claimed, paid=cost, paid_to=payee, legality=st.legality[seat])
 
 
-def score(st, seat: int, legality: str, out: Out, rule: str = "TRS-5", where: str = "europe") -> None:
+def score(st: State, seat: int, legality: str, out: Out, rule: str = "TRS-5", where: str = "europe") -> None:
     """TRS-5: each Chest unloaded scores by legality, then leaves play."""
     rs = st.rs
     k = st.cargo[seat].count("chest")

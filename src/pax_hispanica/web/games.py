@@ -48,7 +48,6 @@ from .seam import SEARCH_BOTS, api, fallback_bot, make_bot, think
 log = logging.getLogger("pax_hispanica.web")
 
 NOTIFY_CHANNEL = "paxh_games"
-SEALED_TYPES = frozenset({"bid", "support"})  # simultaneous secret choices (docs/api.md)
 NATIONS = ("spanish", "english", "french", "dutch", "courland")
 
 
@@ -731,7 +730,8 @@ class Service:
         changed): then a bid is not refused just because a bot bid first."""
         if not 0 <= version < live.version:
             return False
-        return all(a.get("type") in SEALED_TYPES and a.get("seat") != seat for a in live.record["actions"][version:])
+        return all(api.is_sealed_action(a.get("type")) and a.get("seat") != seat
+                   for a in live.record["actions"][version:])
 
     async def seat_to_bot(self, rights: Rights, seat: int, bot_kind: str = "heuristic") -> LiveGame:
         """A bot takes over a seat whose player left (the player, or the host, asks)."""

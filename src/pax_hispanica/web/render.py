@@ -129,7 +129,7 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "t": tr, "live": live, "view": view, "viewer": viewer, "waiting": waiting, "role": role, "botted": botted,
         "acting": acting, "acting_names": [tr.seat(s) for s in acting],
         "widgets": widgets, "undo": json.dumps(undo) if undo else None, "decision": decision,
-        "sealed": bool(decision and (decision.get("sealed") or decision.get("d") in ("bid", "support"))),
+        "sealed": bool(decision and api.is_sealed_decision(decision.get("d"))),
         "lot": lot(decision, tr),
         **public_lot(view, tr),
         "log": log_entries(events, tr), "result": result, "over": live.over,
@@ -147,7 +147,7 @@ def public_lot(view: Any, tr: Tr) -> dict:
     """What everyone may see of a sealed choice under way (spectators, and players who have
     chosen): what it is about, and who is still choosing."""
     d = view.get("decision") if isinstance(view, dict) else None
-    if not isinstance(d, dict) or d.get("d") not in ("bid", "support"):
+    if not isinstance(d, dict) or not api.is_sealed_decision(d.get("d")):
         return {"public_lot": None, "choosing": []}
     committed = set(d.get("committed") or [])
     return {"public_lot": lot(d, tr),

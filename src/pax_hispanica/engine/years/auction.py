@@ -13,23 +13,30 @@ limit applies here (AUC-7): it is enforced in the Play Year (HND-2)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
 from .. import decks
-from ..flow import Out, decision, push, require
+from ..decisions import BOOL, INT, NONE, STR, BidContext, Decision, DecisionContext, register
+from ..flow import Out, require
 from ..sealed import commit
 
+if TYPE_CHECKING:
+    from ..state import State
 
-def auctions(st, out: Out) -> bool:
+
+def auctions(st: State, out: Out) -> bool:
     """AUC-1: each player in turn (auctions_per_player rounds) may initiate an auction."""
     i = st.cursor.get("i", 0)
     if i >= len(st.order) * st.rs.auctions_per_player:
         return False
     st.cursor["i"] = i + 1
     seat = st.order[i % len(st.order)]
-    push(st, "initiate", (seat,), "AUC-1")
+    Initiate.push(st, (seat,))
     return True
 
 
-def initiate_options(st, seat: int) -> list[dict]:
+def initiate_options(st: State, seat: int) -> list[dict[str, Any]]:
     opts = [{"seat": seat, "type": "pass"}]
     for deck in ("market", "haven"):
         n = len(decks.pile(st, deck))
@@ -40,12 +47,17 @@ def initiate_options(st, seat: int) -> list[dict]:
     return opts
 
 
-@decision("initiate")
-class InitiateDecision:
-    def legal(self, st, dec, seat):
+@register
+class Initiate(Decision[DecisionContext]):
+    """AUC-1: initiate an auction (a deck, and whether buried treasure, AUC-2) or pass."""
+
+    name, rule = "initiate", "AUC-1"
+    actions = {"initiate": {"deck": (STR,), "buried": (BOOL, NONE)}, "pass": {}}
+
+    def legal(self, st: State, dec: DecisionContext, seat: int) -> list[dict[str, Any]]:
         return [{"kind": "choice", "decision": "initiate", "rule": "AUC-1", "options": initiate_options(st, seat)}]
 
-    def act(self, st, dec, action, out):
+    def act(self, st: State, dec: DecisionContext, action: dict[str, Any], out: Out) -> None:
         seat = action["seat"]
         if action["type"] == "pass":
             st.stack.pop()
@@ -55,6 +67,7 @@ class InitiateDecision:
         deck, buried = action.get("deck"), action.get("buried", False)
         require(deck in ("market", "haven"), "unknown_deck", "AUC-1", "The deck is 'market' or 'haven'.")
         require(isinstance(buried, bool), "malformed", "AUC-2", "`buried` is true or false.")
+        assert isinstance(deck, str) and isinstance(buried, bool)
         n = len(decks.pile(st, deck))
         require(n >= (2 if buried else 1), "deck_too_small", "PRJ-8" if buried else "AUC-1",
                 f"The {deck} deck has {n} card(s): not enough for this auction.")
@@ -62,7 +75,7 @@ class InitiateDecision:
         start_bidding(st, seat, deck, buried, out)
 
 
-def start_bidding(st, initiator: int, deck: str, buried: bool, out: Out) -> None:
+def start_bidding(st: State, initiator: int, deck: str, buried: bool, out: Out) -> None:
     """AUC-3: the initiator and every other player with at least $1 bid, in secret."""
     k = st.order.index(initiator)
     after = st.order[k + 1:] + st.order[:k]        # AUC-4: ties among others go to the earliest after the initiator
@@ -71,28 +84,38 @@ def start_bidding(st, initiator: int, deck: str, buried: bool, out: Out) -> None
     card = None if buried else decks.pile(st, deck)[0]
     out.emit("AuctionStarted", "AUC-2" if buried else "AUC-1", initiator=initiator, deck=deck, buried=buried,
              card=card, bidders=list(bidders))
-    push(st, "bid", bidders, "AUC-3", sealed=True, committed=(), id=f"bid.{st.cycle}.{st.version}",
-         initiator=initiator, deck=deck, pos=pos, card=card)
+    SealedBid.push(st, bidders, id=f"bid.{st.cycle}.{st.version}", initiator=initiator, deck=deck, pos=pos,
+                   card=card)
 
 
-@decision("bid")
-class BidDecision:
-    def legal(self, st, dec, seat):
+@register
+class SealedBid(Decision[BidContext]):
+    """AUC-3: a sealed bid, from $0 to all one's money."""
+
+    name, rule = "bid", "AUC-3"
+    actions = {"bid": {"amount": (INT,)}}
+    sealed, secret_field = True, "amount"
+
+    def secret_domain(self, info: Mapping[str, Any], dec: Mapping[str, Any], seat: int) -> Sequence[int]:
+        return range(info["money"][seat] + 1)        # money is public (HID-1)
+
+    def legal(self, st: State, dec: BidContext, seat: int) -> list[dict[str, Any]]:
         return [{"kind": "range", "decision": "bid", "rule": "AUC-3", "action": {"seat": seat, "type": "bid"},
                  "field": "amount", "min": 0, "max": st.money[seat]}]
 
-    def act(self, st, dec, action, out):
+    def act(self, st: State, dec: BidContext, action: dict[str, Any], out: Out) -> None:
         require(action["type"] == "bid", "wrong_action", "AUC-3", "Place a sealed bid.")
         amount = action.get("amount")
         require(isinstance(amount, int) and not isinstance(amount, bool), "malformed", "AUC-3",
                 "A bid is a whole number of dollars.")
+        assert isinstance(amount, int)
         seat = action["seat"]
         require(0 <= amount <= st.money[seat], "bid_out_of_range", "AUC-3",
                 f"A bid is from $0 to your money (${st.money[seat]}).")
         commit(st, dec, seat, amount, out, resolve_auction)
 
 
-def resolve_auction(st, dec, bids: dict, out: Out) -> None:
+def resolve_auction(st: State, dec: BidContext, bids: dict[int, int], out: Out) -> None:
     """AUC-4 winner, AUC-5 payment, AUC-6 the card and the deck."""
     initiator = dec["initiator"]
     high = max(bids.values())
@@ -102,6 +125,7 @@ def resolve_auction(st, dec, bids: dict, out: Out) -> None:
         winner = next(s for s in dec["seats"][1:] if bids[s] == high)
     price = bids[winner]
     st.money[winner] -= price
+    paid_to: int | str
     if winner == initiator:
         st.burned += price
         paid_to = "pool"

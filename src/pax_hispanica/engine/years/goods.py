@@ -3,20 +3,26 @@ slave attrition, earnings."""
 
 from __future__ import annotations
 
-from ..flow import Out, decision, push, require
+from typing import TYPE_CHECKING, Any
+
+from ..decisions import STR, Decision, LabourContext, register
+from ..flow import Out, require
 from ..rng import below, shuffle
 from ..state import CROWN
 from .. import labour
 
+if TYPE_CHECKING:
+    from ..state import State
 
-def update_player_order(st, out: Out) -> bool:
+
+def update_player_order(st: State, out: Out) -> bool:
     """GDS-2: Prestige ascending, then money ascending; ties keep their order."""
     st.order = sorted(st.order, key=lambda s: (st.prestige[s], st.money[s]))
     out.emit("PlayerOrderUpdated", "GDS-2", order=list(st.order))
     return False
 
 
-def refresh_cathedrals(st, out: Out) -> bool:
+def refresh_cathedrals(st: State, out: Out) -> bool:
     """GDS-3: fill each Cathedral up to capacity, in map order, while the supply lasts."""
     filled = {}
     for i, kind in enumerate(st.site_kind):
@@ -30,7 +36,7 @@ def refresh_cathedrals(st, out: Out) -> bool:
     return False
 
 
-def labour_acquisition(st, out: Out) -> bool:
+def labour_acquisition(st: State, out: Out) -> bool:
     """LAB-6: players resolve their vacant colonies in Player Order, one colony at a time (the owner
     picks which one next, PRJ-12); then the Crown's, automatically. A colony with no legal source
     stays vacant at once (LAB-3): sources only shrink during this step, so it never gains one."""
@@ -47,27 +53,33 @@ def labour_acquisition(st, out: Out) -> bool:
                 out.emit("ColonyStaysVacant", "LAB-3", colony=st.rs.col_ids[col], owner=seat)
         st.cursor["skipped"] = skipped
         if ready:
-            push(st, "labour", (seat,), "LAB-6", colonies=tuple(ready))
+            Labour.push(st, (seat,), colonies=tuple(ready))
             return True
     labour.crown_acquires(st, out)
     return False
 
 
-@decision("labour")
-class LabourDecision:
-    """One vacant colony of the seat acquires labour (LAB-1): the seat names the colony and the source."""
+@register
+class Labour(Decision[LabourContext]):
+    """One vacant colony of the seat acquires labour (LAB-1): the seat names the colony and the source
+    (LAB-6: the seat picks which of its colonies is next, PRJ-12)."""
 
-    def legal(self, st, dec, seat):
+    name, rule = "labour", "LAB-6"
+    actions = {"labour": {"colony": (STR,), "source": (STR,), "site": (STR,)},
+               "leave_vacant": {"colony": (STR,)}}
+
+    def legal(self, st: State, dec: LabourContext, seat: int) -> list[dict[str, Any]]:
         opts = [o for cid in dec["colonies"] for o in labour.options(st, st.rs.col_index[cid], seat)]
         return [{"kind": "choice", "decision": "labour", "rule": "LAB-1", "colonies": list(dec["colonies"]),
                  "options": opts}]
 
-    def act(self, st, dec, action, out):
+    def act(self, st: State, dec: LabourContext, action: dict[str, Any], out: Out) -> None:
         require(action["type"] in ("labour", "leave_vacant"), "wrong_action", "LAB-1",
                 "Answer with a labour action (employ or kidnap) for one of your vacant colonies.")
         cid = action.get("colony")
         require(isinstance(cid, str) and cid in dec["colonies"], "wrong_colony", "LAB-6",
                 f"The colonies to staff now are {', '.join(dec['colonies'])}.")
+        assert isinstance(cid, str)
         col = st.rs.col_index[cid]
         if action["type"] == "leave_vacant":
             sources = ", ".join(f"{o['source']} from {o['site']}" for o in labour.options(st, col, action["seat"]))
@@ -77,7 +89,7 @@ class LabourDecision:
         st.stack.pop()
 
 
-def die_off(st, out: Out) -> bool:
+def die_off(st: State, out: Out) -> bool:
     """GDS-4: player colonies still vacant are removed, their Chests back to the supply; vacant
     colonies of the Crown stay. The Spanish player's Crown colonies are player colonies (PRJ-13)."""
     for c, owner in enumerate(st.col_owner):
@@ -91,7 +103,7 @@ def die_off(st, out: Out) -> bool:
     return False
 
 
-def place_chests(st, out: Out) -> bool:
+def place_chests(st: State, out: Out) -> bool:
     """GDS-5: draw the year's goods; each worked colony of those goods gets a Chest, up to the cap,
     in map order while the Chest supply lasts (PRJ-15)."""
     rs = st.rs
@@ -115,7 +127,7 @@ def place_chests(st, out: Out) -> bool:
     return False
 
 
-def slave_attrition(st, out: Out) -> bool:
+def slave_attrition(st: State, out: Out) -> bool:
     """GDS-6: each Slave rolls a die: it may die, or revolt and become a Rebel."""
     rs = st.rs
     for c, lab in enumerate(st.col_labour):
@@ -137,7 +149,7 @@ def slave_attrition(st, out: Out) -> bool:
     return False
 
 
-def pay_earnings(st, out: Out) -> bool:
+def pay_earnings(st: State, out: Out) -> bool:
     """GDS-7: $1 per worked colony plus tableau income, from the Pool (PRJ-30: the King's colonies
     pay `crown_colony_income` instead)."""
     from ..treasure import is_kings_colony

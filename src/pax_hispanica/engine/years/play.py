@@ -3,23 +3,29 @@ the end of each turn and again at the end of the year (HND-1..HND-4)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import cards as card_rules
 from .. import decks
+from ..decisions import STR, NONE, Decision, DecisionContext, Fields, register
 from ..errors import IllegalAction
-from ..flow import Out, decision, push, require
-from ..state import appended
+from ..flow import Out, require
+from ..state import State, appended
+
+# HND-3, HND-4: selling or discarding a card, in a play turn or to come down to the hand limit.
+SELL_OR_DISCARD: dict[str, Fields] = {"sell": {"card": (STR,)}, "discard": {"card": (STR,)}}
 
 
-def play_turns(st, out: Out) -> bool:
+def play_turns(st: State, out: Out) -> bool:
     i = st.cursor.get("i", 0)
     if i >= len(st.order):
         return False
     st.cursor["i"] = i + 1
-    push(st, "play_turn", (st.order[i],), "PLY-1")
+    PlayTurn.push(st, (st.order[i],))
     return True
 
 
-def hand_limit_at_year_end(st, out: Out) -> bool:
+def hand_limit_at_year_end(st: State, out: Out) -> bool:
     """HND-2: at the end of the Play Year, each player over the limit sells or discards down."""
     i = st.cursor.get("i", 0)
     while i < len(st.order):
@@ -27,12 +33,12 @@ def hand_limit_at_year_end(st, out: Out) -> bool:
         i += 1
         st.cursor["i"] = i
         if len(st.hands[seat]) > st.hand_limit(seat):
-            push(st, "reduce_hand", (seat,), "HND-2")
+            HandLimit.push(st, (seat,))
             return True
     return False
 
 
-def sell_discard_options(st, seat: int) -> list[dict]:
+def sell_discard_options(st: State, seat: int) -> list[dict[str, Any]]:
     opts = []
     for c in dict.fromkeys(st.hands[seat]):
         if st.rs.cards[c].deck == "market":
@@ -41,7 +47,7 @@ def sell_discard_options(st, seat: int) -> list[dict]:
     return opts
 
 
-def play_options(st, seat: int) -> list[dict]:
+def play_options(st: State, seat: int) -> list[dict[str, Any]]:
     opts = []
     for c in dict.fromkeys(st.hands[seat]):
         card = st.rs.cards[c]
@@ -53,14 +59,14 @@ def play_options(st, seat: int) -> list[dict]:
     return opts
 
 
-def check_card_in_hand(st, seat: int, action: dict) -> str:
+def check_card_in_hand(st: State, seat: int, action: dict[str, Any]) -> str:
     c = action.get("card")
     if not (isinstance(c, str) and c in st.hands[seat]):
         raise IllegalAction("card_not_in_hand", "PLY-1", f"{c!r} is not in your hand.")
     return c
 
 
-def sell_or_discard(st, seat: int, action: dict, out: Out) -> None:
+def sell_or_discard(st: State, seat: int, action: dict[str, Any], out: Out) -> None:
     c = check_card_in_hand(st, seat, action)
     card = st.rs.cards[c]
     if action["type"] == "sell":
@@ -80,15 +86,20 @@ def sell_or_discard(st, seat: int, action: dict, out: Out) -> None:
         decks.discard_market_card(st, c, out)
 
 
-@decision("play_turn")
-class PlayTurnDecision:
-    def legal(self, st, dec, seat):
+@register
+class PlayTurn(Decision[DecisionContext]):
+    """PLY-1: play, sell or discard cards, then end the turn (within the hand limit, HND-2)."""
+
+    name, rule = "play_turn", "PLY-1"
+    actions = {"play": {"card": (STR,), "target": (STR, NONE)}, **SELL_OR_DISCARD, "end_turn": {}}
+
+    def legal(self, st: State, dec: DecisionContext, seat: int) -> list[dict[str, Any]]:
         opts = play_options(st, seat) + sell_discard_options(st, seat)
         if len(st.hands[seat]) <= st.hand_limit(seat):
             opts.append({"seat": seat, "type": "end_turn"})
         return [{"kind": "choice", "decision": "play_turn", "rule": "PLY-1", "options": opts}]
 
-    def act(self, st, dec, action, out):
+    def act(self, st: State, dec: DecisionContext, action: dict[str, Any], out: Out) -> None:
         seat, kind = action["seat"], action["type"]
         if kind == "end_turn":
             n, limit = len(st.hands[seat]), st.hand_limit(seat)
@@ -104,7 +115,7 @@ class PlayTurnDecision:
             require(False, "wrong_action", "PLY-1", "Play, sell or discard a card, or end your turn.")
 
 
-def play_card(st, seat: int, action: dict, out: Out) -> None:
+def play_card(st: State, seat: int, action: dict[str, Any], out: Out) -> None:
     c = check_card_in_hand(st, seat, action)
     card = st.rs.cards[c]
     why = card_rules.requirement_failure(st, seat, card)
@@ -122,13 +133,18 @@ def play_card(st, seat: int, action: dict, out: Out) -> None:
     card_rules.play_effects(st, seat, card, target, out)
 
 
-@decision("reduce_hand")
-class ReduceHandDecision:
-    def legal(self, st, dec, seat):
+@register
+class HandLimit(Decision[DecisionContext]):
+    """HND-2: at the end of the Play Year, sell or discard down to the hand limit."""
+
+    name, rule = "reduce_hand", "HND-2"
+    actions = SELL_OR_DISCARD
+
+    def legal(self, st: State, dec: DecisionContext, seat: int) -> list[dict[str, Any]]:
         return [{"kind": "choice", "decision": "reduce_hand", "rule": "HND-2",
                  "options": sell_discard_options(st, seat)}]
 
-    def act(self, st, dec, action, out):
+    def act(self, st: State, dec: DecisionContext, action: dict[str, Any], out: Out) -> None:
         seat = action["seat"]
         require(action["type"] in ("sell", "discard"), "wrong_action", "HND-2",
                 "You are over your hand limit: sell or discard a card.")

@@ -3,26 +3,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
 from .. import battle, loading, treasure
+from ..battle import BattleOutcome
+from ..decisions import (INT, NONE, STR, Decision, SupportContext, VoyageContext, VoyageProgress,
+                         register)
 from ..end import end_of_cycle
-from ..flow import Out, decision, push, require
+from ..flow import Out, require
+from ..sealed import commit
+
+if TYPE_CHECKING:
+    from ..state import State
 
 
-def voyages(st, out: Out) -> bool:
+def voyages(st: State, out: Out) -> bool:
     i = st.cursor.get("i", 0)
     if i >= len(st.order):
         return False
     st.cursor["i"] = i + 1
     seat = st.order[i]
-    push(st, "voyage", (seat,), "SAIL-1", moves=st.rs.fleet_moves + st.moves_bonus[seat], battled=(),
-         started=False, won_site=None, sacked=None, taken=0)
+    Voyage.push(st, (seat,), **Voyage.progress(st, seat))
     out.emit("VoyageBegan", "SAIL-1", seat=seat, zone=st.rs.zone_ids[st.fzone[seat]])
     if st.rs.is_land(st.fzone[seat]):             # PRJ-17: a voyage that begins in a land zone visits it
         loading.emigrate(st, seat, st.fzone[seat], out)
     return True
 
 
-def voyage_options(st, seat: int, v: dict) -> list[dict]:
+def voyage_options(st: State, seat: int, v: VoyageProgress) -> list[dict[str, Any]]:
     rs = st.rs
     z = st.fzone[seat]
     opts = []
@@ -51,42 +60,79 @@ def voyage_options(st, seat: int, v: dict) -> list[dict]:
     return opts
 
 
-def end_voyage(st, seat: int, out: Out) -> None:
+def end_voyage(st: State, seat: int, out: Out) -> None:
     st.stack.pop()
     out.emit("VoyageEnded", "SAIL-1", seat=seat, zone=st.rs.zone_ids[st.fzone[seat]])
 
 
-@decision("voyage")
-class VoyageDecision:
-    def legal(self, st, dec, seat):
+@register
+class Voyage(Decision[VoyageContext]):
+    """SAIL-1: one fleet's voyage, one action at a time until it ends; the decision keeps the
+    voyage's progress (VoyageProgress) and applies its battles' outcomes to it."""
+
+    name, rule = "voyage", "SAIL-1"
+    actions = {"start_at_haven": {"zone": (STR,)}, "move": {"to": (STR,)}, "attack": {"target": (STR,)},
+               "enslave": {"count": (INT,)}, "load_chests": {"colony": (STR,), "count": (INT,)},
+               "unload": {"colony": (STR,), "meeple": (STR, NONE)}, "unload_haven": {}, "end_voyage": {}}
+
+    @staticmethod
+    def progress(st: State, seat: int) -> VoyageProgress:
+        """A voyage's progress when it begins."""
+        return {"moves": st.rs.fleet_moves + st.moves_bonus[seat], "battled": (), "started": False,
+                "won_site": None, "sacked": None, "taken": 0}
+
+    @staticmethod
+    def of(st: State, seat: int) -> VoyageContext:
+        """The voyage under way: the pending decision once a battle's support is revealed."""
+        v = st.stack[-1]
+        assert v["d"] == Voyage.name and v["seats"] == (seat,), v
+        return cast(VoyageContext, v)          # the saved dict of a voyage decision
+
+    @staticmethod
+    def apply_battle(st: State, v: VoyageContext, outcome: BattleOutcome, out: Out) -> None:
+        """BAT-5 for the voyage: a sacked colony's Chests may be loaded (TRS-2, TRS-4), a subdued
+        site's Indigenous enslaved (LOAD-1); a routed Flagship ends the voyage in Europe."""
+        if outcome.sacked is not None:
+            v["sacked"] = outcome.sacked
+            v["taken"] = 0
+        if outcome.won_site is not None:
+            v["won_site"] = outcome.won_site
+        if outcome.routed:
+            assert st.stack[-1] is v
+            end_voyage(st, outcome.attacker, out)
+
+    def legal(self, st: State, dec: VoyageContext, seat: int) -> list[dict[str, Any]]:
         return [{"kind": "choice", "decision": "voyage", "rule": "SAIL-1", "options": voyage_options(st, seat, dec)}]
 
-    def act(self, st, dec, action, out):
+    def act(self, st: State, dec: VoyageContext, action: dict[str, Any], out: Out) -> None:
         seat, kind = action["seat"], action["type"]
         handler = VOYAGE_ACTIONS.get(kind)
         require(handler is not None, "wrong_action", "SAIL-1",
                 "On a voyage: move, attack, enslave, load_chests, unload, unload_haven or end_voyage.")
+        assert handler is not None
         handler(st, seat, dec, action, out)
 
 
-def _start_at_haven(st, seat, v, action, out):
+def _start_at_haven(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     rs = st.rs
-    z = rs.zone_index.get(action.get("zone"))
+    z = rs.zone_index.get(action.get("zone", ""))
     require(not v["started"] and st.fzone[seat] == rs.europe, "voyage_started", "PRJ-9",
             "A voyage can start at a Haven only from Europe, before the first move.")
     require(z is not None and z in st.havens[seat], "not_your_haven", "CARD-2", "That is not one of your Havens.")
+    assert z is not None
     st.fzone[seat] = z
     v["started"] = True
     out.emit("VoyageStartedAtHaven", "CARD-2", seat=seat, zone=rs.zone_ids[z])
     loading.emigrate(st, seat, z, out)
 
 
-def _move(st, seat, v, action, out):
+def _move(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     rs = st.rs
-    to = rs.zone_index.get(action.get("to"))
+    to = rs.zone_index.get(action.get("to", ""))
     require(v["moves"] > 0, "no_moves_left", "SAIL-1", "Your fleet has no moves left on this voyage.")
     require(to is not None and to in rs.adjacent[st.fzone[seat]], "not_adjacent", "SAIL-1",
             f"{action.get('to')!r} is not adjacent to your fleet's zone.")
+    assert to is not None
     st.fzone[seat] = to
     v["moves"] -= 1
     v["started"] = True
@@ -101,7 +147,7 @@ def _move(st, seat, v, action, out):
         loading.emigrate(st, seat, to, out)
 
 
-def _attack(st, seat, v, action, out):
+def _attack(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     z = st.fzone[seat]
     require(st.rs.is_land(z), "not_in_land_zone", "SAIL-1", "Battles are fought in land zones.")
     require(z not in v["battled"], "already_battled", "PRJ-16",
@@ -109,40 +155,49 @@ def _attack(st, seat, v, action, out):
     target = action.get("target")
     require(target in battle.targets(st, seat, z), "bad_target", "BAT-2",
             f"{target!r} is not something your fleet can attack here.")
+    assert isinstance(target, str)
     v["battled"] = v["battled"] + (z,)
-    battle.declare(st, seat, z, target, out)
+    supporters = battle.declare(st, seat, z, target, out)
+    if supporters:
+        Support.push(st, supporters, id=f"battle.{st.cycle}.{st.version}", attacker=seat, zone=z, target=target)
+    else:
+        Voyage.apply_battle(st, v, battle.resolve(st, seat, z, target, {}, out), out)
 
 
-def _enslave(st, seat, v, action, out):
+def _enslave(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     site = v["won_site"]
     require(site is not None and site in st.site_ids, "no_battle_won", "LOAD-1",
             "Indigenous are enslaved only after winning a land battle against their site.")
+    assert site is not None
     i = st.site_ids.index(site)
     count = action.get("count")
     room = loading.meeple_room(st, seat)
     require(room > 0, "no_vacant_colony", "LOAD-2", "No meeple can be loaded unless you have a vacant colony for it.")
     require(isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= min(room, st.site_count[i]),
             "bad_count", "LOAD-2", f"You can carry off 1 to {min(room, st.site_count[i])} Indigenous.")
+    assert isinstance(count, int)
     loading.enslave(st, seat, i, count, out)
 
 
-def _load_chests(st, seat, v, action, out):
+def _load_chests(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     rs = st.rs
-    c = rs.col_index.get(action.get("colony"))
+    c = rs.col_index.get(action.get("colony", ""))
     require(c is not None and rs.col_zone[c] == st.fzone[seat] and st.col_owner[c] is not None,
             "bad_colony", "TRS-1", "Load Chests from a colony in your fleet's land zone.")
+    assert c is not None
     require(treasure.chest_terms(st, seat, c, v) is not None, "legality_forbids", "TRS-1",
             f"A {st.legality[seat]} Flagship may not load Chests from that colony now.")
     n = treasure.load_limit(st, seat, c, v)
     count = action.get("count")
     require(isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= n, "bad_count", "TRS-1",
             f"You can load 1 to {n} Chests there (cargo space, Chests present and money).")
+    assert isinstance(count, int)
     treasure.load(st, seat, c, count, v, out)
 
 
-def _unload(st, seat, v, action, out):
+def _unload(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     rs = st.rs
-    c = rs.col_index.get(action.get("colony"))
+    c = rs.col_index.get(action.get("colony", ""))
     meeple = action.get("meeple")
     require(loading.meeples_aboard(st, seat) > 0, "no_meeple_aboard", "LOAD-4", "No meeple aboard to unload.")
     require(meeple is None or (meeple in ("citizen", "indigenous") and meeple in st.cargo[seat]),
@@ -150,11 +205,12 @@ def _unload(st, seat, v, action, out):
     require(c is not None and rs.col_zone[c] == st.fzone[seat] and st.col_owner[c] == seat
             and st.col_labour[c] is None, "not_own_vacant_colony", "LOAD-4",
             "Meeples are unloaded onto your own vacant colony in this land zone.")
+    assert c is not None
     loading.unload(st, seat, c, out, meeple)
     loading.emigrate(st, seat, st.fzone[seat], out)   # PRJ-17: room freed aboard may take emigrants
 
 
-def _unload_haven(st, seat, v, action, out):
+def _unload_haven(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     z = st.fzone[seat]
     require(z in st.havens[seat], "not_your_haven", "CARD-2", "Your fleet is not at one of your Havens.")
     require("chest" in st.cargo[seat], "no_chests", "CARD-2", "No Chests aboard to unload.")
@@ -162,7 +218,7 @@ def _unload_haven(st, seat, v, action, out):
     end_voyage(st, seat, out)
 
 
-def _end_voyage(st, seat, v, action, out):
+def _end_voyage(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     end_voyage(st, seat, out)
 
 
@@ -171,17 +227,35 @@ VOYAGE_ACTIONS = {"start_at_haven": _start_at_haven, "move": _move, "attack": _a
                   "end_voyage": _end_voyage}
 
 
-@decision("support")
-class SupportDecision:
-    def legal(self, st, dec, seat):
-        return [{"kind": "choice", "decision": "support", "rule": "BAT-3",
-                 "options": [{"seat": seat, "type": "support", "side": "attacker"},
-                             {"seat": seat, "type": "support", "side": "target"}]}]
+assert set(VOYAGE_ACTIONS) == set(Voyage.actions)
 
-    def act(self, st, dec, action, out):
+
+@register
+class Support(Decision[SupportContext]):
+    """BAT-3: every other player with tokens in the zone plays a Battle Card, in secret:
+    support the attacker or the target (never neutral)."""
+
+    name, rule = "support", "BAT-3"
+    actions = {"support": {"side": (STR,)}}
+    sealed, secret_field = True, "side"
+
+    def secret_domain(self, info: Mapping[str, Any], dec: Mapping[str, Any], seat: int) -> Sequence[str]:
+        return battle.SIDES
+
+    def legal(self, st: State, dec: SupportContext, seat: int) -> list[dict[str, Any]]:
+        return [{"kind": "choice", "decision": "support", "rule": "BAT-3",
+                 "options": [{"seat": seat, "type": "support", "side": side} for side in battle.SIDES]}]
+
+    def act(self, st: State, dec: SupportContext, action: dict[str, Any], out: Out) -> None:
         require(action["type"] == "support", "wrong_action", "BAT-3", "Play a Battle Card: attacker or target.")
-        side = battle.support_side(st, dec, action)
-        battle.commit_support(st, dec, action["seat"], side, out)
+        side = battle.support_side(action)
+        outcome = commit(st, dec, action["seat"], side, out, self.resolve)
+        if outcome is not None:               # every Battle Card revealed: the voyage goes on
+            Voyage.apply_battle(st, Voyage.of(st, dec["attacker"]), outcome, out)
+
+    @staticmethod
+    def resolve(st: State, dec: SupportContext, sides: dict[int, str], out: Out) -> BattleOutcome:
+        return battle.resolve(st, dec["attacker"], dec["zone"], dec["target"], sides, out)
 
 
 STEPS = (voyages, end_of_cycle)

@@ -1,0 +1,173 @@
+"""Decisions as declared types (issue 13): the one registry of what a player can be asked.
+
+Each decision is a class registered with `@register`. It declares:
+- `name`: what the pending decision dict on `st.stack` has as "d";
+- `rule`: its rule ID, saved with the decision as "rule";
+- `actions`: the action types it accepts, each with its fields besides seat and type and
+  the JSON types each field may take (None only where the field is optional, PRJ-7);
+- `sealed`: whether it is a simultaneous secret choice (sealed.py), and then
+  `secret_field`, the field of its action that carries the secret, and `secret_domain`, the
+  values a seat's secret may take, computed from what everyone knows (the information
+  state), so that `information.determinize` can draw others' secrets from it;
+- `legal(st, dec, seat)` and `act(st, dec, action, out)`.
+
+Everything else that needs to know about decisions is derived from this registry and
+never listed again: `core.ACTION_FIELDS`/`ACTION_TYPES`/`MAX_KEYS` (the shape check), the
+sealed sets, determinize's resampling and `api.decision_types()`.
+
+A pending decision is saved as a plain dict (its "context"): "d", "seats", "rule", then the
+fields its type declares in a TypedDict below, in the order they were pushed, so snapshots
+and records are what they were before these types existed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NotRequired, TypedDict, TypeVar
+
+from .flow import Out, push as _push
+
+if TYPE_CHECKING:
+    from .state import State
+
+STR, INT, BOOL, NONE = str, int, bool, type(None)
+Fields = Mapping[str, tuple[type, ...]]
+"""An action type's fields besides seat and type, and the JSON types each may take."""
+
+JSON_TYPE_NAMES = {STR: "string", INT: "integer", BOOL: "boolean", NONE: "null"}
+
+
+# ---- the saved contexts ----------------------------------------------------------------------
+class DecisionContext(TypedDict):
+    """What every pending decision saves: its name, the seats that must act, its rule."""
+    d: str
+    seats: tuple[int, ...]
+    rule: str
+
+
+class SealedContext(DecisionContext):
+    """A sealed choice (sealed.py): the seats that have committed with their hashes, and the
+    id its salts and commitments are made from."""
+    sealed: bool
+    committed: tuple[tuple[int, str], ...]
+    id: str
+
+
+class LabourContext(DecisionContext):
+    colonies: tuple[str, ...]          # LAB-6: the seat's vacant colonies that have a source now
+
+
+class BidContext(SealedContext):
+    initiator: int
+    deck: str                          # "market" or "haven"
+    pos: int                           # the card's place in its deck: 1 for buried treasure (AUC-2)
+    card: str | None                   # the card sold, None while buried
+
+
+class VoyageProgress(TypedDict):
+    """SAIL-1: a fleet's progress on its voyage, kept in the voyage decision itself."""
+    moves: int                         # moves left
+    battled: tuple[int, ...]           # PRJ-16: land zones fought in on this voyage
+    started: bool                      # PRJ-9: moved, or started at a Haven
+    won_site: str | None               # LOAD-1: the site subdued in this zone (enslaving allowed)
+    sacked: int | None                 # TRS-2, TRS-4: the colony sacked in this zone (its index)
+    taken: int                         # TRS-4: Chests taken from the sacked colony
+    royal: NotRequired[int]            # PRJ-30: Chests loaded from the King's colonies, once any
+
+
+class VoyageContext(DecisionContext, VoyageProgress):
+    pass
+
+
+class SupportContext(SealedContext):
+    attacker: int
+    zone: int
+    target: str
+
+
+C = TypeVar("C", bound=Mapping[str, Any])
+
+
+# ---- the declared types ----------------------------------------------------------------------
+class Decision(Generic[C]):
+    """A decision type; subclasses declare the class attributes and `legal`/`act`."""
+
+    name: ClassVar[str]
+    rule: ClassVar[str]
+    actions: ClassVar[Mapping[str, Fields]]
+    sealed: ClassVar[bool] = False
+    secret_field: ClassVar[str | None] = None
+
+    def legal(self, st: State, dec: C, seat: int) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def act(self, st: State, dec: C, action: dict[str, Any], out: Out) -> None:
+        raise NotImplementedError
+
+    def secret_domain(self, info: Mapping[str, Any], dec: Mapping[str, Any], seat: int) -> Sequence[Any]:
+        """A sealed decision's values of `secret_field` open to `seat`, from the information
+        state `info` (what everyone knows: never the secrets themselves)."""
+        raise TypeError(f"{self.name} is not a sealed decision")
+
+    @classmethod
+    def push(cls, st: State, seats: Sequence[int], **context: Any) -> dict[str, Any]:
+        """Ask `seats` this decision; a sealed one starts with nobody committed."""
+        if cls.sealed:
+            context = {"sealed": True, "committed": (), **context}
+        return _push(st, cls.name, seats, cls.rule, **context)
+
+
+DECISIONS: dict[str, Decision[Any]] = {}
+"""Every decision type by name (filled as engine.years is imported)."""
+
+D = TypeVar("D", bound=type[Decision[Any]])
+
+
+def register(cls: D) -> D:
+    """Class decorator: declare a decision type (one instance handles every decision of it)."""
+    assert cls.name not in DECISIONS, f"decision {cls.name!r} declared twice"
+    assert cls.rule and cls.actions, cls.name
+    if cls.sealed:
+        assert cls.secret_field is not None and cls.secret_domain is not Decision.secret_domain, cls.name
+        assert all(cls.secret_field in f for f in cls.actions.values()), cls.name
+    DECISIONS[cls.name] = cls()
+    return cls
+
+
+# ---- what is derived from the registry -------------------------------------------------------
+def action_fields(engine_actions: Mapping[str, Fields]) -> dict[str, dict[str, tuple[type, ...]]]:
+    """Every action type with its fields: the engine's own (undo), then each decision's in the
+    order they were declared. An action type two decisions accept has one field table."""
+    table: dict[str, dict[str, tuple[type, ...]]] = {k: dict(f) for k, f in engine_actions.items()}
+    for dec in DECISIONS.values():
+        for kind, fields in dec.actions.items():
+            if kind in table:
+                assert table[kind] == dict(fields), f"{kind} has two field tables ({dec.name})"
+            else:
+                table[kind] = dict(fields)
+    return table
+
+
+def sealed_decisions() -> frozenset[str]:
+    return frozenset(name for name, dec in DECISIONS.items() if dec.sealed)
+
+
+def sealed_action_types() -> frozenset[str]:
+    """The action types of sealed decisions: an action of one of these is a secret choice.
+    No open decision accepts one of them, so the type alone says it."""
+    sealed = {k for dec in DECISIONS.values() if dec.sealed for k in dec.actions}
+    open_ = {k for dec in DECISIONS.values() if not dec.sealed for k in dec.actions}
+    assert not sealed & open_, sealed & open_
+    return frozenset(sealed)
+
+
+def describe(dec: Decision[Any]) -> dict[str, Any]:
+    """One decision type as JSON data (api.decision_types)."""
+    return {"name": dec.name, "rule": dec.rule, "sealed": dec.sealed, "secret_field": dec.secret_field,
+            "actions": {kind: {f: [JSON_TYPE_NAMES[t] for t in types] for f, types in fields.items()}
+                        for kind, fields in dec.actions.items()}}
+
+
+def secret_domain(info: Mapping[str, Any], dec: Mapping[str, Any], seat: int) -> Sequence[Any]:
+    """The values `seat`'s secret may take in the pending sealed decision `dec` (its saved dict)."""
+    return DECISIONS[dec["d"]].secret_domain(info, dec, seat)
