@@ -3,24 +3,47 @@
 from __future__ import annotations
 
 import random
+import re
+import typing
+from pathlib import Path
 
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.engine.flow import DECISIONS
+from pax_hispanica.engine.decisions import DECISIONS, DecisionContext
 
-# What each decision's public description carries besides decision, rule and seats (docs/api.md).
-CONTEXT = {
-    "labour": {"colonies"},
-    "initiate": set(),
-    "bid": {"card", "deck", "id", "initiator", "pos", "sealed", "committed", "hashes"},
-    "play_turn": set(),
-    "reduce_hand": set(),
-    "voyage": {"moves", "battled", "started", "won_site", "sacked", "taken", "royal"},
-    "support": {"attacker", "target", "zone", "id", "sealed", "committed", "hashes"},
-}
-RULE = {"labour": "LAB-6", "initiate": "AUC-1", "bid": "AUC-3", "play_turn": "PLY-1", "reduce_hand": "HND-2",
-        "voyage": "SAIL-1", "support": "BAT-3"}
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "api.md"
+
+
+def _context_type(dec) -> type:
+    """The TypedDict a decision type saves (its Decision[Context] base)."""
+    for base in getattr(type(dec), "__orig_bases__", ()):
+        args = typing.get_args(base)
+        if args:
+            return args[0]
+    return DecisionContext
+
+
+def _public_keys(dec) -> set[str]:
+    """What api.decision shows of a decision: its saved context with "d" named "decision";
+    a sealed one also lists the committed seats' hashes (PRJ-1)."""
+    keys = set(typing.get_type_hints(_context_type(dec))) - {"d"} | {"decision"}
+    return keys | ({"hashes"} if dec.sealed else set())
+
+
+CONTEXT = {name: _public_keys(dec) - {"decision", "rule", "seats"} for name, dec in DECISIONS.items()}
+RULE = {name: dec.rule for name, dec in DECISIONS.items()}
+
+
+def _documented() -> dict[str, tuple[str, set[str]]]:
+    """docs/api.md's table of decisions: name -> (rule, context keys named in backticks)."""
+    text = DOCS.read_text(encoding="utf-8")
+    table = text[text.index("| decision | rule | context"):].split("\n\n", 1)[0]
+    out = {}
+    for row in table.splitlines()[2:]:
+        name, rule, context = (c.strip() for c in row.strip("|").split("|"))
+        out[name.strip("`")] = (rule, set(re.findall(r"`([a-z_]+)`", context)))
+    return out
 
 
 def _states(games: int = 12):
@@ -44,8 +67,13 @@ def _reduce_hand_state():
     return g.state
 
 
-def test_every_decision_type_has_a_documented_context():
-    assert set(CONTEXT) == set(DECISIONS) == set(RULE)
+def test_the_documented_table_is_the_registry_s_declared_contexts():
+    """docs/api.md's table of api.decision's shapes names exactly what each declared type saves."""
+    documented = _documented()
+    assert set(documented) == set(DECISIONS)
+    for name, (rule, keys) in documented.items():
+        assert rule == RULE[name], name
+        assert keys == CONTEXT[name], (name, keys ^ CONTEXT[name])
 
 
 @pytest.mark.parametrize("name", sorted(DECISIONS))
