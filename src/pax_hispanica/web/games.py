@@ -43,13 +43,18 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from . import db, integrity
 from .integrity import Damage
-from .seam import SEARCH_BOTS, api, fallback_bot, make_bot, think
+from .info import nation_ids
+from .seam import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS, api, fallback_bot, make_bot, think
 
 log = logging.getLogger("pax_hispanica.web")
 
 NOTIFY_CHANNEL = "paxh_games"
 SEALED_TYPES = frozenset({"bid", "support"})  # simultaneous secret choices (docs/api.md)
-NATIONS = ("spanish", "english", "french", "dutch", "courland")
+NATIONS = nation_ids("reference")   # the reference ruleset's nations, in its order (nations.toml)
+
+
+def _one_of(names: tuple[str, ...]) -> str:
+    return f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
 
 
 def random_nations(seed: int, players: int, ruleset: str = "reference") -> list[str]:
@@ -57,7 +62,7 @@ def random_nations(seed: int, players: int, ruleset: str = "reference") -> list[
     nations in a random seat order, drawn with a PRNG seeded by a keyed hash of the game's
     secret (so it tells nothing about the secret, and the engine's default order, seat 0
     Spanish, is never what a lobby game gets by accident)."""
-    order = list(getattr(api.load_ruleset(ruleset), "nation_order", None) or NATIONS)
+    order = list(nation_ids(ruleset))
     return random.Random(api.derived_seed(seed, "nations")).sample(order, players)
 
 
@@ -374,9 +379,9 @@ class Service:
             kind = s.get("kind", "human")
             if kind not in ("human", "bot"):
                 raise ServerError("malformed", f"seat {i}: kind is human or bot")
-            bot_kind = s.get("bot_kind") or ("heuristic" if kind == "bot" else None)
-            if kind == "bot" and bot_kind not in ("random", "heuristic", "ismcts"):
-                raise ServerError("malformed", f"seat {i}: bot kind is random, heuristic or ismcts")
+            bot_kind = s.get("bot_kind") or (DEFAULT_BOT if kind == "bot" else None)
+            if kind == "bot" and bot_kind not in BOT_KINDS:
+                raise ServerError("malformed", f"seat {i}: bot kind is {_one_of(BOT_KINDS)}")
             strength = s.get("bot_strength")
             if strength is not None and strength not in (1, 2, 3):
                 raise ServerError("malformed", f"seat {i}: bot strength is 1, 2 or 3")
@@ -733,7 +738,7 @@ class Service:
             return False
         return all(a.get("type") in SEALED_TYPES and a.get("seat") != seat for a in live.record["actions"][version:])
 
-    async def seat_to_bot(self, rights: Rights, seat: int, bot_kind: str = "heuristic") -> LiveGame:
+    async def seat_to_bot(self, rights: Rights, seat: int, bot_kind: str = DEFAULT_BOT) -> LiveGame:
         """A bot takes over a seat whose player left (the player, or the host, asks)."""
         live = await self.get(rights.game_id)
         if not (0 <= seat < len(live.seats)):
@@ -742,8 +747,8 @@ class Service:
         if not (rights.role in ("host", "table") or rights.may_act_for(seat) or others_may):
             raise ServerError("wrong_seat", "only that seat's player, the game's host, or (once the player has "
                               "left) another player may hand a seat to a bot", status=403)
-        if bot_kind not in ("random", "heuristic", "ismcts"):
-            raise ServerError("malformed", "bot kind is random, heuristic or ismcts")
+        if bot_kind not in BOT_KINDS:
+            raise ServerError("malformed", f"bot kind is {_one_of(BOT_KINDS)}")
         async with live.lock:
             async with self._write() as conn:
                 await conn.execute(db.seats.update().where(sa.and_(db.seats.c.game_id == live.id,

@@ -37,6 +37,7 @@ from .games import LiveGame, Rights, ServerError, Service
 from .i18n import LANGS, Tr, rule_pages
 from .info import rule_titles
 from .ratelimit import RateLimited, RateLimits
+from .seam import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS
 
 log = logging.getLogger("pax_hispanica.web")
 HERE = Path(__file__).parent
@@ -53,7 +54,7 @@ class SeatIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     kind: str = Field("human", pattern="^(human|bot)$")
-    bot_kind: str | None = Field(None, pattern="^(random|heuristic|ismcts)$")
+    bot_kind: str | None = Field(None, pattern=f"^({'|'.join(BOT_KINDS)})$")
     bot_strength: int | None = Field(None, ge=1, le=3)
     name: str = Field("", max_length=40, pattern=NAME_PATTERN)
 
@@ -81,7 +82,7 @@ class ActIn(BaseModel):
 class SeatBotIn(BaseModel):
     """POST /api/seat/{token}/bot."""
     seat: int | None = None
-    bot_kind: str = "heuristic"
+    bot_kind: str = DEFAULT_BOT
 
 
 def _inline_schema(model: type[BaseModel]) -> dict:
@@ -259,6 +260,8 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     app.state.rate_limits = limits
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = Jinja2Templates(env=render.env)
+    render.env.globals["BOT_KINDS"] = (DEFAULT_BOT, *(k for k in BOT_KINDS if k != DEFAULT_BOT))
+    render.env.globals["SEARCH_BOTS"] = SEARCH_BOTS
     # the last added runs first: headers on every answer, then the size limit, then the origin check
     app.add_middleware(security.OriginGuard)
     app.add_middleware(security.BodyLimit)
@@ -412,7 +415,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
             for i in range(players):
                 kind = str(form.get(f"kind{i}", "human"))
                 seats.append({"kind": kind if kind in ("human", "bot") else "human",
-                              "bot_kind": str(form.get(f"bot{i}", "heuristic")) if kind == "bot" else None,
+                              "bot_kind": str(form.get(f"bot{i}", DEFAULT_BOT)) if kind == "bot" else None,
                               "bot_strength": int(str(form.get(f"strength{i}", "2"))) if kind == "bot" else None,
                               "name": re.sub(r"[\x00-\x1f\x7f]", "", str(form.get(f"name{i}", "")))[:40]})
                 nations.append(str(form.get(f"nation{i}", "")))
@@ -571,7 +574,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
             seat = body.get("seat", next(iter(rights.seats)) if rights.role == "seat" else None)
             if not isinstance(seat, int) or isinstance(seat, bool):
                 raise ServerError("malformed", "which seat?")
-            live = await svc.seat_to_bot(rights, seat, str(body.get("bot_kind", "heuristic")))
+            live = await svc.seat_to_bot(rights, seat, str(body.get("bot_kind", DEFAULT_BOT)))
         except ServerError as e:
             return _error(e)
         return JSONResponse({"ok": True, "seats": [{"seat": s.seat, "kind": s.kind} for s in live.seats]})
