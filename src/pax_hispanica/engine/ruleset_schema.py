@@ -268,8 +268,8 @@ def _entry_id(raw: Any, path: Loc) -> str:
 
 
 def _map_entry(raw: Any, loc: Loc) -> tuple[str, Loc]:
-    if loc[0] == "europe":
-        return "[europe]", loc[1:]
+    if loc[0] in ("europe", "board"):
+        return f"[{loc[0]}]", loc[1:]
     if len(loc) < 2:
         return "top level", loc
     zone = f"{loc[0]} {_entry_id(raw, loc[:2])}"
