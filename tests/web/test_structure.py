@@ -30,7 +30,7 @@ def test_a_ruleset_with_another_board_draws_itself(tmp_path):
     assert 'viewBox="0 0 1200 660"' in svg
     florida = re.search(r'<g class="zone-group" id="zone-florida"><rect [^>]*x="(\d+)" y="(\d+)"', svg)
     assert florida and (int(florida[1]), int(florida[2])) == (1111 - svgmap.LAND_W // 2, 77 - svgmap.LAND_H // 2)
-    spanish = [p["seat"] for p in view["players"] if p["nation"] == "spanish"][0]
+    spanish = next(p["seat"] for p in view["players"] if p["nation"] == "spanish")
     assert svgmap.seat_color(view, spanish, info) == "#010203"
     reference = ruleset_info()
     assert svgmap.seat_color(view, spanish, reference) == api.board_layout()["nations"]["spanish"]["color"]

@@ -44,16 +44,35 @@ from .bot_seats import BotSeats
 from .cache import LiveCache
 from .info import nation_ids
 from .model import LiveGame, Rights, Seat, ServerError, damage_error
-from .notify import CHANNEL as NOTIFY_CHANNEL, PubSub
+from .notify import CHANNEL as NOTIFY_CHANNEL
+from .notify import PubSub
 from .presence import Presence
 from .records import Records
 from .rights import Seats
-from .seam import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS, api, fallback_bot, make_bot, think  # noqa: F401
+from .seam import (  # noqa: F401
+    BOT_KINDS,
+    DEFAULT_BOT,
+    SEARCH_BOTS,
+    api,
+    fallback_bot,
+    make_bot,
+    think,
+)
 from .store import _STORE_PG, LOST, SEAT_CHANGED, STORED, Storage  # noqa: F401
-from .validation import action_json as _action_json, check_bot_kind, new_seats
+from .validation import action_json as _action_json
+from .validation import check_bot_kind, new_seats
 
-__all__ = ["LiveGame", "NATIONS", "NOTIFY_CHANNEL", "Rights", "SEALED_TYPES", "Seat", "ServerError", "Service",
-           "random_nations"]
+__all__ = [
+    "NATIONS",
+    "NOTIFY_CHANNEL",
+    "SEALED_TYPES",
+    "LiveGame",
+    "Rights",
+    "Seat",
+    "ServerError",
+    "Service",
+    "random_nations",
+]
 
 log = logging.getLogger("pax_hispanica.web")
 
@@ -177,11 +196,11 @@ class Service:
         record["actions"] = []
         gid = secrets.token_hex(8)
         host_token, spectator_token = secrets.token_urlsafe(18), secrets.token_urlsafe(18)
-        await self.storage.insert_game(dict(
-            id=gid, ruleset_version=str(record.get("ruleset_version", "")), record_format=api.RECORD_FORMAT,
-            config=json.dumps(_config_dict(record["config"])), seed=str(seed), mode=mode, status="active",
-            version=0, host_user=host_user, host_token=host_token, spectator_token=spectator_token,
-            bot_turn=any(seat_rows[s].kind == "bot" for s in api.acting(game.state))), seat_rows)
+        await self.storage.insert_game({
+            "id": gid, "ruleset_version": str(record.get("ruleset_version", "")), "record_format": api.RECORD_FORMAT,
+            "config": json.dumps(_config_dict(record["config"])), "seed": str(seed), "mode": mode, "status": "active",
+            "version": 0, "host_user": host_user, "host_token": host_token, "spectator_token": spectator_token,
+            "bot_turn": any(seat_rows[s].kind == "bot" for s in api.acting(game.state))}, seat_rows)
         live = LiveGame(gid, record, seed, mode, host_token, spectator_token, host_user, seat_rows,
                         game.state, list(game.events), chain=integrity.genesis(gid))
         self.cache.add(live)

@@ -16,12 +16,14 @@ from typing import Any
 api: Any = importlib.import_module(os.environ.get("PAXH_API_MODULE") or "pax_hispanica.api")
 
 try:
-    from pax_hispanica.bots import DEFAULT_KIND as DEFAULT_BOT, KINDS as BOT_KINDS, SEARCH_KINDS as SEARCH_BOTS
+    from pax_hispanica.bots import DEFAULT_KIND as DEFAULT_BOT
+    from pax_hispanica.bots import KINDS as BOT_KINDS
+    from pax_hispanica.bots import SEARCH_KINDS as SEARCH_BOTS
     from pax_hispanica.bots import strength_options
 except ImportError:   # no bots package: every bot seat plays seeded random moves (fallback_bot)
     BOT_KINDS, SEARCH_BOTS, DEFAULT_BOT = ("random",), frozenset(), "random"
 
-    def strength_options(kind: str, strength: int | None) -> dict:  # noqa: ARG001
+    def strength_options(kind: str, strength: int | None) -> dict[str, Any]:
         return {}
 
 

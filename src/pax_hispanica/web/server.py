@@ -28,7 +28,8 @@ from sqlalchemy.engine import make_url
 from . import db, render, security
 from .games import Service
 from .ratelimit import RateLimits
-from .routes import api as api_routes, errors, pages, ws
+from .routes import api as api_routes
+from .routes import errors, pages, ws
 from .routes.common import Site
 
 log = logging.getLogger("pax_hispanica.web")
@@ -50,7 +51,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     svc = Service(url, bot_delay=bot_delay)
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI):  # noqa: ANN202
+    async def lifespan(app: FastAPI):
         await svc.start()
         yield
         await svc.close()

@@ -168,8 +168,8 @@ class Storage:
         async with self.write() as conn:
             await conn.execute(db.games.insert().values(**game_row))
             await conn.execute(db.seats.insert(), [
-                dict(game_id=game_row["id"], seat=s.seat, kind=s.kind, bot_kind=s.bot_kind,
-                     bot_strength=s.bot_strength, name=s.name, token=s.token, user_id=s.user_id)
+                {"game_id": game_row["id"], "seat": s.seat, "kind": s.kind, "bot_kind": s.bot_kind,
+                     "bot_strength": s.bot_strength, "name": s.name, "token": s.token, "user_id": s.user_id}
                 for s in seat_rows])
 
     @staticmethod
@@ -341,7 +341,8 @@ class Storage:
         async with self.write() as conn:  # one executemany for every open seat
             await conn.execute(stmt, [{"gid": gid, "s": seat} for gid, seat in keys])
 
-    async def last_seen(self, gid: str) -> dict[int, float | None]:
+    async def last_seen(self, gid: str) -> dict[int, Any]:
+        """seat -> when a server last saw a connection for it (epoch seconds; None: never)."""
         async with self.read() as conn:
             return dict((await conn.execute(sa.select(db.seats.c.seat, db.seats.c.last_seen)
                                             .where(db.seats.c.game_id == gid))).all())

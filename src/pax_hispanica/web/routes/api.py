@@ -10,9 +10,16 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .. import render, security
-from ..games import ServerError
+from ..model import ServerError
 from ..seam import BOT_KINDS, DEFAULT_BOT
-from .common import NAME_PATTERN, client_address, cookie_user, error_response, site, validation_message
+from .common import (
+    NAME_PATTERN,
+    client_address,
+    cookie_user,
+    error_response,
+    site,
+    validation_message,
+)
 
 router = APIRouter(prefix="/api")
 

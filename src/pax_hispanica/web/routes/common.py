@@ -3,6 +3,7 @@ request helpers every page needs), and the JSON refusal envelope."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
@@ -11,9 +12,10 @@ from fastapi import Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from .. import render, security
-from ..games import Rights, ServerError, Service
+from .. import security
+from ..games import Service
 from ..i18n import LANGS, Tr
+from ..model import Rights, ServerError
 from ..ratelimit import RateLimited, RateLimits
 
 COOKIE = "paxh_user"
@@ -35,7 +37,7 @@ def error_frame(e: ServerError, msg_id: Any = None) -> dict:
     return {"type": "error", "id": msg_id, **e.as_dict()}
 
 
-def validation_message(errors: list) -> str:
+def validation_message(errors: Sequence[Any]) -> str:
     return "; ".join(f"{'.'.join(map(str, x.get('loc', ())))}: {x.get('msg', '')}" for x in errors)[:500]
 
 
@@ -61,7 +63,7 @@ def cookie_user(conn: Request | WebSocket) -> str | None:
     return uid if uid and TOKEN.fullmatch(uid) else None
 
 
-def site(conn: Request | WebSocket) -> "Site":
+def site(conn: Request | WebSocket) -> Site:
     """The app's Site (create_app puts it on app.state)."""
     return conn.app.state.site
 

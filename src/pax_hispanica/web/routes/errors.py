@@ -12,7 +12,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import security
-from ..games import ServerError
+from ..model import ServerError
 from .common import error_response, is_api, site, validation_message
 
 log = logging.getLogger("pax_hispanica.web")
@@ -60,7 +60,7 @@ def install(app: FastAPI) -> None:
         else:
             try:
                 resp = site(request).error_page(request, 500, "internal_error")
-            except Exception:  # noqa: BLE001 - the error page itself failed: plain text
+            except Exception:
                 resp = Response("internal error", status_code=500, media_type="text/plain")
         for k, v in security.SecurityHeaders(app).common:
             resp.headers[k.decode()] = v.decode()

@@ -8,9 +8,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from .. import render, security
-from ..games import ServerError
 from ..i18n import Tr, rule_pages
 from ..info import rule_titles
+from ..model import ServerError
 from ..ratelimit import RateLimited
 from ..seam import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS
 from .common import Site, client_address, site
@@ -81,7 +81,7 @@ async def create_from_form(request: Request) -> Response:
         return await _refuse_form(s, request, user, 403, "cross_origin")
     try:
         form = await request.form()
-    except Exception:  # noqa: BLE001 - python-multipart's refusals (bad boundary, too many fields)
+    except Exception:
         return await _refuse_form(s, request, user, 400, "bad_request")
     if not s.csrf.ok(user["id"], form.get("csrf")):
         return await _refuse_form(s, request, user, 403, "csrf_refused")

@@ -17,8 +17,9 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError
 
 from .. import render, security
-from ..games import LiveGame, Rights, ServerError, Service
+from ..games import Service
 from ..i18n import LANGS
+from ..model import LiveGame, Rights, ServerError
 from ..ratelimit import RateLimits
 from .common import client_address, cookie_user, error_frame, site, validation_message
 
@@ -207,7 +208,8 @@ async def handle_message(conn: Conn, live: LiveGame, svc: Service, limits: RateL
         if not isinstance(msg, dict):
             raise ServerError("malformed", "messages are JSON objects")
         msg_id = msg.get("id") if isinstance(msg.get("id"), (int, str)) else None
-        handler = HANDLERS.get(msg.get("type")) if isinstance(msg.get("type"), str) else None
+        kind = msg.get("type")
+        handler = HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise ServerError("malformed", f"unknown message type: use {', '.join(HANDLERS)}")
         if handler.limited:
