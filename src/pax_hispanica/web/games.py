@@ -65,7 +65,6 @@ from .validation import check_bot_kind, new_seats
 __all__ = [
     "NATIONS",
     "NOTIFY_CHANNEL",
-    "SEALED_TYPES",
     "LiveGame",
     "Rights",
     "Seat",
