@@ -32,7 +32,7 @@ __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", 
            "from_scenario", "known_cards", "index", "ViewIndex", "card_catalogue", "seed_hash", "verify", "load_ruleset",
            "parameters", "verify_log", "verify_record", "count_actions", "nth_action", "iter_actions",
            "derived_seed", "decision_types", "SEALED_DECISIONS", "SEALED_ACTION_TYPES", "is_sealed_action",
-           "is_sealed_decision"]
+           "is_sealed_decision", "board_layout"]
 
 # 2: PRJ-1's keyed counter-mode generator and HMAC salts. A record of format 1 (SplitMix64)
 # would replay to another game, so it is refused rather than replayed.
@@ -123,6 +123,19 @@ def card_catalogue(ruleset: str = "reference") -> dict[str, dict]:
     return {cid: {"id": c.id, "name": c.name, "deck": c.deck, "cost": c.cost, "requires": dict(c.requires),
                   "effects": [dict(e) for e in c.effects], "bespoke": c.bespoke, "target": c.target}
             for cid, c in rs.cards.items()}
+
+
+def board_layout(ruleset: str = "reference") -> dict:
+    """How a ruleset's board is drawn, from its data files (map.toml's `[board]` and each zone's
+    `pos`, nations.toml's `color`): {"size": [width, height] or None, "zones": {zone id: [x, y]}
+    for the zones that have a position, "nations": {nation id: {"name", "color"}} in the
+    ruleset's nation order (color None when the file gives none)}. Drawing only: no rule reads
+    it, and no view or record carries it."""
+    rs = load_ruleset(ruleset)
+    return {"size": list(rs.board_size) if rs.board_size else None,
+            "zones": {z: list(p) for z, p in zip(rs.zone_ids, rs.zone_pos) if p is not None},
+            "nations": {n: {"name": rs.nations[n].get("name", n), "color": rs.nations[n].get("color")}
+                        for n in rs.nation_order}}
 
 
 def parameters(ruleset: str = "reference", params: dict | None = None) -> dict[str, dict]:

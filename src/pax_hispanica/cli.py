@@ -11,6 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from . import api
+from .bots import KINDS as BOT_KINDS
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Pax Hispanica: the rules engine, bots, simulator and web game.")
@@ -91,7 +92,7 @@ def play(
     players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Seats at the table (2-5).")] = 4,
     seat: Annotated[int, typer.Option("--seat", help="Your seat (0-based).")] = 0,
     seed: Annotated[Optional[int], typer.Option("--seed", help="Game seed (default: random).")] = None,
-    bot: Annotated[str, typer.Option("--bot", help="Bot kind for the other seats: random, heuristic, ismcts.")] = "random",
+    bot: Annotated[str, typer.Option("--bot", help=f"Bot kind for the other seats: {', '.join(BOT_KINDS)}.")] = "random",
     lang: Annotated[str, typer.Option("--lang", help="Language of the log: en or ca.")] = "en",
     save: Annotated[Optional[Path], typer.Option("--save", help="Write the game record here when it ends or you quit.")] = None,
     set_params: Annotated[Optional[list[str]], typer.Option("--set", help="A variant: override one ruleset number, NAME=VALUE (repeatable; `paxh rules --params` lists them), e.g. --set conquistador_prestige=2 for RULES.md's TRS-5.")] = None,
@@ -99,6 +100,9 @@ def play(
     """Play one seat in the terminal against bots."""
     if not 0 <= seat < players:
         typer.echo(f"--seat must be 0..{players - 1}", err=True)
+        raise typer.Exit(2)
+    if bot.strip().lower() not in BOT_KINDS:
+        typer.echo(f"--bot must be one of {', '.join(BOT_KINDS)}", err=True)
         raise typer.Exit(2)
     from .sim.runner import parse_params
     from .tui import TerminalGame

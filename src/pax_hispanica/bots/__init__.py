@@ -1,32 +1,60 @@
 """Bots behind one interface: ``decide(view, legal) -> action`` and
-``explain() -> dict``.  See docs/bots.md."""
+``explain() -> dict``.  See docs/bots.md.
+
+The bot kinds are listed once, in ``REGISTRY``: the web game, the CLI and the
+simulator read ``KINDS`` (and, for the web game, which kinds search and what a
+strength 1..3 means) from here."""
 from __future__ import annotations
 
+import importlib
+from dataclasses import dataclass, field
 from typing import Any
 
 from .base import Agent, BaseAgent, expand_descriptors, stable_seed
 
-KINDS = ("random", "heuristic", "ismcts")
+
+@dataclass(frozen=True)
+class BotKind:
+    """One kind of bot: where its class is, and how callers should treat it."""
+
+    name: str
+    module: str                    # in this package
+    cls: str
+    search: bool = False           # slow enough that a server thinks it in a worker process
+    # strength 1..3 (the web lobby's knob) -> options for make_agent; empty: no knob
+    strengths: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
+REGISTRY: dict[str, BotKind] = {k.name: k for k in (
+    BotKind("random", "random_agent", "RandomAgent"),
+    BotKind("heuristic", "heuristic", "HeuristicAgent"),
+    BotKind("ismcts", "ismcts", "ISMCTSAgent", search=True,
+            strengths={1: {"iterations": 50}, 2: {"iterations": 200}, 3: {"iterations": 800}}),
+)}
+KINDS: tuple[str, ...] = tuple(REGISTRY)
+DEFAULT_KIND = "heuristic"     # what a bot seat plays when nobody chose a kind
+SEARCH_KINDS: frozenset[str] = frozenset(k for k, b in REGISTRY.items() if b.search)
+
+
+def strength_options(kind: str, strength: int | None) -> dict[str, Any]:
+    """make_agent options for a bot of `kind` at strength 1..3 (default 2); {} for kinds without a knob."""
+    return dict(REGISTRY[kind].strengths.get(strength or 2, {})) if kind in REGISTRY else {}
 
 
 def make_agent(kind: str, seed: int, **options: Any) -> Agent:
-    """Create a bot.  ``kind``: "random", "heuristic" or "ismcts".
+    """Create a bot.  ``kind``: one of ``KINDS`` ("random", "heuristic" or "ismcts").
 
     Options: ``api`` (the engine API module or its name; default
     ``pax_hispanica.api``); for "ismcts" also ``iterations`` or ``seconds``
     per decision, ``cutoff`` (playout length before a heuristic scores it),
     ``exploration`` and ``temperature``."""
-    kind = kind.strip().lower()
-    if kind == "random":
-        from .random_agent import RandomAgent
-        return RandomAgent(seed, **options)
-    if kind == "heuristic":
-        from .heuristic import HeuristicAgent
-        return HeuristicAgent(seed, **options)
-    if kind == "ismcts":
-        from .ismcts import ISMCTSAgent
-        return ISMCTSAgent(seed, **options)
-    raise ValueError(f"unknown bot kind {kind!r}; known: {', '.join(KINDS)}")
+    entry = REGISTRY.get(kind.strip().lower())
+    if entry is None:
+        raise ValueError(f"unknown bot kind {kind!r}; known: {', '.join(KINDS)}")
+    agent_cls = getattr(importlib.import_module(f"{__name__}.{entry.module}"), entry.cls)
+    agent: Agent = agent_cls(seed, **options)
+    return agent
 
 
-__all__ = ["KINDS", "Agent", "BaseAgent", "expand_descriptors", "make_agent", "stable_seed"]
+__all__ = ["DEFAULT_KIND", "KINDS", "REGISTRY", "SEARCH_KINDS", "Agent", "BaseAgent", "BotKind", "expand_descriptors",
+           "make_agent", "stable_seed", "strength_options"]

@@ -89,6 +89,9 @@ class Ruleset:
     col_index: dict[str, int] = field(default_factory=dict)
     battle_cards: list[Raw] = field(default_factory=list)   # battle.toml's cards (BAT-3)
     overrides: Raw = field(default_factory=dict)            # a variant's parameters (PRJ-31)
+    # drawing only (no rule reads them): map.toml's [board] size and each zone's `pos`
+    board_size: tuple[int, int] | None = None
+    zone_pos: list[tuple[int, int] | None] = field(default_factory=list)   # zone index -> (x, y)
 
     def __getattr__(self, key: str) -> Any:       # rs.chest_cap etc.: parameters read like fields
         try:
@@ -301,6 +304,8 @@ class _Map:
     n_land: int
     zone_index: dict[str, int]
     adjacent: list[set[int]] = field(default_factory=list)
+    pos: list[tuple[int, int] | None] = field(default_factory=list)
+    board: tuple[int, int] | None = None
     cols: dict[str, list[Any]] = field(default_factory=lambda: {k: [] for k in ("ids", "names", "zone", "goods", "crown", "fort")})
     sites: dict[str, list[Any]] = field(default_factory=lambda: {k: [] for k in ("ids", "names", "zone", "kind", "wild", "count",
                                                                   "cap")})
@@ -322,7 +327,10 @@ def _zones(mp: Raw) -> _Map:
     if len(set(zone_ids)) != len(zone_ids):
         raise RulesetError(f"map.toml: duplicate zone id {_first_duplicate(zone_ids)!r}")
     names = [z["name"] for z in lands] + [z["name"] for z in seas] + [europe["name"]]
-    return _Map(zone_ids, names, len(lands), {z: i for i, z in enumerate(zone_ids)}, [set() for _ in zone_ids])
+    pos = [tuple(z["pos"]) if "pos" in z else None for z in [*lands, *seas, europe]]
+    board = (mp["board"]["width"], mp["board"]["height"]) if "board" in mp else None
+    return _Map(zone_ids, names, len(lands), {z: i for i, z in enumerate(zone_ids)}, [set() for _ in zone_ids],
+                pos, board)
 
 
 def _links(m: _Map, mp: Raw) -> None:
@@ -420,6 +428,7 @@ def _load_folder(folder: Path) -> Ruleset:
     rs.col_index = {c: i for i, c in enumerate(cols["ids"])}
     rs.battle_cards = battle
     rs.overrides = {}
+    rs.board_size, rs.zone_pos = m.board, m.pos
     for key, value in params.items():      # parameters as plain attributes: rs.chest_cap without __getattr__
         rs.__dict__.setdefault(key, value)
     return rs

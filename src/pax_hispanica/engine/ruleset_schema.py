@@ -97,17 +97,30 @@ RulesetFile = create_model("RulesetFile", __base__=Shape, version=(StrictStr, ..
 
 # ---- map.toml --------------------------------------------------------------------------------
 
+# where a zone is drawn on the board picture, [x, y] in the board's units (its centre); no rule
+# reads it, so a map's drawing is data like the map itself
+Coord = Annotated[StrictInt, Field(ge=0, le=10 ** 4)]
+Position = tuple[Coord, Coord]
+
+
+class Board(Shape):
+    """The board picture's size, in the units of the zones' `pos`."""
+    width: Annotated[StrictInt, Field(ge=1, le=10 ** 4)]
+    height: Annotated[StrictInt, Field(ge=1, le=10 ** 4)]
+
 
 class Europe(Shape):
     id: StrictStr
     name: StrictStr
     seas: list[StrictStr]
+    pos: Position | None = None
 
 
 class Sea(Shape):
     id: StrictStr
     name: StrictStr
     adjacent: list[StrictStr]
+    pos: Position | None = None
 
 
 class ColonySpace(Shape):
@@ -149,9 +162,11 @@ class Land(Shape):
     name: StrictStr
     seas: list[StrictStr]
     sites: list[Site] = Field(default_factory=list)
+    pos: Position | None = None
 
 
 class MapFile(Shape):
+    board: Board | None = None
     europe: Europe
     sea: list[Sea]
     land: list[Land]
@@ -160,11 +175,15 @@ class MapFile(Shape):
 # ---- nations.toml: `order`, then one table per nation ----------------------------------------
 
 
+Color = Annotated[StrictStr, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]   # "#c0392b"
+
+
 class Nation(Shape):
     name: StrictStr
     legality: Legality               # the Flagship's legality at setup (CYC-4)
     home: StrictStr | None = None    # a colony space of map.toml
     crown: StrictBool | None = None  # owns the Crown colonies
+    color: Color | None = None       # how the board and the pages draw the nation
 
 
 class NationsFile(Shape):
@@ -249,8 +268,8 @@ def _entry_id(raw: Any, path: Loc) -> str:
 
 
 def _map_entry(raw: Any, loc: Loc) -> tuple[str, Loc]:
-    if loc[0] == "europe":
-        return "[europe]", loc[1:]
+    if loc[0] in ("europe", "board"):
+        return f"[{loc[0]}]", loc[1:]
     if len(loc) < 2:
         return "top level", loc
     zone = f"{loc[0]} {_entry_id(raw, loc[:2])}"

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from ..bots import KINDS as BOT_KINDS
 from ..bots.base import DEFAULT_API
 from . import output
 from .runner import parse_params, run
@@ -20,7 +21,7 @@ def simulate_command(
     players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Seats per game (2-5).")] = 4,
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Master seed; each game's seed derives from it and the game index.")] = 0,
-    bots: Annotated[str, typer.Option("--bots", help="Comma list of bots, one per seat: random, heuristic, ismcts[:iterations=N][:seconds=S][:cutoff=N]. Missing seats are random.")] = "",
+    bots: Annotated[str, typer.Option("--bots", help=f"Comma list of bots, one per seat: {', '.join(BOT_KINDS)}, each with options as KIND[:key=value...], e.g. ismcts:iterations=N:seconds=S:cutoff=N. Missing seats are random.")] = "",
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")] = 1,
     dask: Annotated[str | None, typer.Option("--dask", help="Address of a running Dask scheduler (tcp://host:port); overrides --workers.")] = None,
     json_mode: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,

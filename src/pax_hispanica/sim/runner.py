@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
-from ..bots import make_agent
+from ..bots import KINDS, make_agent
 from ..bots.base import DEFAULT_API, load_api, stable_seed
 from . import facts
 from .engagement import Tracker
@@ -50,8 +50,8 @@ def parse_bots(bots: str | Iterable[str] | None, players: int) -> list[dict]:
         kind, *opts = item.split(":")
         options = _assignments(opts, lambda o, item=item: f"bot option {o!r} is not key=value (in {item!r})")
         kind = kind.strip().lower()
-        if kind not in ("random", "heuristic", "ismcts"):
-            raise ValueError(f"unknown bot {kind!r}: use random, heuristic or ismcts")
+        if kind not in KINDS:
+            raise ValueError(f"unknown bot {kind!r}: use {', '.join(KINDS[:-1])} or {KINDS[-1]}")
         specs.append({"kind": kind, "options": options, "label": item})
     return specs
 

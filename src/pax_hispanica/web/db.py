@@ -55,7 +55,7 @@ seats = sa.Table(
     sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("kind", sa.String(16), nullable=False),       # human | bot
-    sa.Column("bot_kind", sa.String(32), nullable=True),   # random | heuristic | ismcts
+    sa.Column("bot_kind", sa.String(32), nullable=True),   # one of pax_hispanica.bots.KINDS
     sa.Column("bot_strength", sa.Integer, nullable=True),
     sa.Column("name", sa.String(80), nullable=False, server_default=""),
     sa.Column("token", sa.String(64), nullable=False, unique=True),

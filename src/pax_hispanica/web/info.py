@@ -1,9 +1,11 @@
 """Static facts of a ruleset the page needs for words and the map: names of
-zones, colonies, sites and cards, and which zones touch. Read once per ruleset
-through the engine's API (api.load_ruleset)."""
+zones, colonies, sites and cards, which zones touch, the nations, and how the
+board is drawn (zone positions, nation colours: `api.board_layout`). Read once
+per ruleset through the engine's API (api.load_ruleset, api.board_layout), so a
+ruleset with another map or other nations draws itself."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .seam import api
@@ -23,6 +25,10 @@ class Info:
     names: dict  # any id (zone, colony, site, card) -> display name
     card_cost: dict
     card_deck: dict
+    nations: tuple[str, ...] = ()     # nation ids, in the ruleset's order
+    positions: dict = field(default_factory=dict)   # zone id -> (x, y) on the board picture
+    size: tuple[int, int] | None = None              # the board picture's (width, height)
+    colors: dict = field(default_factory=dict)      # nation id -> "#rrggbb"
 
 
 @lru_cache(maxsize=8)
@@ -41,8 +47,17 @@ def ruleset_info(name: str = "reference") -> Info:
     names.update({cid: c.name for cid, c in rs.cards.items()})
     for nid, n in rs.nations.items():
         names.setdefault(nid, n.get("name", nid))
+    layout = api.board_layout(name)
     return Info(tuple(zones), names, {cid: c.cost for cid, c in rs.cards.items()},
-                {cid: c.deck for cid, c in rs.cards.items()})
+                {cid: c.deck for cid, c in rs.cards.items()}, nations=tuple(rs.nation_order),
+                positions={z: tuple(p) for z, p in layout["zones"].items()},
+                size=tuple(layout["size"]) if layout.get("size") else None,
+                colors={n: d["color"] for n, d in layout["nations"].items() if d.get("color")})
+
+
+def nation_ids(ruleset: str = "reference") -> tuple[str, ...]:
+    """The ruleset's nations, in its order (nations.toml's `order`)."""
+    return ruleset_info(ruleset).nations
 
 
 def rule_titles() -> dict:

@@ -11,7 +11,7 @@ the chain at that action. The hash covers the whole state, secrets included, so 
 the server (never in a view, a record or a log line).
 
 `check` replays a stored game and returns the game or raises `Damage` naming the first
-action that is wrong. The server (`Service._load`, `_catch_up`) and `paxh db check` both use
+action that is wrong. The server (`records.Records.load`, `catch_up`) and `paxh db check` both use
 it, so they agree on what "damaged" means.
 
 Actions stored before the column existed (migration 0004) have no hash: a run of them at the

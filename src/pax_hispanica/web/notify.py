@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 from sqlalchemy.engine import make_url
 
@@ -44,3 +44,33 @@ async def listen_forever(url: str, channel: str, on_message: Callable[[str], Awa
         except Exception:
             log.exception("LISTEN connection lost; retrying in 1 s")
             await asyncio.sleep(1)
+
+
+CHANNEL = "paxh_games"
+
+
+class PubSub:
+    """The fan-out between servers on one PostgreSQL database (off on SQLite: one server).
+
+    A message is "game:what:node" (what: the new version, "seats", or "listen" for a catch-up
+    after a lost connection); the storing transaction sends it (Storage.store_action,
+    Storage.seat_to_bot) so it goes out only on commit. A server skips its own messages."""
+
+    def __init__(self, url: str, node: str, enabled: bool) -> None:
+        self.url, self.node, self.enabled = url, node, enabled
+        self.channel = CHANNEL
+        self._task: asyncio.Task | None = None
+
+    def message(self, gid: str, what: Any) -> tuple[str, str] | None:
+        """(channel, payload) to send with a commit; None when there is nobody to tell."""
+        return (self.channel, f"{gid}:{what}:{self.node}") if self.enabled else None
+
+    def parse(self, payload: str) -> tuple[str, str, str]:
+        gid, what, node = (payload.split(":") + ["", ""])[:3]
+        return gid, what, node
+
+    def start(self, on_message: Callable[[str], Awaitable[None]],
+              on_listening: Callable[[], Awaitable[None]] | None = None) -> asyncio.Task | None:
+        if self.enabled:
+            self._task = asyncio.create_task(listen_forever(self.url, self.channel, on_message, on_listening))
+        return self._task

@@ -24,7 +24,7 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from .games import ServerError
+from .model import ServerError
 
 DEFAULTS = {"create": "30/minute", "act": "20/second"}
 ENV = {"create": "PAXH_RATE_CREATE", "act": "PAXH_RATE_ACT"}

@@ -1,6 +1,8 @@
 """The web layer's only door to the engine (and to the bots).
 
-Everything here goes through `pax_hispanica.api` (docs/api.md). The module can
+Everything here goes through `pax_hispanica.api` (docs/api.md); the bot kinds, which of
+them search and what a strength means are the bots package's (`pax_hispanica.bots.REGISTRY`).
+The module can
 be swapped with the environment variable PAXH_API_MODULE (a development hook
 for working on the server without the engine; unset in normal use).
 """
@@ -13,10 +15,16 @@ from typing import Any
 
 api: Any = importlib.import_module(os.environ.get("PAXH_API_MODULE") or "pax_hispanica.api")
 
-BOT_KINDS = ("random", "heuristic", "ismcts")
-SEARCH_BOTS = frozenset({"ismcts"})     # slow enough to think in a worker process
-# strength 1..3 -> agent options (only the search bot has a knob)
-STRENGTH_OPTIONS = {"ismcts": {1: {"iterations": 50}, 2: {"iterations": 200}, 3: {"iterations": 800}}}
+try:
+    from pax_hispanica.bots import DEFAULT_KIND as DEFAULT_BOT
+    from pax_hispanica.bots import KINDS as BOT_KINDS
+    from pax_hispanica.bots import SEARCH_KINDS as SEARCH_BOTS
+    from pax_hispanica.bots import strength_options
+except ImportError:   # no bots package: every bot seat plays seeded random moves (fallback_bot)
+    BOT_KINDS, SEARCH_BOTS, DEFAULT_BOT = ("random",), frozenset(), "random"
+
+    def strength_options(kind: str, strength: int | None) -> dict[str, Any]:
+        return {}
 
 
 class _RandomAgent:
@@ -44,7 +52,7 @@ def make_bot(kind: str, seed: int, strength: int | None = None) -> Any:
         from pax_hispanica.bots import make_agent  # type: ignore[attr-defined]
     except ImportError:
         return fallback_bot(seed)
-    options = {"api": api, **STRENGTH_OPTIONS.get(kind, {}).get(strength or 2, {})}
+    options = {"api": api, **strength_options(kind, strength)}
     return make_agent(kind, seed, **options)
 
 

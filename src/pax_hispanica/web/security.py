@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from .games import ServerError
+from .model import ServerError
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

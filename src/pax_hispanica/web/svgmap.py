@@ -9,46 +9,44 @@ from typing import Any
 from markupsafe import escape
 
 from .i18n import Tr
-from .info import Info
+from .info import Info, ruleset_info
 
-W, H = 1000, 660
+W, H = 1000, 660          # the board picture, unless the ruleset's map.toml gives its [board] size
 LAND_W, LAND_H = 156, 92
 
-# Hand-placed positions for the reference map (roughly the Caribbean); zones of
-# another map fall back to a ring layout.
-LAYOUT = {
-    "nueva_espana": (95, 250), "yucatan": (215, 375), "florida": (330, 55), "cuba": (430, 205),
-    "espanola": (665, 265), "jamaica": (520, 320), "puerto_rico": (830, 250), "barlovento": (915, 390),
-    "trinidad": (890, 600), "venezuela": (720, 600), "tierra_firme": (550, 600), "panama": (380, 600),
-    "honduras": (215, 510),
-    "golfo_mexico": (190, 140), "estrecho_florida": (445, 110), "canal_yucatan": (330, 300),
-    "atlantico": (680, 130), "paso_barlovento": (590, 200), "caribe_occidental": (400, 440),
-    "caribe_central": (660, 450), "antillas_menores": (850, 480), "europe": (930, 70),
-}
+# Zone positions and nation colours are the ruleset's (map.toml `pos`, nations.toml `color`,
+# through api.board_layout); zones without a position fall back to a ring layout, nations
+# without a colour to these, by seat.
 COLORS = ["#c0392b", "#1f4e9c", "#138d75", "#d35400", "#7d3c98"]
-NATION_COLORS = {"spanish": "#c0392b", "english": "#1f4e9c", "french": "#138d75", "dutch": "#d35400",
-                 "courland": "#7d3c98"}
 CROWN = "#b7950b"
+
+
+def _size(info: Info) -> tuple[float, float]:
+    return info.size or (W, H)
 
 
 def _positions(info: Info) -> dict[str, tuple[float, float]]:
     import math
 
-    pos = {z.id: LAYOUT[z.id] for z in info.zones if z.id in LAYOUT}
+    w, h = _size(info)
+    pos = {z.id: info.positions[z.id] for z in info.zones if z.id in info.positions}
     rest = [z for z in info.zones if z.id not in pos]
     for i, z in enumerate(rest):
         a = 2 * math.pi * i / max(1, len(rest))
         r = 260 if z.kind == "land" else 150
-        pos[z.id] = (W / 2 + r * math.cos(a), H / 2 + r * math.sin(a))
+        pos[z.id] = (w / 2 + r * math.cos(a), h / 2 + r * math.sin(a))
     return pos
 
 
-def seat_color(view: dict, seat: Any) -> str:
+def seat_color(view: dict, seat: Any, info: Info | None = None) -> str:
+    """A seat's colour: its nation's in the view's ruleset, else one by seat number."""
     if seat == "crown":
         return CROWN
     players = view.get("players") or []
     if isinstance(seat, int) and 0 <= seat < len(players):
-        return NATION_COLORS.get(str(players[seat].get("nation")), COLORS[seat % len(COLORS)])
+        if info is None:
+            info = ruleset_info(str(view.get("ruleset") or "reference"))
+        return info.colors.get(str(players[seat].get("nation")), COLORS[seat % len(COLORS)])
     return "#888"
 
 
@@ -56,6 +54,7 @@ def render(view: Any, clickable: dict[str, str], tr: Tr, info: Info) -> str:
     if not isinstance(view, dict) or not info.zones:
         return ""
     pos = _positions(info)
+    width, height = _size(info)
     by_zone: dict[str, dict[str, list]] = {z.id: {"colonies": [], "sites": [], "fleets": []} for z in info.zones}
     for c in view.get("colonies") or []:
         by_zone.get(c.get("zone"), {}).setdefault("colonies", []).append(c)
@@ -66,7 +65,7 @@ def render(view: Any, clickable: dict[str, str], tr: Tr, info: Info) -> str:
         if fleet.get("zone") in by_zone:
             by_zone[fleet["zone"]]["fleets"].append(p)
     rebels = view.get("rebels") or {}
-    out = [f'<svg class="map" id="map" viewBox="0 0 {W} {H}" xmlns="http://www.w3.org/2000/svg" role="img" '
+    out = [f'<svg class="map" id="map" viewBox="0 0 {width:.0f} {height:.0f}" xmlns="http://www.w3.org/2000/svg" role="img" '
            f'aria-label="{escape(tr("map"))}">']
     seen = set()
     for z in info.zones:  # routes first, under everything

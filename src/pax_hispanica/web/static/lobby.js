@@ -4,7 +4,8 @@
   function show(){
     document.querySelectorAll('.seat-row').forEach(r => {
       const on = +r.dataset.seat < +sel.value, bot = r.querySelector('select[name^=kind]').value === 'bot';
-      const search = bot && r.querySelector('select[name^=bot]').value === 'ismcts';  // strength is the search's size
+      const kind = r.querySelector('select[name^=bot]').selectedOptions[0];
+      const search = bot && kind !== undefined && 'search' in kind.dataset;  // strength is the search's size
       r.hidden = !on;
       r.querySelectorAll('select,input').forEach(e => e.disabled = !on || (!bot && /^(bot|strength)/.test(e.name))
                                                   || (!search && /^strength/.test(e.name)));

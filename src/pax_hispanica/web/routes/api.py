@@ -1,0 +1,171 @@
+"""The JSON API under /api: create a game, a seat's view, act, hand a seat to a bot, the record.
+Every refusal is the envelope {"error": {"code", "rule", "message"}}."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .. import render, security
+from ..model import ServerError
+from ..seam import BOT_KINDS, DEFAULT_BOT
+from .common import (
+    NAME_PATTERN,
+    client_address,
+    cookie_user,
+    error_response,
+    site,
+    validation_message,
+)
+
+router = APIRouter(prefix="/api")
+
+
+class SeatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    kind: str = Field("human", pattern="^(human|bot)$")
+    bot_kind: str | None = Field(None, pattern=f"^({'|'.join(BOT_KINDS)})$")
+    bot_strength: int | None = Field(None, ge=1, le=3)
+    name: str = Field("", max_length=40, pattern=NAME_PATTERN)
+
+
+class GameIn(BaseModel):
+    """POST /api/games. No `seed`: the server draws every seed itself (PRJ-1: a
+    seed a client chose, or could guess, would reveal every shuffle and salt).
+    Unknown fields are refused rather than ignored, and types are strict (no
+    "2" for 2)."""
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    players: int = Field(..., ge=2, le=5)
+    seats: list[SeatIn] = Field(..., max_length=5)
+    nations: list[str] | None = Field(None, max_length=5)
+    mode: str = Field("online", pattern="^(online|hotseat)$")
+    params: dict[str, int | str] | None = Field(None, max_length=100)  # a variant (PRJ-31): numbers by name
+
+
+class ActIn(BaseModel):
+    """POST /api/act/{token} (documented for the schema; the engine checks the action)."""
+    version: int
+    action: dict[str, Any]
+
+
+class SeatBotIn(BaseModel):
+    """POST /api/seat/{token}/bot."""
+    seat: int | None = None
+    bot_kind: str = DEFAULT_BOT
+
+
+def _inline_schema(model: type[BaseModel]) -> dict:
+    """The model's JSON schema with its $defs inlined (for openapi_extra, which
+    does not register them as components)."""
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
+
+    def walk(x: Any) -> Any:
+        if isinstance(x, dict):
+            if "$ref" in x and x["$ref"].startswith("#/$defs/"):
+                return walk(defs[x["$ref"].split("/")[-1]])
+            return {k: walk(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [walk(v) for v in x]
+        return x
+
+    return walk(schema)
+
+
+def _body_doc(model: type[BaseModel], required: bool = True) -> dict:
+    return {"requestBody": {"required": required,
+                            "content": {"application/json": {"schema": _inline_schema(model)}}}}
+
+
+def _plain(x: Any) -> Any:
+    """JSON-safe (anything else as its str), as the pages' sockets send it."""
+    return json.loads(json.dumps(x, default=str))
+
+
+@router.post("/games", openapi_extra=_body_doc(GameIn))
+async def api_create(request: Request) -> JSONResponse:
+    s = site(request)
+    try:
+        raw = await request.body()
+        data = security.parse_json(raw)
+        if isinstance(data, dict) and "seed" in data:
+            raise ServerError("seed_not_allowed", "the server draws every game's seed; a client may not "
+                              "choose it (it is published when the game ends)", rule="PRJ-1")
+        try:
+            body = GameIn.model_validate_json(raw)
+        except ValidationError as e:
+            raise ServerError("malformed", validation_message(e.errors())) from None
+        s.limits.check("create", client_address(request))
+        uid = cookie_user(request)  # a browser's user, so the game shows in its list
+        live = await s.svc.create_game(body.players, [x.model_dump() for x in body.seats], body.nations,
+                                       mode=body.mode, host_user=uid, params=body.params)
+    except ServerError as e:
+        return error_response(e)
+    return JSONResponse({
+        "game": live.id, "version": live.version, "host": live.host_token, "spectator": live.spectator_token,
+        "seats": [{"seat": x.seat, "kind": x.kind, "bot_kind": x.bot_kind,
+                   "token": x.token if x.kind == "human" else None} for x in live.seats]})
+
+
+@router.get("/view/{token}")
+async def api_view(request: Request, token: str) -> JSONResponse:
+    s = site(request)
+    try:
+        rights = await s.resolve(token)
+        live = await s.svc.get(rights.game_id)
+    except ServerError as e:
+        return error_response(e)
+    seat = next(iter(rights.seats)) if rights.role == "seat" else None
+    return JSONResponse(_plain(render.json_update(live, seat, full_log=True)))
+
+
+@router.post("/act/{token}", openapi_extra=_body_doc(ActIn))
+async def api_act(request: Request, token: str) -> JSONResponse:
+    s = site(request)
+    try:
+        body = security.parse_json(await request.body())
+        if not isinstance(body, dict):
+            raise ServerError("malformed", "the body is a JSON object {version, action}")
+        s.limits.check("act", client_address(request))
+        rights = await s.resolve(token)
+        live = await s.svc.act(rights, body.get("action"), body.get("version"))
+    except ServerError as e:
+        return error_response(e)
+    return JSONResponse({"ok": True, "version": live.version})
+
+
+@router.post("/seat/{token}/bot", openapi_extra=_body_doc(SeatBotIn, required=False))
+async def api_seat_bot(request: Request, token: str) -> JSONResponse:
+    s = site(request)
+    try:
+        body = security.parse_json(await request.body() or b"{}")
+        if not isinstance(body, dict):
+            raise ServerError("malformed", "the body is a JSON object {seat, bot_kind}")
+        s.limits.check("act", client_address(request))
+        rights = await s.resolve(token)
+        seat = body.get("seat", next(iter(rights.seats)) if rights.role == "seat" else None)
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise ServerError("malformed", "which seat?")
+        live = await s.svc.seat_to_bot(rights, seat, str(body.get("bot_kind", DEFAULT_BOT)))
+    except ServerError as e:
+        return error_response(e)
+    return JSONResponse({"ok": True, "seats": [{"seat": x.seat, "kind": x.kind} for x in live.seats]})
+
+
+@router.get("/record/{token}")
+async def api_record(request: Request, token: str) -> JSONResponse:
+    s = site(request)
+    try:
+        rights = await s.resolve(token)
+        live = await s.svc.get(rights.game_id)
+    except ServerError as e:
+        return error_response(e)
+    if not live.over:
+        return error_response(ServerError("game_not_over", "the record (with its seed) is shown when the game is "
+                                          "over", "HID-1", status=403))
+    return JSONResponse(_plain(live.record))

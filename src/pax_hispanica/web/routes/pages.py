@@ -1,0 +1,200 @@
+"""The HTML pages: lobby and its form, host, play/watch, replay, rules; favicon and health."""
+from __future__ import annotations
+
+import asyncio
+import re
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from .. import render, security
+from ..i18n import Tr, rule_pages
+from ..info import rule_titles
+from ..model import ServerError
+from ..ratelimit import RateLimited
+from ..seam import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS
+from .common import Site, client_address, site
+
+router = APIRouter()
+
+# the lobby's bot choices: the bots package's kinds, the default first
+render.env.globals["BOT_KINDS"] = (DEFAULT_BOT, *(k for k in BOT_KINDS if k != DEFAULT_BOT))
+render.env.globals["SEARCH_BOTS"] = SEARCH_BOTS
+
+
+def parse_variant(text: str) -> dict:
+    """The lobby's variant field, "conquistador_prestige=2, cycles=3" -> {name: value}; the
+    engine checks names and values when the game is set up (PRJ-31)."""
+    out: dict = {}
+    for item in (x.strip() for x in text.replace(";", ",").split(",")):
+        if not item:
+            continue
+        if "=" not in item:
+            raise ServerError("malformed", f"variant: {item!r} is not NAME=VALUE")
+        k, v = (x.strip() for x in item.split("=", 1))
+        out[k] = int(v) if v.lstrip("-").isdigit() else v
+    return out
+
+
+def form_seats(form: dict, players: int) -> tuple[list[dict], list[str] | None]:
+    """The lobby form's seats and nations (None: "random" for every seat)."""
+    seats, nations = [], []
+    for i in range(players):
+        kind = str(form.get(f"kind{i}", "human"))
+        seats.append({"kind": kind if kind in ("human", "bot") else "human",
+                      "bot_kind": str(form.get(f"bot{i}", DEFAULT_BOT)) if kind == "bot" else None,
+                      "bot_strength": int(str(form.get(f"strength{i}", "2"))) if kind == "bot" else None,
+                      "name": re.sub(r"[\x00-\x1f\x7f]", "", str(form.get(f"name{i}", "")))[:40]})
+        nations.append(str(form.get(f"nation{i}", "")))
+    if any(nations) and not all(nations):
+        raise ServerError("malformed", "choose a nation for every seat, or for none")
+    return seats, nations if all(nations) else None
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby(request: Request) -> Response:
+    s = site(request)
+    if (switched := await s.lang_switch(request)) is not None:
+        return switched
+    user = await s.current_user(request)
+    games = await s.svc.games_of(user["id"])
+    return s.page(request, user, "lobby.html", games=games, csrf=s.csrf.token(user["id"]))
+
+
+async def _refuse_form(s: Site, request: Request, user: dict, status: int, key: str,
+                       headers: dict | None = None, text: str | None = None) -> Response:
+    """The lobby again, with the reason in the user's language."""
+    games = await s.svc.games_of(user["id"])
+    resp = s.page(request, user, "lobby.html", status=status, games=games, csrf=s.csrf.token(user["id"]),
+                  error=text or Tr(user["lang"])(key))
+    resp.headers.update(headers or {})
+    return resp
+
+
+@router.post("/games")
+async def create_from_form(request: Request) -> Response:
+    s = site(request)
+    user = await s.current_user(request)
+    # another site's page cannot post this form for the user: its Origin is foreign, and it
+    # cannot know the token (an HMAC of the user id, which sits in an HttpOnly cookie)
+    if security.foreign_origin(request.scope, security.allowed_origins()) is not None:
+        return await _refuse_form(s, request, user, 403, "cross_origin")
+    try:
+        form = await request.form()
+    except Exception:
+        return await _refuse_form(s, request, user, 400, "bad_request")
+    if not s.csrf.ok(user["id"], form.get("csrf")):
+        return await _refuse_form(s, request, user, 403, "csrf_refused")
+    try:
+        s.limits.check("create", client_address(request))
+    except RateLimited as e:
+        return await _refuse_form(s, request, user, 429, "rate_limited", {"Retry-After": str(e.retry_after)})
+    try:
+        players = int(str(form.get("players", "0")))
+        if not 2 <= players <= 5:
+            raise ServerError("malformed", "a game has 2 to 5 players")
+        seats, chosen = form_seats(form, players)  # type: ignore[arg-type]
+        mode = str(form.get("mode", "online"))
+        params = parse_variant(str(form.get("variant", ""))[:500])
+        live = await s.svc.create_game(players, seats, chosen, mode=mode, host_user=user["id"], params=params)
+    except (ValueError, ServerError) as e:
+        return await _refuse_form(s, request, user, 400, "bad_request",
+                                  text=e.message if isinstance(e, ServerError) else str(e))
+    # the creator lands in their seat (online, first seat a person's), the links one click away
+    first = live.seats[0] if live.seats else None
+    target = f"/play/{first.token}" if live.mode == "online" and first is not None and first.kind == "human" \
+        and first.user_id == user["id"] else f"/host/{live.host_token}"
+    return s.remember_user(RedirectResponse(target, status_code=303), user)
+
+
+@router.get("/host/{token}", response_class=HTMLResponse)
+async def host_page(request: Request, token: str) -> Response:
+    s = site(request)
+    if (switched := await s.lang_switch(request)) is not None:
+        return switched
+    user = await s.current_user(request)
+    try:
+        rights = await s.resolve(token)
+    except ServerError:
+        return s.message(request, user, 404, "not_found")
+    if rights.role not in ("host", "table"):
+        return s.message(request, user, 404, "not_found")
+    live = await s.svc.get(rights.game_id)
+    tr = render.translator(live, user["lang"])
+    return s.page(request, user, "host.html", tr=tr, live=live, base=str(request.base_url).rstrip("/"),
+                  names=render.seat_names(live, user["lang"]))
+
+
+@router.get("/play/{token}", response_class=HTMLResponse)
+async def play_page(request: Request, token: str) -> Response:
+    return await game_page(request, token)
+
+
+@router.get("/watch/{token}", response_class=HTMLResponse)
+async def watch_page(request: Request, token: str) -> Response:
+    return await game_page(request, token)
+
+
+async def game_page(request: Request, token: str) -> Response:
+    s = site(request)
+    if (switched := await s.lang_switch(request)) is not None:
+        return switched
+    user = await s.current_user(request)
+    try:
+        rights = await s.resolve(token)
+    except ServerError:
+        return s.message(request, user, 404, "not_found")
+    svc = s.svc
+    await svc.claim_seat(rights, user["id"])
+    live = await svc.get(rights.game_id)
+    await svc.refresh_presence(live)
+    seat = next(iter(rights.seats)) if rights.role == "seat" else None
+    waiting = render.next_human(live, rights.seats) if rights.role == "table" else None
+    update = render.html_update(live, seat, waiting, rights.role, user["lang"])
+    tr = render.translator(live, user["lang"])
+    svc.kick_bots(live)
+    host_token = live.host_token if live.host_user is not None and live.host_user == user["id"] else None
+    return s.page(request, user, "game.html", tr=tr, live=live, token=token, role=rights.role, seat=seat,
+                  update=update, host_token=host_token)
+
+
+@router.get("/replay/{token}", response_class=HTMLResponse)
+async def replay_page(request: Request, token: str, step: str | None = None) -> Response:
+    s = site(request)
+    if (switched := await s.lang_switch(request)) is not None:
+        return switched
+    user = await s.current_user(request)
+    if step is not None and not (step.isdigit() and len(step) <= 9):  # no int() of a 10,000-digit string
+        return s.message(request, user, 400, "bad_step")
+    try:
+        rights = await s.resolve(token)
+    except ServerError:
+        return s.message(request, user, 404, "not_found")
+    live = await s.svc.get(rights.game_id)
+    if not live.over:
+        return s.message(request, user, 403, "replay_locked")
+    total = live.version
+    at = total if step is None else max(0, min(int(step), total))
+    ctx = await asyncio.to_thread(render.replay_context, live, at, user["lang"])
+    return s.page(request, user, "replay.html", tr=ctx["tr"], live=live, token=token, step=at, total=total,
+                  **{k: v for k, v in ctx.items() if k != "tr"})
+
+
+@router.get("/rules", response_class=HTMLResponse)
+async def rules_page(request: Request) -> Response:
+    s = site(request)
+    if (switched := await s.lang_switch(request)) is not None:
+        return switched
+    user = await s.current_user(request)
+    return s.page(request, user, "rules.html", paragraphs=rule_pages(user["lang"]), titles=rule_titles(),
+                  rule=request.query_params.get("rule", ""))
+
+
+@router.get("/favicon.ico")
+async def favicon() -> Response:
+    return Response(status_code=204)
+
+
+@router.get("/healthz")
+async def healthz() -> dict:
+    return {"ok": True}
