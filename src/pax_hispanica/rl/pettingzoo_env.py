@@ -32,6 +32,7 @@ from pax_hispanica.rl.encoding import BID_CAP, encoding_for
 from pax_hispanica.rl.observation import ObservationLayout
 
 NAME = "pax_hispanica_v0"
+OBS_HIGH = 1000.0          # the observation Box bound: every count of a game (money, chests, ...) stays far below
 
 
 class Game:
@@ -98,7 +99,7 @@ class Game:
 
     def spaces(self):
         obs = gymnasium.spaces.Dict({
-            "observation": gymnasium.spaces.Box(0.0, np.inf, (self.layout.size,), np.float32),
+            "observation": gymnasium.spaces.Box(0.0, OBS_HIGH, (self.layout.size,), np.float32),
             "action_mask": gymnasium.spaces.Box(0, 1, (self.enc.size,), np.int8)})
         return obs, gymnasium.spaces.Discrete(self.enc.size)
 
@@ -108,7 +109,7 @@ def _game_seed(rng: np.random.Generator) -> int:
 
 
 class raw_env(AECEnv):
-    metadata = {"render_modes": ["ansi", "human"], "name": NAME, "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1, "name": NAME, "is_parallelizable": False}
 
     def __init__(self, players: int = 4, reward: str = "rank", dense: bool = False, max_cycles=None,
                  illegal: str = "terminate", illegal_reward: float = -1.0, render_mode=None, **config):
@@ -206,7 +207,7 @@ def env(**kwargs):
 
 class parallel_env(ParallelEnv):
     """Every seat the engine asks acts at once (all choosers of a sealed choice together)."""
-    metadata = {"render_modes": ["ansi", "human"], "name": NAME}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1, "name": NAME}
 
     def __init__(self, players: int = 4, reward: str = "rank", dense: bool = False, max_cycles=None,
                  illegal: str = "terminate", illegal_reward: float = -1.0, render_mode=None, **config):
