@@ -42,7 +42,7 @@ class PaxHispanicaEnv(gymnasium.Env):
         self.bots = {}
 
     def _obs(self):
-        mask = self.game.mask(self.seat) if not self.game.over() else np.zeros(self.game.enc.size, np.int8)
+        mask = self.game.mask(self.seat).copy() if not self.game.over() else np.zeros(self.game.enc.size, np.int8)
         return {"observation": self.game.observation(self.seat), "action_mask": mask}
 
     def action_masks(self) -> np.ndarray:

@@ -97,7 +97,7 @@ class ObservationLayout:
 
     def encode(self, view: dict) -> np.ndarray:
         """The observation vector of `view` (api.view(state, seat, include_state=False))."""
-        o = np.zeros(self.size, dtype=np.float32)
+        o = [0.0] * self.size                  # a list: item writes are far cheaper than numpy's
         off = self.off
         players = view["players"]
         n = len(players)
@@ -214,7 +214,8 @@ class ObservationLayout:
         sup = view["supply"]
         o[b:b + 3] = (sup["citizens"], sup["indigenous"], sup["chests"])
         o[b + 3:b + 3 + len(GONE)] = [view["gone"][k] for k in GONE]
-        return o
+        assert len(o) == self.size
+        return np.array(o, dtype=np.float32)
 
     def describe(self) -> str:
         """The layout as a Markdown table (docs/rl.md)."""

@@ -49,6 +49,7 @@ class Game:
             else encoding_for({"ruleset": ruleset, "ruleset_params": params or {}}, bid_cap)
         self.layout = ObservationLayout(ruleset, params)
         self.state = None
+        self._mask_cache = (None, None, None)
 
     def new(self, seed: int) -> None:
         self.state = api.new_game(self.config, seed=seed)
@@ -68,7 +69,11 @@ class Game:
         return self.layout.encode(self.view(seat))
 
     def mask(self, seat) -> np.ndarray:
-        return self.enc.mask(api.legal_actions(self.state, seat))
+        """The action mask of `seat` (cached for the current position: states never change)."""
+        c = self._mask_cache
+        if c[0] is not self.state or c[1] != seat:
+            c = self._mask_cache = (self.state, seat, self.enc.mask(api.legal_actions(self.state, seat)))
+        return c[2]
 
     def legal(self, seat) -> list[int]:
         return np.flatnonzero(self.mask(seat)).tolist()
@@ -140,7 +145,7 @@ class raw_env(AECEnv):
         s = self.seat(agent)
         mask = self.game.mask(s) if agent == self.agent_selection and not self.terminations[agent] \
             and not self.truncations[agent] else np.zeros(self.game.enc.size, np.int8)
-        return {"observation": self.game.observation(s), "action_mask": mask}
+        return {"observation": self.game.observation(s), "action_mask": mask.copy()}
 
     def reset(self, seed=None, options=None):
         if seed is not None:
@@ -233,7 +238,7 @@ class parallel_env(ParallelEnv):
         acting = set(api.acting(self.game.state))
         zeros = np.zeros(self.game.enc.size, np.int8)
         return {a: {"observation": self.game.observation(s),
-                    "action_mask": self.game.mask(s) if s in acting else zeros}
+                    "action_mask": self.game.mask(s).copy() if s in acting else zeros}
                 for s, a in enumerate(self.possible_agents) if a in self.agents}
 
     def reset(self, seed=None, options=None):
