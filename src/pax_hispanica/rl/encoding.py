@@ -133,6 +133,13 @@ class ActionEncoding:
     def legal_indices(self, descriptors: list[dict]) -> list[int]:
         return np.flatnonzero(self.mask(descriptors)).tolist()
 
+    def describe(self) -> str:
+        """The blocks as a Markdown table (docs/rl.md)."""
+        rows = ["| block | offset | size | fields (domain sizes) |", "|---|---:|---:|---|"]
+        rows += [f"| `{kind}` | {off} | {size} | " + (", ".join(f"{f} ({len(d)})" for f, d in fs) or "—") + " |"
+                 for kind, fs, off, size in self.blocks]
+        return "\n".join(rows + [f"| total | | {self.size} | |"])
+
     def labels(self) -> list[str]:
         """A readable name per index (for docs and debugging)."""
         out = []
