@@ -35,6 +35,30 @@ def test_HID_1_no_other_players_secret_changes_an_observation(n, seed):
     assert met["changed"] > 0 and met["sealed"] > 0      # the test met the secrets it guards
 
 
+def test_HID_1_the_perturbation_catches_an_observation_that_leaks():
+    """Control: an observation that also read others' hands or the deck below its top (from the
+    state, not the view) would fail the test above."""
+    def leaky(st, viewer):
+        lay = observation.layout_for(api.view(st, viewer, include_state=False, board=False))
+        extra = np.zeros(len(lay.cards), np.float32)
+        for s in range(st.n):
+            if s != viewer:
+                for c in st.hands[s]:
+                    extra[lay.card_ix[c]] = 1
+        for c in st.market[1:3]:
+            extra[lay.card_ix[c]] += 2
+        return np.concatenate([observation.observe(st, viewer), extra])
+
+    caught = []
+
+    def on_step(before, action, after, events):
+        if not after.over:
+            caught.append(not np.array_equal(leaky(perturbed(after, 0), 0), leaky(after, 0)))
+
+    random_game(3, 44, on_step=on_step, stop=lambda g: g.state.version > 80)
+    assert any(caught)
+
+
 def test_HID_1_own_hand_and_own_sealed_bid_are_in_the_own_observation_only():
     g = scenario({"year": "auction", "step": "auctions", "order": [0, 1, 2],
                   "players": [{"hand": ["galeon-1"], "money": 4}, {"hand": ["galeon-2", "galeon-3"], "money": 4},

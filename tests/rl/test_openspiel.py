@@ -91,6 +91,23 @@ def test_HID_1_resampling_keeps_the_information_state_and_redraws_the_hidden():
                                   observation.observe(s.st, 0))
 
 
+def test_AUC_3_sealed_bids_are_consecutive_turns_whose_values_stay_unseen():
+    game = pyspiel.load_game(paxspiel.SHORT_NAME, {"players": 4})
+    rng = np.random.default_rng(8)
+    s = started(game)
+    while (api.decision(s.st, None) or {}).get("decision") != "bid" or len(api.acting(s.st)) < 2:
+        play_random(s, rng, 1)
+    first, second = api.acting(s.st)[:2]
+    assert s.current_player() == first
+    keys = set()
+    for amount in (0, 1):
+        x = s.clone()
+        x.apply_action(game.enc.encode({"seat": first, "type": "bid", "amount": amount}))
+        assert x.current_player() == second
+        keys.add((x.information_state_string(second), tuple(x.information_state_tensor(second))))
+    assert len(keys) == 1
+
+
 class _ZeroEvaluator:
     """Values 0 and a uniform prior: keeps the test small (no rollouts)."""
 

@@ -91,6 +91,8 @@ class PaxHispanicaGame(pyspiel.Game):
     def __init__(self, params=None):
         p = {**_DEFAULTS, **(params or {})}
         self.n, self.bid_cap = int(p["players"]), int(p["bid_cap"])
+        if not 2 <= self.n <= 5:
+            raise ValueError(f"players must be 2..5, not {self.n}")
         self.enc = encoding_for(None, self.bid_cap)
         self.layout = ObservationLayout()
         info = pyspiel.GameInfo(num_distinct_actions=self.enc.size, max_chance_outcomes=256, num_players=self.n,
