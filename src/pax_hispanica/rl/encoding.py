@@ -18,7 +18,7 @@ Domains (each a fixed, sorted or board-ordered tuple; docs/rl.md lists the sizes
 - ``count`` (``enslave``, ``load_chests``): 1 .. max_ships * ship_capacity (the most a fleet can carry);
 - ``bid.amount``: **0 .. bid_cap exactly** (default ``BID_CAP`` = 30). Amount ``k`` is index
   ``offset["bid"] + k``; a legal bid above ``bid_cap`` has no index, so the mask offers the legal
-  amounts ``min .. min(max, bid_cap)``. No seat of the reference game has come near 30 coins.
+  amounts ``min .. min(max, bid_cap)`` (in 12 random games the widest range went up to 23).
 
 An optional field whose value is ``None`` is left out of the decoded action (the engine offers
 ``play`` without a ``target`` key), and a missing optional field encodes as ``None``.
