@@ -32,6 +32,22 @@ def test_PRJ_7_parallel_env_passes_parallel_api_and_seed_tests():
     parallel_seed_test(lambda: pz.parallel_env(players=3), num_cycles=60)
 
 
+def test_PRJ_7_pettingzoos_turn_based_conversion_plays_the_aec_env():
+    parallel_seed_test(lambda: pz.turn_based_parallel_env(players=3), num_cycles=40)
+    par = pz.turn_based_parallel_env(players=2)
+    obs, _ = par.reset(seed=4)
+    rng = np.random.default_rng(0)
+    steps = 0
+    while par.agents:
+        acting = [a for a in par.agents if obs[a]["action_mask"].any()]
+        assert len(acting) == 1                        # one agent at a time, even for sealed bids
+        actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) if a in acting else 0
+                   for a in par.agents}
+        obs, rew, term, trunc, info = par.step(actions)
+        steps += 1
+    assert steps > 20 and sum(rew.values()) == pytest.approx(0.0)
+
+
 def test_PRJ_7_max_cycles_truncates_the_parallel_env_and_its_aec_conversion():
     # max_cycles_test samples actions without the mask: "refuse" keeps the game going
     mod = types.SimpleNamespace(

@@ -291,3 +291,11 @@ class parallel_env(ParallelEnv):
 
     def close(self):
         pass
+
+
+def turn_based_parallel_env(**kwargs):
+    """The AEC environment through PettingZoo's own `turn_based_aec_to_parallel` conversion: a
+    Parallel interface in which only the selected agent's action is used each step (sealed
+    choosers one after another, as in the AEC env); `infos[agent]["active_agent"]` names it."""
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+    return turn_based_aec_to_parallel(raw_env(**kwargs))
