@@ -45,8 +45,7 @@ class Game:
             raise ValueError(f"reward must be 'rank' or 'score', not {reward!r}")
         self.n, self.reward, self.dense = players, reward, dense
         self.config = api.Config(players=players, nations=nations, ruleset=ruleset, params=params or {})
-        self.enc = encoding_for(None, bid_cap) if ruleset == "reference" and not params and bid_cap == BID_CAP \
-            else encoding_for({"ruleset": ruleset, "ruleset_params": params or {}}, bid_cap)
+        self.enc = encoding_for({"ruleset": ruleset, "ruleset_params": params or {}}, bid_cap)
         self.layout = ObservationLayout(ruleset, params)
         self.state = None
         self._mask_cache = (None, None, None)
