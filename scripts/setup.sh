@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
 .venv/bin/pip install -q --upgrade pip
-.venv/bin/pip install -q -e ".[sim,web,dev,docs]"
+.venv/bin/pip install -q -e ".[sim,web,dev,docs,rl]"

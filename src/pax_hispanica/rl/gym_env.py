@@ -1,0 +1,107 @@
+"""A single-agent Gymnasium environment: one learner seat against bots (docs/rl.md, "Gymnasium").
+
+``gymnasium.make("PaxHispanica-v0", opponents="heuristic")`` after ``import pax_hispanica.rl``
+(or ``gymnasium.make("pax_hispanica.rl:PaxHispanica-v0")``, which imports it). The learner plays
+``seat`` (default 0); the other seats are ``pax_hispanica.bots.make_agent(kind, seed)`` bots
+(``opponents``: a kind, ``"random"``/``"heuristic"``/``"ismcts"``, or a list of one kind per other
+seat; ``opponent_options``: options passed to make_agent), each seeded from the episode's seed.
+Observations are the PettingZoo dict ``{"observation", "action_mask"}``; ``info["action_mask"]``
+and ``action_masks()`` give the mask too (for masked PPO implementations). A step applies the
+learner's action, then the bots' until the learner is asked again or the game ends; its
+reward is the learner's (rank or score, plus the dense Prestige changes of all those actions).
+"""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+
+from pax_hispanica import api
+from pax_hispanica.bots import make_agent
+from pax_hispanica.rl.pettingzoo_env import Game
+
+
+class PaxHispanicaEnv(gymnasium.Env):
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(self, players: int = 4, seat: int = 0, opponents="heuristic", opponent_options=None,
+                 reward: str = "rank", dense: bool = False, illegal: str = "terminate",
+                 illegal_reward: float = -1.0, render_mode=None, **config):
+        if illegal not in ("terminate", "refuse"):
+            raise ValueError(f"illegal must be 'terminate' or 'refuse', not {illegal!r}")
+        self.game = Game(players, reward, dense, **config)
+        self.seat = seat
+        kinds = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(kinds) != players - 1:
+            raise ValueError(f"{players - 1} opponents expected, got {len(kinds)}")
+        self.kinds = kinds
+        self.opponent_options = opponent_options or {}
+        self.illegal, self.illegal_reward = illegal, illegal_reward
+        self.render_mode = render_mode
+        self.observation_space, self.action_space = self.game.spaces()
+        self.bots = {}
+
+    def _obs(self):
+        mask = self.game.mask(self.seat).copy() if not self.game.over() else np.zeros(self.game.enc.size, np.int8)
+        return {"observation": self.game.observation(self.seat), "action_mask": mask}
+
+    def action_masks(self) -> np.ndarray:
+        return self.game.mask(self.seat).astype(bool)
+
+    def _play_bots(self) -> float:
+        reward = 0.0
+        while not self.game.over():
+            seat = self.game.current()
+            if seat == self.seat:
+                break
+            bot = self.bots[seat]
+            view = api.view(self.game.state, seat, include_state=bool(getattr(bot, "uses_information_state", False)))
+            action = bot.decide(view, api.legal_actions(self.game.state, seat))
+            self.game.state, _ = api.apply(self.game.state, action)
+            reward += self._after_move()
+        return reward
+
+    def _after_move(self) -> float:
+        r = 0.0
+        if self.game.dense:
+            now = self.game._prestige()
+            r += now[self.seat] - self.game.prestige[self.seat]
+            self.game.prestige = now
+        if self.game.over():
+            r += self.game.final()[self.seat]
+        return r
+
+    def reset(self, seed=None, options=None):
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(0, 2 ** 63))
+        self.game.new(game_seed)
+        others = [s for s in range(self.game.n) if s != self.seat]
+        self.bots = {s: make_agent(k, api.derived_seed(game_seed, f"bot-{s}"), **self.opponent_options)
+                     for s, k in zip(others, self.kinds)}
+        self._play_bots()
+        obs = self._obs()
+        return obs, {"action_mask": obs["action_mask"]}
+
+    def step(self, action):
+        action = int(action)
+        if not (0 <= action < self.game.enc.size and self.game.mask(self.seat)[action]):
+            obs = self._obs()
+            info = {"action_mask": obs["action_mask"], "illegal_action": True}
+            return obs, float(self.illegal_reward), self.illegal == "terminate", False, info
+        rewards = self.game.apply(self.seat, action)
+        reward = rewards[self.seat]
+        reward += self._play_bots()
+        obs = self._obs()
+        info = {"action_mask": obs["action_mask"]}
+        if self.game.over():
+            info["result"] = api.result(self.game.state)
+        return obs, float(reward), self.game.over(), False, info
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        text = str(api.summary(self.game.state))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text

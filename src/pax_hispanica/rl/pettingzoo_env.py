@@ -1,0 +1,300 @@
+"""PettingZoo environments of Pax Hispanica (docs/rl.md, "PettingZoo").
+
+- `env(players=4, **config)` / `raw_env`: the AEC environment. Agents ``player_0 .. player_{n-1}``
+  (seat i). The agent selected is the seat the engine asks; a sealed bid or support (AUC-3,
+  BAT-3) is a normal turn of each chooser in turn (the order of ``api.acting``), and nothing of a
+  committed choice reaches the others' observations (only that it is committed).
+- `parallel_env(players=4, **config)`: a native Parallel environment. At each step the seats
+  the engine asks act: one seat for an ordinary decision, every chooser at once for a sealed
+  one. The actions of the other agents are ignored (their masks are all zeros).
+
+Config (both): ``reward`` = ``"rank"`` (default: at the end, 1 - 2*rank/(n-1), rank 0 = the winner of
+``api.result``'s ranking: +1 for the winner, -1 for the last, zero-sum) or ``"score"`` (the final
+Prestige score of ``api.result``); ``dense=True`` adds, at every step, each seat's change of
+Prestige; ``max_cycles``: truncate after that many steps (AEC: decisions, Parallel: parallel
+steps; default None, the game always ends); ``illegal`` = ``"terminate"`` (default, like
+PettingZoo's classic games: the offender gets ``illegal_reward`` = -1, the others 0, the game ends)
+or ``"refuse"`` (the action is refused, the offender gets ``illegal_reward``, the position is
+unchanged and it is asked again); ``bid_cap`` (rl.encoding); ``ruleset``, ``params``, ``nations``.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
+
+from pax_hispanica import api
+from pax_hispanica.rl.encoding import BID_CAP, encoding_for
+from pax_hispanica.rl.observation import ObservationLayout
+
+NAME = "pax_hispanica_v0"
+OBS_HIGH = 1000.0          # the observation Box bound: every count of a game (money, chests, ...) stays far below
+
+
+class Game:
+    """The position and what every environment computes from it (shared by the AEC, Parallel,
+    Gymnasium and OpenSpiel wrappers)."""
+
+    def __init__(self, players=4, reward="rank", dense=False, bid_cap=BID_CAP, ruleset="reference",
+                 params=None, nations=None):
+        if reward not in ("rank", "score"):
+            raise ValueError(f"reward must be 'rank' or 'score', not {reward!r}")
+        self.n, self.reward, self.dense = players, reward, dense
+        self.config = api.Config(players=players, nations=nations, ruleset=ruleset, params=params or {})
+        self.enc = encoding_for({"ruleset": ruleset, "ruleset_params": params or {}}, bid_cap)
+        self.layout = ObservationLayout(ruleset, params)
+        self.state = None
+        self._mask_cache = (None, None, None)
+
+    def new(self, seed: int) -> None:
+        self.state = api.new_game(self.config, seed=seed)
+        self.prestige = self._prestige()
+
+    def _prestige(self) -> list[int]:
+        return [p["prestige"] for p in api.view(self.state, None, include_state=False, board=False)["players"]]
+
+    def current(self) -> int | None:
+        acting = api.acting(self.state)
+        return acting[0] if acting else None
+
+    def view(self, seat):
+        return api.view(self.state, seat, include_state=False)
+
+    def observation(self, seat) -> np.ndarray:
+        return self.layout.encode(self.view(seat))
+
+    def mask(self, seat) -> np.ndarray:
+        """The action mask of `seat` (cached for the current position: states never change)."""
+        c = self._mask_cache
+        if c[0] is not self.state or c[1] != seat:
+            c = self._mask_cache = (self.state, seat, self.enc.mask(api.legal_actions(self.state, seat)))
+        return c[2]
+
+    def legal(self, seat) -> list[int]:
+        return np.flatnonzero(self.mask(seat)).tolist()
+
+    def apply(self, seat: int, index: int) -> list[float]:
+        """Apply the action of `index` for `seat` (legal: checked by the caller); the step rewards."""
+        self.state, _ = api.apply(self.state, self.enc.decode(int(index), seat))
+        rewards = [0.0] * self.n
+        if self.dense:
+            now = self._prestige()
+            rewards = [float(b - a) for a, b in zip(self.prestige, now)]
+            self.prestige = now
+        if api.is_over(self.state):
+            rewards = [r + f for r, f in zip(rewards, self.final())]
+        return rewards
+
+    def over(self) -> bool:
+        return api.is_over(self.state)
+
+    def final(self) -> list[float]:
+        res = api.result(self.state)
+        if self.reward == "score":
+            return [float(s) for s in res["scores"]]
+        out = [0.0] * self.n
+        for rank, seat in enumerate(res["ranking"]):
+            out[seat] = 1.0 - 2.0 * rank / (self.n - 1)
+        return out
+
+    def spaces(self):
+        obs = gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(0.0, OBS_HIGH, (self.layout.size,), np.float32),
+            "action_mask": gymnasium.spaces.Box(0, 1, (self.enc.size,), np.int8)})
+        return obs, gymnasium.spaces.Discrete(self.enc.size)
+
+
+def _game_seed(rng: np.random.Generator) -> int:
+    return int(rng.integers(0, 2 ** 63))
+
+
+class raw_env(AECEnv):
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1, "name": NAME, "is_parallelizable": False}
+
+    def __init__(self, players: int = 4, reward: str = "rank", dense: bool = False, max_cycles=None,
+                 illegal: str = "terminate", illegal_reward: float = -1.0, render_mode=None, **config):
+        super().__init__()
+        if illegal not in ("terminate", "refuse"):
+            raise ValueError(f"illegal must be 'terminate' or 'refuse', not {illegal!r}")
+        self.game = Game(players, reward, dense, **config)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agents = []
+        self.max_cycles, self.illegal, self.illegal_reward = max_cycles, illegal, illegal_reward
+        self.render_mode = render_mode
+        obs, act = self.game.spaces()
+        self._obs_space, self._act_space = obs, act
+        self._rng = np.random.default_rng()
+
+    @functools.lru_cache(maxsize=None)
+    def observation_space(self, agent):
+        return self._obs_space
+
+    @functools.lru_cache(maxsize=None)
+    def action_space(self, agent):
+        return gymnasium.spaces.Discrete(self.game.enc.size)
+
+    def seat(self, agent) -> int:
+        return self.possible_agents.index(agent)
+
+    def observe(self, agent):
+        s = self.seat(agent)
+        mask = self.game.mask(s) if agent == self.agent_selection and not self.terminations[agent] \
+            and not self.truncations[agent] else np.zeros(self.game.enc.size, np.int8)
+        return {"observation": self.game.observation(s), "action_mask": mask.copy()}
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.game.new(_game_seed(self._rng))
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.steps = 0
+        self.agent_selection = self.possible_agents[self.game.current()]
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self.seat(agent)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        legal = action is not None and 0 <= int(action) < self.game.enc.size and self.game.mask(seat)[int(action)]
+        self.steps += 1
+        if not legal:
+            self.rewards[agent] = float(self.illegal_reward)
+            self.infos[agent] = {"illegal_action": True}
+            if self.illegal == "terminate":
+                self.terminations = {a: True for a in self.agents}
+        else:
+            for s, r in enumerate(self.game.apply(seat, int(action))):
+                self.rewards[self.possible_agents[s]] = r
+            if self.game.over():
+                self.terminations = {a: True for a in self.agents}
+                for a in self.agents:
+                    self.infos[a] = {"result": api.result(self.game.state)}
+        if self.max_cycles is not None and self.steps >= self.max_cycles and not self.game.over():
+            self.truncations = {a: True for a in self.agents}
+        if not any(self.terminations.values()) and not any(self.truncations.values()):
+            self.agent_selection = self.possible_agents[self.game.current()]
+        self._accumulate_rewards()
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        text = str(api.summary(self.game.state))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+
+def env(**kwargs):
+    """The AEC environment with PettingZoo's usual wrappers (bounds and call order checked)."""
+    e = raw_env(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class parallel_env(ParallelEnv):
+    """Every seat the engine asks acts at once (all choosers of a sealed choice together)."""
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1, "name": NAME}
+
+    def __init__(self, players: int = 4, reward: str = "rank", dense: bool = False, max_cycles=None,
+                 illegal: str = "terminate", illegal_reward: float = -1.0, render_mode=None, **config):
+        if illegal not in ("terminate", "refuse"):
+            raise ValueError(f"illegal must be 'terminate' or 'refuse', not {illegal!r}")
+        self.game = Game(players, reward, dense, **config)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agents = []
+        self.max_cycles, self.illegal, self.illegal_reward = max_cycles, illegal, illegal_reward
+        self.render_mode = render_mode
+        self._obs_space, _ = self.game.spaces()
+        self._rng = np.random.default_rng()
+
+    @functools.lru_cache(maxsize=None)
+    def observation_space(self, agent):
+        return self._obs_space
+
+    @functools.lru_cache(maxsize=None)
+    def action_space(self, agent):
+        return gymnasium.spaces.Discrete(self.game.enc.size)
+
+    def _observations(self):
+        acting = set(api.acting(self.game.state))
+        zeros = np.zeros(self.game.enc.size, np.int8)
+        return {a: {"observation": self.game.observation(s),
+                    "action_mask": self.game.mask(s).copy() if s in acting else zeros}
+                for s, a in enumerate(self.possible_agents) if a in self.agents}
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.game.new(_game_seed(self._rng))
+        self.agents = self.possible_agents[:]
+        self.steps = 0
+        return self._observations(), {a: {} for a in self.agents}
+
+    def step(self, actions):
+        rewards = {a: 0.0 for a in self.agents}
+        infos = {a: {} for a in self.agents}
+        terminated = truncated = False
+        self.steps += 1
+        # the choosers act in the engine's order; a sealed choice is revealed once all committed
+        for seat in api.acting(self.game.state):
+            agent = self.possible_agents[seat]
+            action = actions.get(agent)
+            if action is None or not (0 <= int(action) < self.game.enc.size) or not self.game.mask(seat)[int(action)]:
+                rewards[agent] += float(self.illegal_reward)
+                infos[agent] = {"illegal_action": True}
+                if self.illegal == "terminate":
+                    terminated = True
+                    break
+                continue
+            for s, r in enumerate(self.game.apply(seat, int(action))):
+                rewards[self.possible_agents[s]] += r
+        if self.game.over():
+            terminated = True
+            infos = {a: {"result": api.result(self.game.state)} for a in self.agents}
+        if not terminated and self.max_cycles is not None and self.steps >= self.max_cycles:
+            truncated = True
+        obs = self._observations()
+        terms = {a: terminated for a in self.agents}
+        truncs = {a: truncated for a in self.agents}
+        if terminated or truncated:
+            self.agents = []
+        return obs, rewards, terms, truncs, infos
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        text = str(api.summary(self.game.state))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+
+def turn_based_parallel_env(**kwargs):
+    """The AEC environment through PettingZoo's own `turn_based_aec_to_parallel` conversion: a
+    Parallel interface in which only the selected agent's action is used each step (sealed
+    choosers one after another, as in the AEC env); `infos[agent]["active_agent"]` names it."""
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+    return turn_based_aec_to_parallel(raw_env(**kwargs))
