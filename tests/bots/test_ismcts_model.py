@@ -32,7 +32,7 @@ def _bid_position(seed: int = 77) -> api.State:
         legal = api.legal_actions(state, seat)
         if legal[0]["decision"] == "bid":
             return state
-        state, _ = api.apply(state, bots[seat].decide(api.view(state, seat), legal))
+        state, _ = api.apply(state, bots[seat].decide(api.view(state, seat, include_state=True), legal))
 
 
 def test_ismcts_models_other_seats_bids_with_the_heuristic_rule_of_thumb():
@@ -41,7 +41,7 @@ def test_ismcts_models_other_seats_bids_with_the_heuristic_rule_of_thumb():
     legal = api.legal_actions(state, seat)
     actions = api.expand(legal)
     assert len(actions) > 2
-    expected = make_agent("heuristic", seed=5).decide(api.view(state, seat), legal)
+    expected = make_agent("heuristic", seed=5).decide(api.view(state, seat, include_state=True), legal)
     always = make_agent("ismcts", seed=1, model=1.0)
     rng = random.Random(0)
     assert all(always._sealed_choice(state, seat, actions, rng) == expected for _ in range(20))

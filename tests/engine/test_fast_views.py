@@ -116,7 +116,7 @@ def test_determinize_reads_a_view_or_an_information_state_alike():
         if st.over:
             continue
         seat = api.acting(st)[0]
-        a = api.determinize(api.view(st, seat), 5)
+        a = api.determinize(api.view(st, seat, include_state=True), 5)
         b = api.determinize(api.information_state(st, seat), 5)
         assert api.snapshot(a) == api.snapshot(b)
 

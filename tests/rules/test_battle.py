@@ -286,9 +286,9 @@ def test_BAT_3_no_one_sees_another_supporters_card_before_the_reveal(choices, or
         st2, events2 = play(flipped)
         for viewer in [None, 0, 1, 2, 3, 4]:
             if viewer == s:
-                assert api.view(st, viewer)["my_sealed_choice"] == sides[s]
+                assert api.view(st, viewer, include_state=True)["my_sealed_choice"] == sides[s]
                 continue
-            v1, v2 = api.view(st, viewer), api.view(st2, viewer)
+            v1, v2 = api.view(st, viewer, include_state=True), api.view(st2, viewer, include_state=True)
             assert _without_hashes(v1) == _without_hashes(v2)
             assert set(v1["state"]["secrets"]) <= {str(viewer)}
             assert v1["my_sealed_choice"] in (None, sides.get(viewer))

@@ -62,7 +62,11 @@ def determinize(v: dict, seed: int) -> State:
     state itself: hidden cards dealt at random from the unseen ones, others' sealed choices
     drawn from their legal range, a fresh PRNG. It reads nothing but `v`, so two states
     with the same view give the same sample."""
-    d = dict(v.get("state", v))
+    d = v.get("state", v)
+    if "hands" not in d:
+        raise ValueError("determinize needs the masked state: a view made with include_state=True, "
+                         "or api.information_state(state, seat)")
+    d = dict(d)
     rs = load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
     rng = seed_state(seed)
     known: set[str] = set()

@@ -1,7 +1,8 @@
 """Secrecy as a projection (HID-1, HID-2): views and redacted events.
 
 `view` reads the state's fields directly (issue 13): no masked copy of the whole state
-is built unless asked for (`include_state=True`, engine/information.py), and the parts
+is built unless asked for (`include_state=True`, or `api.information_state` alone:
+engine/information.py), and the parts
 of a view that only the ruleset decides (colony names, zones, goods) are built once per
 ruleset. tests/engine/test_fast_views.py checks the result against the old construction,
 byte for byte, on positions of random and heuristic games.
@@ -76,10 +77,11 @@ def public_decision(st: State) -> dict | None:
     return pub
 
 
-def view(st: State, viewer: int | None, include_state: bool = True, board: bool = True) -> dict:
-    """What one seat (or a spectator, viewer=None) sees: readable parts, plus the masked
-    state (`api.information_state`) unless `include_state=False`: the cheaper view for bots
-    and playouts that never determinize. `board=False` also leaves out the map ("colonies",
+def view(st: State, viewer: int | None, include_state: bool = False, board: bool = True) -> dict:
+    """What one seat (or a spectator, viewer=None) sees: its readable parts, and with
+    `include_state=True` also the masked state as "state" (`api.information_state`), which
+    only `determinize` reads (issue 13: the default leaves it out, the cheaper view every
+    page and non-search bot reads). `board=False` also leaves out the map ("colonies",
     "sites", "rebels"): for a model that reads only the players and the decision (ISMCTS's
     bid model)."""
     rs = st.rs

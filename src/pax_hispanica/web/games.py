@@ -944,7 +944,9 @@ class Service:
                 agent = (info.bot_kind, make_bot(info.bot_kind or "random", bot_seed, info.bot_strength))
                 live.agents[seat] = agent
             version = live.version
-            view = api.view(live.state, seat)
+            # a search bot determinizes its view, so it gets the masked state (docs/api.md)
+            view = api.view(live.state, seat, include_state=info.bot_kind in SEARCH_BOTS
+                            or getattr(agent[1], "uses_information_state", False))
             legal = api.legal_actions(live.state, seat)
             if not legal:
                 return
