@@ -22,7 +22,7 @@ from .engine.setup import new_state
 from .engine.state import State
 
 __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
-           "decision", "legal_actions", "expand", "apply", "view", "information_state", "redact", "determinize",
+           "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "information_state", "redact", "determinize",
            "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
            "from_scenario", "card_catalogue", "seed_hash", "verify", "load_ruleset",
@@ -71,6 +71,7 @@ count_actions = core.count_actions
 nth_action = core.nth_action
 iter_actions = core.iter_actions
 apply = core.apply
+apply_trusted = core.apply_trusted      # search only: apply's next state, no checks of shape, no events
 can_undo = core.can_undo
 view = _view.view
 information_state = _information.information_state     # what view(..., include_state=True) adds as "state"

@@ -36,6 +36,7 @@ def commit(st, dec: dict, seat: int, value, out: Out, resolve) -> None:
     """Record `seat`'s secret choice; when all have chosen, reveal and call resolve(st, dec, values, out)."""
     require(seat not in {s for s, _ in dec["committed"]}, "already_committed", dec["rule"],
             "Your choice is already sealed; it cannot be changed before the reveal.")
+    # the hash is part of the state (the decision's "committed"), so even apply_trusted makes it
     s = salt(st.seed, dec["id"], seat)
     h = commitment(dec["id"], seat, value, s)
     st.secrets[seat] = value
@@ -46,11 +47,14 @@ def commit(st, dec: dict, seat: int, value, out: Out, resolve) -> None:
     if len(dec["committed"]) < len(dec["seats"]):
         return
     values = {seat: st.secrets[seat] for seat in dec["seats"]}
-    revealed = [{"seat": x, "value": values[x], "salt": salt(st.seed, dec["id"], x), "hash": h}
-                for x, h in sorted(dec["committed"])]
     st.secrets = {}
     st.stack.pop()
-    out.emit("ChoicesRevealed", dec["rule"], decision=dec["d"], id=dec["id"], choices=revealed)
+    if out.quiet:                      # apply_trusted: the reveal's salts are read by nobody
+        out.emit("ChoicesRevealed", dec["rule"])
+    else:
+        revealed = [{"seat": x, "value": values[x], "salt": salt(st.seed, dec["id"], x), "hash": h}
+                    for x, h in sorted(dec["committed"])]
+        out.emit("ChoicesRevealed", dec["rule"], decision=dec["d"], id=dec["id"], choices=revealed)
     resolve(st, dec, values, out)
 
 
