@@ -22,7 +22,7 @@ from .engine.setup import new_state
 from .engine.state import State
 
 __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
-           "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "information_state", "redact", "determinize",
+           "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "information_state", "redact", "determinize", "determinizer",
            "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
            "from_scenario", "card_catalogue", "seed_hash", "verify", "load_ruleset",
@@ -77,6 +77,7 @@ view = _view.view
 information_state = _information.information_state     # what view(..., include_state=True) adds as "state"
 redact = _view.redact
 determinize = _information.determinize                # from a view with its "state", or an information state
+determinizer = _information.Determinizer              # determinizer(view)(seed) == determinize(view, seed)
 summary = _view.summary
 
 

@@ -17,7 +17,7 @@ from pax_hispanica.bots import make_agent
 from pax_hispanica.engine.flow import acting as cached_acting
 from pax_hispanica.engine.flow import seats_to_act
 
-from .reference_view import reference_masked_state, reference_view
+from .reference_view import reference_determinize, reference_masked_state, reference_view
 
 
 def _bytes(x) -> bytes:
@@ -119,6 +119,43 @@ def test_determinize_reads_a_view_or_an_information_state_alike():
         a = api.determinize(api.view(st, seat, include_state=True), 5)
         b = api.determinize(api.information_state(st, seat), 5)
         assert api.snapshot(a) == api.snapshot(b)
+
+
+def test_determinize_gives_the_old_samples():
+    """The sampler (a template State, the unseen cards worked out once) deals what the old
+    determinize dealt: every field, acting, for several seeds, over positions of all years."""
+    checked = 0
+    for st in POSITIONS[::3]:
+        if st.over:
+            continue
+        for seat in api.acting(st):
+            info = api.information_state(st, seat)
+            sampler = api.determinizer(info)
+            for seed in (1, 2 ** 62 + 3, 987654321):
+                old = reference_determinize(info, seed)
+                for new in (api.determinize(info, seed), sampler(seed)):
+                    assert api.snapshot(new) == api.snapshot(old)
+                    assert new.acting_now == old.acting_now == seats_to_act(new)
+                    assert new.undo_stack == () and new.undo_seat is None
+                checked += 1
+    assert checked > 300
+
+
+def test_samples_of_one_determinizer_share_nothing_a_rule_changes():
+    st = next(s for s in POSITIONS if not s.over and s.year == 3 and s.version > 60)
+    seat = api.acting(st)[0]
+    sampler = api.determinizer(api.information_state(st, seat))
+    a, b = sampler(1), sampler(2)
+    for name in ("money", "prestige", "fzone", "fships", "col_chests", "site_count", "market", "haven",
+                 "supply", "gone", "secrets", "cursor", "stack"):
+        assert getattr(a, name) is not getattr(b, name), name
+    assert all(x is not y for x, y in zip(a.hands, b.hands)) and all(x is not y for x, y in zip(a.cargo, b.cargo))
+    before = api.snapshot(b)
+    a.money[0] += 5
+    a.hands[0].append("x")
+    a.cargo[0].append("x")
+    a.supply["x"] = 1
+    assert api.snapshot(b) == before and api.snapshot(sampler(2)) == before
 
 
 def test_decision_is_the_views_decision():

@@ -214,10 +214,14 @@ class ISMCTSAgent(BaseAgent):
         iterations = 0
         budget_iters = self.iterations if self.iterations is not None else self.max_iterations
         deadline = t0 + self.seconds if self.seconds is not None else None
+        # the view's samples: api.determinizer works out what depends on the view alone once
+        # (the same states as api.determinize(view, seed)); a toy API may only have determinize
+        make = getattr(api, "determinizer", None)
+        sample = make(view) if make is not None else (lambda seed: api.determinize(view, seed))
         while iterations < budget_iters:
             if deadline is not None and iterations > 0 and time.perf_counter() >= deadline:
                 break
-            state = api.determinize(view, rng.getrandbits(63))
+            state = sample(rng.getrandbits(63))
             if root is None:
                 n_players = len(api.result(state)["scores"]) if api.is_over(state) else _players(api, state, view)
                 root = _Node(n_players)

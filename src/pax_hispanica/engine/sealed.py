@@ -24,8 +24,17 @@ def _salt_key(seed: int) -> bytes:
     return derive(seed, "paxh-salt")
 
 
+@lru_cache(maxsize=256)
+def _salt_mac(seed: int) -> "hmac.HMAC":
+    """The HMAC keyed with K_salt, never updated itself: each salt continues a copy of it
+    (the same digest as a fresh hmac.new, about three times cheaper)."""
+    return hmac.new(_salt_key(seed), digestmod=hashlib.sha256)
+
+
 def salt(seed: int, dec_id: str, seat: int) -> str:
-    return hmac.new(_salt_key(seed), f"{dec_id}|{seat}".encode(), hashlib.sha256).hexdigest()
+    mac = _salt_mac(seed).copy()
+    mac.update(f"{dec_id}|{seat}".encode())
+    return mac.hexdigest()
 
 
 def commitment(dec_id: str, seat: int, value, salt_: str) -> str:
