@@ -22,7 +22,7 @@ from .engine.setup import new_state
 from .engine.state import State
 
 __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
-           "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "information_state", "redact", "determinize", "determinizer",
+           "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "model_view", "information_state", "redact", "determinize", "determinizer",
            "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
            "from_scenario", "card_catalogue", "seed_hash", "verify", "load_ruleset",
@@ -74,6 +74,7 @@ apply = core.apply
 apply_trusted = core.apply_trusted      # search only: apply's next state, no checks of shape, no events
 can_undo = core.can_undo
 view = _view.view
+model_view = _view.model_view         # the public facts of a view an opponent model reads (ISMCTS's bids)
 information_state = _information.information_state     # what view(..., include_state=True) adds as "state"
 redact = _view.redact
 determinize = _information.determinize                # from a view with its "state", or an information state

@@ -56,8 +56,9 @@ def test_ismcts_refuses_a_model_share_outside_0_1():
 
 
 def test_the_bid_model_needs_no_map():
-    """ISMCTS's bid model reads a view without the map (board=False, issue 13): the heuristic
-    bids from the players and the decision alone, so it bids the same as on the whole view."""
+    """ISMCTS's bid model reads the public facts of api.model_view, not a view (issue 13):
+    the heuristic bids from the players and the decision alone, so it bids the same on them,
+    or on a view without the map (board=False), as on the whole view."""
     seen = 0
     for seed in range(20, 32):
         state = api.new_game(api.Config(players=4), seed)
@@ -69,7 +70,8 @@ def test_the_bid_model_needs_no_map():
                 whole = make_agent("heuristic", seed).decide(api.view(state, seat, include_state=False), legal)
                 light = make_agent("heuristic", seed).decide(
                     api.view(state, seat, include_state=False, board=False), legal)
-                assert light == whole
+                facts = make_agent("heuristic", seed).decide(api.model_view(state, seat), legal)
+                assert light == whole == facts
                 seen += 1
             state, _ = api.apply(state, api.nth_action(legal, r.randrange(api.count_actions(legal))))
     assert seen >= 100

@@ -168,6 +168,19 @@ def test_acting_cached_by_apply_is_what_the_decision_says():
         assert cached_acting(st) == seats_to_act(st)     # what apply stored = the decision's seats
 
 
+def test_model_view_is_part_of_the_view():
+    """api.model_view's keys are the view's, with the view's values (players: each key of a
+    player, the fleet's of its fleet), for every seat and a spectator."""
+    for st in POSITIONS[::2]:
+        for viewer in [None, *range(st.n)]:
+            facts, whole = api.model_view(st, viewer), api.view(st, viewer)
+            assert {k: v for k, v in facts.items() if k != "players"} == \
+                {k: whole[k] for k in facts if k != "players"}
+            for p, q in zip(facts["players"], whole["players"], strict=True):
+                assert p["fleet"] == {k: q["fleet"][k] for k in p["fleet"]}
+                assert {k: v for k, v in p.items() if k != "fleet"} == {k: q[k] for k in p if k != "fleet"}
+
+
 def test_a_view_without_the_board_is_the_view_without_the_map():
     for st in POSITIONS[::3]:
         whole = api.view(st, 0, include_state=False)

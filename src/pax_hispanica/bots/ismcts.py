@@ -174,10 +174,15 @@ class ISMCTSAgent(BaseAgent):
         if self.model > 0 and rng.random() < self.model and hasattr(self.api, "load_ruleset"):
             api = self.api
             # the heuristic bids from the players and the decision alone (HeuristicAgent._bid),
-            # so a bid's model view leaves out the map; a Battle Card's reads the colonies
-            board = actions[0].get("type") != "bid"
-            return self._playout_bot(seat).decide(api.view(state, seat, include_state=False, board=board),
-                                                  api.legal_actions(state, seat))
+            # so a bid reads the public facts of api.model_view, not a view; a Battle Card's
+            # choice reads the colonies, so it gets the view
+            if actions[0].get("type") != "bid":
+                seen = api.view(state, seat)
+            elif hasattr(api, "model_view"):
+                seen = api.model_view(state, seat)
+            else:
+                seen = api.view(state, seat, include_state=False, board=False)
+            return self._playout_bot(seat).decide(seen, api.legal_actions(state, seat))
         return actions[rng.randrange(len(actions))]
 
     # -- the search --------------------------------------------------------

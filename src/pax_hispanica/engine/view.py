@@ -18,7 +18,7 @@ from .information import HIDDEN, determinize, information_state
 from .ruleset import Ruleset
 from .state import CROWN, State
 
-__all__ = ["HIDDEN", "determinize", "information_state", "masked_state", "redact", "summary", "view"]
+__all__ = ["HIDDEN", "determinize", "information_state", "masked_state", "model_view", "redact", "summary", "view"]
 
 masked_state = information_state          # the name it had before issue 13
 
@@ -129,6 +129,25 @@ def view(st: State, viewer: int | None, include_state: bool = False, board: bool
     if include_state:
         out["state"] = information_state(st, viewer)
     return out
+
+
+def model_view(st: State, viewer: int | None) -> dict:
+    """The public facts an opponent model reads (ISMCTS's bid model, issue 13), without
+    building a view: the ruleset, the round and the pending decision, and per player its
+    seat, nation, money, Prestige, income, hand size and fleet (zone, ships, legality).
+    Every key it has is the view's, with the view's value (tests/engine/test_fast_views.py);
+    the heuristic bot bids from these alone (HeuristicAgent._bid)."""
+    rs = st.rs
+    zone_ids = rs.zone_ids
+    return {
+        "viewer": viewer, "ruleset": rs.name, "ruleset_version": rs.version, "ruleset_params": dict(rs.overrides),
+        "version": st.version, "cycle": st.cycle, "year": YEARS[st.year], "order": list(st.order),
+        "acting": list(acting(st)), "decision": public_decision(st), "over": st.over,
+        "players": [{"seat": s, "nation": st.nation[s], "money": st.money[s], "prestige": st.prestige[s],
+                     "income": st.income[s], "hand_count": len(st.hands[s]),
+                     "fleet": {"zone": zone_ids[st.fzone[s]], "ships": st.fships[s], "legality": st.legality[s]}}
+                    for s in range(st.n)],
+    }
 
 
 def redact(events: list[dict], viewer: int | None, reveal_all: bool = False) -> list[dict]:
