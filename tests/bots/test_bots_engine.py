@@ -135,3 +135,20 @@ def test_explanations():
     ex = m.explain()
     assert ex["iterations"] == 30 and ex["alternatives"][0]["action"] == a
     assert sum(x["visits"] for x in ex["alternatives"]) <= 30
+
+
+def test_the_random_bot_reads_no_view_and_chooses_the_same_without_one():
+    """issue 13: paxh simulate builds no view for a bot with reads_view False (the random bot)."""
+    assert make_agent("random", 1).reads_view is False
+    assert make_agent("heuristic", 1).reads_view is True and make_agent("ismcts", 1).reads_view is True
+    s = api.new_game(api.Config(players=4), 11)
+    a, b = make_agent("random", 3), make_agent("random", 3)
+    n = 0
+    while not api.is_over(s) and n < 400:
+        seat = api.acting(s)[0]
+        legal = api.legal_actions(s, seat)
+        x, y = a.decide(api.view(s, seat), legal), b.decide(None, legal)
+        assert x == y and a.explain() == b.explain()
+        s, _ = api.apply(s, x)
+        n += 1
+    assert n > 100
