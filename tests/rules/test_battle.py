@@ -360,8 +360,10 @@ def test_BAT_5_PRJ_5_a_lost_battle_costs_a_galleon_and_the_cargo_that_no_longer_
     # 2 ships hold 4 items; with one ship left, the last two loaded are lost (PRJ-5)
     g = battle_game(fleets={0: (2, ["chest", "chest", "citizen", "chest"])})
     chests, citizens = g.state.supply["chests"], g.state.gone["citizen"]
+    before, snap = g.state, api.snapshot(g.state)
     events = attack(g, CARTAGENA)                          # the Crown: colony + Citizen + fort = 3
     assert resolved(events)["winner"] == "target"
+    assert api.snapshot(before) == snap                    # fships is shared between states: replaced
     lost = next(e for e in events if e["type"] == "GalleonLost")
     assert lost["ships"] == 1
     cargo = next(e for e in events if e["type"] == "CargoLost")

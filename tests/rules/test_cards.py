@@ -76,8 +76,10 @@ def targets_offered(state, seat, card):
 def test_CARD_1_effect_gain_galleon():
     card, spare = with_effect("gain_galleon")[:2]
     g = play_year([{"money": 9, "hand": [card, spare], "fleet": {"ships": 1}}, {"money": 5}])
+    before, snap = g.state, api.snapshot(g.state)
     events = play(g, 0, card)
     assert g.state.fships[0] == 2
+    assert api.snapshot(before) == snap              # fships is shared between states: replaced
     assert api.view(g.state, 1, include_state=True)["players"][0]["fleet"]["ships"] == 2
     (gained,) = ev(events, "GalleonGained")
     assert gained["gained"] == 1 and gained["rule"] == "CARD-1"
@@ -121,8 +123,10 @@ def test_CARD_1_effect_set_legality(card):
     start = "SMUGGLER" if eff["value"] != "SMUGGLER" else "PLUNDER"
     g = play_year([{"money": 5, "hand": [card], "fleet": {"legality": start}},
                    {"money": 5, "fleet": {"legality": start}}])
+    before, snap = g.state, api.snapshot(g.state)
     events = play(g, 0, card)
     assert g.state.legality == [eff["value"], start]
+    assert api.snapshot(before) == snap              # legality is shared between states: replaced
     (changed,) = ev(events, "LegalityChanged")
     assert changed["rule"] == "TRS-6" and changed["legality"] == eff["value"]
 
@@ -156,7 +160,9 @@ def test_CARD_1_effect_prestige():
     card = first("grandeza")
     (eff,) = RS.cards[card].effects
     g = play_year([{"money": 5, "prestige": 3, "hand": [card]}, {"money": 5}])
+    before, snap = g.state, api.snapshot(g.state)
     events = play(g, 0, card)
+    assert api.snapshot(before) == snap              # prestige is shared between states: replaced
     assert g.state.prestige[0] == 3 + eff["n"] and g.state.money[0] == 5 - RS.cards[card].cost
     assert ev(events, "PrestigeGained")[0]["amount"] == eff["n"]
 
@@ -272,8 +278,10 @@ def test_CARD_1_bespoke_treaty_of_madrid():
                    {"money": 5, "fleet": {"legality": "PLUNDER"}},
                    {"money": 5, "fleet": {"legality": "CONQUISTADOR"}},
                    {"money": 5, "fleet": {"legality": "PLUNDER"}}])
+    before, snap = g.state, api.snapshot(g.state)
     events = play(g, 0, card)
     assert g.state.legality == ["SMUGGLER", "PRIVATEER", "CONQUISTADOR", "PRIVATEER"]
+    assert api.snapshot(before) == snap              # legality is shared between states: replaced
     assert sorted(e["seat"] for e in ev(events, "LegalityChanged")) == [1, 3]
     assert g.state.money[0] == 5 - RS.cards[card].cost
 

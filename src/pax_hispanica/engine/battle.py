@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .flow import Out, push, require
 from .sealed import commit
+from .state import replaced
 
 
 def parse_target(st, zone: int, target) -> tuple[str, int | None]:
@@ -122,7 +123,7 @@ def lose_cargo(st, seat: int, items: list, out: Out, rule: str) -> None:
 
 def _attacker_loses(st, voyage, attacker, out):
     if st.fships[attacker] > 1:
-        st.fships[attacker] -= 1
+        st.fships = replaced(st.fships, attacker, st.fships[attacker] - 1)      # shared: replaced
         cap = st.fships[attacker] * st.rs.ship_capacity
         lost = st.cargo[attacker][cap:]
         del st.cargo[attacker][cap:]

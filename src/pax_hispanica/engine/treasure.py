@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .flow import Out
-from .state import CROWN
+from .state import CROWN, replaced
 
 
 def free_space(st, seat: int) -> int:
@@ -111,7 +111,7 @@ def score(st, seat: int, legality: str, out: Out, rule: str = "TRS-5", where: st
     else:
         money = rs.plunder_money * k
         prestige = k // rs.plunder_chests_per_prestige
-    st.prestige[seat] += prestige
+    st.prestige = replaced(st.prestige, seat, st.prestige[seat] + prestige)      # shared: replaced
     st.money[seat] += money
     st.minted += money
     st.gone["chest"] += k
