@@ -113,7 +113,7 @@ class State:
         new.undo_stack = self.undo_stack
         new.undo_seat = self.undo_seat
         new.acting_now = None             # a copy is made to be changed
-        new.stack = [d.copy() for d in self.stack]
+        new.stack = list(map(dict.copy, self.stack))      # map: no comprehension frame (issue 13)
         # SCALARS
         new.config = self.config
         new.seed = self.seed
@@ -160,8 +160,8 @@ class State:
         new.tableaus = self.tableaus
         new.havens = self.havens
         # COPIED_NESTED
-        new.hands = [x[:] for x in self.hands]
-        new.cargo = [x[:] for x in self.cargo]
+        new.hands = list(map(list.copy, self.hands))
+        new.cargo = list(map(list.copy, self.cargo))
         # DICTS
         new.supply = self.supply.copy()
         new.gone = self.gone.copy()
