@@ -16,7 +16,8 @@ measures, on the same seeds for both:
     positions of random games (every 7th decision) of the mean of repeated calls, every
     call for the seat to act; `view` is api.view's default (with the masked state before
     issue 13's default change, without it after), `view_state` is include_state=True,
-    `view_lean` is include_state=False; determinize reads a view with its state;
+    `view_lean` is include_state=False; determinize reads a view with its state; sample is
+    one more sample of the same view (api.determinizer's, else determinize);
   - ismcts: iterations per second at a fixed budget on positions drawn evenly from the four
     years (tests/bots/test_ismcts_pinned.py's positions: 4 goods, 4 auction, 4 play, 4 sail).
 """
@@ -35,7 +36,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 CLOCK = time.process_time
 MEASURES = ("loop", "loop_trusted", "simulate", "view", "view_state", "view_lean", "information_state", "copy",
-            "determinize", "ismcts")
+            "determinize", "sample", "ismcts")
 UNITS = {"loop": "decisions/s", "loop_trusted": "decisions/s", "simulate": "decisions/s", "ismcts": "iterations/s"}
 
 
@@ -111,6 +112,11 @@ def worker(quick: bool) -> dict:
     out["copy"] = _per_call_us(lambda st: st.copy(), states, repeat * 4)
     views = {id(st): api.view(st, seat(st), include_state=True) for st in states}
     out["determinize"] = _per_call_us(lambda st: api.determinize(views[id(st)], 12345), states, repeat)
+    # one more sample of a view already sampled (what an ISMCTS iteration pays): through
+    # api.determinizer where the checkout has it, else determinize itself
+    make = getattr(api, "determinizer", None)
+    samplers = {k: (make(v) if make else (lambda seed, v=v: api.determinize(v, seed))) for k, v in views.items()}
+    out["sample"] = _per_call_us(lambda st: samplers[id(st)](12345), states, repeat)
     iterations = 30 if quick else 100
     positions = _ismcts_positions(api, 1 if quick else 4)
     t0 = CLOCK()

@@ -152,3 +152,45 @@ def test_the_random_bot_reads_no_view_and_chooses_the_same_without_one():
         s, _ = api.apply(s, x)
         n += 1
     assert n > 100
+
+
+def test_ismcts_node_actions_are_the_bounded_playable_actions():
+    """ISMCTS builds a node's actions in one pass (issue 13): the same list as
+    bounded_actions(playable(legal), RANGE_CAP), undo-only and bid ranges included."""
+    from pax_hispanica.bots import ismcts
+    from pax_hispanica.bots.base import bounded_actions, playable
+    bot = make_agent("ismcts", 1)
+    s = api.new_game(api.Config(players=3), 12)
+    rnd = make_agent("random", 12)
+    kinds = set()
+    while not api.is_over(s):
+        seat = api.acting(s)[0]
+        legal = api.legal_actions(s, seat)
+        assert bot._actions(s, seat) == bounded_actions(playable(legal), ismcts.RANGE_CAP)
+        kinds.update(d["kind"] for d in legal)
+        s, _ = api.apply(s, rnd.decide(None, legal))
+    assert kinds == {"choice", "range"}
+
+
+class _UndoAPI:
+    """The engine's API with an undo option added to every choice (as a seam may add one)."""
+
+    def __getattr__(self, name):
+        return getattr(api, name)
+
+    @staticmethod
+    def legal_actions(s, seat):
+        legal = api.legal_actions(s, seat)
+        return [dict(d, options=d["options"] + [{"seat": seat, "type": "undo"}]) if d["kind"] == "choice" else d
+                for d in legal]
+
+
+def test_ismcts_node_actions_leave_out_an_undo_a_seam_adds():
+    from pax_hispanica.bots import ismcts
+    from pax_hispanica.bots.base import bounded_actions, playable
+    bot = make_agent("ismcts", 1, api=_UndoAPI())
+    s = api.new_game(api.Config(players=3), 13)
+    seat = api.acting(s)[0]
+    legal = _UndoAPI.legal_actions(s, seat)
+    got = bot._actions(s, seat)
+    assert got == bounded_actions(playable(legal), ismcts.RANGE_CAP) and all(a["type"] != "undo" for a in got)

@@ -145,7 +145,19 @@ class ISMCTSAgent(BaseAgent):
 
     # -- helpers -----------------------------------------------------------
     def _actions(self, state: Any, seat: int) -> list[Action]:
-        return bounded_actions(playable(self.api.legal_actions(state, seat)), RANGE_CAP)
+        """bounded_actions(playable(legal), RANGE_CAP), the search's actions at a node, built
+        in one pass where no option is an undo (the engine never lists one): the same list."""
+        legal = self.api.legal_actions(state, seat)
+        out: list[Action] = []
+        for d in legal:
+            if d.get("kind") == "choice":
+                for o in d["options"]:
+                    if o.get("type") == "undo":
+                        return bounded_actions(playable(legal), RANGE_CAP)
+                    out.append(dict(o))
+            else:
+                return bounded_actions(playable(legal), RANGE_CAP)
+        return out
 
     def _values(self, state: Any, n: int) -> list[float]:
         api = self.api
