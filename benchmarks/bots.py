@@ -56,7 +56,7 @@ def ismcts_speed(positions: int, seconds: float, seed: int) -> dict:
         while not api.is_over(state) and pos < positions:
             seat = api.acting(state)[0]
             legal = api.legal_actions(state, seat)
-            view = api.view(state, seat)
+            view = api.view(state, seat, include_state=True)     # ISMCTS determinizes it
             year = view["year"]
             if (step % 37 == 5 or year == "goods") and want[year] and api.count_actions(legal) > 1:
                 want[year] -= 1
@@ -77,10 +77,12 @@ def ismcts_speed(positions: int, seconds: float, seed: int) -> dict:
 
 
 def _positions(n: int, seed: int) -> list:
-    """(view, legal) pairs of random games with more than one legal action, every 37th decision."""
+    """(view, legal) pairs of random games with more than one legal action, drawn evenly from
+    the four years as ismcts_speed draws them (every 37th decision, or any of the Goods Year)."""
     from pax_hispanica import api
     rnd = make_agent("random", seed)
     out, g = [], 0
+    want = {y: n // 4 + (i < n % 4) for i, y in enumerate(YEARS)}
     while len(out) < n:
         state = api.new_game(api.Config(players=4), seed=seed + g)
         g += 1
@@ -88,8 +90,10 @@ def _positions(n: int, seed: int) -> list:
         while not api.is_over(state) and len(out) < n:
             seat = api.acting(state)[0]
             legal = api.legal_actions(state, seat)
-            view = api.view(state, seat)
-            if step % 37 == 5 and api.count_actions(legal) > 1:
+            view = api.view(state, seat, include_state=True)     # ISMCTS determinizes it
+            year = view["year"]
+            if (step % 37 == 5 or year == "goods") and want[year] and api.count_actions(legal) > 1:
+                want[year] -= 1
                 out.append((view, legal))
             state, _ = api.apply(state, rnd.decide(view, legal))
             step += 1

@@ -9,12 +9,15 @@ each with only its checkout's `src` on PYTHONPATH; the figures are medians over 
 process CPU time, so a slow spell of the shared machine hits both sides alike. A worker
 measures, on the same seeds for both:
   - loop: the bare engine loop (acting, legal_actions, count_actions + nth_action, apply),
-    decisions per second over random 4-player games;
+    decisions per second over random 4-player games; loop_trusted: the same loop with
+    api.apply_trusted where the checkout has it (the search path), else apply;
   - simulate: `paxh simulate`'s loop (sim.run, four random bots, one worker), decisions/s;
   - view / view_lean / information_state / copy / determinize: µs per call, the median over
     positions of random games (every 7th decision) of the mean of repeated calls, every
-    call for the seat to act; `view` is api.view's default (with the masked state),
-    `view_lean` is include_state=False;
+    call for the seat to act; `view` is api.view's default (with the masked state before
+    issue 13's default change, without it after), `view_state` is include_state=True,
+    `view_lean` is include_state=False; determinize reads a view with its state; sample is
+    one more sample of the same view (api.determinizer's, else determinize);
   - ismcts: iterations per second at a fixed budget on positions drawn evenly from the four
     years (tests/bots/test_ismcts_pinned.py's positions: 4 goods, 4 auction, 4 play, 4 sail).
 """
@@ -32,21 +35,25 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CLOCK = time.process_time
-MEASURES = ("loop", "simulate", "view", "view_lean", "information_state", "copy", "determinize", "ismcts")
-UNITS = {"loop": "decisions/s", "simulate": "decisions/s", "ismcts": "iterations/s"}
+MEASURES = ("loop", "loop_trusted", "simulate", "view", "view_state", "view_lean", "information_state", "copy",
+            "determinize", "sample", "ismcts")
+UNITS = {"loop": "decisions/s", "loop_trusted": "decisions/s", "simulate": "decisions/s", "ismcts": "iterations/s"}
 
 
 # ---- the worker: runs against whichever pax_hispanica is on its path -----------------------
-def _random_game(api, seed: int, every: int = 0) -> tuple[int, float, list]:
+def _random_game(api, seed: int, every: int = 0, trusted: bool = False) -> tuple[int, float, list]:
     import random
     bot = random.Random(seed)
+    step = getattr(api, "apply_trusted", None) if trusted else None
+    if step is None:
+        step = (lambda st, a: api.apply(st, a)[0])
     t0 = CLOCK()
     st = api.new_game(api.Config(players=4), seed)
     n, samples = 0, []
     while not st.over:
         seat = bot.choice(api.acting(st))
         legal = api.legal_actions(st, seat)
-        st, _ = api.apply(st, api.nth_action(legal, bot.randrange(api.count_actions(legal))))
+        st = step(st, api.nth_action(legal, bot.randrange(api.count_actions(legal))))
         n += 1
         if every and n % every == 0 and not st.over:
             samples.append(st)
@@ -87,6 +94,11 @@ def worker(quick: bool) -> dict:
         dec, secs = dec + n, secs + t
         samples += s
     out["loop"] = dec / secs
+    dec = secs = 0.0
+    for g in range(games):
+        n, t, _ = _random_game(api, 1 + g, trusted=True)
+        dec, secs = dec + n, secs + t
+    out["loop_trusted"] = dec / secs
     t0 = CLOCK()
     results = sim.run(4, games, "random", seed=7, workers=1)
     out["simulate"] = sum(r["decisions"] for r in results) / (CLOCK() - t0)
@@ -94,11 +106,17 @@ def worker(quick: bool) -> dict:
     repeat = 20 if quick else 50
     seat = (lambda st: api.acting(st)[0])
     out["view"] = _per_call_us(lambda st: api.view(st, seat(st)), states, repeat)
+    out["view_state"] = _per_call_us(lambda st: api.view(st, seat(st), include_state=True), states, repeat)
     out["view_lean"] = _per_call_us(lambda st: api.view(st, seat(st), include_state=False), states, repeat)
     out["information_state"] = _per_call_us(lambda st: info(st, seat(st)), states, repeat)
     out["copy"] = _per_call_us(lambda st: st.copy(), states, repeat * 4)
-    views = {id(st): api.view(st, seat(st)) for st in states}
+    views = {id(st): api.view(st, seat(st), include_state=True) for st in states}
     out["determinize"] = _per_call_us(lambda st: api.determinize(views[id(st)], 12345), states, repeat)
+    # one more sample of a view already sampled (what an ISMCTS iteration pays): through
+    # api.determinizer where the checkout has it, else determinize itself
+    make = getattr(api, "determinizer", None)
+    samplers = {k: (make(v) if make else (lambda seed, v=v: api.determinize(v, seed))) for k, v in views.items()}
+    out["sample"] = _per_call_us(lambda st: samplers[id(st)](12345), states, repeat)
     iterations = 30 if quick else 100
     positions = _ismcts_positions(api, 1 if quick else 4)
     t0 = CLOCK()

@@ -90,7 +90,7 @@ def treasure_seeking_game(players: int, seed: int, on_step):
         action = None
         if bots and r.random() < 0.7:
             try:
-                action = bots[seat].decide(api.view(g.state, seat), legal)
+                action = bots[seat].decide(api.view(g.state, seat, include_state=True), legal)
             except Exception:          # noqa: BLE001 - the bot is not under test here
                 action = None
         if action not in acts:

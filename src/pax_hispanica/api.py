@@ -26,7 +26,7 @@ from .engine.setup import new_state
 from .engine.state import State
 
 __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
-           "decision", "legal_actions", "expand", "apply", "view", "information_state", "redact", "determinize",
+           "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "model_view", "information_state", "redact", "determinize", "determinizer",
            "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
            "from_scenario", "known_cards", "index", "ViewIndex", "card_catalogue", "seed_hash", "verify", "load_ruleset",
@@ -109,11 +109,14 @@ count_actions = core.count_actions
 nth_action = core.nth_action
 iter_actions = core.iter_actions
 apply = core.apply
+apply_trusted = core.apply_trusted      # search only: apply's next state, no checks of shape, no events
 can_undo = core.can_undo
 view = _view.view
+model_view = _view.model_view         # the public facts of a view an opponent model reads (ISMCTS's bids)
 information_state = _information.information_state     # what view(..., include_state=True) adds as "state"
 redact = _view.redact
 determinize = _information.determinize                # from a view with its "state", or an information state
+determinizer = _information.Determinizer              # determinizer(view)(seed) == determinize(view, seed)
 summary = _view.summary
 
 

@@ -166,7 +166,8 @@ class TerminalGame:
                 else:
                     s = acting[0]
                     st = self.game.state
-                    action = self.bots[s].decide(api.view(st, s), api.legal_actions(st, s))
+                    view = api.view(st, s, include_state=getattr(self.bots[s], "uses_information_state", False))
+                    action = self.bots[s].decide(view, api.legal_actions(st, s))
                 try:
                     self.game.act(action)
                 except api.IllegalAction as e:

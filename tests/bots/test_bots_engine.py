@@ -20,7 +20,7 @@ def _walk(players, seed, steps):
         if api.is_over(s):
             break
         seat = api.acting(s)[0]
-        s, _ = api.apply(s, rnd.decide(api.view(s, seat), api.legal_actions(s, seat)))
+        s, _ = api.apply(s, rnd.decide(api.view(s, seat, include_state=True), api.legal_actions(s, seat)))
     return s
 
 
@@ -45,7 +45,7 @@ def test_agents_only_return_legal_actions(players, seed, steps, kind):
         return
     for seat in api.acting(s):
         agent = _agent(kind, seed)
-        action = agent.decide(api.view(s, seat), api.legal_actions(s, seat))
+        action = agent.decide(api.view(s, seat, include_state=True), api.legal_actions(s, seat))
         _check_legal(s, seat, action)
         assert agent.explain()["bot"] == kind
 
@@ -60,7 +60,7 @@ def test_every_agent_is_legal_in_every_year():
         i = 0
         while not api.is_over(s):
             seat = api.acting(s)[0]
-            view, legal = api.view(s, seat), api.legal_actions(s, seat)
+            view, legal = api.view(s, seat, include_state=True), api.legal_actions(s, seat)
             rare = view["year"] == "goods"        # labour decisions are few
             if rare or i % 7 == 0:
                 for kind in list(seen):
@@ -103,10 +103,10 @@ def test_ismcts_decisions_depend_only_on_the_view():
         if t is None:
             continue
         assert api.snapshot(t) != api.snapshot(s)
-        assert api.view(t, seat) == api.view(s, seat)
+        assert api.view(t, seat, include_state=True) == api.view(s, seat, include_state=True)
         assert api.legal_actions(t, seat) == legal
-        a = make_agent("ismcts", 9, iterations=40, cutoff=20).decide(api.view(s, seat), legal)
-        b = make_agent("ismcts", 9, iterations=40, cutoff=20).decide(api.view(t, seat), legal)
+        a = make_agent("ismcts", 9, iterations=40, cutoff=20).decide(api.view(s, seat, include_state=True), legal)
+        b = make_agent("ismcts", 9, iterations=40, cutoff=20).decide(api.view(t, seat, include_state=True), legal)
         assert a == b
         checked += 1
         if checked == 4:
@@ -117,7 +117,7 @@ def test_ismcts_decisions_depend_only_on_the_view():
 def test_ismcts_is_reproducible_from_its_seed():
     s = _walk(3, 5, 40)
     seat = api.acting(s)[0]
-    view, legal = api.view(s, seat), api.legal_actions(s, seat)
+    view, legal = api.view(s, seat, include_state=True), api.legal_actions(s, seat)
     one = make_agent("ismcts", 3, iterations=50)
     two = make_agent("ismcts", 3, iterations=50)
     assert one.decide(view, legal) == two.decide(view, legal)
@@ -128,10 +128,69 @@ def test_explanations():
     s = _walk(4, 2, 0)
     seat = api.acting(s)[0]
     h = make_agent("heuristic", 1)
-    h.decide(api.view(s, seat), api.legal_actions(s, seat))
+    h.decide(api.view(s, seat, include_state=True), api.legal_actions(s, seat))
     assert h.explain()["rule_of_thumb"]
     m = make_agent("ismcts", 1, iterations=30)
-    a = m.decide(api.view(s, seat), api.legal_actions(s, seat))
+    a = m.decide(api.view(s, seat, include_state=True), api.legal_actions(s, seat))
     ex = m.explain()
     assert ex["iterations"] == 30 and ex["alternatives"][0]["action"] == a
     assert sum(x["visits"] for x in ex["alternatives"]) <= 30
+
+
+def test_the_random_bot_reads_no_view_and_chooses_the_same_without_one():
+    """issue 13: paxh simulate builds no view for a bot with reads_view False (the random bot)."""
+    assert make_agent("random", 1).reads_view is False
+    assert make_agent("heuristic", 1).reads_view is True and make_agent("ismcts", 1).reads_view is True
+    s = api.new_game(api.Config(players=4), 11)
+    a, b = make_agent("random", 3), make_agent("random", 3)
+    n = 0
+    while not api.is_over(s) and n < 400:
+        seat = api.acting(s)[0]
+        legal = api.legal_actions(s, seat)
+        x, y = a.decide(api.view(s, seat), legal), b.decide(None, legal)
+        assert x == y and a.explain() == b.explain()
+        s, _ = api.apply(s, x)
+        n += 1
+    assert n > 100
+
+
+def test_ismcts_node_actions_are_the_bounded_playable_actions():
+    """ISMCTS builds a node's actions in one pass (issue 13): the same list as
+    bounded_actions(playable(legal), RANGE_CAP), undo-only and bid ranges included."""
+    from pax_hispanica.bots import ismcts
+    from pax_hispanica.bots.base import bounded_actions, playable
+    bot = make_agent("ismcts", 1)
+    s = api.new_game(api.Config(players=3), 12)
+    rnd = make_agent("random", 12)
+    kinds = set()
+    while not api.is_over(s):
+        seat = api.acting(s)[0]
+        legal = api.legal_actions(s, seat)
+        assert bot._actions(s, seat) == bounded_actions(playable(legal), ismcts.RANGE_CAP)
+        kinds.update(d["kind"] for d in legal)
+        s, _ = api.apply(s, rnd.decide(None, legal))
+    assert kinds == {"choice", "range"}
+
+
+class _UndoAPI:
+    """The engine's API with an undo option added to every choice (as a seam may add one)."""
+
+    def __getattr__(self, name):
+        return getattr(api, name)
+
+    @staticmethod
+    def legal_actions(s, seat):
+        legal = api.legal_actions(s, seat)
+        return [dict(d, options=d["options"] + [{"seat": seat, "type": "undo"}]) if d["kind"] == "choice" else d
+                for d in legal]
+
+
+def test_ismcts_node_actions_leave_out_an_undo_a_seam_adds():
+    from pax_hispanica.bots import ismcts
+    from pax_hispanica.bots.base import bounded_actions, playable
+    bot = make_agent("ismcts", 1, api=_UndoAPI())
+    s = api.new_game(api.Config(players=3), 13)
+    seat = api.acting(s)[0]
+    legal = _UndoAPI.legal_actions(s, seat)
+    got = bot._actions(s, seat)
+    assert got == bounded_actions(playable(legal), ismcts.RANGE_CAP) and all(a["type"] != "undo" for a in got)

@@ -24,7 +24,7 @@ def _sack_position(ships: int, third_in_zone: bool = False, prestige=(0, 0, 0)) 
 
 def _decide(g: api.Game) -> tuple[dict, dict]:
     bot = make_agent("heuristic", 1)
-    action = bot.decide(api.view(g.state, 0), api.legal_actions(g.state, 0))
+    action = bot.decide(api.view(g.state, 0, include_state=True), api.legal_actions(g.state, 0))
     return action, bot.explain()
 
 
@@ -54,7 +54,7 @@ def test_BAT_3_the_expected_supporter_really_decides_the_battle():
     assert attacks(action)
     g.act(action)
     supporter = make_agent("heuristic", 2)
-    events = g.act(supporter.decide(api.view(g.state, 2), api.legal_actions(g.state, 2)))
+    events = g.act(supporter.decide(api.view(g.state, 2, include_state=True), api.legal_actions(g.state, 2)))
     battle = next(e for e in events if e["type"] == "BattleResolved")
     assert battle["winner"] == "attacker"
     assert (battle["attacker_strength"], battle["target_strength"]) == (5, 2)
@@ -66,7 +66,7 @@ def test_the_heuristic_values_a_legality_by_the_ruleset_s_chest_values():
     values = []
     for params in ({"conquistador_prestige": 2}, {}):
         st = api.new_game(api.Config(players=3, nations=["dutch", "english", "french"], params=params), seed=1)
-        view = api.view(st, 0)
+        view = api.view(st, 0, include_state=True)
         bot = make_agent("heuristic", 1)
         values.append(bot.card_value(view, view["players"][0], "licencia_real-1"))
     assert values[0] > values[1]

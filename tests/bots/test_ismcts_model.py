@@ -32,7 +32,7 @@ def _bid_position(seed: int = 77) -> api.State:
         legal = api.legal_actions(state, seat)
         if legal[0]["decision"] == "bid":
             return state
-        state, _ = api.apply(state, bots[seat].decide(api.view(state, seat), legal))
+        state, _ = api.apply(state, bots[seat].decide(api.view(state, seat, include_state=True), legal))
 
 
 def test_ismcts_models_other_seats_bids_with_the_heuristic_rule_of_thumb():
@@ -41,7 +41,7 @@ def test_ismcts_models_other_seats_bids_with_the_heuristic_rule_of_thumb():
     legal = api.legal_actions(state, seat)
     actions = api.expand(legal)
     assert len(actions) > 2
-    expected = make_agent("heuristic", seed=5).decide(api.view(state, seat), legal)
+    expected = make_agent("heuristic", seed=5).decide(api.view(state, seat, include_state=True), legal)
     always = make_agent("ismcts", seed=1, model=1.0)
     rng = random.Random(0)
     assert all(always._sealed_choice(state, seat, actions, rng) == expected for _ in range(20))
@@ -56,8 +56,9 @@ def test_ismcts_refuses_a_model_share_outside_0_1():
 
 
 def test_the_bid_model_needs_no_map():
-    """ISMCTS's bid model reads a view without the map (board=False, issue 13): the heuristic
-    bids from the players and the decision alone, so it bids the same as on the whole view."""
+    """ISMCTS's bid model reads the public facts of api.model_view, not a view (issue 13):
+    the heuristic bids from the players and the decision alone, so it bids the same on them,
+    or on a view without the map (board=False), as on the whole view."""
     seen = 0
     for seed in range(20, 32):
         state = api.new_game(api.Config(players=4), seed)
@@ -69,7 +70,8 @@ def test_the_bid_model_needs_no_map():
                 whole = make_agent("heuristic", seed).decide(api.view(state, seat, include_state=False), legal)
                 light = make_agent("heuristic", seed).decide(
                     api.view(state, seat, include_state=False, board=False), legal)
-                assert light == whole
+                facts = make_agent("heuristic", seed).decide(api.model_view(state, seat), legal)
+                assert light == whole == facts
                 seen += 1
             state, _ = api.apply(state, api.nth_action(legal, r.randrange(api.count_actions(legal))))
     assert seen >= 100

@@ -36,7 +36,7 @@ def positions() -> list[tuple[dict, list]]:
         while not api.is_over(state):
             seat = api.acting(state)[0]
             legal = api.legal_actions(state, seat)
-            view = api.view(state, seat)
+            view = api.view(state, seat, include_state=True)
             if (step % 23 == 7 or view["year"] == "goods") and want[view["year"]] and api.count_actions(legal) > 1:
                 want[view["year"]] -= 1
                 out.append((view, legal))

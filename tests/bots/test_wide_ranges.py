@@ -33,7 +33,7 @@ def test_every_bot_decides_a_bid_of_a_billionaire_in_bounded_time_and_memory(ric
     bot = make_agent(kind, 1, **options)
     tracemalloc.start()
     t0 = time.process_time()
-    action = bot.decide(api.view(rich_bid, 0), legal)
+    action = bot.decide(api.view(rich_bid, 0, include_state=True), legal)
     seconds = time.process_time() - t0
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
@@ -78,7 +78,7 @@ def test_the_random_bot_plays_as_if_it_listed_every_action():
         seat = api.acting(g.state)[0]
         legal = api.legal_actions(g.state, seat)
         listed = api.expand(legal)
-        a = bot.decide(api.view(g.state, seat), legal)
+        a = bot.decide(api.view(g.state, seat, include_state=True), legal)
         assert a == listed[twin.randrange(len(listed))]
         g.act(a)
 
@@ -96,7 +96,7 @@ def test_the_web_fallback_bot_draws_a_bid_of_a_billionaire_without_listing_it(ri
     seam = pytest.importorskip("pax_hispanica.web.seam")
     legal = api.legal_actions(rich_bid, 0)
     t0 = time.process_time()
-    a = seam.fallback_bot(3).decide(api.view(rich_bid, 0), legal)
+    a = seam.fallback_bot(3).decide(api.view(rich_bid, 0, include_state=True), legal)
     assert a["type"] == "bid" and time.process_time() - t0 < 1
     # the same draw as random.choice over the listed actions of a small decision
     st = api.Game.new(api.Config(players=3), 2).state

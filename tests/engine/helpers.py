@@ -45,7 +45,7 @@ def without(d: dict, *keys) -> dict:
 def view_json(st, viewer) -> object:
     """api.view as a client receives it: through JSON."""
     import json
-    return json.loads(json.dumps(api.view(st, viewer)))
+    return json.loads(json.dumps(api.view(st, viewer, include_state=True)))
 
 
 def secret_violations(st, viewer) -> list[str]:

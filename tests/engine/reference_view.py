@@ -1,12 +1,16 @@
 """The views as they were built before issue 13's fast paths: the masked state through
 `State.to_dict` (the generic `_plain` walk) and the public parts read field by field.
 Kept verbatim as the reference the fast `api.view` and `api.information_state` must equal
-byte for byte (tests/engine/test_fast_views.py)."""
+byte for byte (tests/engine/test_fast_views.py); and `determinize` as it was before its
+sampler (engine/information.py's Determinizer), which must give the same states."""
 
 from __future__ import annotations
 
 from pax_hispanica.engine.end import colony_prestige_all
 from pax_hispanica.engine.flow import YEARS, acting, step_name
+from pax_hispanica.engine.flow import seats_to_act
+from pax_hispanica.engine.rng import below, seed_state, shuffle
+from pax_hispanica.engine.ruleset import load_ruleset
 from pax_hispanica.engine.state import CROWN, State
 
 HIDDEN = "?"
@@ -83,3 +87,49 @@ def reference_view(st: State, viewer: int | None, include_state: bool = True) ->
         "seed_hash": st.seed_hash, "seed": st.seed if st.over else None,
         "over": st.over, "result": st.result, **({"state": ms} if include_state else {}),
     }
+
+
+def reference_determinize(v: dict, seed: int) -> State:
+    """A full State consistent with a view `v` (one with its "state") or with an information
+    state itself: hidden cards dealt at random from the unseen ones, others' sealed choices
+    drawn from their legal range, a fresh PRNG. It reads nothing but `v`, so two states
+    with the same view give the same sample."""
+    d = v.get("state", v)
+    if "hands" not in d:
+        raise ValueError("determinize needs the masked state: a view made with include_state=True, "
+                         "or api.information_state(state, seat)")
+    d = dict(d)
+    rs = load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
+    rng = seed_state(seed)
+    known: set[str] = set()
+    for h in d["hands"]:
+        known.update(c for c in h if c != HIDDEN)
+    for tab in d["tableaus"]:
+        known.update(c for c, _ in tab)
+    known.update(d["market_discard"])
+    for deck in ("market", "haven"):
+        known.update(c for c in d[deck] if c != HIDDEN)
+    unseen_m = sorted(c for c in rs.market if c not in known)
+    unseen_h = sorted(c for c in rs.haven if c not in known)
+    rng = shuffle(seed, rng, unseen_m)
+    rng = shuffle(seed, rng, unseen_h)
+    market = [c if c != HIDDEN else unseen_m.pop() for c in d["market"]]
+    haven = [c if c != HIDDEN else unseen_h.pop() for c in d["haven"]]
+    rest = unseen_m + unseen_h
+    rng = shuffle(seed, rng, rest)
+    hands = [[c if c != HIDDEN else rest.pop() for c in h] for h in d["hands"]]
+    secrets = {int(k): val for k, val in d["secrets"].items()}
+    if d["stack"] and d["stack"][-1].get("sealed"):
+        dec = d["stack"][-1]
+        for s, _ in dec["committed"]:
+            if s not in secrets:
+                if dec["d"] == "bid":
+                    rng, x = below(seed, rng, d["money"][s] + 1)
+                    secrets[s] = x
+                else:
+                    rng, x = below(seed, rng, 2)
+                    secrets[s] = ("attacker", "target")[x]
+    st = State.from_dict({**d, "market": market, "haven": haven, "hands": hands,
+                          "secrets": {str(k): x for k, x in secrets.items()}, "seed": seed, "rng": rng}, rs)
+    st.acting_now = seats_to_act(st)         # complete: a search applies to it, never changes it
+    return st

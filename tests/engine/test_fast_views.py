@@ -16,8 +16,9 @@ from pax_hispanica import api
 from pax_hispanica.bots import make_agent
 from pax_hispanica.engine.flow import acting as cached_acting
 from pax_hispanica.engine.flow import seats_to_act
+from pax_hispanica.engine.state import COPIED, DICTS
 
-from .reference_view import reference_masked_state, reference_view
+from .reference_view import reference_determinize, reference_masked_state, reference_view
 
 
 def _bytes(x) -> bytes:
@@ -116,9 +117,45 @@ def test_determinize_reads_a_view_or_an_information_state_alike():
         if st.over:
             continue
         seat = api.acting(st)[0]
-        a = api.determinize(api.view(st, seat), 5)
+        a = api.determinize(api.view(st, seat, include_state=True), 5)
         b = api.determinize(api.information_state(st, seat), 5)
         assert api.snapshot(a) == api.snapshot(b)
+
+
+def test_determinize_gives_the_old_samples():
+    """The sampler (a template State, the unseen cards worked out once) deals what the old
+    determinize dealt: every field, acting, for several seeds, over positions of all years."""
+    checked = 0
+    for st in POSITIONS[::3]:
+        if st.over:
+            continue
+        for seat in api.acting(st):
+            info = api.information_state(st, seat)
+            sampler = api.determinizer(info)
+            for seed in (1, 2 ** 62 + 3, 987654321):
+                old = reference_determinize(info, seed)
+                for new in (api.determinize(info, seed), sampler(seed)):
+                    assert api.snapshot(new) == api.snapshot(old)
+                    assert new.acting_now == old.acting_now == seats_to_act(new)
+                    assert new.undo_stack == () and new.undo_seat is None
+                checked += 1
+    assert checked > 300
+
+
+def test_samples_of_one_determinizer_share_nothing_a_rule_changes():
+    st = next(s for s in POSITIONS if not s.over and s.year == 3 and s.version > 60)
+    seat = api.acting(st)[0]
+    sampler = api.determinizer(api.information_state(st, seat))
+    a, b = sampler(1), sampler(2)
+    for name in COPIED + DICTS + ("stack",):      # what State.copy copies: what the rules change in place
+        assert getattr(a, name) is not getattr(b, name), name
+    assert all(x is not y for x, y in zip(a.hands, b.hands)) and all(x is not y for x, y in zip(a.cargo, b.cargo))
+    before = api.snapshot(b)
+    a.money[0] += 5
+    a.hands[0].append("x")
+    a.cargo[0].append("x")
+    a.supply["x"] = 1
+    assert api.snapshot(b) == before and api.snapshot(sampler(2)) == before
 
 
 def test_decision_is_the_views_decision_with_its_name_under_decision():
@@ -135,6 +172,19 @@ def test_decision_is_the_views_decision_with_its_name_under_decision():
 def test_acting_cached_by_apply_is_what_the_decision_says():
     for st in POSITIONS:
         assert cached_acting(st) == seats_to_act(st)     # what apply stored = the decision's seats
+
+
+def test_model_view_is_part_of_the_view():
+    """api.model_view's keys are the view's, with the view's values (players: each key of a
+    player, the fleet's of its fleet), for every seat and a spectator."""
+    for st in POSITIONS[::2]:
+        for viewer in [None, *range(st.n)]:
+            facts, whole = api.model_view(st, viewer), api.view(st, viewer)
+            assert {k: v for k, v in facts.items() if k != "players"} == \
+                {k: whole[k] for k in facts if k != "players"}
+            for p, q in zip(facts["players"], whole["players"], strict=True):
+                assert p["fleet"] == {k: q["fleet"][k] for k in p["fleet"]}
+                assert {k: v for k, v in p.items() if k != "fleet"} == {k: q[k] for k in p if k != "fleet"}
 
 
 def test_a_view_without_the_board_is_the_view_without_the_map():

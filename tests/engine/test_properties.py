@@ -150,7 +150,7 @@ def test_snapshot_restore_round_trips_and_the_game_goes_on_identically(n, seed, 
     data = api.snapshot(mid)
     back = api.restore(data)
     assert back.to_dict() == mid.to_dict()
-    assert api.view(back, None) == api.view(mid, None)
+    assert api.view(back, None, include_state=True) == api.view(mid, None, include_state=True)
     for s in range(n):
         assert api.legal_actions(back, s) == api.legal_actions(mid, s)
     for a in actions[at:]:
@@ -167,12 +167,12 @@ def test_determinize_gives_a_state_with_the_same_view_that_depends_only_on_the_v
         if after.over or after.version % every:
             return
         for viewer in [None, *range(after.n)]:
-            v = api.view(after, viewer)
+            v = api.view(after, viewer, include_state=True)
             det = api.determinize(v, dseed)
-            assert api.view(det, viewer) == v
-            assert det.to_dict() == api.determinize(api.view(after, viewer), dseed).to_dict()
+            assert api.view(det, viewer, include_state=True) == v
+            assert det.to_dict() == api.determinize(api.view(after, viewer, include_state=True), dseed).to_dict()
             other = perturbed(after, viewer)            # others' secrets differ, the view does not
-            assert api.determinize(api.view(other, viewer), dseed).to_dict() == det.to_dict()
+            assert api.determinize(api.view(other, viewer, include_state=True), dseed).to_dict() == det.to_dict()
             # the sample is a playable state: every acting seat has a legal action that applies
             for s in acting(det):
                 api.apply(det, api.expand(api.legal_actions(det, s))[0])

@@ -70,7 +70,7 @@ def test_summary_decision_and_view_are_plain_json():
     g = play(5, 8, stop=lambda g: g.state.cycle == 2 and g.state.year == 3)
     st = g.state
     for seat in [None, *range(5)]:
-        json.dumps(api.view(st, seat))
+        json.dumps(api.view(st, seat, include_state=True))
         json.dumps(api.decision(st, seat))
     json.dumps(api.summary(st))
     assert len(api.snapshot(st)) < 20_000

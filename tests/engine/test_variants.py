@@ -38,7 +38,7 @@ def test_PRJ_31_the_variant_is_public_in_every_view_and_in_the_parameter_list():
     params = {"crown_colony_prestige": 1, "employ_range": "anywhere"}
     st = api.new_game(api.Config(players=3, params=params), seed=2)
     for seat in (0, 1, 2, None):
-        assert api.view(st, seat)["ruleset_params"] == params
+        assert api.view(st, seat, include_state=True)["ruleset_params"] == params
     assert api.view(api.new_game(api.Config(players=3), seed=2), 0)["ruleset_params"] == {}
     table = api.parameters("reference", params)
     assert table["crown_colony_prestige"] == {"value": 1, "type": "int", "range": [0, 10]}

@@ -122,7 +122,7 @@ def test_HID_1_a_view_is_unchanged_when_only_others_secrets_change(n, seed):
         for viewer in [None, *range(after.n)]:
             other = perturbed(after, viewer)
             assert other.to_dict() != after.to_dict() or not any(after.hands)
-            assert api.view(other, viewer) == api.view(after, viewer)
+            assert api.view(other, viewer, include_state=True) == api.view(after, viewer, include_state=True)
 
     play(n, seed, on_step=on_step)
 
@@ -134,7 +134,7 @@ def test_HID_1_own_hand_and_own_sealed_bid_are_shown_to_their_owner_only():
     g.act({"seat": 0, "type": "initiate", "deck": "market", "buried": False})
     g.act({"seat": 1, "type": "bid", "amount": 3})
     st = g.state
-    v0, v1, spec = api.view(st, 0), api.view(st, 1), api.view(st, None)
+    v0, v1, spec = api.view(st, 0, include_state=True), api.view(st, 1, include_state=True), api.view(st, None, include_state=True)
     assert v0["players"][0]["hand"] == ["galeon-1"] and v0["players"][1]["hand"] is None
     assert v0["players"][1]["hand_count"] == 2 and spec["players"][1]["hand_count"] == 2
     assert v1["my_sealed_choice"] == 3 and v0["my_sealed_choice"] is None and spec["my_sealed_choice"] is None
@@ -167,7 +167,7 @@ def test_HID_1_a_buried_card_stays_unseen_by_everyone_until_the_reveal():
 
 def test_HID_1_the_seed_and_every_hand_are_shown_when_the_game_ends():
     g = play(3, BIG_SEED + 7, bot_seed=7)
-    v = api.view(g.state, None)
+    v = api.view(g.state, None, include_state=True)
     assert v["seed"] == BIG_SEED + 7 and v["state"]["seed"] == BIG_SEED + 7
     assert [p["hand"] for p in v["players"]] == [list(h) for h in g.state.hands]
     assert v["seed_hash"] == g.events[0]["seed_hash"]
@@ -175,7 +175,7 @@ def test_HID_1_the_seed_and_every_hand_are_shown_when_the_game_ends():
 
 def test_HID_2_everything_else_is_public_and_the_same_for_every_viewer():
     g = play(4, 41, stop=lambda g: YEARS[g.state.year] == "sail" and g.state.cycle == 2)
-    views = [api.view(g.state, v) for v in (None, 0, 1, 2, 3)]
+    views = [api.view(g.state, v, include_state=True) for v in (None, 0, 1, 2, 3)]
     for key in ("cycle", "year", "step", "order", "acting", "colonies", "sites", "rebels", "decks", "supply",
                 "gone", "seed_hash", "version"):
         assert all(v[key] == views[0][key] for v in views), key
@@ -201,7 +201,21 @@ def test_HID_2_only_sealed_choices_are_addressed_every_other_event_reaches_every
 def test_HID_1_the_light_view_is_the_full_view_without_its_state():
     g = play(3, 17, stop=lambda g: g.state.version >= 40)
     for viewer in (0, 1, 2, None):
-        full = api.view(g.state, viewer)
+        full = api.view(g.state, viewer, include_state=True)
         light = api.view(g.state, viewer, include_state=False)
         assert "state" in full and "state" not in light
         assert light == {k: v for k, v in full.items() if k != "state"}
+
+
+def test_HID_1_the_default_view_leaves_the_masked_state_out_and_information_state_gives_it():
+    # issue 13 (docs/api.md): the masked state is built only when asked for
+    g = play(3, 17, stop=lambda g: g.state.version >= 40)
+    for viewer in (0, 1, 2, None):
+        default = api.view(g.state, viewer)
+        full = api.view(g.state, viewer, include_state=True)
+        assert "state" not in default and default == {k: v for k, v in full.items() if k != "state"}
+        assert full["state"] == api.information_state(g.state, viewer)
+    with pytest.raises(ValueError, match="include_state=True"):
+        api.determinize(api.view(g.state, 0), 1)
+    assert api.determinize(api.information_state(g.state, 0), 1).to_dict() \
+        == api.determinize(api.view(g.state, 0, include_state=True), 1).to_dict()

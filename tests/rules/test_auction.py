@@ -162,8 +162,8 @@ def test_AUC_2_buried_card_is_seen_by_nobody_until_resolved_then_by_everyone():
     initiate(g, buried=True)
     for s in (0, 1):        # the initiator included (AUC-2 [REF])
         for v in viewers:
-            assert not contains_card(api.view(g.state, v), buried), (s, v)
-            assert not contains_card(api.view(g.state, v)["state"], buried)
+            assert not contains_card(api.view(g.state, v, include_state=True), buried), (s, v)
+            assert not contains_card(api.view(g.state, v, include_state=True)["state"], buried)
             assert not contains_card(api.redact(g.events[start:], v), buried)
             assert not contains_card(api.decision(g.state, v), buried)
             assert all(not contains_card(d, buried) for d in api.legal_actions(g.state, v if v is not None else 0))
@@ -174,7 +174,7 @@ def test_AUC_2_buried_card_is_seen_by_nobody_until_resolved_then_by_everyone():
         seen = api.redact(g.events[before_reveal:], v)
         assert [e["card"] for e in seen if e["type"] == "BuriedCardRevealed"] == [buried]
         assert [e["card"] for e in seen if e["type"] == "AuctionWon"] == [buried]
-    assert buried in api.view(g.state, 1)["players"][1]["hand"]     # the winner holds it
+    assert buried in api.view(g.state, 1, include_state=True)["players"][1]["hand"]     # the winner holds it
 
 
 def test_AUC_2_buried_card_views_do_not_depend_on_which_card_is_buried():
@@ -189,7 +189,7 @@ def test_AUC_2_buried_card_views_do_not_depend_on_which_card_is_buried():
         g.act({"seat": 0, "type": "bid", "amount": 2})
         g.act({"seat": 1, "type": "bid", "amount": 1})
     for v in (0, 1, 2, None):
-        v1, v2 = api.view(g1.state, v), api.view(g2.state, v)
+        v1, v2 = api.view(g1.state, v, include_state=True), api.view(g2.state, v, include_state=True)
         assert dumps(v1) == dumps(v2)
         assert dumps(api.redact(g1.events[n1:], v)) == dumps(api.redact(g2.events[n2:], v))
 
@@ -346,7 +346,7 @@ def test_AUC_6_won_card_to_hand_and_next_card_face_up():
     g, _, events = run_auction([5, 5, 5], {0: 0, 1: 1, 2: 0})
     assert g.state.hands[1] == [GALEON[0]]
     assert GALEON[0] not in g.state.market
-    assert api.view(g.state, None)["decks"]["market"]["top"] == GALEON[1]
+    assert api.view(g.state, None, include_state=True)["decks"]["market"]["top"] == GALEON[1]
 
 
 def test_AUC_6_last_card_leaves_the_deck_empty_when_discard_is_empty():
@@ -477,17 +477,17 @@ def test_AUC_3_no_view_or_redacted_event_shows_a_bid_before_the_reveal(case, dat
         hidden = (g1.state.market if deck == "market" else g1.state.haven)[1] if buried else None
         for v in viewers:
             if hidden:                                  # AUC-2: nor is the buried card seen by anyone
-                assert not contains_card(api.view(g1.state, v), hidden)
+                assert not contains_card(api.view(g1.state, v, include_state=True), hidden)
                 assert not contains_card(api.redact(g1.events[m1:], v), hidden)
             if v == s:
                 continue
-            assert dumps(unhash(api.view(g1.state, v))) == dumps(unhash(api.view(g2.state, v))), v
+            assert dumps(unhash(api.view(g1.state, v, include_state=True))) == dumps(unhash(api.view(g2.state, v, include_state=True))), v
             assert dumps(unhash(api.redact(g1.events[m1:], v))) == dumps(unhash(api.redact(g2.events[m2:], v)))
             assert api.legal_actions(g1.state, v if v is not None else s) == \
                 api.legal_actions(g2.state, v if v is not None else s)
         # and the bidder itself sees its own bid
-        assert api.view(g1.state, s)["my_sealed_choice"] == bids[s]
-        assert api.view(g2.state, s)["my_sealed_choice"] == other
+        assert api.view(g1.state, s, include_state=True)["my_sealed_choice"] == bids[s]
+        assert api.view(g2.state, s, include_state=True)["my_sealed_choice"] == other
 
 
 @PROPERTY
@@ -556,9 +556,9 @@ def test_AUC_3_bid_secrecy_in_random_games():
             for e in api.redact(events, v):
                 if e["type"] == "ChoiceSealed" and e["seat"] != v:
                     leaks.append((v, e))
-            if set(api.view(after, v)["state"]["secrets"]) - {str(v)}:
+            if set(api.view(after, v, include_state=True)["state"]["secrets"]) - {str(v)}:
                 leaks.append((v, "secrets"))
-            if v != action["seat"] and api.view(after, v)["my_sealed_choice"] is not None \
+            if v != action["seat"] and api.view(after, v, include_state=True)["my_sealed_choice"] is not None \
                     and v not in after.secrets:
                 leaks.append((v, "my_sealed_choice"))
 

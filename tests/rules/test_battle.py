@@ -286,9 +286,9 @@ def test_BAT_3_no_one_sees_another_supporters_card_before_the_reveal(choices, or
         st2, events2 = play(flipped)
         for viewer in [None, 0, 1, 2, 3, 4]:
             if viewer == s:
-                assert api.view(st, viewer)["my_sealed_choice"] == sides[s]
+                assert api.view(st, viewer, include_state=True)["my_sealed_choice"] == sides[s]
                 continue
-            v1, v2 = api.view(st, viewer), api.view(st2, viewer)
+            v1, v2 = api.view(st, viewer, include_state=True), api.view(st2, viewer, include_state=True)
             assert _without_hashes(v1) == _without_hashes(v2)
             assert set(v1["state"]["secrets"]) <= {str(viewer)}
             assert v1["my_sealed_choice"] in (None, sides.get(viewer))
@@ -360,8 +360,10 @@ def test_BAT_5_PRJ_5_a_lost_battle_costs_a_galleon_and_the_cargo_that_no_longer_
     # 2 ships hold 4 items; with one ship left, the last two loaded are lost (PRJ-5)
     g = battle_game(fleets={0: (2, ["chest", "chest", "citizen", "chest"])})
     chests, citizens = g.state.supply["chests"], g.state.gone["citizen"]
+    before, snap = g.state, api.snapshot(g.state)
     events = attack(g, CARTAGENA)                          # the Crown: colony + Citizen + fort = 3
     assert resolved(events)["winner"] == "target"
+    assert api.snapshot(before) == snap                    # fships is shared between states: replaced
     lost = next(e for e in events if e["type"] == "GalleonLost")
     assert lost["ships"] == 1
     cargo = next(e for e in events if e["type"] == "CargoLost")

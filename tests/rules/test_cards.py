@@ -76,9 +76,11 @@ def targets_offered(state, seat, card):
 def test_CARD_1_effect_gain_galleon():
     card, spare = with_effect("gain_galleon")[:2]
     g = play_year([{"money": 9, "hand": [card, spare], "fleet": {"ships": 1}}, {"money": 5}])
+    before, snap = g.state, api.snapshot(g.state)
     events = play(g, 0, card)
     assert g.state.fships[0] == 2
-    assert api.view(g.state, 1)["players"][0]["fleet"]["ships"] == 2
+    assert api.snapshot(before) == snap              # fships is shared between states: replaced
+    assert api.view(g.state, 1, include_state=True)["players"][0]["fleet"]["ships"] == 2
     (gained,) = ev(events, "GalleonGained")
     assert gained["gained"] == 1 and gained["rule"] == "CARD-1"
     # at the fleet's maximum the card adds nothing
@@ -90,12 +92,12 @@ def test_CARD_1_effect_gain_galleon():
 def test_CARD_1_effect_found_colony():
     card = with_effect("found_colony")[0]
     g = play_year([{"money": 5, "hand": [card]}, {"money": 5}, {"money": 5}])
-    empty = sorted(c["id"] for c in api.view(g.state, None)["colonies"] if c["owner"] is None)
+    empty = sorted(c["id"] for c in api.view(g.state, None, include_state=True)["colonies"] if c["owner"] is None)
     assert targets_offered(g.state, 0, card) == empty
     refused(g.state, {"seat": 0, "type": "play", "card": card, "target": "cuba.habana"}, "bad_target", "PRJ-11")
     refused(g.state, {"seat": 0, "type": "play", "card": card}, "bad_target", "PRJ-11")
     events = play(g, 0, card, "honduras.trujillo")
-    col = next(c for c in api.view(g.state, None)["colonies"] if c["id"] == "honduras.trujillo")
+    col = next(c for c in api.view(g.state, None, include_state=True)["colonies"] if c["id"] == "honduras.trujillo")
     assert (col["owner"], col["labour"], col["chests"], col["fort"]) == (0, None, 0, False)
     assert ev(events, "ColonyFounded")[0]["colony"] == "honduras.trujillo"
     assert g.state.tableaus[0] == [(card, "honduras.trujillo")]
@@ -105,7 +107,7 @@ def test_CARD_1_effect_build_fort():
     card = with_effect("build_fort")[0]
     g = play_year([{"money": 5, "hand": [card]}, {"money": 5}, {"money": 5}],
                   colonies={"honduras.trujillo": {"owner": 0, "labour": "citizen"}})
-    mine = sorted(c["id"] for c in api.view(g.state, None)["colonies"] if c["owner"] == 0 and not c["fort"])
+    mine = sorted(c["id"] for c in api.view(g.state, None, include_state=True)["colonies"] if c["owner"] == 0 and not c["fort"])
     assert "cuba.habana" not in mine                      # already has a fort
     assert targets_offered(g.state, 0, card) == mine
     refused(g.state, {"seat": 0, "type": "play", "card": card, "target": "jamaica.port_royal"},
@@ -121,8 +123,10 @@ def test_CARD_1_effect_set_legality(card):
     start = "SMUGGLER" if eff["value"] != "SMUGGLER" else "PLUNDER"
     g = play_year([{"money": 5, "hand": [card], "fleet": {"legality": start}},
                    {"money": 5, "fleet": {"legality": start}}])
+    before, snap = g.state, api.snapshot(g.state)
     events = play(g, 0, card)
     assert g.state.legality == [eff["value"], start]
+    assert api.snapshot(before) == snap              # legality is shared between states: replaced
     (changed,) = ev(events, "LegalityChanged")
     assert changed["rule"] == "TRS-6" and changed["legality"] == eff["value"]
 
@@ -132,7 +136,7 @@ def test_CARD_1_effect_income():
     (eff,) = RS.cards[card].effects
     g = play_year([{"money": 5, "hand": [card]}, {"money": 5}])
     events = play(g, 0, card)
-    assert g.state.income[0] == eff["n"] and api.view(g.state, 1)["players"][0]["income"] == eff["n"]
+    assert g.state.income[0] == eff["n"] and api.view(g.state, 1, include_state=True)["players"][0]["income"] == eff["n"]
     assert ev(events, "IncomeIncreased")[0]["amount"] == eff["n"]
     mark = len(g.events)
     drive(g, lambda g: any(e["type"] == "EarningsPaid" for e in g.events[mark:]))
@@ -148,7 +152,7 @@ def test_CARD_1_effect_hand_limit():
     g = play_year([{"money": 5, "hand": [card]}, {"money": 5}])
     events = play(g, 0, card)
     assert g.state.hand_limit(0) == RS.hand_limit + 1
-    assert api.view(g.state, 1)["players"][0]["hand_limit"] == RS.hand_limit + 1
+    assert api.view(g.state, 1, include_state=True)["players"][0]["hand_limit"] == RS.hand_limit + 1
     assert ev(events, "HandLimitIncreased")[0]["hand_limit"] == RS.hand_limit + 1
 
 
@@ -156,7 +160,9 @@ def test_CARD_1_effect_prestige():
     card = first("grandeza")
     (eff,) = RS.cards[card].effects
     g = play_year([{"money": 5, "prestige": 3, "hand": [card]}, {"money": 5}])
+    before, snap = g.state, api.snapshot(g.state)
     events = play(g, 0, card)
+    assert api.snapshot(before) == snap              # prestige is shared between states: replaced
     assert g.state.prestige[0] == 3 + eff["n"] and g.state.money[0] == 5 - RS.cards[card].cost
     assert ev(events, "PrestigeGained")[0]["amount"] == eff["n"]
 
@@ -182,7 +188,7 @@ def test_CARD_1_effect_place_visita():
     refused(g.state, {"seat": 0, "type": "play", "card": card, "target": "caribe_central"}, "bad_target", "PRJ-11")
     events = play(g, 0, card, "honduras")
     (placed,) = ev(events, "VisitaPlaced")
-    site = next(s for s in api.view(g.state, None)["sites"] if s["id"] == placed["site"])
+    site = next(s for s in api.view(g.state, None, include_state=True)["sites"] if s["id"] == placed["site"])
     assert (site["zone"], site["kind"], site["count"], site["wilderness"]) == ("honduras", "visita",
                                                                                eff["indigenous"], False)
     assert g.state.supply["indigenous"] == before.supply["indigenous"] - eff["indigenous"]
@@ -216,7 +222,7 @@ def test_CARD_1_effect_place_cathedral():
     g = play_year([{"money": 5, "hand": [card]}, {"money": 5}])
     events = play(g, 0, card, "honduras")
     (placed,) = ev(events, "CathedralPlaced")
-    site = next(s for s in api.view(g.state, None)["sites"] if s["id"] == placed["site"])
+    site = next(s for s in api.view(g.state, None, include_state=True)["sites"] if s["id"] == placed["site"])
     assert (site["zone"], site["kind"], site["count"], site["capacity"]) == ("honduras", "cathedral", 0,
                                                                              eff["capacity"])
     mark = len(g.events)
@@ -233,7 +239,7 @@ def test_CARD_1_effect_remove_rebels():
     assert targets_offered(g.state, 0, card) == ["florida", "jamaica"]
     refused(g.state, {"seat": 0, "type": "play", "card": card, "target": "cuba"}, "bad_target", "PRJ-11")
     events = play(g, 0, card, "jamaica")
-    assert api.view(g.state, None)["rebels"] == {"jamaica": 2 - eff["n"], "florida": 1}
+    assert api.view(g.state, None, include_state=True)["rebels"] == {"jamaica": 2 - eff["n"], "florida": 1}
     assert ev(events, "RebelsRemoved")[0]["count"] == eff["n"]
     assert audit.meeple_total(g.state) == audit.meeple_total(before)
     # without a rebellious zone the card cannot be played at all
@@ -259,7 +265,7 @@ def test_CARD_1_effect_haven():
     assert targets_offered(g.state, 0, card) == sorted(RS.zone_ids[:RS.n_land])
     refused(g.state, {"seat": 0, "type": "play", "card": card, "target": "europe"}, "bad_target", "PRJ-11")
     events = play(g, 0, card, "espanola")
-    assert api.view(g.state, 1)["players"][0]["havens"] == ["espanola"]
+    assert api.view(g.state, 1, include_state=True)["players"][0]["havens"] == ["espanola"]
     (founded,) = ev(events, "HavenFounded")
     assert founded["rule"] == "CARD-2"
     drive(g, lambda g: g.state.year == 3 and api.acting(g.state) == (0,))
@@ -272,8 +278,10 @@ def test_CARD_1_bespoke_treaty_of_madrid():
                    {"money": 5, "fleet": {"legality": "PLUNDER"}},
                    {"money": 5, "fleet": {"legality": "CONQUISTADOR"}},
                    {"money": 5, "fleet": {"legality": "PLUNDER"}}])
+    before, snap = g.state, api.snapshot(g.state)
     events = play(g, 0, card)
     assert g.state.legality == ["SMUGGLER", "PRIVATEER", "CONQUISTADOR", "PRIVATEER"]
+    assert api.snapshot(before) == snap              # legality is shared between states: replaced
     assert sorted(e["seat"] for e in ev(events, "LegalityChanged")) == [1, 3]
     assert g.state.money[0] == 5 - RS.cards[card].cost
 

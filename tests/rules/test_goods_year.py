@@ -315,7 +315,7 @@ def test_GDS_6_a_slave_that_revolts_becomes_a_rebel_and_the_zone_is_rebellious(t
     assert [(e["colony"], e["outcome"], e["zone"]) for e in ev] == [
         ("nueva_espana.zacatecas", "revolts", "nueva_espana"), ("nueva_espana.orizaba", "revolts", "nueva_espana")]
     s = g.state
-    assert api.view(s, None)["rebels"] == {"nueva_espana": 2}
+    assert api.view(s, None, include_state=True)["rebels"] == {"nueva_espana": 2}
     assert s.gone["slave"] == 0
     assert colony(s, "nueva_espana.orizaba")["labour"] is None
     # the Rebels stop kidnapping there in the next Goods Year (LAB-4): a position with them at the labour step

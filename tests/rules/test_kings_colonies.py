@@ -59,11 +59,11 @@ def test_PRJ_30_views_show_what_the_colonies_will_score_at_the_end():
     position = {"cycle": 5, "year": "sail", "step": "end_of_cycle", "players": [{"money": 0}, {"money": 0}],
                 "colonies": {"florida.san_agustin": {"owner": 0, "labour": "citizen"}}}
     before = _spanish_game(**{**position, "step": "voyages"})
-    shown = [p["colony_prestige"] for p in api.view(before.state, 1)["players"]]
+    shown = [p["colony_prestige"] for p in api.view(before.state, 1, include_state=True)["players"]]
     assert shown == [p["colony_prestige"] for p in api.summary(before.state)["players"]]
     final = next(e for e in _spanish_game(**position).events if e["type"] == "FinalScoring")["breakdown"]
     assert shown == [f["from_colonies"] for f in final] == [1, 1]       # eight King's colonies score 0
-    assert [p["colony_prestige"] for p in api.view(_spanish_game(**position).state, 0)["players"]] == [0, 0]
+    assert [p["colony_prestige"] for p in api.view(_spanish_game(**position).state, 0, include_state=True)["players"]] == [0, 0]
 
 
 def test_PRJ_30_colony_prestige_of_all_seats_equals_the_rule_seat_by_seat():

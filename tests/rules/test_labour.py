@@ -429,7 +429,7 @@ def test_LAB_1_descriptors_offer_exactly_the_legal_sources(anywhere, vac, counts
     g = at_labour(colonies, sites=dict(zip(SITES, counts)), rebels={z: 1 for z in rebels}, money=[5, money, 5],
                   ruleset=anywhere if anywhere_range else None)
     s = g.state
-    view = api.view(s, None)
+    view = api.view(s, None, include_state=True)
     asked = api.decision(s, 1)["colonies"] if api.acting(s) == (1,) else []
     expect = expected_sources(view, vac, money, "anywhere" if anywhere_range else "same_zone")
     assert {c for c, _, _ in expect} == set(asked)

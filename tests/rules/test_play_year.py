@@ -68,7 +68,7 @@ def test_PLY_1_play_a_card_pays_its_cost_to_the_pool_and_goes_to_the_tableau():
     assert g.state.money[0] == 5 - cost and g.state.burned == before.burned + cost
     assert g.state.hands[0] == [] and [c for c, _ in g.state.tableaus[0]] == [TITULO[0]]
     assert [e["type"] for e in events][0] == "CardPlayed"
-    assert api.view(g.state, 1)["players"][0]["tableau"] == [{"card": TITULO[0], "target": None}]
+    assert api.view(g.state, 1, include_state=True)["players"][0]["tableau"] == [{"card": TITULO[0], "target": None}]
     assert audit.money_balance(g.state) == audit.money_balance(before)
 
 
@@ -110,8 +110,8 @@ def test_HND_1_hand_limit_is_the_parameter_plus_tableau_bonuses():
     g = play_year([{"money": 5, "tableau": [SECRETARIO[0], SECRETARIO[1]]}, {"money": 5}])
     bonus = sum(e["n"] for c in SECRETARIO[:2] for e in RS.cards[c].effects if e["kind"] == "hand_limit")
     assert bonus == 2
-    assert api.view(g.state, 1)["players"][0]["hand_limit"] == LIMIT + 2
-    assert api.view(g.state, 1)["players"][1]["hand_limit"] == LIMIT
+    assert api.view(g.state, 1, include_state=True)["players"][0]["hand_limit"] == LIMIT + 2
+    assert api.view(g.state, 1, include_state=True)["players"][1]["hand_limit"] == LIMIT
 
 
 def test_HND_2_cannot_end_the_play_turn_over_the_hand_limit():
@@ -190,7 +190,7 @@ def test_HND_4_a_discarded_market_card_goes_to_the_market_discard_pile():
     events = g.act({"seat": 0, "type": "discard", "card": GALEON[0]})
     assert g.state.market_discard == [GALEON[0]] and g.state.market == market
     assert g.state.money[0] == 2
-    assert api.view(g.state, None)["decks"]["market_discard"] == [GALEON[0]]
+    assert api.view(g.state, None, include_state=True)["decks"]["market_discard"] == [GALEON[0]]
     (d,) = [e for e in events if e["type"] == "CardDiscarded"]
     assert d["deck"] == "market" and d["rule"] == "HND-4"
 
@@ -208,7 +208,7 @@ def test_HND_4_discarded_haven_card_is_shuffled_back_below_the_top_PRJ_3():
     assert not [e for e in events if e["type"] == "DeckTopShown"]
     # where it went is secret: nobody's view differs from a world where it went elsewhere
     for v in (0, 1, None):
-        assert api.view(g.state, v)["state"]["haven"][1:] == ["?"] * len(haven)
+        assert api.view(g.state, v, include_state=True)["state"]["haven"][1:] == ["?"] * len(haven)
     assert not api.can_undo(g.state, 0)             # a draw from the PRNG cannot be undone (PRJ-2)
 
 
@@ -234,7 +234,7 @@ def test_PRJ_3_a_haven_card_returned_to_an_empty_haven_deck_becomes_its_top():
     assert g.state.haven == ["tortuga"]
     (top,) = [e for e in events if e["type"] == "DeckTopShown"]
     assert (top["deck"], top["card"]) == ("haven", "tortuga")
-    assert api.view(g.state, 1)["decks"]["haven"]["top"] == "tortuga"
+    assert api.view(g.state, 1, include_state=True)["decks"]["haven"]["top"] == "tortuga"
 
 
 # ---- PRJ-19: refilling the Market deck --------------------------------------------------------
@@ -249,7 +249,7 @@ def test_PRJ_19_a_card_into_the_discard_of_an_empty_market_deck_refills_it_at_on
     assert g.state.market == [cards[0]] and g.state.market_discard == []
     names = [e["type"] for e in events]
     assert names.index("DeckRefilled") < names.index("DeckTopShown")
-    assert api.view(g.state, 1)["decks"]["market"] == {"top": cards[0], "count": 1}
+    assert api.view(g.state, 1, include_state=True)["decks"]["market"] == {"top": cards[0], "count": 1}
     assert sorted(audit.cards(g.state)) == sorted(RS.market + RS.haven)
 
 

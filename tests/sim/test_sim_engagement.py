@@ -24,7 +24,7 @@ def replay_by_hand(result: dict, players: int, params: dict) -> dict:
         seat = api.acting(state)[0]
         legal = api.legal_actions(state, seat)
         forced += len(api.expand(legal)) == 1
-        action = agents[seat].decide(api.view(state, seat), legal)
+        action = agents[seat].decide(api.view(state, seat, include_state=True), legal)
         kinds[action["type"]] += 1
         state, evs = api.apply(state, action)
         events += evs

@@ -18,7 +18,7 @@ def test_a_fresh_search_bot_per_decision_plays_like_one_kept_for_the_whole_game(
     kept = seam.make_bot("ismcts", 77, 1)
     for _ in range(40):
         seat = api.acting(state)[0]
-        view, legal = api.view(state, seat), api.legal_actions(state, seat)
+        view, legal = api.view(state, seat, include_state=True), api.legal_actions(state, seat)
         action = kept.decide(view, legal)
         assert seam.think("ismcts", 77, 1, view, legal) == action
         state, _ = api.apply(state, action)
@@ -54,5 +54,5 @@ def test_ismcts_seats_play_through_the_worker_process(tmp_path):
     agent = seam.make_bot("ismcts", api.derived_seed(seed, "bot|0"), 1)  # the server's bot seed
     for action in actions[:30]:
         if action["seat"] == 0:
-            assert agent.decide(api.view(state, 0), api.legal_actions(state, 0)) == action
+            assert agent.decide(api.view(state, 0, include_state=True), api.legal_actions(state, 0)) == action
         state, _ = api.apply(state, action)

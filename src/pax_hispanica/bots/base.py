@@ -166,6 +166,9 @@ class BaseAgent:
     # Whether decide() needs the masked state in its view (view["state"], for
     # api.determinize): callers may leave it out of the view otherwise, which is cheaper.
     uses_information_state = False
+    # Whether decide() reads its view at all: a caller may pass view=None to a bot that does
+    # not (the random bot chooses from the legal actions alone), and build no view for it.
+    reads_view = True
 
     def __init__(self, seed: int = 0, api: Any = None, **options: Any) -> None:
         self.seed = int(seed)

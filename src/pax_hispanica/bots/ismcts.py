@@ -143,7 +143,19 @@ class ISMCTSAgent(BaseAgent):
 
     # -- helpers -----------------------------------------------------------
     def _actions(self, state: Any, seat: int) -> list[Action]:
-        return bounded_actions(playable(self.api.legal_actions(state, seat)), RANGE_CAP)
+        """bounded_actions(playable(legal), RANGE_CAP), the search's actions at a node, built
+        in one pass where no option is an undo (the engine never lists one): the same list."""
+        legal = self.api.legal_actions(state, seat)
+        out: list[Action] = []
+        for d in legal:
+            if d.get("kind") == "choice":
+                for o in d["options"]:
+                    if o.get("type") == "undo":
+                        return bounded_actions(playable(legal), RANGE_CAP)
+                    out.append(dict(o))
+            else:
+                return bounded_actions(playable(legal), RANGE_CAP)
+        return out
 
     def _values(self, state: Any, n: int) -> list[float]:
         api = self.api
@@ -172,10 +184,15 @@ class ISMCTSAgent(BaseAgent):
         if self.model > 0 and rng.random() < self.model and hasattr(self.api, "load_ruleset"):
             api = self.api
             # the heuristic bids from the players and the decision alone (HeuristicAgent._bid),
-            # so a bid's model view leaves out the map; a Battle Card's reads the colonies
-            board = actions[0].get("type") != "bid"
-            return self._playout_bot(seat).decide(api.view(state, seat, include_state=False, board=board),
-                                                  api.legal_actions(state, seat))
+            # so a bid reads the public facts of api.model_view, not a view; a Battle Card's
+            # choice reads the colonies, so it gets the view
+            if actions[0].get("type") != "bid":
+                seen = api.view(state, seat)
+            elif hasattr(api, "model_view"):
+                seen = api.model_view(state, seat)
+            else:
+                seen = api.view(state, seat, include_state=False, board=False)
+            return self._playout_bot(seat).decide(seen, api.legal_actions(state, seat))
         return actions[rng.randrange(len(actions))]
 
     # -- the search --------------------------------------------------------
@@ -212,10 +229,14 @@ class ISMCTSAgent(BaseAgent):
         iterations = 0
         budget_iters = self.iterations if self.iterations is not None else self.max_iterations
         deadline = t0 + self.seconds if self.seconds is not None else None
+        # the view's samples: api.determinizer works out what depends on the view alone once
+        # (the same states as api.determinize(view, seed)); a toy API may only have determinize
+        make = getattr(api, "determinizer", None)
+        sample = make(view) if make is not None else (lambda seed: api.determinize(view, seed))
         while iterations < budget_iters:
             if deadline is not None and iterations > 0 and time.perf_counter() >= deadline:
                 break
-            state = api.determinize(view, rng.getrandbits(63))
+            state = sample(rng.getrandbits(63))
             if root is None:
                 n_players = len(api.result(state)["scores"]) if api.is_over(state) else _players(api, state, view)
                 root = _Node(n_players)
@@ -250,6 +271,7 @@ class ISMCTSAgent(BaseAgent):
                  rng: random.Random, n: int) -> None:
         api = self.api
         sealed = api.SEALED_ACTION_TYPES      # the game's secret choices, as its API declares them
+        step = _stepper(api)
         node = root
         path = [root]
         expanded = False
@@ -278,7 +300,7 @@ class ISMCTSAgent(BaseAgent):
                     child = node.children[key] = _Node(n, {"seat": seat, "type": action.get("type")}, seat)
                     expanded = True
                 child.avail += 1
-                state, _ = api.apply(state, action)
+                state = step(state, action)
                 node = child
                 path.append(node)
                 if expanded:
@@ -296,7 +318,7 @@ class ISMCTSAgent(BaseAgent):
                 k, a = untried[rng.randrange(len(untried))]
                 child = node.children[k] = _Node(n, a, seat)
                 child.avail += 1
-                state, _ = api.apply(state, a)
+                state = step(state, a)
                 path.append(child)
                 expanded = True
                 break
@@ -312,7 +334,7 @@ class ISMCTSAgent(BaseAgent):
                     best, best_score = (k, a), score
             assert best is not None
             node = node.children[best[0]]
-            state, _ = api.apply(state, best[1])
+            state = step(state, best[1])
             path.append(node)
         # playout, cut short after `cutoff` decisions
         steps = 0
@@ -334,7 +356,7 @@ class ISMCTSAgent(BaseAgent):
                                                        api.legal_actions(state, seats[0]))
             else:
                 a = actions[rng.randrange(len(actions))]
-            state, _ = api.apply(state, a)
+            state = step(state, a)
             steps += 1
         values = self._values(state, n)
         for nd in path:
@@ -342,6 +364,15 @@ class ISMCTSAgent(BaseAgent):
             r = nd.reward
             for i in range(n):
                 r[i] += values[i]
+
+
+def _stepper(api: Any) -> Any:
+    """The search's own apply: api.apply_trusted (the same next state without the shape
+    checks and events nobody reads here, docs/api.md), or apply's state for an API without it."""
+    trusted = getattr(api, "apply_trusted", None)
+    if trusted is not None:
+        return trusted
+    return lambda state, action: api.apply(state, action)[0]
 
 
 def _rank(key: Key, root_keys: dict[Key, Action]) -> int:

@@ -8,8 +8,9 @@ from .base import Action, BaseAgent, Descriptor, count_actions, nth_action, play
 
 class RandomAgent(BaseAgent):
     kind = "random"
+    reads_view = False          # chooses from `legal` alone: paxh simulate passes view=None
 
-    def decide(self, view: dict, legal: list[Descriptor]) -> Action:
+    def decide(self, view: dict | None, legal: list[Descriptor]) -> Action:
         legal = playable(legal)
         n = count_actions(legal)
         if not n:

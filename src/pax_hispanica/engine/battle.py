@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .flow import Out, require
+from .state import replaced
 
 if TYPE_CHECKING:
     from .state import State
@@ -142,7 +143,7 @@ def lose_cargo(st: State, seat: int, items: list[str], out: Out, rule: str) -> N
 
 def _attacker_loses(st: State, attacker: int, out: Out) -> BattleOutcome:
     if st.fships[attacker] > 1:
-        st.fships[attacker] -= 1
+        st.fships = replaced(st.fships, attacker, st.fships[attacker] - 1)      # shared: replaced
         cap = st.fships[attacker] * st.rs.ship_capacity
         lost = st.cargo[attacker][cap:]
         del st.cargo[attacker][cap:]

@@ -7,7 +7,7 @@ vocabulary cannot express is a named exception in BESPOKE.
 from __future__ import annotations
 
 from .flow import Out
-from .state import appended
+from .state import appended, replaced
 
 
 def targets(st, seat: int, kind: str | None) -> list:
@@ -63,7 +63,7 @@ def play_effects(st, seat: int, card, target, out: Out) -> None:
 
 def _gain_galleon(st, seat, eff, target, out):
     before = st.fships[seat]
-    st.fships[seat] = min(st.rs.max_ships, before + eff["n"])
+    st.fships = replaced(st.fships, seat, min(st.rs.max_ships, before + eff["n"]))      # shared: replaced
     out.emit("GalleonGained", "CARD-1", seat=seat, ships=st.fships[seat], gained=st.fships[seat] - before)
 
 
@@ -81,7 +81,7 @@ def _build_fort(st, seat, eff, target, out):
 
 
 def _set_legality(st, seat, eff, target, out):
-    st.legality[seat] = eff["value"]
+    st.legality = replaced(st.legality, seat, eff["value"])          # shared between states: replaced
     out.emit("LegalityChanged", "TRS-6", seat=seat, legality=eff["value"])
 
 
@@ -102,7 +102,7 @@ def _extra_moves(st, seat, eff, target, out):
 
 
 def _prestige(st, seat, eff, target, out):
-    st.prestige[seat] += eff["n"]
+    st.prestige = _raised(st.prestige, seat, eff["n"])          # shared between states: replaced
     out.emit("PrestigeGained", "CARD-1", seat=seat, amount=eff["n"], source="card")
 
 
@@ -171,7 +171,7 @@ def _treaty_of_madrid(st, seat, out):
     """Tratado de Madrid (1670): Spain recognises the buccaneer powers; every PLUNDER Flagship becomes PRIVATEER."""
     for s in range(st.n):
         if st.legality[s] == "PLUNDER":
-            st.legality[s] = "PRIVATEER"
+            st.legality = replaced(st.legality, s, "PRIVATEER")          # shared: replaced
             out.emit("LegalityChanged", "TRS-6", seat=s, legality="PRIVATEER")
 
 

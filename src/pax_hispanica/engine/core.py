@@ -6,7 +6,7 @@ from . import years  # noqa: F401  (registers the years' steps and decisions)
 from .errors import IllegalAction, short
 from .decisions import (BOOL, DECISIONS, INT, NONE, STR, Fields, action_fields, sealed_action_types,
                         sealed_decisions)
-from .flow import Out, acting, advance, seats_to_act
+from .flow import Out, QuietOut, acting, advance, seats_to_act
 from .state import State
 
 # PRJ-7: each action type's fields besides seat and type, and the JSON types each may take
@@ -127,8 +127,28 @@ def apply(st: State, action: dict) -> tuple[State, list[dict]]:
     if seat not in now:
         who = ", ".join(str(s) for s in now)
         raise IllegalAction("not_your_turn", "PRJ-7", f"Seat {seat} is not to act now (waiting for seat {who}).")
-    new = st.copy()
-    out = Out(new)
+    out = Out(st.copy())
+    return _act(st, seat, action, out), out.events
+
+
+def apply_trusted(st: State, action: dict) -> State:
+    """The search path (issue 13): the next state of a *legal* action, exactly what `apply`
+    gives (tests/engine/test_trusted_apply.py compares to_dict over random positions), for
+    bots' internal simulations. It skips the shape checks (PRJ-7: an action that is not one
+    of legal_actions' may fail in any way) and builds no events (each still takes its
+    number: event_seq is state); a sealed choice's commitment is still hashed, since the hash
+    is part of the pending decision, but the reveal's salts are not. Returns the state only."""
+    if action["type"] == "undo" or st.over:
+        return apply(st, action)[0]
+    seat = action["seat"]
+    if seat not in acting(st):
+        return apply(st, action)[0]            # raises not_your_turn, as apply does
+    return _act(st, seat, action, QuietOut(st.copy()))
+
+
+def _act(st: State, seat: int, action: dict, out: Out) -> State:
+    """Apply a checked action to out.st, a fresh copy of `st`, and finish the new state."""
+    new = out.st
     rng_before = new.rng
     dec = new.stack[-1]
     DECISIONS[dec["d"]].act(new, dec, action, out)
@@ -140,7 +160,7 @@ def apply(st: State, action: dict) -> tuple[State, list[dict]]:
         new.undo_seat = seat
     else:
         new.undo_stack, new.undo_seat = (), None
-    return new, out.events
+    return new
 
 
 def _undo(st: State, seat: int) -> tuple[State, list[dict]]:

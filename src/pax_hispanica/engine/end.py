@@ -37,6 +37,7 @@ def final_scoring(st, out: Out, reason: str) -> None:
     rs = st.rs
     breakdown = []
     colonies = colony_prestige_all(st)                # before st.over is set
+    st.prestige = st.prestige[:]                      # shared between states: this state's own list
     for s in range(st.n):
         from_money = st.money[s] // rs.money_per_prestige
         from_colonies = colonies[s]

@@ -32,6 +32,7 @@ class Out:
     """Collects the events of one action and whether it revealed or drew anything."""
 
     __slots__ = ("st", "events", "irreversible")
+    quiet = False                      # QuietOut: the events are not built (core.apply_trusted)
 
     def __init__(self, st: State) -> None:
         self.st = st
@@ -49,6 +50,17 @@ class Out:
             ev["to"] = sorted(to)
         self.events.append(ev)
         return ev
+
+
+class QuietOut(Out):
+    """An Out for search (core.apply_trusted): no event is built, but each still takes its
+    number, so `event_seq`, a field of the state, is what the normal path gives."""
+
+    __slots__ = ()
+    quiet = True
+
+    def emit(self, type_: str, rule: str, to=None, **fields) -> None:   # type: ignore[override]
+        self.st.event_seq += 1
 
 
 def require(cond: bool, code: str, rule: str, message: str) -> None:

@@ -16,7 +16,7 @@ from .decisions import secret_domain
 from .flow import seats_to_act
 from .rng import below, seed_state, shuffle
 from .ruleset import load_ruleset
-from .state import DICTS, FLAT, NESTED, SCALARS, State, _plain
+from .state import DICTS, FLAT, NESTED, SCALARS, State, _frozen, _new, _plain
 
 HIDDEN = "?"
 
@@ -63,28 +63,71 @@ def determinize(v: dict, seed: int) -> State:
     """A full State consistent with a view `v` (one with its "state") or with an information
     state itself: hidden cards dealt at random from the unseen ones, others' sealed choices
     drawn from their legal range, a fresh PRNG. It reads nothing but `v`, so two states
-    with the same view give the same sample."""
-    d = dict(v.get("state", v))
-    rs = load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
-    rng = seed_state(seed)
-    known: set[str] = set()
-    for h in d["hands"]:
-        known.update(c for c in h if c != HIDDEN)
-    for tab in d["tableaus"]:
-        known.update(c for c, _ in tab)
-    known.update(d["market_discard"])
-    for deck in ("market", "haven"):
-        known.update(c for c in d[deck] if c != HIDDEN)
-    unseen_m = sorted(c for c in rs.market if c not in known)
-    unseen_h = sorted(c for c in rs.haven if c not in known)
-    rng = shuffle(seed, rng, unseen_m)
-    rng = shuffle(seed, rng, unseen_h)
-    market = [c if c != HIDDEN else unseen_m.pop() for c in d["market"]]
-    haven = [c if c != HIDDEN else unseen_h.pop() for c in d["haven"]]
-    rest = unseen_m + unseen_h
-    rng = shuffle(seed, rng, rest)
-    hands = [[c if c != HIDDEN else rest.pop() for c in h] for h in d["hands"]]
-    secrets = {int(k): val for k, val in d["secrets"].items()}
+    with the same view give the same sample. `determinizer(v)(seed)` is the same state;
+    a search drawing many samples of one view builds its determinizer once."""
+    dz = Determinizer(v)
+    return dz._deal(seed, dz.template)      # its only sample may be the template itself
+
+
+class Determinizer:
+    """Samples of one view (issue 13): what depends on the view alone (the ruleset, the cards
+    seen, the unseen ones in order, a template State built straight from the fields) is
+    worked out once; each sample shuffles the unseen cards, deals them and takes a copy of
+    the template (State.copy: nothing it holds is shared with another sample but what states
+    always share). The draws are determinize's, in the same order, so the samples are too
+    (tests/engine/test_fast_views.py checks them against the old construction)."""
+
+    __slots__ = ("d", "template", "unseen_m", "unseen_h", "market", "haven", "hands", "secrets")
+
+    def __init__(self, v: dict) -> None:
+        d = v.get("state", v)
+        if "hands" not in d:
+            raise ValueError("determinize needs the masked state: a view made with include_state=True, "
+                             "or api.information_state(state, seat)")
+        self.d = d
+        rs = load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
+        known: set[str] = set()
+        for h in d["hands"]:
+            known.update(c for c in h if c != HIDDEN)
+        for tab in d["tableaus"]:
+            known.update(c for c, _ in tab)
+        known.update(d["market_discard"])
+        for deck in ("market", "haven"):
+            known.update(c for c in d[deck] if c != HIDDEN)
+        self.unseen_m = sorted(c for c in rs.market if c not in known)
+        self.unseen_h = sorted(c for c in rs.haven if c not in known)
+        self.market, self.haven, self.hands = d["market"], d["haven"], d["hands"]
+        self.secrets = {int(k): val for k, val in d["secrets"].items()}
+        self.template = _template(d, rs)
+
+    def __call__(self, seed: int) -> State:
+        return self._deal(seed, self.template.copy())
+
+    def _deal(self, seed: int, st: State) -> State:
+        """Deal a sample into `st`, a copy of the template (or the template, used once)."""
+        rng = seed_state(seed)
+        unseen_m, unseen_h = self.unseen_m[:], self.unseen_h[:]
+        rng = shuffle(seed, rng, unseen_m)
+        rng = shuffle(seed, rng, unseen_h)
+        market = [c if c != HIDDEN else unseen_m.pop() for c in self.market]
+        haven = [c if c != HIDDEN else unseen_h.pop() for c in self.haven]
+        rest = unseen_m + unseen_h
+        rng = shuffle(seed, rng, rest)
+        hands = [[c if c != HIDDEN else rest.pop() for c in h] for h in self.hands]
+        secrets = dict(self.secrets)
+        rng = _sample_secrets(self.d, secrets, seed, rng)
+        st.market, st.haven, st.hands, st.secrets = market, haven, hands, secrets
+        st.seed, st.rng = seed, rng
+        if st.seed_hash is None:            # as State.from_dict: a view saved before the field existed
+            from .sealed import seed_hash
+            st.seed_hash = seed_hash(seed)
+        st.acting_now = seats_to_act(st)     # complete: a search applies to it, never changes it
+        return st
+
+
+def _sample_secrets(d: dict, secrets: dict, seed: int, rng: int) -> int:
+    """Others' sealed choices of the pending decision, drawn from their legal range into
+    `secrets`; returns the PRNG's new counter."""
     if d["stack"] and d["stack"][-1].get("sealed"):
         dec = d["stack"][-1]
         for s, _ in dec["committed"]:
@@ -92,7 +135,29 @@ def determinize(v: dict, seed: int) -> State:
                 domain = secret_domain(d, dec, s)
                 rng, x = below(seed, rng, len(domain))
                 secrets[s] = domain[x]
-    st = State.from_dict({**d, "market": market, "haven": haven, "hands": hands,
-                          "secrets": {str(k): x for k, x in secrets.items()}, "seed": seed, "rng": rng}, rs)
-    st.acting_now = seats_to_act(st)         # complete: a search applies to it, never changes it
+    return rng
+
+
+def _template(d: dict, rs) -> State:
+    """The State of an information state's fields, straight from them (what State.from_dict
+    builds, without its generic walk): fresh lists, decisions and the cursor frozen to
+    tuples; the hidden cards, the secrets, seed and PRNG are the sample's (Determinizer)."""
+    st = _new(State)
+    st.rs = rs
+    for f in SCALARS:
+        setattr(st, f, d[f] if f != "seed_hash" else d.get(f))
+    for f in FLAT:
+        setattr(st, f, list(d[f]))
+    st.hands = [list(h) for h in d["hands"]]
+    st.tableaus = [[tuple(t) for t in tab] for tab in d["tableaus"]]
+    st.havens = [list(x) for x in d["havens"]]
+    st.cargo = [list(x) for x in d["cargo"]]
+    st.supply = d["supply"]
+    st.gone = d["gone"]
+    st.secrets = {}
+    st.cursor = _frozen(dict(d["cursor"]))
+    st.stack = [_frozen(x) for x in d["stack"]]
+    st.undo_stack = ()
+    st.undo_seat = None
+    st.acting_now = None
     return st

@@ -54,17 +54,20 @@ def shuffle(seed: int, counter: int, items: list) -> int:
     """Fisher-Yates in place; returns the new counter. The draws are `below(seed, counter,
     i + 1)` written out inline: determinize shuffles every unseen card three times a
     sample, and the calls cost more than the hashing (the golden trace pins the numbers)."""
-    keyed = _keyed(seed)
+    fresh = _keyed(seed).copy
+    from_bytes = int.from_bytes
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
         limit = U64 - (U64 % n)
-        while True:
-            h = keyed.copy()
+        h = fresh()
+        h.update(counter.to_bytes(8, "little"))
+        counter += 1
+        x = from_bytes(h.digest(), "little")
+        while x >= limit:                   # rejected (about n in 2**64): draw again
+            h = fresh()
             h.update(counter.to_bytes(8, "little"))
             counter += 1
-            x = int.from_bytes(h.digest(), "little")
-            if x < limit:
-                break
+            x = from_bytes(h.digest(), "little")
         j = x % n
         items[i], items[j] = items[j], items[i]
     return counter

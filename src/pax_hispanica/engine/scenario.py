@@ -36,7 +36,7 @@ from .scenario_schema import SCENARIO, name_entry
 from .schema import first_problem
 from .keys import seed_hash
 from .setup import new_state
-from .state import CROWN, State
+from .state import CROWN, State, replaced
 
 Raw = dict[str, Any]          # a JSON object, its shape already checked by scenario_schema
 
@@ -111,8 +111,8 @@ def _fleet(st: State, s: int, f: Raw) -> None:
         if f["zone"] not in rs.zone_index:
             _fail(f"scenario: unknown zone {f['zone']!r}")
         st.fzone[s] = rs.zone_index[f["zone"]]
-    st.fships[s] = f.get("ships", st.fships[s])
-    st.legality[s] = f.get("legality", st.legality[s])
+    st.fships = replaced(st.fships, s, f.get("ships", st.fships[s]))            # shared lists: replaced
+    st.legality = replaced(st.legality, s, f.get("legality", st.legality[s]))
     if "cargo" in f:
         st.cargo[s] = list(f["cargo"])
 
@@ -120,7 +120,7 @@ def _fleet(st: State, s: int, f: Raw) -> None:
 def _player(st: State, s: int, p: Raw) -> list[str]:
     rs = st.rs
     st.money[s] = p.get("money", st.money[s])
-    st.prestige[s] = p.get("prestige", st.prestige[s])
+    st.prestige = replaced(st.prestige, s, p.get("prestige", st.prestige[s]))   # shared: replaced
     held = _cards_of(st, s, p)
     _fleet(st, s, p.get("fleet", {}))
     if "havens" in p:

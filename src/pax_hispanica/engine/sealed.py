@@ -34,8 +34,17 @@ def _salt_key(seed: int) -> bytes:
     return derive(seed, "paxh-salt")
 
 
+@lru_cache(maxsize=256)
+def _salt_mac(seed: int) -> "hmac.HMAC":
+    """The HMAC keyed with K_salt, never updated itself: each salt continues a copy of it
+    (the same digest as a fresh hmac.new, about three times cheaper)."""
+    return hmac.new(_salt_key(seed), digestmod=hashlib.sha256)
+
+
 def salt(seed: int, dec_id: str, seat: int) -> str:
-    return hmac.new(_salt_key(seed), f"{dec_id}|{seat}".encode(), hashlib.sha256).hexdigest()
+    mac = _salt_mac(seed).copy()
+    mac.update(f"{dec_id}|{seat}".encode())
+    return mac.hexdigest()
 
 
 def commitment(dec_id: str, seat: int, value: object, salt_: str) -> str:
@@ -48,6 +57,7 @@ def commit(st: State, dec: S, seat: int, value: V, out: Out,
     resolve(st, dec, values, out) (None while some seat has yet to choose)."""
     require(seat not in {s for s, _ in dec["committed"]}, "already_committed", dec["rule"],
             "Your choice is already sealed; it cannot be changed before the reveal.")
+    # the hash is part of the state (the decision's "committed"), so even apply_trusted makes it
     s = salt(st.seed, dec["id"], seat)
     h = commitment(dec["id"], seat, value, s)
     st.secrets[seat] = value
@@ -58,11 +68,14 @@ def commit(st: State, dec: S, seat: int, value: V, out: Out,
     if len(dec["committed"]) < len(dec["seats"]):
         return None
     values = {seat: st.secrets[seat] for seat in dec["seats"]}
-    revealed = [{"seat": x, "value": values[x], "salt": salt(st.seed, dec["id"], x), "hash": h}
-                for x, h in sorted(dec["committed"])]
     st.secrets = {}
     st.stack.pop()
-    out.emit("ChoicesRevealed", dec["rule"], decision=dec["d"], id=dec["id"], choices=revealed)
+    if out.quiet:                      # apply_trusted: the reveal's salts are read by nobody
+        out.emit("ChoicesRevealed", dec["rule"])
+    else:
+        revealed = [{"seat": x, "value": values[x], "salt": salt(st.seed, dec["id"], x), "hash": h}
+                    for x, h in sorted(dec["committed"])]
+        out.emit("ChoicesRevealed", dec["rule"], decision=dec["d"], id=dec["id"], choices=revealed)
     return resolve(st, dec, values, out)
 
 

@@ -21,10 +21,12 @@ FLAT = ("order", "money", "prestige", "nation", "hand_bonus", "income", "moves_b
         "market_discard", "haven")
 NESTED = ("hands", "tableaus", "havens", "cargo")
 # Flat lists that states share (copy-on-write by the writer): rarely or never changed, so
-# the rules that change them (cards.py: an income, hand-limit or move bonus, a new site;
-# goods.py: the new Player Order) put a new list in place instead of changing the old one.
+# the rules that change them (cards.py: an income, hand-limit or move bonus, a new site, a
+# galleon, a legality, Prestige; goods.py: the new Player Order; battle.py: a galleon lost;
+# treasure.py and end.py: Prestige) put a new list in place (`replaced`) instead of
+# changing the old one.
 SHARED = ("order", "nation", "hand_bonus", "income", "moves_bonus", "site_ids", "site_names", "site_zone",
-          "site_kind", "site_wild", "site_cap")
+          "site_kind", "site_wild", "site_cap", "prestige", "fships", "legality")
 COPIED = tuple(f for f in FLAT if f not in SHARED)
 # Lists of lists that states share the same way: a card played joins a tableau (play.py), a
 # Haven is founded (cards.py), through `appended`, which builds new lists.
@@ -111,7 +113,7 @@ class State:
         new.undo_stack = self.undo_stack
         new.undo_seat = self.undo_seat
         new.acting_now = None             # a copy is made to be changed
-        new.stack = [d.copy() for d in self.stack]
+        new.stack = list(map(dict.copy, self.stack))      # map: no comprehension frame (issue 13)
         # SCALARS
         new.config = self.config
         new.seed = self.seed
@@ -139,12 +141,12 @@ class State:
         new.site_kind = self.site_kind
         new.site_wild = self.site_wild
         new.site_cap = self.site_cap
+        new.prestige = self.prestige
+        new.fships = self.fships
+        new.legality = self.legality
         # COPIED
         new.money = self.money[:]
-        new.prestige = self.prestige[:]
         new.fzone = self.fzone[:]
-        new.fships = self.fships[:]
-        new.legality = self.legality[:]
         new.col_owner = self.col_owner[:]
         new.col_labour = self.col_labour[:]
         new.col_chests = self.col_chests[:]
@@ -158,8 +160,8 @@ class State:
         new.tableaus = self.tableaus
         new.havens = self.havens
         # COPIED_NESTED
-        new.hands = [x[:] for x in self.hands]
-        new.cargo = [x[:] for x in self.cargo]
+        new.hands = list(map(list.copy, self.hands))
+        new.cargo = list(map(list.copy, self.cargo))
         # DICTS
         new.supply = self.supply.copy()
         new.gone = self.gone.copy()
@@ -239,6 +241,14 @@ class State:
         """Who owns the Crown colonies: the Spanish player, or the Crown (CYC-4)."""
         s = self.spanish_seat()
         return CROWN if s is None else s
+
+
+def replaced(values: list, i: int, value) -> list:
+    """A new list with `value` at `i`, the other entries the same: how a SHARED field
+    changes without changing a list another state holds."""
+    new = values[:]
+    new[i] = value
+    return new
 
 
 def appended(per_seat: list[list], seat: int, item) -> list[list]:

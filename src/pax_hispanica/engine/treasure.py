@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .decisions import VoyageProgress
 from .flow import Out
-from .state import CROWN, State
+from .state import CROWN, State, replaced
 
 
 def free_space(st: State, seat: int) -> int:
@@ -112,7 +112,7 @@ def score(st: State, seat: int, legality: str, out: Out, rule: str = "TRS-5", wh
     else:
         money = rs.plunder_money * k
         prestige = k // rs.plunder_chests_per_prestige
-    st.prestige[seat] += prestige
+    st.prestige = replaced(st.prestige, seat, st.prestige[seat] + prestige)      # shared: replaced
     st.money[seat] += money
     st.minted += money
     st.gone["chest"] += k

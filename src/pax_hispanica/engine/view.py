@@ -1,7 +1,8 @@
 """Secrecy as a projection (HID-1, HID-2): views and redacted events.
 
 `view` reads the state's fields directly (issue 13): no masked copy of the whole state
-is built unless asked for (`include_state=True`, engine/information.py), and the parts
+is built unless asked for (`include_state=True`, or `api.information_state` alone:
+engine/information.py), and the parts
 of a view that only the ruleset decides (colony names, zones, goods) are built once per
 ruleset. tests/engine/test_fast_views.py checks the result against the old construction,
 byte for byte, on positions of random and heuristic games.
@@ -17,7 +18,7 @@ from .information import HIDDEN, determinize, information_state
 from .ruleset import Ruleset
 from .state import CROWN, State
 
-__all__ = ["HIDDEN", "determinize", "information_state", "masked_state", "redact", "summary", "view"]
+__all__ = ["HIDDEN", "determinize", "information_state", "masked_state", "model_view", "redact", "summary", "view"]
 
 masked_state = information_state          # the name it had before issue 13
 
@@ -76,10 +77,11 @@ def public_decision(st: State) -> dict | None:
     return pub
 
 
-def view(st: State, viewer: int | None, include_state: bool = True, board: bool = True) -> dict:
-    """What one seat (or a spectator, viewer=None) sees: readable parts, plus the masked
-    state (`api.information_state`) unless `include_state=False`: the cheaper view for bots
-    and playouts that never determinize. `board=False` also leaves out the map ("colonies",
+def view(st: State, viewer: int | None, include_state: bool = False, board: bool = True) -> dict:
+    """What one seat (or a spectator, viewer=None) sees: its readable parts, and with
+    `include_state=True` also the masked state as "state" (`api.information_state`), which
+    only `determinize` reads (issue 13: the default leaves it out, the cheaper view every
+    page and non-search bot reads). `board=False` also leaves out the map ("colonies",
     "sites", "rebels"): for a model that reads only the players and the decision (ISMCTS's
     bid model)."""
     rs = st.rs
@@ -127,6 +129,25 @@ def view(st: State, viewer: int | None, include_state: bool = True, board: bool 
     if include_state:
         out["state"] = information_state(st, viewer)
     return out
+
+
+def model_view(st: State, viewer: int | None) -> dict:
+    """The public facts an opponent model reads (ISMCTS's bid model, issue 13), without
+    building a view: the ruleset, the round and the pending decision, and per player its
+    seat, nation, money, Prestige, income, hand size and fleet (zone, ships, legality).
+    Every key it has is the view's, with the view's value (tests/engine/test_fast_views.py);
+    the heuristic bot bids from these alone (HeuristicAgent._bid)."""
+    rs = st.rs
+    zone_ids = rs.zone_ids
+    return {
+        "viewer": viewer, "ruleset": rs.name, "ruleset_version": rs.version, "ruleset_params": dict(rs.overrides),
+        "version": st.version, "cycle": st.cycle, "year": YEARS[st.year], "order": list(st.order),
+        "acting": list(acting(st)), "decision": public_decision(st), "over": st.over,
+        "players": [{"seat": s, "nation": st.nation[s], "money": st.money[s], "prestige": st.prestige[s],
+                     "income": st.income[s], "hand_count": len(st.hands[s]),
+                     "fleet": {"zone": zone_ids[st.fzone[s]], "ships": st.fships[s], "legality": st.legality[s]}}
+                    for s in range(st.n)],
+    }
 
 
 def redact(events: list[dict], viewer: int | None, reveal_all: bool = False) -> list[dict]:

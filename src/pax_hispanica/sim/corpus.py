@@ -59,7 +59,8 @@ def play_out(game: api.Game, kinds: list[str], seed: int, options: dict | None =
         if not seats:
             raise RuntimeError("nobody acts but the game is not over")
         seat = seats[0]
-        action = agents[seat].decide(api.view(game.state, seat), api.legal_actions(game.state, seat))
+        view = api.view(game.state, seat, include_state=getattr(agents[seat], "uses_information_state", False))
+        action = agents[seat].decide(view, api.legal_actions(game.state, seat))
         game.act(action)
         if len(game.record["actions"]) > MAX_ACTIONS:
             raise RuntimeError(f"game not over after {MAX_ACTIONS} actions")

@@ -165,9 +165,13 @@ def play_game(spec: dict) -> dict:
                              api=spec.get("api"), **b["options"])
                   for seat, b in enumerate(spec["bots"])]
         out.update(facts.at_start(api, state, n))
-        # the masked state in a view costs most of the view; only a search bot reads it
+        # the masked state costs most of a view; only a search bot reads it (asked for, docs/api.md)
         lean = _has_lean_views(api)
-        views_with_state = [not lean or getattr(a, "uses_information_state", True) for a in agents]
+        # (a toy game's view takes no include_state: its view is whatever it always gives)
+        views_with_state = [lean and getattr(a, "uses_information_state", True) for a in agents]
+        # a bot that never reads its view (the random bot) gets none: building it would cost
+        # more than the bot's decision (issue 13)
+        views_wanted = [getattr(a, "reads_view", True) for a in agents]
         tracker = Tracker(api, state)
         limit = spec.get("max_decisions", MAX_DECISIONS)
         while not api.is_over(state):
@@ -176,7 +180,8 @@ def play_game(spec: dict) -> dict:
                 raise RuntimeError("nobody acts but the game is not over")
             seat = seats[0]      # sealed choices: commit order never matters
             legal = api.legal_actions(state, seat)
-            view = api.view(state, seat) if views_with_state[seat] else api.view(state, seat, include_state=False)
+            view = (api.view(state, seat, include_state=True) if views_with_state[seat]
+                    else api.view(state, seat) if views_wanted[seat] else None)
             action = agents[seat].decide(view, legal)
             state, events = api.apply(state, action)
             tracker.decision(legal, action, events, state)

@@ -169,7 +169,9 @@ class BotSeats:
             bot_seed = api.derived_seed(live.seed, f"bot|{seat}")
             agent = self._agent(live, seat, bot_seed)
             version = live.version
-            view = api.view(live.state, seat)
+            # a search bot determinizes its view, so it gets the masked state (docs/api.md)
+            view = api.view(live.state, seat, include_state=info.bot_kind in SEARCH_BOTS
+                            or getattr(agent, "uses_information_state", False))
             legal = api.legal_actions(live.state, seat)
             if not legal:
                 return

@@ -360,7 +360,7 @@ def json_update(live: LiveGame, viewer: int | None, full_log: bool = False, with
         "seats": [{"seat": s.seat, "kind": s.kind, "bot_kind": s.bot_kind} for s in live.seats],
     }
     if with_view:
-        view = api.view(state, viewer)
+        view = api.view(state, viewer)      # the page and /api/view: no masked state (docs/web.md)
         msg["view"] = view
         msg["decision"] = view.get("decision") if isinstance(view, dict) and msg["legal"] else None
     return msg
