@@ -15,7 +15,7 @@ def test_every_registered_kind_makes_a_bot_that_plays():
     seat = api.acting(g.state)[0]
     for kind in bots.KINDS:
         agent = bots.make_agent(kind, 1, **bots.strength_options(kind, 1))
-        action = agent.decide(api.view(g.state, seat), api.legal_actions(g.state, seat))
+        action = agent.decide(api.view(g.state, seat, include_state=getattr(agent, "uses_information_state", False)), api.legal_actions(g.state, seat))
         api.apply(g.state, action)          # a legal action
     assert bots.DEFAULT_KIND in bots.KINDS and bots.SEARCH_KINDS <= set(bots.KINDS)
 
