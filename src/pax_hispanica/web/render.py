@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup, escape
 
 from . import svgmap
@@ -17,7 +17,22 @@ from .info import Info, ruleset_info
 from .seam import api
 
 env = Environment(loader=FileSystemLoader(str(Path(__file__).parent / "templates")),
-                  autoescape=select_autoescape(["html"]))
+                  autoescape=select_autoescape(["html"]), extensions=["jinja2.ext.i18n"])
+
+
+# Jinja2's i18n extension: `_("key")` and `ngettext(singular, plural, n)` in a template use the
+# gettext catalogue of the page's language, which every page passes as `t` (a Tr)
+@pass_context
+def _gettext(ctx: Any, key: str, **kw: Any) -> str:
+    return ctx["t"](key, **kw)
+
+
+@pass_context
+def _ngettext(ctx: Any, singular: str, plural: str, n: int, **kw: Any) -> str:
+    return ctx["t"].n(singular, n, **kw)
+
+
+env.globals.update(gettext=_gettext, ngettext=_ngettext)
 LOG_TAIL = 150
 _cache: dict[tuple, dict] = {}  # rendered updates, shared by the connections that see the same thing
 
@@ -187,7 +202,7 @@ def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
         fleet = p.get("fleet")
         if isinstance(fleet, dict):
             cargo = fleet.get("cargo") or []
-            fields.append((tr("fleet"), f"{tr.word(fleet.get('zone'))} · {fleet.get('ships', 1)} {tr('ships')} · "
+            fields.append((tr("fleet"), f"{tr.word(fleet.get('zone'))} · {tr.n('ships', fleet.get('ships', 1))} · "
                                         f"{tr.word(fleet.get('legality'))}"
                                         + (f" · {tr('cargo')}: {tr.value('cargo', cargo)}" if cargo else "")))
         if p.get("havens"):
@@ -195,7 +210,7 @@ def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
         shown = {"seat", "nation", "hand", "money", "prestige", "hand_count", "hand_limit", "income", "fleet",
                  "havens", "tableau"}
         # other fields: labelled from the catalogue when it has the name (else from the name itself)
-        fields += [(tr(k) if k in tr.c["ui"] else humanize(k), tr.value(k, v)) for k, v in p.items() if k not in shown]
+        fields += [(tr(k) if tr.text("ui", k) is not None else humanize(k), tr.value(k, v)) for k, v in p.items() if k not in shown]
         tableau = [tr.word(t.get("card")) + (f" → {tr.word(t['target'])}" if t.get("target") else "")
                    if isinstance(t, dict) else tr.word(t) for t in p.get("tableau") or []]
         kind = live.seats[seat].kind if isinstance(seat, int) and 0 <= seat < len(live.seats) else ""

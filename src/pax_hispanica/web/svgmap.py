@@ -158,7 +158,7 @@ def _fleets(view: dict, tr: Tr, x: float, y: float, kind: str, players: list) ->
         f = p.get("fleet") or {}
         fx = x - 50 + i * 26
         seat = p.get("seat")
-        tip = (f"{tr.seat(seat)}: {f.get('ships', 1)} {tr('ships')}, {tr.word(f.get('legality', ''))}, "
+        tip = (f"{tr.seat(seat)}: {tr.n('ships', f.get('ships', 1))}, {tr.word(f.get('legality', ''))}, "
                f"{tr('cargo')} {len(f.get('cargo') or [])}")
         out.append(f'<g class="fleet" data-seat="{seat}"><title>{escape(tip)}</title>'
                    f'<path d="M{fx:.0f},{base_y:.0f} l22,0 l-4,8 l-14,0 z M{fx + 11:.0f},{base_y:.0f} '
