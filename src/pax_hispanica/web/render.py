@@ -10,7 +10,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup, escape
 
-from . import svgmap
+from . import cards as cardtext, svgmap
 from .games import NATIONS, LiveGame
 from .i18n import LANGS, Tr, humanize
 from .info import Info, ruleset_info
@@ -32,7 +32,30 @@ def _ngettext(ctx: Any, singular: str, plural: str, n: int, **kw: Any) -> str:
     return ctx["t"].n(singular, n, **kw)
 
 
-env.globals.update(gettext=_gettext, ngettext=_ngettext)
+@pass_context
+def _card(ctx: Any, cid: Any, mark: bool = False) -> Markup:
+    """`{{ card(id) }}`: a card you can read (cards.card_html) in the page's language."""
+    tr = ctx["t"]
+    return cardtext.card_html(cid, tr, getattr(tr, "ruleset", "reference"), mark=mark)
+
+
+env.globals.update(gettext=_gettext, ngettext=_ngettext, card=_card)
+
+
+def with_cards(text: str, ids: list, tr: Tr) -> Markup:
+    """`text` (escaped) with each named card's name turned into a card you can read."""
+    html = str(escape(text))
+    ruleset = getattr(tr, "ruleset", "reference")
+    for cid in ids:
+        if not isinstance(cid, str) or cid not in cardtext.catalogue(ruleset):
+            continue
+        name = str(escape(tr.word(cid)))
+        if name in html:
+            html = html.replace(name, str(cardtext.card_html(cid, tr, ruleset)), 1)
+    return Markup(html)
+
+
+CARD_FIELDS = ("card", "top")
 LOG_TAIL = 150
 _cache: dict[tuple, dict] = {}  # rendered updates, shared by the connections that see the same thing
 
@@ -52,7 +75,9 @@ def game_info(live: LiveGame) -> Info:
 
 
 def translator(live: LiveGame, lang: str) -> Tr:
-    return Tr(lang, seat_names(live, lang), game_info(live).names)
+    tr = Tr(lang, seat_names(live, lang), game_info(live).names)
+    tr.ruleset = str((live.record.get("config") or {}).get("ruleset") or "reference")
+    return tr
 
 
 def next_human(live: LiveGame, seats: frozenset[int]) -> int | None:
@@ -69,8 +94,14 @@ def _jsonable(x: Any) -> Any:
 
 def log_entries(events: list, tr: Tr, tail: int | None = LOG_TAIL) -> list[dict]:
     evs = events[-tail:] if tail else events
-    return [{"seq": e.get("seq"), "type": e.get("type"), "text": tr.event(e), "rule": e.get("rule"),
-             "page": e.get("page")} for e in reversed(evs) if isinstance(e, dict)]
+    out = []
+    for e in reversed(evs):
+        if not isinstance(e, dict):
+            continue
+        text, ids = tr.event(e), [e[k] for k in CARD_FIELDS if isinstance(e.get(k), str)]
+        out.append({"seq": e.get("seq"), "type": e.get("type"), "text": text, "rule": e.get("rule"),
+                    "page": e.get("page"), "cards": ids, "html": with_cards(text, ids, tr)})
+    return out
 
 
 def can_undo(live: LiveGame, viewer: int | None) -> bool:
@@ -175,7 +206,8 @@ def lot(decision: dict | None, tr: Tr) -> str | None:
         return None
     if decision.get("d") == "bid":
         if decision.get("card"):
-            return tr("lot_card", card=tr.word(decision["card"]), deck=tr.word(decision.get("deck")))
+            return with_cards(tr("lot_card", card=tr.word(decision["card"]), deck=tr.word(decision.get("deck"))),
+                              [decision["card"]], tr)
         return tr("lot_buried", deck=tr.word(decision.get("deck")))
     if decision.get("d") == "support":
         return tr("lot_battle", zone=tr.word(decision.get("zone")), attacker=tr.seat(decision.get("attacker")),
@@ -211,8 +243,8 @@ def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
                  "havens", "tableau"}
         # other fields: labelled from the catalogue when it has the name (else from the name itself)
         fields += [(tr(k) if tr.text("ui", k) is not None else humanize(k), tr.value(k, v)) for k, v in p.items() if k not in shown]
-        tableau = [tr.word(t.get("card")) + (f" → {tr.word(t['target'])}" if t.get("target") else "")
-                   if isinstance(t, dict) else tr.word(t) for t in p.get("tableau") or []]
+        tableau = [{"id": t.get("card"), "target": tr.word(t["target"]) if t.get("target") else None}
+                   if isinstance(t, dict) else {"id": t, "target": None} for t in p.get("tableau") or []]
         kind = live.seats[seat].kind if isinstance(seat, int) and 0 <= seat < len(live.seats) else ""
         rows.append({"seat": seat, "name": tr.seat(seat), "kind": kind, "fields": fields, "tableau": tableau,
                      "color": svgmap.seat_color(view, seat), "away": seat in live.away})
@@ -242,7 +274,7 @@ def decks(view: Any, tr: Tr) -> list[dict]:
     for name in ("market", "haven"):
         if isinstance(d.get(name), dict):
             out.append({"name": tr.word(name), "top": tr.word(d[name].get("top")) if d[name].get("top") else "—",
-                        "count": d[name].get("count", 0)})
+                        "top_id": d[name].get("top"), "count": d[name].get("count", 0)})
     return out
 
 
@@ -295,7 +327,7 @@ def log_item(e: dict) -> str:
     if e.get("rule"):
         page = f" · {escape(e['page'])}" if e.get("page") else ""
         rule = f'<a class="rule" href="{escape(rule_link(e["rule"], e.get("page")))}">{escape(e["rule"])}{page}</a>'
-    return f"<li{attrs}>{escape(e.get('text'))} {rule}</li>"
+    return f"<li{attrs}>{e.get('html') or escape(e.get('text'))} {rule}</li>"
 
 
 def board_parts(ctx: dict) -> dict[str, str]:
