@@ -11,6 +11,7 @@ from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescap
 from markupsafe import Markup, escape
 
 from . import cards as cardtext, svgmap
+from .scores import score_table
 from .games import NATIONS, LiveGame
 from .i18n import LANGS, Tr, humanize
 from .info import Info, ruleset_info
@@ -179,6 +180,7 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "lot": lot(decision, tr),
         **public_lot(view, tr),
         "log": log_entries(events, tr), "result": result, "over": live.over,
+        "score_table": score_table(events, result, tr) if result else None,
         "players": players_table(view, tr, live), "mine": own_parts(view, viewer, info),
         "decks": decks(view, tr), "year": tr.word(view.get("year")), "cycle": view.get("cycle"),
         "committed": [tr.seat(s) for s in ((view.get("decision") or {}).get("committed") or [])],
@@ -247,7 +249,8 @@ def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
                    if isinstance(t, dict) else {"id": t, "target": None} for t in p.get("tableau") or []]
         kind = live.seats[seat].kind if isinstance(seat, int) and 0 <= seat < len(live.seats) else ""
         rows.append({"seat": seat, "name": tr.seat(seat), "kind": kind, "fields": fields, "tableau": tableau,
-                     "color": svgmap.seat_color(view, seat), "away": seat in live.away})
+                     "color": svgmap.seat_color(view, seat), "mark": svgmap.seat_mark(view, seat, tr),
+                     "away": seat in live.away})
     return rows
 
 
@@ -425,7 +428,8 @@ def replay_context(live: LiveGame, step: int, lang: str) -> dict:
         parts = own_parts(api.view(state, s.seat, include_state=False), s.seat, info)
         hands.append({"name": tr.seat(s.seat), "hand": parts.get("hand", []), "sealed": parts.get("sealed")})
     events = game.events
-    return {"tr": tr, "map": Markup(svgmap.render(public, {}, tr, info)), "hands": hands, "decks": decks(public, tr),
+    result = _jsonable(api.result(state)) if api.is_over(state) else None
+    return {"tr": tr, "score_table": score_table(events, result, tr) if result else None, "map": Markup(svgmap.render(public, {}, tr, info)), "hands": hands, "decks": decks(public, tr),
             "players": players_table(public, tr, live),
             "log": log_entries(events, tr, tail=None),
             "action": tr.action(live.record["actions"][step - 1]) if step > 0 else "",
