@@ -146,3 +146,31 @@ def test_event_types_the_corpus_never_plays_render_from_their_emit_fields(lang):
                                              for k in names}}
         text = tr.event(ev)
         assert "{" not in text and "_" not in text, (typ, text)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_CARD_1_every_effect_kind_condition_and_target_of_the_vocabulary_has_words(lang):
+    """The effect vocabulary of the ruleset schema, not a hand list: a new effect kind fails
+    here until both catalogues say it."""
+    from pax_hispanica.engine import ruleset_schema
+
+    own = i18n.own_keys(lang)
+    assert set(ruleset_schema.EFFECTS) <= own["effects"], set(ruleset_schema.EFFECTS) - own["effects"]
+    targets = {t for _params, t in ruleset_schema.EFFECTS.values() if t}
+    assert targets <= own["targets"], targets - own["targets"]
+    assert set(ruleset_schema.BESPOKE) <= own["bespoke"]
+    assert {"colonies", "legality", "nation"} <= own["requires"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_CARD_1_every_card_of_the_reference_set_reads_in_words(lang):
+    from pax_hispanica.web import cards
+
+    tr = Tr(lang, strict=True)
+    for cid, card in api.card_catalogue().items():
+        d = cards.describe(cid, tr)
+        assert d["cost"] == card["cost"] and d["effects"], cid
+        for text in d["effects"] + d["requires"] + ([d["target"]] if d["target"] else []):
+            assert "{" not in text and "_" not in text.replace("conquistador_prestige", ""), (cid, text)
+        html = cards.card_html(cid, tr)
+        assert d["deck_text"] in html and tr("card_effects") in html

@@ -10,7 +10,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from .i18n import Count, SafeDict, Tr, humanize
+from .i18n import Count, Fallback, SafeDict, Tr, humanize
 from .seam import api
 
 
@@ -33,6 +33,8 @@ def sell_price(ruleset: str = "reference") -> int | None:
 def _say(tr: Tr, section: str, key: str, params: dict) -> str:
     tmpl = tr.text(section, key)
     if tmpl is None:             # a kind the catalogue has no sentence for yet: its name and numbers
+        if tr.strict:
+            raise Fallback(f"no sentence for {section} {key!r}")
         return humanize(key) + (" (" + ", ".join(f"{k} {v}" for k, v in params.items()) + ")" if params else "")
     fields = SafeDict({k: Count(v, tr) if isinstance(v, int) and not isinstance(v, bool) else tr.word(v)
                        for k, v in params.items()})
