@@ -174,3 +174,11 @@ def test_CARD_1_every_card_of_the_reference_set_reads_in_words(lang):
             assert "{" not in text and "_" not in text.replace("conquistador_prestige", ""), (cid, text)
         html = cards.card_html(cid, tr)
         assert d["deck_text"] in html and tr("card_effects") in html
+
+
+def test_CARD_1_the_rules_page_lists_every_card_in_words(client):
+    page = client.get("/rules?lang=ca").text
+    for cid, card in api.card_catalogue().items():
+        assert card["name"] in page or card["name"].replace("'", "&#39;") in page, cid
+    assert "Afegeix 1 Galeó a la teva flota" in page and 'id="cards"' in page
+    assert "Adds" not in page and "Costs" not in page

@@ -40,7 +40,21 @@ def _card(ctx: Any, cid: Any, mark: bool = False) -> Markup:
     return cardtext.card_html(cid, tr, getattr(tr, "ruleset", "reference"), mark=mark)
 
 
-env.globals.update(gettext=_gettext, ngettext=_ngettext, card=_card)
+@pass_context
+def _card_list(ctx: Any) -> list[dict]:
+    """Every card of the reference set in words, one row per card (copies counted), for /rules."""
+    tr = ctx["t"]
+    rows: dict[str, dict] = {}
+    for cid, c in cardtext.catalogue("reference").items():
+        key = cid.rsplit("-", 1)[0] if cid.rsplit("-", 1)[-1].isdigit() else cid
+        if key in rows:
+            rows[key]["copies"] += 1
+        else:
+            rows[key] = {**cardtext.describe(cid, tr), "copies": 1, "anchor": key}
+    return sorted(rows.values(), key=lambda r: (r["deck"] != "market", r["name"]))
+
+
+env.globals.update(gettext=_gettext, ngettext=_ngettext, card=_card, card_list=_card_list)
 
 
 def with_cards(text: str, ids: list, tr: Tr) -> Markup:
