@@ -181,4 +181,4 @@ def test_CARD_1_the_rules_page_lists_every_card_in_words(client):
     for cid, card in api.card_catalogue().items():
         assert card["name"] in page or card["name"].replace("'", "&#39;") in page, cid
     assert "Afegeix 1 Galeó a la teva flota" in page and 'id="cards"' in page
-    assert "Adds" not in page and "Costs" not in page
+    assert "Baralla del Mercat" in page and "Market deck" not in page
