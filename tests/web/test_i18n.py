@@ -82,3 +82,9 @@ def test_the_players_table_is_in_the_pages_language(client):
     g = client.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     ca = client.get(f"/play/{g['seats'][0]['token']}?lang=ca").text
     assert "Prestigi de colònies" in ca and "Colony prestige" not in ca
+
+
+def test_sites_a_card_places_are_named_in_catalan_too():
+    tr = Tr("ca")
+    assert tr.place_name("Cathedral 1") == "Catedral 1"          # engine/cards.py names new sites "<Kind> <k>"
+    assert tr.place_name("Cathedral of Caracas") == "Catedral de Caracas"

@@ -66,15 +66,17 @@ def open_page(browser, url: str, phone: bool = False, bypass_csp: bool = False):
 
 
 def check_cards(page, how: str, lang: str = "en") -> int:
-    """Every card on the page shows its text (cost or deck, conditions, effects) when hovered,
-    focused or tapped: the tip is laid out (not the 1px hidden box), and for focus and tap it
-    is what the page shows at its centre (not clipped or covered)."""
+    """Every card on the page shows its own text (name, cost or deck, conditions, effects) when
+    hovered, focused or tapped, and for focus and tap the text is what the page shows there
+    (not clipped or covered); a screen reader gets the same text as the button's description."""
     words = i18n.Tr(lang)
     cards = page.locator(".card-ref")
+    tip = page.locator("#card-tip")
     n = cards.count()
     for i in range(n):
         b = cards.nth(i)
         page.keyboard.press("Escape")
+        page.mouse.move(0, 0)
         b.scroll_into_view_if_needed()
         if how == "hover":
             b.hover()
@@ -82,18 +84,20 @@ def check_cards(page, how: str, lang: str = "en") -> int:
             b.focus()
         else:
             b.tap()
-            assert b.get_attribute("aria-expanded") == "true"
-        tip = b.locator(".card-tip")
+            assert b.get_attribute("aria-expanded") == "true", (i, b.inner_text())
+        assert tip.is_visible(), (how, i)
         box = tip.bounding_box()
         assert box and box["width"] > 100 and box["height"] > 40, (how, i, box)
         text = tip.inner_text()
-        assert words("card_effects") in text and words("card_requires") in text, text
+        name = b.locator(".card-name").inner_text()
+        assert name in text and words("card_effects") in text and words("card_requires") in text, (name, text)
         assert re.search(r"\$|\d", text), text
+        described = b.evaluate("b => document.getElementById(b.getAttribute('aria-describedby')).textContent")
+        assert name in described and words("card_effects") in described
         if how != "hover":
-            tip.scroll_into_view_if_needed()
             hit = tip.evaluate("t => { const r = t.getBoundingClientRect();"
                                " const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
-                               " return !!e && e.closest('.card-tip') === t; }")
+                               " return !!e && t.contains(e); }")
             assert hit, (how, i, text)
     return n
 
@@ -136,9 +140,8 @@ def test_the_auction_lot_and_the_replay_show_cards_you_can_read(browser, games):
         srv.post(f"/api/act/{tokens[seat]}", {"version": views[seat]["version"], "action": pick})
     watch = open_page(browser, f"{srv.url}/watch/{g['spectator']}")
     watch.wait_for_selector("#lot .card-ref")
-    lot = watch.locator("#lot .card-ref")
-    lot.hover()
-    assert lot.locator(".card-tip").bounding_box()["width"] > 100
+    watch.locator("#lot .card-ref").hover()
+    assert watch.locator("#card-tip").is_visible() and watch.locator("#card-tip").bounding_box()["width"] > 100
     watch.context.close()
 
 

@@ -173,7 +173,11 @@ def test_CARD_1_every_card_of_the_reference_set_reads_in_words(lang):
         for text in d["effects"] + d["requires"] + ([d["target"]] if d["target"] else []):
             assert "{" not in text and "_" not in text.replace("conquistador_prestige", ""), (cid, text)
         html = cards.card_html(cid, tr)
-        assert d["deck_text"] in html and tr("card_effects") in html
+        assert f'aria-describedby="cardtext-{cards.text_key(cid)}"' in html
+        texts = cards.card_texts(tr)
+        assert f'id="cardtext-{cards.text_key(cid)}"' in texts
+        tip = cards.tip_html(d, tr)
+        assert d["deck_text"] in tip and tr("card_effects") in tip and d["effects"][0].split(" ")[0] in tip
 
 
 def test_CARD_1_the_rules_page_lists_every_card_in_words(client):

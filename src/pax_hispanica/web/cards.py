@@ -66,12 +66,14 @@ def describe(cid: str, tr: Tr, ruleset: str = "reference") -> dict:
             "sell": tr("card_sell", price=price) if price is not None else None}
 
 
-def card_html(cid: Any, tr: Tr, ruleset: str = "reference", extra: str = "", mark: bool = False) -> Markup:
-    """A card as a focusable button whose text (cost, deck, conditions, effects) shows on
-    hover, on focus and on tap (static/app.js toggles .open), and is part of the button's
-    accessible name, so a screen reader reads it too. `mark` adds data-card="<id>" (the hand
-    only: elsewhere a page names cards as players see them, never by id)."""
-    d = describe(str(cid), tr, ruleset)
+def text_key(cid: str) -> str:
+    """The id of a card's text: copies share it ("galeon-2" -> "galeon")."""
+    base, _, n = str(cid).rpartition("-")
+    return base if base and n.isdigit() else str(cid)
+
+
+def tip_html(d: dict, tr: Tr) -> str:
+    """A card's text as HTML lines (escaped): name, cost and deck, conditions, effects, target, sale."""
     e = escape
     lines = [f'<span class="card-tip-head">{e(d["name"])}</span>']
     meta = [x for x in (tr("card_cost", cost=d["cost"]) if d["cost"] is not None else "", d["deck_text"]) if x]
@@ -81,13 +83,34 @@ def card_html(cid: Any, tr: Tr, ruleset: str = "reference", extra: str = "", mar
     lines.append(f'<span class="card-sec">{e(tr("card_requires"))}:</span> {e(reqs)}')
     lines.append(f'<span class="card-sec">{e(tr("card_effects"))}:</span> {e(" ".join(d["effects"]))}')
     if d["target"]:
-        lines.append(e(d["target"]))
+        lines.append(str(e(d["target"])))
     if d["sell"]:
-        lines.append(e(d["sell"]))
-    tip = "".join(f'<span class="card-line">{x}</span>' for x in lines)
+        lines.append(str(e(d["sell"])))
+    return "".join(f'<span class="card-line">{x}</span>' for x in lines)
+
+
+def card_texts(tr: Tr, ruleset: str = "reference") -> Markup:
+    """Every card's text once per page, hidden (outside the board, so live updates never resend
+    it): a card button points at its text with aria-describedby, which screen readers read, and
+    static/cards.js shows it beside the button on hover, focus and tap."""
+    seen: dict[str, str] = {}
+    for cid in catalogue(ruleset):
+        key = text_key(cid)
+        if key not in seen:
+            seen[key] = tip_html(describe(cid, tr, ruleset), tr)
+    body = "".join(f'<div id="cardtext-{escape(k)}" class="card-text">{v}</div>' for k, v in seen.items())
+    return Markup(f'<div id="card-texts" hidden>{body}</div>')
+
+
+def card_html(cid: Any, tr: Tr, ruleset: str = "reference", mark: bool = False) -> Markup:
+    """A card as a focusable button: its name and cost, described (aria-describedby) by its text
+    in the page's hidden card texts (card_texts), which static/cards.js shows on hover, focus
+    and tap. `mark` adds data-card="<id>" (the hand only: elsewhere a page names cards as
+    players see them, never by id)."""
+    d = describe(str(cid), tr, ruleset)
+    e = escape
     deck = f' {e(d["deck"])}' if d["deck"] else ""
     cost = f' <small class="card-cost">${e(d["cost"])}</small>' if d["cost"] is not None else ""
     marked = f' data-card="{e(d["id"])}"' if mark else ""
-    return Markup(f'<button type="button" class="card-ref{deck}"{marked} aria-expanded="false">'
-                  f'<span class="card-name">{e(d["name"])}</span>{cost}{Markup(extra)}'
-                  f'<span class="card-tip" role="tooltip">{tip}</span></button>')
+    return Markup(f'<button type="button" class="card-ref{deck}"{marked} aria-describedby="cardtext-{e(text_key(d["id"]))}"'
+                  f' aria-expanded="false"><span class="card-name">{e(d["name"])}</span>{cost}</button>')

@@ -203,7 +203,7 @@ class Tr:
 
     def place_name(self, name: str) -> str:
         """A ruleset name in this language: "Cathedral of Caracas" -> "Catedral de Caracas"."""
-        for prefix, local in self.c.get("name_prefixes", {}).items():
+        for prefix, local in sorted(self.c.get("name_prefixes", {}).items(), key=lambda kv: -len(kv[0])):
             if name.startswith(prefix):
                 return local + name[len(prefix):]
         return name

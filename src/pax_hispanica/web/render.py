@@ -54,7 +54,13 @@ def _card_list(ctx: Any) -> list[dict]:
     return sorted(rows.values(), key=lambda r: (r["deck"] != "market", r["name"]))
 
 
-env.globals.update(gettext=_gettext, ngettext=_ngettext, card=_card, card_list=_card_list)
+@pass_context
+def _card_texts(ctx: Any) -> Markup:
+    tr = ctx["t"]
+    return cardtext.card_texts(tr, getattr(tr, "ruleset", "reference"))
+
+
+env.globals.update(gettext=_gettext, ngettext=_ngettext, card=_card, card_list=_card_list, card_texts=_card_texts)
 
 
 def with_cards(text: str, ids: list, tr: Tr) -> Markup:
