@@ -110,7 +110,8 @@ def card_html(cid: Any, tr: Tr, ruleset: str = "reference", mark: bool = False) 
     d = describe(str(cid), tr, ruleset)
     e = escape
     deck = f' {e(d["deck"])}' if d["deck"] else ""
-    cost = f' <small class="card-cost">${e(d["cost"])}</small>' if d["cost"] is not None else ""
+    cost = f' <small>${e(d["cost"])}</small>' if d["cost"] is not None else ""
     marked = f' data-card="{e(d["id"])}"' if mark else ""
-    return Markup(f'<button type="button" class="card-ref{deck}"{marked} aria-describedby="cardtext-{e(text_key(d["id"]))}"'
-                  f' aria-expanded="false"><span class="card-name">{e(d["name"])}</span>{cost}</button>')
+    # kept short: a board holds many cards, and every update that changes a part resends them
+    return Markup(f'<button type="button" class="card-ref{deck}"{marked} aria-describedby="cardtext-{e(text_key(d["id"]))}">'
+                  f'{e(d["name"])}{cost}</button>')
