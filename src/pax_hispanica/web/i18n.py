@@ -1,7 +1,8 @@
 """English and Catalan text for the page and the log, rendered from structured events and
 actions through gettext catalogues (Babel): locales/<lang>/LC_MESSAGES/messages.po, compiled to
-messages.mo (shipped; `python -m pax_hispanica.web.i18n` recompiles them, and a test checks they
-are up to date). Each message is keyed: its context is the section ("ui", "events", "actions",
+messages.mo (shipped, and read with the standard library's gettext, so the terminal game needs
+no Babel; `python -m pax_hispanica.web.i18n` recompiles them, and a test checks they are up to
+date). Each message is keyed: its context is the section ("ui", "events", "actions",
 "counts", ...) and its msgid the key, so English is a translation like any other and a third
 language is a copy of en/ for a translator. Counted words are gettext plurals (context "counts",
 `Tr.n`, or "{field:count_key}" inside a sentence). Unknown event or action types are rendered
@@ -17,9 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import Translations
+from gettext import GNUTranslations as Translations
 
 LANGS = ("en", "ca")
 DOMAIN = "messages"
@@ -35,7 +34,12 @@ def po_path(lang: str) -> Path:
 
 
 def compiled(lang: str) -> bytes:
-    """The .mo bytes that the .po of `lang` compiles to."""
+    """The .mo bytes that the .po of `lang` compiles to (with Babel, of the web extra; reading the
+    shipped .mo needs only the standard library's gettext, so the terminal game has its words
+    without it)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
     with po_path(lang).open("rb") as f:
         cat = read_po(f, locale=lang, domain=DOMAIN)
     buf = io.BytesIO()
@@ -59,7 +63,7 @@ def translations(lang: str) -> Translations:
     lang = lang if lang in LANGS else "en"
     mo = po_path(lang).with_suffix(".mo")
     data = mo.read_bytes() if mo.exists() else compiled(lang)   # a checkout without .mo still works
-    t = Translations(io.BytesIO(data), domain=DOMAIN)
+    t = Translations(io.BytesIO(data))
     if lang != "en":
         t.add_fallback(translations("en"))
     return t
