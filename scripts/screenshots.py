@@ -1,5 +1,6 @@
 """Screenshots of the game page mid-auction at desktop (1280x800) and phone (390x844) size,
-in Debian's chromium against a real server on loopback (a throwaway SQLite database).
+a card's text opened by a tap on a phone, and the final score table at both sizes, in Debian's
+chromium against a real server on loopback (a throwaway SQLite database).
 
     PYTHONPATH=src .venv/bin/python scripts/screenshots.py [OUT_DIR] [--lang ca]
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 import tempfile
 import time
@@ -19,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from web.conftest import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
+from web.test_page_reading import drive  # noqa: E402
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
@@ -54,26 +57,53 @@ def main() -> None:
                         break
                 else:
                     time.sleep(0.1)
+            # a game played to its end by random moves, for the score table
+            g2 = srv.post("/api/games", {"players": 3, "seats": [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bru"},
+                                                                  {"kind": "human", "name": "Cai"}]})
+            end_tokens = [s["token"] for s in g2["seats"]]
+            drive(srv, end_tokens, random.Random(7), lambda views: False, limit=2000)
+            suffix = "" if args.lang == "en" else "-" + args.lang
             with sync_playwright() as p:
                 b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 for name, size in SIZES.items():
-                    ctx = b.new_context(viewport=size, device_scale_factor=1)
+                    phone = name == "phone"
+                    ctx = b.new_context(viewport=size, device_scale_factor=1, has_touch=phone, is_mobile=phone)
                     page = ctx.new_page()
                     page.goto(f"{srv.url}/play/{tokens[0]}?lang={args.lang}")
                     page.wait_for_selector("#conn.on")
                     page.wait_for_selector("[data-decision=bid] input[name=value]")
                     page.fill("[data-decision=bid] input[name=value]", "3")
                     page.focus("[data-decision=bid] input[name=value]")
-                    path = out / f"game-auction-{name}{'' if args.lang == 'en' else '-' + args.lang}.png"
+                    path = out / f"game-auction-{name}{suffix}.png"
                     page.screenshot(path=str(path), full_page=name == "desktop")
                     print(path)
+                    # a card's text, opened by hover on a desktop and by a tap on a phone
+                    card = page.locator("#lot .card-ref, #hand .card-ref").first
+                    card.scroll_into_view_if_needed()
+                    card.tap() if name == "phone" else card.hover()
+                    path = out / f"game-card-{name}{suffix}.png"
+                    page.screenshot(path=str(path))
+                    print(path)
+                    page.keyboard.press("Escape")
                     if name == "phone":   # "Leave" asks first
                         page.click("#leave")
                         page.wait_for_selector("#confirm-leave[open]")
-                        path = out / f"game-leave-{name}{'' if args.lang == 'en' else '-' + args.lang}.png"
+                        path = out / f"game-leave-{name}{suffix}.png"
                         page.screenshot(path=str(path))
                         print(path)
                         page.click("#leave-no")
+                    ctx.close()
+                # the end of a game: the score table
+                for name, size in SIZES.items():
+                    phone = name == "phone"
+                    ctx = b.new_context(viewport=size, device_scale_factor=1, has_touch=phone, is_mobile=phone)
+                    page = ctx.new_page()
+                    page.goto(f"{srv.url}/play/{end_tokens[0]}?lang={args.lang}")
+                    page.wait_for_selector("#score-table")
+                    page.locator("#result").scroll_into_view_if_needed()
+                    path = out / f"game-over-{name}{suffix}.png"
+                    page.locator("#result").screenshot(path=str(path))
+                    print(path)
                     ctx.close()
                 b.close()
         finally:

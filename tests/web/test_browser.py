@@ -67,7 +67,7 @@ def test_auction_bids_hidden_until_all_are_in(server_factory, browser, database_
         wait_for(lambda p=p: "ChoicesRevealed" in log_types(p), what="the reveal")
         text = p.inner_text("#log li[data-type=ChoicesRevealed]")
         names = [p.inner_text(f"table.players tr[data-seat='{s}'] th") for s in (0, 1)]
-        assert re.search(r"Ana\)?\s*2", text) and re.search(r"Bru\)?\s*1", text), (text, names)
+        assert re.search(r"Ana\)?\s*\$2\b", text) and re.search(r"Bru\)?\s*\$1\b", text), (text, names)
 
 
 def choose(page, sail_by_map: bool = False) -> bool:

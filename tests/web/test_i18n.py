@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from pax_hispanica.web import i18n
 from pax_hispanica.web.i18n import Tr, catalogue, rule_pages
@@ -12,8 +11,7 @@ def test_both_languages_cover_the_same_keys():
     en, ca = catalogue("en"), catalogue("ca")
     for section in ("ui", "decisions", "actions", "events", "nations", "years"):
         assert set(en[section]) <= set(ca[section]), section
-    raw_ca = json.loads((Path(i18n.__file__).parent / "locales" / "ca.json").read_text())
-    missing = set(en["events"]) - set(raw_ca["events"])
+    missing = i18n.own_keys("en")["events"] - i18n.own_keys("ca")["events"]   # no English fallback
     assert not missing, f"events without Catalan text: {missing}"
 
 
@@ -84,3 +82,9 @@ def test_the_players_table_is_in_the_pages_language(client):
     g = client.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     ca = client.get(f"/play/{g['seats'][0]['token']}?lang=ca").text
     assert "Prestigi de colònies" in ca and "Colony prestige" not in ca
+
+
+def test_sites_a_card_places_are_named_in_catalan_too():
+    tr = Tr("ca")
+    assert tr.place_name("Cathedral 1") == "Catedral 1"          # engine/cards.py names new sites "<Kind> <k>"
+    assert tr.place_name("Cathedral of Caracas") == "Catedral de Caracas"

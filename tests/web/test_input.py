@@ -94,7 +94,7 @@ def test_a_typed_bid_keeps_its_value_and_focus_when_a_bot_acts(server_factory, b
     wait_for(lambda: page.query_selector("#log li[data-type=ChoicesRevealed]"), what="the reveal")
     acts = [m for m in page.sent if m.get("type") == "act" and m["action"].get("type") == "bid"]
     assert [m["action"]["amount"] for m in acts] == [3]
-    assert re.search(r"Ana\)?\s*3", page.inner_text("#log li[data-type=ChoicesRevealed]"))
+    assert re.search(r"Ana\)?\s*\$3\b", page.inner_text("#log li[data-type=ChoicesRevealed]"))
     assert page.js_errors == []
 
 

@@ -7,17 +7,76 @@ import json
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup, escape
 
-from . import svgmap
+from . import cards as cardtext, svgmap
+from .scores import score_table
 from .games import NATIONS, LiveGame
 from .i18n import LANGS, Tr, humanize
 from .info import Info, ruleset_info
 from .seam import api
 
 env = Environment(loader=FileSystemLoader(str(Path(__file__).parent / "templates")),
-                  autoescape=select_autoescape(["html"]))
+                  autoescape=select_autoescape(["html"]), extensions=["jinja2.ext.i18n"])
+
+
+# Jinja2's i18n extension: `_("key")` and `ngettext(singular, plural, n)` in a template use the
+# gettext catalogue of the page's language, which every page passes as `t` (a Tr)
+@pass_context
+def _gettext(ctx: Any, key: str, **kw: Any) -> str:
+    return ctx["t"](key, **kw)
+
+
+@pass_context
+def _ngettext(ctx: Any, singular: str, plural: str, n: int, **kw: Any) -> str:
+    return ctx["t"].n(singular, n, **kw)
+
+
+@pass_context
+def _card(ctx: Any, cid: Any, mark: bool = False) -> Markup:
+    """`{{ card(id) }}`: a card you can read (cards.card_html) in the page's language."""
+    tr = ctx["t"]
+    return cardtext.card_html(cid, tr, getattr(tr, "ruleset", "reference"), mark=mark)
+
+
+@pass_context
+def _card_list(ctx: Any) -> list[dict]:
+    """Every card of the reference set in words, one row per card (copies counted), for /rules."""
+    tr = ctx["t"]
+    rows: dict[str, dict] = {}
+    for cid, c in cardtext.catalogue("reference").items():
+        key = cid.rsplit("-", 1)[0] if cid.rsplit("-", 1)[-1].isdigit() else cid
+        if key in rows:
+            rows[key]["copies"] += 1
+        else:
+            rows[key] = {**cardtext.describe(cid, tr), "copies": 1, "anchor": key}
+    return sorted(rows.values(), key=lambda r: (r["deck"] != "market", r["name"]))
+
+
+@pass_context
+def _card_texts(ctx: Any) -> Markup:
+    tr = ctx["t"]
+    return cardtext.card_texts(tr, getattr(tr, "ruleset", "reference"))
+
+
+env.globals.update(gettext=_gettext, ngettext=_ngettext, card=_card, card_list=_card_list, card_texts=_card_texts)
+
+
+def with_cards(text: str, ids: list, tr: Tr) -> Markup:
+    """`text` (escaped) with each named card's name turned into a card you can read."""
+    html = str(escape(text))
+    ruleset = getattr(tr, "ruleset", "reference")
+    for cid in ids:
+        if not isinstance(cid, str) or cid not in cardtext.catalogue(ruleset):
+            continue
+        name = str(escape(tr.word(cid)))
+        if name in html:
+            html = html.replace(name, str(cardtext.card_html(cid, tr, ruleset)), 1)
+    return Markup(html)
+
+
+CARD_FIELDS = ("card", "top")
 LOG_TAIL = 150
 _cache: dict[tuple, dict] = {}  # rendered updates, shared by the connections that see the same thing
 
@@ -37,7 +96,9 @@ def game_info(live: LiveGame) -> Info:
 
 
 def translator(live: LiveGame, lang: str) -> Tr:
-    return Tr(lang, seat_names(live, lang), game_info(live).names)
+    tr = Tr(lang, seat_names(live, lang), game_info(live).names)
+    tr.ruleset = str((live.record.get("config") or {}).get("ruleset") or "reference")
+    return tr
 
 
 def next_human(live: LiveGame, seats: frozenset[int]) -> int | None:
@@ -54,8 +115,14 @@ def _jsonable(x: Any) -> Any:
 
 def log_entries(events: list, tr: Tr, tail: int | None = LOG_TAIL) -> list[dict]:
     evs = events[-tail:] if tail else events
-    return [{"seq": e.get("seq"), "type": e.get("type"), "text": tr.event(e), "rule": e.get("rule"),
-             "page": e.get("page")} for e in reversed(evs) if isinstance(e, dict)]
+    out = []
+    for e in reversed(evs):
+        if not isinstance(e, dict):
+            continue
+        text, ids = tr.event(e), [e[k] for k in CARD_FIELDS if isinstance(e.get(k), str)]
+        out.append({"seq": e.get("seq"), "type": e.get("type"), "text": text, "rule": e.get("rule"),
+                    "page": e.get("page"), "cards": ids, "html": with_cards(text, ids, tr)})
+    return out
 
 
 def can_undo(live: LiveGame, viewer: int | None) -> bool:
@@ -133,6 +200,7 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "lot": lot(decision, tr),
         **public_lot(view, tr),
         "log": log_entries(events, tr), "result": result, "over": live.over,
+        "score_table": score_table(events, result, tr) if result else None,
         "players": players_table(view, tr, live), "mine": own_parts(view, viewer, info),
         "decks": decks(view, tr), "year": tr.word(view.get("year")), "cycle": view.get("cycle"),
         "committed": [tr.seat(s) for s in ((view.get("decision") or {}).get("committed") or [])],
@@ -160,7 +228,8 @@ def lot(decision: dict | None, tr: Tr) -> str | None:
         return None
     if decision.get("d") == "bid":
         if decision.get("card"):
-            return tr("lot_card", card=tr.word(decision["card"]), deck=tr.word(decision.get("deck")))
+            return with_cards(tr("lot_card", card=tr.word(decision["card"]), deck=tr.word(decision.get("deck"))),
+                              [decision["card"]], tr)
         return tr("lot_buried", deck=tr.word(decision.get("deck")))
     if decision.get("d") == "support":
         return tr("lot_battle", zone=tr.word(decision.get("zone")), attacker=tr.seat(decision.get("attacker")),
@@ -187,7 +256,7 @@ def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
         fleet = p.get("fleet")
         if isinstance(fleet, dict):
             cargo = fleet.get("cargo") or []
-            fields.append((tr("fleet"), f"{tr.word(fleet.get('zone'))} · {fleet.get('ships', 1)} {tr('ships')} · "
+            fields.append((tr("fleet"), f"{tr.word(fleet.get('zone'))} · {tr.n('ships', fleet.get('ships', 1))} · "
                                         f"{tr.word(fleet.get('legality'))}"
                                         + (f" · {tr('cargo')}: {tr.value('cargo', cargo)}" if cargo else "")))
         if p.get("havens"):
@@ -195,12 +264,13 @@ def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
         shown = {"seat", "nation", "hand", "money", "prestige", "hand_count", "hand_limit", "income", "fleet",
                  "havens", "tableau"}
         # other fields: labelled from the catalogue when it has the name (else from the name itself)
-        fields += [(tr(k) if k in tr.c["ui"] else humanize(k), tr.value(k, v)) for k, v in p.items() if k not in shown]
-        tableau = [tr.word(t.get("card")) + (f" → {tr.word(t['target'])}" if t.get("target") else "")
-                   if isinstance(t, dict) else tr.word(t) for t in p.get("tableau") or []]
+        fields += [(tr(k) if tr.text("ui", k) is not None else humanize(k), tr.value(k, v)) for k, v in p.items() if k not in shown]
+        tableau = [{"id": t.get("card"), "target": tr.word(t["target"]) if t.get("target") else None}
+                   if isinstance(t, dict) else {"id": t, "target": None} for t in p.get("tableau") or []]
         kind = live.seats[seat].kind if isinstance(seat, int) and 0 <= seat < len(live.seats) else ""
         rows.append({"seat": seat, "name": tr.seat(seat), "kind": kind, "fields": fields, "tableau": tableau,
-                     "color": svgmap.seat_color(view, seat), "away": seat in live.away})
+                     "color": svgmap.seat_color(view, seat), "mark": svgmap.seat_mark(view, seat, tr),
+                     "away": seat in live.away})
     return rows
 
 
@@ -227,7 +297,7 @@ def decks(view: Any, tr: Tr) -> list[dict]:
     for name in ("market", "haven"):
         if isinstance(d.get(name), dict):
             out.append({"name": tr.word(name), "top": tr.word(d[name].get("top")) if d[name].get("top") else "—",
-                        "count": d[name].get("count", 0)})
+                        "top_id": d[name].get("top"), "count": d[name].get("count", 0)})
     return out
 
 
@@ -280,7 +350,7 @@ def log_item(e: dict) -> str:
     if e.get("rule"):
         page = f" · {escape(e['page'])}" if e.get("page") else ""
         rule = f'<a class="rule" href="{escape(rule_link(e["rule"], e.get("page")))}">{escape(e["rule"])}{page}</a>'
-    return f"<li{attrs}>{escape(e.get('text'))} {rule}</li>"
+    return f"<li{attrs}>{e.get('html') or escape(e.get('text'))} {rule}</li>"
 
 
 def board_parts(ctx: dict) -> dict[str, str]:
@@ -378,7 +448,8 @@ def replay_context(live: LiveGame, step: int, lang: str) -> dict:
         parts = own_parts(api.view(state, s.seat, include_state=False), s.seat, info)
         hands.append({"name": tr.seat(s.seat), "hand": parts.get("hand", []), "sealed": parts.get("sealed")})
     events = game.events
-    return {"tr": tr, "map": Markup(svgmap.render(public, {}, tr, info)), "hands": hands, "decks": decks(public, tr),
+    result = _jsonable(api.result(state)) if api.is_over(state) else None
+    return {"tr": tr, "score_table": score_table(events, result, tr) if result else None, "map": Markup(svgmap.render(public, {}, tr, info)), "hands": hands, "decks": decks(public, tr),
             "players": players_table(public, tr, live),
             "log": log_entries(events, tr, tail=None),
             "action": tr.action(live.record["actions"][step - 1]) if step > 0 else "",

@@ -50,6 +50,19 @@ def seat_color(view: dict, seat: Any, info: Info | None = None) -> str:
     return "#888"
 
 
+def seat_mark(view: Any, seat: Any, tr: Tr) -> str:
+    """A letter for a seat besides its colour (colour is never the only signal): the first
+    letter of its nation's name in the page's language, or its seat number when two nations
+    of the game share a first letter; "♛" for the Crown."""
+    if seat == "crown":
+        return "♛"
+    players = (view.get("players") if isinstance(view, dict) else None) or []
+    if not isinstance(seat, int) or not 0 <= seat < len(players):
+        return "?"
+    letters = [(tr.nation(p.get("nation")) or "?")[:1].upper() for p in players]
+    return letters[seat] if letters.count(letters[seat]) == 1 else str(seat + 1)
+
+
 def render(view: Any, clickable: dict[str, str], tr: Tr, info: Info) -> str:
     if not isinstance(view, dict) or not info.zones:
         return ""
@@ -122,9 +135,12 @@ def _land_contents(view: dict, tr: Tr, x: float, y: float, zone: dict, rebels: i
         out.append(f'<g class="colony" data-colony="{escape(c.get("id", ""))}"><title>{escape(tip)}</title>'
                    f'<rect x="{cx:.0f}" y="{cy:.0f}" width="16" height="16" fill="{fill}" stroke="#333" '
                    f'stroke-width="{2.5 if c.get("fort") else 1}"/>')
+        if owner is not None:
+            out.append(f'<text x="{cx + 8:.0f}" y="{cy + 12:.0f}" text-anchor="middle" class="mark">'
+                       f'{escape(seat_mark(view, owner, tr))}</text>')
         if c.get("labour"):
             lab = "#fff" if c["labour"] == "citizen" else "#222"
-            out.append(f'<circle cx="{cx + 8:.0f}" cy="{cy + 8:.0f}" r="4" fill="{lab}" stroke="#333"/>')
+            out.append(f'<circle cx="{cx + 16:.0f}" cy="{cy + 16:.0f}" r="4" fill="{lab}" stroke="#333"/>')
         if c.get("chests"):
             out.append(f'<text x="{cx + 18:.0f}" y="{cy + 13:.0f}" class="chests">{int(c["chests"])}▣</text>')
         out.append("</g>")
@@ -157,10 +173,10 @@ def _fleets(view: dict, tr: Tr, x: float, y: float, kind: str, players: list) ->
         f = p.get("fleet") or {}
         fx = x - 50 + i * 26
         seat = p.get("seat")
-        tip = (f"{tr.seat(seat)}: {f.get('ships', 1)} {tr('ships')}, {tr.word(f.get('legality', ''))}, "
+        tip = (f"{tr.seat(seat)}: {tr.n('ships', f.get('ships', 1))}, {tr.word(f.get('legality', ''))}, "
                f"{tr('cargo')} {len(f.get('cargo') or [])}")
         out.append(f'<g class="fleet" data-seat="{seat}"><title>{escape(tip)}</title>'
                    f'<path d="M{fx:.0f},{base_y:.0f} l22,0 l-4,8 l-14,0 z M{fx + 11:.0f},{base_y:.0f} '
                    f'l0,-14 l8,10 z" fill="{seat_color(view, seat)}" stroke="#222"/>'
-                   f'<text x="{fx + 8:.0f}" y="{base_y + 19:.0f}" class="ships">{int(f.get("ships", 1))}</text></g>')
+                   f'<text x="{fx + 8:.0f}" y="{base_y + 19:.0f}" class="ships">{escape(seat_mark(view, seat, tr))}{int(f.get("ships", 1))}</text></g>')
     return out

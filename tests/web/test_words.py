@@ -1,0 +1,188 @@
+"""Words (issue 14): every event type the engine can emit has a sentence in English and
+Catalan, found from the engine itself (its source and the corpus games it plays), and the
+counted words are gettext plurals."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+import pax_hispanica.engine as engine_pkg
+from pax_hispanica import api
+from pax_hispanica.sim import corpus
+from pax_hispanica.web import i18n
+from pax_hispanica.web.i18n import LANGS, Fallback, Tr
+from pax_hispanica.web.info import ruleset_info
+
+EMIT = re.compile(r"""\.emit\(\s*["']([A-Za-z]+)["']""")
+
+
+def emitted_in_source() -> set[str]:
+    """Every event type named in an `out.emit("Type", ...)` call of the engine."""
+    root = Path(engine_pkg.__file__).parent
+    return {m for p in root.rglob("*.py") for m in EMIT.findall(p.read_text(encoding="utf-8"))}
+
+
+@lru_cache(maxsize=None)
+def corpus_events() -> dict[str, list[dict]]:
+    """Event type -> the events of that type in the corpus games (each replayed by the engine),
+    up to 40 of each, so a sentence meets its fields' real values."""
+    out: dict[str, list[dict]] = {}
+    for _file, e in corpus.load():
+        game = api.replay(e["record"])
+        for ev in game.events:
+            bucket = out.setdefault(ev["type"], [])
+            if len(bucket) < 40:
+                bucket.append(ev)
+    return out
+
+
+def test_the_engine_emits_events_through_out_emit_only():
+    """The source scan sees every emit: no emit with a computed type name."""
+    root = Path(engine_pkg.__file__).parent
+    for p in root.rglob("*.py"):
+        for line in p.read_text(encoding="utf-8").splitlines():
+            if ".emit(" in line and "def emit" not in line:
+                assert EMIT.search(line), f"{p.name}: an emit the scan cannot read: {line.strip()}"
+    assert len(emitted_in_source()) >= 55
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_event_type_of_the_engine_has_a_sentence(lang):
+    types = emitted_in_source() | set(corpus_events())
+    missing = sorted(t for t in types if t not in i18n.own_keys(lang).get("events", set()))
+    assert not missing, f"event types without a {lang} sentence: {missing}"
+
+
+def test_the_corpus_plays_most_event_types():
+    """The corpus games meet the sentences with real fields (a type that never occurs there is
+    covered by the source scan and its sentence rendered below from its emit's fields)."""
+    assert set(corpus_events()) <= emitted_in_source()
+    assert len(corpus_events()) >= 45
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_event_of_the_corpus_renders_without_fallback(lang):
+    info = ruleset_info()
+    tr = Tr(lang, ["Alpha", "Beta", "Gamma", "Delta", "Epsilon"], info.names, strict=True)
+    for typ, evs in corpus_events().items():
+        for ev in evs:
+            try:
+                text = tr.event(ev)
+            except Fallback as e:
+                pytest.fail(f"{lang} {typ}: {e} in {ev}")
+            assert text and "{" not in text and "}" not in text, (typ, text)
+            assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), f"{lang} {typ}: a raw id in {text!r}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_action_the_engine_offers_in_the_corpus_has_words(lang):
+    info = ruleset_info()
+    tr = Tr(lang, ["Alpha", "Beta", "Gamma", "Delta", "Epsilon"], info.names, strict=True)
+    seen = {}
+    for _file, e in corpus.load():
+        for a in e["record"]["actions"]:
+            seen.setdefault(a["type"], a)
+    for typ, a in seen.items():
+        text = tr.action(a)
+        assert "{" not in text and not re.search(r"\b[a-z]+_[a-z_]+\b", text), (typ, text)
+
+
+@pytest.mark.parametrize("lang, one, two", [("en", "1 ship", "2 ships"), ("ca", "1 vaixell", "2 vaixells")])
+def test_plurals_come_from_the_catalogue(lang, one, two):
+    tr = Tr(lang, ["A", "B"])
+    assert tr.n("ships", 1) == one and tr.n("ships", 2) == two
+    ev = {"type": "GalleonGained", "seat": 0, "ships": 1, "rule": "PLY-1"}
+    assert one in tr.event(ev) and two in tr.event({**ev, "ships": 2})
+    earn = {"type": "EarningsPaid", "seat": 0, "amount": 3, "worked_colonies": 1, "card_income": 0}
+    assert ("1 worked colony" if lang == "en" else "1 colònia treballada") in tr.event(earn)
+    assert ("2 worked colonies" if lang == "en" else "2 colònies treballades") in tr.event({**earn, "worked_colonies": 2})
+
+
+def test_the_shipped_mo_files_are_compiled_from_the_po_files():
+    for lang in LANGS:
+        mo = i18n.po_path(lang).with_suffix(".mo")
+        assert mo.exists() and mo.read_bytes() == i18n.compiled(lang), \
+            f"{mo} is stale: run python -m pax_hispanica.web.i18n"
+
+
+def test_catalan_translates_every_english_message():
+    en, ca = i18n.own_keys("en"), i18n.own_keys("ca")
+    for section, keys in en.items():
+        assert keys <= ca.get(section, set()), f"{section}: no Catalan for {sorted(keys - ca.get(section, set()))}"
+
+
+def test_every_key_a_template_uses_is_in_both_catalogues():
+    tdir = Path(i18n.__file__).parent / "templates"
+    keys = {k for p in tdir.glob("*.html") for k in re.findall(r"""\b_\(\s*'([a-z_]+)'\s*[,)]""", p.read_text())}
+    assert len(keys) > 50
+    for lang in LANGS:
+        missing = keys - i18n.own_keys(lang)["ui"]
+        assert not missing, f"{lang}: {sorted(missing)}"
+
+
+def emit_fields() -> dict[str, set[str]]:
+    """Event type -> the field names its emit calls pass (from the engine's syntax tree)."""
+    import ast
+    out: dict[str, set[str]] = {}
+    for p in Path(engine_pkg.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "emit" and node.args \
+                    and isinstance(node.args[0], ast.Constant):
+                out.setdefault(node.args[0].value, set()).update(k.arg for k in node.keywords if k.arg)
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_event_types_the_corpus_never_plays_render_from_their_emit_fields(lang):
+    info = ruleset_info()
+    tr = Tr(lang, ["Alpha", "Beta"], info.names, strict=True)
+    zone = info.zones[0].id
+    absent = {t: f for t, f in emit_fields().items() if t not in corpus_events()}
+    for typ, names in absent.items():
+        ev = {"type": typ, "rule": "X-1", **{k: 0 if k in i18n.SEAT_KEYS else zone if k == "zone" else 2
+                                             for k in names}}
+        text = tr.event(ev)
+        assert "{" not in text and "_" not in text, (typ, text)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_CARD_1_every_effect_kind_condition_and_target_of_the_vocabulary_has_words(lang):
+    """The effect vocabulary of the ruleset schema, not a hand list: a new effect kind fails
+    here until both catalogues say it."""
+    from pax_hispanica.engine import ruleset_schema
+
+    own = i18n.own_keys(lang)
+    assert set(ruleset_schema.EFFECTS) <= own["effects"], set(ruleset_schema.EFFECTS) - own["effects"]
+    targets = {t for _params, t in ruleset_schema.EFFECTS.values() if t}
+    assert targets <= own["targets"], targets - own["targets"]
+    assert set(ruleset_schema.BESPOKE) <= own["bespoke"]
+    assert {"colonies", "legality", "nation"} <= own["requires"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_CARD_1_every_card_of_the_reference_set_reads_in_words(lang):
+    from pax_hispanica.web import cards
+
+    tr = Tr(lang, strict=True)
+    for cid, card in api.card_catalogue().items():
+        d = cards.describe(cid, tr)
+        assert d["cost"] == card["cost"] and d["effects"], cid
+        for text in d["effects"] + d["requires"] + ([d["target"]] if d["target"] else []):
+            assert "{" not in text and "_" not in text.replace("conquistador_prestige", ""), (cid, text)
+        html = cards.card_html(cid, tr)
+        assert f'aria-describedby="cardtext-{cards.text_key(cid)}"' in html
+        texts = cards.card_texts(tr)
+        assert f'id="cardtext-{cards.text_key(cid)}"' in texts
+        tip = cards.tip_html(d, tr)
+        assert d["deck_text"] in tip and tr("card_effects") in tip and d["effects"][0].split(" ")[0] in tip
+
+
+def test_CARD_1_the_rules_page_lists_every_card_in_words(client):
+    page = client.get("/rules?lang=ca").text
+    for cid, card in api.card_catalogue().items():
+        assert card["name"] in page or card["name"].replace("'", "&#39;") in page, cid
+    assert "Afegeix 1 Galeó a la teva flota" in page and 'id="cards"' in page
+    assert "Baralla del Mercat" in page and "Market deck" not in page
