@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -12,10 +13,77 @@ from rich.table import Table
 
 from . import api
 
-try:                                   # the log in words, shared with the web game
-    from .web.i18n import Tr
-except ImportError:                    # pragma: no cover - i18n is pure Python and always shipped
-    Tr = None
+from .web import cards as cardtext
+from .web.i18n import Tr
+from .web.info import ruleset_info
+from .web.scores import score_table
+
+# the words of the terminal game are the web game's (web/i18n.py's gettext catalogues, web/cards.py's
+# card text, web/scores.py's score table): pure Python, with no web extra needed
+
+
+def translator(nations: list[str], lang: str = "en", you: int | None = None, ruleset: str = "reference") -> Tr:
+    """A Tr that names seats by nation (yours marked) and ids by their names in `lang`."""
+    base = Tr(lang)
+    names = [base("tui_you", nation=base.nation(n)) if s == you else base.nation(n) for s, n in enumerate(nations)]
+    tr = Tr(lang, names, ruleset_info(ruleset).names)
+    tr.ruleset = ruleset
+    return tr
+
+
+def money(tr: Tr, n: int) -> str:
+    return tr("money_amount", n=n)
+
+
+def card_short(tr: Tr, cid: str | None, target: Any = None) -> str:
+    """A card on one line: its name (and the target it was played on), cost and effects."""
+    if cid is None:
+        return tr("tui_no_card")
+    d = cardtext.describe(cid, tr, getattr(tr, "ruleset", "reference"))
+    if target is not None:
+        d = {**d, "name": d["name"] + tr.text("words", "on").format(target=tr.value("target", target))}
+    return cardtext.short_text(d, tr)
+
+
+def card_full(tr: Tr, cid: str) -> list[str]:
+    """A card's full text, line by line (name, cost, deck, conditions, effects, target, sale)."""
+    return cardtext.text_lines(cardtext.describe(cid, tr, getattr(tr, "ruleset", "reference")), tr)
+
+
+def cargo_text(tr: Tr, cargo: list) -> str:
+    """`2 Chests, 1 Citizen` (counted in the catalogue's plurals), or "nothing"."""
+    counts: dict[str, int] = {}
+    for x in cargo:
+        counts[str(x)] = counts.get(str(x), 0) + 1
+    parts = []
+    for item, n in counts.items():
+        key = next((k for k in (item + "s", item) if k in tr.c.get("counts", {})
+                    or tr.gt.npgettext("counts", k, k + ".plural", n) not in (k, k + ".plural")), None)
+        parts.append(tr.n(key, n) if key else f"{n} {tr.word(item)}")
+    return ", ".join(parts) or tr("tui_nothing")
+
+
+def fleet_text(tr: Tr, f: dict) -> str:
+    """`1 ship at Europe, CONQUISTADOR, cargo: 2 Chests`."""
+    return tr("tui_fleet_line", ships=tr.n("ships", f["ships"]), zone=tr.word(f["zone"]),
+              legality=tr.word(f["legality"]), cargo=cargo_text(tr, f.get("cargo") or []))
+
+
+def print_scores(table: dict, tr: Tr, console: Console) -> None:
+    """web/scores.py's final score table: Prestige by category and player, the winner, the tie-break."""
+    t = Table(tr("score_category"), *table["seats"], tr("score_rule"), title=tr("score_table"))
+    for row in table["rows"]:
+        notes = row.get("notes") if row["key"] != "money" else None   # the money is the row below
+        notes = notes or [""] * len(row["values"])
+        t.add_row(row["label"], *[f"{v}" + (f" ({n})" if n else "") for v, n in zip(row["values"], notes)],
+                  ", ".join(row["rules"]))
+    t.add_row(tr("score_total"), *[str(x) for x in table["totals"]], "", style="bold")
+    t.add_row(tr("score_money_left"), *[money(tr, m) for m in table["money_left"]], "CYC-3")
+    console.print(t)
+    console.print(f"{tr('winner')}: [bold]{escape(table['winner_name'])}[/] · "
+                  + escape(tr("game_end_reason", reason=table["reason"])))
+    if table.get("tie"):
+        console.print(escape(table["tie"]))
 
 
 def make_bot(kind: str, seed: int):
@@ -33,44 +101,24 @@ def make_bot(kind: str, seed: int):
         return _Random()
 
 
-CARDS = api.card_catalogue()
-
-
-def card_text(cid: str | None) -> str:
-    """`Galeón (galeon-1) $2: gain galleon 1`: what a card is and does."""
-    if cid is None:
-        return "none"
-    c = CARDS[cid]
-    effects = [e["kind"].replace("_", " ") + "".join(f" {v}" for k, v in e.items() if k != "kind")
-               for e in c["effects"]] + ([f"special: {c['bespoke'].replace('_', ' ')}"] if c["bespoke"] else [])
-    return f"{c['name']} ({cid}) ${c['cost']}: {', '.join(effects)}"
-
-
-def describe(action: dict) -> str:
-    kind = action["type"]
-    if "card" in action:
-        verb = {"play": "play", "sell": "sell", "discard": "discard"}[kind]
-        target = f" on {action['target']}" if action.get("target") else ""
-        return f"{verb} {card_text(action['card'])}{target}"
-    if kind == "initiate":
-        return f"auction the {action['deck']} deck" + (" as buried treasure (the unseen card below the top)"
-                                                       if action["buried"] else " (its face-up top card)")
-    rest = {k: v for k, v in action.items() if k not in ("seat", "type")}
-    return kind.replace("_", " ") + ("" if not rest else " " + " ".join(f"{k}={v}" for k, v in rest.items()))
-
-
-def print_summary(summary: dict, console: Console | None = None) -> None:
+def print_summary(summary: dict, console: Console | None = None, tr: Tr | None = None,
+                  events: list | None = None) -> None:
+    """The state of a game in words (`paxh replay`, the end of `paxh play`), with the final score
+    table by category when the game is over (from `events`, the log as the reader may see it)."""
     console = console or Console()
-    console.print(f"Cycle {summary['cycle']}, {summary['year']} year, step {summary['step']} "
-                  f"(action {summary['version']})" + ("  [bold]game over[/]" if summary["over"] else ""))
-    t = Table("seat", "nation", "money", "prestige", "hand", "colonies", "fleet")
+    tr = tr or translator([p["nation"] for p in summary["players"]])
+    console.print(escape(tr("tui_status", cycle=summary["cycle"], year=tr.word(summary["year"]),
+                            version=summary["version"]))
+                  + (f"  [bold]{escape(tr('game_over'))}[/]" if summary["over"] else ""))
+    t = Table(tr("nation"), tr("money"), tr("prestige"), tr("hand_size"), tr("tui_colonies_head"), tr("fleet"))
     for p in summary["players"]:
-        f = p["fleet"]
-        t.add_row(str(p["seat"]), p["nation"], f"${p['money']}", str(p["prestige"]), str(p["hand"]),
-                  str(len(p["colonies"])), f"{f['ships']} ship(s) at {f['zone']}, {f['legality']}, cargo {f['cargo']}")
+        t.add_row(escape(tr.seat(p["seat"])), money(tr, p["money"]), str(p["prestige"]), str(p["hand"]),
+                  str(len(p["colonies"])), escape(fleet_text(tr, p["fleet"])))
     console.print(t)
     if summary["result"]:
-        console.print(f"Winner: seat {summary['result']['winner']}  scores {summary['result']['scores']}")
+        table = score_table(events or [], summary["result"], tr)
+        if table:
+            print_scores(table, tr, console)
 
 
 class TerminalGame:
@@ -82,79 +130,125 @@ class TerminalGame:
         self.bots = {s: make_bot(bot, seed + 1000 + s) for s in range(players) if s != seat}
         self.save = save
         self.shown = 0
-        names = [f"{n} (seat {s})" + (" [you]" if s == seat else "") for s, n in enumerate(self.game.state.nation)]
-        self.tr = Tr(lang, names) if Tr else None
+        self.tr = translator(list(self.game.state.nation), lang, you=seat)
+
+    def say(self, key: str, **kw) -> None:
+        self.console.print(escape(self.tr(key, **kw)))
 
     def log(self) -> None:
         events = api.redact(self.game.events[self.shown:], self.seat)
         self.shown = len(self.game.events)
         for e in events:
-            text = self.tr.event(e) if self.tr else f"{e['type']} {e}"
-            self.console.print(f"  [dim]{e['rule']:7}[/] {escape(text)}")
+            self.console.print(f"  [dim]{e['rule']:7}[/] {escape(self.tr.event(e))}")
 
     def show_me(self) -> None:
+        tr = self.tr
         v = api.view(self.game.state, self.seat)
         me = v["players"][self.seat]
-        f = me["fleet"]
-        self.console.rule(f"Cycle {v['cycle']} · {v['year']} year · {v['step']}")
-        self.console.print(f"You: {me['nation']}  ${me['money']}  Prestige {me['prestige']}  "
-                           f"hand limit {me['hand_limit']}")
+        self.console.rule(escape(tr("tui_heading", cycle=v["cycle"], year=tr.word(v["year"]))))
+        self.say("tui_me", nation=tr.nation(me["nation"]), money=money(tr, me["money"]), prestige=me["prestige"],
+                 limit=me["hand_limit"])
         for cid in me["hand"]:
-            self.console.print(f"  in hand: {card_text(cid)}")
+            self.console.print("  " + escape(tr("tui_in_hand", card=card_short(tr, cid))))
         for t in me["tableau"]:
-            self.console.print(f"  played:  {card_text(t['card'])}" + (f" on {t['target']}" if t["target"] else ""))
-        self.console.print(f"Fleet: {f['ships']} ship(s) at {f['zone']}, {f['legality']}, cargo {f['cargo']}")
-        mine = [c for c in v["colonies"] if c["owner"] == self.seat]
-        self.console.print("Colonies: " + (", ".join(f"{c['id']}({c['labour'] or 'vacant'}, {c['chests']} chests)"
-                                                     for c in mine) or "none"))
-        others = "; ".join(f"{p['nation']} ${p['money']} P{p['prestige']} {p['hand_count']} cards"
+            self.console.print("  " + escape(tr("tui_played", card=card_short(tr, t["card"], t["target"] or None))))
+        self.say("tui_fleet", fleet=fleet_text(tr, me["fleet"]))
+        mine = []
+        for c in v["colonies"]:
+            if c["owner"] == self.seat:
+                what = [tr.word(c["labour"]) if c["labour"] else tr("tui_vacant"), tr.n("chests", c["chests"])]
+                mine.append(f"{tr.word(c['id'])} ({', '.join(what + ([tr('fort')] if c.get('fort') else []))})")
+        self.say("tui_colonies", list=", ".join(mine) or tr("tui_none"))
+        others = "; ".join(tr("tui_other", name=tr.seat(p["seat"]), money=money(tr, p["money"]),
+                              prestige=p["prestige"], cards=tr.n("cards", p["hand_count"]))
                            for p in v["players"] if p["seat"] != self.seat)
-        self.console.print(f"Others: {others}")
-        tops = v["decks"]
-        self.console.print(f"Market top: {card_text(tops['market']['top'])} ({tops['market']['count']} cards)")
-        self.console.print(f"Haven top:  {card_text(tops['haven']['top'])} ({tops['haven']['count']} cards)")
+        self.say("tui_others", list=others)
+        for deck in ("market", "haven"):
+            d = v["decks"][deck]
+            self.say("tui_deck_top", deck=tr(f"card_deck_{deck}"), card=card_short(tr, d["top"]),
+                     cards=tr.n("cards", d["count"]))
+
+    def option_card(self, action: dict, view: dict) -> str | None:
+        """The card an option names: the card it plays, sells or discards, or the face-up top it auctions."""
+        if action.get("card"):
+            return str(action["card"])
+        if action.get("type") == "initiate" and not action.get("buried"):
+            return view["decks"].get(action.get("deck"), {}).get("top")
+        return None
+
+    def show_card(self, cid: str | None) -> None:
+        if cid is None:
+            return
+        for i, line in enumerate(card_full(self.tr, cid)):
+            self.console.print(("  [bold]" if i == 0 else "    ") + escape(line) + ("[/]" if i == 0 else ""))
 
     def ask(self) -> dict | None:
+        tr = self.tr
         st = self.game.state
         legal = api.legal_actions(st, self.seat)
         self.show_me()
-        d = api.decision(st, self.seat)
-        self.console.print(f"[bold]Your decision: {d['decision']}[/] ({d['rule']}, {api.RULES[d['rule']][0]})")
+        view = api.view(st, self.seat, include_state=False)
+        d = api.decision(st, self.seat) or {}
+        rule = d.get("rule") or ""
+        title = api.RULES.get(rule, ("",))[0] if rule else ""
+        self.console.print(f"[bold]{escape(tr('decision'))}: {escape(tr.decision(d))}[/]"
+                           + (f" ({rule}, {escape(title)})" if rule else ""))
         flat: list[dict] = []
+        lot = None
         for desc in legal:
             if desc["kind"] == "range":
-                lot = card_text(d.get("card")) if d.get("card") else "the buried card (unseen until the reveal)"
-                self.console.print(f"  Auction of {lot}.")
-                self.console.print(f"  Enter your {desc['field']} from {desc['min']} to {desc['max']} "
-                                   f"(sealed: nobody sees it before the reveal)")
+                lot = d.get("card")
+                deck = tr.word(d.get("deck")) if d.get("deck") else ""
+                self.console.print("  " + escape(tr("lot_card", card=tr.word(lot), deck=deck) if lot
+                                                 else tr("lot_buried", deck=deck)))
+                self.console.print("  " + escape(tr("tui_enter_bid", min=desc["min"], max=desc["max"])))
             else:
                 for a in desc["options"]:
                     flat.append(a)
-                    self.console.print(f"  {len(flat):3}. {escape(describe(a))}")
-        extra = "u = undo, " if api.can_undo(st, self.seat) else ""
+                    self.console.print(f"  {len(flat):3}. {escape(tr.action(a))}")
+        rng = next((x for x in legal if x["kind"] == "range"), None)
+        can_undo = api.can_undo(st, self.seat)
+        keys = ([tr("tui_key_undo")] if can_undo else []) + [tr("tui_key_lot" if rng else "tui_key_card"),
+                                                              tr("tui_key_quit")]
         while True:
-            raw = self.console.input(f"choice ({extra}q = quit) > ").strip().lower()
+            raw = self.console.input(escape(tr("tui_prompt", keys=", ".join(keys)))).strip().lower()
             if raw == "q":
                 return None
-            if raw == "u" and extra:
+            if raw == "u" and can_undo:
                 return {"seat": self.seat, "type": "undo"}
+            if raw.startswith("?"):
+                rest = raw[1:].strip()
+                if rng:
+                    if lot:
+                        self.show_card(lot)
+                    else:
+                        self.say("tui_lot_unseen")
+                elif rest.isdigit() and 1 <= int(rest) <= len(flat):
+                    cid = self.option_card(flat[int(rest) - 1], view)
+                    if cid:
+                        self.show_card(cid)
+                    else:
+                        self.say("tui_no_card_option", n=int(rest))
+                else:
+                    self.say("tui_choose_range", n=len(flat))
+                continue
             if not raw.lstrip("-").isdigit():
-                self.console.print("Type a number from the list.")
+                self.say("tui_type_number")
                 continue
             n = int(raw)
-            rng = next((x for x in legal if x["kind"] == "range"), None)
             if rng:
                 return {**rng["action"], rng["field"]: n}
             if 1 <= n <= len(flat):
                 return flat[n - 1]
-            self.console.print(f"Choose 1 to {len(flat)}.")
+            self.say("tui_choose_range", n=len(flat))
 
     def run(self) -> None:
-        self.console.print(f"Pax Hispanica — you are seat {self.seat} "
-                           f"({self.game.state.nation[self.seat]}); seed hash {api.view(self.game.state, None)['seed_hash'][:16]}…")
+        tr = self.tr
+        self.say("tui_intro", nation=tr.nation(self.game.state.nation[self.seat]),
+                 hash=api.view(self.game.state, None)["seed_hash"][:16])
         variant = api.view(self.game.state, None, include_state=False).get("ruleset_params")
-        if variant:
-            self.console.print("Variant (PRJ-31): " + ", ".join(f"{k} = {v}" for k, v in variant.items()))
+        if variant:    # parameter names as `paxh play --set` takes them
+            self.console.print(escape(f"{tr('variant')} (PRJ-31): " + ", ".join(f"{k} = {v}" for k, v in variant.items())))
         try:
             while not api.is_over(self.game.state):
                 self.log()
@@ -171,12 +265,13 @@ class TerminalGame:
                 try:
                     self.game.act(action)
                 except api.IllegalAction as e:
-                    self.console.print(f"[red]{e.message}[/] ({e.rule}, {e.page})")
+                    self.console.print(f"[red]{escape(e.message)}[/] ({e.rule}, {e.page})")
             self.log()
             if api.is_over(self.game.state):
-                print_summary(api.summary(self.game.state), self.console)
+                print_summary(api.summary(self.game.state), self.console, tr,
+                              api.redact(self.game.events, self.seat))
         except (KeyboardInterrupt, EOFError):
-            self.console.print("\nStopped.")
+            self.say("tui_stopped")
         if self.save:
             self.save.write_text(json.dumps(self.game.record, indent=1))
-            self.console.print(f"Record saved to {self.save} (replay it with: paxh replay {self.save})")
+            self.say("tui_saved", path=str(self.save))

@@ -8,7 +8,15 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from markupsafe import Markup, escape
+try:                        # the web extra; the terminal game (tui.py) uses the plain-text functions only
+    from markupsafe import Markup, escape
+except ImportError:         # pragma: no cover - a base install without the web extra
+    from html import escape as _escape
+
+    Markup = str            # type: ignore[misc,assignment]
+
+    def escape(s: Any) -> str:      # type: ignore[misc]
+        return _escape(str(s))
 
 from .i18n import Count, Fallback, SafeDict, Tr, humanize
 from .seam import api
@@ -70,6 +78,23 @@ def text_key(cid: str) -> str:
     """The id of a card's text: copies share it ("galeon-2" -> "galeon")."""
     base, _, n = str(cid).rpartition("-")
     return base if base and n.isdigit() else str(cid)
+
+
+def text_lines(d: dict, tr: Tr) -> list[str]:
+    """A card's full text as plain lines (the terminal's `?` and tip_html's content): name,
+    cost and deck, conditions, effects, target, sale."""
+    meta = [x for x in (tr("card_cost", cost=d["cost"]) if d["cost"] is not None else "", d["deck_text"]) if x]
+    lines = [d["name"] + (" — " + " · ".join(meta) if meta else "")]
+    lines.append(f'{tr("card_requires")}: ' + (" ".join(d["requires"]) if d["requires"] else tr("card_no_requires")))
+    lines.append(f'{tr("card_effects")}: ' + " ".join(d["effects"]))
+    lines += [x for x in (d["target"], d["sell"]) if x]
+    return lines
+
+
+def short_text(d: dict, tr: Tr) -> str:
+    """A card on one line: `Galleon ($2): Gain 1 Ship.` (its name, cost and effects)."""
+    cost = f" ({tr('money_amount', n=d['cost'])})" if d["cost"] is not None else ""
+    return f"{d['name']}{cost}: " + " ".join(d["effects"])
 
 
 def tip_html(d: dict, tr: Tr) -> str:
