@@ -55,8 +55,10 @@ def replay(
     viewer: Annotated[Optional[int], typer.Option("--viewer", help="Show the events as this seat sees them.")] = None,
     show_all: Annotated[bool, typer.Option("--all", help="Show every event, secrets included, even in an unfinished "
                                            "game (the record holds the seed anyway).")] = False,
+    lang: Annotated[str, typer.Option("--lang", help="Language of the summary and the log: en or ca.")] = "en",
+    show_log: Annotated[bool, typer.Option("--log", help="Also print the events, in words.")] = False,
 ) -> None:
-    """Replay a record (or a scenario) and print the resulting state summary."""
+    """Replay a record (or a scenario) and print the resulting state summary, in words."""
     data = _load_any(file)
     try:
         if "position" in data and "format" not in data:
@@ -83,8 +85,17 @@ def replay(
         typer.echo(json.dumps({"summary": summary, "events": events, "actions": len(game.record["actions"])},
                               ensure_ascii=False, indent=1))
         return
-    from .tui import print_summary
-    print_summary(summary)
+    from rich.console import Console
+    from rich.markup import escape
+
+    from .tui import print_summary, translator
+    ruleset = str(api.view(game.state, None, include_state=False).get("ruleset") or "reference")
+    tr = translator([p["nation"] for p in summary["players"]], lang, you=viewer, ruleset=ruleset)
+    console = Console()
+    if show_log:
+        for e in events:
+            console.print(f"  [dim]{e.get('rule', ''):7}[/] {escape(tr.event(e))}")
+    print_summary(summary, console, tr, events)
 
 
 @app.command()
