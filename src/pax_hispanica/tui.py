@@ -265,7 +265,10 @@ class TerminalGame:
                 try:
                     self.game.act(action)
                 except api.IllegalAction as e:
-                    self.console.print(f"[red]{escape(e.message)}[/] ({e.rule}, {e.page})")
+                    # the engine's message is English and may name ids: the rule, titled in words, says why
+                    title = tr.text("rule_titles", str(e.rule)) or ""
+                    self.console.print(f"[red]{escape(tr('err_not_legal'))}[/] ({e.rule}"
+                                       + (f": {escape(title)}" if title else "") + f", {e.page})")
             self.log()
             if api.is_over(self.game.state):
                 print_summary(api.summary(self.game.state), self.console, tr,
