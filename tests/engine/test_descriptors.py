@@ -2,7 +2,7 @@
 `{"kind": "choice", "decision", "rule", "options"}` or
 `{"kind": "range", "decision", "rule", "action", "field", "min", "max"}`, where `decision` names the
 pending decision and `rule` is a rule ID of the catalogue. A labour choice also lists the
-`colonies` it staffs (PRJ-12)."""
+`colonies` it is about (PRJ-12)."""
 
 from __future__ import annotations
 
