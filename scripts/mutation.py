@@ -23,6 +23,11 @@ all, and lists the survivors (file:line and the mutation). Mutants listed in
 tests/mutation_equivalent.txt (equivalent mutants: no behaviour can tell them from the original,
 each with its reason) are counted apart and left out of the score's denominator.
 
+mutmut forks its workers from a process that has already imported the engine, so it cannot see a
+mutant of code that runs only at import (the pydantic schemas are built so); every survivor is
+therefore run once more in a fresh process on a few tests, and one that fails there counts as
+killed ("at import" in the table).
+
 Exit status: 0 when the score reaches --target (default 90), 1 when it does not, 2 on a setup error.
 """
 from __future__ import annotations
@@ -46,6 +51,12 @@ EQUIVALENT_FILE = ROOT / "tests" / "mutation_equivalent.txt"
 KILLED = {1, 3}            # mutmut: a test failed (3: pytest internal error, counted as a kill by mutmut)
 TIMEOUT = {36, -24, 24, 152, 255}   # the tests ran past the time limit: an infinite loop, counted as killed
 SURVIVED = {0}
+FRESH_FILE = MUTANTS / "fresh_kills.json"
+# mutmut forks its workers from a process that has already imported the engine, so a mutant of code
+# that runs only while a module is imported (building the pydantic schemas, say) is never seen by
+# the tests there. Each survivor is therefore run again in a fresh process on these tests; one that
+# fails there (most often: the engine no longer imports) is killed "at import".
+FRESH_TESTS = ["tests/engine/test_golden.py", "tests/engine/test_ruleset.py"]
 NO_TESTS = {5, 33}         # no selected test reaches the function
 
 
@@ -115,6 +126,27 @@ def run_mutmut(names: list[str] | None, jobs: int, log: Path) -> int:
     print(f"running mutmut ({len(names) if names else 'all'} mutants, {jobs} worker(s)); log: {log}", flush=True)
     with open(log, "w") as f:
         return subprocess.run(cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT, env=env).returncode
+
+
+def fresh_kills() -> dict[str, int]:
+    return json.loads(FRESH_FILE.read_text()) if FRESH_FILE.exists() else {}
+
+
+def recheck_in_fresh_processes(names: list[str]) -> None:
+    """Run each survivor among `names` in a new process on FRESH_TESTS (see FRESH_FILE)."""
+    codes = {n: c for m in metas().values() for n, c in m["exit_code_by_key"].items()}
+    done = fresh_kills()
+    todo = [n for n in names if codes.get(n) in SURVIVED | NO_TESTS]
+    env = dict(os.environ, PYTHONPATH=str(MUTANTS / "src"))
+    for n in todo:
+        env["MUTANT_UNDER_TEST"] = n
+        r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-x", "-q", *FRESH_TESTS],
+                           cwd=MUTANTS, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        done[n] = r.returncode
+    for n in list(done):
+        if n not in todo and codes.get(n) not in SURVIVED | NO_TESTS:
+            del done[n]                      # killed by mutmut since
+    FRESH_FILE.write_text(json.dumps(done, indent=1, sort_keys=True))
 
 
 def equivalent() -> dict[str, str]:
@@ -192,6 +224,7 @@ def report(names: list[str] | None, target: float, show_equivalent: bool = False
             codes[name] = (path, code)
     names = sorted(codes) if names is None else names
     eq = equivalent()
+    fresh = {n for n, rc in fresh_kills().items() if rc != 0}
     per: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     survivors, unchecked = [], 0
     for name in names:
@@ -206,6 +239,9 @@ def report(names: list[str] | None, target: float, show_equivalent: bool = False
         row["tested"] += 1
         if code in KILLED or code in TIMEOUT:
             row["killed"] += 1
+        elif name in fresh:
+            row["killed"] += 1
+            row["at import"] += 1
         elif code in NO_TESTS:
             row["no tests"] += 1
             survivors.append(name)
@@ -213,7 +249,8 @@ def report(names: list[str] | None, target: float, show_equivalent: bool = False
             row["survived"] += 1
             survivors.append(name)
     print()
-    print(f"{'module':28} {'killed':>7} {'tested':>7} {'share':>7} {'survived':>9} {'no tests':>9} {'equiv':>6}")
+    print(f"{'module':28} {'killed':>7} {'tested':>7} {'share':>7} {'survived':>9} {'no tests':>9} {'equiv':>6}"
+          f" {'at import':>10}")
     tot = defaultdict(int)
     for mod in sorted(per):
         row = per[mod]
@@ -221,12 +258,14 @@ def report(names: list[str] | None, target: float, show_equivalent: bool = False
             tot[k] += v
         share = f"{100 * row['killed'] / row['tested']:.1f}%" if row["tested"] else "-"
         print(f"{mod:28} {row['killed']:7} {row['tested']:7} {share:>7} {row['survived']:9} "
-              f"{row['no tests']:9} {row['equivalent']:6}")
+              f"{row['no tests']:9} {row['equivalent']:6} {row['at import']:10}")
     score = 100 * tot["killed"] / tot["tested"] if tot["tested"] else 0.0
     print(f"{'all':28} {tot['killed']:7} {tot['tested']:7} {score:6.1f}% {tot['survived']:9} "
-          f"{tot['no tests']:9} {tot['equivalent']:6}")
+          f"{tot['no tests']:9} {tot['equivalent']:6} {tot['at import']:10}")
+    print("(killed: a selected test failed or timed out; 'at import' of them: killed only in a fresh process)")
     if unchecked:
         print(f"({unchecked} mutants of the selection have no result yet)")
+    survivors = [n for n in survivors if n not in fresh]
     if survivors:
         print("\nsurvivors (file:line  mutation  [mutant]):")
         for name in survivors:
@@ -297,6 +336,7 @@ def main() -> int:
         names = stratified_sample(mutants, a.sample or 200, a.seed)
         SAMPLE_FILE.write_text("\n".join(names) + "\n")
         run_mutmut(names, a.jobs, MUTANTS / "mutmut-run.log")
+    recheck_in_fresh_processes(names)
     score, _ = report(names, a.target, a.equivalent)
     return 0 if score >= a.target else 1
 
