@@ -58,6 +58,7 @@ FRESH_FILE = MUTANTS / "fresh_kills.json"
 # fails there (most often: the engine no longer imports) is killed "at import".
 FRESH_TESTS = ["tests/engine/test_golden.py", "tests/engine/test_ruleset.py"]
 NO_TESTS = {5, 33}         # no selected test reaches the function
+INTERRUPTED = {2, -2, -15}  # the run was stopped (Ctrl-C, SIGTERM): no result
 
 
 def _generate() -> None:
@@ -230,7 +231,7 @@ def report(names: list[str] | None, target: float, show_equivalent: bool = False
     for name in names:
         path, code = codes[name]
         row = per[path.removeprefix(ENGINE + "/")]
-        if code is None:
+        if code is None or code in INTERRUPTED:
             unchecked += 1
             continue
         if name in eq:
@@ -324,7 +325,7 @@ def main() -> int:
     if a.rerun_survivors:
         names = SAMPLE_FILE.read_text().split() if SAMPLE_FILE.exists() else sorted(mutants)
         codes = {n: c for m in metas().values() for n, c in m["exit_code_by_key"].items()}
-        todo = [n for n in names if codes.get(n) is not None and codes[n] not in KILLED | TIMEOUT]
+        todo = [n for n in names if codes.get(n) in SURVIVED | NO_TESTS]
         if todo:
             run_mutmut(todo, a.jobs, MUTANTS / "mutmut-run.log")
     elif a.full:
