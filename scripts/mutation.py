@@ -137,7 +137,7 @@ def recheck_in_fresh_processes(names: list[str]) -> None:
     """Run each survivor among `names` in a new process on FRESH_TESTS (see FRESH_FILE)."""
     codes = {n: c for m in metas().values() for n, c in m["exit_code_by_key"].items()}
     done = fresh_kills()
-    todo = [n for n in names if codes.get(n) in SURVIVED | NO_TESTS]
+    todo = [n for n in names if codes.get(n) in SURVIVED | NO_TESTS and n not in equivalent()]
     env = dict(os.environ, PYTHONPATH=str(MUTANTS / "src"))
     for n in todo:
         env["MUTANT_UNDER_TEST"] = n
@@ -325,7 +325,7 @@ def main() -> int:
     if a.rerun_survivors:
         names = SAMPLE_FILE.read_text().split() if SAMPLE_FILE.exists() else sorted(mutants)
         codes = {n: c for m in metas().values() for n, c in m["exit_code_by_key"].items()}
-        todo = [n for n in names if codes.get(n) in SURVIVED | NO_TESTS]
+        todo = [n for n in names if codes.get(n) in SURVIVED | NO_TESTS and n not in equivalent()]
         if todo:
             run_mutmut(todo, a.jobs, MUTANTS / "mutmut-run.log")
     elif a.full:

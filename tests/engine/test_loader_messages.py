@@ -11,6 +11,8 @@ from pax_hispanica import api
 from pax_hispanica.engine import schema
 from pax_hispanica.engine.ruleset import DATA, RulesetError, load_ruleset
 
+from support import modified_ruleset
+
 from .test_ruleset import broken, refused
 
 ORDER = 'order = ["spanish", "english", "french", "dutch", "courland"]'
@@ -23,12 +25,13 @@ def scenario_refusal(position: dict) -> str:
     return e.value.message
 
 
-def test_CYC_4_colonies_start_with_exactly_the_forts_the_map_gives_them():
+def test_CYC_4_colonies_start_with_exactly_the_forts_the_map_gives_them(tmp_path):
     """A Crown colony keeps the map's fort (false when the map names none); a fort stands on a
-    colony only, so the other colony spaces start without one."""
+    colony only, so the other colony spaces start without one. (A copy of the reference folder,
+    so that the map is read here and not taken from the loader's cache.)"""
     lands = tomllib.loads((DATA / "reference" / "map.toml").read_text())["land"]
     sites = {f"{land['id']}.{s['id']}": s for land in lands for s in land.get("sites", [])}
-    st = api.new_game(api.Config(players=3), 1)
+    st = api.new_game(api.Config(players=3, ruleset=modified_ruleset(tmp_path / "reference")), 1)
     colonies = api.view(st, None, include_state=False)["colonies"]
     assert colonies
     for c in colonies:
