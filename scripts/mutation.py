@@ -14,6 +14,7 @@ Modes:
                                                      # that already has a result is not run again)
   python scripts/mutation.py --report                # print the last results again
   python scripts/mutation.py --rerun-survivors       # run the last report's survivors again
+  python scripts/mutation.py --resume                # run the last sample's mutants that have no result
 
 The sample is stratified: each module gets a share of the N mutants proportional to its number of
 mutants (at least one), drawn with random.Random(seed), so the same N and seed give the same mutants
@@ -292,6 +293,7 @@ def main() -> int:
     mode.add_argument("--full", action="store_true", help="run every mutant that has no result yet")
     mode.add_argument("--report", action="store_true", help="only print the last results (of the last sample)")
     mode.add_argument("--rerun-survivors", action="store_true", help="run the last selection's survivors again")
+    mode.add_argument("--resume", action="store_true", help="run the last selection's mutants that have no result")
     mode.add_argument("--_generate", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--module", action="append", default=[],
@@ -322,10 +324,13 @@ def main() -> int:
     if a.module:
         mutants = {n: p for n, p in mutants.items() if p.removeprefix(ENGINE + "/") in a.module}
     print(f"{len(mutants)} mutants in {len(set(mutants.values()))} modules")
-    if a.rerun_survivors:
+    if a.rerun_survivors or a.resume:
         names = SAMPLE_FILE.read_text().split() if SAMPLE_FILE.exists() else sorted(mutants)
         codes = {n: c for m in metas().values() for n, c in m["exit_code_by_key"].items()}
-        todo = [n for n in names if codes.get(n) in SURVIVED | NO_TESTS and n not in equivalent()]
+        if a.resume:
+            todo = [n for n in names if codes.get(n) is None or codes[n] in INTERRUPTED]
+        else:
+            todo = [n for n in names if codes.get(n) in SURVIVED | NO_TESTS and n not in equivalent()]
         if todo:
             run_mutmut(todo, a.jobs, MUTANTS / "mutmut-run.log")
     elif a.full:

@@ -4,6 +4,7 @@ what they accept is loaded as written. Written to kill mutants that survived scr
 from __future__ import annotations
 
 import tomllib
+import uuid
 
 import pytest
 
@@ -27,11 +28,12 @@ def scenario_refusal(position: dict) -> str:
 
 def test_CYC_4_colonies_start_with_exactly_the_forts_the_map_gives_them(tmp_path):
     """A Crown colony keeps the map's fort (false when the map names none); a fort stands on a
-    colony only, so the other colony spaces start without one. (A copy of the reference folder,
-    so that the map is read here and not taken from the loader's cache.)"""
+    colony only, so the other colony spaces start without one. (A copy of the reference folder
+    under a new name, so that the map is read here and not taken from the loader's cache, which
+    is keyed by the folder's path.)"""
     lands = tomllib.loads((DATA / "reference" / "map.toml").read_text())["land"]
     sites = {f"{land['id']}.{s['id']}": s for land in lands for s in land.get("sites", [])}
-    st = api.new_game(api.Config(players=3, ruleset=modified_ruleset(tmp_path / "reference")), 1)
+    st = api.new_game(api.Config(players=3, ruleset=modified_ruleset(tmp_path / uuid.uuid4().hex)), 1)
     colonies = api.view(st, None, include_state=False)["colonies"]
     assert colonies
     for c in colonies:
