@@ -26,7 +26,7 @@ def scenario_refusal(position: dict) -> str:
     return e.value.message
 
 
-def test_CYC_4_colonies_start_with_exactly_the_forts_the_map_gives_them(tmp_path):
+def test_CYC_4_colonies_start_with_the_forts_of_a_freshly_read_map(tmp_path):
     """A Crown colony keeps the map's fort (false when the map names none); a fort stands on a
     colony only, so the other colony spaces start without one. (A copy of the reference folder
     under a new name, so that the map is read here and not taken from the loader's cache, which
