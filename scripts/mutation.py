@@ -29,6 +29,11 @@ mutant of code that runs only at import (the pydantic schemas are built so); eve
 therefore run once more in a fresh process on a few tests, and one that fails there counts as
 killed ("at import" in the table).
 
+mutmut learns once which tests reach which function (mutants/mutmut-stats.json) and then only
+for tests it has not seen: a test whose body changed keeps its old association until it is
+renamed or mutants/ is deleted (--fresh). The engine's loaders cache by folder path, so a test
+that means to exercise them loads a copy under a new name.
+
 Exit status: 0 when the score reaches --target (default 90), 1 when it does not, 2 on a setup error.
 """
 from __future__ import annotations
