@@ -476,3 +476,14 @@ def test_GDS_1_meeples_are_conserved_over_random_games_and_goods_year_actions_ar
             assert explain(locations(before), events) == locations(after)
 
     random_game(players, seed, on_step=on_step)
+
+
+def test_GDS_6_each_attrition_event_names_the_colonys_owner(tmp_path):
+    rs = modified_ruleset(tmp_path / "deadly_owners", die_sides=1, slave_death=1, slave_revolt=6)
+    g = at("slave_attrition", ruleset=rs, colonies={"jamaica.port_royal": {"labour": "slave"},
+                                                    "nueva_espana.orizaba": {"owner": 1, "labour": "slave"}})
+    ev = {e["colony"]: e for e in of_type(g, "SlaveAttrition")}
+    assert set(ev) == {"jamaica.port_royal", "nueva_espana.orizaba"}
+    for c, e in ev.items():
+        assert e["owner"] == colony(g.state, c)["owner"] is not None, e
+    assert ev["nueva_espana.orizaba"]["owner"] == 1

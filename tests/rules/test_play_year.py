@@ -249,6 +249,8 @@ def test_PRJ_19_a_card_into_the_discard_of_an_empty_market_deck_refills_it_at_on
     assert g.state.market == [cards[0]] and g.state.market_discard == []
     names = [e["type"] for e in events]
     assert names.index("DeckRefilled") < names.index("DeckTopShown")
+    (refill,) = [e for e in events if e["type"] == "DeckRefilled"]
+    assert (refill["deck"], refill["size"], refill["rule"]) == ("market", 1, "AUC-6")
     assert api.view(g.state, 1, include_state=True)["decks"]["market"] == {"top": cards[0], "count": 1}
     assert sorted(audit.cards(g.state)) == sorted(RS.market + RS.haven)
 

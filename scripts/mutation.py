@@ -1,0 +1,356 @@
+#!/usr/bin/env python3
+"""Mutation score of the rules engine (src/pax_hispanica/engine), outside the default test run.
+
+It drives mutmut 3 (configured in pyproject.toml, [tool.mutmut]): mutmut copies src/ and the
+tests into mutants/, writes every mutant of every engine function into the copy behind a
+trampoline, runs the fast tests once to learn which tests reach which function, and then runs,
+for each mutant, only the tests of tests/engine and tests/rules that reach the mutated function
+(stopping at the first failure). A mutant is killed when one of them fails.
+
+Modes:
+
+  python scripts/mutation.py --sample 300 --seed 1   # a sample spread over the engine's modules
+  python scripts/mutation.py --full                  # every mutant (nightly; resumable: a mutant
+                                                     # that already has a result is not run again)
+  python scripts/mutation.py --report                # print the last results again
+  python scripts/mutation.py --rerun-survivors       # run the last report's survivors again
+  python scripts/mutation.py --resume                # run the last sample's mutants that have no result
+
+The sample is stratified: each module gets a share of the N mutants proportional to its number of
+mutants (at least one), drawn with random.Random(seed), so the same N and seed give the same mutants
+while the engine's sources are unchanged. Run it niced with one worker on a shared machine
+(`nice -n 19 ... --jobs 1`, the default). It prints the share of mutants killed per module and in
+all, and lists the survivors (file:line and the mutation). Mutants listed in
+tests/mutation_equivalent.txt (equivalent mutants: no behaviour can tell them from the original,
+each with its reason) are counted apart and left out of the score's denominator.
+
+mutmut forks its workers from a process that has already imported the engine, so it cannot see a
+mutant of code that runs only at import (the pydantic schemas are built so); every survivor is
+therefore run once more in a fresh process on a few tests, and one that fails there counts as
+killed ("at import" in the table).
+
+mutmut learns once which tests reach which function (mutants/mutmut-stats.json) and then only
+for tests it has not seen: a test whose body changed keeps its old association until it is
+renamed or mutants/ is deleted (--fresh). The engine's loaders cache by folder path, so a test
+that means to exercise them loads a copy under a new name.
+
+Exit status: 0 when the score reaches --target (default 90), 1 when it does not, 2 on a setup error.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MUTANTS = ROOT / "mutants"
+ENGINE = "src/pax_hispanica/engine"
+SAMPLE_FILE = MUTANTS / "sample.txt"
+EQUIVALENT_FILE = ROOT / "tests" / "mutation_equivalent.txt"
+KILLED = {1, 3}            # mutmut: a test failed (3: pytest internal error, counted as a kill by mutmut)
+TIMEOUT = {36, -24, 24, 152, 255}   # the tests ran past the time limit: an infinite loop, counted as killed
+SURVIVED = {0}
+FRESH_FILE = MUTANTS / "fresh_kills.json"
+# mutmut forks its workers from a process that has already imported the engine, so a mutant of code
+# that runs only while a module is imported (building the pydantic schemas, say) is never seen by
+# the tests there. Each survivor is therefore run again in a fresh process on these tests; one that
+# fails there (most often: the engine no longer imports) is killed "at import".
+FRESH_TESTS = ["tests/engine/test_golden.py", "tests/engine/test_ruleset.py"]
+NO_TESTS = {5, 33}         # no selected test reaches the function
+INTERRUPTED = {2, -2, -15}  # the run was stopped (Ctrl-C, SIGTERM): no result
+
+
+def _generate() -> None:
+    """Write the mutants into mutants/ (mutmut's own first step, without running any test)."""
+    sys.argv = ["mutmut"]
+    import mutmut.__main__ as mm
+    mm.set_mutant_under_test("mutant_generation")
+    os.makedirs("mutants", exist_ok=True)
+    mm.copy_src_dir()
+    mm.copy_also_copy_files()
+    mm.setup_source_paths()
+    mm.store_lines_covered_by_tests()
+    stats = mm.create_mutants(1)
+    print(f"mutants written: {stats.mutated} files mutated, {stats.ignored} not mutated", flush=True)
+
+
+def generate() -> None:
+    r = subprocess.run([sys.executable, __file__, "--_generate"], cwd=ROOT, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    if r.returncode:
+        print(r.stdout[-4000:])
+        sys.exit(2)
+    print(r.stdout.strip().splitlines()[-1])
+
+
+def metas() -> dict[str, dict]:
+    """module path (src/...py) -> mutmut's meta data for it."""
+    out = {}
+    for meta in sorted((MUTANTS / ENGINE).rglob("*.py.meta")):
+        rel = str(meta.relative_to(MUTANTS))[: -len(".meta")]
+        out[rel] = json.loads(meta.read_text())
+    return out
+
+
+def all_mutants() -> dict[str, str]:
+    """mutant name -> module path."""
+    return {name: path for path, m in metas().items() for name in m["exit_code_by_key"]}
+
+
+def stratified_sample(mutants: dict[str, str], n: int, seed: int) -> list[str]:
+    by_module: dict[str, list[str]] = defaultdict(list)
+    for name, path in sorted(mutants.items()):
+        by_module[path].append(name)
+    total = len(mutants)
+    rng = random.Random(seed)
+    # largest remainder apportionment, at least one per module
+    quotas = {p: max(1, n * len(ms) / total) for p, ms in by_module.items()}
+    take = {p: min(len(by_module[p]), int(q)) for p, q in quotas.items()}
+    rest = n - sum(take.values())
+    for p in sorted(quotas, key=lambda p: (quotas[p] - int(quotas[p])), reverse=True):
+        if rest <= 0:
+            break
+        if take[p] < len(by_module[p]):
+            take[p] += 1
+            rest -= 1
+    chosen = []
+    for p in sorted(by_module):
+        chosen += rng.sample(by_module[p], take[p])
+    return sorted(chosen)
+
+
+def run_mutmut(names: list[str] | None, jobs: int, log: Path) -> int:
+    cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)] + (names or [])
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)   # mutmut puts mutants/src first itself; a PYTHONPATH would shadow it
+    print(f"running mutmut ({len(names) if names else 'all'} mutants, {jobs} worker(s)); log: {log}", flush=True)
+    with open(log, "w") as f:
+        return subprocess.run(cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT, env=env).returncode
+
+
+def fresh_kills() -> dict[str, int]:
+    return json.loads(FRESH_FILE.read_text()) if FRESH_FILE.exists() else {}
+
+
+def recheck_in_fresh_processes(names: list[str]) -> None:
+    """Run each survivor among `names` in a new process on FRESH_TESTS (see FRESH_FILE)."""
+    codes = {n: c for m in metas().values() for n, c in m["exit_code_by_key"].items()}
+    done = fresh_kills()
+    todo = [n for n in names if codes.get(n) in SURVIVED | NO_TESTS and n not in equivalent()]
+    env = dict(os.environ, PYTHONPATH=str(MUTANTS / "src"))
+    for n in todo:
+        env["MUTANT_UNDER_TEST"] = n
+        r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-x", "-q", *FRESH_TESTS],
+                           cwd=MUTANTS, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        done[n] = r.returncode
+    for n in list(done):
+        if n not in todo and codes.get(n) not in SURVIVED | NO_TESTS:
+            del done[n]                      # killed by mutmut since
+    FRESH_FILE.write_text(json.dumps(done, indent=1, sort_keys=True))
+
+
+def equivalent() -> dict[str, str]:
+    """mutant name -> why it is equivalent (tests/mutation_equivalent.txt: `name  # reason`)."""
+    out = {}
+    if EQUIVALENT_FILE.exists():
+        for line in EQUIVALENT_FILE.read_text().splitlines():
+            line = line.strip()
+            if line and not line.startswith("#"):
+                name, _, why = line.partition("#")
+                out[name.strip()] = why.strip()
+    return out
+
+
+_DEFS: dict[str, dict[str, int]] = {}
+
+
+def _def_lines(path: str) -> dict[str, int]:
+    """mutmut's mangled function name (x_f, xǁClassǁm) -> first line of its def in the source."""
+    if path not in _DEFS:
+        tree = ast.parse((ROOT / path).read_text())
+        lines: dict[str, int] = {}
+
+        def walk(body, cls=None):
+            for node in body:
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+                    lines[f"xǁ{cls}ǁ{node.name}" if cls else f"x_{node.name}"] = first
+                elif isinstance(node, ast.ClassDef) and cls is None:
+                    walk(node.body, node.name)
+        walk(tree.body)
+        _DEFS[path] = lines
+    return _DEFS[path]
+
+
+def describe(name: str, path: str) -> tuple[str, str]:
+    """(file:line, the mutation as `- old / + new`) of a mutant."""
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        diff = get_diff_for_mutant(name, path=Path(path))
+    except Exception as e:  # noqa: BLE001 - a report line, not a verdict
+        return f"{path}:?", f"(no diff: {e})"
+    finally:
+        os.chdir(cwd)
+    func = name.rpartition(".")[2].partition("__mutmut_")[0]
+    start = _def_lines(path).get(func)
+    line = "?"
+    old, new = [], []
+    pos = 0
+    for d in diff.splitlines():
+        m = re.match(r"@@ -(\d+)", d)
+        if m:
+            pos = int(m.group(1)) - 1
+            continue
+        if d.startswith(("---", "+++")):
+            continue
+        if d.startswith("-"):
+            if not old and start is not None:
+                line = str(start + pos)
+            old.append(d[1:].strip())
+            pos += 1
+        elif d.startswith("+"):
+            new.append(d[1:].strip())
+        else:
+            pos += 1
+    return f"{path}:{line}", f"{' | '.join(old)}  ->  {' | '.join(new)}"
+
+
+def report(names: list[str] | None, target: float, show_equivalent: bool = False) -> tuple[float, list[str]]:
+    codes: dict[str, tuple[str, object]] = {}
+    for path, m in metas().items():
+        for name, code in m["exit_code_by_key"].items():
+            codes[name] = (path, code)
+    names = sorted(codes) if names is None else names
+    eq = equivalent()
+    fresh = {n for n, rc in fresh_kills().items() if rc != 0}
+    per: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    survivors, unchecked = [], 0
+    for name in names:
+        path, code = codes[name]
+        row = per[path.removeprefix(ENGINE + "/")]
+        if code is None or code in INTERRUPTED:
+            unchecked += 1
+            continue
+        if name in eq:
+            row["equivalent"] += 1
+            continue
+        row["tested"] += 1
+        if code in KILLED or code in TIMEOUT:
+            row["killed"] += 1
+        elif name in fresh:
+            row["killed"] += 1
+            row["at import"] += 1
+        elif code in NO_TESTS:
+            row["no tests"] += 1
+            survivors.append(name)
+        else:
+            row["survived"] += 1
+            survivors.append(name)
+    print()
+    print(f"{'module':28} {'killed':>7} {'tested':>7} {'share':>7} {'survived':>9} {'no tests':>9} {'equiv':>6}"
+          f" {'at import':>10}")
+    tot = defaultdict(int)
+    for mod in sorted(per):
+        row = per[mod]
+        for k, v in row.items():
+            tot[k] += v
+        share = f"{100 * row['killed'] / row['tested']:.1f}%" if row["tested"] else "-"
+        print(f"{mod:28} {row['killed']:7} {row['tested']:7} {share:>7} {row['survived']:9} "
+              f"{row['no tests']:9} {row['equivalent']:6} {row['at import']:10}")
+    score = 100 * tot["killed"] / tot["tested"] if tot["tested"] else 0.0
+    print(f"{'all':28} {tot['killed']:7} {tot['tested']:7} {score:6.1f}% {tot['survived']:9} "
+          f"{tot['no tests']:9} {tot['equivalent']:6} {tot['at import']:10}")
+    print("(killed: a selected test failed or timed out; 'at import' of them: killed only in a fresh process)")
+    if unchecked:
+        print(f"({unchecked} mutants of the selection have no result yet)")
+    survivors = [n for n in survivors if n not in fresh]
+    if survivors:
+        print("\nsurvivors (file:line  mutation  [mutant]):")
+        for name in survivors:
+            where, what = describe(name, codes[name][0])
+            tag = " (no test reaches it)" if codes[name][1] in NO_TESTS else ""
+            print(f"  {where}  {what}  [{name}]{tag}")
+    if show_equivalent:
+        print("\nequivalent (tests/mutation_equivalent.txt):")
+        for name in names:
+            if name in eq:
+                where, what = describe(name, codes[name][0])
+                print(f"  {where}  {what}  -- {eq[name]}")
+    verdict = "reaches" if score >= target else "is below"
+    print(f"\nmutation score: {tot['killed']}/{tot['tested']} = {score:.1f}% killed "
+          f"({tot['equivalent']} equivalent left out); {verdict} the target {target:g}%")
+    return score, survivors
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--sample", type=int, metavar="N", help="run N mutants spread over the modules (default 200)")
+    mode.add_argument("--full", action="store_true", help="run every mutant that has no result yet")
+    mode.add_argument("--report", action="store_true", help="only print the last results (of the last sample)")
+    mode.add_argument("--rerun-survivors", action="store_true", help="run the last selection's survivors again")
+    mode.add_argument("--resume", action="store_true", help="run the last selection's mutants that have no result")
+    mode.add_argument("--_generate", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--module", action="append", default=[],
+                    help="only mutants of this module (e.g. years/auction.py); may be repeated")
+    ap.add_argument("--jobs", type=int, default=1, help="mutmut workers (default 1)")
+    ap.add_argument("--target", type=float, default=90.0)
+    ap.add_argument("--equivalent", action="store_true", help="also list the equivalent mutants")
+    ap.add_argument("--fresh", action="store_true", help="delete mutants/ first (after the engine changed)")
+    a = ap.parse_args()
+    if a._generate:
+        os.chdir(ROOT)
+        _generate()
+        return 0
+    try:
+        import mutmut  # noqa: F401
+    except ImportError:
+        print("mutmut is not installed: pip install -e '.[dev]'")
+        return 2
+    if a.fresh and MUTANTS.exists():
+        import shutil
+        shutil.rmtree(MUTANTS)
+    if a.report:
+        names = SAMPLE_FILE.read_text().split() if SAMPLE_FILE.exists() else None
+        score, _ = report(names, a.target, a.equivalent)
+        return 0 if score >= a.target else 1
+    generate()
+    mutants = all_mutants()
+    if a.module:
+        mutants = {n: p for n, p in mutants.items() if p.removeprefix(ENGINE + "/") in a.module}
+    print(f"{len(mutants)} mutants in {len(set(mutants.values()))} modules")
+    if a.rerun_survivors or a.resume:
+        names = SAMPLE_FILE.read_text().split() if SAMPLE_FILE.exists() else sorted(mutants)
+        codes = {n: c for m in metas().values() for n, c in m["exit_code_by_key"].items()}
+        if a.resume:
+            todo = [n for n in names if codes.get(n) is None or codes[n] in INTERRUPTED]
+        else:
+            todo = [n for n in names if codes.get(n) in SURVIVED | NO_TESTS and n not in equivalent()]
+        if todo:
+            run_mutmut(todo, a.jobs, MUTANTS / "mutmut-run.log")
+    elif a.full:
+        SAMPLE_FILE.unlink(missing_ok=True)
+        names = sorted(mutants) if a.module else None
+        run_mutmut(names, a.jobs, MUTANTS / "mutmut-run.log")
+        names = sorted(mutants)
+    else:
+        names = stratified_sample(mutants, a.sample or 200, a.seed)
+        SAMPLE_FILE.write_text("\n".join(names) + "\n")
+        run_mutmut(names, a.jobs, MUTANTS / "mutmut-run.log")
+    recheck_in_fresh_processes(names)
+    score, _ = report(names, a.target, a.equivalent)
+    return 0 if score >= a.target else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
