@@ -161,3 +161,12 @@ def test_PRJ_7_a_decision_refuses_exactly_the_action_types_it_does_not_declare()
                     assert (refused == "wrong_action") == (kind not in DECISIONS[name].actions), (name, probe, refused)
             g.act(action)
     assert set(tried) == set(DECISIONS)
+
+
+def test_PRJ_7_a_string_field_of_exactly_the_limit_passes_the_shape_check_and_one_more_is_refused():
+    st = api.new_game(api.Config(players=2), seed=3)
+    at_limit = {"seat": 0, "type": "play", "card": "x" * core.MAX_STR}
+    assert check_shape(st, at_limit) == 0                 # the shape is fine (the rules refuse the card)
+    with pytest.raises(api.IllegalAction) as e:
+        check_shape(st, {**at_limit, "card": "x" * (core.MAX_STR + 1)})
+    assert e.value.code == "malformed" and e.value.rule == "PRJ-7" and str(core.MAX_STR) in str(e.value)
