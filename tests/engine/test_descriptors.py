@@ -27,7 +27,7 @@ def check(st, seen):
     for s in api.acting(st):
         for d in api.legal_actions(st, s):
             assert set(d) == KEYS[d["kind"]] | EXTRA.get(d["decision"], set()), d
-            assert d["decision"] == api.decision(st)["d"], (d, api.decision(st))
+            assert d["decision"] == api.decision(st)["decision"], (d, api.decision(st))
             assert d["rule"] in RULES, d
             seen.add(d["decision"])
 

@@ -21,7 +21,7 @@ VOYAGE = ["move", "attack", "enslave", "load_chests", "unload", "unload_haven", 
                                     {"seat": 0, "type": "pass"}])
 def test_SAIL_1_a_voyage_refuses_other_actions_naming_the_ones_it_takes(action):
     g = battle_game(rebels=1)
-    assert api.decision(g.state)["d"] == "voyage"
+    assert api.decision(g.state)["decision"] == "voyage"
     with pytest.raises(api.IllegalAction) as e:
         api.apply(g.state, action)
     assert e.value.code == "wrong_action" and e.value.rule == "SAIL-1"

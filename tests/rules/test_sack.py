@@ -13,7 +13,7 @@ def test_BAT_5_the_voyage_shows_the_sacked_colony_and_counts_the_chests_taken_fr
     g = battle_game(fleets={0: (3, [])}, colonies={SANTA_MARTA: col(1, "citizen", chests=2)},
                     legality="PRIVATEER")
     before = api.decision(g.state)
-    assert before["d"] == "voyage" and before["sacked"] is None and before["taken"] == 0
+    assert before["decision"] == "voyage" and before["sacked"] is None and before["taken"] == 0
     attack(g, SANTA_MARTA)
     after = api.decision(g.state)
     assert set(after) == set(before)                # the battle adds no field to the voyage
