@@ -47,7 +47,7 @@ def score_table(events: list, result: dict | None, tr: Tr) -> dict | None:
                          "notes": [tr.n("chests", c) for c in chests[lg]]})
     rows.append({"key": "cards", "label": tr("score_cards"), "rules": ["CARD-1"], "values": cards})
     rows.append({"key": "money", "label": tr("score_money"), "rules": ["CYC-3"], "values": money_conv,
-                 "notes": [f"${m}" for m in money]})
+                 "notes": [tr("money_amount", n=m) for m in money]})
     rows.append({"key": "colonies", "label": tr("score_colonies"), "rules": ["CYC-3", "PRJ-30"], "values": colonies})
     explained = [sum(r["values"][s] for r in rows) for s in range(n)]
     other = [scores[s] - explained[s] for s in range(n)]
@@ -63,4 +63,5 @@ def score_table(events: list, result: dict | None, tr: Tr) -> dict | None:
         tie = tr("tie_money", seats=", ".join(tr.seat(s) for s in leaders)) if len(rich) == 1 else \
             tr("tie_order", seats=", ".join(tr.seat(s) for s in rich))
     return {"seats": [tr.seat(s) for s in range(n)], "rows": rows, "totals": scores, "money_left": money,
+            "money_left_text": [tr("money_amount", n=m) for m in money],
             "winner": winner, "winner_name": tr.seat(winner), "tie": tie, "reason": tr.word(result.get("reason"))}
