@@ -186,3 +186,20 @@ def test_CARD_1_the_rules_page_lists_every_card_in_words(client):
         assert card["name"] in page or card["name"].replace("'", "&#39;") in page, cid
     assert "Afegeix 1 Galeó a la teva flota" in page and 'id="cards"' in page
     assert "Baralla del Mercat" in page and "Market deck" not in page
+
+
+def test_CYC_2_CYC_3_the_rules_page_explains_the_sources_and_the_win_condition_from_the_ruleset(client):
+    """The rules page says what [SEED], [REF] and [PRJ] mean and how the game is won, with the
+    ruleset's own numbers, in the page's language; card costs are written as the language does."""
+    params = api.parameters("reference")
+    cycles, goal = params["cycles"]["value"], params["prestige_to_win"]["value"]
+    money = params["money_per_prestige"]["value"]
+    en = client.get("/rules?lang=en").text
+    assert "[SEED]" in en and "[REF]" in en and "[PRJ]" in en
+    win = en[en.index('id="win-condition"'):].split("</p>", 1)[0]
+    assert f"{cycles} cycles" in win and f"{goal} Prestige or more" in win and f"1 Prestige per ${money}" in win
+    assert "CYC-2" in win and "CYC-3" in win
+    ca = client.get("/rules?lang=ca").text
+    win_ca = ca[ca.index('id="win-condition"'):].split("</p>", 1)[0]
+    assert f"{cycles} cicles" in win_ca and f"{goal} de Prestigi" in win_ca and f"{money} $" in win_ca
+    assert "How to read" not in ca and "Com llegir les regles" in ca

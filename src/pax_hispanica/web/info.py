@@ -68,3 +68,11 @@ def rule_titles() -> dict:
         if isinstance(val, (tuple, list)) and len(val) >= 2:
             out[rid] = (str(val[0]), str(val[1]))
     return out
+
+
+@lru_cache(maxsize=8)
+def win_condition(ruleset: str = "reference") -> dict:
+    """The numbers of the win condition (CYC-2, CYC-3) as the ruleset's data has them."""
+    params = api.parameters(ruleset)
+    return {"cycles": params["cycles"]["value"], "prestige": params["prestige_to_win"]["value"],
+            "money": params["money_per_prestige"]["value"], "colony": params["prestige_per_colony"]["value"]}

@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from .. import render, security
 from ..i18n import Tr, rule_pages
-from ..info import rule_titles
+from ..info import rule_titles, win_condition
 from ..model import ServerError
 from ..ratelimit import RateLimited
 from ..seam import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS
@@ -187,7 +187,7 @@ async def rules_page(request: Request) -> Response:
         return switched
     user = await s.current_user(request)
     return s.page(request, user, "rules.html", paragraphs=rule_pages(user["lang"]), titles=rule_titles(),
-                  rule=request.query_params.get("rule", ""))
+                  rule=request.query_params.get("rule", ""), win=win_condition())
 
 
 @router.get("/favicon.ico")
