@@ -98,10 +98,4 @@ class PaxHispanicaEnv(gymnasium.Env):
         return obs, float(reward), self.game.over(), False, info
 
     def render(self):
-        if self.render_mode is None:
-            return None
-        text = str(api.summary(self.game.state))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.game.render(self.render_mode)

@@ -55,7 +55,7 @@ class Game:
         self.prestige = self._prestige()
 
     def _prestige(self) -> list[int]:
-        return [p["prestige"] for p in api.view(self.state, None, include_state=False, board=False)["players"]]
+        return [p["prestige"] for p in api.model_view(self.state, None)["players"]]   # no whole view per step
 
     def current(self) -> int | None:
         acting = api.acting(self.state)
@@ -100,6 +100,16 @@ class Game:
         for rank, seat in enumerate(res["ranking"]):
             out[seat] = 1.0 - 2.0 * rank / (self.n - 1)
         return out
+
+    def render(self, mode: str | None) -> str | None:
+        """The position as text (api.summary): printed for "human", returned for "ansi"."""
+        if mode is None:
+            return None
+        text = str(api.summary(self.state))
+        if mode == "human":
+            print(text)
+            return None
+        return text
 
     def spaces(self):
         obs = gymnasium.spaces.Dict({
@@ -191,12 +201,7 @@ class raw_env(AECEnv):
     def render(self):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
-            return None
-        text = str(api.summary(self.game.state))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.game.render(self.render_mode)
 
     def close(self):
         pass
@@ -281,12 +286,7 @@ class parallel_env(ParallelEnv):
     def render(self):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
-            return None
-        text = str(api.summary(self.game.state))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.game.render(self.render_mode)
 
     def close(self):
         pass
