@@ -26,6 +26,13 @@ from web.test_page_reading import drive  # noqa: E402
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
+def _page(browser, name: str, size: dict):
+    """A fresh context and page at one of SIZES (a phone has touch, as a real one)."""
+    phone = name == "phone"
+    ctx = browser.new_context(viewport=size, device_scale_factor=1, has_touch=phone, is_mobile=phone)
+    return ctx, ctx.new_page()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out", nargs="?", default=str(ROOT / "docs" / "img"))
@@ -66,9 +73,7 @@ def main() -> None:
             with sync_playwright() as p:
                 b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 for name, size in SIZES.items():
-                    phone = name == "phone"
-                    ctx = b.new_context(viewport=size, device_scale_factor=1, has_touch=phone, is_mobile=phone)
-                    page = ctx.new_page()
+                    ctx, page = _page(b, name, size)
                     page.goto(f"{srv.url}/play/{tokens[0]}?lang={args.lang}")
                     page.wait_for_selector("#conn.on")
                     page.wait_for_selector("[data-decision=bid] input[name=value]")
@@ -95,9 +100,7 @@ def main() -> None:
                     ctx.close()
                 # the end of a game: the score table
                 for name, size in SIZES.items():
-                    phone = name == "phone"
-                    ctx = b.new_context(viewport=size, device_scale_factor=1, has_touch=phone, is_mobile=phone)
-                    page = ctx.new_page()
+                    ctx, page = _page(b, name, size)
                     page.goto(f"{srv.url}/play/{end_tokens[0]}?lang={args.lang}")
                     page.wait_for_selector("#score-table")
                     page.locator("#result").scroll_into_view_if_needed()

@@ -15,24 +15,18 @@ def first_legal(legal: list) -> dict:
     raise AssertionError(f"no action in {legal}")
 
 
-def wait_for(cond, timeout: float = 20.0, what: str = "condition"):
+def wait_for(cond, timeout: float = 20.0, what: str = "condition", pause=lambda: time.sleep(0.05)):
     """Poll `cond` until it gives something true (returned), or fail after `timeout` seconds."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         value = cond()
         if value:
             return value
-        time.sleep(0.05)
+        pause()
     raise AssertionError(f"timed out waiting for {what}")
 
 
 def pump_until(page, cond, timeout: float = 20.0, what: str = "condition"):
     """wait_for, but waiting inside Playwright (page.wait_for_timeout), so that WebSocket route
     handlers run meanwhile (the sync API dispatches them only during its own calls)."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = cond()
-        if value:
-            return value
-        page.wait_for_timeout(50)
-    raise AssertionError(f"timed out waiting for {what}")
+    return wait_for(cond, timeout, what, pause=lambda: page.wait_for_timeout(50))

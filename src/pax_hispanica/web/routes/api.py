@@ -87,6 +87,15 @@ def _plain(x: Any) -> Any:
     return json.loads(json.dumps(x, default=str))
 
 
+async def _json_object(request: Request, shape: str, empty_is: bytes | None = None) -> dict:
+    """The request's body as a JSON object (bounded by security.parse_json); `empty_is`: what an
+    empty body stands for (an optional body)."""
+    body = security.parse_json(await request.body() or empty_is or b"")
+    if not isinstance(body, dict):
+        raise ServerError("malformed", f"the body is a JSON object {shape}")
+    return body
+
+
 @router.post("/games", openapi_extra=_body_doc(GameIn))
 async def api_create(request: Request) -> JSONResponse:
     s = site(request)
@@ -128,9 +137,7 @@ async def api_view(request: Request, token: str) -> JSONResponse:
 async def api_act(request: Request, token: str) -> JSONResponse:
     s = site(request)
     try:
-        body = security.parse_json(await request.body())
-        if not isinstance(body, dict):
-            raise ServerError("malformed", "the body is a JSON object {version, action}")
+        body = await _json_object(request, "{version, action}")
         s.limits.check("act", client_address(request))
         rights = await s.resolve(token)
         live = await s.svc.act(rights, body.get("action"), body.get("version"))
@@ -143,9 +150,7 @@ async def api_act(request: Request, token: str) -> JSONResponse:
 async def api_seat_bot(request: Request, token: str) -> JSONResponse:
     s = site(request)
     try:
-        body = security.parse_json(await request.body() or b"{}")
-        if not isinstance(body, dict):
-            raise ServerError("malformed", "the body is a JSON object {seat, bot_kind}")
+        body = await _json_object(request, "{seat, bot_kind}", empty_is=b"{}")
         s.limits.check("act", client_address(request))
         rights = await s.resolve(token)
         seat = body.get("seat", next(iter(rights.seats)) if rights.role == "seat" else None)
