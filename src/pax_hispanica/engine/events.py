@@ -28,6 +28,7 @@ class EventType:
 
     @property
     def keys(self) -> frozenset[str]:
+        """The keys an event of this type carries besides seq, type, rule and page."""
         return frozenset(self.fields) | ({"to"} if self.seen_by != PUBLIC else frozenset())
 
 
@@ -177,7 +178,9 @@ EVENT_TYPES: tuple[EventType, ...] = (
 
 EVENTS: dict[str, EventType] = {e.name: e for e in EVENT_TYPES}
 assert len(EVENTS) == len(EVENT_TYPES), "an event type is declared twice"
-KEYS: dict[str, frozenset[str]] = {e.name: e.keys for e in EVENT_TYPES}
+# What Out.emit checks each emit against: the fields, and whether `to` is given (HID-2).
+FIELDS: dict[str, frozenset[str]] = {e.name: frozenset(e.fields) for e in EVENT_TYPES}
+ADDRESSED: dict[str, bool] = {e.name: e.seen_by != PUBLIC for e in EVENT_TYPES}
 
 
 def reference_markdown() -> str:

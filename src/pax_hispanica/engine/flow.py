@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalAction
-from .events import EVENTS, KEYS as EVENT_KEYS
+from .events import ADDRESSED, EVENTS, FIELDS as EVENT_FIELDS
 from .rules import page
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ class Out:
 
     def emit(self, type_: str, rule: str, to: Iterable[int] | None = None, **fields: Any) -> dict[str, Any]:
         # events.py declares every type's fields: a misspelt or missing field fails here
-        assert EVENT_KEYS.get(type_) == (fields.keys() | ({"to"} if to is not None else set())) \
+        assert EVENT_FIELDS.get(type_) == fields.keys() and ADDRESSED[type_] == (to is not None) \
             and rule in EVENTS[type_].rules, (type_, rule, sorted(fields), "docs/events.md; engine/events.py")
         self.st.event_seq += 1
         ev = {"seq": self.st.event_seq, "type": type_, "rule": rule, "page": page(rule), **fields}

@@ -70,18 +70,15 @@ def known_cards(view: dict[str, Any], events: list[dict[str, Any]]) -> dict[str,
     for s, p in enumerate(players):
         if shown[s]:
             hands[s] = list(p["hand"])
-    if scenario:
-        for e in events:
-            if e["type"] == "ScenarioHand" and not shown[e["seat"]]:
-                hands[e["seat"]] = [c for c in e["hand"] if c not in winner]
+    def still_held(card: str) -> bool:
+        return card not in placed and card not in discard and card not in back_in_deck
+
+    for e in events:                   # a scenario's hands, less what was played, sold or won since
+        if e["type"] == "ScenarioHand" and not shown[e["seat"]]:
+            hands[e["seat"]] = [c for c in e["hand"] if c not in winner and still_held(c)]
     for card, s in winner.items():
-        if not shown[s] and card not in placed and card not in discard and card not in back_in_deck:
+        if not shown[s] and still_held(card):
             hands[s].append(card)
-    if scenario:                       # a scenario hand's card may have been played or sold since
-        for s in range(n):
-            if not shown[s]:
-                hands[s] = [c for c in hands[s] if c not in placed and c not in discard
-                            and c not in back_in_deck and winner.get(c, s) == s]
     unknown = [max(0, p["hand_count"] - len(hands[s])) for s, p in enumerate(players)]
     located = placed | set(discard) | {c for h in hands for c in h}
     decks: dict[str, Any] = {}
