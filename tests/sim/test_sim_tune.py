@@ -173,3 +173,36 @@ def test_paxh_tune_command_writes_its_report_and_resumes(tmp_path):
     assert len(optuna.load_study(study_name="paxh-tune", storage=url).trials) == 4
     bad = subprocess.run(cmd[:6] + ["--range", "start_money=0..5000"], check=False, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "documented range" in bad.stderr
+
+
+def test_a_trial_plays_every_player_count_asked_with_the_weight_shared(tmp_path):
+    cfg = config(tmp_path, players=(2, 3), games=2, skill="heuristic")
+    ev = tune.Evaluation(cfg, {"start_money": 50}, 0)
+    assert set(ev.weights) == {"selfplay@2p", "selfplay@3p"}
+    assert ev.weights["selfplay@2p"] == ev.weights["selfplay@3p"] == 0.5
+    assert set(ev.skill) == {"heuristic>random@2p", "heuristic>random@3p"}
+    for name, specs in ev.specs.items():
+        want = 2 if name.endswith("@2p") else 3
+        assert specs and all(s["players"] == want for s in specs), name
+    # different counts play different seeds: the 3-player games are not the 2-player ones again
+    assert ev.specs["selfplay@2p"][0]["seed"] != ev.specs["selfplay@3p"][0]["seed"]
+    ev.play(0)
+    ev.play(1)
+    result = ev.score()
+    assert set(result["figures"]) == {"selfplay@2p", "selfplay@3p"}
+    assert set(result["skill_gaps"]) == {"heuristic>random@2p", "heuristic>random@3p"}
+    assert result["games"] == 2 * 2 + 2 * 1
+
+
+def test_one_player_count_keeps_the_table_names_and_seeds_of_before(tmp_path):
+    one = tune.Evaluation(config(tmp_path / "a", players=3), {"start_money": 50}, 4)
+    also = tune.Evaluation(config(tmp_path / "b", players=(3,)), {"start_money": 50}, 4)
+    assert list(one.specs) == list(also.specs) == ["selfplay"]
+    assert one.specs["selfplay"][0]["seed"] == also.specs["selfplay"][0]["seed"]
+
+
+@pytest.mark.parametrize("text", ["", "1", "6", "3,3", "four", "3,,x"])
+def test_player_counts_are_refused_clearly(text):
+    with pytest.raises(ValueError, match="--players"):
+        tune.parse_player_counts(text)
+    assert tune.parse_player_counts("5,3") == (5, 3)

@@ -132,12 +132,14 @@ def table_losses(summary: dict, results: list[dict], targets: dict) -> tuple[dic
 
 def skill_figure(pair_rates: dict[str, float | None], targets: dict) -> tuple[float | None, dict]:
     """Skill depth: the mean over the bot pairs of max(0, target - share of games won by the
-    stronger bot); each pair's target is in [skill.pairs]."""
+    stronger bot); each pair's target is in [skill.pairs]. A pair played at several player
+    counts is keyed "pair@Np" and each count is one term of the mean."""
     pairs = (targets.get("skill") or {}).get("pairs") or {}
     gaps = {}
     for key, rate in pair_rates.items():
+        spec = pairs.get(key.split("@")[0])
         # a pair the file does not name: the stronger should at least beat chance clearly
-        target = float(pairs.get(key, {}).get("target", 0.6)) if isinstance(pairs.get(key), dict) else 0.6
+        target = float(spec.get("target", 0.6)) if isinstance(spec, dict) else 0.6
         gaps[key] = 1.0 if rate is None else max(0.0, target - rate)
     return (statistics.fmean(gaps.values()) if gaps else None), gaps
 

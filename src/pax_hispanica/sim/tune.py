@@ -90,11 +90,24 @@ def skill_tables(players: int, mode: str, targets: dict) -> dict[str, list[str]]
     return {p: [bots[p.split(">")[s % 2]] for s in range(players)] for p in pairs}
 
 
+def parse_player_counts(text: str) -> tuple[int, ...]:
+    """``--players``: "4" or "3,4,5" (each 2-5, no repeats), in the order given."""
+    try:
+        counts = tuple(int(p) for p in text.split(",") if p.strip())
+    except ValueError:
+        raise ValueError(f"--players {text!r}: a count 2-5 or a comma list such as 3,4,5") from None
+    if not counts or any(not 2 <= c <= 5 for c in counts) or len(set(counts)) != len(counts):
+        raise ValueError(f"--players {text!r}: a count 2-5 or a comma list such as 3,4,5, each once")
+    return counts
+
+
 @dataclass
 class TuneConfig:
     space: dict[str, dict]
-    players: int = 4
-    games: int = 20                 # per table per trial
+    # one count, or several: every table is then played at each count (its weight shared
+    # between them), so that numbers balanced for four players only are not chosen
+    players: int | tuple[int, ...] = 4
+    games: int = 20                 # per table per trial (per player count)
     seed: int = 0
     workers: int = 1
     dask: str | None = None
@@ -106,6 +119,15 @@ class TuneConfig:
     prune: bool = True
     nations: str = "default"        # or "shuffle": separates a nation's balance from its seat's
     api: str = DEFAULT_API
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        return (self.players,) if isinstance(self.players, int) else tuple(self.players)
+
+    def table_name(self, table: str, players: int) -> str:
+        """A table's name in a trial's results: the targets file's name, with "@Np" when a
+        trial plays several player counts."""
+        return table if len(self.player_counts) == 1 else f"{table}@{players}p"
 
     def groups(self) -> list[str]:
         """The objectives of a multi-objective study: the groups with a weight."""
@@ -121,21 +143,27 @@ class Evaluation:
 
     def __init__(self, cfg: TuneConfig, params: dict, number: int) -> None:
         self.cfg, self.params, self.number = cfg, params, number
-        tabs = {name: (table_bots(t["bots"], cfg.players), t["weight"]) for name, t in cfg.targets["tables"].items()}
         skill_games = max(1, round(cfg.games * float(cfg.targets["skill"].get("games_fraction", 0.5))))
+        counts = cfg.player_counts
         self.specs: dict[str, list[dict]] = {}
-        for name, (bots, _w) in tabs.items():
-            self.specs[name] = self._specs(name, bots, cfg.games)
-        self.skill = skill_tables(cfg.players, cfg.skill, cfg.targets)
-        for pair, bots in self.skill.items():
-            self.specs[f"skill:{pair}"] = self._specs(f"skill:{pair}", bots, skill_games)
-        self.weights = {name: w for name, (_b, w) in tabs.items()}
+        self.weights: dict[str, float] = {}
+        self.skill: dict[str, list[str]] = {}
+        for players in counts:
+            for table, spec in cfg.targets["tables"].items():
+                name = cfg.table_name(table, players)
+                self.specs[name] = self._specs(name, players, table_bots(spec["bots"], players), cfg.games)
+                self.weights[name] = spec["weight"] / len(counts)
+            for pair, bots in skill_tables(players, cfg.skill, cfg.targets).items():
+                name = cfg.table_name(pair, players)
+                self.skill[name] = bots
+                self.specs[f"skill:{name}"] = self._specs(f"skill:{name}", players, bots, skill_games)
         self.results: dict[str, list[dict]] = {k: [] for k in self.specs}
         self.cards = card_names(load_api(cfg.api), cfg.ruleset, {**cfg.base_params, **params})
 
-    def _specs(self, table: str, bots: list[str], games: int) -> list[dict]:
+    def _specs(self, table: str, players: int, bots: list[str], games: int) -> list[dict]:
+        # one player count keeps the seeds of a one-count study (table names without "@Np")
         seed = stable_seed("tune", self.cfg.seed, self.number, table)   # games: game_seed(seed, i)
-        return make_specs(self.cfg.players, games, ",".join(bots), seed, api=self.cfg.api, nations=self.cfg.nations,
+        return make_specs(players, games, ",".join(bots), seed, api=self.cfg.api, nations=self.cfg.nations,
                           ruleset=self.cfg.ruleset, params={**self.cfg.base_params, **self.params})
 
     def play(self, part: int) -> None:
@@ -179,7 +207,7 @@ def replay_table(cfg: TuneConfig, params: dict, number: int, table: str | None =
     """The games trial ``number`` played on one table (the first of the targets by default),
     played again from the same seeds: a full simulator report for a suggestion."""
     ev = Evaluation(cfg, params, number)
-    name = table or next(iter(cfg.targets["tables"]))
+    name = table or cfg.table_name(next(iter(cfg.targets["tables"])), cfg.player_counts[0])
     return execute(ev.specs[name], workers=cfg.workers, dask_address=cfg.dask)
 
 
@@ -210,7 +238,7 @@ def make_study(cfg: TuneConfig, storage: str | None = None, name: str | None = N
     kw: dict[str, Any] = {"directions": ["minimize"] * len(cfg.groups())} if multi else {"direction": "minimize"}
     study = optuna.create_study(storage=storage, study_name=name or "paxh-tune", sampler=sampler, pruner=pruner,
                                 load_if_exists=True, **kw)
-    meta = {"players": cfg.players, "games": cfg.games, "ruleset": cfg.ruleset, "params": sorted(cfg.space),
+    meta = {"players": cfg.players if isinstance(cfg.players, int) else list(cfg.players), "games": cfg.games, "ruleset": cfg.ruleset, "params": sorted(cfg.space),
             "sampler": cfg.sampler, "skill": cfg.skill, "groups": cfg.groups() if multi else ["score"],
             "base_params": cfg.base_params, "seed": cfg.seed, "nations": cfg.nations}
     if study.trials:

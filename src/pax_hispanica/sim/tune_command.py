@@ -16,7 +16,7 @@ def tune_command(
     params: Annotated[str, typer.Option("--params", help="Comma list of int parameters to search, or 'all' (`paxh rules --params`).")] = "all",
     trials: Annotated[int, typer.Option("--trials", "-n", min=1, help="Trials to run now (added to a resumed study).")] = 20,
     games_per_trial: Annotated[int, typer.Option("--games-per-trial", "-g", min=2, help="Games per table of the targets file, per trial.")] = 20,
-    players: Annotated[int, typer.Option("--players", "-p", min=2, max=5)] = 4,
+    players: Annotated[str, typer.Option("--players", "-p", help="A player count (2-5), or a comma list such as 3,4,5: every table is then played at each count and the losses averaged.")] = "4",
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seeds the sampler and every trial's games.")] = 0,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes for a trial's games.")] = 1,
     dask: Annotated[str | None, typer.Option("--dask", help="A Dask scheduler (tcp://host:port): each trial's games spread over it.")] = None,
@@ -52,13 +52,14 @@ def tune_command(
             raise ValueError(f"--nations {nations!r}: use default or shuffle")
         if skill not in ("off", "heuristic", "ismcts", "matrix"):
             raise ValueError(f"--skill {skill!r}: use off, heuristic, ismcts or matrix")
+        counts = tune.parse_player_counts(players)
         names = [p.strip() for p in params.split(",") if p.strip()]
         space = tune.search_space(ruleset, names, tune.parse_ranges(ranges), api=api_module)
         fixed = parse_params(set_params)
         clash = sorted(set(fixed) & set(space))
         if clash:
             raise ValueError(f"--set and --params both name {', '.join(clash)}")
-        cfg = tune.TuneConfig(space=space, players=players, games=games_per_trial, seed=seed, workers=workers,
+        cfg = tune.TuneConfig(space=space, players=counts[0] if len(counts) == 1 else counts, games=games_per_trial, seed=seed, workers=workers,
                               dask=dask, ruleset=ruleset, base_params=fixed, targets=ob.load_targets(targets),
                               skill=skill, sampler=sampler, prune=not no_prune, nations=nations, api=api_module)
     except (ValueError, OSError) as exc:
