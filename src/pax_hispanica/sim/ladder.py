@@ -1,0 +1,178 @@
+"""``paxh ladder``: a round robin of bot configurations in mixed tables, rated with
+openskill (Weng-Lin, Plackett-Luce model), the library the online ratings use.
+
+Tables: every combination of ``players`` configurations out of the ladder's (with
+repetition when the ladder has fewer configurations than seats, keeping only tables with
+at least two different ones), played in turn, the seats rotating one step each time a
+table comes round again, so every configuration meets every other and sits in every seat.
+
+Rating a game: each seat is rated as its own player, ranked by the game's final ranking
+(the rulebook's tie-break makes it strict). A configuration with several seats at one
+table is the mean of its seats' updated ratings (mu and sigma), so one game moves it once.
+The ratings are fitted in game order, several passes over the games if asked (``passes``),
+from openskill's default prior (mu 25, sigma 25/3)."""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .runner import execute, parse_bots, stable_seed
+
+Progress = Callable[[int, int], None]
+
+
+def parse_ladder(text: str) -> list[str]:
+    """``"random,heuristic,ismcts:iterations=50"`` -> the configurations, each checked by the
+    simulator's own bot parser; at least two, each once."""
+    items = [b.strip() for b in text.split(",") if b.strip()]
+    if len(items) < 2:
+        raise ValueError("--bots: a ladder needs at least two bot configurations, e.g. random,heuristic")
+    if len(set(items)) != len(items):
+        raise ValueError(f"--bots: a configuration is named twice ({text!r})")
+    for item in items:
+        parse_bots(item, 1)          # refuses an unknown kind or a malformed option
+    return items
+
+
+def tables(configs: list[str], players: int) -> list[tuple[str, ...]]:
+    """Every table of the round robin, in a fixed order."""
+    if len(configs) >= players:
+        return list(itertools.combinations(configs, players))
+    return [t for t in itertools.combinations_with_replacement(configs, players) if len(set(t)) > 1]
+
+
+def game_tables(configs: list[str], players: int, games: int) -> list[list[str]]:
+    """The seats of each game: the tables in turn, rotated one seat per round."""
+    ts = tables(configs, players)
+    out = []
+    for i in range(games):
+        t, r = ts[i % len(ts)], (i // len(ts)) % players
+        out.append([t[(s - r) % players] for s in range(players)])
+    return out
+
+
+def make_specs(configs: list[str], players: int, games: int, seed: int, **kw: Any) -> list[dict]:
+    from .runner import make_specs as runner_specs
+
+    specs = []
+    for i, seats in enumerate(game_tables(configs, players, games)):
+        # each game its own master seed, so a table's games are not the same deal again
+        spec = runner_specs(players, 1, ",".join(seats), stable_seed("ladder", seed, i), rotate=False, **kw)[0]
+        spec["index"] = i
+        specs.append(spec)
+    return specs
+
+
+@dataclass
+class Standing:
+    config: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: float = 0.0           # a game's win, shared between the config's seats at the table
+    seats: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """mu - 3 sigma: openskill's conservative estimate, the ladder's order."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """A 95% interval of the skill under the model (mu +- 1.96 sigma)."""
+        return (self.mu - 1.96 * self.sigma, self.mu + 1.96 * self.sigma)
+
+
+@dataclass
+class Ladder:
+    configs: list[str]
+    model: Any = None
+    standings: dict[str, Standing] = field(default_factory=dict)
+    rated: int = 0
+    errors: int = 0
+
+    def __post_init__(self) -> None:
+        from openskill.models import PlackettLuce
+
+        if self.model is None:
+            self.model = PlackettLuce()
+        for c in self.configs:
+            r = self.model.rating(name=c)
+            self.standings[c] = Standing(c, r.mu, r.sigma)
+
+    def rate(self, result: dict, count: bool = True) -> None:
+        """One finished game: ``result`` from the runner (bots by seat, ranking best first)."""
+        if result.get("error") or not result.get("ranking"):
+            self.errors += count
+            return
+        bots, ranking = result["bots"], result["ranking"]
+        place = {seat: i for i, seat in enumerate(ranking)}
+        teams = [[self.model.rating(mu=self.standings[b].mu, sigma=self.standings[b].sigma, name=b)]
+                 for b in bots]
+        new = self.model.rate(teams, ranks=[place[s] for s in range(len(bots))])
+        moved: dict[str, list[Any]] = {}
+        for seat, team in enumerate(new):
+            moved.setdefault(bots[seat], []).append(team[0])
+        for b, rs in moved.items():
+            st = self.standings[b]
+            st.mu = math.fsum(r.mu for r in rs) / len(rs)
+            st.sigma = math.fsum(r.sigma for r in rs) / len(rs)
+            if count:
+                st.games += 1
+                st.seats += len(rs)
+                st.wins += sum(1 for s, bb in enumerate(bots) if bb == b and s == ranking[0])
+        self.rated += count
+
+    def table(self) -> list[Standing]:
+        return sorted(self.standings.values(), key=lambda s: (-s.ordinal, s.config))
+
+
+def run(configs: list[str], players: int = 4, games: int = 60, seed: int = 0, passes: int = 1,
+        workers: int = 1, dask_address: str | None = None, progress: Progress | None = None,
+        **spec_kw: Any) -> tuple[Ladder, list[dict]]:
+    """Play the ladder's games and fit the ratings; returns the ladder and the games' results."""
+    specs = make_specs(configs, players, games, seed, **spec_kw)
+    results = execute(specs, workers=workers, dask_address=dask_address, progress=progress)
+    ladder = Ladder(configs)
+    for p in range(max(1, passes)):
+        for r in results:
+            ladder.rate(r, count=(p == 0))
+    return ladder, results
+
+
+def summary(ladder: Ladder, players: int, seed: int) -> dict:
+    return {"players": players, "seed": seed, "games": ladder.rated, "errors": ladder.errors,
+            "model": type(ladder.model).__name__,
+            "ratings": [{"bot": s.config, "mu": round(s.mu, 3), "sigma": round(s.sigma, 3),
+                         "ordinal": round(s.ordinal, 3), "low": round(s.interval[0], 3),
+                         "high": round(s.interval[1], 3), "games": s.games,
+                         "win_share": round(s.wins / s.seats, 4) if s.seats else None}
+                        for s in ladder.table()]}
+
+
+def text_table(data: dict) -> str:
+    lines = [f"{'bot':<32} {'rating':>7} {'95% interval':>16} {'mu':>7} {'sigma':>6} {'games':>6} {'win/seat':>8}"]
+    for r in data["ratings"]:
+        ws = "-" if r["win_share"] is None else f"{100 * r['win_share']:.1f}%"
+        lines.append(f"{r['bot']:<32} {r['ordinal']:7.2f} {r['low']:7.2f} .. {r['high']:6.2f} "
+                     f"{r['mu']:7.2f} {r['sigma']:6.2f} {r['games']:6d} {ws:>8}")
+    lines.append(f"{data['games']} games of {data['players']} players, seed {data['seed']}; rating = mu - 3 sigma "
+                 f"(openskill {data['model']}); errors: {data['errors']}")
+    return "\n".join(lines)
+
+
+def plot_html(data: dict) -> str:
+    """The ratings with their 95% intervals, one self-contained plotly page."""
+    import plotly.graph_objects as go
+
+    rs = list(reversed(data["ratings"]))
+    fig = go.Figure(go.Scatter(
+        x=[r["mu"] for r in rs], y=[r["bot"] for r in rs], mode="markers",
+        error_x={"type": "data", "symmetric": False, "array": [r["high"] - r["mu"] for r in rs],
+                 "arrayminus": [r["mu"] - r["low"] for r in rs]},
+        marker={"size": 10}, name="mu (95% interval)"))
+    fig.update_layout(title=f"Bot ladder: {data['games']} games of {data['players']} players (openskill)",
+                      xaxis_title="skill (mu)", height=160 + 40 * len(rs), margin={"l": 220})
+    return fig.to_html(include_plotlyjs=True, full_html=True)

@@ -1,0 +1,63 @@
+"""``paxh ladder``: a Typer command function (the CLI registers it); the work is in sim/ladder.py."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+DEFAULT_LADDER = "random,heuristic,ismcts:iterations=50,ismcts:iterations=200"
+
+
+def ladder_command(
+    bots: Annotated[str, typer.Option("--bots", "-b", help="The configurations to rate, comma separated, as `paxh simulate --bots` names a bot.")] = DEFAULT_LADDER,
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Seats per table.")] = 4,
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games in all, the round robin's tables in turn.")] = 60,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seeds every game: the same command gives the same ladder.")] = 0,
+    passes: Annotated[int, typer.Option("--passes", min=1, max=20, help="Fit the ratings over the games this many times (more passes: less dependence on game order).")] = 1,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")] = 1,
+    dask: Annotated[str | None, typer.Option("--dask", help="A Dask scheduler (tcp://host:port).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Folder for ladder.json, ladder.html (the plot) and games.jsonl.")] = None,
+    json_mode: Annotated[bool, typer.Option("--json", help="Print the ratings as JSON.")] = False,
+) -> None:
+    """Rate bot configurations against each other: a round robin in mixed tables, seats
+    rotated, fitted with openskill (Plackett-Luce). Prints each bot's rating (mu - 3 sigma)
+    with a 95% interval."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from . import ladder as lad
+
+    err = Console(stderr=True)
+    try:
+        configs = lad.parse_ladder(bots)
+    except ValueError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2)
+    t0 = time.perf_counter()
+    show_bar = (not json_mode) or sys.stderr.isatty()
+    with Progress(TextColumn("ladder"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TimeRemainingColumn(), console=err, disable=not show_bar, transient=json_mode) as bar:
+        task = bar.add_task("games", total=games)
+        ladder, results = lad.run(configs, players, games, seed, passes=passes, workers=workers,
+                                  dask_address=dask, progress=lambda done, total: bar.update(task, completed=done))
+    data = lad.summary(ladder, players, seed)
+    data.update({"bots": configs, "passes": passes, "seconds": round(time.perf_counter() - t0, 1)})
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "ladder.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        (out / "ladder.html").write_text(lad.plot_html(data))
+        with (out / "games.jsonl").open("w") as fh:
+            for r in results:
+                fh.write(json.dumps({k: r.get(k) for k in ("index", "seed", "bots", "ranking", "scores", "winner", "error")}) + "\n")
+    if json_mode:
+        typer.echo(json.dumps(data, sort_keys=True))
+        return
+    typer.echo(lad.text_table(data))
+    if out is not None:
+        typer.echo(f"written: {out / 'ladder.json'}, {out / 'ladder.html'}, {out / 'games.jsonl'}")
+    if ladder.errors:
+        raise typer.Exit(1)

@@ -1,0 +1,79 @@
+"""paxh ladder (sim/ladder.py, issue 17): the round robin's tables, the openskill fit, and
+a tiny ladder that gives the known order, random below heuristic."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+pytest.importorskip("openskill")
+from openskill.models import PlackettLuce
+from typer.testing import CliRunner
+
+from pax_hispanica.cli import app
+from pax_hispanica.sim import ladder as lad
+
+
+def test_round_robin_meets_every_pair_and_rotates_every_seat():
+    configs = ["random", "heuristic", "ismcts:iterations=5"]
+    ts = lad.tables(configs, 4)
+    assert all(len(set(t)) > 1 for t in ts)              # no table of one configuration
+    assert {frozenset(p) for t in ts for p in __import__("itertools").combinations(set(t), 2)} == \
+        {frozenset(p) for p in __import__("itertools").combinations(configs, 2)}
+    games = lad.game_tables(configs, 4, len(ts) * 4)     # every table, once in each rotation
+    seat_counts = [Counter(g[s] for g in games) for s in range(4)]
+    assert all(c == seat_counts[0] for c in seat_counts)  # each config as often in every seat
+    # more configurations than seats: plain combinations, no repeats at a table
+    assert all(len(set(t)) == 3 for t in lad.tables(["a", "b", "c", "d"], 3))
+
+
+def test_a_game_moves_the_ratings_as_openskill_does_and_repeated_seats_average():
+    ladder = lad.Ladder(["heuristic", "random"])
+    ladder.rate({"bots": ["random", "heuristic", "random"], "ranking": [1, 2, 0], "error": None})
+    model = PlackettLuce()
+    r = [[model.rating(name="random")], [model.rating(name="heuristic")], [model.rating(name="random")]]
+    want = model.rate(r, ranks=[2, 0, 1])
+    h = ladder.standings["heuristic"]
+    assert (h.mu, h.sigma) == pytest.approx((want[1][0].mu, want[1][0].sigma))
+    rnd = ladder.standings["random"]
+    assert rnd.mu == pytest.approx((want[0][0].mu + want[2][0].mu) / 2)
+    assert rnd.sigma == pytest.approx((want[0][0].sigma + want[2][0].sigma) / 2)
+    assert (h.games, h.wins, rnd.games, rnd.seats, rnd.wins) == (1, 1, 1, 2, 0)
+    ladder.rate({"bots": ["random", "heuristic"], "ranking": None, "error": "boom"})
+    assert (ladder.rated, ladder.errors) == (1, 1)
+
+
+def test_tiny_ladder_puts_random_below_heuristic():
+    ladder, results = lad.run(["random", "heuristic"], players=3, games=12, seed=5)
+    assert len(results) == 12 and not any(r["error"] for r in results)
+    order = [s.config for s in ladder.table()]
+    assert order == ["heuristic", "random"]
+    heuristic, rnd = ladder.standings["heuristic"], ladder.standings["random"]
+    assert heuristic.interval[0] > rnd.mu          # clearly apart, not by a hair
+
+
+def test_the_same_seed_gives_the_same_ladder():
+    a = lad.summary(lad.run(["random", "heuristic"], players=2, games=6, seed=9)[0], 2, 9)
+    b = lad.summary(lad.run(["random", "heuristic"], players=2, games=6, seed=9)[0], 2, 9)
+    assert a == b
+
+
+@pytest.mark.parametrize("text, words", [("random", "at least two"), ("random,random", "twice"),
+                                         ("random,wizard", "unknown bot"), ("random,heuristic:depth", "key=value")])
+def test_bad_ladders_are_refused_clearly(text, words):
+    with pytest.raises(ValueError, match=words):
+        lad.parse_ladder(text)
+    result = CliRunner().invoke(app, ["ladder", "--bots", text, "--games", "2"])
+    assert result.exit_code == 2 and words in result.output
+
+
+def test_paxh_ladder_writes_its_table_plot_and_games(tmp_path):
+    result = CliRunner().invoke(app, ["ladder", "--bots", "random,heuristic", "--players", "2", "--games", "4",
+                                      "--seed", "2", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "heuristic" in result.output and "95% interval" in result.output
+    data = json.loads((tmp_path / "ladder.json").read_text())
+    assert data["games"] == 4 and [r["bot"] for r in data["ratings"]][0] in ("heuristic", "random")
+    assert "plotly" in (tmp_path / "ladder.html").read_text()
+    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 4
