@@ -35,6 +35,7 @@ def _register_sim_command(name: str, module: str, attr: str, summary: str) -> No
 
 _register_sim_command("simulate", "command", "simulate_command", "Run many bot games")
 _register_sim_command("tune", "tune_command", "tune_command", "Tune ruleset numbers with Optuna")
+_register_sim_command("train-eval", "train_eval_command", "train_eval_command", "Learn ISMCTS's evaluation from simulated games")
 _register_sim_command("ladder", "ladder_command", "ladder_command", "Rate bot configurations with openskill")
 
 

@@ -113,7 +113,7 @@ class ISMCTSAgent(BaseAgent):
                  exploration: float = 0.3, temperature: float = 1.0,
                  max_iterations: int = 1_000_000, playout: str = "auto",
                  prior: float = 0.5, model: float = 0.8, future: float = 1.0,
-                 **options: Any) -> None:
+                 eval: str = "handwritten", **options: Any) -> None:  # noqa: A002 -- the bot option's name
         super().__init__(seed, api, **options)
         if iterations is None and seconds is None:
             iterations = 200
@@ -134,6 +134,13 @@ class ISMCTSAgent(BaseAgent):
             raise ValueError("model is a share between 0 and 1")
         self.model = float(model)
         self.future = float(future)
+        # the cut-off evaluation: the hand-written softmax of score estimates, or the learned
+        # conditional logit (bots/learned.py; "learned" is the shipped weights, else a file)
+        self.eval = str(eval)
+        self._learned: Any = None
+        if self.eval != "handwritten":
+            from .learned import load
+            self._learned = load(None if self.eval == "learned" else self.eval)
         self._rs: Any = None
         self._worth: dict[str, float] | None = None
         self._prior_key: Key | None = None
@@ -163,6 +170,8 @@ class ISMCTSAgent(BaseAgent):
             winner = api.result(state)["winner"]
             return [1.0 if p == winner else 0.0 for p in range(n)]
         summ = api.summary(state)
+        if self._learned is not None and self._rs is not None:
+            return self._learned.values(summ, self._rs, self._chest, self._worth)
         scores = scores_from_public(summ, self._chest)
         if self.future and self._rs is not None:
             scores = [s + self.future * f for s, f in zip(scores, future_prestige(summ, self._rs, self._worth))]

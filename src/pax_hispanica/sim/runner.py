@@ -174,6 +174,12 @@ def play_game(spec: dict) -> dict:
         views_wanted = [getattr(a, "reads_view", True) for a in agents]
         tracker = Tracker(api, state)
         limit = spec.get("max_decisions", MAX_DECISIONS)
+        # paxh train-eval: every k-th position's public features, labelled once the game ends
+        every = int(spec.get("positions_every") or 0)
+        positions: list[list[list[float]]] = []
+        if every:
+            from ..bots.learned import seat_features
+            rs = api.load_ruleset(spec.get("ruleset", "reference"), spec.get("params") or None)
         while not api.is_over(state):
             seats = api.acting(state)
             if not seats:
@@ -193,6 +199,8 @@ def play_game(spec: dict) -> dict:
                 explanations.append({"decision": out["decisions"], "seat": seat,
                                      "bot": spec["bots"][seat]["label"], "action": action,
                                      "why": agents[seat].explain()})
+            if every and out["decisions"] % every == 0 and not api.is_over(state):
+                positions.append(seat_features(api.summary(state), rs))
             if out["decisions"] >= limit:
                 raise RuntimeError(f"game not over after {limit} decisions")
         res = api.result(state)
@@ -201,6 +209,8 @@ def play_game(spec: dict) -> dict:
         out["ranking"] = list(res.get("ranking") or [])
         out.update(facts.at_end(api, state, n, res))
         out["engagement"] = tracker.facts(res)
+        if every:
+            out["positions"] = positions
     except Exception as exc:  # noqa: BLE001 -- recorded, counted and shown in the report
         out["error"] = f"{type(exc).__name__}: {exc}"
         out["traceback"] = traceback.format_exc(limit=8)

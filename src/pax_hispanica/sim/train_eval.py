@@ -1,0 +1,155 @@
+"""``paxh train-eval``: positions from simulated games, labelled with who won, fitted by the
+conditional logit of bots/learned.py.
+
+Data: games through the simulator's runner (local workers or Dask), every ``every``-th
+position's public features (bots/learned.seat_features), each labelled with the game's
+winner. A ``holdout`` share of the games, drawn by a hash of the game's index (whole games, so that no position of a
+game is on both sides) is kept out of training and scores the model against the
+hand-written evaluation ISMCTS used before (a softmax of score estimates plus future
+earnings, bots/features.py), by log-loss and by how often the most likely seat won.
+
+Fit: the mean log-loss of the softmax over seats plus an L2 penalty, minimised by
+full-batch gradient descent with Adam from zero weights: deterministic for a given data
+set, so the same command and seed give the same weights.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from ..bots.learned import FEATURES, LearnedEvaluation
+from .runner import execute, make_specs, stable_seed
+
+Progress = Callable[[int, int], None]
+DEFAULT_TABLES = ("heuristic", "heuristic,heuristic,random")
+
+
+@dataclass
+class Data:
+    rows: list[list[list[float]]]        # position -> seat -> features
+    winners: list[int]
+    games: list[int]                     # the game each position comes from
+    errors: int = 0
+
+    def __len__(self) -> int:
+        return len(self.winners)
+
+
+def generate(games: int, players: tuple[int, ...] = (3, 4, 5), tables: tuple[str, ...] = DEFAULT_TABLES,
+             every: int = 6, seed: int = 0, workers: int = 1, dask_address: str | None = None,
+             progress: Progress | None = None, nations: str = "shuffle") -> Data:
+    """``games`` games in all, spread evenly over the player counts and tables."""
+    cells = [(p, t) for p in players for t in tables]
+    specs: list[dict] = []
+    for k, (p, t) in enumerate(cells):
+        share = games // len(cells) + (1 if k < games % len(cells) else 0)
+        for s in make_specs(p, share, t, stable_seed("train-eval", seed, p, t), nations=nations):
+            s["positions_every"] = every
+            s["index"] = len(specs)
+            specs.append(s)
+    results = execute(specs, workers=workers, dask_address=dask_address, progress=progress)
+    data = Data([], [], [])
+    for r in sorted(results, key=lambda r: r["index"]):
+        if r.get("error") or r.get("winner") is None:
+            data.errors += 1
+            continue
+        for pos in r.get("positions") or []:
+            data.rows.append(pos)
+            data.winners.append(int(r["winner"]))
+            data.games.append(int(r["index"]))
+    return data
+
+
+def _groups(data: Data, idx: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Positions grouped by player count: (X of shape positions x seats x features, winners)."""
+    by_n: dict[int, list[int]] = {}
+    for i in idx:
+        by_n.setdefault(len(data.rows[i]), []).append(i)
+    return [(np.asarray([data.rows[i] for i in ids], dtype=float), np.asarray([data.winners[i] for i in ids]))
+            for _n, ids in sorted(by_n.items())]
+
+
+def _log_softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+
+
+def fit(groups: list[tuple[np.ndarray, np.ndarray]], l2: float = 1e-3, steps: int = 1500,
+        rate: float = 0.05) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(mean, scale, weights) of the standardised conditional logit."""
+    flat = np.concatenate([x.reshape(-1, x.shape[2]) for x, _y in groups])
+    mean = flat.mean(axis=0)
+    scale = flat.std(axis=0)
+    scale[scale < 1e-9] = 1.0           # a feature constant in the data carries no weight
+    std = [((x - mean) / scale, y) for x, y in groups]
+    total = sum(len(y) for _x, y in std)
+    w = np.zeros(flat.shape[1])
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    b1, b2 = 0.9, 0.999
+    for t in range(1, steps + 1):
+        grad = 2 * l2 * w
+        for x, y in std:
+            p = np.exp(_log_softmax(x @ w))
+            p[np.arange(len(y)), y] -= 1.0
+            grad += np.einsum("ps,psf->f", p, x) / total
+        m = b1 * m + (1 - b1) * grad
+        v = b2 * v + (1 - b2) * grad * grad
+        w -= rate * (m / (1 - b1 ** t)) / (np.sqrt(v / (1 - b2 ** t)) + 1e-8)
+    return mean, scale, w
+
+
+def scores(groups: list[tuple[np.ndarray, np.ndarray]], logits: Callable[[np.ndarray], np.ndarray]) -> dict:
+    """Mean log-loss of the winner and the share of positions whose likeliest seat won."""
+    loss, hits, total = 0.0, 0, 0
+    for x, y in groups:
+        lp = _log_softmax(logits(x))
+        loss -= float(lp[np.arange(len(y)), y].sum())
+        hits += int((lp.argmax(axis=1) == y).sum())
+        total += len(y)
+    return {"log_loss": round(loss / total, 4) if total else None,
+            "accuracy": round(hits / total, 4) if total else None, "positions": total}
+
+
+def handwritten_logits(temperature: float = 1.0) -> Callable[[np.ndarray], np.ndarray]:
+    """ISMCTS's hand-written evaluation: softmax((estimate + future) / temperature)."""
+    est, fut = FEATURES.index("estimate"), FEATURES.index("future")
+    return lambda x: (x[:, :, est] + x[:, :, fut]) / temperature
+
+
+def train(data: Data, holdout: float = 0.2, l2: float = 1e-3, steps: int = 1500,
+          meta: dict | None = None) -> tuple[LearnedEvaluation, dict]:
+    if len(data) == 0:
+        raise ValueError("no positions to train on: play more games or lower --every")
+    # held-out games drawn by a hash of their index, so every player count and table is in both
+    test_games = {g for g in set(data.games) if stable_seed("holdout", g) % 10_000 < holdout * 10_000}
+    if len(test_games) == len(set(data.games)):
+        test_games = set()
+    train_idx = [i for i, g in enumerate(data.games) if g not in test_games]
+    test_idx = [i for i, g in enumerate(data.games) if g in test_games]
+    t0 = time.perf_counter()
+    mean, scale, w = fit(_groups(data, train_idx), l2=l2, steps=steps)
+    seconds = time.perf_counter() - t0
+    test = _groups(data, test_idx) if test_idx else []
+    learned = (lambda x: ((x - mean) / scale) @ w)
+    report = {"train_positions": len(train_idx), "test_positions": len(test_idx),
+              "train_games": len({data.games[i] for i in train_idx}),
+              "test_games": len({data.games[i] for i in test_idx}),
+              "fit_seconds": round(seconds, 2), "l2": l2, "steps": steps,
+              "learned": scores(test, learned) if test else None,
+              "handwritten": scores(test, handwritten_logits()) if test else None,
+              "chance_log_loss": round(chance_log_loss(test), 4) if test else None,
+              "errors": data.errors}
+    model = LearnedEvaluation(FEATURES, tuple(float(x) for x in mean), tuple(float(x) for x in scale),
+                              tuple(round(float(x), 6) for x in w), {**(meta or {}), "report": report})
+    return model, report
+
+
+def chance_log_loss(groups: list[tuple[np.ndarray, np.ndarray]]) -> float:
+    """The log-loss of knowing nothing (1/n per seat), for the report."""
+    total = sum(len(y) for _x, y in groups)
+    return sum(len(y) * math.log(x.shape[1]) for x, y in groups) / total if total else float("nan")

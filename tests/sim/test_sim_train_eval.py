@@ -1,0 +1,101 @@
+"""paxh train-eval (sim/train_eval.py, bots/learned.py; issue 17): positions labelled with
+the winner, a conditional logit fitted to them, and ISMCTS using it at its cut-offs."""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from pax_hispanica import api
+from pax_hispanica.bots import learned, make_agent
+from pax_hispanica.bots.learned import FEATURES, LearnedEvaluation, seat_features
+from pax_hispanica.cli import app
+from pax_hispanica.sim import train_eval as te
+
+
+def test_features_read_the_public_summary_one_row_per_seat():
+    state = api.new_game(api.Config(players=3), seed=4)
+    rs = api.load_ruleset("reference")
+    rows = seat_features(api.summary(state), rs)
+    assert len(rows) == 3 and all(len(r) == len(FEATURES) for r in rows)
+    money = FEATURES.index("money")
+    assert [r[money] for r in rows] == [p["money"] / rs.money_per_prestige for p in api.summary(state)["players"]]
+    # the game starts in cycle 1's Auction Year (CYC-1): a twentieth of five cycles done
+    summ = api.summary(state)
+    assert (summ["cycle"], summ["year"]) == (1, "auction")
+    t = learned.progress(summ, rs.cycles)
+    assert t == pytest.approx(1 / 4 / rs.cycles)
+    assert all(r[FEATURES.index("money_x_progress")] == pytest.approx(r[money] * t) for r in rows)
+
+
+def test_the_fit_recovers_a_planted_rule():
+    """Seat features where feature 0 decides the winner: the fit gives it the largest weight
+    and predicts held-out winners far better than chance."""
+    rng = np.random.default_rng(3)
+    rows, winners, games = [], [], []
+    for g in range(400):
+        x = rng.normal(size=(4, len(FEATURES)))
+        rows.append(x.tolist())
+        winners.append(int(np.argmax(x[:, 0] * 3 + rng.normal(size=4) * 0.5)))
+        games.append(g)
+    model, report = te.train(te.Data(rows, winners, games), holdout=0.25, steps=400)
+    assert model.importances()[0][0] == FEATURES[0]
+    assert report["learned"]["accuracy"] > 0.7 and report["learned"]["log_loss"] < report["chance_log_loss"] - 0.5
+    assert 0 < report["test_games"] < 400 and report["train_games"] + report["test_games"] == 400
+    # values: probabilities summing to 1, the planted leader most likely
+    x = np.zeros((3, len(FEATURES)))
+    x[1, 0] = 2.0
+    z = model.logits(x.tolist())
+    assert max(range(3), key=lambda i: z[i]) == 1
+
+
+def test_a_tiny_training_run_writes_a_model_that_loads_and_ismcts_uses(tmp_path):
+    out = tmp_path / "eval.json"
+    result = CliRunner().invoke(app, ["train-eval", "--games", "24", "--players", "3,4", "--every", "8",
+                                      "--steps", "200", "--seed", "5", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "held-out log-loss" in result.output
+    data = json.loads(out.read_text())
+    assert data["meta"]["positions"] >= 200 and data["meta"]["seed"] == 5
+    model = learned.load(out)
+    assert model.features == FEATURES
+    state = api.new_game(api.Config(players=3), seed=2)
+    vals = model.values(api.summary(state), api.load_ruleset("reference"))
+    assert len(vals) == 3 and math.isclose(sum(vals), 1.0)
+    # ISMCTS at its cut-offs: the learned values are what a cut-off returns
+    bot = make_agent("ismcts", 1, iterations=10, eval=str(out))
+    seat = api.acting(state)[0]
+    view = api.view(state, seat, include_state=True)
+    action = bot.decide(view, api.legal_actions(state, seat))
+    assert action["seat"] == seat
+    assert bot._rs is not None          # decide() read the view's ruleset
+    assert bot._values(state, 3) == model.values(api.summary(state), bot._rs)
+    hand = make_agent("ismcts", 1, iterations=10)
+    hand.decide(view, api.legal_actions(state, seat))
+    assert hand._values(state, 3) != bot._values(state, 3)     # the option changes the evaluation
+
+
+def test_the_shipped_weights_load_and_name_their_command():
+    model = learned.load()
+    assert model.features == FEATURES
+    assert model.meta["command"].startswith("paxh train-eval")
+    report = model.meta["report"]
+    assert report["learned"]["log_loss"] < report["chance_log_loss"]
+
+
+def test_a_weights_file_for_other_features_is_refused_clearly():
+    data = learned.load().to_json()
+    data["features"] = data["features"][:-1]
+    with pytest.raises(ValueError, match="retrain"):
+        LearnedEvaluation.from_json(data)
+    with pytest.raises(ValueError, match="unknown model"):
+        LearnedEvaluation.from_json({**data, "model": "forest"})
+
+
+@pytest.mark.parametrize("args, words", [(["--players", "7"], "--players"), (["--tables", "wizard"], "unknown bot")])
+def test_bad_options_are_refused(args, words, tmp_path):
+    result = CliRunner().invoke(app, ["train-eval", "--games", "4", "--out", str(tmp_path / "x.json"), *args])
+    assert result.exit_code == 2 and words in result.output
