@@ -182,6 +182,60 @@
       send({type: "leave"}, true);
     });
   }
+  // ---- a board you click (issue 14): every place a decision names is a button on the map
+  // (svgmap.Places: data-place, data-options = [{label, action}]). One option: clicking takes
+  // it. Several (a colony to load 1 or 2 Chests from, a colony to staff from two sites): a small
+  // menu under the map lists them, as buttons carrying their action like the decision list's.
+  function placeMenu() { return document.getElementById("place-menu"); }
+  function hidePlaceMenu() {
+    const menu = placeMenu();
+    if (menu) { menu.hidden = true; menu.textContent = ""; }
+    board.querySelectorAll("#map .picked").forEach(function (e) { e.classList.remove("picked"); });
+  }
+  function choosePlace(el) {
+    if (pending !== null) return;
+    let opts = [];
+    try { opts = JSON.parse(el.dataset.options || "[]"); } catch (e) { return; }
+    if (!opts.length) return;
+    if (opts.length === 1) { hidePlaceMenu(); act(JSON.parse(opts[0].action)); return; }
+    const menu = placeMenu();
+    if (!menu) return;
+    hidePlaceMenu();
+    el.classList.add("picked");
+    const head = document.createElement("p");
+    head.className = "place-menu-title";
+    head.textContent = P.text.place_menu_title.replace("{place}", el.getAttribute("aria-label") || "");
+    menu.appendChild(head);
+    opts.forEach(function (o) {
+      const b = document.createElement("button");
+      b.className = "act";
+      b.dataset.action = o.action;
+      b.textContent = o.label;
+      menu.appendChild(b);
+    });
+    const close = document.createElement("button");
+    close.className = "place-menu-close";
+    close.textContent = P.text.place_menu_close;
+    close.addEventListener("click", function (ev) { ev.stopPropagation(); hidePlaceMenu(); el.focus(); });
+    menu.appendChild(close);
+    menu.hidden = false;
+    menu.querySelector("button.act").focus();
+  }
+  board.addEventListener("click", function (ev) {
+    const el = ev.target.closest && ev.target.closest("[data-place]");
+    if (!el) return;
+    ev.preventDefault();
+    choosePlace(el);
+  });
+  board.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape") { if (placeMenu() && !placeMenu().hidden) hidePlaceMenu(); return; }
+    if (ev.key !== "Enter" && ev.key !== " ") return;
+    const el = ev.target.closest && ev.target.closest("[data-place]");
+    if (!el) return;
+    ev.preventDefault();
+    choosePlace(el);
+  });
+
   markTurn();
   connect();
 })();
