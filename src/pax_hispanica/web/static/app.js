@@ -235,6 +235,24 @@
     ev.preventDefault();
     choosePlace(el);
   });
+  // on a phone the map pans inside its panel: when the places to choose change, bring the
+  // first of them into view (never on other updates, so a player's own panning is kept)
+  let shownPlaces = "";
+  function revealPlaces() {
+    const scroller = board.querySelector(".map-scroll");
+    const first = board.querySelector("svg.map [data-place]");
+    const keys = Array.prototype.map.call(board.querySelectorAll("svg.map [data-place]"),
+                                          function (e) { return e.dataset.place; }).join(" ");
+    if (keys === shownPlaces) return;
+    shownPlaces = keys;
+    if (!scroller || !first || scroller.scrollWidth <= scroller.clientWidth + 1) return;
+    const box = scroller.getBoundingClientRect(), r = first.getBoundingClientRect();
+    if (r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom) return;
+    scroller.scrollLeft += (r.left + r.width / 2) - (box.left + box.width / 2);
+    scroller.scrollTop += (r.top + r.height / 2) - (box.top + box.height / 2);
+  }
+  if (window.MutationObserver) new MutationObserver(revealPlaces).observe(board, {childList: true, subtree: true});
+  revealPlaces();
 
   markTurn();
   connect();
