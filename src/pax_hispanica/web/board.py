@@ -9,8 +9,19 @@ import json
 from typing import Any
 
 from .i18n import Count, Tr
-from .seam import api
-from .svgmap import Places, rebels_place
+
+# no web extra needed for the words (the terminal game uses why_sentence): the api seam and the
+# SVG map are imported where they are used
+
+
+def rebels_place(zone: str) -> str:
+    """The place key of a zone's Rebels (an attack target that is not an id of the map)."""
+    return f"rebels@{zone}"
+
+
+def _api() -> Any:
+    from .seam import api
+    return api
 
 # the fields of an action that name a place of the map, by action type
 PLACE_FIELDS = {"move": ("to",), "start_at_haven": ("zone",), "attack": ("target",), "load_chests": ("colony",),
@@ -83,7 +94,7 @@ def why_sentence(d: dict, tr: Tr) -> str:
 def unavailable(state: Any, viewer: int | None, view: dict, tr: Tr) -> tuple[dict[str, list[dict]], dict[str, list[str]]]:
     """(decision name -> [{"text", "rule", "code"}], deduplicated, for the greyed list; place
     key -> why-not sentences with their rule, for the map's tooltips)."""
-    fn = getattr(api, "unavailable", None)
+    fn = getattr(_api(), "unavailable", None)
     if fn is None or viewer is None:
         return {}, {}
     by_decision: dict[str, list[dict]] = {}
@@ -102,8 +113,9 @@ def unavailable(state: Any, viewer: int | None, view: dict, tr: Tr) -> tuple[dic
     return by_decision, by_place
 
 
-def places(legal: list, state: Any, viewer: int | None, view: dict, tr: Tr) -> tuple[Places, dict[str, list[dict]]]:
-    """The map's places for this seat now, and the greyed list by decision."""
+def places(legal: list, state: Any, viewer: int | None, view: dict, tr: Tr) -> tuple[Any, dict[str, list[dict]]]:
+    """The map's places for this seat now (svgmap.Places), and the greyed list by decision."""
+    from .svgmap import Places
     options = place_options(legal, view, tr)
     greyed, why = unavailable(state, viewer, view, tr) if legal else ({}, {})
     return Places(options, why), greyed
@@ -116,7 +128,7 @@ def _side(tr: Tr, seat: Any) -> str:
 def previews(state: Any, viewer: int | None, tr: Tr) -> list[dict]:
     """The battle previews the seat needs now, in words: one per attack it may make, or the
     battle it is asked to support."""
-    fn = getattr(api, "battle_previews", None)
+    fn = getattr(_api(), "battle_previews", None)
     if fn is None or viewer is None:
         return []
     out = []

@@ -12,6 +12,7 @@ from typing import Any
 
 from markupsafe import escape
 
+from .board import rebels_place
 from .i18n import Tr
 from .info import Info, ruleset_info
 
@@ -65,11 +66,6 @@ def seat_mark(view: Any, seat: Any, tr: Tr) -> str:
         return "?"
     letters = [(tr.nation(p.get("nation")) or "?")[:1].upper() for p in players]
     return letters[seat] if letters.count(letters[seat]) == 1 else str(seat + 1)
-
-
-def rebels_place(zone: str) -> str:
-    """The place key of a zone's Rebels (an attack target that is not an id of the map)."""
-    return f"rebels@{zone}"
 
 
 class Places:
