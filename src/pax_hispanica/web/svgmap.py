@@ -171,7 +171,7 @@ def _short(name: str) -> str:
     return name
 
 
-CHAR_W = 4.7      # about the width of a character of the board's small type (8.5px sans-serif)
+CHAR_W = 5.3      # about the width of a character of the board's small type (8.5px sans-serif)
 
 
 def _land_contents(view: dict, tr: Tr, x: float, y: float, zone: dict, rebels: int, zone_id: str = "",
