@@ -55,7 +55,8 @@ def test_a_whole_game_against_bots_with_every_place_taken_on_the_map(server_fact
         try:
             snap = page.evaluate("""() => ({
                 places: [...document.querySelectorAll('svg.map [data-place]')]
-                    .map(e => ({key: e.dataset.place, options: JSON.parse(e.dataset.options)})),
+                    .map(e => ({key: e.dataset.place, options: e.dataset.options.split(' ')
+                        .map(id => ({action: document.getElementById(id).dataset.action}))})),
                 listed: [...document.querySelectorAll('#decision .options button.act')]
                     .map(b => JSON.parse(b.dataset.action)),
                 why: [...document.querySelectorAll('#decision .why-not li')].map(li => li.dataset.code),

@@ -25,11 +25,13 @@ def tr(lang: str) -> Tr:
     return Tr(lang, ["Ana", "Bru", "Cai", "Dani"], INFO.names)
 
 
-def map_places(svg: str) -> dict[str, list[dict]]:
-    """place key -> its options, as the page's map carries them."""
+def map_places(svg: str, legal: list) -> dict[str, list[dict]]:
+    """place key -> the actions of its options, as the page's map names them (by the ids of
+    the decision list's buttons)."""
+    by_id = {board.option_id(json.dumps(o)): o for o in api.iter_actions(legal)}
     out = {}
-    for key, data in re.findall(r'data-place="([^"]+)" data-options="([^"]+)"', svg):
-        out[html.unescape(key)] = json.loads(html.unescape(data))
+    for key, ids in re.findall(r'data-place="([^"]+)" data-options="([^"]+)"', svg):
+        out[html.unescape(key)] = [by_id[i] for i in html.unescape(ids).split()]
     return out
 
 
@@ -39,8 +41,7 @@ def check_places(state, kinds: set) -> None:
         view = api.view(state, seat)
         places, _ = board.places(legal, state, seat, view, tr("en"))
         svg = svgmap.render(view, {}, tr("en"), INFO, places)
-        on_map = map_places(svg)
-        offered = {k: [json.loads(o["action"]) for o in v] for k, v in on_map.items()}
+        on_map = offered = map_places(svg, legal)
         for o in api.iter_actions(legal):
             for k in board.place_keys(o, view):
                 assert o in offered.get(k, []), (o, k)
@@ -49,7 +50,7 @@ def check_places(state, kinds: set) -> None:
         legal_set = {json.dumps(o, sort_keys=True) for o in api.iter_actions(legal)}
         assert all(json.dumps(a, sort_keys=True) in legal_set for v in offered.values() for a in v)
         if on_map:
-            assert 'class="map choosing"' in svg and " dim" in svg
+            assert 'class="map choosing"' in svg and ' has-choice' in svg and 'class="zone-group"' in svg
 
 
 def test_every_option_that_names_a_place_is_on_the_map_and_nothing_else_is():

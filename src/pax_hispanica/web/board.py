@@ -5,6 +5,7 @@ names (so the map can be clicked), why the options the rules forbid are not ther
 Everything is read from the seat's view and its legal actions, through the api."""
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -50,8 +51,14 @@ def place_keys(action: dict, view: dict) -> list[str]:
     return keys
 
 
+def option_id(action_json: str) -> str:
+    """The element id of an option's button in the decision list (a hash of its action): the map's
+    places name their options by it, so an update carries each option's words and action once."""
+    return "o-" + hashlib.sha1(action_json.encode()).hexdigest()[:10]
+
+
 def place_options(legal: list, view: dict, tr: Tr) -> dict[str, list[dict]]:
-    """Place key -> the legal options that name it, each {"label", "action"} (JSON text)."""
+    """Place key -> the legal options that name it, each {"id", "label", "action"} (JSON text)."""
     out: dict[str, list[dict]] = {}
     for d in legal:
         if not isinstance(d, dict) or d.get("kind") != "choice":
@@ -60,7 +67,8 @@ def place_options(legal: list, view: dict, tr: Tr) -> dict[str, list[dict]]:
             if not isinstance(o, dict) or o.get("type") == "undo":
                 continue
             for key in dict.fromkeys(place_keys(o, view)):
-                out.setdefault(key, []).append({"label": tr.action(o), "action": json.dumps(o)})
+                j = json.dumps(o)
+                out.setdefault(key, []).append({"id": option_id(j), "label": tr.action(o), "action": j})
     return out
 
 

@@ -160,7 +160,7 @@ def controls(legal: list, tr: Tr) -> tuple[list[dict], dict | None, dict[str, st
                     undo = o
                     continue
                 j = json.dumps(o)
-                opts.append({"label": tr.action(o), "json": j, "type": o.get("type")})
+                opts.append({"label": tr.action(o), "json": j, "type": o.get("type"), "id": boardparts.option_id(j)})
                 for key in ("to", "zone"):
                     if isinstance(o.get(key), str):
                         zones.setdefault(o[key], j)

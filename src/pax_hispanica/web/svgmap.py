@@ -80,25 +80,30 @@ class Places:
         self.active = active or bool(self.options)      # a place-naming decision is pending: dim the rest
 
     def attrs(self, key: str, label: str) -> str:
-        """The attributes of a place that is a choice: a focusable button carrying its options."""
+        """The attributes of a place that is a choice: a focusable button naming its options by
+        the ids of their buttons in the decision list (`data-options`, board.option_id)."""
         opts = self.options.get(key)
         if not opts:
             return ""
-        import json
-        data = json.dumps([{"label": o["label"], "action": o["action"]} for o in opts], ensure_ascii=False)
         name = label if len(opts) > 1 else f"{label}: {opts[0]['label']}"
-        return (f' data-place="{escape(key)}" data-options="{escape(data)}" tabindex="0" role="button"'
+        ids = " ".join(o["id"] for o in opts)
+        return (f' data-place="{escape(key)}" data-options="{escape(ids)}" tabindex="0" role="button"'
                 f' aria-label="{escape(name)}"')
 
     def title(self, key: str, text: str) -> str:
-        lines = [text] + [o["label"] for o in self.options.get(key, [])] + self.why.get(key, [])
+        lines = [text] + self.why.get(key, [])
         return f"<title>{escape(chr(10).join(lines))}</title>"
 
     def state(self, key: str) -> str:
-        """A CSS class: "choice" for a place to click, "dim" for another while a decision is pending."""
-        if key in self.options:
-            return " choice"
-        return " dim" if self.active else ""
+        """A CSS class: "choice" for a place to click (the others are dimmed by the stylesheet
+        while the map is "choosing")."""
+        return " choice" if key in self.options else ""
+
+    def hit(self, key: str, x: float, y: float, w: float, h: float) -> str:
+        """The highlighted box a place to click is drawn on (none for the others: updates stay small)."""
+        if key not in self.options:
+            return ""
+        return f'<rect class="hit" x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{h:.0f}" rx="3"/>'
 
 
 def render(view: Any, clickable: dict[str, str], tr: Tr, info: Info, places: Places | None = None) -> str:
@@ -107,7 +112,8 @@ def render(view: Any, clickable: dict[str, str], tr: Tr, info: Info, places: Pla
     if not isinstance(view, dict) or not info.zones:
         return ""
     if places is None:
-        places = Places({z: [{"label": tr.place(z, z), "action": a}] for z, a in clickable.items()})
+        from .board import option_id
+        places = Places({z: [{"id": option_id(a), "label": tr.place(z, z), "action": a}] for z, a in clickable.items()})
     pos = _positions(info)
     width, height = _size(info)
     by_zone: dict[str, dict[str, list]] = {z.id: {"colonies": [], "sites": [], "fleets": []} for z in info.zones}
@@ -138,7 +144,7 @@ def render(view: Any, clickable: dict[str, str], tr: Tr, info: Info, places: Pla
         inside = [z.id, rebels_place(z.id)] + [c.get("id") for c in by_zone[z.id]["colonies"]] \
             + [s.get("id") for s in by_zone[z.id]["sites"]]
         has_choice = any(k in places.options for k in inside)
-        group_cls = "zone-group" + (" has-choice" if has_choice else " dim" if places.active else "")
+        group_cls = "zone-group" + (" has-choice" if has_choice else "")
         cls = f"zone {z.kind}" + (" clickable" if z.id in places.options else "")
         attrs = f'class="{cls}" data-zone="{escape(z.id)}"' + places.attrs(z.id, name)
         title = places.title(z.id, name)
@@ -191,7 +197,7 @@ def _land_contents(view: dict, tr: Tr, x: float, y: float, zone: dict, rebels: i
                f"{tr('chests_count', n=c.get('chests', 0))}" + (f"; {tr('fort')}" if c.get("fort") else ""))
         out.append(f'<g class="colony{places.state(cid)}" data-colony="{escape(cid)}"{places.attrs(cid, cname)}>'
                    f'{places.title(cid, tip)}'
-                   f'<rect class="hit" x="{cx - 2:.0f}" y="{cy - 1:.0f}" width="{LAND_W - 6}" height="14" rx="3"/>'
+                   f'{places.hit(cid, cx - 2, cy - 1, LAND_W - 6, 14)}'
                    f'<rect x="{cx:.0f}" y="{cy:.0f}" width="12" height="12" fill="{fill}" stroke="#333" '
                    f'stroke-width="{2.5 if c.get("fort") else 1}"/>')
         if owner is not None:
@@ -226,7 +232,7 @@ def _land_contents(view: dict, tr: Tr, x: float, y: float, zone: dict, rebels: i
             sx, sy = left, sy + 12
         data = f' data-site="{escape(key)}"' if cls.startswith("site") else f' data-rebels="{escape(zone_id)}"'
         out.append(f'<g class="{cls}{places.state(key)}"{data}{places.attrs(key, tip)}>{places.title(key, tip)}'
-                   f'<rect class="hit" x="{sx - 2:.0f}" y="{sy - 9:.0f}" width="{w:.0f}" height="12" rx="3"/>'
+                   f'{places.hit(key, sx - 2, sy - 9, w, 12)}'
                    f'<text x="{sx:.0f}" y="{sy:.0f}" class="sites">{escape(sym)}</text></g>')
         sx += w + 2
     return out

@@ -183,9 +183,9 @@
     });
   }
   // ---- a board you click (issue 14): every place a decision names is a button on the map
-  // (svgmap.Places: data-place, data-options = [{label, action}]). One option: clicking takes
-  // it. Several (a colony to load 1 or 2 Chests from, a colony to staff from two sites): a small
-  // menu under the map lists them, as buttons carrying their action like the decision list's.
+  // (svgmap.Places: data-place, data-options = the ids of its options' buttons in the decision
+  // list). One option: clicking takes it. Several (a colony to load 1 or 2 Chests from, a colony
+  // to staff from two sites): a small menu under the map lists them, copies of those buttons.
   function placeMenu() { return document.getElementById("place-menu"); }
   function hidePlaceMenu() {
     const menu = placeMenu();
@@ -194,8 +194,9 @@
   }
   function choosePlace(el) {
     if (pending !== null) return;
-    let opts = [];
-    try { opts = JSON.parse(el.dataset.options || "[]"); } catch (e) { return; }
+    const opts = (el.dataset.options || "").split(" ").map(function (id) { return document.getElementById(id); })
+      .filter(function (b) { return b && b.dataset.action; })
+      .map(function (b) { return {action: b.dataset.action, label: b.textContent}; });
     if (!opts.length) return;
     if (opts.length === 1) { hidePlaceMenu(); act(JSON.parse(opts[0].action)); return; }
     const menu = placeMenu();
