@@ -244,7 +244,7 @@ def test_HID_1_why_not_reads_the_view_only():
     assert api.unavailable(api.view(g.state, None), None) == []  # a spectator is asked nothing
 
 
-def test_why_not_is_pure_and_json():
+def test_PLY_1_why_not_leaves_the_state_unchanged_and_is_json():
     g = random_game(4, 9, stop=lambda g: len(g.record["actions"]) >= 120 and bool(api.acting(g.state)))
     seat = api.acting(g.state)[0]
     before = api.snapshot(g.state)
