@@ -129,3 +129,33 @@ def test_BAT_2_the_preview_in_words_and_the_support_decision_shows_both_sides():
     g.act({"seat": 0, "type": "attack", "target": SANTA_MARTA})
     [q] = board.previews(g.state, 1, tr("ca"))
     assert q["sides"] == "Força: Ana 2, Cai 3." and q["others"][0]["me"]
+
+
+def live_game(g: api.Game, humans=(0,)):
+    from pax_hispanica.web.model import LiveGame, Seat
+
+    n = len(api.view(g.state, None)["players"])
+    seats = [Seat(i, "human" if i in humans else "bot", None if i in humans else "random", None, name, f"t{i}", None)
+             for i, name in zip(range(n), ["Ana", "Bru", "Cai", "Dani"])]
+    return LiveGame(id="g", record=dict(g.record), seed=0, mode="seats", host_token="h", spectator_token="s",
+                    host_user=None, seats=seats, state=g.state, events=g.events)
+
+
+def test_PLY_1_BAT_3_the_page_shows_why_not_and_the_support_preview_in_both_languages():
+    from pax_hispanica.web import render
+
+    g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2],
+                  "players": [{"money": 1, "hand": ["galeon-1"]}, {}, {}]})
+    for lang, text in (("en", "Galeón costs $2; you have $1"), ("ca", "Galeón costa 2 $; en tens 1 $")):
+        page = html.unescape(render.html_update(live_game(g), 0, None, "seat", lang)["html"])
+        assert text in page and 'data-code="cannot_afford"' in page and "(PLY-1)" in page
+    g = scenario({"year": "sail", "step": "voyages", "order": [0, 1, 2],
+                  "players": [{"fleet": {"zone": ZONE, "ships": 2, "legality": "PLUNDER"}},
+                              {"fleet": {"zone": ZONE, "ships": 1}}, {}],
+                  "colonies": {SANTA_MARTA: {"owner": 2, "labour": "citizen", "fort": True}}}, nations=NO_SPAIN)
+    g.act({"seat": 0, "type": "attack", "target": SANTA_MARTA})
+    for lang, sides, best in (("en", "Strength: ", "Best case"), ("ca", "Força: ", "En el millor cas")):
+        page = html.unescape(render.html_update(live_game(g, humans=(1,)), 1, None, "seat", lang)["html"])
+        assert 'data-decision="support"' in page and 'id="previews"' in page
+        assert sides in page and best in page, page[page.find("previews"):][:800]
+        assert re.search(re.escape(sides) + r"[^<]*\(Ana\) 2, [^<]*\(Cai\) 3\.", page)     # both sides' Strength
