@@ -251,3 +251,10 @@ def test_PLY_1_why_not_leaves_the_state_unchanged_and_is_json():
     out = api.unavailable(g.state, seat)
     assert api.snapshot(g.state) == before
     assert json.loads(json.dumps(out)) == out
+
+
+def test_SAIL_1_every_decision_type_of_the_registry_has_its_reasons_or_none_to_give():
+    from pax_hispanica.engine.decisions import DECISIONS
+
+    # a sealed bid is any whole number from $0 to one's money: nothing to explain
+    assert set(why.REASONS) | {"bid"} == set(DECISIONS)

@@ -29,7 +29,7 @@ from .ruleset import Ruleset, load_ruleset
 
 Descriptor = dict[str, Any]
 
-CREST = "crown"        # how a view names the Crown as an owner
+CROWN_OWNER = "crown"        # how a view names the Crown as an owner
 
 
 def ruleset_of(view: Mapping[str, Any]) -> Ruleset:
@@ -213,7 +213,7 @@ def chest_terms(b: _Board, colony: Mapping[str, Any], sacked: str | None) -> tup
     if legality == "SMUGGLER":
         return int(rs.smuggler_bribe), "TRS-3"
     if legality == "CONQUISTADOR":
-        if owner == CREST:
+        if owner == CROWN_OWNER:
             return 0, "TRS-4"
         if owner == b.spanish_seat():
             return int(rs.conquistador_spanish_fee), "TRS-4"
