@@ -223,7 +223,11 @@
     menu.querySelector("button.act").focus();
   }
   board.addEventListener("click", function (ev) {
-    const el = ev.target.closest && ev.target.closest("[data-place]");
+    if (!ev.target.closest) return;
+    // a click anywhere in a zone that is itself the place to choose (a card naming a land zone)
+    // chooses it, even on a colony or site drawn in it that is not a choice of its own
+    const group = ev.target.closest("svg.map .zone-group");
+    const el = ev.target.closest("[data-place]") || (group && group.querySelector(".zone[data-place]"));
     if (!el) return;
     ev.preventDefault();
     choosePlace(el);
