@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .engine import core, information as _information, view as _view
+from .engine import core, information as _information, view as _view, why as _why
 from .engine.decisions import DECISIONS as _DECISIONS, describe as _describe
 from .engine.errors import IllegalAction
 from .engine.flow import acting as _acting
@@ -32,7 +32,7 @@ __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", 
            "from_scenario", "known_cards", "index", "ViewIndex", "card_catalogue", "seed_hash", "verify", "load_ruleset",
            "parameters", "verify_log", "verify_record", "count_actions", "nth_action", "iter_actions",
            "derived_seed", "decision_types", "SEALED_DECISIONS", "SEALED_ACTION_TYPES", "is_sealed_action",
-           "is_sealed_decision", "board_layout"]
+           "is_sealed_decision", "board_layout", "unavailable", "battle_preview", "battle_previews"]
 
 # 2: PRJ-1's keyed counter-mode generator and HMAC salts. A record of format 1 (SplitMix64)
 # would replay to another game, so it is refused rather than replayed.
@@ -101,6 +101,41 @@ def decision_types() -> list[dict[str, Any]]:
     (each action type it accepts -> its fields besides seat and type -> the JSON types each
     may take: "string", "integer", "boolean", "null"). Undo is accepted whatever is pending."""
     return [_describe(d) for d in _DECISIONS.values()]
+
+
+def _seat_view(state_or_view: State | dict, seat: int | None) -> tuple[dict, Any]:
+    if isinstance(state_or_view, State):
+        return _view.view(state_or_view, seat), state_or_view.rs
+    if seat is not None and state_or_view.get("viewer") != seat:
+        raise ValueError(f"a view of seat {state_or_view.get('viewer')!r} cannot answer for seat {seat}")
+    return state_or_view, None
+
+
+def unavailable(state_or_view: State | dict, seat: int | None = None) -> list[dict]:
+    """Why not? The options the rules forbid `seat` in its pending decision right now, each
+    {"decision", "action": the action's shape, "code", "rule", "params"} (docs/api.md, "Why
+    not?"); [] when `seat` is not asked now. Computed from `seat`'s view alone (a State is
+    turned into that view first; a view is used as it is, and must be that seat's), so it
+    never reveals what the seat may not see."""
+    v, rs = _seat_view(state_or_view, seat)
+    return _why.unavailable(v, rs)
+
+
+def battle_preview(state_or_view: State | dict, seat: int | None, target: str, attacker: int | None = None,
+                   zone: str | None = None) -> dict | None:
+    """A battle's Strengths before it is fought, from `seat`'s view (BAT-1..BAT-4): the
+    attacker's and the target's, the other players in the zone who will choose a side, and
+    the best and worst case (docs/api.md, "Battle preview"). `attacker` and `zone` default
+    to `seat` and its fleet's zone; None when `target` cannot be attacked there."""
+    v, rs = _seat_view(state_or_view, seat)
+    return _why.battle_preview(v, target, attacker, zone, rs)
+
+
+def battle_previews(state_or_view: State | dict, seat: int) -> dict[str, dict]:
+    """The previews `seat` needs now: one per attack its voyage may make, or the battle it is
+    asked to support; target id -> battle_preview."""
+    v, rs = _seat_view(state_or_view, seat)
+    return _why.battle_previews(v, rs)
 
 
 legal_actions = core.legal_actions

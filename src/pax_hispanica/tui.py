@@ -14,6 +14,7 @@ from rich.table import Table
 from . import api
 
 from .web import cards as cardtext
+from .web.board import why_sentence
 from .web.i18n import Tr
 from .web.info import ruleset_info
 from .web.scores import score_table
@@ -206,6 +207,12 @@ class TerminalGame:
                 for a in desc["options"]:
                     flat.append(a)
                     self.console.print(f"  {len(flat):3}. {escape(tr.action(a))}")
+        shown = set()             # why not? what the rules forbid now, with the rule (api.unavailable)
+        for u in api.unavailable(view, self.seat):
+            line = f"{why_sentence(u, tr)} ({u['rule']})"
+            if line not in shown:
+                shown.add(line)
+                self.console.print(f"    [dim]✗ {escape(line)}[/]")
         rng = next((x for x in legal if x["kind"] == "range"), None)
         can_undo = api.can_undo(st, self.seat)
         keys = ([tr("tui_key_undo")] if can_undo else []) + [tr("tui_key_lot" if rng else "tui_key_card"),

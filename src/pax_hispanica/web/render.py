@@ -10,7 +10,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup, escape
 
-from . import cards as cardtext, svgmap
+from . import board as boardparts, cards as cardtext, svgmap
 from .scores import score_table
 from .games import NATIONS, LiveGame
 from .i18n import LANGS, Tr, humanize
@@ -160,7 +160,7 @@ def controls(legal: list, tr: Tr) -> tuple[list[dict], dict | None, dict[str, st
                     undo = o
                     continue
                 j = json.dumps(o)
-                opts.append({"label": tr.action(o), "json": j, "type": o.get("type")})
+                opts.append({"label": tr.action(o), "json": j, "type": o.get("type"), "id": boardparts.option_id(j)})
                 for key in ("to", "zone"):
                     if isinstance(o.get(key), str):
                         zones.setdefault(o[key], j)
@@ -188,6 +188,9 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
     acting = list(api.acting(state))
     legal = api.legal_actions(state, viewer) if viewer is not None and not live.over and not botted else []
     widgets, undo, zones = controls(legal, tr)
+    places, greyed = boardparts.places(legal, state, None if botted else viewer, view, tr)
+    for w in widgets:                 # why not? the options the rules forbid now, beside the ones allowed
+        w["unavailable"] = greyed.get(str(w.get("decision")), [])
     if undo is None and not botted and can_undo(live, viewer):
         undo = {"seat": viewer, "type": "undo"}
     decision = (view.get("decision") if isinstance(view, dict) else None) if legal else None
@@ -204,7 +207,9 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "players": players_table(view, tr, live), "mine": own_parts(view, viewer, info),
         "decks": decks(view, tr), "year": tr.word(view.get("year")), "cycle": view.get("cycle"),
         "committed": [tr.seat(s) for s in ((view.get("decision") or {}).get("committed") or [])],
-        "map": Markup(svgmap.render(view, zones, tr, info)),
+        "map": Markup(svgmap.render(view, zones, tr, info, places)),
+        "map_choices": bool(places.options),
+        "previews": boardparts.previews(state, None if botted or not legal else viewer, tr),
         "details": Markup(details({k: view.get(k) for k in ("supply", "gone", "seed_hash") if k in view})),
         "version": live.version,
         "variant": ", ".join(f"{k} = {v}" for k, v in (view.get("ruleset_params") or {}).items()),
@@ -317,7 +322,8 @@ ERROR_CODES = ("stale_version", "game_over", "wrong_seat", "not_your_turn", "not
 def client_text(tr: Tr) -> dict:
     """The words app.js needs, in the page's language."""
     return {"connected": tr("connected"), "disconnected": tr("disconnected"), "error": tr("error"),
-            "rule": tr("rule"), "errors": {c: tr("err_" + c) for c in ERROR_CODES}}
+            "rule": tr("rule"), "errors": {c: tr("err_" + c) for c in ERROR_CODES},
+            "place_menu_title": tr("place_menu_title"), "place_menu_close": tr("place_menu_close")}
 
 
 env.globals["rule_link"] = rule_link

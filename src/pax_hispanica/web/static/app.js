@@ -182,6 +182,83 @@
       send({type: "leave"}, true);
     });
   }
+  // ---- a board you click (issue 14): every place a decision names is a button on the map
+  // (svgmap.Places: data-place, data-options = the ids of its options' buttons in the decision
+  // list). One option: clicking takes it. Several (a colony to load 1 or 2 Chests from, a colony
+  // to staff from two sites): a small menu under the map lists them, copies of those buttons.
+  function placeMenu() { return document.getElementById("place-menu"); }
+  function hidePlaceMenu() {
+    const menu = placeMenu();
+    if (menu) { menu.hidden = true; menu.textContent = ""; }
+    board.querySelectorAll("#map .picked").forEach(function (e) { e.classList.remove("picked"); });
+  }
+  function choosePlace(el) {
+    if (pending !== null) return;
+    const opts = (el.dataset.options || "").split(" ").map(function (id) { return document.getElementById(id); })
+      .filter(function (b) { return b && b.dataset.action; })
+      .map(function (b) { return {action: b.dataset.action, label: b.textContent}; });
+    if (!opts.length) return;
+    if (opts.length === 1) { hidePlaceMenu(); act(JSON.parse(opts[0].action)); return; }
+    const menu = placeMenu();
+    if (!menu) return;
+    hidePlaceMenu();
+    el.classList.add("picked");
+    const head = document.createElement("p");
+    head.className = "place-menu-title";
+    head.textContent = P.text.place_menu_title.replace("{place}", el.getAttribute("aria-label") || "");
+    menu.appendChild(head);
+    opts.forEach(function (o) {
+      const b = document.createElement("button");
+      b.className = "act";
+      b.dataset.action = o.action;
+      b.textContent = o.label;
+      menu.appendChild(b);
+    });
+    const close = document.createElement("button");
+    close.className = "place-menu-close";
+    close.textContent = P.text.place_menu_close;
+    close.addEventListener("click", function (ev) { ev.stopPropagation(); hidePlaceMenu(); el.focus(); });
+    menu.appendChild(close);
+    menu.hidden = false;
+    menu.querySelector("button.act").focus();
+  }
+  board.addEventListener("click", function (ev) {
+    if (!ev.target.closest) return;
+    // a click anywhere in a zone that is itself the place to choose (a card naming a land zone)
+    // chooses it, even on a colony or site drawn in it that is not a choice of its own
+    const group = ev.target.closest("svg.map .zone-group");
+    const el = ev.target.closest("[data-place]") || (group && group.querySelector(".zone[data-place]"));
+    if (!el) return;
+    ev.preventDefault();
+    choosePlace(el);
+  });
+  board.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape") { if (placeMenu() && !placeMenu().hidden) hidePlaceMenu(); return; }
+    if (ev.key !== "Enter" && ev.key !== " ") return;
+    const el = ev.target.closest && ev.target.closest("[data-place]");
+    if (!el) return;
+    ev.preventDefault();
+    choosePlace(el);
+  });
+  // on a phone the map pans inside its panel: when the places to choose change, bring the
+  // first of them into view (never on other updates, so a player's own panning is kept)
+  let shownPlaces = "";
+  function revealPlaces() {
+    const scroller = board.querySelector(".map-scroll");
+    const first = board.querySelector("svg.map [data-place]");
+    const keys = Array.prototype.map.call(board.querySelectorAll("svg.map [data-place]"),
+                                          function (e) { return e.dataset.place; }).join(" ");
+    if (keys === shownPlaces) return;
+    shownPlaces = keys;
+    if (!scroller || !first || scroller.scrollWidth <= scroller.clientWidth + 1) return;
+    const box = scroller.getBoundingClientRect(), r = first.getBoundingClientRect();
+    if (r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom) return;
+    scroller.scrollLeft += (r.left + r.width / 2) - (box.left + box.width / 2);
+    scroller.scrollTop += (r.top + r.height / 2) - (box.top + box.height / 2);
+  }
+  if (window.MutationObserver) new MutationObserver(revealPlaces).observe(board, {childList: true, subtree: true});
+  revealPlaces();
+
   markTurn();
   connect();
 })();
