@@ -340,7 +340,41 @@ def details(x: Any) -> str:
     return str(escape("—" if x is None else x))
 
 
-PARTS = ("top", "map", "side")   # the blocks of _parts.html; the log is sent entry by entry
+# the blocks of _parts.html, each in its own `#part-<name>` (_board.html); the log is sent entry by
+# entry. Small blocks keep an update small: a change of money resends the players table only, not
+# the hand and decks with their card buttons, and the status line (whose move number changes every
+# time) is not sent with the decision panel.
+PARTS = ("status", "happened", "top", "map", "hand", "players", "decks")
+# parts sent piece by piece when only some pieces changed: the map's zones (svgmap draws each as
+# one <g>, one after the other) and the players table's rows; (marker of a piece, end of the last)
+CHUNKED = {"map": ('<g class="zone-group" id="', "</svg>"), "players": ('<tr id="', "</table>")}
+
+
+def chunks(html: str, mark: str, stop: str) -> tuple[str, str, dict[str, str]]:
+    """A part cut into its pieces: (what comes before the first, what comes after the last,
+    {element id: the piece's HTML}). A piece runs from its marker to the next one (the last one
+    to `stop`)."""
+    pieces = html.split(mark)
+    head, tail, out = pieces[0], "", {}
+    for piece in pieces[1:]:
+        body = mark + piece
+        end = body.find(stop)
+        if end >= 0:
+            body, tail = body[:end].rstrip(), body[end:]
+        out[piece[:piece.index('"')]] = body
+    return head, tail, out
+
+
+def chunks_changed(name: str, new: str, old: str) -> dict[str, str] | None:
+    """The pieces of part `name` whose HTML changed, when nothing else of it did (else None:
+    the whole part is sent)."""
+    if name not in CHUNKED:
+        return None
+    h1, t1, c1 = chunks(new, *CHUNKED[name])
+    h0, t0, c0 = chunks(old, *CHUNKED[name])
+    if h1 != h0 or t1 != t0 or list(c1) != list(c0) or not c1:
+        return None
+    return {k: v for k, v in c1.items() if v != c0[k]}
 
 
 def log_item(e: dict) -> str:
@@ -399,6 +433,11 @@ def html_message(full: dict, last: dict | None) -> dict:
         msg["html"] = full["html"]
         return msg
     msg["parts"] = {name: html for name, html in full["_parts"].items() if html != last["_parts"].get(name)}
+    for name in [n for n in msg["parts"] if n in CHUNKED and n in last["_parts"]]:
+        pieces = chunks_changed(name, msg["parts"][name], last["_parts"][name])
+        if pieces is not None:     # only some zones (rows) changed: those, which the page morphs by id
+            del msg["parts"][name]
+            msg.setdefault("chunks", {}).update(pieces)
     new, old = full["_log"], last["_log"]
     if new != old:
         k = next((i for i, item in enumerate(new[:51]) if old and item == old[0]), None)
