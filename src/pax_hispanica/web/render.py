@@ -10,7 +10,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup, escape
 
-from . import cards as cardtext, svgmap
+from . import cards as cardtext, happened, svgmap
 from .scores import score_table
 from .games import NATIONS, LiveGame
 from .i18n import LANGS, Tr, humanize
@@ -63,17 +63,46 @@ def _card_texts(ctx: Any) -> Markup:
 env.globals.update(gettext=_gettext, ngettext=_ngettext, card=_card, card_list=_card_list, card_texts=_card_texts)
 
 
-def with_cards(text: str, ids: list, tr: Tr) -> Markup:
-    """`text` (escaped) with each named card's name turned into a card you can read."""
+def with_cards(text: str, ids: list, tr: Tr, places: list | None = None) -> Markup:
+    """`text` (escaped) with each named card's name turned into a card you can read, and each
+    named place (zone, colony, site id in `places`) into a button that points at it on the map
+    (static/board.js)."""
     html = str(escape(text))
     ruleset = getattr(tr, "ruleset", "reference")
+    swaps: list[str] = []
+
+    def swap(name: str, markup: str) -> None:
+        nonlocal html
+        if name and name in html:
+            html = html.replace(name, f"\x00{len(swaps)}\x00", 1)
+            swaps.append(markup)
+
     for cid in ids:
-        if not isinstance(cid, str) or cid not in cardtext.catalogue(ruleset):
-            continue
-        name = str(escape(tr.word(cid)))
-        if name in html:
-            html = html.replace(name, str(cardtext.card_html(cid, tr, ruleset)), 1)
+        if isinstance(cid, str) and cid in cardtext.catalogue(ruleset):
+            swap(str(escape(tr.word(cid))), str(cardtext.card_html(cid, tr, ruleset)))
+    for pid in places or []:
+        name = str(escape(tr.word(pid)))
+        swap(name, f'<button type="button" class="spot" data-spot="{escape(pid)}">{name}</button>')
+    for i, markup in enumerate(swaps):
+        html = html.replace(f"\x00{i}\x00", markup)
     return Markup(html)
+
+
+PLACE_FIELDS = ("zone", "to", "from", "colony", "site", "target")
+
+
+def event_places(e: dict, tr: Tr) -> list[str]:
+    """The places an event names (zones, colonies, sites of the map: ids the ruleset names)."""
+    out = []
+    for k in PLACE_FIELDS:
+        v = e.get(k)
+        if isinstance(v, str) and v in tr.names and v not in out \
+                and v not in cardtext.catalogue(getattr(tr, "ruleset", "reference")):
+            out.append(v)
+    for v in e.get("colonies") or [] if isinstance(e.get("colonies"), list) else []:
+        if isinstance(v, str) and v in tr.names and v not in out:
+            out.append(v)
+    return out
 
 
 CARD_FIELDS = ("card", "top")
@@ -121,7 +150,7 @@ def log_entries(events: list, tr: Tr, tail: int | None = LOG_TAIL) -> list[dict]
             continue
         text, ids = tr.event(e), [e[k] for k in CARD_FIELDS if isinstance(e.get(k), str)]
         out.append({"seq": e.get("seq"), "type": e.get("type"), "text": text, "rule": e.get("rule"),
-                    "page": e.get("page"), "cards": ids, "html": with_cards(text, ids, tr)})
+                    "page": e.get("page"), "cards": ids, "html": with_cards(text, ids, tr, event_places(e, tr))})
     return out
 
 
@@ -192,7 +221,11 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         undo = {"seat": viewer, "type": "undo"}
     decision = (view.get("decision") if isinstance(view, dict) else None) if legal else None
     result = _jsonable(api.result(state)) if live.over else None
+    first, after = happened.window(live, viewer)
     return {
+        "status_text": happened.status(view.get("decision") if isinstance(view, dict) else None, acting, viewer,
+                                       live.over, tr),
+        "summary": happened.summary(events, first, view, tr), "recent": happened.highlights(events, viewer, first, after),
         "t": tr, "live": live, "view": view, "viewer": viewer, "waiting": waiting, "role": role, "botted": botted,
         "acting": acting, "acting_names": [tr.seat(s) for s in acting],
         "widgets": widgets, "undo": json.dumps(undo) if undo else None, "decision": decision,

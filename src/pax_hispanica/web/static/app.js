@@ -133,6 +133,7 @@
     board.dataset.version = msg.version;
     if (pending !== null) setBusy(true);   // new buttons wait for the answer too
     markTurn();
+    if (window.PaxBoard) window.PaxBoard.afterUpdate();   // static/board.js: last moves, banners, zoom
   }
 
   function connect() {
