@@ -508,6 +508,20 @@ def json_update(live: LiveGame, viewer: int | None, full_log: bool = False, with
     return msg
 
 
+def replay_years(live: LiveGame, tr: Tr) -> list[dict]:
+    """Where each year of the game begins, as replay steps: [{"step", "label"}] (the step after
+    the action whose events hold the YearBegan; the setup's first year is step 0)."""
+    import bisect
+
+    starts = happened.action_starts(live)
+    out = []
+    for e in live.events:
+        if e.get("type") == "YearBegan":
+            out.append({"step": bisect.bisect_right(starts, e.get("seq") or 0),
+                        "label": f"{tr('cycle')} {e.get('cycle')} · {tr('sum_year', year=tr.word(e.get('year')))}"})
+    return out
+
+
 def replay_context(live: LiveGame, step: int, lang: str) -> dict:
     """Everything revealed at `step` (only offered once the game is over)."""
     tr = translator(live, lang)
@@ -521,7 +535,11 @@ def replay_context(live: LiveGame, step: int, lang: str) -> dict:
         hands.append({"name": tr.seat(s.seat), "hand": parts.get("hand", []), "sealed": parts.get("sealed")})
     events = game.events
     result = _jsonable(api.result(state)) if api.is_over(state) else None
-    return {"tr": tr, "score_table": score_table(events, result, tr) if result else None, "map": Markup(svgmap.render(public, {}, tr, info)), "hands": hands, "decks": decks(public, tr),
+    starts = happened.action_starts(live)
+    first = starts[step - 1] if step > 0 else 1
+    after = starts[step] if step < len(starts) else (events[-1]["seq"] + 1 if events else 1)
+    return {"tr": tr, "years": replay_years(live, tr), "summary": happened.summary(events, first, public, tr),
+            "recent": happened.highlights(events, None, first, after), "score_table": score_table(events, result, tr) if result else None, "map": Markup(svgmap.render(public, {}, tr, info)), "hands": hands, "decks": decks(public, tr),
             "players": players_table(public, tr, live),
             "log": log_entries(events, tr, tail=None),
             "action": tr.action(live.record["actions"][step - 1]) if step > 0 else "",
