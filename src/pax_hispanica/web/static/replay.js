@@ -7,13 +7,15 @@
   const root = document.getElementById("replay");
   if (!root) return;
   const total = parseInt(root.dataset.total, 10) || 0;
-  let asked = 0, timer = null;
+  let asked = 0, timer = null, target = null;   // target: the step asked for last (shown or on its way)
   function current() {
+    if (target !== null) return target;
     const el = document.getElementById("step");
     return el ? parseInt(el.textContent, 10) || 0 : 0;
   }
   function go(step) {
     step = Math.max(0, Math.min(total, step));
+    target = step;
     const n = ++asked;
     const url = location.pathname + "?step=" + step;
     fetch(url + "&fragment=1", {credentials: "same-origin", headers: {"Accept": "text/html"}})
