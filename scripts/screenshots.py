@@ -53,6 +53,7 @@ def main() -> None:
                 {"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bru"},
                 {"kind": "bot", "bot_kind": "heuristic"}], "nations": ["spanish", "english", "dutch"]})
             tokens = [s["token"] for s in g["seats"][:2]]
+            starter = tokens[0]
             # start an auction on the Market deck from whichever person must start one
             for _ in range(100):
                 views = [srv.get(f"/api/view/{t}") for t in tokens]
@@ -61,8 +62,11 @@ def main() -> None:
                 for t, v in zip(tokens, views):
                     opts = [o for d in v["legal"] if d["kind"] == "choice" for o in d["options"]
                             if o.get("type") == "initiate"]
+                    # an open lot (not buried), so the shot shows the card up for auction
+                    opts.sort(key=lambda o: bool(o.get("buried")))
                     if opts:
                         srv.post(f"/api/act/{t}", {"version": v["version"], "action": opts[0]})
+                        starter = t
                         break
                 else:
                     time.sleep(0.1)
@@ -104,7 +108,8 @@ def main() -> None:
                 # first Goods Year and marks its new Chests; the map zoomed in once
                 for name, size in SIZES.items():
                     ctx, page = _page(b, name, size)
-                    page.goto(f"{srv.url}/play/{tokens[1]}?lang={args.lang}")
+                    waiter = next(t for t in tokens if t != starter)   # has not acted yet
+                    page.goto(f"{srv.url}/play/{waiter}?lang={args.lang}")
                     page.wait_for_selector("#conn.on")
                     page.wait_for_selector("#happened")
                     path = out / f"game-happened-{name}{suffix}.png"
