@@ -130,8 +130,9 @@
       svg.classList.add("zoomed");
     }
     const out = document.querySelector(".zoom-out"), reset = document.querySelector(".zoom-reset");
-    if (out) out.setAttribute("aria-disabled", vb === null ? "true" : "false");
-    if (reset) reset.setAttribute("aria-disabled", vb === null ? "true" : "false");
+    // at the whole map there is nothing to zoom out of (a class, not aria-disabled: the buttons stay usable)
+    if (out) out.classList.toggle("at-limit", vb === null);
+    if (reset) reset.classList.toggle("at-limit", vb === null);
   }
   function svgPoint(svg, clientX, clientY) {
     const r = svg.getBoundingClientRect(), cur = vb || base(svg);
