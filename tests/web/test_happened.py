@@ -124,6 +124,7 @@ def test_the_others_last_moves_are_marked_and_ones_own_are_not():
             len(api.replay(rec, upto=i).events):]) and acts[i]["seat"] != 0)
     ctx = render.board_context(live_at(rec, k), 0, None, "seat", "en")
     assert 1 in ctx["recent"]["players"] and ctx["recent"]["cards"]
+    assert all(c.startswith("cardtext-") for c in ctx["recent"]["cards"])   # named as the buttons name them, never by id
 
 
 def test_log_entries_name_places_as_buttons_that_point_at_the_map():

@@ -62,7 +62,8 @@ def window(live: Any, viewer: int | None) -> tuple[int, int]:
 
 def highlights(events: list, viewer: int | None, first: int, after: int) -> dict[str, list]:
     """What to mark on the board: {"fleets": seats, "zones": ids, "colonies": [[id, why]],
-    "players": seats, "cards": card text keys}. The viewer's own moves are not marked; what the
+    "players": seats, "cards": the cards' text ids, "cardtext-<key>", as the card buttons name
+    them in aria-describedby (a page names cards by id only in the player's own hand)}. The viewer's own moves are not marked; what the
     engine did by itself after them (new Chests) is."""
     from .cards import text_key
 
@@ -95,11 +96,11 @@ def highlights(events: list, viewer: int | None, first: int, after: int) -> dict
         elif t == "AuctionWon":
             add("players", e.get("winner"))
             if isinstance(e.get("card"), str):
-                add("cards", text_key(e["card"]))
+                add("cards", "cardtext-" + text_key(e["card"]))
         elif t == "CardPlayed":
             add("players", e.get("seat"))
             if isinstance(e.get("card"), str):
-                add("cards", text_key(e["card"]))
+                add("cards", "cardtext-" + text_key(e["card"]))
         elif t in ("BattleDeclared", "SiteSubdued", "RebelRemoved"):
             add("zones", e.get("zone"))
     out["colonies"] = [c for c in out["colonies"] if c[0]]

@@ -35,7 +35,7 @@
       if (el) el.classList.add("recent");
     });
     list(r, "cards").forEach(function (k) {
-      document.querySelectorAll('#part-side .card-ref[aria-describedby="cardtext-' + CSS.escape(k) + '"]').forEach(function (el) {
+      document.querySelectorAll('#part-side .card-ref[aria-describedby="' + CSS.escape(k) + '"]').forEach(function (el) {
         el.classList.add("recent");
       });
     });
