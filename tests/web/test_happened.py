@@ -72,6 +72,13 @@ def test_each_actions_events_are_found_by_replay():
     for a, s in zip(rec["actions"], starts):
         if a["type"] in first_types:
             assert by_seq[s]["type"] == first_types[a["type"]], (a, by_seq[s])
+    # one action at a time (no replay: the count so far) gives the same as a replay from scratch
+    game = api.replay(dict(rec, actions=[]))
+    step_by_step = LiveGame("one-by-one", game.record, 1, "online", "h", "s", None, [], game.state, game.events)
+    for a in rec["actions"][:40]:
+        game.act(a)
+        step_by_step.state = game.state
+        assert happened.action_starts(step_by_step) == starts[:len(game.record["actions"])]
 
 
 def goods_year_click(rec: dict) -> int:

@@ -19,26 +19,35 @@ AUTOMATIC = ("YearBegan", "GoodsDrawn", "ChestsPlaced", "EarningsPaid", "SlaveAt
              "PlayerOrderUpdated", "TreasureScored",
              "IncomeIncreased", "DeckRefilled", "FinalScoring", "GameEnded")
 YEAR_GROUPS = 4            # at most this many years in one summary (a seat that has not acted for long)
-_starts: dict[str, tuple[list, Any, list[int], int]] = {}   # game id -> (actions seen, state, starts, events so far)
+_starts: dict[str, tuple[list, list[int], int]] = {}   # game id -> (actions seen, starts, events so far)
 
 
 def action_starts(live: Any) -> list[int]:
     """starts[k]: the `seq` of the first event of action k (events are numbered from 1, one by
-    one; an action without events starts where the next one does)."""
+    one; an action without events starts where the next one does). One new action since the
+    last call (the usual case) needs no replay: it started after the events counted before, and
+    the log's last seq is the new count. Anything else replays the record action by action
+    (a few ms for a whole game); no state is kept."""
     actions = live.record["actions"]
+    events = live.events
+    total = int(events[-1].get("seq") or len(events)) if events else 0
     hit = _starts.get(live.id)
-    if hit is None or len(hit[0]) > len(actions) or hit[0] != actions[:len(hit[0])]:
-        game = api.replay(live.record, upto=0)
-        hit = ([], game.state, [], len(game.events))
-        if len(_starts) > 1000:
-            _starts.clear()
-    done, state, starts, count = hit
-    for a in actions[len(done):]:
+    if hit is not None and len(hit[0]) == len(actions) and hit[0] == actions:
+        return hit[1]
+    if hit is not None and len(hit[0]) == len(actions) - 1 and hit[0] == actions[:-1]:
+        done, starts, count = hit
+        starts = starts + [count + 1]
+        _starts[live.id] = (list(actions), starts, total)
+        return starts
+    game = api.replay(live.record, upto=0)
+    state, count, starts = game.state, len(game.events), []
+    for a in actions:
         starts.append(count + 1)
         state, evs = api.apply(state, a)
-        done.append(a)
         count += len(evs)
-    _starts[live.id] = (done, state, starts, count)
+    if len(_starts) > 1000:
+        _starts.clear()
+    _starts[live.id] = (list(actions), starts, count)
     return starts
 
 
@@ -50,7 +59,7 @@ def window(live: Any, viewer: int | None) -> tuple[int, int]:
     if not actions:
         return 1, 1
     starts = action_starts(live)
-    total = _starts[live.id][3]
+    total = _starts[live.id][2]
     if viewer is None:
         k: int | None = len(actions) - 1
     else:
