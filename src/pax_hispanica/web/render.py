@@ -285,7 +285,7 @@ def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
         for key, label in (("money", "money"), ("prestige", "prestige"), ("hand_count", "hand_size"),
                            ("hand_limit", "hand_limit"), ("income", "income")):
             if key in p:
-                fields.append((tr(label), "$" + str(p[key]) if key == "money" else str(p[key])))
+                fields.append((tr(label), tr("money_amount", n=p[key]) if key == "money" else str(p[key])))
         fleet = p.get("fleet")
         if isinstance(fleet, dict):
             cargo = fleet.get("cargo") or []
