@@ -100,13 +100,16 @@ def expand(legal: list) -> list[dict]:
     return out
 
 
-async def html_tab(ws_url: str, sizes: list[int], deadline: float, wire: list[int] | None = None) -> None:
+async def html_tab(ws_url: str, sizes: list[int], deadline: float, wire: list[int] | None = None,
+                   later: list[int] | None = None) -> None:
     """A browser tab's connection: receives the HTML updates, never acts. `wire`: each update's
     size after permessage-deflate as a browser negotiates it with the server (context takeover,
     a 32 KB window: one compressor for the connection, flushed per message), estimated here with
-    zlib since the client library hands over the inflated text."""
+    zlib since the client library hands over the inflated text. `later`: the sizes of the updates
+    after the first (the whole board, once per connection)."""
     import zlib
     deflate = zlib.compressobj(wbits=-15)
+    sizes_seen = 0
     async with connect(ws_url, max_size=None) as ws:
         if wire is not None:
             wire.append(-1 if "permessage-deflate" not in str(ws.response.headers.get("Sec-WebSocket-Extensions"))
@@ -119,6 +122,9 @@ async def html_tab(ws_url: str, sizes: list[int], deadline: float, wire: list[in
             m = json.loads(raw)
             if m["type"] == "update":
                 data = raw.encode() if isinstance(raw, str) else raw
+                if later is not None and sizes_seen:
+                    later.append(len(data))
+                sizes_seen += 1
                 sizes.append(len(data))
                 if wire is not None:
                     wire.append(len(deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)) - 4)
@@ -199,8 +205,10 @@ async def main_async(args: argparse.Namespace, base: str, port: int) -> dict:
               for i in range(args.echo_clients)]
     html_sizes: list[int] = []
     html_wire: list[int] = []
+    html_later: list[int] = []
     json_sizes: list[int] = []
-    tabs = [html_tab(f"ws://127.0.0.1:{port}/ws/{g['seats'][0]['token']}?lang=en", html_sizes, deadline, html_wire)
+    tabs = [html_tab(f"ws://127.0.0.1:{port}/ws/{g['seats'][0]['token']}?lang=en", html_sizes, deadline, html_wire,
+                     html_later)
             for g in games[:args.html_tabs]]
     await asyncio.gather(*tabs, *[
         play_seat(f"ws://127.0.0.1:{port}/ws/{s['token']}?fmt=json&view=0", random.Random(gi * 10 + s["seat"]),
@@ -228,6 +236,7 @@ async def main_async(args: argparse.Namespace, base: str, port: int) -> dict:
         "mean_ms": round(statistics.mean(rtts) * 1000, 2) if rtts else None,
         "json_update_bytes": size_stats(json_sizes),
         **({"html_update_bytes": size_stats(html_sizes),
+            "html_update_bytes_after_first": size_stats(html_later),
             "html_deflate_negotiated": all(x == 0 for x in html_wire if x <= 0),
             "html_update_deflated_bytes": size_stats([x for x in html_wire if x > 0])} if args.html_tabs else {}),
     }

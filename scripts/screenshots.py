@@ -1,6 +1,8 @@
 """Screenshots of the game page mid-auction at desktop (1280x800) and phone (390x844) size,
-a card's text opened by a tap on a phone, and the final score table at both sizes, in Debian's
-chromium against a real server on loopback (a throwaway SQLite database).
+a card's text opened by a tap on a phone, what happened since a player's last move (the summary
+of the Goods Year and the marks on the map, the map zoomed in), the replay with its scrubber,
+and the final score table at both sizes, in Debian's chromium against a real server on loopback
+(a throwaway SQLite database).
 
     PYTHONPATH=src .venv/bin/python scripts/screenshots.py [OUT_DIR] [--lang ca]
 
@@ -51,6 +53,7 @@ def main() -> None:
                 {"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bru"},
                 {"kind": "bot", "bot_kind": "heuristic"}], "nations": ["spanish", "english", "dutch"]})
             tokens = [s["token"] for s in g["seats"][:2]]
+            starter = tokens[0]
             # start an auction on the Market deck from whichever person must start one
             for _ in range(100):
                 views = [srv.get(f"/api/view/{t}") for t in tokens]
@@ -59,8 +62,11 @@ def main() -> None:
                 for t, v in zip(tokens, views):
                     opts = [o for d in v["legal"] if d["kind"] == "choice" for o in d["options"]
                             if o.get("type") == "initiate"]
+                    # an open lot (not buried), so the shot shows the card up for auction
+                    opts.sort(key=lambda o: bool(o.get("buried")))
                     if opts:
                         srv.post(f"/api/act/{t}", {"version": v["version"], "action": opts[0]})
+                        starter = t
                         break
                 else:
                     time.sleep(0.1)
@@ -97,6 +103,36 @@ def main() -> None:
                         page.screenshot(path=str(path))
                         print(path)
                         page.click("#leave-no")
+                    ctx.close()
+                # what happened: the second person has not acted yet, so their page sums up the
+                # first Goods Year and marks its new Chests; the map zoomed in once
+                for name, size in SIZES.items():
+                    ctx, page = _page(b, name, size)
+                    waiter = next(t for t in tokens if t != starter)   # has not acted yet
+                    page.goto(f"{srv.url}/play/{waiter}?lang={args.lang}")
+                    page.wait_for_selector("#conn.on")
+                    page.wait_for_selector("#happened")
+                    path = out / f"game-happened-{name}{suffix}.png"
+                    page.screenshot(path=str(path))
+                    print(path)
+                    page.click(".zoom-in")
+                    page.locator("#part-map").scroll_into_view_if_needed()
+                    path = out / f"game-zoom-{name}{suffix}.png"
+                    page.locator("#part-map").screenshot(path=str(path))
+                    print(path)
+                    ctx.close()
+                # the replay, stepped to a Goods Year with its scrubber
+                for name, size in SIZES.items():
+                    ctx, page = _page(b, name, size)
+                    page.goto(f"{srv.url}/replay/{end_tokens[0]}?lang={args.lang}")
+                    page.wait_for_selector("#scrub")
+                    page.click("#years summary")
+                    page.locator("#years a").nth(4).click()
+                    step = page.locator("#years a").nth(4).get_attribute("data-step")
+                    page.wait_for_function(f"() => document.getElementById('step').textContent === '{step}'")
+                    path = out / f"replay-{name}{suffix}.png"
+                    page.screenshot(path=str(path))
+                    print(path)
                     ctx.close()
                 # the end of a game: the score table
                 for name, size in SIZES.items():

@@ -61,7 +61,7 @@ def test_language_is_chosen_per_user(client):
     g = client.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     token = g["seats"][0]["token"]
     en = client.get(f"/play/{token}").text
-    assert "Your decision" in en or "Waiting for" in en
+    assert "Your decision" in en or " must start an auction or pass." in en   # the status line (happened.status)
     ca = client.get(f"/play/{token}?lang=ca").text
     assert "Comença la partida" in ca and 'lang="ca"' in ca
     # the choice sticks to this browser (cookie) ...

@@ -10,7 +10,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup, escape
 
-from . import board as boardparts, cards as cardtext, svgmap
+from . import board as boardparts, cards as cardtext, happened, svgmap
 from .scores import score_table
 from .games import NATIONS, LiveGame
 from .i18n import LANGS, Tr, humanize
@@ -63,17 +63,46 @@ def _card_texts(ctx: Any) -> Markup:
 env.globals.update(gettext=_gettext, ngettext=_ngettext, card=_card, card_list=_card_list, card_texts=_card_texts)
 
 
-def with_cards(text: str, ids: list, tr: Tr) -> Markup:
-    """`text` (escaped) with each named card's name turned into a card you can read."""
+def with_cards(text: str, ids: list, tr: Tr, places: list | None = None) -> Markup:
+    """`text` (escaped) with each named card's name turned into a card you can read, and each
+    named place (zone, colony, site id in `places`) into a button that points at it on the map
+    (static/board.js)."""
     html = str(escape(text))
     ruleset = getattr(tr, "ruleset", "reference")
+    swaps: list[str] = []
+
+    def swap(name: str, markup: str) -> None:
+        nonlocal html
+        if name and name in html:
+            html = html.replace(name, f"\x00{len(swaps)}\x00", 1)
+            swaps.append(markup)
+
     for cid in ids:
-        if not isinstance(cid, str) or cid not in cardtext.catalogue(ruleset):
-            continue
-        name = str(escape(tr.word(cid)))
-        if name in html:
-            html = html.replace(name, str(cardtext.card_html(cid, tr, ruleset)), 1)
+        if isinstance(cid, str) and cid in cardtext.catalogue(ruleset):
+            swap(str(escape(tr.word(cid))), str(cardtext.card_html(cid, tr, ruleset)))
+    for pid in places or []:
+        name = str(escape(tr.word(pid)))
+        swap(name, f'<button type="button" class="spot" data-spot="{escape(pid)}">{name}</button>')
+    for i, markup in enumerate(swaps):
+        html = html.replace(f"\x00{i}\x00", markup)
     return Markup(html)
+
+
+PLACE_FIELDS = ("zone", "to", "from", "colony", "site", "target")
+
+
+def event_places(e: dict, tr: Tr) -> list[str]:
+    """The places an event names (zones, colonies, sites of the map: ids the ruleset names)."""
+    out = []
+    for k in PLACE_FIELDS:
+        v = e.get(k)
+        if isinstance(v, str) and v in tr.names and v not in out \
+                and v not in cardtext.catalogue(getattr(tr, "ruleset", "reference")):
+            out.append(v)
+    for v in e.get("colonies") or [] if isinstance(e.get("colonies"), list) else []:
+        if isinstance(v, str) and v in tr.names and v not in out:
+            out.append(v)
+    return out
 
 
 CARD_FIELDS = ("card", "top")
@@ -121,7 +150,7 @@ def log_entries(events: list, tr: Tr, tail: int | None = LOG_TAIL) -> list[dict]
             continue
         text, ids = tr.event(e), [e[k] for k in CARD_FIELDS if isinstance(e.get(k), str)]
         out.append({"seq": e.get("seq"), "type": e.get("type"), "text": text, "rule": e.get("rule"),
-                    "page": e.get("page"), "cards": ids, "html": with_cards(text, ids, tr)})
+                    "page": e.get("page"), "cards": ids, "html": with_cards(text, ids, tr, event_places(e, tr))})
     return out
 
 
@@ -195,7 +224,11 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         undo = {"seat": viewer, "type": "undo"}
     decision = (view.get("decision") if isinstance(view, dict) else None) if legal else None
     result = _jsonable(api.result(state)) if live.over else None
+    first, after = happened.window(live, viewer)
     return {
+        "status_text": happened.status(view.get("decision") if isinstance(view, dict) else None, acting, viewer,
+                                       live.over, tr),
+        "summary": happened.summary(events, first, view, tr), "recent": happened.highlights(events, viewer, first, after),
         "t": tr, "live": live, "view": view, "viewer": viewer, "waiting": waiting, "role": role, "botted": botted,
         "acting": acting, "acting_names": [tr.seat(s) for s in acting],
         "widgets": widgets, "undo": json.dumps(undo) if undo else None, "decision": decision,
@@ -257,7 +290,7 @@ def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
         for key, label in (("money", "money"), ("prestige", "prestige"), ("hand_count", "hand_size"),
                            ("hand_limit", "hand_limit"), ("income", "income")):
             if key in p:
-                fields.append((tr(label), "$" + str(p[key]) if key == "money" else str(p[key])))
+                fields.append((tr(label), tr("money_amount", n=p[key]) if key == "money" else str(p[key])))
         fleet = p.get("fleet")
         if isinstance(fleet, dict):
             cargo = fleet.get("cargo") or []
@@ -346,7 +379,41 @@ def details(x: Any) -> str:
     return str(escape("—" if x is None else x))
 
 
-PARTS = ("top", "map", "side")   # the blocks of _parts.html; the log is sent entry by entry
+# the blocks of _parts.html, each in its own `#part-<name>` (_board.html); the log is sent entry by
+# entry. Small blocks keep an update small: a change of money resends the players table only, not
+# the hand and decks with their card buttons, and the status line (whose move number changes every
+# time) is not sent with the decision panel.
+PARTS = ("status", "happened", "top", "map", "hand", "players", "decks")
+# parts sent piece by piece when only some pieces changed: the map's zones (svgmap draws each as
+# one <g>, one after the other) and the players table's rows; (marker of a piece, end of the last)
+CHUNKED = {"map": ('<g class="zone-group" id="', "</svg>"), "players": ('<tr id="', "</table>")}
+
+
+def chunks(html: str, mark: str, stop: str) -> tuple[str, str, dict[str, str]]:
+    """A part cut into its pieces: (what comes before the first, what comes after the last,
+    {element id: the piece's HTML}). A piece runs from its marker to the next one (the last one
+    to `stop`)."""
+    pieces = html.split(mark)
+    head, tail, out = pieces[0], "", {}
+    for piece in pieces[1:]:
+        body = mark + piece
+        end = body.find(stop)
+        if end >= 0:
+            body, tail = body[:end].rstrip(), body[end:]
+        out[piece[:piece.index('"')]] = body
+    return head, tail, out
+
+
+def chunks_changed(name: str, new: str, old: str) -> dict[str, str] | None:
+    """The pieces of part `name` whose HTML changed, when nothing else of it did (else None:
+    the whole part is sent)."""
+    if name not in CHUNKED:
+        return None
+    h1, t1, c1 = chunks(new, *CHUNKED[name])
+    h0, t0, c0 = chunks(old, *CHUNKED[name])
+    if h1 != h0 or t1 != t0 or list(c1) != list(c0) or not c1:
+        return None
+    return {k: v for k, v in c1.items() if v != c0[k]}
 
 
 def log_item(e: dict) -> str:
@@ -405,6 +472,11 @@ def html_message(full: dict, last: dict | None) -> dict:
         msg["html"] = full["html"]
         return msg
     msg["parts"] = {name: html for name, html in full["_parts"].items() if html != last["_parts"].get(name)}
+    for name in [n for n in msg["parts"] if n in CHUNKED and n in last["_parts"]]:
+        pieces = chunks_changed(name, msg["parts"][name], last["_parts"][name])
+        if pieces is not None:     # only some zones (rows) changed: those, which the page morphs by id
+            del msg["parts"][name]
+            msg.setdefault("chunks", {}).update(pieces)
     new, old = full["_log"], last["_log"]
     if new != old:
         k = next((i for i, item in enumerate(new[:51]) if old and item == old[0]), None)
@@ -442,6 +514,20 @@ def json_update(live: LiveGame, viewer: int | None, full_log: bool = False, with
     return msg
 
 
+def replay_years(live: LiveGame, tr: Tr) -> list[dict]:
+    """Where each year of the game begins, as replay steps: [{"step", "label"}] (the step after
+    the action whose events hold the YearBegan; the setup's first year is step 0)."""
+    import bisect
+
+    starts = happened.action_starts(live)
+    out = []
+    for e in live.events:
+        if e.get("type") == "YearBegan":
+            out.append({"step": bisect.bisect_right(starts, e.get("seq") or 0),
+                        "label": f"{tr('cycle')} {e.get('cycle')} · {tr('sum_year', year=tr.word(e.get('year')))}"})
+    return out
+
+
 def replay_context(live: LiveGame, step: int, lang: str) -> dict:
     """Everything revealed at `step` (only offered once the game is over)."""
     tr = translator(live, lang)
@@ -455,7 +541,11 @@ def replay_context(live: LiveGame, step: int, lang: str) -> dict:
         hands.append({"name": tr.seat(s.seat), "hand": parts.get("hand", []), "sealed": parts.get("sealed")})
     events = game.events
     result = _jsonable(api.result(state)) if api.is_over(state) else None
-    return {"tr": tr, "score_table": score_table(events, result, tr) if result else None, "map": Markup(svgmap.render(public, {}, tr, info)), "hands": hands, "decks": decks(public, tr),
+    starts = happened.action_starts(live)
+    first = starts[step - 1] if step > 0 else 1
+    after = starts[step] if step < len(starts) else (events[-1]["seq"] + 1 if events else 1)
+    return {"tr": tr, "years": replay_years(live, tr), "summary": happened.summary(events, first, public, tr),
+            "recent": happened.highlights(events, None, first, after), "score_table": score_table(events, result, tr) if result else None, "map": Markup(svgmap.render(public, {}, tr, info)), "hands": hands, "decks": decks(public, tr),
             "players": players_table(public, tr, live),
             "log": log_entries(events, tr, tail=None),
             "action": tr.action(live.record["actions"][step - 1]) if step > 0 else "",

@@ -176,7 +176,9 @@ async def replay_page(request: Request, token: str, step: str | None = None) -> 
     total = live.version
     at = total if step is None else max(0, min(int(step), total))
     ctx = await asyncio.to_thread(render.replay_context, live, at, user["lang"])
-    return s.page(request, user, "replay.html", tr=ctx["tr"], live=live, token=token, step=at, total=total,
+    # ?fragment=1: only the step's part of the page, which static/replay.js morphs in
+    name = "_replay_step.html" if request.query_params.get("fragment") == "1" else "replay.html"
+    return s.page(request, user, name, tr=ctx["tr"], live=live, token=token, step=at, total=total,
                   **{k: v for k, v in ctx.items() if k != "tr"})
 
 

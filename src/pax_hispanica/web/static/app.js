@@ -85,6 +85,21 @@
       }
     }
   };
+  // pieces of a part (a map zone's <g>, a players row <tr>) morphed by their element id; an SVG
+  // piece is parsed inside an <svg> so that it gets the SVG namespace
+  function morphChunks(chunks) {
+    for (const id in chunks) {
+      const el = document.getElementById(id);
+      if (!el) return false;
+      const t = document.createElement("template");
+      const svg = el instanceof SVGElement;
+      t.innerHTML = svg ? "<svg>" + chunks[id] + "</svg>" : chunks[id];
+      const fresh = svg ? t.content.firstElementChild.firstElementChild : t.content.firstElementChild;
+      if (!fresh) return false;
+      Idiomorph.morph(el, fresh, Object.assign({}, morphOptions, {morphStyle: "outerHTML"}));
+    }
+    return true;
+  }
   // an update is the whole board (the first on a connection, or after a refresh), or only the
   // parts that changed since the last one and the new log lines (docs/web.md "Pages")
   function apply(msg) {
@@ -98,6 +113,7 @@
         if (!el) { send({type: "refresh"}, false); return; }
         Idiomorph.morph(el, parts[name], morphOptions);
       }
+      if (msg.chunks && !morphChunks(msg.chunks)) { send({type: "refresh"}, false); return; }
       const log = document.getElementById("log");
       if (msg.log && log) {
         if (msg.log.html !== undefined) {
@@ -117,6 +133,7 @@
     board.dataset.version = msg.version;
     if (pending !== null) setBusy(true);   // new buttons wait for the answer too
     markTurn();
+    if (window.PaxBoard) window.PaxBoard.afterUpdate();   // static/board.js: last moves, banners, zoom
   }
 
   function connect() {

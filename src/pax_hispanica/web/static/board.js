@@ -1,0 +1,246 @@
+// The board's "what happened" and map handling, shared by the game and replay pages (issue 14):
+// - marks the others' last moves on the board from the hidden #recent element (happened.py);
+// - a banner when the year changes or a decision becomes this player's;
+// - log entries' place names (button.spot) and card names point at the board on hover, focus
+//   and click;
+// - map zoom and pan: +/- buttons, the wheel, pinch with two fingers, drag when zoomed (the
+//   SVG's viewBox; no library).
+// The game page's app.js calls PaxBoard.afterUpdate() after each update it morphs in.
+(function () {
+  "use strict";
+
+  // --- the others' last moves -------------------------------------------------------------
+  const MARKS = ["recent", "recent-sacked", "recent-chests", "recent-changed", "recent-loaded"];
+  function list(el, name) { return (el.dataset[name] || "").split(" ").filter(Boolean); }
+  function markRecent() {
+    document.querySelectorAll("." + MARKS.join(", .")).forEach(function (el) {
+      el.classList.remove.apply(el.classList, MARKS);
+    });
+    const r = document.getElementById("recent");
+    if (!r) return;
+    list(r, "fleets").forEach(function (s) {
+      document.querySelectorAll('#map g.fleet[data-seat="' + CSS.escape(s) + '"]').forEach(function (el) { el.classList.add("recent"); });
+    });
+    list(r, "zones").forEach(function (z) {
+      const el = document.getElementById("zone-" + z);
+      if (el) el.classList.add("recent");
+    });
+    list(r, "colonies").forEach(function (c) {
+      const i = c.lastIndexOf(":");
+      const el = document.querySelector('#map g.colony[data-colony="' + CSS.escape(c.slice(0, i)) + '"]');
+      if (el) el.classList.add("recent", "recent-" + c.slice(i + 1));
+    });
+    list(r, "players").forEach(function (s) {
+      const el = document.getElementById("player-" + s);
+      if (el) el.classList.add("recent");
+    });
+    list(r, "cards").forEach(function (k) {
+      document.querySelectorAll('#part-side .card-ref[aria-describedby="' + CSS.escape(k) + '"]').forEach(function (el) {
+        el.classList.add("recent");
+      });
+    });
+  }
+
+  // --- banners: a new year, or a decision that is now this player's -----------------------
+  let lastYear = null, lastMine = null, bannerTimer = null;
+  function banner(text) {
+    let b = document.getElementById("banner");
+    if (!b) {
+      b = document.createElement("div");
+      b.id = "banner"; b.className = "banner"; b.setAttribute("role", "status");
+      document.body.appendChild(b);
+    }
+    b.textContent = text;
+    b.hidden = false;
+    b.classList.remove("show"); void b.offsetWidth; b.classList.add("show");
+    if (bannerTimer) clearTimeout(bannerTimer);
+    bannerTimer = setTimeout(function () { b.hidden = true; b.classList.remove("show"); }, 2600);
+  }
+  function banners() {
+    const who = document.querySelector("#part-status .who");
+    if (!who) return;
+    const year = who.dataset.year || "", mine = who.dataset.mine || "";
+    if (lastYear !== null && year && year !== lastYear) {
+      const title = document.querySelector('#happened li[data-year="' + CSS.escape(year) + '"] strong');
+      const yearEl = document.getElementById("year");
+      banner(title ? title.textContent : (yearEl ? yearEl.textContent : year));
+    } else if (lastMine !== null && mine && !lastMine) {
+      const must = document.getElementById("must");
+      if (must) banner(must.textContent);
+    }
+    lastYear = year; lastMine = mine;
+  }
+
+  // --- log entries point at the board --------------------------------------------------------
+  function spotTargets(id) {
+    const out = [];
+    const z = document.getElementById("zone-" + id);
+    if (z) out.push(z);
+    document.querySelectorAll('#map [data-colony="' + CSS.escape(id) + '"], #map [data-site="' + CSS.escape(id) + '"]')
+      .forEach(function (el) { out.push(el); });
+    return out;
+  }
+  function cardTargets(ref) {
+    const key = ref.getAttribute("aria-describedby");
+    if (!key) return [];
+    return Array.prototype.filter.call(
+      document.querySelectorAll('#part-side .card-ref[aria-describedby="' + CSS.escape(key) + '"], #board-replay .side .card-ref[aria-describedby="' + CSS.escape(key) + '"]'),
+      function (el) { return el !== ref; });
+  }
+  let spotted = [];
+  function unspot() { spotted.forEach(function (el) { el.classList.remove("spot"); }); spotted = []; }
+  function spot(ev, scroll) {
+    const t = ev.target && ev.target.closest ? ev.target.closest("ol.log button.spot, ol.log .card-ref") : null;
+    if (!t) return;
+    unspot();
+    spotted = t.classList.contains("spot") ? spotTargets(t.dataset.spot) : cardTargets(t);
+    spotted.forEach(function (el) { el.classList.add("spot"); });
+    if (scroll && spotted.length) {
+      const el = spotted[0];
+      (el.closest(".map-panel") || el).scrollIntoView({block: "nearest", behavior: "smooth"});
+    }
+  }
+  document.addEventListener("mouseover", function (ev) { spot(ev, false); });
+  document.addEventListener("focusin", function (ev) { spot(ev, false); });
+  document.addEventListener("mouseout", function (ev) {
+    const t = ev.target && ev.target.closest ? ev.target.closest("ol.log button.spot") : null;
+    if (t && !t.contains(ev.relatedTarget) && document.activeElement !== t) unspot();
+  });
+  document.addEventListener("click", function (ev) {
+    if (ev.target && ev.target.closest && ev.target.closest("ol.log button.spot")) spot(ev, true);
+  });
+
+  // --- map zoom and pan --------------------------------------------------------------------
+  let vb = null;          // the zoomed viewBox [x, y, w, h], or null for the whole map
+  function mapSvg() { return document.getElementById("map"); }
+  function base(svg) {
+    const b = (svg.dataset.base || svg.getAttribute("viewBox") || "0 0 1000 660").split(/[\s,]+/).map(Number);
+    if (!svg.dataset.base) svg.dataset.base = b.join(" ");
+    return b;
+  }
+  function applyZoom() {
+    const svg = mapSvg();
+    if (!svg) return;
+    const b = base(svg);
+    if (vb === null) {
+      svg.setAttribute("viewBox", b.join(" "));
+      svg.classList.remove("zoomed");
+    } else {
+      svg.setAttribute("viewBox", vb.map(function (v) { return v.toFixed(1); }).join(" "));
+      svg.classList.add("zoomed");
+    }
+    const out = document.querySelector(".zoom-out"), reset = document.querySelector(".zoom-reset");
+    // at the whole map there is nothing to zoom out of (a class, not aria-disabled: the buttons stay usable)
+    if (out) out.classList.toggle("at-limit", vb === null);
+    if (reset) reset.classList.toggle("at-limit", vb === null);
+  }
+  function svgPoint(svg, clientX, clientY) {
+    const r = svg.getBoundingClientRect(), cur = vb || base(svg);
+    return [cur[0] + (clientX - r.left) / r.width * cur[2], cur[1] + (clientY - r.top) / r.height * cur[3]];
+  }
+  // zoom by `factor` (>1: closer) around the map point (cx, cy); false when it cannot go further
+  function zoomAt(factor, cx, cy) {
+    const svg = mapSvg();
+    if (!svg) return false;
+    const b = base(svg), cur = vb || b;
+    const w = Math.max(b[2] / 6, Math.min(b[2], cur[2] / factor));
+    if (Math.abs(w - cur[2]) < 0.01) return false;
+    const h = w * b[3] / b[2], k = w / cur[2];
+    let x = cx - (cx - cur[0]) * k, y = cy - (cy - cur[1]) * k;
+    x = Math.max(b[0], Math.min(b[0] + b[2] - w, x));
+    y = Math.max(b[1], Math.min(b[1] + b[3] - h, y));
+    vb = w >= b[2] - 0.01 ? null : [x, y, w, h];
+    applyZoom();
+    return true;
+  }
+  function panBy(dx, dy) {        // in map units
+    const svg = mapSvg();
+    if (!svg || vb === null) return;
+    const b = base(svg);
+    vb[0] = Math.max(b[0], Math.min(b[0] + b[2] - vb[2], vb[0] + dx));
+    vb[1] = Math.max(b[1], Math.min(b[1] + b[3] - vb[3], vb[1] + dy));
+    applyZoom();
+  }
+  function centre() { const c = vb || base(mapSvg()); return [c[0] + c[2] / 2, c[1] + c[3] / 2]; }
+  document.addEventListener("click", function (ev) {
+    const btn = ev.target && ev.target.closest ? ev.target.closest(".zoom button") : null;
+    if (!btn || !mapSvg()) return;
+    ev.preventDefault();
+    const c = centre();
+    if (btn.classList.contains("zoom-in")) zoomAt(1.5, c[0], c[1]);
+    else if (btn.classList.contains("zoom-out")) zoomAt(1 / 1.5, c[0], c[1]);
+    else { vb = null; applyZoom(); }
+  });
+  document.addEventListener("wheel", function (ev) {
+    const svg = ev.target && ev.target.closest ? ev.target.closest("svg.map") : null;
+    if (!svg) return;
+    const p = svgPoint(svg, ev.clientX, ev.clientY);
+    // zooming out of the whole map lets the page scroll on
+    if (zoomAt(ev.deltaY < 0 ? 1.2 : 1 / 1.2, p[0], p[1])) ev.preventDefault();
+  }, {passive: false});
+  // two fingers pinch (touch events, so that the page does not scroll meanwhile); a mouse or
+  // one finger drags the zoomed map (a click without moving still clicks)
+  let pinch = null, drag = null;
+  function touchDist(t) { return Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY) || 1; }
+  document.addEventListener("touchstart", function (ev) {
+    const svg = ev.target && ev.target.closest ? ev.target.closest("svg.map") : null;
+    if (svg && ev.touches.length === 2) { pinch = {d: touchDist(ev.touches)}; drag = null; }
+  }, {passive: true});
+  document.addEventListener("touchmove", function (ev) {
+    const svg = mapSvg();
+    if (!pinch || ev.touches.length !== 2 || !svg) return;
+    ev.preventDefault();
+    const d = touchDist(ev.touches);
+    const mid = svgPoint(svg, (ev.touches[0].clientX + ev.touches[1].clientX) / 2,
+                         (ev.touches[0].clientY + ev.touches[1].clientY) / 2);
+    zoomAt(d / pinch.d, mid[0], mid[1]);
+    pinch.d = d;
+  }, {passive: false});
+  document.addEventListener("touchend", function (ev) { if (ev.touches.length < 2) pinch = null; });
+  document.addEventListener("touchcancel", function () { pinch = null; });
+  document.addEventListener("pointerdown", function (ev) {
+    const svg = ev.target && ev.target.closest ? ev.target.closest("svg.map") : null;
+    if (svg && vb !== null && ev.isPrimary) drag = {x: ev.clientX, y: ev.clientY, px: ev.clientX, py: ev.clientY, moved: false};
+  });
+  document.addEventListener("pointermove", function (ev) {
+    const svg = mapSvg();
+    if (!drag || pinch || !svg || vb === null || !ev.isPrimary) return;
+    const r = svg.getBoundingClientRect();
+    const dx = ev.clientX - drag.px, dy = ev.clientY - drag.py;
+    drag.px = ev.clientX; drag.py = ev.clientY;
+    if (Math.abs(ev.clientX - drag.x) + Math.abs(ev.clientY - drag.y) > 4) drag.moved = true;
+    if (drag.moved) panBy(-dx / r.width * vb[2], -dy / r.height * vb[3]);
+  });
+  function up() {
+    if (drag && drag.moved) {     // a drag is not a click on the zone it ends on
+      const stop = function (e) { e.stopPropagation(); e.preventDefault(); };
+      document.addEventListener("click", stop, {capture: true, once: true});
+      setTimeout(function () { document.removeEventListener("click", stop, {capture: true}); }, 0);
+    }
+    drag = null;
+  }
+  document.addEventListener("pointerup", up);
+  document.addEventListener("pointercancel", function () { drag = null; });
+  // keyboard: + and - on the focused map panel
+  document.addEventListener("keydown", function (ev) {
+    const panel = ev.target && ev.target.closest ? ev.target.closest(".map-scroll") : null;
+    if (!panel || ev.target !== panel) return;
+    const c = centre();
+    if (ev.key === "+" || ev.key === "=") { zoomAt(1.5, c[0], c[1]); ev.preventDefault(); }
+    else if (ev.key === "-") { zoomAt(1 / 1.5, c[0], c[1]); ev.preventDefault(); }
+  });
+
+  function afterUpdate() {
+    markRecent();
+    banners();
+    const svg = mapSvg();
+    // a morph that touched the map's <svg> put back the server's viewBox (the whole map) and
+    // dropped data-base, so base() reads it again; the zoom is then applied again
+    if (svg) base(svg);
+    applyZoom();
+  }
+  window.PaxBoard = {afterUpdate: afterUpdate, zoomAt: zoomAt, banner: banner,
+                     zoomed: function () { return vb !== null; }};
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", afterUpdate);
+  else afterUpdate();
+})();
