@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pax_hispanica import api
 from pax_hispanica.engine import why
-from pax_hispanica.web import board, svgmap
+from pax_hispanica.web import board, render, svgmap
 from pax_hispanica.web.i18n import Tr, catalogue
 from pax_hispanica.web.info import ruleset_info
 from support import random_game, scenario
@@ -50,7 +50,8 @@ def check_places(state, kinds: set) -> None:
         legal_set = {json.dumps(o, sort_keys=True) for o in api.iter_actions(legal)}
         assert all(json.dumps(a, sort_keys=True) in legal_set for v in offered.values() for a in v)
         if on_map:
-            assert 'class="map choosing"' in svg and ' has-choice' in svg and 'class="zone-group"' in svg
+            # places with a choice are marked, others left to be dimmed by svg.map:has(.has-choice)
+            assert ' has-choice' in svg and 'class="zone-group"' in svg and svg.startswith('<svg class="map" ')
 
 
 def test_every_option_that_names_a_place_is_on_the_map_and_nothing_else_is():
@@ -159,3 +160,8 @@ def test_PLY_1_BAT_3_the_page_shows_why_not_and_the_support_preview_in_both_lang
         assert 'data-decision="support"' in page and 'id="previews"' in page
         assert sides in page and best in page, page[page.find("previews"):][:800]
         assert re.search(re.escape(sides) + r"[^<]*\(Ana\) 2, [^<]*\(Cai\) 3\.", page)     # both sides' Strength
+
+
+def test_the_stylesheet_dims_the_places_without_a_choice_while_some_have_one():
+    css = (Path(render.__file__).parent / "static" / "style.css").read_text()
+    assert "svg.map:has(.has-choice) .zone-group:not(.has-choice) .zone.land" in css

@@ -28,7 +28,7 @@ def test_a_ruleset_with_another_board_draws_itself(tmp_path):
     view = api.view(api.new_game(api.Config(players=3, ruleset=str(folder)), seed=1), 0)
     svg = svgmap.render(view, {}, Tr("en", ["A", "B", "C"], info.names), info)
     assert 'viewBox="0 0 1200 660"' in svg
-    florida = re.search(r'<g class="zone-group" id="zone-florida"><rect [^>]*x="(\d+)" y="(\d+)"', svg)
+    florida = re.search(r'<g id="zone-florida" class="zone-group[^"]*"><rect [^>]*x="(\d+)" y="(\d+)"', svg)
     assert florida and (int(florida[1]), int(florida[2])) == (1111 - svgmap.LAND_W // 2, 77 - svgmap.LAND_H // 2)
     spanish = next(p["seat"] for p in view["players"] if p["nation"] == "spanish")
     assert svgmap.seat_color(view, spanish, info) == "#010203"

@@ -386,7 +386,9 @@ def details(x: Any) -> str:
 PARTS = ("status", "happened", "top", "map", "hand", "players", "decks")
 # parts sent piece by piece when only some pieces changed: the map's zones (svgmap draws each as
 # one <g>, one after the other) and the players table's rows; (marker of a piece, end of the last)
-CHUNKED = {"map": ('<g class="zone-group" id="', "</svg>"), "players": ('<tr id="', "</table>")}
+# a part sent piece by piece: each piece starts at the marker, which ends just before its id
+# (so a piece's classes, e.g. a zone with choices, may change without changing its id)
+CHUNKED = {"map": ('<g id="', "</svg>"), "players": ('<tr id="', "</table>")}
 
 
 def chunks(html: str, mark: str, stop: str) -> tuple[str, str, dict[str, str]]:

@@ -96,7 +96,7 @@ class Places:
 
     def state(self, key: str) -> str:
         """A CSS class: "choice" for a place to click (the others are dimmed by the stylesheet
-        while the map is "choosing")."""
+        while some zone of the map has a choice)."""
         return " choice" if key in self.options else ""
 
     def hit(self, key: str, x: float, y: float, w: float, h: float) -> str:
@@ -126,8 +126,9 @@ def render(view: Any, clickable: dict[str, str], tr: Tr, info: Info, places: Pla
         if fleet.get("zone") in by_zone:
             by_zone[fleet["zone"]]["fleets"].append(p)
     rebels = view.get("rebels") or {}
-    cls_map = "map" + (" choosing" if places.active else "")
-    out = [f'<svg class="{cls_map}" id="map" viewBox="0 0 {width:.0f} {height:.0f}" xmlns="http://www.w3.org/2000/svg" '
+    # no "choosing" class on the map itself: the stylesheet dims by svg.map:has(.has-choice), so
+    # the map's head stays the same and an update sends only the zones that changed
+    out = [f'<svg class="map" id="map" viewBox="0 0 {width:.0f} {height:.0f}" xmlns="http://www.w3.org/2000/svg" '
            f'role="group" aria-label="{escape(tr("map"))}">']
     seen = set()
     for z in info.zones:  # routes first, under everything
@@ -148,7 +149,8 @@ def render(view: Any, clickable: dict[str, str], tr: Tr, info: Info, places: Pla
         cls = f"zone {z.kind}" + (" clickable" if z.id in places.options else "")
         attrs = f'class="{cls}" data-zone="{escape(z.id)}"' + places.attrs(z.id, name)
         title = places.title(z.id, name)
-        out.append(f'<g class="{group_cls}" id="zone-{escape(z.id)}">')
+        # the id comes first: render.CHUNKED cuts the map at '<g id="', whatever the classes
+        out.append(f'<g id="zone-{escape(z.id)}" class="{group_cls}">')
         if z.kind == "sea":
             out.append(f'<ellipse {attrs} cx="{x:.0f}" cy="{y:.0f}" rx="70" ry="38">{title}</ellipse>')
             out.append(f'<text x="{x:.0f}" y="{y - 14:.0f}" text-anchor="middle" class="sea-name">'
