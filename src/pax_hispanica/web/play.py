@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("pax_hispanica.web")
 WEEK = 7 * 86400.0
 PAGE_TEXT = ("chat_mute", "chat_unmute", "chat_muted", "chat_report", "chat_reported", "chat_closed", "chat_hidden",
-             "chat_too_long", "chat_too_fast", "clock_waiting", "clock_per_move", "clock_out", "rule")
+             "chat_too_long", "chat_too_fast", "clock_waiting", "clock_per_move", "clock_out", "rule", "you")
 # what templates/_play.html needs: the seats' names and play.js's words in the page's language
 render.env.globals["play_seat_names"] = render.seat_names
 render.env.globals["play_text"] = lambda tr: {k: tr(k) for k in PAGE_TEXT}

@@ -35,7 +35,8 @@
         li.append(name, time);
         list.append(li);
       }
-      li.querySelector(".clock-name").textContent = C.names[c.seat] || String(c.seat + 1);
+      li.querySelector(".clock-name").textContent = (C.names[c.seat] || String(c.seat + 1)) +
+        (c.seat === C.seat ? " (" + T.you + ")" : "");
       let left = null, text;
       if (c.deadline !== null) {
         running = true;
