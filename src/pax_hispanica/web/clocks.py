@@ -162,6 +162,8 @@ class Clocks:
             if changed:
                 await self._notify_servers(conn, live.id)
         if changed:
+            if any(r["notified"] for r in changed.values()):
+                self.outbox.wake.set()   # committed: the worker finds the new rows now
             await self._push(live)
 
     async def _notify(self, conn: Any, live: LiveGame, seat: int, r: dict) -> int:
@@ -187,6 +189,9 @@ class Clocks:
             if await self._notify(conn, live, seat, r):
                 await conn.execute(t.clocks.update().where(sa.and_(t.clocks.c.game_id == live.id,
                                                                    t.clocks.c.seat == seat)).values(notified=True))
+            else:
+                return
+        self.outbox.wake.set()
 
     async def _notify_servers(self, conn: Any, gid: str) -> None:
         note = self.svc.pubsub.message(gid, "clock")

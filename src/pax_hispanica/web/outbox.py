@@ -209,9 +209,7 @@ class Outbox:
                 payload=json.dumps(payload), status="pending", attempts=0, next_attempt=now + self.delay,
                 created=now))
             n += 1
-        if n:
-            self.wake.set()
-        return n
+        return n   # the caller wakes the worker (`wake.set()`) once its transaction has committed
 
     # ------------------------------------------------------------ the worker
     async def run_forever(self) -> None:
