@@ -63,7 +63,7 @@ def test_PRJ_34_a_live_timeout_makes_a_bot_move_for_the_seat_recorded_and_replay
         token = g["seats"][0]["token"]
         # the bot may move first; then the person's 10 s run
         deadline = wait_for(lambda: _clock(c, token)[0]["deadline"], 10, "the person's clock to run")
-        assert 9 < deadline - time.time() <= 10
+        assert 8 < deadline - time.time() <= 10     # a 10 s clock (read back over HTTP on a busy machine)
         before = c.get(f"/api/view/{token}").json()["version"]
         assert _clock(c, token)[1]["deadline"] is None   # a bot has no clock
         line = wait_for(lambda: _system_lines(c, token), 20, "the timeout")[0]

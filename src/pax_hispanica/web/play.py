@@ -88,6 +88,8 @@ class Play:
     async def created(self, live: LiveGame, table: dict | None) -> None:
         if table:
             await self.clocks.setup(live, TableRules(**TableIn.model_validate(table).model_dump()))
+        else:
+            self.clocks._rules[live.id] = None   # no rules: no clock, chat for all (nothing to read later)
 
     async def after_act(self, live: LiveGame, action: dict, before: Any, rights: Rights) -> None:
         await self.clocks.follow(live, action, before, rights)
