@@ -25,7 +25,8 @@ TURN = {"pace": "turn", "move_seconds": 86400}
 
 def _env(smtp_url: str, public: str = "http://paxh.test") -> dict:
     return {"PAXH_SMTP_URL": smtp_url, "PAXH_PUBLIC_URL": public, "PAXH_OUTBOX_POLL_SECONDS": "0.2",
-            "PAXH_OUTBOX_BACKOFF": "0.2", "PAXH_SECRET": "test-secret"}
+            "PAXH_OUTBOX_BACKOFF": "0.2", "PAXH_SECRET": "test-secret",
+            "PAXH_WEBHOOK_PRIVATE": "1"}   # the test's receiver is on loopback
 
 
 def _turn_game(srv, emails=("a@example.com", "b@example.com"), hook: str | None = None) -> dict:
@@ -181,6 +182,15 @@ def test_skip_locked_claims_each_row_once_between_two_workers(pg_url, monkeypatc
     counts = asyncio.run(run())
     assert sorted(sent) == sorted(f"g{i}" for i in range(40))
     assert sum(counts) == 40 and min(counts) > 0   # both took part, neither sent a row twice
+
+
+def test_webhooks_to_internal_addresses_are_refused_unless_allowed(monkeypatch):
+    from pax_hispanica.web.outbox import SendError, post_webhook
+    monkeypatch.delenv("PAXH_WEBHOOK_PRIVATE", raising=False)
+    for url in ("http://127.0.0.1:9/x", "http://10.1.2.3/x", "http://169.254.169.254/latest", "http://[::1]/x",
+                "ftp://example.com/x", "http:///x"):
+        with pytest.raises(SendError):
+            post_webhook(url, {})
 
 
 def test_unsubscribe_tokens_are_signed():

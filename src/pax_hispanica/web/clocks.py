@@ -251,29 +251,36 @@ class Clocks:
                 continue  # another server took it, or the seat moved meanwhile
             taken += 1
             try:
-                await self.timeout(gid, seat)
+                await self.timeout(gid, seat, now + self.CLAIM_SECONDS)
             except Exception:
                 log.exception("timeout of game %s seat %s failed", gid, seat)
         return taken
 
-    async def _stop(self, gid: str, seat: int, retry_in: float | None = None) -> None:
+    async def _stop(self, gid: str, seat: int, claim: float | None, retry_in: float | None = None) -> None:
+        """Stop the seat's clock (or try again in retry_in s), unless an action has set it
+        since this server claimed it (the deadline is no longer the claim's)."""
+        c = t.clocks.c
+        where = [c.game_id == gid, c.seat == seat]
+        if claim is not None:
+            where.append(c.deadline == claim)
         async with self.storage.write() as conn:
-            await conn.execute(t.clocks.update().where(sa.and_(t.clocks.c.game_id == gid, t.clocks.c.seat == seat))
+            await conn.execute(t.clocks.update().where(sa.and_(*where))
                                .values(deadline=None if retry_in is None else time.time() + retry_in))
 
-    async def timeout(self, gid: str, seat: int) -> None:
-        """PRJ-34: a bot plays the seat's decision; after repeated timeouts it takes the seat."""
+    async def timeout(self, gid: str, seat: int, claim: float | None = None) -> None:
+        """PRJ-34: a bot plays the seat's decision; after repeated timeouts it takes the seat.
+        claim: the deadline this server wrote when it took the timeout."""
         try:
             live = await self.svc.get(gid)
             async with live.lock:
                 await self.svc.records.catch_up(live)
         except ServerError:
-            await self._stop(gid, seat)
+            await self._stop(gid, seat, claim)
             return
         rules = await self.rules(gid)
         if (rules is None or live.over or seat not in api.acting(live.state)
                 or live.seats[seat].kind != "human"):
-            await self._stop(gid, seat)
+            await self._stop(gid, seat, claim)
             await self._push(live)
             return
         version = live.version
@@ -288,13 +295,14 @@ class Clocks:
                 break
             except ServerError as e:
                 if e.code in ("stale_version", "game_over", "wrong_seat", "damaged_game"):
-                    await self._stop(gid, seat, retry_in=0.5 if e.code == "stale_version" else None)
+                    # someone moved first: if that did not reset this clock, look again at once
+                    await self._stop(gid, seat, claim, retry_in=0.0 if e.code == "stale_version" else None)
                     return
                 log.warning("timeout move in game %s seat %s refused: %s", gid, seat, e.code)
             except Exception:
                 log.exception("timeout bot in game %s seat %s failed", gid, seat)
         else:
-            await self._stop(gid, seat, retry_in=1.0)
+            await self._stop(gid, seat, claim, retry_in=1.0)
             return
         self.timeouts_handled += 1
         async with self.storage.read() as conn:
@@ -306,6 +314,6 @@ class Clocks:
             except ServerError as e:
                 log.warning("handing seat %s of game %s to a bot failed: %s", seat, gid, e.code)
                 return
-            await self._stop(gid, seat)
+            await self._stop(gid, seat, None)
             await self._say(live, "chat_timeout_bot", RULE, seat=seat, count=timeouts)
             await self._push(live)

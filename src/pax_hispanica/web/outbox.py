@@ -134,10 +134,30 @@ def send_email(smtp_url: str, payload: dict) -> None:
         s.send_message(msg)
 
 
+def _private(host: str) -> bool:
+    """Whether host resolves to a loopback, private, link-local or otherwise internal address."""
+    import ipaddress
+    import socket
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except OSError as e:
+        raise SendError(f"webhook host {host!r}: {e}") from None
+    for info in infos:
+        ip = ipaddress.ip_address(info[4][0])
+        if not ip.is_global:
+            return True
+    return False
+
+
 def post_webhook(url: str, body: dict) -> None:
-    """POST the JSON body to url (blocking: run in a thread); any answer but 2xx fails."""
-    if urlsplit(url).scheme not in ("http", "https"):
+    """POST the JSON body to url (blocking: run in a thread); any answer but 2xx fails. A URL on
+    an internal address (loopback, private networks, link-local) is refused unless
+    PAXH_WEBHOOK_PRIVATE=1, so a player cannot make the server call its own network."""
+    u = urlsplit(url)
+    if u.scheme not in ("http", "https") or not u.hostname:
         raise SendError("webhooks are http(s) URLs")
+    if os.environ.get("PAXH_WEBHOOK_PRIVATE", "") != "1" and _private(u.hostname):
+        raise SendError(f"webhook host {u.hostname!r} is an internal address (PAXH_WEBHOOK_PRIVATE=1 allows it)")
     req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
                                  headers={"Content-Type": "application/json", "User-Agent": "pax-hispanica"})
     with urllib.request.urlopen(req, timeout=10) as r:  # noqa: S310 (the scheme is checked)
