@@ -5,6 +5,7 @@ PostgreSQL (SELECT ... FOR UPDATE SKIP LOCKED)."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import re
 import time
 import urllib.request
@@ -179,7 +180,9 @@ def test_skip_locked_claims_each_row_once_between_two_workers(pg_url, monkeypatc
             await s.close()
         return counts
 
-    counts = asyncio.run(run())
+    # in a thread of its own: Playwright's sync API may hold this thread's event loop
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        counts = pool.submit(asyncio.run, run()).result()
     assert sorted(sent) == sorted(f"g{i}" for i in range(40))
     assert sum(counts) == 40 and min(counts) > 0   # both took part, neither sent a row twice
 
