@@ -184,3 +184,23 @@ def test_a_clock_survives_its_server_and_another_server_applies_the_timeout(serv
     clock = {s["seat"]: s for s in b.get(f"/api/clock/{token}")["seats"]}
     assert clock[first]["timeouts"] == 1
     assert b.get(f"/api/view/{token}")["version"] >= 1
+
+
+def test_the_lobby_form_creates_a_clocked_or_turn_based_table(tmp_path):
+    url = f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
+    with _app_client(url) as c:
+        import re as _re
+        page = c.get("/").text
+        csrf = _re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+        base = {"csrf": csrf, "players": "2", "mode": "online", "kind0": "human", "kind1": "human"}
+        for form, want in (({"pace": "clock", "clock_minutes": "5", "clock_increment": "3"}, ("live", 300, 3)),
+                           ({"pace": "turn", "turn_hours": "48"}, ("turn", None, 0))):
+            r = c.post("/games", data={**base, **form}, follow_redirects=False)
+            assert r.status_code == 303, r.text
+            token = r.headers["location"].rsplit("/", 1)[1]
+            state = c.get(f"/api/clock/{token}").json()
+            assert (state["pace"], state["base_seconds"], state["increment_seconds"]) == want
+            if want[0] == "turn":
+                assert state["move_seconds"] == 48 * 3600
+        r = c.post("/games", data={**base, "pace": "clock", "clock_minutes": "0"})
+        assert r.status_code == 400
