@@ -82,8 +82,10 @@ def free_port() -> int:
 class Server:
     """`paxh serve` in a child process on 127.0.0.1 (killed and restarted at will)."""
 
-    def __init__(self, database_url: str, port: int | None = None, bot_delay: float = 0.02) -> None:
+    def __init__(self, database_url: str, port: int | None = None, bot_delay: float = 0.02,
+                 env: dict[str, str] | None = None) -> None:
         self.database_url = database_url
+        self.env = env or {}
         self.port = port or free_port()
         self.bot_delay = bot_delay
         self.proc: subprocess.Popen | None = None
@@ -93,7 +95,7 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> "Server":
-        env = {**os.environ, "PAXH_BOT_DELAY": str(self.bot_delay)}
+        env = {**os.environ, "PAXH_BOT_DELAY": str(self.bot_delay), **self.env}
         code = ("from pax_hispanica.web.server import run; "
                 f"run(host='127.0.0.1', port={self.port}, database_url={self.database_url!r})")
         self.log = tempfile.NamedTemporaryFile("w+", prefix="paxh-server-", suffix=".log", delete=False)

@@ -120,6 +120,21 @@ class Service:
         self.bots = BotSeats(self.storage, self.cache, self.node, bot_delay, bot_processes, self.act,
                              self.records.catch_up, lambda *a: make_bot(*a))
         self._tasks: list[asyncio.Task] = []
+        # services that follow the games (play.py: clocks, notifications, chat): each may define
+        # created(live, table), after_act(live, action, acting_before, rights) (run under the
+        # game's lock, after the commit), notified(live, what) (another server's "clock"/"chat"
+        # message), start() -> tasks and close()
+        self.hooks: list[Any] = []
+
+    async def _run_hooks(self, name: str, *args: Any) -> None:
+        for hook in self.hooks:
+            fn = getattr(hook, name, None)
+            if fn is None:
+                continue
+            try:
+                await fn(*args)
+            except Exception:  # a follower's failure never undoes or refuses an action
+                log.exception("%s hook %s failed", name, type(hook).__name__)
 
     # ------------------------------------------------------------------ settings of the parts
     MAX_LIVE_GAMES = property(lambda self: self.cache.MAX_LIVE_GAMES,
@@ -139,6 +154,8 @@ class Service:
         listen = self.pubsub.start(self._on_notify, self._catch_up_all)
         self._tasks = [t for t in (listen, asyncio.create_task(self.cache.sweep_forever()),
                                    asyncio.create_task(self.presence.heartbeat_forever())) if t is not None]
+        for hook in self.hooks:
+            self._tasks.extend(hook.start())
         if self.pg:  # the poller resumes bot games nobody holds a lease on, this server's too
             self._tasks.append(asyncio.create_task(self.bots.poll_forever()))
             return
@@ -160,6 +177,8 @@ class Service:
                 await t
             except (asyncio.CancelledError, Exception):
                 pass
+        for hook in self.hooks:
+            await hook.close()
         await self.storage.close()
         await self.bots.close()
 
@@ -176,7 +195,9 @@ class Service:
     # ------------------------------------------------------------------ games
     async def create_game(self, players: int, seats: list[dict], nations: list[str] | None = None,
                           mode: str = "online", host_user: str | None = None, seed: int | None = None,
-                          options: dict | None = None, params: dict | None = None) -> LiveGame:
+                          options: dict | None = None, params: dict | None = None,
+                          table: dict | None = None) -> LiveGame:
+        """table: the table's rules (pace, clock, chat: play.TableIn), for the hooks."""
         seat_rows = new_seats(players, seats, nations, mode)
         if mode == "online" and host_user and seat_rows and seat_rows[0].kind == "human":
             seat_rows[0].user_id = host_user  # the creator sits in the first seat
@@ -202,6 +223,7 @@ class Service:
         live = LiveGame(gid, record, seed, mode, host_token, spectator_token, host_user, seat_rows,
                         game.state, list(game.events), chain=integrity.genesis(gid))
         self.cache.add(live)
+        await self._run_hooks("created", live, table)
         self.kick_bots(live)
         return live
 
@@ -245,6 +267,7 @@ class Service:
                                       status=409)
                 if live.over:
                     raise ServerError("game_over", "the game is over", status=409)
+                before = api.acting(live.state)
                 new_state, evs = self._judge(live, action)
                 over = bool(api.is_over(new_state))
                 result = json.dumps(api.result(new_state), default=str) if over else None
@@ -267,6 +290,7 @@ class Service:
             live.record["actions"].append(action)
             live.events.extend(evs)
             live.chain, live.hashed = head, True
+            await self._run_hooks("after_act", live, action, before, rights)
         await self.changed(live)
         return live
 
@@ -327,9 +351,12 @@ class Service:
             await self._on_notify(f"{gid}:listen:")
 
     async def _on_notify(self, payload: str) -> None:
-        gid, _what, node = self.pubsub.parse(payload)
+        gid, what, node = self.pubsub.parse(payload)
         live = self.live.get(gid)
         if live is None or node == self.node:
+            return
+        if what in ("clock", "chat"):  # a follower's news, not the record's
+            await self._run_hooks("notified", live, what)
             return
         try:
             async with live.lock:

@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.engine import make_url
 
-from . import db, render, security
+from . import db, play, render, security
 from .games import Service
 from .ratelimit import RateLimits
 from .routes import api as api_routes
@@ -69,6 +69,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     errors.install(app)
     for router in (pages.router, api_routes.router, ws.router):
         app.include_router(router)
+    play.install(app, svc)   # clocks, notifications, chat (play.py, routes/chat.py)
     return app
 
 

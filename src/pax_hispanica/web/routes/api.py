@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .. import render, security
 from ..model import ServerError
+from ..play import TableIn
 from ..seam import BOT_KINDS, DEFAULT_BOT
 from .common import (
     NAME_PATTERN,
@@ -45,6 +46,7 @@ class GameIn(BaseModel):
     nations: list[str] | None = Field(None, max_length=5)
     mode: str = Field("online", pattern="^(online|hotseat)$")
     params: dict[str, int | str] | None = Field(None, max_length=100)  # a variant (PRJ-31): numbers by name
+    table: TableIn | None = None       # pace (live | turn), clock, chat (play.py)
 
 
 class ActIn(BaseModel):
@@ -112,7 +114,8 @@ async def api_create(request: Request) -> JSONResponse:
         s.limits.check("create", client_address(request))
         uid = cookie_user(request)  # a browser's user, so the game shows in its list
         live = await s.svc.create_game(body.players, [x.model_dump() for x in body.seats], body.nations,
-                                       mode=body.mode, host_user=uid, params=body.params)
+                                       mode=body.mode, host_user=uid, params=body.params,
+                                       table=body.table.model_dump() if body.table else None)
     except ServerError as e:
         return error_response(e)
     return JSONResponse({

@@ -11,6 +11,7 @@ from .. import render, security
 from ..i18n import Tr, rule_pages
 from ..info import rule_titles, win_condition
 from ..model import ServerError
+from ..play import form_table
 from ..ratelimit import RateLimited
 from ..seam import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS
 from .common import Site, client_address, site
@@ -96,7 +97,8 @@ async def create_from_form(request: Request) -> Response:
         seats, chosen = form_seats(form, players)  # type: ignore[arg-type]
         mode = str(form.get("mode", "online"))
         params = parse_variant(str(form.get("variant", ""))[:500])
-        live = await s.svc.create_game(players, seats, chosen, mode=mode, host_user=user["id"], params=params)
+        live = await s.svc.create_game(players, seats, chosen, mode=mode, host_user=user["id"], params=params,
+                                       table=form_table(form))
     except (ValueError, ServerError) as e:
         return await _refuse_form(s, request, user, 400, "bad_request",
                                   text=e.message if isinstance(e, ServerError) else str(e))

@@ -138,7 +138,11 @@
 
   function connect() {
     ws = new WebSocket(url());
-    ws.onopen = function () { backoff = 250; connEl.textContent = P.text.connected; connEl.className = "conn on"; };
+    ws.onopen = function () {
+      backoff = 250; connEl.textContent = P.text.connected; connEl.className = "conn on";
+      // clocks and chat (play.js) have their own messages on this socket, with string ids
+      if (window.paxhPlay) window.paxhPlay.open(function (m) { if (ws.readyState === 1) ws.send(JSON.stringify(m)); });
+    };
     ws.onclose = function () {
       connEl.textContent = P.text.disconnected; connEl.className = "conn off";
       if (pending !== null) settle();   // its answer will never come
@@ -146,7 +150,9 @@
     };
     ws.onmessage = function (ev) {
       const msg = JSON.parse(ev.data);
-      if (msg.type === "update") {
+      if (window.paxhPlay && (msg.type === "clock" || msg.type === "chat" || typeof msg.id === "string")) {
+        window.paxhPlay.receive(msg);
+      } else if (msg.type === "update") {
         apply(msg);
       } else if (msg.type === "error") {
         if (msg.id === pending) settle();

@@ -15,3 +15,15 @@
   document.querySelectorAll('select[name^=kind], select[name^=bot]').forEach(k => k.addEventListener('change', show));
   show();
 })();
+// The time control: the clock's fields only for a clocked live game, the hours only for a turn-based one.
+(function(){
+  const pace = document.getElementById('pace');
+  if (!pace) return;
+  function show(){
+    document.getElementById('clock-minutes').disabled = pace.value !== 'clock';
+    document.getElementById('clock-increment').disabled = pace.value !== 'clock';
+    document.getElementById('turn-hours').disabled = pace.value !== 'turn';
+  }
+  pace.addEventListener('change', show);
+  show();
+})();

@@ -1,0 +1,337 @@
+"""Notifications through a durable outbox: "your move" by email and webhook.
+
+A message is a row of `outbox` (play_db.py), written when a seat's waiting period begins
+(clocks.py) and sent by a worker off the request path, so a move never waits for an SMTP
+server, and a message survives a restart:
+
+- **Claiming.** PostgreSQL: one transaction per message, `SELECT ... FOR UPDATE SKIP LOCKED`
+  on the oldest due row, send, mark it `sent`, commit. Several servers' workers never take the
+  same row; a server that dies mid-send rolls back and another sends it (so a crash between
+  the SMTP server's "250 OK" and the commit can send that one message twice: exactly once
+  between running servers, at least once across a crash). SQLite (one server): a conditional
+  `UPDATE ... SET status = 'sending', lease_until = now + LEASE` claims the row (a row whose
+  lease ran out, after a crash, is due again).
+- **Retries.** A failed send is tried again after BACKOFF * 2**attempts seconds (capped at
+  one hour), MAX_ATTEMPTS times, then kept as `dead` with its last error.
+- **Batching.** One message per seat per waiting period (`dedupe` is unique:
+  "email:<game>:<seat>:<period>"); a period begins when the seat is asked after having acted
+  itself, so moves made for it by a timeout bot do not start new ones. A message whose seat
+  has acted (or whose period ended) before it went out is `dropped`, not sent
+  (PAXH_NOTIFY_DELAY holds messages back that long, so a player at the table gets none).
+- **Unsubscribe.** Every email carries a signed one-click link (and `List-Unsubscribe`,
+  `List-Unsubscribe-Post`, RFC 8058): /unsubscribe/<token>, token = payload.HMAC.
+
+Settings (environment): PAXH_SMTP_URL (smtp://[user:pass@]host:port, smtps://, ?starttls=1),
+PAXH_MAIL_FROM, PAXH_PUBLIC_URL (the links' base), PAXH_NOTIFY_DELAY, PAXH_OUTBOX_POLL_SECONDS,
+PAXH_OUTBOX_BACKOFF, PAXH_OUTBOX_WORKER=0 (no worker in this process).
+
+`recipient_for(storage, game, seat)` is the one place that says where a seat's player is
+reached: today the seat's own contact row; with accounts, the account's address.
+"""
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import json
+import logging
+import os
+import secrets
+import smtplib
+import ssl
+import time
+import urllib.request
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import make_msgid
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import sqlalchemy as sa
+
+from . import play_db as t
+from .i18n import Tr
+from .store import Storage
+
+log = logging.getLogger("pax_hispanica.web")
+
+
+def _env_float(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+@dataclass
+class Recipient:
+    email: str | None
+    webhook: str | None
+    lang: str = "en"
+
+
+async def recipient_for(conn: Any, game_id: str, seat: int) -> Recipient | None:
+    """Where the player of `seat` hears of their move (None: nowhere), read on `conn` (the
+    caller's transaction). The seam accounts replace: today the seat's contact row (an
+    unsubscribed email is no address)."""
+    c = t.seat_contacts.c
+    row = (await conn.execute(sa.select(t.seat_contacts).where(sa.and_(c.game_id == game_id, c.seat == seat)))
+           ).mappings().first()
+    if row is None:
+        return None
+    email = None if row["unsubscribed"] else row["email"]
+    if not email and not row["webhook"]:
+        return None
+    return Recipient(email, row["webhook"], row["lang"])
+
+
+class Signer:
+    """Signed tokens for one-click links (HMAC-SHA256 with PAXH_SECRET)."""
+
+    def __init__(self, secret: str | None = None) -> None:
+        secret = secret or os.environ.get("PAXH_SECRET") or secrets.token_hex(32)
+        self.key = hashlib.sha256(("paxh-unsubscribe:" + secret).encode()).digest()
+
+    def sign(self, text: str) -> str:
+        body = base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+        mac = hmac.new(self.key, body.encode(), hashlib.sha256).hexdigest()[:32]
+        return f"{body}.{mac}"
+
+    def open(self, token: str) -> str | None:
+        body, _, mac = token.partition(".")
+        good = hmac.new(self.key, body.encode(), hashlib.sha256).hexdigest()[:32]
+        if not mac or not hmac.compare_digest(good, mac):
+            return None
+        try:
+            return base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)).decode()
+        except (ValueError, UnicodeDecodeError):
+            return None
+
+
+# ---------------------------------------------------------------- senders
+class SendError(Exception):
+    pass
+
+
+def send_email(smtp_url: str, payload: dict) -> None:
+    """Send one email through the SMTP server at smtp_url (blocking: run in a thread)."""
+    u = urlsplit(smtp_url)
+    if u.scheme not in ("smtp", "smtps"):
+        raise SendError(f"PAXH_SMTP_URL: unknown scheme {u.scheme!r}")
+    q = parse_qs(u.query)
+    msg = EmailMessage()
+    for k, v in payload["headers"].items():
+        msg[k] = v
+    msg.set_content(payload["text"])
+    port = u.port or (465 if u.scheme == "smtps" else 25)
+    cls = smtplib.SMTP_SSL if u.scheme == "smtps" else smtplib.SMTP
+    with cls(u.hostname or "127.0.0.1", port, timeout=20) as s:
+        if q.get("starttls", ["0"])[0] not in ("0", ""):
+            s.starttls(context=ssl.create_default_context())
+        if u.username:
+            s.login(unquote(u.username), unquote(u.password or ""))
+        s.send_message(msg)
+
+
+def _private(host: str) -> bool:
+    """Whether host resolves to a loopback, private, link-local or otherwise internal address."""
+    import ipaddress
+    import socket
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except OSError as e:
+        raise SendError(f"webhook host {host!r}: {e}") from None
+    for info in infos:
+        ip = ipaddress.ip_address(info[4][0])
+        if not ip.is_global:
+            return True
+    return False
+
+
+def post_webhook(url: str, body: dict) -> None:
+    """POST the JSON body to url (blocking: run in a thread); any answer but 2xx fails. A URL on
+    an internal address (loopback, private networks, link-local) is refused unless
+    PAXH_WEBHOOK_PRIVATE=1, so a player cannot make the server call its own network."""
+    u = urlsplit(url)
+    if u.scheme not in ("http", "https") or not u.hostname:
+        raise SendError("webhooks are http(s) URLs")
+    if os.environ.get("PAXH_WEBHOOK_PRIVATE", "") != "1" and _private(u.hostname):
+        raise SendError(f"webhook host {u.hostname!r} is an internal address (PAXH_WEBHOOK_PRIVATE=1 allows it)")
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json", "User-Agent": "pax-hispanica"})
+    with urllib.request.urlopen(req, timeout=10) as r:  # noqa: S310 (the scheme is checked)
+        if not 200 <= r.status < 300:
+            raise SendError(f"webhook answered {r.status}")
+
+
+# ---------------------------------------------------------------- the outbox
+class Outbox:
+    MAX_ATTEMPTS = 8
+    LEASE_SECONDS = 120.0
+
+    def __init__(self, storage: Storage, signer: Signer | None = None) -> None:
+        self.storage = storage
+        self.signer = signer or Signer()
+        self.smtp_url = os.environ.get("PAXH_SMTP_URL", "")
+        self.mail_from = os.environ.get("PAXH_MAIL_FROM", "Pax Hispanica <noreply@localhost>")
+        self.public_url = os.environ.get("PAXH_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/")
+        self.delay = _env_float("PAXH_NOTIFY_DELAY", 0.0)
+        self.poll = _env_float("PAXH_OUTBOX_POLL_SECONDS", 1.0)
+        self.backoff = _env_float("PAXH_OUTBOX_BACKOFF", 5.0)
+        self.worker_on = os.environ.get("PAXH_OUTBOX_WORKER", "1") not in ("0", "off", "")
+        self.wake = asyncio.Event()
+        self.sent_count = 0
+        self.closing = False
+
+    # ------------------------------------------------------------ writing
+    def unsubscribe_url(self, game_id: str, seat: int) -> str:
+        return f"{self.public_url}/unsubscribe/{self.signer.sign(f'u1:{game_id}:{seat}')}"
+
+    def render(self, rcpt: Recipient, game_id: str, seat: int, nation: str, token: str, decision: str | None,
+               deadline: float | None, period: int) -> list[tuple[str, dict]]:
+        """The messages for one waiting period: (channel, payload) per channel the player has."""
+        link = f"{self.public_url}/play/{token}"
+        out: list[tuple[str, dict]] = []
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(deadline)) if deadline else None
+        if rcpt.email:
+            tr = Tr(rcpt.lang)
+            unsub = self.unsubscribe_url(game_id, seat)
+            lines = [tr("mail_your_move", nation=nation), "", link, ""]
+            if when:
+                lines += [tr("mail_deadline", when=when), ""]
+            lines += ["--", tr("mail_unsubscribe"), unsub]
+            out.append(("email", {
+                "headers": {"From": self.mail_from, "To": rcpt.email,
+                            "Subject": tr("mail_subject", game=game_id),
+                            "Message-ID": make_msgid(domain="paxh.local"),
+                            "X-Paxh-Game": game_id, "X-Paxh-Seat": str(seat), "X-Paxh-Period": str(period),
+                            "List-Unsubscribe": f"<{unsub}>",
+                            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
+                "text": "\n".join(lines)}))
+        if rcpt.webhook:
+            out.append(("webhook", {"url": rcpt.webhook, "body": {
+                "type": "your_move", "game": game_id, "seat": seat, "nation": nation, "decision": decision,
+                "url": link, "deadline": deadline, "period": period}}))
+        return out
+
+    async def enqueue(self, conn: Any, game_id: str, seat: int, period: int, messages: list[tuple[str, dict]]) -> int:
+        """Write the messages in the caller's transaction; a period's message exists once."""
+        now = time.time()
+        n = 0
+        for channel, payload in messages:
+            dedupe = f"{channel}:{game_id}:{seat}:{period}"
+            exists = (await conn.execute(sa.select(t.outbox.c.id).where(t.outbox.c.dedupe == dedupe))).first()
+            if exists:
+                continue
+            await conn.execute(t.outbox.insert().values(
+                channel=channel, dedupe=dedupe, game_id=game_id, seat=seat, period=period,
+                payload=json.dumps(payload), status="pending", attempts=0, next_attempt=now + self.delay,
+                created=now))
+            n += 1
+        return n   # the caller wakes the worker (`wake.set()`) once its transaction has committed
+
+    # ------------------------------------------------------------ the worker
+    async def run_forever(self) -> None:
+        if not self.worker_on:
+            return
+        while not self.closing:
+            try:
+                while await self.deliver_one():
+                    pass
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("outbox worker failed")
+            self.wake.clear()
+            try:
+                await asyncio.wait_for(self.wake.wait(), self.poll)
+            except asyncio.TimeoutError:
+                pass
+
+    async def deliver_one(self) -> bool:
+        """Claim, send and settle the oldest due message; False when none is due."""
+        if self.storage.pg:
+            return await self._deliver_pg()
+        return await self._deliver_sqlite()
+
+    def _due(self, now: float) -> Any:
+        o = t.outbox.c
+        return sa.or_(sa.and_(o.status == "pending", o.next_attempt <= now),
+                      sa.and_(o.status == "sending", o.lease_until < now))
+
+    async def _deliver_pg(self) -> bool:
+        now = time.time()
+        async with self.storage.engine.begin() as conn:
+            row = (await conn.execute(sa.select(t.outbox).where(self._due(now)).order_by(t.outbox.c.next_attempt)
+                                      .limit(1).with_for_update(skip_locked=True))).mappings().first()
+            if row is None:
+                return False
+            await conn.execute(t.outbox.update().where(t.outbox.c.id == row["id"])
+                               .values(**await self._attempt(conn, row)))
+        return True
+
+    async def _deliver_sqlite(self) -> bool:
+        now = time.time()
+        o = t.outbox.c
+        async with self.storage.write() as conn:
+            row = (await conn.execute(sa.select(t.outbox).where(self._due(now)).order_by(o.next_attempt)
+                                      .limit(1))).mappings().first()
+            if row is None:
+                return False
+            r = await conn.execute(t.outbox.update().where(sa.and_(o.id == row["id"], o.status == row["status"],
+                                                                     o.attempts == row["attempts"]))
+                                   .values(status="sending", lease_until=now + self.LEASE_SECONDS))
+            if r.rowcount != 1:
+                return True
+        async with self.storage.read() as conn:
+            values = await self._attempt(conn, row)
+        async with self.storage.write() as conn:
+            await conn.execute(t.outbox.update().where(o.id == row["id"]).values(**values))
+        return True
+
+    async def _still_waiting(self, conn: Any, row: Any) -> bool:
+        if row["game_id"] is None or row["period"] is None:
+            return True
+        c = t.clocks.c
+        period = (await conn.execute(sa.select(c.period).where(sa.and_(c.game_id == row["game_id"],
+                                                                        c.seat == row["seat"])))).scalar()
+        return period == row["period"]
+
+    async def _attempt(self, conn: Any, row: Any) -> dict:
+        """Send one claimed message; the column values that settle it."""
+        if not await self._still_waiting(conn, row):
+            return {"status": "dropped", "lease_until": None}
+        payload = json.loads(row["payload"])
+        try:
+            if row["channel"] == "email":
+                if not self.smtp_url:
+                    raise SendError("PAXH_SMTP_URL is not set")
+                await asyncio.to_thread(send_email, self.smtp_url, payload)
+            else:
+                await asyncio.to_thread(post_webhook, payload["url"], payload["body"])
+        except Exception as e:  # the server is down, refused, timed out: try again later
+            attempts = row["attempts"] + 1
+            dead = attempts >= self.MAX_ATTEMPTS
+            log.warning("outbox message %s (%s) failed (attempt %d): %s", row["id"], row["channel"], attempts, e)
+            return {"status": "dead" if dead else "pending", "attempts": attempts, "lease_until": None,
+                    "last_error": f"{type(e).__name__}: {e}"[:500],
+                    "next_attempt": time.time() + min(3600.0, self.backoff * 2 ** (attempts - 1))}
+        self.sent_count += 1
+        return {"status": "sent", "attempts": row["attempts"] + 1, "sent": time.time(), "lease_until": None}
+
+    # ------------------------------------------------------------ unsubscribe
+    async def unsubscribe(self, token: str) -> tuple[str, int] | None:
+        text = self.signer.open(token)
+        if text is None or not text.startswith("u1:"):
+            return None
+        try:
+            _, gid, seat_s = text.split(":")
+            seat = int(seat_s)
+        except ValueError:
+            return None
+        c = t.seat_contacts.c
+        async with self.storage.write() as conn:
+            await conn.execute(t.seat_contacts.update().where(sa.and_(c.game_id == gid, c.seat == seat))
+                               .values(unsubscribed=True))
+        return gid, seat

@@ -1,0 +1,220 @@
+"""Routes of turn-based play, clocks and chat (play.py).
+
+WebSocket messages (added to routes/ws.py's HANDLERS): `hello` (the clocks and chat of this
+connection: sent by the page once its socket is open), `chat` {text}, `chat_mute` {seat, on},
+`chat_report` {message, reason}, `chat_end` (the host).
+
+HTTP: POST /api/notify/{seat token} {email, webhook, lang} (where this seat's player hears of
+their move); GET /api/clock/{token}; GET and POST /api/chat/{token} ({text}); POST
+/api/chat/{host token}/end; GET and POST /unsubscribe/{signed} (one click, RFC 8058);
+GET /api/admin/chat-reports (a user named in PAXH_ADMINS).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+
+from .. import play_db as t
+from ..chat import admins
+from ..i18n import LANGS
+from ..model import ServerError
+from .common import cookie_user, error_response, site, validation_message
+from .ws import Message, Turn, handles
+
+router = APIRouter()
+EMAIL = re.compile(r"^[^@\s<>\"',;]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}$")
+
+
+def _play(svc: Any) -> Any:
+    return svc.play
+
+
+# ---------------------------------------------------------------- WebSocket messages
+class ChatIn(Message):
+    text: StrictStr = Field(..., max_length=4000)
+
+
+class MuteIn(Message):
+    seat: StrictInt
+    on: StrictBool = True
+
+
+class ReportIn(Message):
+    message: StrictInt
+    reason: StrictStr = Field("", max_length=1000)
+
+
+@handles("hello")
+async def on_hello(turn: Turn, _msg: Message) -> None:
+    await _play(turn.svc).hello(turn.conn, turn.live)
+
+
+@handles("chat", ChatIn)
+async def on_chat(turn: Turn, msg: ChatIn) -> None:
+    await _play(turn.svc).chat.post(turn.live, turn.conn.rights, msg.text)
+    await turn.conn.send({"type": "ack", "id": turn.msg_id, "version": turn.live.version})
+
+
+@handles("chat_mute", MuteIn)
+async def on_mute(turn: Turn, msg: MuteIn) -> None:
+    chat = _play(turn.svc).chat
+    await chat.mute(turn.live, turn.conn.rights, msg.seat, msg.on)
+    state = await chat.state(turn.live, turn.conn.rights, turn.conn.lang)
+    if state is not None:
+        await turn.conn.send(state)
+    await turn.conn.send({"type": "ack", "id": turn.msg_id, "version": turn.live.version})
+
+
+@handles("chat_report", ReportIn)
+async def on_report(turn: Turn, msg: ReportIn) -> None:
+    await _play(turn.svc).chat.report(turn.live, turn.conn.rights, msg.message, msg.reason)
+    await turn.conn.send({"type": "ack", "id": turn.msg_id, "version": turn.live.version})
+
+
+def _is_host(rights: Any, live: Any, uid: str | None) -> bool:
+    return rights.role in ("host", "table") or (uid is not None and live.host_user is not None
+                                                and uid == live.host_user)
+
+
+@handles("chat_end")
+async def on_end(turn: Turn, _msg: Message) -> None:
+    if not _is_host(turn.conn.rights, turn.live, cookie_user(turn.conn.ws)):
+        raise ServerError("wrong_seat", "only the host ends the table's chat", status=403)
+    await _play(turn.svc).chat.end(turn.live)
+    await turn.conn.send({"type": "ack", "id": turn.msg_id, "version": turn.live.version})
+
+
+# ---------------------------------------------------------------- HTTP
+class ContactIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    email: str | None = Field(None, max_length=254)
+    webhook: str | None = Field(None, max_length=500, pattern=r"^https?://[^\s]+$")
+    lang: str = Field("en", pattern=f"^({'|'.join(LANGS)})$")
+
+
+async def _body(request: Request, model: type[BaseModel]) -> Any:
+    from .. import security
+    raw = await request.body()
+    security.parse_json(raw or b"{}")     # bounded depth and size, as every body
+    try:
+        return model.model_validate_json(raw or b"{}")
+    except ValidationError as e:
+        raise ServerError("malformed", validation_message(e.errors(include_url=False))) from None
+
+
+@router.post("/api/notify/{token}")
+async def api_notify(request: Request, token: str) -> JSONResponse:
+    """Where the player of this seat hears of their move: an email address, a webhook URL."""
+    s = site(request)
+    try:
+        body = await _body(request, ContactIn)
+        if body.email is not None and body.email != "" and not EMAIL.fullmatch(body.email):
+            raise ServerError("malformed", "email: not an address")
+        rights = await s.resolve(token)
+        if rights.role != "seat":
+            raise ServerError("wrong_seat", "a seat's own link sets where its player is told", status=403)
+        (seat,) = rights.seats
+        live = await s.svc.get(rights.game_id)
+        values = {"email": body.email or None, "webhook": body.webhook or None, "lang": body.lang,
+                  "unsubscribed": False}
+        c = t.seat_contacts.c
+        async with s.svc.storage.write() as conn:
+            r = await conn.execute(t.seat_contacts.update().where(sa.and_(c.game_id == live.id, c.seat == seat))
+                                   .values(**values))
+            if r.rowcount == 0:
+                await conn.execute(t.seat_contacts.insert().values(game_id=live.id, seat=seat, **values))
+        await _play(s.svc).clocks.contact_changed(live, seat)
+    except ServerError as e:
+        return error_response(e)
+    return JSONResponse({"ok": True})
+
+
+@router.get("/api/clock/{token}")
+async def api_clock(request: Request, token: str) -> JSONResponse:
+    s = site(request)
+    try:
+        rights = await s.resolve(token)
+        live = await s.svc.get(rights.game_id)
+        state = await _play(s.svc).clocks.state(live)
+    except ServerError as e:
+        return error_response(e)
+    return JSONResponse(state or {"type": "clock", "seats": []})
+
+
+@router.get("/api/chat/{token}")
+async def api_chat(request: Request, token: str) -> JSONResponse:
+    s = site(request)
+    try:
+        rights = await s.resolve(token)
+        live = await s.svc.get(rights.game_id)
+        lang = request.query_params.get("lang", "en")
+        state = await _play(s.svc).chat.state(live, rights, lang if lang in LANGS else "en")
+    except ServerError as e:
+        return error_response(e)
+    return JSONResponse(state or {"type": "chat", "items": []})
+
+
+class ChatPostIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    text: str = Field(..., max_length=4000)
+
+
+@router.post("/api/chat/{token}")
+async def api_chat_post(request: Request, token: str) -> JSONResponse:
+    s = site(request)
+    try:
+        body = await _body(request, ChatPostIn)
+        rights = await s.resolve(token)
+        live = await s.svc.get(rights.game_id)
+        row = await _play(s.svc).chat.post(live, rights, body.text)
+    except ServerError as e:
+        return error_response(e)
+    return JSONResponse({"ok": True, "id": row["id"]})
+
+
+@router.post("/api/chat/{token}/end")
+async def api_chat_end(request: Request, token: str) -> JSONResponse:
+    s = site(request)
+    try:
+        rights = await s.resolve(token)
+        live = await s.svc.get(rights.game_id)
+        if not _is_host(rights, live, cookie_user(request)):
+            raise ServerError("wrong_seat", "only the host ends the table's chat", status=403)
+        await _play(s.svc).chat.end(live)
+    except ServerError as e:
+        return error_response(e)
+    return JSONResponse({"ok": True})
+
+
+@router.get("/api/admin/chat-reports")
+async def api_reports(request: Request) -> JSONResponse:
+    s = site(request)
+    user = await s.svc.user(cookie_user(request))
+    if user.get("new") or not user.get("name") or user["name"] not in admins():
+        return error_response(ServerError("forbidden", "for moderators only", status=403))
+    return JSONResponse({"reports": await _play(s.svc).chat.reports()})
+
+
+async def _unsubscribe(request: Request, signed: str) -> Response:
+    s = site(request)
+    user = await s.current_user(request)
+    done = await _play(s.svc).outbox.unsubscribe(signed) if len(signed) < 400 else None
+    return s.message(request, user, 200 if done else 404, "unsubscribed" if done else "unsubscribe_bad")
+
+
+@router.get("/unsubscribe/{signed}")
+async def unsubscribe_get(request: Request, signed: str) -> Response:
+    """One click in the email: no more emails for this seat of this game."""
+    return await _unsubscribe(request, signed)
+
+
+@router.post("/unsubscribe/{signed}")
+async def unsubscribe_post(request: Request, signed: str) -> Response:
+    """RFC 8058: the mail client's one-click POST (List-Unsubscribe-Post)."""
+    return await _unsubscribe(request, signed)
