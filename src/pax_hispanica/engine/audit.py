@@ -6,7 +6,7 @@ from __future__ import annotations
 from .state import State
 
 
-def meeples(st: State) -> dict:
+def meeples(st: State) -> dict[str, int]:
     """Where every meeple is. Kinds convert (Indigenous -> Slave -> Rebel, PRJ-6) but the total is fixed."""
     c = {"citizen": 0, "indigenous": 0, "slave": 0, "rebel": 0}
     for i, kind in enumerate(st.site_kind):
@@ -32,7 +32,7 @@ def chest_total(st: State) -> int:
     return sum(st.col_chests) + sum(x.count("chest") for x in st.cargo) + st.supply["chests"] + st.gone["chest"]
 
 
-def cards(st: State) -> list:
+def cards(st: State) -> list[str]:
     """Every card, wherever it is (hands, tableaus, decks, discard, an auction in progress)."""
     out = [c for h in st.hands for c in h] + [c for t in st.tableaus for c, _ in t]
     return out + st.market + st.market_discard + st.haven

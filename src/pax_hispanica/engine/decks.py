@@ -7,15 +7,20 @@ for undo (PRJ-2), as is every draw from the PRNG.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .flow import Out
 from .rng import below, shuffle
 
+if TYPE_CHECKING:
+    from .state import State
 
-def pile(st, deck: str) -> list:
+
+def pile(st: State, deck: str) -> list[str]:
     return st.market if deck == "market" else st.haven
 
 
-def refill(st, deck: str, out: Out) -> bool:
+def refill(st: State, deck: str, out: Out) -> bool:
     """AUC-6: an empty Market deck is refilled by shuffling its discard pile (the Haven deck has none)."""
     if deck == "market" and not st.market and st.market_discard:
         st.market = st.market_discard
@@ -27,13 +32,13 @@ def refill(st, deck: str, out: Out) -> bool:
     return False
 
 
-def show_top(st, deck: str, out: Out) -> None:
+def show_top(st: State, deck: str, out: Out) -> None:
     cards = pile(st, deck)
     out.irreversible = True
     out.emit("DeckTopShown", "AUC-6", deck=deck, card=cards[0] if cards else None, size=len(cards))
 
 
-def discard_market_card(st, card: str, out: Out) -> None:
+def discard_market_card(st: State, card: str, out: Out) -> None:
     """HND-3, HND-4: a sold or discarded Market card goes to the Market discard pile.
     PRJ-19: if the Market deck is empty it is refilled at once (AUC-6), so that the
     next initiator sees its face-up top card before choosing."""
@@ -42,7 +47,7 @@ def discard_market_card(st, card: str, out: Out) -> None:
         show_top(st, "market", out)
 
 
-def return_haven_card(st, card: str, out: Out) -> None:
+def return_haven_card(st: State, card: str, out: Out) -> None:
     """HND-4, PRJ-3: shuffled back in at a random place below the face-up top card,
     drawn from the state's PRNG; into an empty deck it becomes the face-up top."""
     n = len(st.haven)

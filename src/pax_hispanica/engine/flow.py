@@ -39,7 +39,7 @@ class Out:
         self.events: list[dict[str, Any]] = []
         self.irreversible = False
 
-    def emit(self, type_: str, rule: str, to: Iterable[int] | None = None, **fields: Any) -> dict[str, Any]:
+    def emit(self, type_: str, rule: str, to: Iterable[int] | None = None, **fields: Any) -> None:
         # events.py declares every type's fields: a misspelt or missing field fails here
         assert EVENT_FIELDS.get(type_) == fields.keys() and ADDRESSED[type_] == (to is not None) \
             and rule in EVENTS[type_].rules, (type_, rule, sorted(fields), "docs/events.md; engine/events.py")
@@ -49,7 +49,6 @@ class Out:
             assert isinstance(to, (list, tuple)) and all(isinstance(s, int) for s in to), (type_, to)
             ev["to"] = sorted(to)
         self.events.append(ev)
-        return ev
 
 
 class QuietOut(Out):
@@ -59,7 +58,7 @@ class QuietOut(Out):
     __slots__ = ()
     quiet = True
 
-    def emit(self, type_: str, rule: str, to=None, **fields) -> None:   # type: ignore[override]
+    def emit(self, type_: str, rule: str, to: Iterable[int] | None = None, **fields: Any) -> None:
         self.st.event_seq += 1
 
 

@@ -15,7 +15,8 @@ from . import years  # noqa: F401  (registers the decisions whose secret domains
 from .decisions import secret_domain
 from .flow import seats_to_act
 from .rng import below, seed_state, shuffle
-from .ruleset import load_ruleset
+from .jsontypes import JsonDict
+from .ruleset import Ruleset, load_ruleset
 from .state import DICTS, FLAT, NESTED, SCALARS, State, _frozen, _new, _plain
 
 HIDDEN = "?"
@@ -59,7 +60,7 @@ def information_state(st: State, viewer: int | None) -> dict[str, Any]:
     return d
 
 
-def determinize(v: dict, seed: int) -> State:
+def determinize(v: JsonDict, seed: int) -> State:
     """A full State consistent with a view `v` (one with its "state") or with an information
     state itself: hidden cards dealt at random from the unseen ones, others' sealed choices
     drawn from their legal range, a fresh PRNG. It reads nothing but `v`, so two states
@@ -79,7 +80,7 @@ class Determinizer:
 
     __slots__ = ("d", "template", "unseen_m", "unseen_h", "market", "haven", "hands", "secrets")
 
-    def __init__(self, v: dict) -> None:
+    def __init__(self, v: JsonDict) -> None:
         d = v.get("state", v)
         if "hands" not in d:
             raise ValueError("determinize needs the masked state: a view made with include_state=True, "
@@ -118,14 +119,14 @@ class Determinizer:
         rng = _sample_secrets(self.d, secrets, seed, rng)
         st.market, st.haven, st.hands, st.secrets = market, haven, hands, secrets
         st.seed, st.rng = seed, rng
-        if st.seed_hash is None:            # as State.from_dict: a view saved before the field existed
-            from .sealed import seed_hash
+        if self.d.get("seed_hash") is None:     # as State.from_dict: a view saved before the field existed
+            from .keys import seed_hash
             st.seed_hash = seed_hash(seed)
         st.acting_now = seats_to_act(st)     # complete: a search applies to it, never changes it
         return st
 
 
-def _sample_secrets(d: dict, secrets: dict, seed: int, rng: int) -> int:
+def _sample_secrets(d: JsonDict, secrets: dict[int, Any], seed: int, rng: int) -> int:
     """Others' sealed choices of the pending decision, drawn from their legal range into
     `secrets`; returns the PRNG's new counter."""
     if d["stack"] and d["stack"][-1].get("sealed"):
@@ -138,7 +139,7 @@ def _sample_secrets(d: dict, secrets: dict, seed: int, rng: int) -> int:
     return rng
 
 
-def _template(d: dict, rs) -> State:
+def _template(d: JsonDict, rs: Ruleset) -> State:
     """The State of an information state's fields, straight from them (what State.from_dict
     builds, without its generic walk): fresh lists, decisions and the cursor frozen to
     tuples; the hidden cards, the secrets, seed and PRNG are the sample's (Determinizer)."""

@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import ValidationError
 
@@ -92,6 +92,45 @@ class Ruleset:
     # drawing only (no rule reads them): map.toml's [board] size and each zone's `pos`
     board_size: tuple[int, int] | None = None
     zone_pos: list[tuple[int, int] | None] = field(default_factory=list)   # zone index -> (x, y)
+
+    if TYPE_CHECKING:     # the parameters (ruleset_schema.PARAMS), read like fields through __getattr__;
+        # tests/engine/test_types.py checks these names and types against PARAMS
+        cycles: ClassVar[int]
+        prestige_to_win: ClassVar[int]
+        money_per_prestige: ClassVar[int]
+        prestige_per_colony: ClassVar[int]
+        crown_colony_prestige: ClassVar[int]
+        start_money: ClassVar[int]
+        start_ships: ClassVar[int]
+        start_zone: ClassVar[str]
+        supply_citizens: ClassVar[int]
+        supply_indigenous: ClassVar[int]
+        supply_chests: ClassVar[int]
+        goods_per_year: ClassVar[int]
+        chest_cap: ClassVar[int]
+        die_sides: ClassVar[int]
+        slave_death: ClassVar[int]
+        slave_revolt: ClassVar[int]
+        colony_income: ClassVar[int]
+        crown_colony_income: ClassVar[int]
+        employ_cost: ClassVar[int]
+        employ_range: ClassVar[str]
+        auctions_per_player: ClassVar[int]
+        hand_limit: ClassVar[int]
+        sell_price: ClassVar[int]
+        fleet_moves: ClassVar[int]
+        max_ships: ClassVar[int]
+        ship_capacity: ClassVar[int]
+        smuggler_bribe: ClassVar[int]
+        conquistador_spanish_fee: ClassVar[int]
+        privateer_crown_share: ClassVar[int]
+        kings_crown_share: ClassVar[int]
+        conquistador_prestige: ClassVar[int]
+        privateer_prestige: ClassVar[int]
+        privateer_money: ClassVar[int]
+        smuggler_money: ClassVar[int]
+        plunder_money: ClassVar[int]
+        plunder_chests_per_prestige: ClassVar[int]
 
     def __getattr__(self, key: str) -> Any:       # rs.chest_cap etc.: parameters read like fields
         try:

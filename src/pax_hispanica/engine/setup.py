@@ -6,8 +6,9 @@ from .errors import IllegalAction, short
 from .flow import Out, advance, YEARS
 from .keys import is_seed
 from .rng import seed_state, shuffle
-from .ruleset import RulesetError, load_ruleset
-from .sealed import seed_hash
+from .jsontypes import Event, JsonDict
+from .ruleset import Ruleset, RulesetError, load_ruleset
+from .keys import seed_hash
 from .state import CROWN, State
 
 
@@ -15,14 +16,14 @@ CONFIG_KEYS = frozenset({"players", "nations", "ruleset", "options", "params"})
 MAX_OPTIONS = 16
 
 
-def check_seed(seed) -> None:
+def check_seed(seed: object) -> None:
     """PRJ-1: a seed is a whole number in 0..2**256-1 (served games use 128 random bits)."""
     if not is_seed(seed):
         raise IllegalAction("bad_config", "PRJ-1",
                             f"The seed must be a whole number from 0 to 2**256-1, not {short(seed)}.")
 
 
-def check_config(config: dict, rs) -> list[str]:
+def check_config(config: JsonDict, rs: Ruleset) -> list[str]:
     unknown = [k for k in config if k not in CONFIG_KEYS]
     if unknown:
         raise IllegalAction("bad_config", "PRJ-31", f"Unknown config key {short(unknown[0])}; "
@@ -46,7 +47,7 @@ def check_config(config: dict, rs) -> list[str]:
     return list(nations)
 
 
-def ruleset_of(config: dict):
+def ruleset_of(config: JsonDict) -> Ruleset:
     """The config's ruleset with its variant parameters (PRJ-31) applied."""
     try:
         return load_ruleset(config.get("ruleset", "reference"), config.get("params") or None)
@@ -56,7 +57,7 @@ def ruleset_of(config: dict):
         raise
 
 
-def new_state(config: dict, seed: int, start: bool = True) -> tuple[State, list]:
+def new_state(config: JsonDict, seed: int, start: bool = True) -> tuple[State, list[Event]]:
     """The set-up game; with start=False it stops before the first Goods Year (scenarios set their own position)."""
     check_seed(seed)
     if not isinstance(config, dict):

@@ -7,12 +7,15 @@ lists indexed by colony space or site (see Ruleset).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
+
+from .jsontypes import JsonDict
 
 from .ruleset import Ruleset, load_ruleset
 
 CROWN = -1          # owner of the Crown colonies when nobody plays the Spanish
 _new = object.__new__
+T = TypeVar("T")
 
 # Fields copied as flat lists (one level) and as lists of lists (two levels).
 FLAT = ("order", "money", "prestige", "nation", "hand_bonus", "income", "moves_bonus", "fzone", "fships",
@@ -170,22 +173,23 @@ class State:
         return new
 
     # ---- saving -------------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonDict:
         d = {f: getattr(self, f) for f in SAVED}
         d["ruleset"] = self.config.get("ruleset", self.rs.name)     # a folder path stays a path
         d["secrets"] = {str(k): v for k, v in self.secrets.items()}
         d["stack"] = [_plain(x) for x in self.stack]
         d["tableaus"] = [[list(t) for t in tab] for tab in self.tableaus]
-        return _plain(d)
+        plain: JsonDict = _plain(d)
+        return plain
 
     @classmethod
-    def from_dict(cls, d: dict, rs: Ruleset | None = None) -> "State":
+    def from_dict(cls, d: JsonDict, rs: Ruleset | None = None) -> "State":
         st = cls.__new__(cls)
         st.rs = rs or load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
         for f in SAVED:
             setattr(st, f, d[f] if f != "seed_hash" else d.get(f))
-        if st.seed_hash is None:            # snapshots saved before the field existed
-            from .sealed import seed_hash
+        if d.get("seed_hash") is None:      # snapshots saved before the field existed
+            from .keys import seed_hash
             st.seed_hash = seed_hash(st.seed)
         st.secrets = {int(k): v for k, v in d["secrets"].items()}
         st.tableaus = [[tuple(t) for t in tab] for tab in d["tableaus"]]
@@ -200,7 +204,7 @@ class State:
         st.acting_now = None
         return st
 
-    def fingerprint(self) -> dict:
+    def fingerprint(self) -> JsonDict:
         """Everything that defines the position (what replay must reproduce exactly)."""
         return self.to_dict()
 
@@ -243,7 +247,7 @@ class State:
         return CROWN if s is None else s
 
 
-def replaced(values: list, i: int, value) -> list:
+def replaced(values: list[T], i: int, value: T) -> list[T]:
     """A new list with `value` at `i`, the other entries the same: how a SHARED field
     changes without changing a list another state holds."""
     new = values[:]
@@ -251,7 +255,7 @@ def replaced(values: list, i: int, value) -> list:
     return new
 
 
-def appended(per_seat: list[list], seat: int, item) -> list[list]:
+def appended(per_seat: list[list[T]], seat: int, item: T) -> list[list[T]]:
     """A new list of lists with `item` added to `seat`'s list, the others shared: how a
     SHARED_NESTED field grows without changing a list another state holds."""
     new = per_seat[:]
@@ -259,7 +263,7 @@ def appended(per_seat: list[list], seat: int, item) -> list[list]:
     return new
 
 
-def _plain(x):
+def _plain(x: Any) -> Any:
     if isinstance(x, dict):
         return {str(k) if not isinstance(k, str) else k: _plain(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
@@ -267,7 +271,7 @@ def _plain(x):
     return x
 
 
-def _frozen(x):
+def _frozen(x: Any) -> Any:
     """Decision dicts keep tuples, never lists, so a shallow copy is a safe copy."""
     if isinstance(x, dict):
         return {k: _frozen(v) for k, v in x.items()}

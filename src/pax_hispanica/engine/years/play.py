@@ -124,7 +124,7 @@ def play_card(st: State, seat: int, action: dict[str, Any], out: Out) -> None:
     allowed = card_rules.targets(st, seat, card.target)
     require(target in allowed, "bad_target", "PRJ-11",
             f"{card.name} needs no target." if card.target is None else
-            f"{card.name} needs a target: one of {', '.join(allowed) or 'none available'}.")
+            f"{card.name} needs a target: one of {', '.join(map(str, allowed)) or 'none available'}.")
     st.hands[seat].remove(c)
     st.money[seat] -= card.cost
     st.burned += card.cost
