@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .flow import Out
 from .state import appended, replaced
+from .vocab import PLUNDER, PRIVATEER, REBEL, Legality
 
 if TYPE_CHECKING:
     from .ruleset import Card, Raw, Ruleset
@@ -91,8 +92,9 @@ def _build_fort(st: State, seat: int, eff: Raw, target: Any, out: Out) -> None:
 
 
 def _set_legality(st: State, seat: int, eff: Raw, target: Any, out: Out) -> None:
-    st.legality = replaced(st.legality, seat, eff["value"])          # shared between states: replaced
-    out.emit("LegalityChanged", "TRS-6", seat=seat, legality=eff["value"])
+    legality = Legality(eff["value"])
+    st.legality = replaced(st.legality, seat, legality)          # shared between states: replaced
+    out.emit("LegalityChanged", "TRS-6", seat=seat, legality=legality)
 
 
 def _income(st: State, seat: int, eff: Raw, target: Any, out: Out) -> None:
@@ -160,7 +162,7 @@ def _remove_rebels(st: State, seat: int, eff: Raw, target: Any, out: Out) -> Non
     z = st.rs.zone_index[target]
     n = min(eff["n"], st.rebels[z])
     st.rebels[z] -= n
-    st.gone["rebel"] += n
+    st.gone[REBEL] += n
     out.emit("RebelsRemoved", "CARD-1", seat=seat, zone=target, count=n)
 
 
@@ -180,9 +182,9 @@ EFFECT: dict[str, Effect] = {
 def _treaty_of_madrid(st: State, seat: int, out: Out) -> None:
     """Tratado de Madrid (1670): Spain recognises the buccaneer powers; every PLUNDER Flagship becomes PRIVATEER."""
     for s in range(st.n):
-        if st.legality[s] == "PLUNDER":
-            st.legality = replaced(st.legality, s, "PRIVATEER")          # shared: replaced
-            out.emit("LegalityChanged", "TRS-6", seat=s, legality="PRIVATEER")
+        if st.legality[s] == PLUNDER:
+            st.legality = replaced(st.legality, s, PRIVATEER)          # shared: replaced
+            out.emit("LegalityChanged", "TRS-6", seat=s, legality=PRIVATEER)
 
 
 BESPOKE: dict[str, Callable[[State, int, Out], None]] = {"treaty_of_madrid": _treaty_of_madrid}

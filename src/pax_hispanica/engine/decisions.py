@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NotRequired, TypedDict, TypeVar
 
 from .flow import Out, push as _push
+from .vocab import Deck
 
 if TYPE_CHECKING:
     from .state import State
@@ -59,7 +60,7 @@ class LabourContext(DecisionContext):
 
 class BidContext(SealedContext):
     initiator: int
-    deck: str                          # "market" or "haven"
+    deck: Deck
     pos: int                           # the card's place in its deck: 1 for buried treasure (AUC-2)
     card: str | None                   # the card sold, None while buried
 

@@ -11,18 +11,19 @@ from typing import TYPE_CHECKING
 
 from .flow import Out
 from .rng import below, shuffle
+from .vocab import HAVEN, MARKET, Deck
 
 if TYPE_CHECKING:
     from .state import State
 
 
-def pile(st: State, deck: str) -> list[str]:
-    return st.market if deck == "market" else st.haven
+def pile(st: State, deck: Deck) -> list[str]:
+    return st.market if deck == MARKET else st.haven
 
 
-def refill(st: State, deck: str, out: Out) -> bool:
+def refill(st: State, deck: Deck, out: Out) -> bool:
     """AUC-6: an empty Market deck is refilled by shuffling its discard pile (the Haven deck has none)."""
-    if deck == "market" and not st.market and st.market_discard:
+    if deck == MARKET and not st.market and st.market_discard:
         st.market = st.market_discard
         st.market_discard = []
         st.rng = shuffle(st.seed, st.rng, st.market)
@@ -32,7 +33,7 @@ def refill(st: State, deck: str, out: Out) -> bool:
     return False
 
 
-def show_top(st: State, deck: str, out: Out) -> None:
+def show_top(st: State, deck: Deck, out: Out) -> None:
     cards = pile(st, deck)
     out.irreversible = True
     out.emit("DeckTopShown", "AUC-6", deck=deck, card=cards[0] if cards else None, size=len(cards))
@@ -43,8 +44,8 @@ def discard_market_card(st: State, card: str, out: Out) -> None:
     PRJ-19: if the Market deck is empty it is refilled at once (AUC-6), so that the
     next initiator sees its face-up top card before choosing."""
     st.market_discard.append(card)
-    if refill(st, "market", out):
-        show_top(st, "market", out)
+    if refill(st, MARKET, out):
+        show_top(st, MARKET, out)
 
 
 def return_haven_card(st: State, card: str, out: Out) -> None:
@@ -60,4 +61,4 @@ def return_haven_card(st: State, card: str, out: Out) -> None:
     out.irreversible = True
     out.emit("HavenCardShuffledIn", "HND-4", card=card, size=len(st.haven))
     if pos == 0:
-        show_top(st, "haven", out)
+        show_top(st, HAVEN, out)

@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 from .errors import IllegalAction
 from .events import ADDRESSED, EVENTS, FIELDS as EVENT_FIELDS
 from .rules import page
+from . import vocab
 
 if TYPE_CHECKING:
     from .state import State
 
 Step = Callable[["State", "Out"], bool]
-YEARS = ("goods", "auction", "play", "sail")     # CYC-1: D1..D4
+YEARS = vocab.YEARS                               # CYC-1: D1..D4 (Year members, in order)
 YEAR_STEPS: dict[int, tuple[Step, ...]] = {}      # filled by engine.years
 
 

@@ -17,7 +17,7 @@ from .flow import seats_to_act
 from .rng import below, seed_state, shuffle
 from .jsontypes import JsonDict
 from .ruleset import Ruleset, load_ruleset
-from .state import DICTS, FLAT, NESTED, SCALARS, State, _frozen, _new, _plain
+from .state import DICTS, FLAT, NESTED, SCALARS, State, _frozen, _new, _plain, _words
 
 HIDDEN = "?"
 
@@ -158,6 +158,7 @@ def _template(d: JsonDict, rs: Ruleset) -> State:
     st.secrets = {}
     st.cursor = _frozen(dict(d["cursor"]))
     st.stack = [_frozen(x) for x in d["stack"]]
+    _words(st)
     st.undo_stack = ()
     st.undo_seat = None
     st.acting_now = None

@@ -13,6 +13,7 @@ from .errors import IllegalAction
 from .flow import Out, require
 from .jsontypes import Action
 from .state import CROWN
+from .vocab import CITIZEN, SLAVE
 
 if TYPE_CHECKING:
     from .state import State
@@ -81,7 +82,7 @@ def acquire(st: State, col: int, owner: int, source: object, site_id: object, ou
         if owner != CROWN:
             st.money[owner] -= paid
         st.burned += paid
-        st.col_labour[col] = "citizen"
+        st.col_labour[col] = CITIZEN
         out.emit("CitizenEmployed", "LAB-1", colony=rs.col_ids[col], owner=owner, site=site_id, paid=paid)
         return
     require(st.site_kind[i] in ("tribal", "visita"), "not_a_tribal_site", "LAB-1",
@@ -93,7 +94,7 @@ def acquire(st: State, col: int, owner: int, source: object, site_id: object, ou
     require(not st.site_wild[i], "wilderness", "LAB-5", f"No kidnapping from a wilderness Tribal Site ({site_id}).")
     require(st.site_count[i] > 0, "no_indigenous", "LAB-1", f"{site_id} has no Indigenous left.")
     st.site_count[i] -= 1
-    st.col_labour[col] = "slave"          # PRJ-6: the Indigenous becomes a Slave
+    st.col_labour[col] = SLAVE            # PRJ-6: the Indigenous becomes a Slave
     out.emit("IndigenousKidnapped", "LAB-1", colony=rs.col_ids[col], owner=owner, site=site_id)
 
 

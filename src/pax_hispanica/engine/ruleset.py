@@ -30,6 +30,7 @@ from .ruleset_schema import (
     word,
 )
 from .schema import first_problem
+from .vocab import Deck
 
 __all__ = ["BESPOKE", "DATA", "EFFECTS", "LEGALITIES", "PARAMS", "SITE_KINDS", "STR_CHOICES", "Card", "Ruleset",
            "RulesetError", "check_params", "load_ruleset", "parameter_names", "parameter_types"]
@@ -46,7 +47,7 @@ class RulesetError(ValueError):
 class Card:
     id: str
     name: str
-    deck: str                 # "market" or "haven"
+    deck: Deck
     cost: int
     effects: tuple[Raw, ...]  # tuple of dicts {"kind": ..., params}
     requires: Raw
@@ -219,7 +220,7 @@ def _target(fname: str, cid: str, effects: list[Raw]) -> str | None:
     return targets[0] if targets else None
 
 
-def _check_card(fname: str, entry: Raw, deck: str, nations: dict[str, Raw]) -> None:
+def _check_card(fname: str, entry: Raw, deck: Deck, nations: dict[str, Raw]) -> None:
     cid = entry["id"]
     effects = entry.get("effects", [])
     if (deck == "haven") != any(e["kind"] == "haven" for e in effects):
@@ -231,7 +232,7 @@ def _check_card(fname: str, entry: Raw, deck: str, nations: dict[str, Raw]) -> N
         raise RulesetError(f"{fname}: card {cid}: requires.nation: unknown nation {nation!r}")
 
 
-def _cards(fname: str, raw: Raw, deck: str, nations: dict[str, Raw]) -> dict[str, Card]:
+def _cards(fname: str, raw: Raw, deck: Deck, nations: dict[str, Raw]) -> dict[str, Card]:
     out = {}
     for entry in raw["card"]:
         cid = entry["id"]
@@ -427,8 +428,8 @@ def _nations(folder: Path, col_ids: list[str]) -> tuple[dict[str, Raw], list[str
 
 
 def _decks(folder: Path, nations: dict[str, Raw]) -> tuple[dict[str, Card], dict[str, Card]]:
-    cards = _cards("market.toml", _load(folder / "market.toml"), "market", nations)
-    haven = _cards("haven.toml", _load(folder / "haven.toml"), "haven", nations)
+    cards = _cards("market.toml", _load(folder / "market.toml"), Deck.MARKET, nations)
+    haven = _cards("haven.toml", _load(folder / "haven.toml"), Deck.HAVEN, nations)
     if set(cards) & set(haven):
         raise RulesetError(f"haven.toml: card {min(set(cards) & set(haven))}: its id is also in market.toml")
     return cards, haven

@@ -10,6 +10,7 @@ from .jsontypes import Event, JsonDict
 from .ruleset import Ruleset, RulesetError, load_ruleset
 from .keys import seed_hash
 from .state import CROWN, State
+from .vocab import CITIZEN, Legality
 
 
 CONFIG_KEYS = frozenset({"players", "nations", "ruleset", "options", "params"})
@@ -89,13 +90,13 @@ def new_state(config: JsonDict, seed: int, start: bool = True) -> tuple[State, l
     st.hand_bonus, st.income, st.moves_bonus = [0] * n, [0] * n, [0] * n
     st.fzone = [rs.zone_index[rs.setup_value("start_zone", n)]] * n
     st.fships = [rs.setup_value("start_ships", n)] * n
-    st.legality = [rs.nations[x]["legality"] for x in nations]
+    st.legality = [Legality(rs.nations[x]["legality"]) for x in nations]
     st.hands = [[] for _ in range(n)]
     st.tableaus = [[] for _ in range(n)]
     st.havens = [[] for _ in range(n)]
     st.cargo = [[] for _ in range(n)]
     st.supply = {"citizens": rs.supply_citizens, "indigenous": rs.supply_indigenous, "chests": rs.supply_chests}
-    st.gone = {"citizen": 0, "indigenous": 0, "slave": 0, "rebel": 0, "chest": 0}
+    st.gone = {"citizen": 0, "indigenous": 0, "slave": 0, "rebel": 0, "chest": 0}   # Meeple values and CHEST
     # the map
     st.site_ids, st.site_names, st.site_zone = rs.site_ids[:], rs.site_names[:], rs.site_zone[:]
     st.site_kind, st.site_wild, st.site_cap = rs.site_kind[:], rs.site_wild[:], rs.site_cap[:]
@@ -109,7 +110,7 @@ def new_state(config: JsonDict, seed: int, start: bool = True) -> tuple[State, l
         owner = crown if rs.col_crown[c] else homes.get(c)
         if owner is not None:
             st.col_owner[c] = owner
-            st.col_labour[c] = "citizen"
+            st.col_labour[c] = CITIZEN
             st.supply["citizens"] -= 1
         elif not rs.col_crown[c]:
             st.col_fort[c] = False                         # a fort stands on a colony only

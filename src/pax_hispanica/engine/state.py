@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from .jsontypes import JsonDict
 
 from .ruleset import Ruleset, load_ruleset
+from .vocab import CARGO, CITIZEN, DECK, LABOUR, LEGALITY, Cargo, Labour, Legality
 
 CROWN = -1          # owner of the Crown colonies when nobody plays the Spanish
 _new = object.__new__
@@ -78,9 +79,9 @@ class State:
     moves_bonus: list[int]
     fzone: list[int]
     fships: list[int]
-    legality: list[str]
+    legality: list[Legality]
     col_owner: list[int | None]
-    col_labour: list[str | None]
+    col_labour: list[Labour | None]
     col_chests: list[int]
     col_fort: list[bool]
     site_ids: list[str]
@@ -98,7 +99,7 @@ class State:
     hands: list[list[str]]
     tableaus: list[list[tuple[str, str | None]]]
     havens: list[list[int]]
-    cargo: list[list[str]]
+    cargo: list[list[Cargo]]
     # DICTS, and the decisions
     supply: dict[str, int]
     gone: dict[str, int]
@@ -199,6 +200,7 @@ class State:
             setattr(st, f, list(getattr(st, f)))
         for f in NESTED:
             setattr(st, f, [list(x) if isinstance(x, list) else x for x in getattr(st, f)])
+        _words(st)
         st.undo_stack = ()
         st.undo_seat = None
         st.acting_now = None
@@ -215,7 +217,7 @@ class State:
         rs = self.rs
         for c, z in enumerate(rs.col_zone):
             if z == zone and self.col_owner[c] == owner:
-                s += 1 + (self.col_labour[c] == "citizen")
+                s += 1 + (self.col_labour[c] == CITIZEN)
         if owner >= 0 and self.fzone[owner] == zone:
             s += self.fships[owner]
         return s
@@ -261,6 +263,14 @@ def appended(per_seat: list[list[T]], seat: int, item: T) -> list[list[T]]:
     new = per_seat[:]
     new[seat] = per_seat[seat] + [item]
     return new
+
+
+def _words(st: State) -> None:
+    """The vocabulary's members (vocab.py) for the plain strings a saved state holds."""
+    st.legality = [LEGALITY[x] for x in st.legality]
+    st.col_labour = [None if x is None else LABOUR[x] for x in st.col_labour]
+    st.cargo = [[CARGO[x] for x in c] for c in st.cargo]
+    st.stack = [{**dec, "deck": DECK[dec["deck"]]} if "deck" in dec else dec for dec in st.stack]
 
 
 def _plain(x: Any) -> Any:
