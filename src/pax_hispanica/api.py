@@ -27,7 +27,7 @@ from .engine.jsontypes import Action, Event, JsonDict
 from .engine.keys import seed_hash
 from .engine.sealed import verify, verify_log
 from .engine.setup import new_state
-from .engine.state import State
+from .engine.state import Result, State
 
 __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
            "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "model_view", "information_state", "redact", "determinize", "determinizer",
@@ -162,7 +162,7 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-def result(state: State) -> JsonDict | None:
+def result(state: State) -> Result | None:
     return state.result
 
 

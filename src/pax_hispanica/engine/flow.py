@@ -14,7 +14,7 @@ A decision with `"sealed": True` is a simultaneous secret choice: see sealed.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from .errors import IllegalAction
 from .events import ADDRESSED, EVENTS, FIELDS as EVENT_FIELDS
@@ -25,6 +25,13 @@ if TYPE_CHECKING:
     from .state import State
 
 Step = Callable[["State", "Out"], bool]
+
+
+class Cursor(TypedDict, total=False):
+    """A step's progress (`State.cursor`, emptied when the step ends)."""
+    i: int                             # the next seat's place in Player Order (auction, play, sail)
+    skipped: tuple[int, ...]           # LAB-3: colonies found with no legal source (labour_acquisition)
+
 YEARS = vocab.YEARS                               # CYC-1: D1..D4 (Year members, in order)
 YEAR_STEPS: dict[int, tuple[Step, ...]] = {}      # filled by engine.years
 
