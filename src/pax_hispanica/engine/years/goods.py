@@ -13,8 +13,7 @@ from ..vocab import SLAVE
 from .. import labour
 
 if TYPE_CHECKING:
-    from ..vocab import SLAVE
-from ..state import State
+    from ..state import State
 
 
 def update_player_order(st: State, out: Out) -> bool:
