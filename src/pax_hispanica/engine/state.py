@@ -2,18 +2,19 @@
 
 A State is never changed once an action has been applied to it: `apply`
 works on a `copy()`. Per-seat data are lists indexed by seat; map data are
-lists indexed by colony space or site (see Ruleset).
+lists indexed by colony space or site (see Ruleset). The words (legalities, labour,
+cargo, a bid's deck) are vocab.py's StrEnum members, which save as their strings.
+Copying, saving and loading are written out field by field (no exec, no generic walk).
 """
 
 from __future__ import annotations
 
 from typing import Any, TypedDict, TypeVar, cast
 
-from .jsontypes import JsonDict
-
-from .ruleset import Ruleset, load_ruleset
 from .decisions import loaded_decision, saved_decision
 from .flow import Cursor
+from .jsontypes import JsonDict
+from .ruleset import Ruleset, load_ruleset
 from .vocab import CARGO, CITIZEN, LABOUR, LEGALITY, Cargo, Labour, Legality
 
 CROWN = -1          # owner of the Crown colonies when nobody plays the Spanish
