@@ -12,11 +12,12 @@ measures, on the same seeds for both:
     decisions per second over random 4-player games; loop_trusted: the same loop with
     api.apply_trusted where the checkout has it (the search path), else apply;
   - simulate: `paxh simulate`'s loop (sim.run, four random bots, one worker), decisions/s;
-  - view / view_lean / information_state / copy / determinize: µs per call, the median over
+  - view / view_lean / information_state / copy / to_dict / restore / determinize: µs per call, the median over
     positions of random games (every 7th decision) of the mean of repeated calls, every
     call for the seat to act; `view` is api.view's default (with the masked state before
     issue 13's default change, without it after), `view_state` is include_state=True,
-    `view_lean` is include_state=False; determinize reads a view with its state; sample is
+    `view_lean` is include_state=False; to_dict is State.to_dict (what api.snapshot dumps),
+    restore is api.restore of that snapshot; determinize reads a view with its state; sample is
     one more sample of the same view (api.determinizer's, else determinize);
   - ismcts: iterations per second at a fixed budget on positions drawn evenly from the four
     years (tests/bots/test_ismcts_pinned.py's positions: 4 goods, 4 auction, 4 play, 4 sail).
@@ -36,7 +37,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 CLOCK = time.process_time
 MEASURES = ("loop", "loop_trusted", "simulate", "view", "view_state", "view_lean", "information_state", "copy",
-            "determinize", "sample", "ismcts")
+            "to_dict", "restore", "determinize", "sample", "ismcts")
 UNITS = {"loop": "decisions/s", "loop_trusted": "decisions/s", "simulate": "decisions/s", "ismcts": "iterations/s"}
 
 
@@ -110,6 +111,9 @@ def worker(quick: bool) -> dict:
     out["view_lean"] = _per_call_us(lambda st: api.view(st, seat(st), include_state=False), states, repeat)
     out["information_state"] = _per_call_us(lambda st: info(st, seat(st)), states, repeat)
     out["copy"] = _per_call_us(lambda st: st.copy(), states, repeat * 4)
+    out["to_dict"] = _per_call_us(lambda st: st.to_dict(), states, repeat)
+    snaps = {id(st): api.snapshot(st) for st in states}
+    out["restore"] = _per_call_us(lambda st: api.restore(snaps[id(st)]), states, repeat)
     views = {id(st): api.view(st, seat(st), include_state=True) for st in states}
     out["determinize"] = _per_call_us(lambda st: api.determinize(views[id(st)], 12345), states, repeat)
     # one more sample of a view already sampled (what an ISMCTS iteration pays): through

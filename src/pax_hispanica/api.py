@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from collections.abc import Mapping
+from os import PathLike
+from typing import Any, TypeAlias
 
 from .engine import core, information as _information, view as _view, why as _why
 from .engine.decisions import DECISIONS as _DECISIONS, describe as _describe
@@ -21,9 +23,11 @@ from .engine.keys import derived_seed
 from .engine.knowledge import known_cards
 from .engine.view_index import ViewIndex, index
 from .engine.scenario import build as _build_scenario
-from .engine.sealed import seed_hash, verify, verify_log
+from .engine.jsontypes import Action, Event, JsonDict
+from .engine.keys import seed_hash
+from .engine.sealed import verify, verify_log
 from .engine.setup import new_state
-from .engine.state import State
+from .engine.state import Result, State
 
 __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
            "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "model_view", "information_state", "redact", "determinize", "determinizer",
@@ -44,28 +48,32 @@ OLD_FORMATS = {"paxh-record-1": "made by an earlier engine whose random generato
 @dataclass
 class Config:
     players: int = 4
-    nations: list | None = None
+    nations: list[str] | None = None
     ruleset: str = "reference"
-    options: dict = field(default_factory=dict)
-    params: dict = field(default_factory=dict)     # variant: overridden ruleset numbers (PRJ-31)
+    options: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)     # variant: overridden ruleset numbers (PRJ-31)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonDict:
         return {k: v for k, v in asdict(self).items() if v not in (None, {})}
 
 
-def _config(config) -> dict:
+ConfigLike: TypeAlias = "Config | Mapping[str, Any]"
+"""A game's config: a Config, or its dict (players, nations, ruleset, options, params)."""
+
+
+def _config(config: ConfigLike) -> JsonDict:
     return config.to_dict() if isinstance(config, Config) else dict(config)
 
 
-def new_game(config, seed: int) -> State:
+def new_game(config: ConfigLike, seed: int) -> State:
     return new_state(_config(config), seed)[0]
 
 
-def acting(state: State) -> tuple:
+def acting(state: State) -> tuple[int, ...]:
     return _acting(state)
 
 
-def decision(state: State, seat: int | None = None) -> dict | None:
+def decision(state: State, seat: int | None = None) -> JsonDict | None:
     """What `seat` is asked now, as everyone may see it: {"decision": name, "rule": rule ID,
     "seats": the seats it asks, ...its public context} (docs/api.md, "Decisions"); None when
     `seat` is not to act now, or nobody is. seat=None: the pending decision, whoever acts.
@@ -155,7 +163,7 @@ determinizer = _information.Determinizer              # determinizer(view)(seed)
 summary = _view.summary
 
 
-def card_catalogue(ruleset: str = "reference") -> dict[str, dict]:
+def card_catalogue(ruleset: str = "reference") -> dict[str, JsonDict]:
     """Every card of a ruleset as public data: name, deck, cost, conditions, effects, target."""
     rs = load_ruleset(ruleset)
     return {cid: {"id": c.id, "name": c.name, "deck": c.deck, "cost": c.cost, "requires": dict(c.requires),
@@ -163,7 +171,7 @@ def card_catalogue(ruleset: str = "reference") -> dict[str, dict]:
             for cid, c in rs.cards.items()}
 
 
-def board_layout(ruleset: str = "reference") -> dict:
+def board_layout(ruleset: str = "reference") -> JsonDict:
     """How a ruleset's board is drawn, from its data files (map.toml's `[board]` and each zone's
     `pos`, nations.toml's `color`): {"size": [width, height] or None, "zones": {zone id: [x, y]}
     for the zones that have a position, "nations": {nation id: {"name", "color"}} in the
@@ -176,7 +184,7 @@ def board_layout(ruleset: str = "reference") -> dict:
                         for n in rs.nation_order}}
 
 
-def parameters(ruleset: str = "reference", params: dict | None = None) -> dict[str, dict]:
+def parameters(ruleset: str = "reference", params: JsonDict | None = None) -> dict[str, JsonDict]:
     """The numbers a variant may override (PRJ-31): name -> {"value", "type", "range"} in this
     ruleset; "range" is [least, most] for a whole number, None for a name (a string)."""
     rs = load_ruleset(ruleset, params)
@@ -189,7 +197,7 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-def result(state: State) -> dict | None:
+def result(state: State) -> Result | None:
     return state.result
 
 
@@ -204,13 +212,13 @@ def restore(data: bytes) -> State:
 class Game:
     """A record plus the state and full event log it replays to."""
 
-    def __init__(self, record: dict, state: State, events: list[dict]):
+    def __init__(self, record: JsonDict, state: State, events: list[Event]) -> None:
         self.record = record
         self.state = state
         self.events = events
 
     @classmethod
-    def new(cls, config, seed: int) -> "Game":
+    def new(cls, config: ConfigLike, seed: int) -> "Game":
         cfg = _config(config)
         st, events = new_state(cfg, seed)
         rec = {"format": RECORD_FORMAT, "ruleset_version": st.rs.version, "config": cfg, "seed": seed,
@@ -218,7 +226,7 @@ class Game:
         return cls(rec, st, events)
 
     @classmethod
-    def from_scenario(cls, scenario: dict) -> "Game":
+    def from_scenario(cls, scenario: JsonDict) -> "Game":
         st, events = _build_scenario(scenario)
         rec = {"format": RECORD_FORMAT, "ruleset_version": st.rs.version, "scenario":
                {k: v for k, v in scenario.items() if k != "actions"}, "config": scenario["config"],
@@ -228,18 +236,18 @@ class Game:
             g.act(a)
         return g
 
-    def act(self, action: dict) -> list[dict]:
+    def act(self, action: Action) -> list[Event]:
         self.state, events = core.apply(self.state, action)
         self.record["actions"].append(action)
         self.events.extend(events)
         return events
 
 
-def from_scenario(scenario: dict) -> Game:
+def from_scenario(scenario: JsonDict) -> Game:
     return Game.from_scenario(scenario)
 
 
-def replay(record: dict, upto: int | None = None) -> Game:
+def replay(record: JsonDict, upto: int | None = None) -> Game:
     """Rebuild a game from its record, applying the first `upto` actions (all by default)."""
     fmt = record.get("format", RECORD_FORMAT)
     if fmt in OLD_FORMATS:
@@ -259,16 +267,17 @@ def replay(record: dict, upto: int | None = None) -> Game:
     return g
 
 
-def verify_record(record: dict) -> list[str]:
+def verify_record(record: JsonDict) -> list[str]:
     """PRJ-1, after the game: replay the record and check its public log against its seed
     (seed_hash, every salt and commitment); [] when everything checks."""
     g = replay(record)
     return verify_log(redact(g.events, None), record["seed"] if "scenario" not in record else g.state.seed)
 
 
-def save_record(record: dict, path) -> None:
+def save_record(record: JsonDict, path: str | PathLike[str]) -> None:
     Path(path).write_text(json.dumps(record, indent=1, ensure_ascii=False))
 
 
-def load_record(path) -> dict:
-    return json.loads(Path(path).read_text())
+def load_record(path: str | PathLike[str]) -> JsonDict:
+    record: JsonDict = json.loads(Path(path).read_text())
+    return record

@@ -1,5 +1,6 @@
 """The views as they were built before issue 13's fast paths: the masked state through
-`State.to_dict` (the generic `_plain` walk) and the public parts read field by field.
+the generic `_plain` walk of the old `State.to_dict` (reference_to_dict, kept here: the
+engine's is now written out field by field) and the public parts read field by field.
 Kept verbatim as the reference the fast `api.view` and `api.information_state` must equal
 byte for byte (tests/engine/test_fast_views.py); and `determinize` as it was before its
 sampler (engine/information.py's Determinizer), which must give the same states."""
@@ -11,14 +12,70 @@ from pax_hispanica.engine.flow import YEARS, acting, step_name
 from pax_hispanica.engine.flow import seats_to_act
 from pax_hispanica.engine.rng import below, seed_state, shuffle
 from pax_hispanica.engine.ruleset import load_ruleset
-from pax_hispanica.engine.state import CROWN, State
+from pax_hispanica.engine.state import CROWN, FLAT, NESTED, SAVED, State
+from pax_hispanica.engine.vocab import CARGO, DECK, LABOUR, LEGALITY
 
 HIDDEN = "?"
 
 
+def _plain(x):
+    if isinstance(x, dict):
+        return {str(k) if not isinstance(k, str) else k: _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    return x
+
+
+def _frozen(x):
+    """Decision dicts keep tuples, never lists, so a shallow copy is a safe copy."""
+    if isinstance(x, dict):
+        return {k: _frozen(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return tuple(_frozen(v) for v in x)
+    return x
+
+
+def reference_to_dict(st: State) -> dict:
+    """State.to_dict as it was before issue 13's explicit one: the generic walk."""
+    d = {f: getattr(st, f) for f in SAVED}
+    d["ruleset"] = st.config.get("ruleset", st.rs.name)     # a folder path stays a path
+    d["secrets"] = {str(k): v for k, v in st.secrets.items()}
+    d["stack"] = [_plain(x) for x in st.stack]
+    d["tableaus"] = [[list(t) for t in tab] for tab in st.tableaus]
+    return _plain(d)
+
+
+def reference_from_dict(d: dict, rs=None) -> State:
+    """State.from_dict as it was before issue 13's explicit one (the generic walk), with the
+    vocabulary's members as the state has them since (vocab.py)."""
+    st = State.__new__(State)
+    st.rs = rs or load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
+    for f in SAVED:
+        setattr(st, f, d[f] if f != "seed_hash" else d.get(f))
+    if st.seed_hash is None:            # snapshots saved before the field existed
+        from pax_hispanica.engine.keys import seed_hash
+        st.seed_hash = seed_hash(st.seed)
+    st.secrets = {int(k): v for k, v in d["secrets"].items()}
+    st.tableaus = [[tuple(t) for t in tab] for tab in d["tableaus"]]
+    st.stack = [_frozen(x) for x in d["stack"]]
+    st.cursor = _frozen(dict(d["cursor"]))
+    for f in FLAT:                      # fresh lists: the state never shares one with `d`
+        setattr(st, f, list(getattr(st, f)))
+    for f in NESTED:
+        setattr(st, f, [list(x) if isinstance(x, list) else x for x in getattr(st, f)])
+    st.legality = [LEGALITY[x] for x in st.legality]
+    st.col_labour = [None if x is None else LABOUR[x] for x in st.col_labour]
+    st.cargo = [[CARGO[x] for x in c] for c in st.cargo]
+    st.stack = [{**dec, "deck": DECK[dec["deck"]]} if "deck" in dec else dec for dec in st.stack]
+    st.undo_stack = ()
+    st.undo_seat = None
+    st.acting_now = None
+    return st
+
+
 def reference_masked_state(st: State, viewer: int | None) -> dict:
     """The state as `viewer` may know it: hidden cards are '?', no seed, no PRNG, others' sealed choices gone."""
-    d = st.to_dict()
+    d = reference_to_dict(st)
     d["seed"] = None
     d["rng"] = None
     if not st.over:
@@ -129,7 +186,7 @@ def reference_determinize(v: dict, seed: int) -> State:
                 else:
                     rng, x = below(seed, rng, 2)
                     secrets[s] = ("attacker", "target")[x]
-    st = State.from_dict({**d, "market": market, "haven": haven, "hands": hands,
+    st = reference_from_dict({**d, "market": market, "haven": haven, "hands": hands,
                           "secrets": {str(k): x for k, x in secrets.items()}, "seed": seed, "rng": rng}, rs)
     st.acting_now = seats_to_act(st)         # complete: a search applies to it, never changes it
     return st

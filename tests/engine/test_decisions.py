@@ -163,6 +163,29 @@ def test_every_saved_decision_is_a_plain_dict_of_its_declared_context():
     assert set(DECISIONS) | {"voyage.royal"} <= seen
 
 
+
+def test_PRJ_7_saving_a_decision_knows_every_tuple_field_of_the_declared_contexts():
+    """decisions.saved_decision / loaded_decision name the fields that hold tuples (no generic
+    walk, issue 13): exactly the tuple-typed fields of the declared contexts, and the only
+    vocabulary field (a bid's deck) is loaded as its member. Saving and loading round-trip."""
+    from pax_hispanica.engine.decisions import TUPLE_FIELDS, loaded_decision, saved_decision
+    from pax_hispanica.engine.vocab import Deck
+    tuples, words = set(), set()
+    for d in DECISIONS.values():
+        for k, h in typing.get_type_hints(context_of(d)).items():
+            h = typing.get_args(h)[0] if typing.get_origin(h) is typing.NotRequired else h
+            if typing.get_origin(h) is tuple:
+                tuples.add(k)
+            elif h is Deck:
+                words.add(k)
+    assert tuples == set(TUPLE_FIELDS) and words == {"deck"}
+    dec = {"d": "bid", "seats": (2, 0), "rule": "AUC-3", "sealed": True, "committed": ((2, "ab"),), "id": "bid.1.4",
+           "initiator": 2, "deck": Deck.HAVEN, "pos": 1, "card": None}
+    saved = saved_decision(dec)
+    assert saved == {**dec, "seats": [2, 0], "committed": [[2, "ab"]]} and list(saved) == list(dec)
+    back = loaded_decision(saved)
+    assert back == dec and type(back["deck"]) is Deck and type(back["committed"][0]) is tuple
+
 # ---- the outer layers know sealed choices only through the API ---------------------------------
 
 SEALED_LIST = re.compile(r"""(["'])bid\1.*(["'])support\2|(["'])support\3.*(["'])bid\4|SEALED_TYPES\s*=""")

@@ -1,15 +1,47 @@
-"""The engine and its API type-check with mypy (issue 13 asks for --strict later; this
-keeps today's clean default run from regressing)."""
+"""The engine and its API type-check under `mypy --strict` (issue 13, "Typed state"), with the
+configuration of pyproject.toml's [tool.mypy]: no blanket ignores, no module exempt."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[2] / "src" / "pax_hispanica"
+ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src" / "pax_hispanica"
 
 
-def test_engine_and_api_type_check(tmp_path):
+def test_PRJ_7_engine_and_api_pass_mypy_strict(tmp_path):
     from mypy import api as mypy_api
-    out, err, status = mypy_api.run([str(SRC / "engine"), str(SRC / "api.py"), "--cache-dir", str(tmp_path),
-                                     "--no-error-summary", "--hide-error-context"])
+    out, err, status = mypy_api.run(["--config-file", str(ROOT / "pyproject.toml"), "--strict",
+                                     "--cache-dir", str(tmp_path), "--no-error-summary", "--hide-error-context",
+                                     str(SRC / "engine"), str(SRC / "api.py")])
     errors = [line for line in out.splitlines() if ": error:" in line]
-    assert status == 0 and not errors, "\n".join(errors[:30]) or err
+    assert status == 0 and not errors, f"{len(errors)} mypy errors:\n" + ("\n".join(errors[:50]) or out + err)
+
+
+def test_PRJ_7_the_mypy_configuration_is_strict_and_exempts_nothing():
+    import tomllib
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
+    assert cfg["strict"] is True
+    assert "overrides" not in cfg and "ignore_errors" not in cfg and "disable_error_code" not in cfg
+    assert set(cfg["files"]) == {"src/pax_hispanica/engine", "src/pax_hispanica/api.py"}
+
+
+def test_PRJ_7_no_blanket_or_bare_type_ignores():
+    """A `# type: ignore` names its error code and stands on one line; none covers a module."""
+    for path in [*sorted((SRC / "engine").rglob("*.py")), SRC / "api.py"]:
+        text = path.read_text()
+        assert "ignore_errors" not in text and "mypy: ignore" not in text, path
+        for n, line in enumerate(text.splitlines(), 1):
+            if "type: ignore" in line:
+                assert re.search(r"#\s*type:\s*ignore\[[a-z-]+(, *[a-z-]+)*\]", line), f"{path.name}:{n}: {line}"
+                assert line.split("#")[0].strip(), f"{path.name}:{n}: a type: ignore on a line of its own"
+
+
+def test_PRJ_31_the_declared_parameter_types_of_Ruleset_are_the_schema():
+    """Ruleset declares each parameter's type for type checkers (read at run time through
+    __getattr__): the same names and types as the schema (ruleset_schema.PARAMS)."""
+    from pax_hispanica.engine import ruleset
+    text = Path(ruleset.__file__).read_text()
+    block = text.split("    if TYPE_CHECKING:", 1)[1].split("\n\n", 1)[0]
+    declared = dict(re.findall(r"^\s+(\w+): ClassVar\[(\w+)\]$", block, re.M))
+    assert declared == {k: t.__name__ for k, t in ruleset.parameter_types().items()}

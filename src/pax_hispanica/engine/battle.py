@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .flow import Out, require
 from .state import replaced
+from .vocab import CHEST, REBEL, Cargo
 
 if TYPE_CHECKING:
     from .state import State
@@ -124,16 +125,16 @@ def _attacker_wins(st: State, attacker: int, zone: int, kind: str, idx: int | No
         return BattleOutcome(attacker, True, sacked=idx)
     if kind == "rebels":
         st.rebels[zone] -= 1
-        st.gone["rebel"] += 1
+        st.gone[REBEL] += 1
         out.emit("RebelRemoved", "BAT-5", attacker=attacker, zone=st.rs.zone_ids[zone])
         return BattleOutcome(attacker, True)
     out.emit("SiteSubdued", "BAT-5", attacker=attacker, site=target)
     return BattleOutcome(attacker, True, won_site=target)
 
 
-def lose_cargo(st: State, seat: int, items: list[str], out: Out, rule: str) -> None:
+def lose_cargo(st: State, seat: int, items: list[Cargo], out: Out, rule: str) -> None:
     for item in items:
-        if item == "chest":
+        if item == CHEST:
             st.supply["chests"] += 1
         else:
             st.gone[item] += 1

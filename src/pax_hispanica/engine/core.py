@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from . import years  # noqa: F401  (registers the years' steps and decisions)
 from .errors import IllegalAction, short
 from .decisions import (BOOL, DECISIONS, INT, NONE, STR, Fields, action_fields, sealed_action_types,
                         sealed_decisions)
+from .jsontypes import Action, Descriptor, Event
 from .flow import Out, QuietOut, acting, advance, seats_to_act
 from .state import State
 
@@ -60,7 +63,7 @@ def check_shape(st: State, action: object) -> int:
     return seat
 
 
-def legal_actions(st: State, seat: int) -> list[dict]:
+def legal_actions(st: State, seat: int) -> list[Descriptor]:
     if seat not in acting(st):
         return []
     dec = st.stack[-1]
@@ -70,16 +73,16 @@ def legal_actions(st: State, seat: int) -> list[dict]:
 EXPAND_LIMIT = 10_000     # api.expand refuses to build more: a bid range grows with a player's money
 
 
-def _size(d: dict) -> int:
+def _size(d: Descriptor) -> int:
     return len(d["options"]) if d["kind"] == "choice" else max(0, d["max"] - d["min"] + 1)
 
 
-def count_actions(descriptors: list[dict]) -> int:
+def count_actions(descriptors: list[Descriptor]) -> int:
     """How many concrete actions the descriptors allow, without listing them."""
     return sum(_size(d) for d in descriptors)
 
 
-def nth_action(descriptors: list[dict], i: int) -> dict:
+def nth_action(descriptors: list[Descriptor], i: int) -> Action:
     """The i-th concrete action, in the order expand lists them (0 <= i < count_actions)."""
     if i < 0:
         raise IndexError(i)
@@ -91,7 +94,7 @@ def nth_action(descriptors: list[dict], i: int) -> dict:
     raise IndexError("action index out of range")
 
 
-def iter_actions(descriptors: list[dict]):
+def iter_actions(descriptors: list[Descriptor]) -> Iterator[Action]:
     """Every concrete action, one at a time (a wide bid range is never held in memory)."""
     for d in descriptors:
         if d["kind"] == "choice":
@@ -102,7 +105,7 @@ def iter_actions(descriptors: list[dict]):
                 yield {**base, field: v}
 
 
-def expand(descriptors: list[dict]) -> list[dict]:
+def expand(descriptors: list[Descriptor]) -> list[Action]:
     """Every concrete action the descriptors allow, as a list; refuses (ValueError) to build
     more than EXPAND_LIMIT: use count_actions / nth_action / iter_actions for those."""
     n = count_actions(descriptors)
@@ -116,7 +119,7 @@ def can_undo(st: State, seat: int) -> bool:
     return bool(st.undo_stack) and st.undo_seat == seat and not st.over
 
 
-def apply(st: State, action: dict) -> tuple[State, list[dict]]:
+def apply(st: State, action: Action) -> tuple[State, list[Event]]:
     """Apply one action to a copy of `st`; `st` itself never changes."""
     seat = check_shape(st, action)
     if st.over:
@@ -131,7 +134,7 @@ def apply(st: State, action: dict) -> tuple[State, list[dict]]:
     return _act(st, seat, action, out), out.events
 
 
-def apply_trusted(st: State, action: dict) -> State:
+def apply_trusted(st: State, action: Action) -> State:
     """The search path (issue 13): the next state of a *legal* action, exactly what `apply`
     gives (tests/engine/test_trusted_apply.py compares to_dict over random positions), for
     bots' internal simulations. It skips the shape checks (PRJ-7: an action that is not one
@@ -146,7 +149,7 @@ def apply_trusted(st: State, action: dict) -> State:
     return _act(st, seat, action, QuietOut(st.copy()))
 
 
-def _act(st: State, seat: int, action: dict, out: Out) -> State:
+def _act(st: State, seat: int, action: Action, out: Out) -> State:
     """Apply a checked action to out.st, a fresh copy of `st`, and finish the new state."""
     new = out.st
     rng_before = new.rng
@@ -163,7 +166,7 @@ def _act(st: State, seat: int, action: dict, out: Out) -> State:
     return new
 
 
-def _undo(st: State, seat: int) -> tuple[State, list[dict]]:
+def _undo(st: State, seat: int) -> tuple[State, list[Event]]:
     """PRJ-2: take back one's own last action within one's turn; the undo is itself recorded."""
     if not can_undo(st, seat):
         raise IllegalAction("nothing_to_undo", "PRJ-2",

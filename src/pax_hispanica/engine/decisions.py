@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NotRequired, TypedDict, TypeVar
 
 from .flow import Out, push as _push
+from .vocab import DECK, Deck
 
 if TYPE_CHECKING:
     from .state import State
@@ -59,7 +60,7 @@ class LabourContext(DecisionContext):
 
 class BidContext(SealedContext):
     initiator: int
-    deck: str                          # "market" or "haven"
+    deck: Deck
     pos: int                           # the card's place in its deck: 1 for buried treasure (AUC-2)
     card: str | None                   # the card sold, None while buried
 
@@ -86,6 +87,42 @@ class SupportContext(SealedContext):
 
 
 C = TypeVar("C", bound=Mapping[str, Any])
+
+
+# ---- saving ----------------------------------------------------------------------------------
+def saved_decision(dec: Mapping[str, Any]) -> dict[str, Any]:
+    """A pending decision as saved (JSON), in its own key order: the contexts above hold
+    tuples in these fields only (tests/engine/test_decisions.py checks it against the
+    TypedDicts), the rest are numbers, strings, booleans or None. No generic walk (issue 13)."""
+    out = dict(dec)
+    out["seats"] = list(dec["seats"])
+    if "committed" in dec:                                   # SealedContext
+        out["committed"] = [[seat, h] for seat, h in dec["committed"]]
+    if "colonies" in dec:                                    # LabourContext
+        out["colonies"] = list(dec["colonies"])
+    if "battled" in dec:                                     # VoyageProgress
+        out["battled"] = list(dec["battled"])
+    return out
+
+
+def loaded_decision(dec: Mapping[str, Any]) -> dict[str, Any]:
+    """A saved decision as the stack holds it: saved_decision's lists as tuples again, and a
+    bid's deck as its member (vocab.Deck)."""
+    out = dict(dec)
+    out["seats"] = tuple(dec["seats"])
+    if "committed" in dec:
+        out["committed"] = tuple((seat, h) for seat, h in dec["committed"])
+    if "colonies" in dec:
+        out["colonies"] = tuple(dec["colonies"])
+    if "battled" in dec:
+        out["battled"] = tuple(dec["battled"])
+    if "deck" in dec:                                        # BidContext
+        out["deck"] = DECK[dec["deck"]]
+    return out
+
+
+# tuple-valued fields of the contexts, and what saved_decision makes of each (checked by a test)
+TUPLE_FIELDS = ("seats", "committed", "colonies", "battled")
 
 
 # ---- the declared types ----------------------------------------------------------------------

@@ -7,17 +7,23 @@ for undo (PRJ-2), as is every draw from the PRNG.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .flow import Out
 from .rng import below, shuffle
+from .vocab import HAVEN, MARKET, Deck
+
+if TYPE_CHECKING:
+    from .state import State
 
 
-def pile(st, deck: str) -> list:
-    return st.market if deck == "market" else st.haven
+def pile(st: State, deck: Deck) -> list[str]:
+    return st.market if deck == MARKET else st.haven
 
 
-def refill(st, deck: str, out: Out) -> bool:
+def refill(st: State, deck: Deck, out: Out) -> bool:
     """AUC-6: an empty Market deck is refilled by shuffling its discard pile (the Haven deck has none)."""
-    if deck == "market" and not st.market and st.market_discard:
+    if deck == MARKET and not st.market and st.market_discard:
         st.market = st.market_discard
         st.market_discard = []
         st.rng = shuffle(st.seed, st.rng, st.market)
@@ -27,22 +33,22 @@ def refill(st, deck: str, out: Out) -> bool:
     return False
 
 
-def show_top(st, deck: str, out: Out) -> None:
+def show_top(st: State, deck: Deck, out: Out) -> None:
     cards = pile(st, deck)
     out.irreversible = True
     out.emit("DeckTopShown", "AUC-6", deck=deck, card=cards[0] if cards else None, size=len(cards))
 
 
-def discard_market_card(st, card: str, out: Out) -> None:
+def discard_market_card(st: State, card: str, out: Out) -> None:
     """HND-3, HND-4: a sold or discarded Market card goes to the Market discard pile.
     PRJ-19: if the Market deck is empty it is refilled at once (AUC-6), so that the
     next initiator sees its face-up top card before choosing."""
     st.market_discard.append(card)
-    if refill(st, "market", out):
-        show_top(st, "market", out)
+    if refill(st, MARKET, out):
+        show_top(st, MARKET, out)
 
 
-def return_haven_card(st, card: str, out: Out) -> None:
+def return_haven_card(st: State, card: str, out: Out) -> None:
     """HND-4, PRJ-3: shuffled back in at a random place below the face-up top card,
     drawn from the state's PRNG; into an empty deck it becomes the face-up top."""
     n = len(st.haven)
@@ -55,4 +61,4 @@ def return_haven_card(st, card: str, out: Out) -> None:
     out.irreversible = True
     out.emit("HavenCardShuffledIn", "HND-4", card=card, size=len(st.haven))
     if pos == 0:
-        show_top(st, "haven", out)
+        show_top(st, HAVEN, out)

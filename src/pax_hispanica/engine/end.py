@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .flow import Out
-from .sealed import seed_hash
+from .keys import seed_hash
+
+if TYPE_CHECKING:
+    from .state import State
 
 
-def end_of_cycle(st, out: Out) -> bool:
+def end_of_cycle(st: State, out: Out) -> bool:
     """CYC-2: the game ends after the last cycle's Sail Year, or after one where someone reached the goal."""
     rs = st.rs
     leaders = [s for s in range(st.n) if st.prestige[s] >= rs.prestige_to_win]
@@ -15,7 +20,7 @@ def end_of_cycle(st, out: Out) -> bool:
     return False
 
 
-def colony_prestige_all(st) -> list[int]:
+def colony_prestige_all(st: State) -> list[int]:
     """CYC-3 with PRJ-30, for every seat: the Prestige its colonies will add at the final
     scoring if it were now (the King's colonies of the Spanish player score
     `crown_colony_prestige`); 0 once the game is over and they have scored."""
@@ -31,11 +36,11 @@ def colony_prestige_all(st) -> list[int]:
     return out
 
 
-def final_scoring(st, out: Out, reason: str) -> None:
+def final_scoring(st: State, out: Out, reason: str) -> None:
     """CYC-3: 1 Prestige per $money_per_prestige and per colony; most Prestige wins,
     then most money, then later in Player Order."""
     rs = st.rs
-    breakdown = []
+    breakdown: list[dict[str, Any]] = []
     colonies = colony_prestige_all(st)                # before st.over is set
     st.prestige = st.prestige[:]                      # shared between states: this state's own list
     for s in range(st.n):

@@ -20,11 +20,11 @@ class IllegalAction(Exception):
         self.message = message
         super().__init__(f"[{code}] {message} ({rule}, {self.page})")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, str]:
         return {"code": self.code, "rule": self.rule, "page": self.page, "message": self.message}
 
 
-def short(value, limit: int = 40) -> str:
+def short(value: object, limit: int = 40) -> str:
     """A value as shown in a refusal: never longer than `limit`, whatever it is (PRJ-7, PRJ-31)."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** limit:
         return f"<a {value.bit_length()}-bit number>"          # str() of a huge int is refused by Python

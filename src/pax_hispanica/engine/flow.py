@@ -14,17 +14,25 @@ A decision with `"sealed": True` is a simultaneous secret choice: see sealed.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from .errors import IllegalAction
 from .events import ADDRESSED, EVENTS, FIELDS as EVENT_FIELDS
 from .rules import page
+from . import vocab
 
 if TYPE_CHECKING:
     from .state import State
 
 Step = Callable[["State", "Out"], bool]
-YEARS = ("goods", "auction", "play", "sail")     # CYC-1: D1..D4
+
+
+class Cursor(TypedDict, total=False):
+    """A step's progress (`State.cursor`, emptied when the step ends)."""
+    i: int                             # the next seat's place in Player Order (auction, play, sail)
+    skipped: tuple[int, ...]           # LAB-3: colonies found with no legal source (labour_acquisition)
+
+YEARS = vocab.YEARS                               # CYC-1: D1..D4 (Year members, in order)
 YEAR_STEPS: dict[int, tuple[Step, ...]] = {}      # filled by engine.years
 
 
@@ -39,7 +47,7 @@ class Out:
         self.events: list[dict[str, Any]] = []
         self.irreversible = False
 
-    def emit(self, type_: str, rule: str, to: Iterable[int] | None = None, **fields: Any) -> dict[str, Any]:
+    def emit(self, type_: str, rule: str, to: Iterable[int] | None = None, **fields: Any) -> None:
         # events.py declares every type's fields: a misspelt or missing field fails here
         assert EVENT_FIELDS.get(type_) == fields.keys() and ADDRESSED[type_] == (to is not None) \
             and rule in EVENTS[type_].rules, (type_, rule, sorted(fields), "docs/events.md; engine/events.py")
@@ -49,7 +57,6 @@ class Out:
             assert isinstance(to, (list, tuple)) and all(isinstance(s, int) for s in to), (type_, to)
             ev["to"] = sorted(to)
         self.events.append(ev)
-        return ev
 
 
 class QuietOut(Out):
@@ -59,7 +66,7 @@ class QuietOut(Out):
     __slots__ = ()
     quiet = True
 
-    def emit(self, type_: str, rule: str, to=None, **fields) -> None:   # type: ignore[override]
+    def emit(self, type_: str, rule: str, to: Iterable[int] | None = None, **fields: Any) -> None:
         self.st.event_seq += 1
 
 

@@ -1,9 +1,8 @@
 """A seat's information state (HID-1) and sampling full states consistent with it (for
 search bots): the masked state of `api.view(..., include_state=True)`.
 
-Built from the state's fields directly (issue 13): the big regular fields are copied by
-slicing, and only the small irregular ones (config, result, cursor, decisions) go
-through the generic `_plain` walk. It equals `State.to_dict()` masked, byte for byte
+Built from the state's fields directly, field by field as `State.to_dict` is (issue 13: no
+generic walk). It equals `State.to_dict()` masked, byte for byte
 (tests/engine/test_fast_views.py keeps the old construction as its reference).
 """
 
@@ -12,54 +11,61 @@ from __future__ import annotations
 from typing import Any
 
 from . import years  # noqa: F401  (registers the decisions whose secret domains determinize draws from)
-from .decisions import secret_domain
+from .decisions import saved_decision, secret_domain
 from .flow import seats_to_act
+from .jsontypes import JsonDict
 from .rng import below, seed_state, shuffle
-from .ruleset import load_ruleset
-from .state import DICTS, FLAT, NESTED, SCALARS, State, _frozen, _new, _plain
+from .ruleset import Ruleset, load_ruleset
+from .state import State, from_fields, plain_config, plain_cursor, plain_result
 
 HIDDEN = "?"
-
-# Scalar fields whose values are JSON trees (dicts or lists), not single numbers or strings.
-_TREES = frozenset({"config", "result"})
-# information_state writes these fields one by one, in this order (to_dict's key order).
-assert NESTED == ("hands", "tableaus", "havens", "cargo") and DICTS == ("supply", "gone", "secrets", "cursor")
 
 
 def information_state(st: State, viewer: int | None) -> dict[str, Any]:
     """The state as `viewer` may know it: hidden cards are '?', no seed, no PRNG, others'
     sealed choices gone; once the game is over everything is shown but the PRNG.
-    The keys come in `State.to_dict`'s order (SAVED, then "ruleset"), so the JSON is the same."""
+    The keys come in `State.to_dict`'s order (SAVED, then "ruleset"), so the JSON is the same
+    (tests/engine/test_fast_views.py); written out field by field, as to_dict is."""
     over = st.over
-    d: dict[str, Any] = {}
-    for f in SCALARS:
-        v = getattr(st, f)
-        d[f] = _plain(v) if f in _TREES else v
-    d["seed"] = st.seed if over else None
-    d["rng"] = None
-    for f in FLAT:
-        d[f] = list(getattr(st, f))          # flat lists of numbers, strings and None
-    if not over:
-        for deck in ("market", "haven"):
-            cards = d[deck]
-            d[deck] = cards[:1] + [HIDDEN] * (len(cards) - 1)
-    d["hands"] = [list(h) if over or s == viewer else [HIDDEN] * len(h) for s, h in enumerate(st.hands)]
-    d["tableaus"] = [[list(t) for t in tab] for tab in st.tableaus]
-    for f in NESTED[2:]:                     # havens, cargo: lists of lists of numbers or strings
-        d[f] = [list(x) for x in getattr(st, f)]
-    d["supply"] = dict(st.supply)
-    d["gone"] = dict(st.gone)
     if over:
-        d["secrets"] = _plain(st.secrets)
-    else:                                    # one's own sealed choice only, as the old view had it
-        d["secrets"] = {str(viewer): st.secrets[viewer]} if viewer in st.secrets else {}
-    d["cursor"] = _plain(st.cursor)
-    d["stack"] = [_plain(x) for x in st.stack]
-    d["ruleset"] = st.config.get("ruleset", st.rs.name)     # a folder path stays a path
-    return d
+        market, haven = st.market[:], st.haven[:]
+        hands = [h[:] for h in st.hands]
+        secrets = {str(seat): value for seat, value in st.secrets.items()}
+    else:
+        market = st.market[:1] + [HIDDEN] * (len(st.market) - 1)
+        haven = st.haven[:1] + [HIDDEN] * (len(st.haven) - 1)
+        hands = [h[:] if s == viewer else [HIDDEN] * len(h) for s, h in enumerate(st.hands)]
+        # one's own sealed choice only, as the old view had it
+        secrets = {str(viewer): st.secrets[viewer]} if viewer in st.secrets else {}
+    return {
+        # SCALARS
+        "config": plain_config(st.config), "seed": st.seed if over else None, "seed_hash": st.seed_hash,
+        "rng": None, "n": st.n, "cycle": st.cycle, "year": st.year, "step": st.step, "event_seq": st.event_seq,
+        "version": st.version, "over": over, "result": plain_result(st.result),
+        "minted": st.minted, "burned": st.burned,
+        # FLAT
+        "order": st.order[:], "money": st.money[:], "prestige": st.prestige[:], "nation": st.nation[:],
+        "hand_bonus": st.hand_bonus[:], "income": st.income[:], "moves_bonus": st.moves_bonus[:],
+        "fzone": st.fzone[:], "fships": st.fships[:], "legality": st.legality[:],
+        "col_owner": st.col_owner[:], "col_labour": st.col_labour[:], "col_chests": st.col_chests[:],
+        "col_fort": st.col_fort[:], "site_ids": st.site_ids[:], "site_names": st.site_names[:],
+        "site_zone": st.site_zone[:], "site_kind": st.site_kind[:], "site_wild": st.site_wild[:],
+        "site_count": st.site_count[:], "site_cap": st.site_cap[:], "rebels": st.rebels[:],
+        "market": market, "market_discard": st.market_discard[:], "haven": haven,
+        # NESTED
+        "hands": hands,
+        "tableaus": [[[card, target] for card, target in tab] for tab in st.tableaus],
+        "havens": [h[:] for h in st.havens],
+        "cargo": [c[:] for c in st.cargo],
+        # DICTS, and the decisions
+        "supply": st.supply.copy(), "gone": st.gone.copy(), "secrets": secrets,
+        "cursor": plain_cursor(st.cursor),
+        "stack": [saved_decision(dec) for dec in st.stack],
+        "ruleset": st.config.get("ruleset", st.rs.name),      # a folder path stays a path
+    }
 
 
-def determinize(v: dict, seed: int) -> State:
+def determinize(v: JsonDict, seed: int) -> State:
     """A full State consistent with a view `v` (one with its "state") or with an information
     state itself: hidden cards dealt at random from the unseen ones, others' sealed choices
     drawn from their legal range, a fresh PRNG. It reads nothing but `v`, so two states
@@ -79,7 +85,7 @@ class Determinizer:
 
     __slots__ = ("d", "template", "unseen_m", "unseen_h", "market", "haven", "hands", "secrets")
 
-    def __init__(self, v: dict) -> None:
+    def __init__(self, v: JsonDict) -> None:
         d = v.get("state", v)
         if "hands" not in d:
             raise ValueError("determinize needs the masked state: a view made with include_state=True, "
@@ -118,14 +124,14 @@ class Determinizer:
         rng = _sample_secrets(self.d, secrets, seed, rng)
         st.market, st.haven, st.hands, st.secrets = market, haven, hands, secrets
         st.seed, st.rng = seed, rng
-        if st.seed_hash is None:            # as State.from_dict: a view saved before the field existed
-            from .sealed import seed_hash
+        if self.d.get("seed_hash") is None:     # as State.from_dict: a view saved before the field existed
+            from .keys import seed_hash
             st.seed_hash = seed_hash(seed)
         st.acting_now = seats_to_act(st)     # complete: a search applies to it, never changes it
         return st
 
 
-def _sample_secrets(d: dict, secrets: dict, seed: int, rng: int) -> int:
+def _sample_secrets(d: JsonDict, secrets: dict[int, Any], seed: int, rng: int) -> int:
     """Others' sealed choices of the pending decision, drawn from their legal range into
     `secrets`; returns the PRNG's new counter."""
     if d["stack"] and d["stack"][-1].get("sealed"):
@@ -138,26 +144,8 @@ def _sample_secrets(d: dict, secrets: dict, seed: int, rng: int) -> int:
     return rng
 
 
-def _template(d: dict, rs) -> State:
-    """The State of an information state's fields, straight from them (what State.from_dict
-    builds, without its generic walk): fresh lists, decisions and the cursor frozen to
-    tuples; the hidden cards, the secrets, seed and PRNG are the sample's (Determinizer)."""
-    st = _new(State)
-    st.rs = rs
-    for f in SCALARS:
-        setattr(st, f, d[f] if f != "seed_hash" else d.get(f))
-    for f in FLAT:
-        setattr(st, f, list(d[f]))
-    st.hands = [list(h) for h in d["hands"]]
-    st.tableaus = [[tuple(t) for t in tab] for tab in d["tableaus"]]
-    st.havens = [list(x) for x in d["havens"]]
-    st.cargo = [list(x) for x in d["cargo"]]
-    st.supply = d["supply"]
-    st.gone = d["gone"]
-    st.secrets = {}
-    st.cursor = _frozen(dict(d["cursor"]))
-    st.stack = [_frozen(x) for x in d["stack"]]
-    st.undo_stack = ()
-    st.undo_seat = None
-    st.acting_now = None
-    return st
+def _template(d: JsonDict, rs: Ruleset) -> State:
+    """The State of an information state's fields, straight from them (state.from_fields, as
+    State.from_dict builds it); the hidden cards, the secrets, seed and PRNG are the sample's
+    (Determinizer), and so is seed_hash when an old view has none."""
+    return from_fields(d, rs, d.get("seed_hash") or "")

@@ -17,7 +17,7 @@ import hashlib
 SEED_LIMIT = 1 << 256
 
 
-def is_seed(seed) -> bool:
+def is_seed(seed: object) -> bool:
     return type(seed) is int and 0 <= seed < SEED_LIMIT        # bool is not a seed
 
 

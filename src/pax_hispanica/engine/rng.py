@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
+from typing import Any
 
 from .keys import derive
 
@@ -22,7 +23,7 @@ U64 = 1 << 64
 
 
 @lru_cache(maxsize=1024)
-def _keyed(seed: int):
+def _keyed(seed: int) -> "hashlib.blake2b":
     # a BLAKE2b object that has absorbed the key block: copying it is cheaper than re-keying
     return hashlib.blake2b(key=derive(seed, "paxh-rng"), digest_size=8)
 
@@ -50,7 +51,7 @@ def below(seed: int, counter: int, n: int) -> tuple[int, int]:
             return counter, x % n
 
 
-def shuffle(seed: int, counter: int, items: list) -> int:
+def shuffle(seed: int, counter: int, items: list[Any]) -> int:
     """Fisher-Yates in place; returns the new counter. The draws are `below(seed, counter,
     i + 1)` written out inline: determinize shuffles every unseen card three times a
     sample, and the calls cost more than the hashing (the golden trace pins the numbers)."""

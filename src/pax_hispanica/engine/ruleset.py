@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import ValidationError
 
@@ -30,6 +30,7 @@ from .ruleset_schema import (
     word,
 )
 from .schema import first_problem
+from .vocab import Deck
 
 __all__ = ["BESPOKE", "DATA", "EFFECTS", "LEGALITIES", "PARAMS", "SITE_KINDS", "STR_CHOICES", "Card", "Ruleset",
            "RulesetError", "check_params", "load_ruleset", "parameter_names", "parameter_types"]
@@ -46,7 +47,7 @@ class RulesetError(ValueError):
 class Card:
     id: str
     name: str
-    deck: str                 # "market" or "haven"
+    deck: Deck
     cost: int
     effects: tuple[Raw, ...]  # tuple of dicts {"kind": ..., params}
     requires: Raw
@@ -92,6 +93,45 @@ class Ruleset:
     # drawing only (no rule reads them): map.toml's [board] size and each zone's `pos`
     board_size: tuple[int, int] | None = None
     zone_pos: list[tuple[int, int] | None] = field(default_factory=list)   # zone index -> (x, y)
+
+    if TYPE_CHECKING:     # the parameters (ruleset_schema.PARAMS), read like fields through __getattr__;
+        # tests/engine/test_types.py checks these names and types against PARAMS
+        cycles: ClassVar[int]
+        prestige_to_win: ClassVar[int]
+        money_per_prestige: ClassVar[int]
+        prestige_per_colony: ClassVar[int]
+        crown_colony_prestige: ClassVar[int]
+        start_money: ClassVar[int]
+        start_ships: ClassVar[int]
+        start_zone: ClassVar[str]
+        supply_citizens: ClassVar[int]
+        supply_indigenous: ClassVar[int]
+        supply_chests: ClassVar[int]
+        goods_per_year: ClassVar[int]
+        chest_cap: ClassVar[int]
+        die_sides: ClassVar[int]
+        slave_death: ClassVar[int]
+        slave_revolt: ClassVar[int]
+        colony_income: ClassVar[int]
+        crown_colony_income: ClassVar[int]
+        employ_cost: ClassVar[int]
+        employ_range: ClassVar[str]
+        auctions_per_player: ClassVar[int]
+        hand_limit: ClassVar[int]
+        sell_price: ClassVar[int]
+        fleet_moves: ClassVar[int]
+        max_ships: ClassVar[int]
+        ship_capacity: ClassVar[int]
+        smuggler_bribe: ClassVar[int]
+        conquistador_spanish_fee: ClassVar[int]
+        privateer_crown_share: ClassVar[int]
+        kings_crown_share: ClassVar[int]
+        conquistador_prestige: ClassVar[int]
+        privateer_prestige: ClassVar[int]
+        privateer_money: ClassVar[int]
+        smuggler_money: ClassVar[int]
+        plunder_money: ClassVar[int]
+        plunder_chests_per_prestige: ClassVar[int]
 
     def __getattr__(self, key: str) -> Any:       # rs.chest_cap etc.: parameters read like fields
         try:
@@ -180,7 +220,7 @@ def _target(fname: str, cid: str, effects: list[Raw]) -> str | None:
     return targets[0] if targets else None
 
 
-def _check_card(fname: str, entry: Raw, deck: str, nations: dict[str, Raw]) -> None:
+def _check_card(fname: str, entry: Raw, deck: Deck, nations: dict[str, Raw]) -> None:
     cid = entry["id"]
     effects = entry.get("effects", [])
     if (deck == "haven") != any(e["kind"] == "haven" for e in effects):
@@ -192,7 +232,7 @@ def _check_card(fname: str, entry: Raw, deck: str, nations: dict[str, Raw]) -> N
         raise RulesetError(f"{fname}: card {cid}: requires.nation: unknown nation {nation!r}")
 
 
-def _cards(fname: str, raw: Raw, deck: str, nations: dict[str, Raw]) -> dict[str, Card]:
+def _cards(fname: str, raw: Raw, deck: Deck, nations: dict[str, Raw]) -> dict[str, Card]:
     out = {}
     for entry in raw["card"]:
         cid = entry["id"]
@@ -388,8 +428,8 @@ def _nations(folder: Path, col_ids: list[str]) -> tuple[dict[str, Raw], list[str
 
 
 def _decks(folder: Path, nations: dict[str, Raw]) -> tuple[dict[str, Card], dict[str, Card]]:
-    cards = _cards("market.toml", _load(folder / "market.toml"), "market", nations)
-    haven = _cards("haven.toml", _load(folder / "haven.toml"), "haven", nations)
+    cards = _cards("market.toml", _load(folder / "market.toml"), Deck.MARKET, nations)
+    haven = _cards("haven.toml", _load(folder / "haven.toml"), Deck.HAVEN, nations)
     if set(cards) & set(haven):
         raise RulesetError(f"haven.toml: card {min(set(cards) & set(haven))}: its id is also in market.toml")
     return cards, haven

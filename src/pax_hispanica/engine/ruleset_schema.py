@@ -86,6 +86,7 @@ def _section(section: str, schema: dict[str, type], optional: bool = False) -> t
 SetupOverride = _section("setup", PARAMS["setup"], optional=True)
 PlayerCount = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,2}$")]   # [setup.by_players.N]: N a whole number
 _SECTIONS: dict[str, Any] = {s: (_section(s, k), ...) for s, k in PARAMS.items()}
+# the ignore below: SetupOverride is a model made at run time (create_model), which no static type names
 _SECTIONS["setup"] = (create_model("SetupSection", __base__=_SECTIONS["setup"][0],
                                    by_players=(dict[PlayerCount, SetupOverride], {})), ...)   # type: ignore[valid-type]
 # PRJ-31: [ranges] gives every whole-number parameter its [least, most]

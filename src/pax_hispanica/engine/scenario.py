@@ -37,6 +37,7 @@ from .schema import first_problem
 from .keys import seed_hash
 from .setup import new_state
 from .state import CROWN, State, replaced
+from .vocab import CARGO, LEGALITY, labour_of
 
 Raw = dict[str, Any]          # a JSON object, its shape already checked by scenario_schema
 
@@ -53,7 +54,7 @@ def _word(err: Raw, entry: str) -> str | None:
     if "tableau" in loc:
         return f"{entry}: tableau entries are card ids or [card id, target]"
     if loc[-1:] == ("year",):
-        return f"year must be one of {YEARS}"
+        return f"year must be one of {tuple(map(str, YEARS))}"
     return None
 
 
@@ -112,9 +113,10 @@ def _fleet(st: State, s: int, f: Raw) -> None:
             _fail(f"scenario: unknown zone {f['zone']!r}")
         st.fzone[s] = rs.zone_index[f["zone"]]
     st.fships = replaced(st.fships, s, f.get("ships", st.fships[s]))            # shared lists: replaced
-    st.legality = replaced(st.legality, s, f.get("legality", st.legality[s]))
+    if "legality" in f:
+        st.legality = replaced(st.legality, s, LEGALITY[f["legality"]])
     if "cargo" in f:
-        st.cargo[s] = list(f["cargo"])
+        st.cargo[s] = [CARGO[x] for x in f["cargo"]]
 
 
 def _player(st: State, s: int, p: Raw) -> list[str]:
@@ -158,7 +160,8 @@ def _colonies(st: State, colonies: dict[str, Raw]) -> None:
             _fail(f"scenario: colony {cid}: owner is a seat, 'crown' or null; labour 'citizen', 'slave' or null")
         owner = col.get("owner", st.col_owner[c])
         st.col_owner[c] = CROWN if owner == "crown" else owner
-        st.col_labour[c] = col.get("labour", st.col_labour[c])
+        if "labour" in col:
+            st.col_labour[c] = labour_of(col["labour"])
         st.col_chests[c] = col.get("chests", st.col_chests[c])
         st.col_fort[c] = col.get("fort", st.col_fort[c])
 

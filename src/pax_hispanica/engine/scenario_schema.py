@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
+from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, with_config
 from typing_extensions import Required, TypedDict  # noqa: UP035 (pydantic needs typing_extensions' TypedDict on 3.11)
 
 from .ruleset_schema import Count, Legality
@@ -23,16 +23,16 @@ Year = Literal["goods", "auction", "play", "sail"]      # flow.YEARS; a test che
 Cargo = Literal["chest", "citizen", "indigenous"]
 
 
+@with_config(FORBID)
 class Fleet(TypedDict, total=False):
-    __pydantic_config__ = FORBID  # type: ignore[misc]
     zone: StrictStr                # a zone id of the map
     ships: Count
     legality: Legality
     cargo: list[Cargo]
 
 
+@with_config(FORBID)
 class Player(TypedDict, total=False):
-    __pydantic_config__ = FORBID  # type: ignore[misc]
     money: Count
     prestige: StrictInt
     hand: list[StrictStr]
@@ -42,24 +42,24 @@ class Player(TypedDict, total=False):
     havens: list[StrictStr]         # land zone ids
 
 
+@with_config(FORBID)
 class Decks(TypedDict, total=False):
     """Top cards first; the rest of the deck keeps its order."""
-    __pydantic_config__ = FORBID  # type: ignore[misc]
     market: list[StrictStr]
     haven: list[StrictStr]
 
 
+@with_config(FORBID)
 class Colony(TypedDict, total=False):
-    __pydantic_config__ = FORBID  # type: ignore[misc]
     owner: Literal["crown"] | StrictInt | None   # a seat, "crown", or null for none
     labour: Literal["citizen", "slave"] | None
     chests: Count
     fort: StrictBool
 
 
+@with_config(FORBID)
 class Position(TypedDict, total=False):
     """Every key is optional: what is not given stays as the seeded setup left it."""
-    __pydantic_config__ = FORBID  # type: ignore[misc]
     cycle: Annotated[StrictInt, Field(ge=1)]
     year: Year
     step: StrictStr                  # a step of the year (flow.YEAR_STEPS)
@@ -81,7 +81,7 @@ Scenario = TypedDict("Scenario", {
     "position": Position,
     "actions": list[dict[StrictStr, Any]],
 }, total=False)
-Scenario.__pydantic_config__ = ConfigDict(extra="forbid", title="Pax Hispanica scenario")  # type: ignore[attr-defined]
+with_config(ConfigDict(extra="forbid", title="Pax Hispanica scenario"))(Scenario)
 SCENARIO = TypeAdapter(Scenario)
 
 

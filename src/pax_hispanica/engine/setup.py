@@ -6,23 +6,25 @@ from .errors import IllegalAction, short
 from .flow import Out, advance, YEARS
 from .keys import is_seed
 from .rng import seed_state, shuffle
-from .ruleset import RulesetError, load_ruleset
-from .sealed import seed_hash
+from .jsontypes import Event, JsonDict
+from .ruleset import Ruleset, RulesetError, load_ruleset
+from .keys import seed_hash
 from .state import CROWN, State
+from .vocab import CITIZEN, Legality
 
 
 CONFIG_KEYS = frozenset({"players", "nations", "ruleset", "options", "params"})
 MAX_OPTIONS = 16
 
 
-def check_seed(seed) -> None:
+def check_seed(seed: object) -> None:
     """PRJ-1: a seed is a whole number in 0..2**256-1 (served games use 128 random bits)."""
     if not is_seed(seed):
         raise IllegalAction("bad_config", "PRJ-1",
                             f"The seed must be a whole number from 0 to 2**256-1, not {short(seed)}.")
 
 
-def check_config(config: dict, rs) -> list[str]:
+def check_config(config: JsonDict, rs: Ruleset) -> list[str]:
     unknown = [k for k in config if k not in CONFIG_KEYS]
     if unknown:
         raise IllegalAction("bad_config", "PRJ-31", f"Unknown config key {short(unknown[0])}; "
@@ -46,7 +48,7 @@ def check_config(config: dict, rs) -> list[str]:
     return list(nations)
 
 
-def ruleset_of(config: dict):
+def ruleset_of(config: JsonDict) -> Ruleset:
     """The config's ruleset with its variant parameters (PRJ-31) applied."""
     try:
         return load_ruleset(config.get("ruleset", "reference"), config.get("params") or None)
@@ -56,7 +58,7 @@ def ruleset_of(config: dict):
         raise
 
 
-def new_state(config: dict, seed: int, start: bool = True) -> tuple[State, list]:
+def new_state(config: JsonDict, seed: int, start: bool = True) -> tuple[State, list[Event]]:
     """The set-up game; with start=False it stops before the first Goods Year (scenarios set their own position)."""
     check_seed(seed)
     if not isinstance(config, dict):
@@ -88,13 +90,13 @@ def new_state(config: dict, seed: int, start: bool = True) -> tuple[State, list]
     st.hand_bonus, st.income, st.moves_bonus = [0] * n, [0] * n, [0] * n
     st.fzone = [rs.zone_index[rs.setup_value("start_zone", n)]] * n
     st.fships = [rs.setup_value("start_ships", n)] * n
-    st.legality = [rs.nations[x]["legality"] for x in nations]
+    st.legality = [Legality(rs.nations[x]["legality"]) for x in nations]
     st.hands = [[] for _ in range(n)]
     st.tableaus = [[] for _ in range(n)]
     st.havens = [[] for _ in range(n)]
     st.cargo = [[] for _ in range(n)]
     st.supply = {"citizens": rs.supply_citizens, "indigenous": rs.supply_indigenous, "chests": rs.supply_chests}
-    st.gone = {"citizen": 0, "indigenous": 0, "slave": 0, "rebel": 0, "chest": 0}
+    st.gone = {"citizen": 0, "indigenous": 0, "slave": 0, "rebel": 0, "chest": 0}   # Meeple values and CHEST
     # the map
     st.site_ids, st.site_names, st.site_zone = rs.site_ids[:], rs.site_names[:], rs.site_zone[:]
     st.site_kind, st.site_wild, st.site_cap = rs.site_kind[:], rs.site_wild[:], rs.site_cap[:]
@@ -108,7 +110,7 @@ def new_state(config: dict, seed: int, start: bool = True) -> tuple[State, list]
         owner = crown if rs.col_crown[c] else homes.get(c)
         if owner is not None:
             st.col_owner[c] = owner
-            st.col_labour[c] = "citizen"
+            st.col_labour[c] = CITIZEN
             st.supply["citizens"] -= 1
         elif not rs.col_crown[c]:
             st.col_fort[c] = False                         # a fort stands on a colony only

@@ -2,17 +2,24 @@
 
 A State is never changed once an action has been applied to it: `apply`
 works on a `copy()`. Per-seat data are lists indexed by seat; map data are
-lists indexed by colony space or site (see Ruleset).
+lists indexed by colony space or site (see Ruleset). The words (legalities, labour,
+cargo, a bid's deck) are vocab.py's StrEnum members, which save as their strings.
+Copying, saving and loading are written out field by field (no exec, no generic walk).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict, TypeVar, cast
 
+from .decisions import loaded_decision, saved_decision
+from .flow import Cursor
+from .jsontypes import JsonDict
 from .ruleset import Ruleset, load_ruleset
+from .vocab import CARGO, CITIZEN, LABOUR, LEGALITY, Cargo, Labour, Legality
 
 CROWN = -1          # owner of the Crown colonies when nobody plays the Spanish
 _new = object.__new__
+T = TypeVar("T")
 
 # Fields copied as flat lists (one level) and as lists of lists (two levels).
 FLAT = ("order", "money", "prestige", "nation", "hand_bonus", "income", "moves_bonus", "fzone", "fships",
@@ -36,6 +43,17 @@ SCALARS = ("config", "seed", "seed_hash", "rng", "n", "cycle", "year", "step", "
            "result", "minted", "burned")
 DICTS = ("supply", "gone", "secrets", "cursor")
 SAVED = SCALARS + FLAT + NESTED + DICTS + ("stack",)
+
+
+class Result(TypedDict):
+    """CYC-3: how a finished game ended (end.final_scoring); `State.result`, saved as it is."""
+    winner: int
+    ranking: list[int]                 # seats, best first
+    scores: list[int]                  # final Prestige by seat
+    money: list[int]
+    nations: list[str]
+    cycles: int
+    reason: str                        # "prestige_goal" or "last_cycle"
 
 
 class State:
@@ -62,7 +80,7 @@ class State:
     event_seq: int
     version: int
     over: bool
-    result: dict[str, Any] | None
+    result: Result | None
     minted: int
     burned: int
     # FLAT
@@ -75,9 +93,9 @@ class State:
     moves_bonus: list[int]
     fzone: list[int]
     fships: list[int]
-    legality: list[str]
+    legality: list[Legality]
     col_owner: list[int | None]
-    col_labour: list[str | None]
+    col_labour: list[Labour | None]
     col_chests: list[int]
     col_fort: list[bool]
     site_ids: list[str]
@@ -95,12 +113,12 @@ class State:
     hands: list[list[str]]
     tableaus: list[list[tuple[str, str | None]]]
     havens: list[list[int]]
-    cargo: list[list[str]]
+    cargo: list[list[Cargo]]
     # DICTS, and the decisions
     supply: dict[str, int]
     gone: dict[str, int]
     secrets: dict[int, Any]
-    cursor: dict[str, Any]
+    cursor: Cursor
     stack: list[dict[str, Any]]
 
     def copy(self) -> "State":
@@ -170,37 +188,52 @@ class State:
         return new
 
     # ---- saving -------------------------------------------------------------------------
-    def to_dict(self) -> dict:
-        d = {f: getattr(self, f) for f in SAVED}
-        d["ruleset"] = self.config.get("ruleset", self.rs.name)     # a folder path stays a path
-        d["secrets"] = {str(k): v for k, v in self.secrets.items()}
-        d["stack"] = [_plain(x) for x in self.stack]
-        d["tableaus"] = [[list(t) for t in tab] for tab in self.tableaus]
-        return _plain(d)
+    def to_dict(self) -> JsonDict:
+        """The saved state (snapshots, fingerprints, records' final states): every SAVED field in
+        its order, then "ruleset"; tuples become lists and the secrets' seats strings. Written
+        out field by field, with no generic walk (issue 13); tests/engine/test_state_copy.py
+        checks it against the field lists and against the generic walk it replaced."""
+        return {
+            # SCALARS
+            "config": plain_config(self.config), "seed": self.seed, "seed_hash": self.seed_hash, "rng": self.rng,
+            "n": self.n, "cycle": self.cycle, "year": self.year, "step": self.step, "event_seq": self.event_seq,
+            "version": self.version, "over": self.over, "result": plain_result(self.result),
+            "minted": self.minted, "burned": self.burned,
+            # FLAT
+            "order": self.order[:], "money": self.money[:], "prestige": self.prestige[:], "nation": self.nation[:],
+            "hand_bonus": self.hand_bonus[:], "income": self.income[:], "moves_bonus": self.moves_bonus[:],
+            "fzone": self.fzone[:], "fships": self.fships[:], "legality": self.legality[:],
+            "col_owner": self.col_owner[:], "col_labour": self.col_labour[:], "col_chests": self.col_chests[:],
+            "col_fort": self.col_fort[:], "site_ids": self.site_ids[:], "site_names": self.site_names[:],
+            "site_zone": self.site_zone[:], "site_kind": self.site_kind[:], "site_wild": self.site_wild[:],
+            "site_count": self.site_count[:], "site_cap": self.site_cap[:], "rebels": self.rebels[:],
+            "market": self.market[:], "market_discard": self.market_discard[:], "haven": self.haven[:],
+            # NESTED
+            "hands": [h[:] for h in self.hands],
+            "tableaus": [[[card, target] for card, target in tab] for tab in self.tableaus],
+            "havens": [h[:] for h in self.havens],
+            "cargo": [c[:] for c in self.cargo],
+            # DICTS, and the decisions
+            "supply": self.supply.copy(), "gone": self.gone.copy(),
+            "secrets": {str(seat): value for seat, value in self.secrets.items()},
+            "cursor": plain_cursor(self.cursor),
+            "stack": [saved_decision(dec) for dec in self.stack],
+            "ruleset": self.config.get("ruleset", self.rs.name),      # a folder path stays a path
+        }
 
     @classmethod
-    def from_dict(cls, d: dict, rs: Ruleset | None = None) -> "State":
-        st = cls.__new__(cls)
-        st.rs = rs or load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
-        for f in SAVED:
-            setattr(st, f, d[f] if f != "seed_hash" else d.get(f))
-        if st.seed_hash is None:            # snapshots saved before the field existed
-            from .sealed import seed_hash
-            st.seed_hash = seed_hash(st.seed)
-        st.secrets = {int(k): v for k, v in d["secrets"].items()}
-        st.tableaus = [[tuple(t) for t in tab] for tab in d["tableaus"]]
-        st.stack = [_frozen(x) for x in d["stack"]]
-        st.cursor = _frozen(dict(d["cursor"]))
-        for f in FLAT:                      # fresh lists: the state never shares one with `d`
-            setattr(st, f, list(getattr(st, f)))
-        for f in NESTED:
-            setattr(st, f, [list(x) if isinstance(x, list) else x for x in getattr(st, f)])
-        st.undo_stack = ()
-        st.undo_seat = None
-        st.acting_now = None
+    def from_dict(cls, d: JsonDict, rs: Ruleset | None = None) -> "State":
+        """The State of a saved one (to_dict's, or an older snapshot without seed_hash)."""
+        rs = rs or load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
+        known = d.get("seed_hash")
+        if known is None:                   # snapshots saved before the field existed
+            from .keys import seed_hash
+            known = seed_hash(d["seed"])
+        st = from_fields(d, rs, known)
+        st.secrets = {int(seat): value for seat, value in d["secrets"].items()}
         return st
 
-    def fingerprint(self) -> dict:
+    def fingerprint(self) -> JsonDict:
         """Everything that defines the position (what replay must reproduce exactly)."""
         return self.to_dict()
 
@@ -211,7 +244,7 @@ class State:
         rs = self.rs
         for c, z in enumerate(rs.col_zone):
             if z == zone and self.col_owner[c] == owner:
-                s += 1 + (self.col_labour[c] == "citizen")
+                s += 1 + (self.col_labour[c] == CITIZEN)
         if owner >= 0 and self.fzone[owner] == zone:
             s += self.fships[owner]
         return s
@@ -243,7 +276,7 @@ class State:
         return CROWN if s is None else s
 
 
-def replaced(values: list, i: int, value) -> list:
+def replaced(values: list[T], i: int, value: T) -> list[T]:
     """A new list with `value` at `i`, the other entries the same: how a SHARED field
     changes without changing a list another state holds."""
     new = values[:]
@@ -251,7 +284,7 @@ def replaced(values: list, i: int, value) -> list:
     return new
 
 
-def appended(per_seat: list[list], seat: int, item) -> list[list]:
+def appended(per_seat: list[list[T]], seat: int, item: T) -> list[list[T]]:
     """A new list of lists with `item` added to `seat`'s list, the others shared: how a
     SHARED_NESTED field grows without changing a list another state holds."""
     new = per_seat[:]
@@ -259,18 +292,100 @@ def appended(per_seat: list[list], seat: int, item) -> list[list]:
     return new
 
 
-def _plain(x):
-    if isinstance(x, dict):
-        return {str(k) if not isinstance(k, str) else k: _plain(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_plain(v) for v in x]
-    return x
+def from_fields(d: JsonDict, rs: Ruleset, seed_hash: str) -> State:
+    """A State from saved fields, written out field by field (State.from_dict, and determinize's
+    template, which then deal the secrets): fresh lists (the state never shares one with `d`),
+    tuples for tableau entries, decisions and the cursor, and the vocabulary's members for the
+    words (vocab.py). The secrets are left empty; supply, gone, config and result are `d`'s."""
+    st = _new(State)
+    st.rs = rs
+    st.undo_stack = ()
+    st.undo_seat = None
+    st.acting_now = None
+    # SCALARS
+    st.config = d["config"]
+    st.seed = d["seed"]
+    st.seed_hash = seed_hash
+    st.rng = d["rng"]
+    st.n = d["n"]
+    st.cycle = d["cycle"]
+    st.year = d["year"]
+    st.step = d["step"]
+    st.event_seq = d["event_seq"]
+    st.version = d["version"]
+    st.over = d["over"]
+    st.result = d["result"]
+    st.minted = d["minted"]
+    st.burned = d["burned"]
+    # FLAT
+    st.order = list(d["order"])
+    st.money = list(d["money"])
+    st.prestige = list(d["prestige"])
+    st.nation = list(d["nation"])
+    st.hand_bonus = list(d["hand_bonus"])
+    st.income = list(d["income"])
+    st.moves_bonus = list(d["moves_bonus"])
+    st.fzone = list(d["fzone"])
+    st.fships = list(d["fships"])
+    st.legality = [LEGALITY[x] for x in d["legality"]]
+    st.col_owner = list(d["col_owner"])
+    st.col_labour = [None if x is None else LABOUR[x] for x in d["col_labour"]]
+    st.col_chests = list(d["col_chests"])
+    st.col_fort = list(d["col_fort"])
+    st.site_ids = list(d["site_ids"])
+    st.site_names = list(d["site_names"])
+    st.site_zone = list(d["site_zone"])
+    st.site_kind = list(d["site_kind"])
+    st.site_wild = list(d["site_wild"])
+    st.site_count = list(d["site_count"])
+    st.site_cap = list(d["site_cap"])
+    st.rebels = list(d["rebels"])
+    st.market = list(d["market"])
+    st.market_discard = list(d["market_discard"])
+    st.haven = list(d["haven"])
+    # NESTED
+    st.hands = [list(h) for h in d["hands"]]
+    st.tableaus = [[(card, target) for card, target in tab] for tab in d["tableaus"]]
+    st.havens = [list(h) for h in d["havens"]]
+    st.cargo = [[CARGO[x] for x in c] for c in d["cargo"]]
+    # DICTS, and the decisions
+    st.supply = d["supply"]
+    st.gone = d["gone"]
+    st.secrets = {}
+    st.cursor = loaded_cursor(d["cursor"])
+    st.stack = [loaded_decision(dec) for dec in d["stack"]]
+    return st
 
 
-def _frozen(x):
-    """Decision dicts keep tuples, never lists, so a shallow copy is a safe copy."""
-    if isinstance(x, dict):
-        return {k: _frozen(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return tuple(_frozen(v) for v in x)
-    return x
+def plain_config(config: JsonDict) -> JsonDict:
+    """A game's config as saved: its lists and tables copied (setup checked that it is
+    players, nations, ruleset, options and params, each a JSON value of its kind)."""
+    out = config.copy()
+    for key in ("nations", "options", "params"):
+        value = out.get(key)
+        if isinstance(value, (list, tuple)):
+            out[key] = list(value)
+        elif isinstance(value, dict):
+            out[key] = value.copy()
+    return out
+
+
+def plain_result(result: Result | None) -> JsonDict | None:
+    """The final result as saved: its lists copied, in its key order (end.final_scoring)."""
+    if result is None:
+        return None
+    return {key: (list(value) if isinstance(value, (list, tuple)) else value) for key, value in result.items()}
+
+
+def plain_cursor(cursor: Cursor) -> JsonDict:
+    out: JsonDict = dict(cursor)
+    if "skipped" in cursor:
+        out["skipped"] = list(cursor["skipped"])
+    return out
+
+
+def loaded_cursor(cursor: JsonDict) -> Cursor:
+    out = cast(Cursor, dict(cursor))
+    if "skipped" in out:
+        out["skipped"] = tuple(out["skipped"])
+    return out

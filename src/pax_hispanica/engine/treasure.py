@@ -5,6 +5,9 @@ from __future__ import annotations
 from .decisions import VoyageProgress
 from .flow import Out
 from .state import CROWN, State, replaced
+from .vocab import CHEST, CONQUISTADOR, PLUNDER, PRIVATEER, SMUGGLER, Legality
+
+_LOAD_RULE = {PLUNDER: "TRS-2", SMUGGLER: "TRS-3"}     # the rule a load follows, by legality (else TRS-4)
 
 
 def free_space(st: State, seat: int) -> int:
@@ -17,21 +20,20 @@ def chest_terms(st: State, seat: int, col: int, voyage: VoyageProgress) -> tuple
     owner = st.col_owner[col]
     legality = st.legality[seat]
     sacked = voyage.get("sacked") == col
-    if legality == "PLUNDER":                       # TRS-2: only by sacking
+    if legality == PLUNDER:                         # TRS-2: only by sacking
         return (0, None) if sacked else None
     if owner == seat:                               # TRS-3, TRS-4: own colonies are free
         return 0, None
-    if legality == "SMUGGLER":                      # TRS-3: bribe the owner (the Pool for the Crown)
+    if legality == SMUGGLER:                        # TRS-3: bribe the owner (the Pool for the Crown)
         return rs.smuggler_bribe, ("pool" if owner == CROWN else owner)
-    if legality == "CONQUISTADOR":                  # TRS-4: legal export
+    if legality == CONQUISTADOR:                    # TRS-4: legal export
         if owner == CROWN:
             return 0, None
         if owner == st.spanish_seat():
             return rs.conquistador_spanish_fee, owner
         return None
-    if legality == "PRIVATEER":                     # TRS-4: crown claims, after a won battle
-        return (0, None) if sacked else None
-    return None
+    assert legality == PRIVATEER, legality          # TRS-4: crown claims, after a won battle
+    return (0, None) if sacked else None
 
 
 def is_kings_colony(st: State, col: int) -> bool:
@@ -47,7 +49,7 @@ def crown_claim(st: State, seat: int, col: int, voyage: VoyageProgress, count: i
     `kings_crown_share` (the royal fifth; counted over the whole voyage)."""
     if st.col_owner[col] == seat and is_kings_colony(st, col):
         share, before = st.rs.kings_crown_share, voyage.get("royal", 0)
-    elif st.legality[seat] != "PRIVATEER" or voyage.get("sacked") != col or st.col_owner[col] == seat:
+    elif st.legality[seat] != PRIVATEER or voyage.get("sacked") != col or st.col_owner[col] == seat:
         return 0
     else:
         share, before = st.rs.privateer_crown_share, voyage.get("taken", 0)
@@ -89,25 +91,25 @@ def load(st: State, seat: int, col: int, count: int, voyage: VoyageProgress, out
         voyage["royal"] = voyage.get("royal", 0) + count
     kept = count - claimed
     st.supply["chests"] += claimed
-    st.cargo[seat].extend(["chest"] * kept)
-    rule = {"PLUNDER": "TRS-2", "SMUGGLER": "TRS-3"}.get(st.legality[seat], "TRS-4")
+    st.cargo[seat].extend([CHEST] * kept)
+    rule = _LOAD_RULE.get(st.legality[seat], "TRS-4")
     out.emit("ChestsLoaded", rule, seat=seat, colony=st.rs.col_ids[col], count=count, kept=kept,
              crown_claim=claimed, paid=cost, paid_to=payee, legality=st.legality[seat])
 
 
-def score(st: State, seat: int, legality: str, out: Out, rule: str = "TRS-5", where: str = "europe") -> None:
+def score(st: State, seat: int, legality: Legality, out: Out, rule: str = "TRS-5", where: str = "europe") -> None:
     """TRS-5: each Chest unloaded scores by legality, then leaves play."""
     rs = st.rs
-    k = st.cargo[seat].count("chest")
+    k = st.cargo[seat].count(CHEST)
     if k == 0:
         return
-    st.cargo[seat] = [x for x in st.cargo[seat] if x != "chest"]
+    st.cargo[seat] = [x for x in st.cargo[seat] if x != CHEST]
     prestige = money = 0
-    if legality == "CONQUISTADOR":
+    if legality == CONQUISTADOR:
         prestige = rs.conquistador_prestige * k
-    elif legality == "PRIVATEER":
+    elif legality == PRIVATEER:
         prestige, money = rs.privateer_prestige * k, rs.privateer_money * k
-    elif legality == "SMUGGLER":
+    elif legality == SMUGGLER:
         money = rs.smuggler_money * k
     else:
         money = rs.plunder_money * k
@@ -115,6 +117,6 @@ def score(st: State, seat: int, legality: str, out: Out, rule: str = "TRS-5", wh
     st.prestige = replaced(st.prestige, seat, st.prestige[seat] + prestige)      # shared: replaced
     st.money[seat] += money
     st.minted += money
-    st.gone["chest"] += k
+    st.gone[CHEST] += k
     out.emit("TreasureScored", rule, seat=seat, legality=legality, chests=k, prestige=prestige, money=money,
              where=where)

@@ -15,6 +15,7 @@ from typing import Any
 from .end import colony_prestige_all
 from .flow import YEARS, acting, step_name
 from .information import HIDDEN, determinize, information_state
+from .jsontypes import Event, JsonDict
 from .ruleset import Ruleset
 from .state import CROWN, State
 
@@ -32,7 +33,7 @@ class _Static:
         self.rs = rs                      # kept so that a ruleset's id is never reused while cached
         self.zone_ids: list[str] = rs.zone_ids
         # (id, name, zone id, goods) of each colony space, in colony order
-        self.colonies: list[tuple[Any, Any, Any, Any]] = [
+        self.colonies: list[tuple[str, str, str, str]] = [
             (rs.col_ids[c], rs.col_names[c], rs.zone_ids[rs.col_zone[c]], rs.col_goods[c])
             for c in range(len(rs.col_ids))]
 
@@ -53,7 +54,7 @@ def _owner(o: int | None) -> int | str | None:
     return "crown" if o == CROWN else o
 
 
-def public_decision(st: State) -> dict | None:
+def public_decision(st: State) -> JsonDict | None:
     """The pending decision as everyone may see it: sealed choices show who has committed
     and their hashes (PRJ-1), never what; board indices become ids."""
     if not st.stack:
@@ -77,7 +78,7 @@ def public_decision(st: State) -> dict | None:
     return pub
 
 
-def view(st: State, viewer: int | None, include_state: bool = False, board: bool = True) -> dict:
+def view(st: State, viewer: int | None, include_state: bool = False, board: bool = True) -> JsonDict:
     """What one seat (or a spectator, viewer=None) sees: its readable parts, and with
     `include_state=True` also the masked state as "state" (`api.information_state`), which
     only `determinize` reads (issue 13: the default leaves it out, the cheaper view every
@@ -100,7 +101,7 @@ def view(st: State, viewer: int | None, include_state: bool = False, board: bool
                   "cargo": list(st.cargo[s])},
         "havens": [zone_ids[z] for z in st.havens[s]],
     } for s in range(st.n)]
-    out = {
+    out: JsonDict = {
         "viewer": viewer, "ruleset": rs.name, "ruleset_version": rs.version, "ruleset_params": dict(rs.overrides),
         "version": st.version, "cycle": st.cycle, "year": YEARS[st.year], "step": step_name(st),
         "order": list(st.order), "acting": list(acting(st)), "decision": public_decision(st), "players": players,
@@ -131,7 +132,7 @@ def view(st: State, viewer: int | None, include_state: bool = False, board: bool
     return out
 
 
-def model_view(st: State, viewer: int | None) -> dict:
+def model_view(st: State, viewer: int | None) -> JsonDict:
     """The public facts an opponent model reads (ISMCTS's bid model, issue 13), without
     building a view: the ruleset, the round and the pending decision, and per player its
     seat, nation, money, Prestige, income, hand size and fleet (zone, ships, legality).
@@ -150,14 +151,14 @@ def model_view(st: State, viewer: int | None) -> dict:
     }
 
 
-def redact(events: list[dict], viewer: int | None, reveal_all: bool = False) -> list[dict]:
+def redact(events: list[Event], viewer: int | None, reveal_all: bool = False) -> list[Event]:
     """HID-2: the log as `viewer` may see it; events addressed to other seats are dropped."""
     if reveal_all:
         return list(events)
     return [e for e in events if "to" not in e or (viewer is not None and viewer in e["to"])]
 
 
-def summary(st: State) -> dict:
+def summary(st: State) -> JsonDict:
     """A short public summary: where the game is, and each player's standing."""
     rs = st.rs
     from_colonies = colony_prestige_all(st)

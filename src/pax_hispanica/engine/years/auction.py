@@ -20,6 +20,7 @@ from .. import decks
 from ..decisions import BOOL, INT, NONE, STR, BidContext, Decision, DecisionContext, register
 from ..flow import Out, require
 from ..sealed import commit
+from ..vocab import DECK, DECKS, Deck
 
 if TYPE_CHECKING:
     from ..state import State
@@ -38,12 +39,13 @@ def auctions(st: State, out: Out) -> bool:
 
 def initiate_options(st: State, seat: int) -> list[dict[str, Any]]:
     opts = [{"seat": seat, "type": "pass"}]
-    for deck in ("market", "haven"):
+    for deck in DECKS:
         n = len(decks.pile(st, deck))
+        name = str(deck)                    # an action holds plain strings (PRJ-7)
         if n >= 1:
-            opts.append({"seat": seat, "type": "initiate", "deck": deck, "buried": False})
+            opts.append({"seat": seat, "type": "initiate", "deck": name, "buried": False})
         if n >= 2:     # PRJ-8: buried treasure needs a card below the top
-            opts.append({"seat": seat, "type": "initiate", "deck": deck, "buried": True})
+            opts.append({"seat": seat, "type": "initiate", "deck": name, "buried": True})
     return opts
 
 
@@ -65,17 +67,18 @@ class Initiate(Decision[DecisionContext]):
             return
         require(action["type"] == "initiate", "wrong_action", "AUC-1", "Initiate an auction or pass.")
         deck, buried = action.get("deck"), action.get("buried", False)
-        require(deck in ("market", "haven"), "unknown_deck", "AUC-1", "The deck is 'market' or 'haven'.")
+        require(deck in DECKS, "unknown_deck", "AUC-1", "The deck is 'market' or 'haven'.")
         require(isinstance(buried, bool), "malformed", "AUC-2", "`buried` is true or false.")
         assert isinstance(deck, str) and isinstance(buried, bool)
-        n = len(decks.pile(st, deck))
+        chosen = DECK[deck]
+        n = len(decks.pile(st, chosen))
         require(n >= (2 if buried else 1), "deck_too_small", "PRJ-8" if buried else "AUC-1",
                 f"The {deck} deck has {n} card(s): not enough for this auction.")
         st.stack.pop()
-        start_bidding(st, seat, deck, buried, out)
+        start_bidding(st, seat, chosen, buried, out)
 
 
-def start_bidding(st: State, initiator: int, deck: str, buried: bool, out: Out) -> None:
+def start_bidding(st: State, initiator: int, deck: Deck, buried: bool, out: Out) -> None:
     """AUC-3: the initiator and every other player with at least $1 bid, in secret."""
     k = st.order.index(initiator)
     after = st.order[k + 1:] + st.order[:k]        # AUC-4: ties among others go to the earliest after the initiator

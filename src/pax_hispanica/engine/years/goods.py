@@ -9,6 +9,7 @@ from ..decisions import STR, Decision, LabourContext, register
 from ..flow import Out, require
 from ..rng import below, shuffle
 from ..state import CROWN
+from ..vocab import SLAVE
 from .. import labour
 
 if TYPE_CHECKING:
@@ -131,14 +132,14 @@ def slave_attrition(st: State, out: Out) -> bool:
     """GDS-6: each Slave rolls a die: it may die, or revolt and become a Rebel."""
     rs = st.rs
     for c, lab in enumerate(st.col_labour):
-        if lab != "slave":
+        if lab != SLAVE:
             continue
         st.rng, r = below(st.seed, st.rng, rs.die_sides)
         roll = r + 1
         outcome = "works"
         if roll == rs.slave_death:
             outcome = "dies"
-            st.gone["slave"] += 1
+            st.gone[SLAVE] += 1
             st.col_labour[c] = None
         elif roll == rs.slave_revolt:
             outcome = "revolts"

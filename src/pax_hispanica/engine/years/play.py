@@ -11,6 +11,7 @@ from ..decisions import STR, NONE, Decision, DecisionContext, Fields, register
 from ..errors import IllegalAction
 from ..flow import Out, require
 from ..state import State, appended
+from ..vocab import HAVEN, MARKET
 
 # HND-3, HND-4: selling or discarding a card, in a play turn or to come down to the hand limit.
 SELL_OR_DISCARD: dict[str, Fields] = {"sell": {"card": (STR,)}, "discard": {"card": (STR,)}}
@@ -41,7 +42,7 @@ def hand_limit_at_year_end(st: State, out: Out) -> bool:
 def sell_discard_options(st: State, seat: int) -> list[dict[str, Any]]:
     opts = []
     for c in dict.fromkeys(st.hands[seat]):
-        if st.rs.cards[c].deck == "market":
+        if st.rs.cards[c].deck == MARKET:
             opts.append({"seat": seat, "type": "sell", "card": c})
         opts.append({"seat": seat, "type": "discard", "card": c})
     return opts
@@ -70,7 +71,7 @@ def sell_or_discard(st: State, seat: int, action: dict[str, Any], out: Out) -> N
     c = check_card_in_hand(st, seat, action)
     card = st.rs.cards[c]
     if action["type"] == "sell":
-        require(card.deck == "market", "cannot_sell_haven", "HND-3", "Only Market cards can be sold; discard a Haven card.")
+        require(card.deck == MARKET, "cannot_sell_haven", "HND-3", "Only Market cards can be sold; discard a Haven card.")
         st.hands[seat].remove(c)
         st.money[seat] += st.rs.sell_price
         st.minted += st.rs.sell_price
@@ -78,11 +79,11 @@ def sell_or_discard(st: State, seat: int, action: dict[str, Any], out: Out) -> N
         decks.discard_market_card(st, c, out)
         return
     st.hands[seat].remove(c)
-    if card.deck == "haven":
-        out.emit("CardDiscarded", "HND-4", seat=seat, card=c, deck="haven")
+    if card.deck == HAVEN:
+        out.emit("CardDiscarded", "HND-4", seat=seat, card=c, deck=HAVEN)
         decks.return_haven_card(st, c, out)
     else:
-        out.emit("CardDiscarded", "HND-4", seat=seat, card=c, deck="market")
+        out.emit("CardDiscarded", "HND-4", seat=seat, card=c, deck=MARKET)
         decks.discard_market_card(st, c, out)
 
 
@@ -124,7 +125,7 @@ def play_card(st: State, seat: int, action: dict[str, Any], out: Out) -> None:
     allowed = card_rules.targets(st, seat, card.target)
     require(target in allowed, "bad_target", "PRJ-11",
             f"{card.name} needs no target." if card.target is None else
-            f"{card.name} needs a target: one of {', '.join(allowed) or 'none available'}.")
+            f"{card.name} needs a target: one of {', '.join(map(str, allowed)) or 'none available'}.")
     st.hands[seat].remove(c)
     st.money[seat] -= card.cost
     st.burned += card.cost

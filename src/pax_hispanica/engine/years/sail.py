@@ -13,6 +13,7 @@ from ..decisions import (INT, NONE, STR, Decision, SupportContext, VoyageContext
 from ..end import end_of_cycle
 from ..flow import Out, require
 from ..sealed import commit
+from ..vocab import ABOARD, CHEST, SMUGGLER
 
 if TYPE_CHECKING:
     from ..state import State
@@ -51,10 +52,10 @@ def voyage_options(st: State, seat: int, v: VoyageProgress) -> list[dict[str, An
                 n = treasure.load_limit(st, seat, c, v)
                 opts += [{"seat": seat, "type": "load_chests", "colony": rs.col_ids[c], "count": k}
                          for k in range(1, n + 1)]
-        kinds = list(dict.fromkeys(x for x in st.cargo[seat] if x != "chest"))
+        kinds = [str(m) for m in dict.fromkeys(x for x in st.cargo[seat] if x != CHEST)]   # an action holds plain strings (PRJ-7)
         opts += [{"seat": seat, "type": "unload", "colony": rs.col_ids[c], "meeple": m}
                  for c in st.vacant_colonies(seat) if rs.col_zone[c] == z for m in kinds]
-        if z in st.havens[seat] and "chest" in st.cargo[seat]:
+        if z in st.havens[seat] and CHEST in st.cargo[seat]:
             opts.append({"seat": seat, "type": "unload_haven"})
     opts.append({"seat": seat, "type": "end_voyage"})
     return opts
@@ -200,7 +201,7 @@ def _unload(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out:
     c = rs.col_index.get(action.get("colony", ""))
     meeple = action.get("meeple")
     require(loading.meeples_aboard(st, seat) > 0, "no_meeple_aboard", "LOAD-4", "No meeple aboard to unload.")
-    require(meeple is None or (meeple in ("citizen", "indigenous") and meeple in st.cargo[seat]),
+    require(meeple is None or (meeple in ABOARD and meeple in st.cargo[seat]),
             "no_such_meeple", "LOAD-4", f"No {meeple!r} aboard to unload.")
     require(c is not None and rs.col_zone[c] == st.fzone[seat] and st.col_owner[c] == seat
             and st.col_labour[c] is None, "not_own_vacant_colony", "LOAD-4",
@@ -213,8 +214,8 @@ def _unload(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out:
 def _unload_haven(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     z = st.fzone[seat]
     require(z in st.havens[seat], "not_your_haven", "CARD-2", "Your fleet is not at one of your Havens.")
-    require("chest" in st.cargo[seat], "no_chests", "CARD-2", "No Chests aboard to unload.")
-    treasure.score(st, seat, "SMUGGLER", out, rule="CARD-2", where=st.rs.zone_ids[z])
+    require(CHEST in st.cargo[seat], "no_chests", "CARD-2", "No Chests aboard to unload.")
+    treasure.score(st, seat, SMUGGLER, out, rule="CARD-2", where=st.rs.zone_ids[z])
     end_voyage(st, seat, out)
 
 
