@@ -111,7 +111,7 @@ def decision_types() -> list[dict[str, Any]]:
     return [_describe(d) for d in _DECISIONS.values()]
 
 
-def _seat_view(state_or_view: State | dict, seat: int | None) -> tuple[dict, Any]:
+def _seat_view(state_or_view: State | JsonDict, seat: int | None) -> tuple[JsonDict, Any]:
     if isinstance(state_or_view, State):
         return _view.view(state_or_view, seat), state_or_view.rs
     if seat is not None and state_or_view.get("viewer") != seat:
@@ -119,7 +119,7 @@ def _seat_view(state_or_view: State | dict, seat: int | None) -> tuple[dict, Any
     return state_or_view, None
 
 
-def unavailable(state_or_view: State | dict, seat: int | None = None) -> list[dict]:
+def unavailable(state_or_view: State | JsonDict, seat: int | None = None) -> list[JsonDict]:
     """Why not? The options the rules forbid `seat` in its pending decision right now, each
     {"decision", "action": the action's shape, "code", "rule", "params"} (docs/api.md, "Why
     not?"); [] when `seat` is not asked now. Computed from `seat`'s view alone (a State is
@@ -129,8 +129,8 @@ def unavailable(state_or_view: State | dict, seat: int | None = None) -> list[di
     return _why.unavailable(v, rs)
 
 
-def battle_preview(state_or_view: State | dict, seat: int | None, target: str, attacker: int | None = None,
-                   zone: str | None = None) -> dict | None:
+def battle_preview(state_or_view: State | JsonDict, seat: int | None, target: str, attacker: int | None = None,
+                   zone: str | None = None) -> JsonDict | None:
     """A battle's Strengths before it is fought, from `seat`'s view (BAT-1..BAT-4): the
     attacker's and the target's, the other players in the zone who will choose a side, and
     the best and worst case (docs/api.md, "Battle preview"). `attacker` and `zone` default
@@ -139,7 +139,7 @@ def battle_preview(state_or_view: State | dict, seat: int | None, target: str, a
     return _why.battle_preview(v, target, attacker, zone, rs)
 
 
-def battle_previews(state_or_view: State | dict, seat: int) -> dict[str, dict]:
+def battle_previews(state_or_view: State | JsonDict, seat: int) -> dict[str, JsonDict]:
     """The previews `seat` needs now: one per attack its voyage may make, or the battle it is
     asked to support; target id -> battle_preview."""
     v, rs = _seat_view(state_or_view, seat)

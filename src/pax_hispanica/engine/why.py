@@ -41,7 +41,9 @@ class _Board:
 
     def __init__(self, view: Mapping[str, Any], rs: Ruleset) -> None:
         self.view, self.rs = view, rs
-        self.seat: int = view["viewer"]          # None for a spectator (battle previews only)
+        # the asked seat (unavailable() builds a board for an asked seat only); a spectator's
+        # board (battle previews) reads view["viewer"] itself
+        self.seat: int = view["viewer"]
         self.players = view["players"]
         self.me = self.players[self.seat] if self.seat is not None else {}
         self.colonies = view.get("colonies") or []
@@ -76,7 +78,7 @@ class _Board:
 
     def strength(self, owner: Any, zone: str) -> int:
         """BAT-2: an owner's colonies in the zone, the Citizens working them, and its fleet there."""
-        s = sum(1 + (c["labour"] == "citizen") for c in self.colonies if c["zone"] == zone and c["owner"] == owner)
+        s: int = sum(1 + (c["labour"] == "citizen") for c in self.colonies if c["zone"] == zone and c["owner"] == owner)
         if isinstance(owner, int) and self.players[owner]["fleet"]["zone"] == zone:
             s += int(self.players[owner]["fleet"]["ships"])
         return s
@@ -309,7 +311,8 @@ def battle_preview(view: Mapping[str, Any], target: str, attacker: int | None = 
     target, BAT-4). `attacker` and `zone` default to the viewer and its fleet's zone; None
     when `target` is not something that can be attacked there."""
     b = _Board(view, rs or ruleset_of(view))
-    attacker = b.seat if attacker is None else attacker
+    viewer: int | None = view.get("viewer")
+    attacker = viewer if attacker is None else attacker
     if attacker is None:
         return None
     zone = zone or b.players[attacker]["fleet"]["zone"]
