@@ -33,7 +33,7 @@ SESSION_COOKIE = "paxh_session"
 SESSION_SECONDS = 30 * 24 * 3600      # a session lasts 30 days from its login
 RESET_SECONDS = 3600                  # a reset link works once, for one hour
 USER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,31}")
-EMAIL = re.compile(r"[^@\s]{1,64}@[^@\s]{1,189}\.[^@\s]{1,60}")
+EMAIL = re.compile(r"[^@\s\x00-\x1f\x7f]{1,64}@[^@\s\x00-\x1f\x7f]{1,189}\.[^@\s\x00-\x1f\x7f]{1,60}")
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
 TIME_CONTROLS = ("", "live:10+10", "live:30+30", "turn:24h", "turn:72h")   # stored; clocks are issue 16's other part
 CHANNELS = ("email", "webhook")
@@ -112,7 +112,7 @@ class Accounts:
     async def authenticate(self, name: str, password: str) -> str:
         """The user id of the account with this name and password, else ServerError(bad_login)
         (the same answer and about the same time for an unknown name)."""
-        acct = await self.by_name(name) if len(name) <= 64 else None
+        acct = await self.by_name(name) if USER_NAME.fullmatch(name.strip()) else None
         ok = await self._verify(acct["password"] if acct else self._dummy, password[:MAX_PASSWORD])
         if not (acct and ok):
             raise ServerError("bad_login", "wrong user name or password", status=401)
@@ -162,7 +162,7 @@ class Accounts:
         way (no telling which names exist). Returns whether a mail was queued."""
         a = adb.accounts
         who = who.strip()[:254]
-        if not who:
+        if not (USER_NAME.fullmatch(who) or EMAIL.fullmatch(who)):
             return False
         async with self.storage.read() as conn:
             row = (await conn.execute(sa.select(a.c.user_id, a.c.user_name, a.c.email).where(

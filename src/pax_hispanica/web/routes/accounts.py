@@ -20,13 +20,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from ..accounts import CHANNELS, SESSION_COOKIE, SESSION_SECONDS, TIME_CONTROLS
+from ..accounts import CHANNELS, SESSION_COOKIE, SESSION_SECONDS, TIME_CONTROLS, USER_NAME
 from ..i18n import LANGS, Tr
 from ..model import ServerError
 from ..ratelimit import RateLimited
 from ..ratings import bot_subject, ordinal
 from ..seam import DEFAULT_BOT, api
-from .common import Site, client_address, site
+from .common import TOKEN, Site, client_address, site
 
 router = APIRouter()
 
@@ -191,7 +191,7 @@ async def forgot(request: Request) -> Response:
 async def reset_page(request: Request, token: str) -> Response:
     s = site(request)
     user = await s.current_user(request)
-    if await s.accounts.reset_valid(token) is None:
+    if not TOKEN.fullmatch(token) or await s.accounts.reset_valid(token) is None:
         return s.message(request, user, 400, "err_bad_reset_link")
     return _page(s, request, user, "reset.html", token=token)
 
@@ -204,6 +204,8 @@ async def reset(request: Request, token: str) -> Response:
         form = await _form(s, request, user)
         if form.get("password", "") != form.get("password2", ""):
             raise ServerError("password_mismatch", "the two passwords differ")
+        if not TOKEN.fullmatch(token):
+            raise ServerError("bad_reset_link", "unknown link")
         uid = await s.accounts.reset(token, form.get("password", ""))
     except ServerError as e:
         return _refusal(s, request, user, e, "reset.html", token=token)
@@ -321,7 +323,7 @@ async def profile_page(request: Request, name: str) -> Response:
     if (switched := await s.lang_switch(request)) is not None:
         return switched
     user = await s.current_user(request)
-    acct = await s.accounts.by_name(name) if len(name) <= 64 else None
+    acct = await s.accounts.by_name(name) if USER_NAME.fullmatch(name) else None
     if acct is None:
         return s.message(request, user, 404, "not_found")
     return _page(s, request, user, "profile.html", account_name=acct["user_name"], profile=await _profile(s, acct["user_id"]))
@@ -367,7 +369,7 @@ async def create_table(request: Request) -> Response:
 
 
 async def _table_or_404(s: Site, tid: str) -> dict | None:
-    return await s.tables.get(tid) if len(tid) <= 32 else None
+    return await s.tables.get(tid) if TOKEN.fullmatch(tid) and len(tid) <= 32 else None
 
 
 @router.get("/tables/{tid}", response_class=HTMLResponse)
@@ -457,7 +459,7 @@ async def rematch(request: Request, gid: str) -> Response:
         return _login_first(request)
     try:
         await _form(s, request, user)
-        if len(gid) > 32:
+        if len(gid) > 32 or not TOKEN.fullmatch(gid):
             raise ServerError("unknown_game", "no such game", status=404)
         tid = await s.tables.rematch(gid, user["id"])
     except ServerError as e:
