@@ -67,17 +67,18 @@ class Tables:
         return out
 
     async def lobby(self, limit: int = 50) -> list[dict]:
-        """The public tables waiting for players, newest first, with their free seats and host."""
+        """The public tables waiting for players, newest first, with their free seats and host
+        (ix_open_tables_lobby, then the seats of just those tables by primary key)."""
         t, ts, a = adb.open_tables, adb.table_seats, adb.accounts
-        taken = (sa.select(ts.c.table_id, sa.func.count().label("taken")).group_by(ts.c.table_id)).subquery()
-        q = (sa.select(t.c.id, t.c.players, t.c.params, t.c.time_control, t.c.created_at, a.c.user_name,
-                       sa.func.coalesce(taken.c.taken, 0).label("taken"))
-             .select_from(t.outerjoin(taken, taken.c.table_id == t.c.id).outerjoin(a, a.c.user_id == t.c.host_user))
+        q = (sa.select(t.c.id, t.c.players, t.c.params, t.c.time_control, t.c.created_at, a.c.user_name)
+             .select_from(t.outerjoin(a, a.c.user_id == t.c.host_user))
              .where(sa.and_(t.c.status == "open", t.c.public == sa.true(), t.c.expires_at > time.time()))
              .order_by(t.c.created_at.desc()).limit(limit))
         async with self.storage.read() as conn:
             rows = (await conn.execute(q)).mappings().all()
-        return [{**dict(r), "params": json.loads(r["params"] or "{}"), "free": r["players"] - r["taken"]}
+            taken = dict((await conn.execute(sa.select(ts.c.table_id, sa.func.count()).where(
+                ts.c.table_id.in_([r["id"] for r in rows])).group_by(ts.c.table_id))).all()) if rows else {}
+        return [{**dict(r), "params": json.loads(r["params"] or "{}"), "free": r["players"] - taken.get(r["id"], 0)}
                 for r in rows]
 
     async def open_of(self, uid: str) -> list[dict]:

@@ -221,9 +221,11 @@ async def _my_games(s: Site, uid: str) -> dict[str, list[dict]]:
     """The account's games in three lists: to move, waiting for others (and tables waiting for
     players), finished. Whose move it is comes from the game itself (the cache, else a replay)."""
     out: dict[str, list[dict]] = {"to_move": [], "waiting": [], "finished": []}
-    for g in await s.svc.games_of(uid):
+    games = await s.svc.games_of(uid)
+    results = await _results_of(s, [g["id"] for g in games if g["status"] == "over"])
+    for g in games:
         if g["status"] == "over":
-            result = await _result_of(s, g["id"])
+            result = results.get(g["id"])
             g["place"] = next((result["ranking"].index(x["seat"]) + 1 for x in g["my_seats"]
                                if x["seat"] in result.get("ranking", [])), None) if result else None
             out["finished"].append(g)
@@ -241,13 +243,20 @@ async def _my_games(s: Site, uid: str) -> dict[str, list[dict]]:
     return out
 
 
-async def _result_of(s: Site, gid: str) -> dict | None:
+async def _results_of(s: Site, gids: list[str]) -> dict[str, dict]:
+    """The results of finished games, in one statement."""
     import sqlalchemy as sa
 
     from .. import db
+    if not gids:
+        return {}
     async with s.svc.storage.read() as conn:
-        raw = (await conn.execute(sa.select(db.games.c.result).where(db.games.c.id == gid))).scalar()
-    return json.loads(raw) if raw else None
+        rows = (await conn.execute(sa.select(db.games.c.id, db.games.c.result).where(db.games.c.id.in_(gids)))).all()
+    return {r.id: json.loads(r.result) for r in rows if r.result}
+
+
+async def _result_of(s: Site, gid: str) -> dict | None:
+    return (await _results_of(s, [gid])).get(gid)
 
 
 async def _profile(s: Site, uid: str) -> dict:
