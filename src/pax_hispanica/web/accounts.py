@@ -146,6 +146,24 @@ class Accounts:
             return None
         return row.user_id
 
+    async def session_account(self, token: str | None) -> tuple[dict, dict] | None:
+        """(users row, account with its settings) of a live session, in one statement; None when
+        the cookie is no live session."""
+        if not token or len(token) > 100:
+            return None
+        s, u, a = adb.account_sessions, db.users, adb.accounts
+        q = (sa.select(u.c.id, u.c.name, u.c.lang, u.c.created_at, s.c.expires_at, *[c.label("a_" + c.name) for c in a.c])
+             .select_from(s.join(u, u.c.id == s.c.user_id).join(a, a.c.user_id == s.c.user_id))
+             .where(s.c.id == digest(token)))
+        async with self.storage.read() as conn:
+            row = (await conn.execute(q)).mappings().first()
+        if row is None or row["expires_at"] < time.time():
+            return None
+        user = {k: row[k] for k in ("id", "name", "lang", "created_at")}
+        acct = {c.name: row["a_" + c.name] for c in a.c}
+        acct["settings"] = {**DEFAULT_SETTINGS, **json.loads(acct["settings"] or "{}")}
+        return user, acct
+
     async def end_session(self, token: str | None) -> None:
         if token:
             async with self.storage.write() as conn:

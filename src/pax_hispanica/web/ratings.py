@@ -66,6 +66,9 @@ class Ratings:
 
     async def rate_pending(self, limit: int = 200) -> int:
         """Rate (or mark unrated) every finished table game not yet looked at; returns how many."""
+        async with self.storage.read() as conn:   # the usual case, in one read: nothing to do
+            if not await self.pending(conn, 1):
+                return 0
         done = 0
         async with self.storage.write() as conn:
             if self.storage.pg:

@@ -118,11 +118,11 @@ class Site:
         from ..accounts import SESSION_COOKIE, digest
 
         token = request.cookies.get(SESSION_COOKIE)
-        uid = await self.accounts.session_user(token)
-        if uid is None:
+        found = await self.accounts.session_account(token)
+        if found is None:
             return {**anon, "account": None, "csrf_key": anon["id"]}
-        user = await self.svc.user(uid)
-        return {**user, "new": anon.get("new", False), "anon_id": anon["id"], "account": await self.accounts.get(uid),
+        user, acct = found
+        return {**user, "new": anon.get("new", False), "anon_id": anon["id"], "account": acct,
                 "csrf_key": "s:" + digest(token or "")}
 
     def csrf_token(self, user: dict) -> str:
