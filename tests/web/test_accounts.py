@@ -291,9 +291,13 @@ def test_public_table_join_start_with_bot_and_rematch(database_url):
         page = guest.get(f"/tables/{tid}").text
         seat_link = re.search(r'href="(/play/[^"]+)" id="my-seat"', page).group(1)
         assert guest.get(seat_link).status_code == 200
-        # both accounts see the game on their account page (any device)
+        # both accounts see the game on their account page (any device); nobody, not even the
+        # table's host, gets a link page listing the others' seats
         for c in (host, guest):
-            assert "/play/" in c.get("/account").text
+            page = c.get("/account").text
+            assert "/play/" in page and "/host/" not in page
+            my = re.search(r'href="(/play/[^"]+)"', page).group(1)
+            assert "/host/" not in c.get(my).text
         (t,) = rows(database_url, adb.open_tables, adb.open_tables.c.id == tid)
         assert t["status"] == "started" and t["game_id"]
         seats = rows(database_url, adb.table_seats, adb.table_seats.c.table_id == tid)

@@ -194,10 +194,11 @@ class Tables:
         assert table is not None
         try:
             by_seat = {s["seat"]: s for s in table["seats"]}
-            host = by_seat.get(0, {}).get("user_id") if by_seat.get(0, {}).get("kind") == "human" else None
             seats = [{"kind": s["kind"], "bot_kind": s["bot_kind"], "bot_strength": s["bot_strength"],
                       "name": s["user_name"] or ""} for s in (by_seat[i] for i in range(table["players"]))]
-            live = await self.svc.create_game(table["players"], seats, None, mode="online", host_user=host,
+            # no host link: at a table each player holds only their own seat's link (a host page
+            # would list everyone's); the table page is where the host's say ends
+            live = await self.svc.create_game(table["players"], seats, None, mode="online", host_user=None,
                                               params=table["params"])
         except Exception:
             async with self.storage.write() as conn:   # give the table back
