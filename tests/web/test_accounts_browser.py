@@ -22,7 +22,7 @@ def shot(page, name: str) -> None:
     Path(SHOTS).mkdir(parents=True, exist_ok=True)
     for label, size in (("desktop", {"width": 1280, "height": 800}), ("phone", {"width": 390, "height": 844})):
         page.set_viewport_size(size)
-        page.screenshot(path=str(Path(SHOTS) / f"{name}-{label}.png"), full_page=True)
+        page.screenshot(path=str(Path(SHOTS) / f"accounts-{name}-{label}.png"), full_page=True)
     page.set_viewport_size({"width": 1280, "height": 800})
 
 
@@ -93,6 +93,9 @@ def test_register_login_logout_and_a_second_device(server_factory, browser, sqli
     # in Catalan
     phone.goto(base + "/account?lang=ca")
     assert "Et toca" in phone.inner_text("#to-move") or "Esperant els altres" in phone.inner_text("#waiting")
+    shot(phone, "account-ca")
+    phone.goto(base + "/")
+    shot(phone, "lobby-ca")
 
 
 def _table_flow(server_factory, browser, url: str) -> None:
