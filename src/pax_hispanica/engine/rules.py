@@ -83,6 +83,8 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-31": ("PRJ", "A variant overrides ruleset numbers by name; the overrides are public and recorded"),
     "PRJ-32": ("PRJ", "A CONQUISTADOR scores conquistador_prestige (1) per Chest in Europe, not 2"),
     "PRJ-33": ("PRJ", "A scenario's log begins with the position as given, not the discarded setup"),
+    # applied by the web server's ratings (web/ratings.py), never by the engine
+    "PRJ-35": ("PRJ", "Rated games: finished table games with no variant, an account, and no seat a bot took over"),
 }
 
 
