@@ -4,7 +4,7 @@ the numbers openskill's Plackett-Luce model gives for the same series by hand; u
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import sqlalchemy as sa
@@ -15,7 +15,6 @@ from pax_hispanica.web import db
 
 from .test_accounts import new_client
 
-
 _FINISHED = iter(range(1, 100))
 
 
@@ -23,7 +22,7 @@ def _finish(url: str, gid: str, ranking: list[int]) -> None:
     """Mark a game over with this ranking (first to last), as the engine's result would say, a
     minute after the game finished before (games are rated in the order they finished)."""
     eng = sa.create_engine(url)
-    when = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc) + timedelta(minutes=next(_FINISHED))
+    when = datetime(2026, 12, 1, 10, 0, tzinfo=UTC) + timedelta(minutes=next(_FINISHED))
     with eng.begin() as conn:
         conn.execute(db.games.update().where(db.games.c.id == gid).values(
             status="over", result=json.dumps({"winner": ranking[0], "ranking": ranking}), updated_at=when))

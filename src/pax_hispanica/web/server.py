@@ -31,8 +31,8 @@ from . import db, render, security
 from .accounts import Accounts
 from .games import Service
 from .mail import AccountMail
-from .ratings import Ratings
 from .ratelimit import RateLimits
+from .ratings import Ratings
 from .routes import accounts as account_routes
 from .routes import api as api_routes
 from .routes import errors, pages, ws

@@ -20,11 +20,16 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from ..accounts import CHANNELS, SESSION_COOKIE, SESSION_SECONDS, TIME_CONTROLS, USER_NAME
+from ..accounts import (
+    CHANNELS,
+    SESSION_COOKIE,
+    SESSION_SECONDS,
+    TIME_CONTROLS,
+    USER_NAME,
+)
 from ..i18n import LANGS, Tr
 from ..model import ServerError
 from ..ratelimit import RateLimited
-from ..ratings import bot_subject, ordinal
 from ..seam import DEFAULT_BOT, api
 from .common import TOKEN, Site, client_address, site
 
@@ -475,5 +480,3 @@ async def rematch(request: Request, gid: str) -> Response:
         return _refusal(s, request, user, e, "message.html", message_key="err_" + e.code)
     return RedirectResponse(f"/tables/{tid}", status_code=303)
 
-
-__all__ = ["bot_subject", "lobby_tables", "ordinal", "router"]
