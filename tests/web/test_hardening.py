@@ -360,7 +360,10 @@ def test_rate_limit_settings(monkeypatch):
     monkeypatch.setenv("PAXH_RATE_CREATE", "off")
     monkeypatch.setenv("PAXH_RATE_ACT", "5/second;100/minute")
     r = RateLimits()
-    assert r.describe() == {"create": "off", "act": "5 per 1 second; 100 per 1 minute"}
+    assert r.describe() == {"create": "off", "act": "5 per 1 second; 100 per 1 minute",
+                            # the accounts' limits (issue 16), at their defaults
+                            "login": "10 per 1 minute; 60 per 1 hour", "login_name": "20 per 1 hour",
+                            "register": "5 per 1 minute; 20 per 1 hour", "reset": "5 per 1 hour"}
     for _ in range(1000):
         r.check("create", "1.2.3.4")
     for _ in range(5):
@@ -371,7 +374,10 @@ def test_rate_limit_settings(monkeypatch):
     r.check("act", "5.6.7.8")     # per address
     monkeypatch.delenv("PAXH_RATE_CREATE")
     monkeypatch.delenv("PAXH_RATE_ACT")
-    assert RateLimits().describe() == {"create": "30 per 1 minute", "act": "20 per 1 second"}
+    defaults = RateLimits().describe()
+    assert {k: defaults.pop(k) for k in ("create", "act")} == {"create": "30 per 1 minute", "act": "20 per 1 second"}
+    assert defaults == {"login": "10 per 1 minute; 60 per 1 hour", "login_name": "20 per 1 hour",
+                        "register": "5 per 1 minute; 20 per 1 hour", "reset": "5 per 1 hour"}
 
 
 # ---------------------------------------------------------------- no 500s

@@ -85,6 +85,8 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-33": ("PRJ", "A scenario's log begins with the position as given, not the discarded setup"),
     # applied by the web server's clocks (web/clocks.py), never by the engine: its actions are ordinary ones
     "PRJ-34": ("PRJ", "A seat that runs out of time: a bot plays that decision; after repeated timeouts a bot takes the seat"),
+    # applied by the web server's ratings (web/ratings.py), never by the engine
+    "PRJ-35": ("PRJ", "Rated games: finished table games with no variant, an account, and no seat a bot took over"),
 }
 
 

@@ -2,6 +2,10 @@
 
     PAXH_RATE_CREATE   games created (POST /api/games, the lobby form)   default "30/minute"
     PAXH_RATE_ACT      actions (POST /api/act, /api/seat/.../bot, WebSocket act/leave/takeover)  default "20/second"
+    PAXH_RATE_LOGIN    login attempts per address                 default "10/minute;60/hour"
+    PAXH_RATE_LOGIN_NAME  login attempts per user name, any address  default "20/hour"
+    PAXH_RATE_REGISTER accounts registered per address            default "5/minute;20/hour"
+    PAXH_RATE_RESET    password-reset mails asked per address     default "5/hour"
 
 A value is anything `limits.parse` reads ("30/minute", "5 per second",
 "100/hour;10/second"); "0", "off" or "" turns that limit off (the load
@@ -26,8 +30,12 @@ from limits.strategies import MovingWindowRateLimiter
 
 from .model import ServerError
 
-DEFAULTS = {"create": "30/minute", "act": "20/second"}
-ENV = {"create": "PAXH_RATE_CREATE", "act": "PAXH_RATE_ACT"}
+DEFAULTS = {"create": "30/minute", "act": "20/second",
+            # accounts (issue 16): tries per address, and per user name from any address
+            "login": "10/minute;60/hour", "login_name": "20/hour", "register": "5/minute;20/hour",
+            "reset": "5/hour"}
+ENV = {"create": "PAXH_RATE_CREATE", "act": "PAXH_RATE_ACT", "login": "PAXH_RATE_LOGIN",
+       "login_name": "PAXH_RATE_LOGIN_NAME", "register": "PAXH_RATE_REGISTER", "reset": "PAXH_RATE_RESET"}
 OFF = {"", "0", "off", "none", "false"}
 
 

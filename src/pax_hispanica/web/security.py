@@ -267,6 +267,8 @@ CSP = "; ".join([
 # form on the page is posted, and the lobby form's origin check needs the real one; same-origin
 # still sends nothing to any other site.
 SAME_ORIGIN_REFERRER = frozenset({"/", "/games"})
+# the same for the account and table pages' forms (issue 16), by prefix
+SAME_ORIGIN_PREFIXES = ("/login", "/register", "/logout", "/forgot", "/reset/", "/account", "/tables", "/u/")
 
 
 class SecurityHeaders:
@@ -292,7 +294,7 @@ class SecurityHeaders:
             if msg["type"] == "http.response.start":
                 names = {k.lower() for k, _ in msg.get("headers", ())}
                 extra = [h for h in self.common if h[0] not in names]
-                if path in SAME_ORIGIN_REFERRER:
+                if path in SAME_ORIGIN_REFERRER or path.startswith(SAME_ORIGIN_PREFIXES):
                     extra = [(k, b"same-origin" if k == b"referrer-policy" else v) for k, v in extra]
                 if no_store:
                     extra = [h for h in extra if h[0] != b"cache-control"]

@@ -14,11 +14,13 @@ ratelimit.py: per-address limits); every refusal is the JSON envelope
 """
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import os
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -26,11 +28,16 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy.engine import make_url
 
 from . import db, play, render, security
+from .accounts import Accounts
 from .games import Service
+from .mail import AccountMail
 from .ratelimit import RateLimits
+from .ratings import Ratings
+from .routes import accounts as account_routes
 from .routes import api as api_routes
 from .routes import errors, pages, ws
 from .routes.common import Site
+from .tables import Tables, sweep_forever
 
 log = logging.getLogger("pax_hispanica.web")
 HERE = Path(__file__).parent
@@ -38,10 +45,11 @@ HERE = Path(__file__).parent
 
 def create_app(database_url: str | None = None, data_dir: str = "data", bot_delay: float | None = None,
                rate_limits: dict[str, str | None] | None = None, secret: str | None = None,
-               api_docs: bool | None = None) -> FastAPI:
+               api_docs: bool | None = None, mail: Any = None) -> FastAPI:
     """rate_limits: {"create": "30/minute", "act": "20/second"} overrides PAXH_RATE_* ("0" = off);
     secret: the CSRF key (PAXH_SECRET); api_docs: serve /api/docs (PAXH_API_DOCS=1; off by default,
-    since Swagger UI loads its script from a CDN that the CSP refuses)."""
+    since Swagger UI loads its script from a CDN that the CSP refuses); mail: where account mail
+    goes (mail.MailSink; default the account_mail table)."""
     url = database_url or os.environ.get("PAXH_DATABASE_URL") or db.default_url(data_dir)
     db.migrate(url)
     if bot_delay is None:
@@ -49,25 +57,30 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     if api_docs is None:
         api_docs = os.environ.get("PAXH_API_DOCS", "") not in ("", "0", "off")
     svc = Service(url, bot_delay=bot_delay)
+    tables, ratings = Tables(svc), Ratings(svc.storage)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await svc.start()
+        sweeper = asyncio.create_task(sweep_forever(tables, ratings))   # expiry and ratings (issue 16)
         yield
+        sweeper.cancel()
         await svc.close()
 
     app = FastAPI(title="Pax Hispanica", lifespan=lifespan, docs_url="/api/docs" if api_docs else None,
                   redoc_url=None)
     app.state.svc = svc
     app.state.rate_limits = limits = RateLimits(rate_limits)
-    app.state.site = Site(svc, limits, security.Csrf(secret), Jinja2Templates(env=render.env))
+    app.state.site = Site(svc, limits, security.Csrf(secret), Jinja2Templates(env=render.env),
+                          accounts=Accounts(svc.storage, mail or AccountMail(svc.storage)), tables=tables,
+                          ratings=ratings)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     # the last added runs first: headers on every answer, then the size limit, then the origin check
     app.add_middleware(security.OriginGuard)
     app.add_middleware(security.BodyLimit)
     app.add_middleware(security.SecurityHeaders)
     errors.install(app)
-    for router in (pages.router, api_routes.router, ws.router):
+    for router in (pages.router, api_routes.router, ws.router, account_routes.router):
         app.include_router(router)
     play.install(app, svc)   # clocks, notifications, chat (play.py, routes/chat.py)
     return app

@@ -76,6 +76,9 @@ class Site:
     limits: RateLimits
     csrf: security.Csrf
     templates: Jinja2Templates
+    accounts: Any = None    # accounts.Accounts, tables.Tables, ratings.Ratings (issue 16)
+    tables: Any = None
+    ratings: Any = None
 
     async def resolve(self, token: str) -> Rights:
         """svc.resolve, for strings that can be tokens at all (a NUL or 10 KB link is unknown, not a
@@ -99,6 +102,8 @@ class Site:
 
     async def current_user(self, request: Request) -> dict:
         user = await self.svc.user(cookie_user(request))
+        if self.accounts is not None:   # a logged-in browser is its account's user
+            user = await self.accounts_user(request, user)
         lang = request.query_params.get("lang")
         if lang is None and user.get("new"):  # a new browser starts in the language it prefers
             lang = preferred_lang(request.headers.get("accept-language", ""))
@@ -107,11 +112,31 @@ class Site:
             user["lang"] = lang
         return user
 
+    async def accounts_user(self, request: Request, anon: dict) -> dict:
+        """The account's user when the session cookie is a live session, else the anonymous one;
+        either way with its CSRF key (the session when logged in, else the anonymous user id)."""
+        from ..accounts import SESSION_COOKIE, digest
+
+        token = request.cookies.get(SESSION_COOKIE)
+        found = await self.accounts.session_account(token)
+        if found is None:
+            return {**anon, "account": None, "csrf_key": anon["id"]}
+        user, acct = found
+        return {**user, "new": anon.get("new", False), "anon_id": anon["id"], "account": acct,
+                "csrf_key": "s:" + digest(token or "")}
+
+    def csrf_token(self, user: dict) -> str:
+        return self.csrf.token(user.get("csrf_key") or user["id"])
+
+    def csrf_ok(self, user: dict, token: object) -> bool:
+        return self.csrf.ok(user.get("csrf_key") or user["id"], token)
+
     @staticmethod
     def remember_user(resp: Response, user: dict) -> Response:
-        """A new browser's user id goes into its cookie."""
+        """A new browser's user id goes into its cookie (its anonymous one, also when logged in)."""
         if user.get("new"):
-            resp.set_cookie(COOKIE, user["id"], max_age=COOKIE_AGE, httponly=True, samesite="lax")
+            resp.set_cookie(COOKIE, user.get("anon_id", user["id"]), max_age=COOKIE_AGE, httponly=True,
+                            samesite="lax")
         return resp
 
     def page(self, request: Request, user: dict, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:

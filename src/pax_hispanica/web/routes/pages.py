@@ -14,6 +14,7 @@ from ..model import ServerError
 from ..play import form_table
 from ..ratelimit import RateLimited
 from ..seam import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS
+from .accounts import lobby_tables
 from .common import Site, client_address, site
 
 router = APIRouter()
@@ -59,15 +60,15 @@ async def lobby(request: Request) -> Response:
         return switched
     user = await s.current_user(request)
     games = await s.svc.games_of(user["id"])
-    return s.page(request, user, "lobby.html", games=games, csrf=s.csrf.token(user["id"]))
+    return s.page(request, user, "lobby.html", games=games, csrf=s.csrf_token(user), **await lobby_tables(s, user))
 
 
 async def _refuse_form(s: Site, request: Request, user: dict, status: int, key: str,
                        headers: dict | None = None, text: str | None = None) -> Response:
     """The lobby again, with the reason in the user's language."""
     games = await s.svc.games_of(user["id"])
-    resp = s.page(request, user, "lobby.html", status=status, games=games, csrf=s.csrf.token(user["id"]),
-                  error=text or Tr(user["lang"])(key))
+    resp = s.page(request, user, "lobby.html", status=status, games=games, csrf=s.csrf_token(user),
+                  error=text or Tr(user["lang"])(key), **await lobby_tables(s, user))
     resp.headers.update(headers or {})
     return resp
 
@@ -84,7 +85,7 @@ async def create_from_form(request: Request) -> Response:
         form = await request.form()
     except Exception:
         return await _refuse_form(s, request, user, 400, "bad_request")
-    if not s.csrf.ok(user["id"], form.get("csrf")):
+    if not s.csrf_ok(user, form.get("csrf")):
         return await _refuse_form(s, request, user, 403, "csrf_refused")
     try:
         s.limits.check("create", client_address(request))

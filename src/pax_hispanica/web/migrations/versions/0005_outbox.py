@@ -9,14 +9,14 @@
 Self-contained: only new tables (see play_db.py); nothing older changes.
 
 Revision ID: 0005_outbox
-Revises: 0004
+Revises: 0005_accounts
 Create Date: 2026-12-01
 """
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0005_outbox"
-down_revision = "0004"
+down_revision = "0005_accounts"   # after the accounts tables (both only add tables)
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,262 @@
+"""Accounts: register, log in and out, sessions, a lost password reset by mail, settings, and
+moving an anonymous browser's seats into an account (issue 16).
+
+An account is a row of `users` (the same kind of row an anonymous browser has) plus a row of
+`accounts` with its user name and argon2 password hash. A logged-in browser carries a session
+cookie (`paxh_session`: a random token; the database keeps only its sha256, so a leaked table
+opens nothing); the anonymous cookie (`paxh_user`) stays as it is, so logging out brings the
+browser's anonymous games back. Every login makes a new session token (a session id that
+someone planted before the login never becomes a logged-in session), and a password reset
+ends every session of the account.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+import secrets
+import time
+from typing import Any
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from . import accounts_db as adb
+from . import db
+from .mail import MailSink
+from .model import ServerError
+from .store import Storage
+
+SESSION_COOKIE = "paxh_session"
+SESSION_SECONDS = 30 * 24 * 3600      # a session lasts 30 days from its login
+RESET_SECONDS = 3600                  # a reset link works once, for one hour
+USER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,31}")
+EMAIL = re.compile(r"[^@\s\x00-\x1f\x7f]{1,64}@[^@\s\x00-\x1f\x7f]{1,189}\.[^@\s\x00-\x1f\x7f]{1,60}")
+MIN_PASSWORD, MAX_PASSWORD = 8, 256
+TIME_CONTROLS = ("", "live:10+10", "live:30+30", "turn:24h", "turn:72h")   # stored; clocks are issue 16's other part
+CHANNELS = ("email", "webhook")
+DEFAULT_SETTINGS: dict[str, Any] = {"notify": {"email": True, "webhook": False}, "time_control": ""}
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Accounts:
+    """The accounts service. `mail` is where reset links go (mail.MailSink)."""
+
+    def __init__(self, storage: Storage, mail: MailSink, hasher: PasswordHasher | None = None) -> None:
+        self.storage = storage
+        self.mail = mail
+        self.hasher = hasher or PasswordHasher()
+        self._dummy = self.hasher.hash(secrets.token_hex(16))  # an unknown name costs a verify too
+
+    # ------------------------------------------------------------------ passwords
+    async def _hash(self, password: str) -> str:
+        return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def _verify(self, stored: str, password: str) -> bool:
+        def check() -> bool:
+            try:
+                return self.hasher.verify(stored, password)
+            except (VerifyMismatchError, VerificationError, InvalidHashError):
+                return False
+        return await asyncio.to_thread(check)
+
+    @staticmethod
+    def check_password(password: str) -> None:
+        if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+            raise ServerError("weak_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+
+    # ------------------------------------------------------------------ accounts
+    async def register(self, name: str, password: str, email: str = "", lang: str = "en") -> str:
+        """A new account; returns its user id. Refuses a bad or taken name, a short password."""
+        name, email = name.strip(), email.strip()
+        if not USER_NAME.fullmatch(name):
+            raise ServerError("bad_user_name", "a user name has 3 to 32 letters, digits, '.', '_' or '-'")
+        self.check_password(password)
+        if email and not EMAIL.fullmatch(email):
+            raise ServerError("bad_email", "that is not an email address")
+        if await self.by_name(name) is not None:
+            raise ServerError("name_taken", "that user name is taken", status=409)
+        hashed = await self._hash(password)
+        uid = secrets.token_urlsafe(18)
+        try:
+            async with self.storage.write() as conn:
+                await conn.execute(db.users.insert().values(id=uid, name=name, lang=lang))
+                await conn.execute(adb.accounts.insert().values(
+                    user_id=uid, user_name=name, user_name_key=name.lower(), password=hashed,
+                    email=email or None, settings=json.dumps(DEFAULT_SETTINGS), created_at=time.time()))
+        except sa.exc.IntegrityError:   # the same name registered a moment ago
+            raise ServerError("name_taken", "that user name is taken", status=409) from None
+        return uid
+
+    async def by_name(self, name: str) -> dict | None:
+        a = adb.accounts
+        async with self.storage.read() as conn:
+            row = (await conn.execute(sa.select(a).where(a.c.user_name_key == name.strip().lower()))).mappings().first()
+        return dict(row) if row else None
+
+    async def get(self, uid: str) -> dict | None:
+        a = adb.accounts
+        async with self.storage.read() as conn:
+            row = (await conn.execute(sa.select(a).where(a.c.user_id == uid))).mappings().first()
+        if not row:
+            return None
+        out = dict(row)
+        out["settings"] = {**DEFAULT_SETTINGS, **json.loads(out["settings"] or "{}")}
+        return out
+
+    async def authenticate(self, name: str, password: str) -> str:
+        """The user id of the account with this name and password, else ServerError(bad_login)
+        (the same answer and about the same time for an unknown name)."""
+        acct = await self.by_name(name) if USER_NAME.fullmatch(name.strip()) else None
+        ok = await self._verify(acct["password"] if acct else self._dummy, password[:MAX_PASSWORD])
+        if not (acct and ok):
+            raise ServerError("bad_login", "wrong user name or password", status=401)
+        if self.hasher.check_needs_rehash(acct["password"]):
+            await self._set_password(acct["user_id"], password)
+        return acct["user_id"]
+
+    async def _set_password(self, uid: str, password: str) -> None:
+        hashed = await self._hash(password)
+        async with self.storage.write() as conn:
+            await conn.execute(adb.accounts.update().where(adb.accounts.c.user_id == uid).values(password=hashed))
+
+    # ------------------------------------------------------------------ sessions
+    async def new_session(self, uid: str) -> str:
+        """A fresh session for `uid`; returns the cookie's value (only its hash is stored)."""
+        token = secrets.token_urlsafe(32)
+        now = time.time()
+        async with self.storage.write() as conn:
+            await conn.execute(adb.account_sessions.insert().values(
+                id=digest(token), user_id=uid, created_at=now, expires_at=now + SESSION_SECONDS))
+        return token
+
+    async def session_user(self, token: str | None) -> str | None:
+        """The user id a session cookie stands for (None: no such session, or it ran out)."""
+        if not token or len(token) > 100:
+            return None
+        s = adb.account_sessions
+        async with self.storage.read() as conn:
+            row = (await conn.execute(sa.select(s.c.user_id, s.c.expires_at).where(s.c.id == digest(token)))).first()
+        if row is None or row.expires_at < time.time():
+            return None
+        return row.user_id
+
+    async def session_account(self, token: str | None) -> tuple[dict, dict] | None:
+        """(users row, account with its settings) of a live session, in one statement; None when
+        the cookie is no live session."""
+        if not token or len(token) > 100:
+            return None
+        s, u, a = adb.account_sessions, db.users, adb.accounts
+        q = (sa.select(u.c.id, u.c.name, u.c.lang, u.c.created_at, s.c.expires_at, *[c.label("a_" + c.name) for c in a.c])
+             .select_from(s.join(u, u.c.id == s.c.user_id).join(a, a.c.user_id == s.c.user_id))
+             .where(s.c.id == digest(token)))
+        async with self.storage.read() as conn:
+            row = (await conn.execute(q)).mappings().first()
+        if row is None or row["expires_at"] < time.time():
+            return None
+        user = {k: row[k] for k in ("id", "name", "lang", "created_at")}
+        acct = {c.name: row["a_" + c.name] for c in a.c}
+        acct["settings"] = {**DEFAULT_SETTINGS, **json.loads(acct["settings"] or "{}")}
+        return user, acct
+
+    async def end_session(self, token: str | None) -> None:
+        if token:
+            async with self.storage.write() as conn:
+                await conn.execute(adb.account_sessions.delete().where(adb.account_sessions.c.id == digest(token)))
+
+    async def end_sessions(self, uid: str) -> None:
+        async with self.storage.write() as conn:
+            await conn.execute(adb.account_sessions.delete().where(adb.account_sessions.c.user_id == uid))
+
+    # ------------------------------------------------------------------ lost password
+    async def request_reset(self, who: str, base_url: str, subject: str, body: str) -> bool:
+        """Mail a one-time reset link to the account named `who` (or with that email), if it has
+        an email address. `body` holds "{name}" and "{link}". The caller answers the same either
+        way (no telling which names exist). Returns whether a mail was queued."""
+        a = adb.accounts
+        who = who.strip()[:254]
+        if not (USER_NAME.fullmatch(who) or EMAIL.fullmatch(who)):
+            return False
+        async with self.storage.read() as conn:
+            row = (await conn.execute(sa.select(a.c.user_id, a.c.user_name, a.c.email).where(
+                sa.or_(a.c.user_name_key == who.lower(), a.c.email == who)).limit(1))).first()
+        if row is None or not row.email:
+            return False
+        token = secrets.token_urlsafe(32)
+        async with self.storage.write() as conn:
+            await conn.execute(adb.password_resets.insert().values(
+                id=digest(token), user_id=row.user_id, expires_at=time.time() + RESET_SECONDS))
+        link = f"{base_url.rstrip('/')}/reset/{token}"
+        await self.mail.enqueue_email(row.email, subject, body.format(name=row.user_name, link=link),
+                                      "password_reset")
+        return True
+
+    async def reset_valid(self, token: str) -> str | None:
+        r = adb.password_resets
+        if len(token) > 100:
+            return None
+        async with self.storage.read() as conn:
+            row = (await conn.execute(sa.select(r).where(r.c.id == digest(token)))).first()
+        if row is None or row.used or row.expires_at < time.time():
+            return None
+        return row.user_id
+
+    async def reset(self, token: str, password: str) -> str:
+        """Set a new password through a reset link (once); every session of the account ends."""
+        self.check_password(password)
+        r = adb.password_resets
+        async with self.storage.write() as conn:   # used once: the UPDATE that marks it wins
+            res = await conn.execute(r.update().where(sa.and_(r.c.id == digest(token), r.c.used == sa.false(),
+                                                              r.c.expires_at >= time.time())).values(used=True))
+            if res.rowcount != 1:
+                raise ServerError("bad_reset_link", "this reset link is used, too old or unknown", status=400)
+            uid = (await conn.execute(sa.select(r.c.user_id).where(r.c.id == digest(token)))).scalar_one()
+        await self._set_password(uid, password)
+        await self.end_sessions(uid)
+        return uid
+
+    # ------------------------------------------------------------------ settings
+    async def save_settings(self, uid: str, lang: str | None, notify: dict[str, bool], time_control: str,
+                            email: str | None) -> None:
+        if time_control not in TIME_CONTROLS:
+            raise ServerError("malformed", "unknown time control")
+        email = (email or "").strip()
+        if email and not EMAIL.fullmatch(email):
+            raise ServerError("bad_email", "that is not an email address")
+        settings = {"notify": {c: bool(notify.get(c)) for c in CHANNELS}, "time_control": time_control}
+        async with self.storage.write() as conn:
+            await conn.execute(adb.accounts.update().where(adb.accounts.c.user_id == uid).values(
+                settings=json.dumps(settings), email=email or None))
+            if lang is not None:
+                await conn.execute(db.users.update().where(db.users.c.id == uid).values(lang=lang))
+
+    # ------------------------------------------------------------------ anonymous seats
+    async def anonymous_games(self, anon_uid: str) -> int:
+        """How many games an anonymous browser's user plays or hosts."""
+        g, s = db.games, db.seats
+        async with self.storage.read() as conn:
+            seated = (await conn.execute(sa.select(sa.func.count(sa.distinct(s.c.game_id)))
+                                         .where(s.c.user_id == anon_uid))).scalar_one()
+            hosted = (await conn.execute(sa.select(sa.func.count()).select_from(g)
+                                         .where(g.c.host_user == anon_uid))).scalar_one()
+        return max(seated, hosted)
+
+    async def claim(self, anon_uid: str, uid: str) -> int:
+        """Move an anonymous browser's seats and hosted games into an account (seats of games the
+        account already plays stay where they are: one person, one seat). Returns seats moved."""
+        if anon_uid == uid or await self.get(anon_uid) is not None:   # never another account's
+            return 0
+        g, s = db.games, db.seats
+        async with self.storage.write() as conn:
+            mine = sa.select(s.c.game_id).where(s.c.user_id == uid)
+            res = await conn.execute(s.update().where(sa.and_(s.c.user_id == anon_uid, ~s.c.game_id.in_(mine)))
+                                     .values(user_id=uid))
+            await conn.execute(g.update().where(g.c.host_user == anon_uid).values(host_user=uid))
+            await conn.execute(adb.table_seats.update().where(adb.table_seats.c.user_id == anon_uid)
+                               .values(user_id=uid))
+        return res.rowcount
