@@ -4,15 +4,19 @@ and rematches, over HTTP on a real SQLite file and (marked postgres) a real Post
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from pax_hispanica.web import accounts_db as adb
+from pax_hispanica.web import accounts_db as adb, play_db
 from pax_hispanica.web.accounts import SESSION_COOKIE, digest
 from pax_hispanica.web.server import create_app
+
+from .helpers import wait_for
+from .play_fixtures import smtp  # noqa: F401 (fixture)
 
 OFF = {"create": "0", "act": "0", "login": "0", "login_name": "0", "register": "0", "reset": "0"}
 
@@ -194,9 +198,11 @@ def test_lost_password_reset_by_mailed_link(app_client):
     for who in ("ines", "nobody-here"):
         r = c.post("/forgot", data={"csrf": token, "who": who})
         assert r.status_code == 200 and 'id="reset-sent"' in r.text   # the same answer for both
-    (mail,) = rows(url, adb.account_mail)
-    assert mail["to_addr"] == "ines@example.org" and mail["kind"] == "password_reset" and mail["sent_at"] is None
-    link = re.search(r"http://testserver/reset/(\S+)", mail["body"]).group(1)
+    # the mail is a row of the notifications outbox (the worker sends it; no SMTP server here)
+    (row,) = rows(url, play_db.outbox, play_db.outbox.c.dedupe.like("mail:password_reset:%"))
+    mail = json.loads(row["payload"])
+    assert mail["headers"]["To"] == "ines@example.org" and row["channel"] == "email" and row["game_id"] is None
+    link = re.search(r"http://testserver/reset/(\S+)", mail["text"]).group(1)
     page = c.get(f"/reset/{link}")
     assert page.status_code == 200
     r = c.post(f"/reset/{link}", data={"csrf": csrf_of(page.text), "password": "a new secret", "password2":
@@ -210,6 +216,22 @@ def test_lost_password_reset_by_mailed_link(app_client):
     r = c.post(f"/reset/{link}", data={"csrf": csrf_of(c.get("/").text), "password": "third one!",
                                        "password2": "third one!"}, follow_redirects=False)
     assert r.status_code == 400
+
+
+def test_the_reset_link_reaches_a_real_smtp_server_through_the_outbox(database_url, smtp,  # noqa: F811
+                                                                      monkeypatch):
+    monkeypatch.setenv("PAXH_SMTP_URL", smtp.url)
+    monkeypatch.setenv("PAXH_OUTBOX_POLL_SECONDS", "0.2")
+    with new_client(database_url) as c:
+        register(c, "rosa", email="rosa@example.org")
+        logout(c)
+        c.post("/forgot", data={"csrf": csrf_of(c.get("/forgot").text), "who": "rosa"})
+        (m,) = wait_for(lambda: smtp.box.to("rosa@example.org"), 20, "the reset mail")
+        link = re.search(r"http://testserver/reset/(\S+)", m.get_content()).group(1)
+        assert m["X-Paxh-Kind"] == "password_reset" and m["Subject"]
+        assert c.get(f"/reset/{link}").status_code == 200
+    (row,) = rows(database_url, play_db.outbox, play_db.outbox.c.dedupe.like("mail:password_reset:%"))
+    assert row["status"] == "sent" and row["attempts"] == 1
 
 
 def test_anonymous_seats_claimed_into_an_account(app_client):
@@ -384,3 +406,42 @@ def test_full_table_starts_itself_and_two_joiners_never_share_a_seat(database_ur
         assert all(getattr(r, "code", None) in ("table_full", "table_closed") for r in results if not isinstance(r, int))
         (t,) = rows(database_url, adb.open_tables, adb.open_tables.c.id == tid)
         assert t["status"] == "started" and t["game_id"]
+
+
+def test_a_seat_an_account_sits_in_is_notified_at_the_accounts_address(app_client):
+    """outbox.recipient_for: no contact row of the seat's own, so the account's email, while
+    its settings have email on; off, nobody."""
+    import concurrent.futures
+
+    from pax_hispanica.web import db
+    from pax_hispanica.web.outbox import recipient_for
+    from pax_hispanica.web.store import Storage
+
+    c, url = app_client
+    register(c, "tomas", email="tomas@example.org")
+    (acct,) = rows(url, adb.accounts, adb.accounts.c.user_name == "tomas")
+    g = c.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    eng = sa.create_engine(url)
+    with eng.begin() as conn:
+        conn.execute(db.seats.update().where(sa.and_(db.seats.c.game_id == g["game"], db.seats.c.seat == 1))
+                     .values(user_id=acct["user_id"]))
+    eng.dispose()
+
+    async def ask() -> list:
+        store = Storage(url)
+        try:
+            async with store.read() as conn:
+                return [await recipient_for(conn, g["game"], s) for s in (0, 1)]
+        finally:
+            await store.close()
+
+    def run() -> list:
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, ask()).result()
+
+    nobody, tomas = run()
+    assert nobody is None and tomas.email == "tomas@example.org" and tomas.webhook is None
+    page = c.get("/account/settings").text
+    c.post("/account/settings", data={"csrf": csrf_of(page), "lang": "ca", "time_control": "",
+                                      "email": "tomas@example.org"})      # every channel off
+    assert run() == [None, None]

@@ -5,7 +5,6 @@
                       (notifications per channel, default time control)
     account_sessions  a logged-in browser: sha256 of the session cookie, whose user, until when
     password_resets   a one-time reset link: sha256 of its token, whose user, until when, used
-    account_mail      mail to send (reset links), until the outbox/SMTP worker takes it over
     open_tables       a table waiting for players (public: listed in the lobby), then its game
     table_seats       who sits where at a table (a joined account, or a bot), kept after the start
     ratings           one openskill rating per subject: "user:<users.id>" or "bot:<kind>[:<strength>]"
@@ -44,17 +43,6 @@ password_resets = sa.Table(
     sa.Column("user_id", sa.String(64), sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
     sa.Column("expires_at", sa.Float, nullable=False),
     sa.Column("used", sa.Boolean, nullable=False, server_default=sa.false()),
-)
-
-account_mail = sa.Table(
-    "account_mail", metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("kind", sa.String(32), nullable=False),        # password_reset
-    sa.Column("to_addr", sa.String(254), nullable=False),
-    sa.Column("subject", sa.Text, nullable=False),
-    sa.Column("body", sa.Text, nullable=False),
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("sent_at", sa.Float, nullable=True),
 )
 
 open_tables = sa.Table(
@@ -118,4 +106,3 @@ sa.Index("ix_open_tables_lobby", open_tables.c.status, open_tables.c.public, ope
 sa.Index("ix_open_tables_game", open_tables.c.game_id)
 sa.Index("ix_table_seats_user", table_seats.c.user_id)
 sa.Index("ix_rating_changes_subject", rating_changes.c.subject, rating_changes.c.at)
-sa.Index("ix_account_mail_unsent", account_mail.c.sent_at)

@@ -25,8 +25,8 @@ Settings (environment): PAXH_SMTP_URL (smtp://[user:pass@]host:port, smtps://, ?
 PAXH_MAIL_FROM, PAXH_PUBLIC_URL (the links' base), PAXH_NOTIFY_DELAY, PAXH_OUTBOX_POLL_SECONDS,
 PAXH_OUTBOX_BACKOFF, PAXH_OUTBOX_WORKER=0 (no worker in this process).
 
-`recipient_for(storage, game, seat)` is the one place that says where a seat's player is
-reached: today the seat's own contact row; with accounts, the account's address.
+`recipient_for(conn, game, seat)` is the one place that says where a seat's player is
+reached: the seat's own contact row, else the account sitting there (its email, if on).
 """
 from __future__ import annotations
 
@@ -73,17 +73,32 @@ class Recipient:
 
 async def recipient_for(conn: Any, game_id: str, seat: int) -> Recipient | None:
     """Where the player of `seat` hears of their move (None: nowhere), read on `conn` (the
-    caller's transaction). The seam accounts replace: today the seat's contact row (an
-    unsubscribed email is no address)."""
+    caller's transaction): the seat's own contact row if it has one (an unsubscribed email is
+    no address), else the account that sits there, by email, if its settings say so
+    (accounts.DEFAULT_SETTINGS: email on)."""
     c = t.seat_contacts.c
     row = (await conn.execute(sa.select(t.seat_contacts).where(sa.and_(c.game_id == game_id, c.seat == seat)))
            ).mappings().first()
-    if row is None:
+    if row is not None:
+        email = None if row["unsubscribed"] else row["email"]
+        if not email and not row["webhook"]:
+            return None
+        return Recipient(email, row["webhook"], row["lang"])
+    from . import accounts_db as adb
+    from .db import seats, users
+
+    a = adb.accounts.c
+    acct = (await conn.execute(
+        sa.select(a.email, a.settings, users.c.lang)
+        .select_from(seats.join(adb.accounts, adb.accounts.c.user_id == seats.c.user_id)
+                     .join(users, users.c.id == seats.c.user_id))
+        .where(sa.and_(seats.c.game_id == game_id, seats.c.seat == seat)))).mappings().first()
+    if acct is None or not acct["email"]:
         return None
-    email = None if row["unsubscribed"] else row["email"]
-    if not email and not row["webhook"]:
+    notify = (json.loads(acct["settings"] or "{}").get("notify") or {})
+    if not notify.get("email", True):
         return None
-    return Recipient(email, row["webhook"], row["lang"])
+    return Recipient(acct["email"], None, acct["lang"] or "en")
 
 
 class Signer:
@@ -230,6 +245,20 @@ class Outbox:
                 created=now))
             n += 1
         return n   # the caller wakes the worker (`wake.set()`) once its transaction has committed
+
+    async def enqueue_email(self, to: str, subject: str, body: str, kind: str) -> None:
+        """An account's mail (a password-reset link: mail.MailSink), sent by the same worker,
+        with the same retries, as the turn notifications; it belongs to no game or period."""
+        payload = {"headers": {"From": self.mail_from, "To": to, "Subject": subject,
+                               "Message-ID": make_msgid(domain="paxh.local"), "X-Paxh-Kind": kind},
+                   "text": body}
+        now = time.time()
+        async with self.storage.write() as conn:
+            await conn.execute(t.outbox.insert().values(
+                channel="email", dedupe=f"mail:{kind}:{secrets.token_hex(16)}", game_id=None, seat=None,
+                period=None, payload=json.dumps(payload), status="pending", attempts=0, next_attempt=now,
+                created=now))
+        self.wake.set()
 
     # ------------------------------------------------------------ the worker
     async def run_forever(self) -> None:

@@ -30,7 +30,6 @@ from sqlalchemy.engine import make_url
 from . import db, play, render, security
 from .accounts import Accounts
 from .games import Service
-from .mail import AccountMail
 from .ratelimit import RateLimits
 from .ratings import Ratings
 from .routes import accounts as account_routes
@@ -49,7 +48,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     """rate_limits: {"create": "30/minute", "act": "20/second"} overrides PAXH_RATE_* ("0" = off);
     secret: the CSRF key (PAXH_SECRET); api_docs: serve /api/docs (PAXH_API_DOCS=1; off by default,
     since Swagger UI loads its script from a CDN that the CSP refuses); mail: where account mail
-    goes (mail.MailSink; default the account_mail table)."""
+    goes (mail.MailSink; default the notifications outbox, outbox.Outbox.enqueue_email)."""
     url = database_url or os.environ.get("PAXH_DATABASE_URL") or db.default_url(data_dir)
     db.migrate(url)
     if bot_delay is None:
@@ -70,9 +69,11 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     app = FastAPI(title="Pax Hispanica", lifespan=lifespan, docs_url="/api/docs" if api_docs else None,
                   redoc_url=None)
     app.state.svc = svc
+    # clocks, notifications, chat (play.py, routes/chat.py); its outbox also sends the accounts' mail
+    play_service = play.install(app, svc)
     app.state.rate_limits = limits = RateLimits(rate_limits)
     app.state.site = Site(svc, limits, security.Csrf(secret), Jinja2Templates(env=render.env),
-                          accounts=Accounts(svc.storage, mail or AccountMail(svc.storage)), tables=tables,
+                          accounts=Accounts(svc.storage, mail or play_service.outbox), tables=tables,
                           ratings=ratings)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     # the last added runs first: headers on every answer, then the size limit, then the origin check
@@ -82,7 +83,6 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     errors.install(app)
     for router in (pages.router, api_routes.router, ws.router, account_routes.router):
         app.include_router(router)
-    play.install(app, svc)   # clocks, notifications, chat (play.py, routes/chat.py)
     return app
 
 

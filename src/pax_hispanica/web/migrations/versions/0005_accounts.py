@@ -44,17 +44,6 @@ def upgrade() -> None:
         sa.Column("used", sa.Boolean, nullable=False, server_default=sa.false()),
     )
     op.create_table(
-        "account_mail",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("kind", sa.String(32), nullable=False),
-        sa.Column("to_addr", sa.String(254), nullable=False),
-        sa.Column("subject", sa.Text, nullable=False),
-        sa.Column("body", sa.Text, nullable=False),
-        sa.Column("created_at", sa.Float, nullable=False),
-        sa.Column("sent_at", sa.Float, nullable=True),
-    )
-    op.create_index("ix_account_mail_unsent", "account_mail", ["sent_at"])
-    op.create_table(
         "open_tables",
         sa.Column("id", sa.String(32), primary_key=True),
         sa.Column("host_user", sa.String(64), nullable=False),
@@ -113,6 +102,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for name in ("rating_changes", "rating_games", "ratings", "table_seats", "open_tables", "account_mail",
+    for name in ("rating_changes", "rating_games", "ratings", "table_seats", "open_tables",
                  "password_resets", "account_sessions", "accounts"):
         op.drop_table(name)
