@@ -107,6 +107,7 @@ class _Node:
 class ISMCTSAgent(BaseAgent):
     kind = "ismcts"
     uses_information_state = True          # every iteration determinizes its view
+    uses_log = True                        # decide(view, legal, log): the hands the log tells are not guessed
 
     def __init__(self, seed: int = 0, api: Any = None, iterations: int | None = None,
                  seconds: float | None = None, cutoff: int = 10,
@@ -196,7 +197,10 @@ class ISMCTSAgent(BaseAgent):
         return actions[rng.randrange(len(actions))]
 
     # -- the search --------------------------------------------------------
-    def decide(self, view: dict, legal: list[Descriptor]) -> Action:
+    def decide(self, view: dict, legal: list[Descriptor], log: list[dict] | None = None) -> Action:
+        """The most visited root action. `log`: the seat's own log (api.redact(events, seat));
+        with it the samples keep every card the log places (api.known_cards: in a game set up
+        normally every hand), without it they deal the others' hands at random."""
         api = self.api
         t0 = time.perf_counter()
         root_actions = bounded_actions(playable(legal), RANGE_CAP)
@@ -232,7 +236,13 @@ class ISMCTSAgent(BaseAgent):
         # the view's samples: api.determinizer works out what depends on the view alone once
         # (the same states as api.determinize(view, seed)); a toy API may only have determinize
         make = getattr(api, "determinizer", None)
-        sample = make(view) if make is not None else (lambda seed: api.determinize(view, seed))
+        known = None
+        if log is not None and hasattr(api, "known_cards"):
+            known = api.known_cards(view, log)
+        if make is None:
+            sample = lambda seed: api.determinize(view, seed)  # noqa: E731
+        else:
+            sample = make(view) if known is None else make(view, known)
         while iterations < budget_iters:
             if deadline is not None and iterations > 0 and time.perf_counter() >= deadline:
                 break
