@@ -85,27 +85,26 @@ class Determinizer:
     __slots__ = ("d", "template", "unseen_m", "unseen_h", "market", "haven", "hands", "secrets", "known")
 
     def __init__(self, v: dict, known: dict | None = None) -> None:
-        told = known
         d = v.get("state", v)
         if "hands" not in d:
             raise ValueError("determinize needs the masked state: a view made with include_state=True, "
                              "or api.information_state(state, seat)")
         self.d = d
         rs = load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
-        known: set[str] = set()
+        seen: set[str] = set()
         for h in d["hands"]:
-            known.update(c for c in h if c != HIDDEN)
+            seen.update(c for c in h if c != HIDDEN)
         for tab in d["tableaus"]:
-            known.update(c for c, _ in tab)
-        known.update(d["market_discard"])
+            seen.update(c for c, _ in tab)
+        seen.update(d["market_discard"])
         for deck in ("market", "haven"):
-            known.update(c for c in d[deck] if c != HIDDEN)
-        self.unseen_m = sorted(c for c in rs.market if c not in known)
-        self.unseen_h = sorted(c for c in rs.haven if c not in known)
+            seen.update(c for c in d[deck] if c != HIDDEN)
+        self.unseen_m = sorted(c for c in rs.market if c not in seen)
+        self.unseen_h = sorted(c for c in rs.haven if c not in seen)
         self.market, self.haven, self.hands = d["market"], d["haven"], d["hands"]
         self.secrets = {int(k): val for k, val in d["secrets"].items()}
         self.template = _template(d, rs)
-        self.known = None if told is None else _KnownDeal(d, rs, told)
+        self.known = None if known is None else _KnownDeal(d, rs, known)
 
     def __call__(self, seed: int) -> State:
         return self._deal(seed, self.template.copy())
