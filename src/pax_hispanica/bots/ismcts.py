@@ -30,6 +30,7 @@ The bot never receives the state; it only sees what ``view`` shows.
 """
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
@@ -130,6 +131,10 @@ class ISMCTSAgent(BaseAgent):
             playout = "greedy"
         self._playout_bots: dict[int, Any] = {}
         self._bid_memo: dict[tuple, Action] = {}
+        # pure functions of the ruleset and their key, so kept from one decision to the next
+        # (per ruleset and variant): the heuristic's card values and the bid model's bids
+        self._memos: dict[str, tuple[dict, dict]] = {}
+        self._card_memo: dict = {}
         self.playout = playout
         self.prior = float(prior)
         if not 0.0 <= float(model) <= 1.0:
@@ -180,6 +185,7 @@ class ISMCTSAgent(BaseAgent):
         if bot is None:
             from .heuristic import HeuristicAgent
             bot = self._playout_bots[seat] = HeuristicAgent(stable_seed("playout", self.seed, seat), self.api_ref)
+            bot._card_memo = self._card_memo       # card_value's memo: a pure function of its key
         return bot
 
     def _sealed_choice(self, state: Any, seat: int, actions: list[Action] | None, rng: random.Random,
@@ -242,7 +248,8 @@ class ISMCTSAgent(BaseAgent):
         root_keys = {action_key(a): a for a in root_actions}
         rng = random.Random(stable_seed("ismcts", self.seed, view, legal))
         self._playout_bots = {}     # fresh playout bots: a decision never depends on earlier ones
-        self._bid_memo: dict[tuple, Action] = {}
+        self._card_memo, self._bid_memo = self._memos.setdefault(
+            json.dumps([view.get("ruleset"), view.get("ruleset_params") or None], sort_keys=True), ({}, {}))
         self._prior_key = None
         self._chest = self._rs = self._worth = None
         if hasattr(api, "load_ruleset") and "ruleset" in view:
