@@ -10,7 +10,9 @@ finished game to the JSONL file as it ends; a second run skips the games already
 long match survives an interruption and two checkouts run side by side cover the same games
 at any moment. `--report` prints the bot's wins with a Wilson 95% interval, its mean rank
 and the heuristic seats' win rate, over the games in the file (or over the first N, `--first`,
-to compare two files on the same games). Run it with each checkout's `src` first on
+to compare two files on the same games); `--report --paired OTHER.jsonl` also counts, over
+the games both files hold, those the bot won in both, in this file only, in the other only,
+and in neither (the same games and seats, so a difference is the bot's). Run it with each checkout's `src` first on
 PYTHONPATH to measure that checkout's bot.
 """
 from __future__ import annotations
@@ -69,6 +71,20 @@ def report(path: Path, first: int | None, label: str) -> dict:
             "seconds_per_game": round(sum(r["seconds"] for r in games) / n, 2) if n else None}
 
 
+def paired(path: Path, other: Path, first: int | None, label: str) -> dict:
+    a, b = _done(path), _done(other)
+    both = sorted(i for i in a.keys() & b.keys() if (first is None or i < first)
+                  and not a[i].get("error") and not b[i].get("error"))
+
+    def won(r: dict) -> bool:
+        return r["winner"] == next(s for s, x in enumerate(r["bots"]) if x.startswith(label))
+    cells = {"both": 0, "this_only": 0, "other_only": 0, "neither": 0}
+    for i in both:
+        x, y = won(a[i]), won(b[i])
+        cells["both" if x and y else "this_only" if x else "other_only" if y else "neither"] += 1
+    return {"games": len(both), "other": str(other), **cells}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
@@ -80,9 +96,13 @@ def main(argv=None) -> int:
     ap.add_argument("--report", action="store_true")
     ap.add_argument("--first", type=int, default=None)
     ap.add_argument("--label", default="ismcts")
+    ap.add_argument("--paired", default=None, help="another JSONL file of the same games (with --report)")
     a = ap.parse_args(argv)
     if a.report:
-        print(json.dumps(report(Path(a.out), a.first, a.label)))
+        out = report(Path(a.out), a.first, a.label)
+        if a.paired:
+            out["paired"] = paired(Path(a.out), Path(a.paired), a.first, a.label)
+        print(json.dumps(out))
         return 0
     return play(a)
 
