@@ -177,15 +177,16 @@ class BotSeats:
             if not legal:
                 return
             # a bot that reads its own log (ISMCTS: which cards the others hold) gets it, redacted
-            log = api.redact(live.events, seat) if getattr(agent, "uses_log", False) else None
+            own_log = api.redact(live.events, seat) if getattr(agent, "uses_log", False) else None
             # after a failure, one move from the seeded random fallback keeps the game going
             decide = (agent.decide if failures < 2
                       else fallback_bot(api.derived_seed(live.seed, f"fallback|{version}")).decide)
             try:
                 if info.bot_kind in SEARCH_BOTS and self.bot_processes and failures < 2:
-                    action = await self._think_elsewhere(info.bot_kind, bot_seed, info.bot_strength, view, legal, log)
-                elif log is not None and failures < 2:
-                    action = await asyncio.to_thread(decide, view, legal, log=log)
+                    action = await self._think_elsewhere(info.bot_kind, bot_seed, info.bot_strength, view, legal,
+                                                         own_log)
+                elif own_log is not None and failures < 2:
+                    action = await asyncio.to_thread(decide, view, legal, log=own_log)
                 else:
                     action = await asyncio.to_thread(decide, view, legal)
                 await self._act(Rights(live.id, "bot", frozenset([seat])), action, version)
