@@ -20,7 +20,10 @@ measures, on the same seeds for both:
     restore is api.restore of that snapshot; determinize reads a view with its state; sample is
     one more sample of the same view (api.determinizer's, else determinize);
   - ismcts: iterations per second at a fixed budget on positions drawn evenly from the four
-    years (tests/bots/test_ismcts_pinned.py's positions: 4 goods, 4 auction, 4 play, 4 sail).
+    years (tests/bots/test_ismcts_pinned.py's positions: 4 goods, 4 auction, 4 play, 4 sail);
+    ismcts_log: the same positions, each with its seat's own log, given to a bot that reads
+    it (`uses_log`, as paxh simulate does; a checkout without it decides without the log).
+`--only ismcts,ismcts_log` measures just those (the others are left out of the table).
 """
 
 from __future__ import annotations
@@ -37,8 +40,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 CLOCK = time.process_time
 MEASURES = ("loop", "loop_trusted", "simulate", "view", "view_state", "view_lean", "information_state", "copy",
-            "to_dict", "restore", "determinize", "sample", "ismcts")
-UNITS = {"loop": "decisions/s", "loop_trusted": "decisions/s", "simulate": "decisions/s", "ismcts": "iterations/s"}
+            "to_dict", "restore", "determinize", "sample", "ismcts", "ismcts_log")
+UNITS = {"loop": "decisions/s", "loop_trusted": "decisions/s", "simulate": "decisions/s", "ismcts": "iterations/s",
+         "ismcts_log": "iterations/s"}
 
 
 # ---- the worker: runs against whichever pax_hispanica is on its path -----------------------
@@ -78,15 +82,59 @@ def _ismcts_positions(api, per_year: int) -> list:
     return pinned.positions()
 
 
-def worker(quick: bool) -> dict:
+def _ismcts_log_positions(api, per_year: int) -> list:
+    """test_ismcts_pinned.positions' (view, legal) pairs, each with its seat's log."""
+    from pax_hispanica.bots import make_agent
+    rnd = make_agent("random", 11)
+    want = {y: per_year for y in ("goods", "auction", "play", "sail")}
+    out: list = []
+    seed = 500
+    while any(want.values()):
+        g = api.Game.new(api.Config(players=4), seed=seed)
+        seed += 1
+        step = 0
+        while not api.is_over(g.state):
+            state = g.state
+            seat = api.acting(state)[0]
+            legal = api.legal_actions(state, seat)
+            view = api.view(state, seat, include_state=True)
+            if (step % 23 == 7 or view["year"] == "goods") and want[view["year"]] and api.count_actions(legal) > 1:
+                want[view["year"]] -= 1
+                out.append((view, legal, api.redact(g.events, seat)))
+            g.act(rnd.decide(view, legal))
+            step += 1
+    return out
+
+
+def _ismcts_rate(api, positions: list, iterations: int) -> float:
+    from pax_hispanica.bots import make_agent
+    t0 = CLOCK()
+    for i, (view, legal, *log) in enumerate(positions):
+        bot = make_agent("ismcts", 1000 + i, iterations=iterations)
+        if log and getattr(bot, "uses_log", False):
+            bot.decide(view, legal, log=log[0])
+        else:
+            bot.decide(view, legal)
+    return len(positions) * iterations / (CLOCK() - t0)
+
+
+def worker(quick: bool, only: frozenset = frozenset(MEASURES)) -> dict:
     from pax_hispanica import api, sim
     from pax_hispanica.bots import make_agent
+    out: dict = {"engine": api.__file__}
+    iterations = 30 if quick else 100
+    if only <= {"ismcts", "ismcts_log"}:
+        make_agent("ismcts", 1, iterations=5).decide(*_ismcts_positions(api, 1)[0])     # warm up
+        if "ismcts" in only:
+            out["ismcts"] = _ismcts_rate(api, _ismcts_positions(api, 1 if quick else 4), iterations)
+        if "ismcts_log" in only:
+            out["ismcts_log"] = _ismcts_rate(api, _ismcts_log_positions(api, 1 if quick else 4), iterations)
+        return out
     try:
         info = api.information_state
     except AttributeError:                  # before issue 13
         from pax_hispanica.engine.view import masked_state as info
     games = 6 if quick else 20
-    out: dict = {"engine": api.__file__}
     _random_game(api, 0)                    # warm up: ruleset load, imports
     dec = secs = 0.0
     samples: list = []
@@ -121,20 +169,18 @@ def worker(quick: bool) -> dict:
     make = getattr(api, "determinizer", None)
     samplers = {k: (make(v) if make else (lambda seed, v=v: api.determinize(v, seed))) for k, v in views.items()}
     out["sample"] = _per_call_us(lambda st: samplers[id(st)](12345), states, repeat)
-    iterations = 30 if quick else 100
     positions = _ismcts_positions(api, 1 if quick else 4)
-    t0 = CLOCK()
-    for i, (view, legal) in enumerate(positions):
-        make_agent("ismcts", 1000 + i, iterations=iterations).decide(view, legal)
-    out["ismcts"] = len(positions) * iterations / (CLOCK() - t0)
+    out["ismcts"] = _ismcts_rate(api, positions, iterations)
+    out["ismcts_log"] = _ismcts_rate(api, _ismcts_log_positions(api, 1 if quick else 4), iterations)
     out["states"], out["ismcts_positions"] = len(states), len(positions)
     return out
 
 
 # ---- the driver ------------------------------------------------------------------------------
-def _run(tree: Path, quick: bool) -> dict:
+def _run(tree: Path, quick: bool, only: str | None = None) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker"] + (["--quick"] if quick else [])
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker"] + (["--quick"] if quick else []) + (
+        ["--only", only] if only else [])
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
@@ -150,19 +196,24 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--only", help="a comma list of measures (only ismcts and ismcts_log may be measured alone)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    only = frozenset(a.only.split(",")) if a.only else frozenset(MEASURES)
+    if not only <= set(MEASURES) or (a.only and not only <= {"ismcts", "ismcts_log"}):
+        ap.error("--only takes ismcts and/or ismcts_log")
     if a.worker:
-        print(json.dumps(worker(a.quick)))
+        print(json.dumps(worker(a.quick, only)))
         return 0
     if a.old is None:
         ap.error("--old is required")
     runs: dict[str, list[dict]] = {"old": [], "new": []}
     for r in range(a.rounds):
         for side in (("old", "new") if r % 2 == 0 else ("new", "old")):
-            runs[side].append(_run(a.old if side == "old" else a.new, a.quick))
+            runs[side].append(_run(a.old if side == "old" else a.new, a.quick, a.only))
             print(f"round {r + 1}/{a.rounds} {side} done", file=sys.stderr, flush=True)
-    med = {side: {m: statistics.median(x[m] for x in rs) for m in MEASURES} for side, rs in runs.items()}
+    measures = [m for m in MEASURES if m in only]
+    med = {side: {m: statistics.median(x[m] for x in rs) for m in measures} for side, rs in runs.items()}
     res = {"rounds": a.rounds, "quick": a.quick, "python": sys.version.split()[0], "medians": med,
            "runs": runs, "command": " ".join([os.path.relpath(sys.executable), "benchmarks/fast_paths.py",
                                               *(argv if argv is not None else sys.argv[1:])])}
@@ -171,7 +222,7 @@ def main(argv=None) -> int:
         return 0
     print(f"$ {res['command']}\n")
     print("| measure | old | new | new/old |\n|---|---|---|---|")
-    for m in MEASURES:
+    for m in measures:
         o, n = med["old"][m], med["new"][m]
         unit = UNITS.get(m, "µs")
         ratio = n / o if unit != "µs" else o / n

@@ -166,7 +166,9 @@ def test_ismcts_node_actions_are_the_bounded_playable_actions():
     while not api.is_over(s):
         seat = api.acting(s)[0]
         legal = api.legal_actions(s, seat)
-        assert bot._actions(s, seat) == bounded_actions(playable(legal), ismcts.RANGE_CAP)
+        want = bounded_actions(playable(legal), ismcts.RANGE_CAP)
+        assert bot._actions(s, seat) == (want, legal) and bot._bounded(legal) == want
+        assert ismcts._first_type(legal) == want[0]["type"]      # what the search reads unlisted
         kinds.update(d["kind"] for d in legal)
         s, _ = api.apply(s, rnd.decide(None, legal))
     assert kinds == {"choice", "range"}
@@ -192,5 +194,5 @@ def test_ismcts_node_actions_leave_out_an_undo_a_seam_adds():
     s = api.new_game(api.Config(players=3), 13)
     seat = api.acting(s)[0]
     legal = _UndoAPI.legal_actions(s, seat)
-    got = bot._actions(s, seat)
+    got, _ = bot._actions(s, seat)
     assert got == bounded_actions(playable(legal), ismcts.RANGE_CAP) and all(a["type"] != "undo" for a in got)

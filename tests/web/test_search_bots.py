@@ -24,6 +24,22 @@ def test_a_fresh_search_bot_per_decision_plays_like_one_kept_for_the_whole_game(
         state, _ = api.apply(state, action)
 
 
+def test_think_passes_the_seats_log_to_a_bot_that_reads_it(monkeypatch):
+    from pax_hispanica.bots.ismcts import ISMCTSAgent
+    got = []
+    real = ISMCTSAgent.decide
+    monkeypatch.setattr(ISMCTSAgent, "decide", lambda self, v, l, log=None: got.append(log) or real(self, v, l, log=log))
+    g = api.Game.new(api.Config(players=3), seed=6)
+    for _ in range(12):
+        seat = api.acting(g.state)[0]
+        view, legal = api.view(g.state, seat, include_state=True), api.legal_actions(g.state, seat)
+        log = api.redact(g.events, seat)
+        action = seam.think("ismcts", 78, 1, view, legal, log)
+        assert got[-1] is log
+        assert seam.make_bot("ismcts", 78, 1).decide(view, legal, log=log) == action
+        g.act(action)
+
+
 def test_ismcts_seats_play_through_the_worker_process(tmp_path):
     from fastapi.testclient import TestClient
 
@@ -50,9 +66,11 @@ def test_ismcts_seats_play_through_the_worker_process(tmp_path):
     # the stored game replays to the same state, and the search seat's moves are its agent's
     actions = record["actions"]
     # the nations drawn for the game (none was chosen: random, from the secret) are in its config
-    state = api.new_game(api.Config(players=2, nations=record["config"]["nations"]), seed=seed)
+    game = api.Game.new(api.Config(players=2, nations=record["config"]["nations"]), seed=seed)
     agent = seam.make_bot("ismcts", api.derived_seed(seed, "bot|0"), 1)  # the server's bot seed
     for action in actions[:30]:
-        if action["seat"] == 0:
-            assert agent.decide(api.view(state, 0, include_state=True), api.legal_actions(state, 0)) == action
-        state, _ = api.apply(state, action)
+        if action["seat"] == 0:        # the server gives ISMCTS its seat's own log (docs/bots.md)
+            state = game.state
+            assert agent.decide(api.view(state, 0, include_state=True), api.legal_actions(state, 0),
+                                log=api.redact(game.events, 0)) == action
+        game.act(action)

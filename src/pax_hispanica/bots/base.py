@@ -169,6 +169,10 @@ class BaseAgent:
     # Whether decide() reads its view at all: a caller may pass view=None to a bot that does
     # not (the random bot chooses from the legal actions alone), and build no view for it.
     reads_view = True
+    # Whether decide() takes the seat's own log, decide(view, legal, log=api.redact(events,
+    # seat)): ISMCTS reads from it which cards every hand holds (api.known_cards); a caller
+    # without the log calls decide(view, legal), and the bot guesses those hands instead.
+    uses_log = False
 
     def __init__(self, seed: int = 0, api: Any = None, **options: Any) -> None:
         self.seed = int(seed)

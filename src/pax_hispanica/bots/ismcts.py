@@ -30,12 +30,13 @@ The bot never receives the state; it only sees what ``view`` shows.
 """
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
 from typing import Any
 
-from .base import Action, BaseAgent, Descriptor, bounded_actions, playable, stable_seed
+from .base import Action, BaseAgent, Descriptor, bounded_actions, count_actions, playable, stable_seed
 
 # A wide bid range is searched over at most this many amounts, evenly spread, $0 and all
 # one's money included (base.spread): the tree's width and a decision's cost never grow
@@ -107,6 +108,7 @@ class _Node:
 class ISMCTSAgent(BaseAgent):
     kind = "ismcts"
     uses_information_state = True          # every iteration determinizes its view
+    uses_log = True                        # decide(view, legal, log): the hands the log tells are not guessed
 
     def __init__(self, seed: int = 0, api: Any = None, iterations: int | None = None,
                  seconds: float | None = None, cutoff: int = 10,
@@ -128,6 +130,11 @@ class ISMCTSAgent(BaseAgent):
         if playout == "auto":      # greedy: at 1 s/decision it beat heuristic playouts (docs/bots.md)
             playout = "greedy"
         self._playout_bots: dict[int, Any] = {}
+        self._bid_memo: dict[tuple, Action] = {}
+        # pure functions of the ruleset and their key, so kept from one decision to the next
+        # (per ruleset and variant): the heuristic's card values and the bid model's bids
+        self._memos: dict[str, tuple[dict, dict]] = {}
+        self._card_memo: dict = {}
         self.playout = playout
         self.prior = float(prior)
         if not 0.0 <= float(model) <= 1.0:
@@ -149,10 +156,15 @@ class ISMCTSAgent(BaseAgent):
         self.total_seconds = 0.0
 
     # -- helpers -----------------------------------------------------------
-    def _actions(self, state: Any, seat: int) -> list[Action]:
+    def _actions(self, state: Any, seat: int) -> tuple[list[Action], list[Descriptor]]:
         """bounded_actions(playable(legal), RANGE_CAP), the search's actions at a node, built
-        in one pass where no option is an undo (the engine never lists one): the same list."""
+        in one pass where no option is an undo (the engine never lists one): the same list;
+        and the descriptors they came from (the opponent model reads them)."""
         legal = self.api.legal_actions(state, seat)
+        return self._bounded(legal), legal
+
+    @staticmethod
+    def _bounded(legal: list[Descriptor]) -> list[Action]:
         out: list[Action] = []
         for d in legal:
             if d.get("kind") == "choice":
@@ -182,9 +194,11 @@ class ISMCTSAgent(BaseAgent):
         if bot is None:
             from .heuristic import HeuristicAgent
             bot = self._playout_bots[seat] = HeuristicAgent(stable_seed("playout", self.seed, seat), self.api_ref)
+            bot._card_memo = self._card_memo       # card_value's memo: a pure function of its key
         return bot
 
-    def _sealed_choice(self, state: Any, seat: int, actions: list[Action], rng: random.Random) -> Action:
+    def _sealed_choice(self, state: Any, seat: int, actions: list[Action] | None, rng: random.Random,
+                       legal: list[Descriptor] | None = None) -> Action:
         """Another seat's bid or Battle Card, drawn from the opponent model:
         a share ``model`` of the time what the heuristic bot would choose on
         that seat's own view of the sampled state (bids follow public facts:
@@ -192,20 +206,44 @@ class ISMCTSAgent(BaseAgent):
         uniformly at random, so that no bid is ever ruled out."""
         if self.model > 0 and rng.random() < self.model and hasattr(self.api, "load_ruleset"):
             api = self.api
+            if legal is None:
+                legal = api.legal_actions(state, seat)
+            kind = _first_type(legal)
             # the heuristic bids from the players and the decision alone (HeuristicAgent._bid),
             # so a bid reads the public facts of api.model_view, not a view; a Battle Card's
             # choice reads the colonies, so it gets the view
-            if actions[0].get("type") != "bid":
-                seen = api.view(state, seat)
-            elif hasattr(api, "model_view"):
-                seen = api.model_view(state, seat)
-            else:
-                seen = api.view(state, seat, include_state=False, board=False)
-            return self._playout_bot(seat).decide(seen, api.legal_actions(state, seat))
+            if kind != "bid":
+                return self._playout_bot(seat).decide(api.view(state, seat), legal)
+            if not hasattr(api, "model_view"):
+                return self._playout_bot(seat).decide(api.view(state, seat, include_state=False, board=False), legal)
+            return self._model_bid(api.model_view(state, seat), seat, legal)
+        if actions is None:
+            actions = self._bounded(legal if legal is not None else self.api.legal_actions(state, seat))
         return actions[rng.randrange(len(actions))]
 
+    def _model_bid(self, seen: dict, seat: int, legal: list[Descriptor]) -> Action:
+        """HeuristicAgent.decide's bid (its _bid: no randomness, and it reads only the card,
+        deck and initiator of the decision, the bidder's money, seat and fleet, and the cycle),
+        memoised on exactly those facts for the decision's search."""
+        bids = [d for d in legal if d.get("kind") == "range" and d["action"].get("type") == "bid"]
+        if len(bids) != 1 or len(legal) != 1:
+            return self._playout_bot(seat).decide(seen, legal)
+        dec = seen.get("decision") or {}
+        me = seen["players"][seat]
+        fleet = me["fleet"]
+        b = bids[0]
+        key = (seat, dec.get("card"), dec.get("deck"), dec.get("initiator"), me["money"], fleet["legality"],
+               fleet["ships"], seen.get("cycle"), b["min"], b["max"])
+        got = self._bid_memo.get(key)
+        if got is None:
+            got = self._bid_memo[key] = self._playout_bot(seat).decide(seen, legal)
+        return dict(got)
+
     # -- the search --------------------------------------------------------
-    def decide(self, view: dict, legal: list[Descriptor]) -> Action:
+    def decide(self, view: dict, legal: list[Descriptor], log: list[dict] | None = None) -> Action:
+        """The most visited root action. `log`: the seat's own log (api.redact(events, seat));
+        with it the samples keep every card the log places (api.known_cards: in a game set up
+        normally every hand), without it they deal the others' hands at random."""
         api = self.api
         t0 = time.perf_counter()
         root_actions = bounded_actions(playable(legal), RANGE_CAP)
@@ -219,6 +257,8 @@ class ISMCTSAgent(BaseAgent):
         root_keys = {action_key(a): a for a in root_actions}
         rng = random.Random(stable_seed("ismcts", self.seed, view, legal))
         self._playout_bots = {}     # fresh playout bots: a decision never depends on earlier ones
+        self._card_memo, self._bid_memo = self._memos.setdefault(
+            json.dumps([view.get("ruleset"), view.get("ruleset_params") or None], sort_keys=True), ({}, {}))
         self._prior_key = None
         self._chest = self._rs = self._worth = None
         if hasattr(api, "load_ruleset") and "ruleset" in view:
@@ -241,7 +281,13 @@ class ISMCTSAgent(BaseAgent):
         # the view's samples: api.determinizer works out what depends on the view alone once
         # (the same states as api.determinize(view, seed)); a toy API may only have determinize
         make = getattr(api, "determinizer", None)
-        sample = make(view) if make is not None else (lambda seed: api.determinize(view, seed))
+        known = None
+        if log is not None and hasattr(api, "known_cards"):
+            known = api.known_cards(view, log)
+        if make is None:
+            sample = lambda seed: api.determinize(view, seed)  # noqa: E731
+        else:
+            sample = make(view) if known is None else make(view, known)
         while iterations < budget_iters:
             if deadline is not None and iterations > 0 and time.perf_counter() >= deadline:
                 break
@@ -281,6 +327,7 @@ class ISMCTSAgent(BaseAgent):
         api = self.api
         sealed = api.SEALED_ACTION_TYPES      # the game's secret choices, as its API declares them
         step = _stepper(api)
+        legal_actions = api.legal_actions
         node = root
         path = [root]
         expanded = False
@@ -290,19 +337,26 @@ class ISMCTSAgent(BaseAgent):
             if not seats:
                 break
             seat = me if first and me in seats else seats[0]
-            actions = self._actions(state, seat)
-            if first:
-                # the bot's own legal actions should not depend on what it cannot
-                # see; if a sample disagrees, the iteration is dropped
-                actions = [a for a in actions if action_key(a) in root_keys]
-                if not actions:
-                    return
+            if not first and seat != me:
+                legal = legal_actions(state, seat)
+                if not legal:
+                    break
+                # another seat's secret choice: its actions are listed only if the model does not choose
+                actions = None if _first_type(legal) in sealed else self._bounded(legal)
+            else:
+                actions, legal = self._actions(state, seat)
+                if first:
+                    # the bot's own legal actions should not depend on what it cannot
+                    # see; if a sample disagrees, the iteration is dropped
+                    actions = [a for a in actions if action_key(a) in root_keys]
+                    if not actions:
+                        return
+                    if seat != me and actions[0].get("type") in sealed:
+                        actions = None
             first = False
-            if not actions:
-                break
-            if seat != me and actions[0].get("type") in sealed:
+            if actions is None:
                 # a secret choice of another seat: chance, from our point of view
-                action = self._sealed_choice(state, seat, actions, rng)
+                action = self._sealed_choice(state, seat, None, rng, legal)
                 key = ("sealed", seat, action.get("type"))
                 child = node.children.get(key)
                 if child is None:
@@ -351,18 +405,21 @@ class ISMCTSAgent(BaseAgent):
             seats = api.acting(state)
             if not seats:
                 break
-            actions = self._actions(state, seats[0])
+            seat = seats[0]
+            legal = legal_actions(state, seat)
+            if seat != me and legal and _first_type(legal) in sealed and count_actions(legal) > 1:
+                state = step(state, self._sealed_choice(state, seat, None, rng, legal))
+                steps += 1
+                continue
+            actions = self._bounded(legal)
             if not actions:
                 break
             if len(actions) == 1:
                 a = actions[0]
-            elif seats[0] != me and actions[0].get("type") in sealed:
-                a = self._sealed_choice(state, seats[0], actions, rng)
             elif self.playout == "greedy":
                 a = greedy_playout_action(actions, rng)
             elif self.playout == "heuristic":
-                a = self._playout_bot(seats[0]).decide(api.view(state, seats[0], include_state=False),
-                                                       api.legal_actions(state, seats[0]))
+                a = self._playout_bot(seat).decide(api.view(state, seat, include_state=False), legal)
             else:
                 a = actions[rng.randrange(len(actions))]
             state = step(state, a)
@@ -373,6 +430,15 @@ class ISMCTSAgent(BaseAgent):
             r = nd.reward
             for i in range(n):
                 r[i] += values[i]
+
+
+def _first_type(legal: list[Descriptor]) -> Any:
+    """The type of the first action the descriptors list (what `_bounded(legal)[0]["type"]` is
+    when the engine lists no undo), without listing them."""
+    d = legal[0]
+    if d.get("kind") == "choice":
+        return d["options"][0].get("type") if d["options"] else None
+    return d["action"].get("type")
 
 
 def _stepper(api: Any) -> Any:

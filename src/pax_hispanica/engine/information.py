@@ -65,13 +65,18 @@ def information_state(st: State, viewer: int | None) -> dict[str, Any]:
     }
 
 
-def determinize(v: JsonDict, seed: int) -> State:
+def determinize(v: JsonDict, seed: int, known: JsonDict | None = None) -> State:
     """A full State consistent with a view `v` (one with its "state") or with an information
     state itself: hidden cards dealt at random from the unseen ones, others' sealed choices
-    drawn from their legal range, a fresh PRNG. It reads nothing but `v`, so two states
-    with the same view give the same sample. `determinizer(v)(seed)` is the same state;
-    a search drawing many samples of one view builds its determinizer once."""
-    dz = Determinizer(v)
+    drawn from their legal range, a fresh PRNG. It reads nothing but `v` (and `known`), so
+    two states with the same view give the same sample. `determinizer(v)(seed)` is the same
+    state; a search drawing many samples of one view builds its determinizer once.
+
+    `known`: what the viewer knows from its own log, `api.known_cards(view, api.redact(events,
+    viewer))` (HID-2). Its known hand cards are kept in their hands and a deck's sure cards
+    in that deck; only the rest is dealt at random (in a game set up normally every hand is
+    known, so only deck orders below the top and others' sealed choices are drawn)."""
+    dz = Determinizer(v, known)
     return dz._deal(seed, dz.template)      # its only sample may be the template itself
 
 
@@ -83,34 +88,37 @@ class Determinizer:
     always share). The draws are determinize's, in the same order, so the samples are too
     (tests/engine/test_fast_views.py checks them against the old construction)."""
 
-    __slots__ = ("d", "template", "unseen_m", "unseen_h", "market", "haven", "hands", "secrets")
+    __slots__ = ("d", "template", "unseen_m", "unseen_h", "market", "haven", "hands", "secrets", "known")
 
-    def __init__(self, v: JsonDict) -> None:
+    def __init__(self, v: JsonDict, known: JsonDict | None = None) -> None:
         d = v.get("state", v)
         if "hands" not in d:
             raise ValueError("determinize needs the masked state: a view made with include_state=True, "
                              "or api.information_state(state, seat)")
         self.d = d
         rs = load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
-        known: set[str] = set()
+        seen: set[str] = set()
         for h in d["hands"]:
-            known.update(c for c in h if c != HIDDEN)
+            seen.update(c for c in h if c != HIDDEN)
         for tab in d["tableaus"]:
-            known.update(c for c, _ in tab)
-        known.update(d["market_discard"])
+            seen.update(c for c, _ in tab)
+        seen.update(d["market_discard"])
         for deck in ("market", "haven"):
-            known.update(c for c in d[deck] if c != HIDDEN)
-        self.unseen_m = sorted(c for c in rs.market if c not in known)
-        self.unseen_h = sorted(c for c in rs.haven if c not in known)
+            seen.update(c for c in d[deck] if c != HIDDEN)
+        self.unseen_m = sorted(c for c in rs.market if c not in seen)
+        self.unseen_h = sorted(c for c in rs.haven if c not in seen)
         self.market, self.haven, self.hands = d["market"], d["haven"], d["hands"]
         self.secrets = {int(k): val for k, val in d["secrets"].items()}
         self.template = _template(d, rs)
+        self.known = None if known is None else _KnownDeal(d, rs, known)
 
     def __call__(self, seed: int) -> State:
         return self._deal(seed, self.template.copy())
 
     def _deal(self, seed: int, st: State) -> State:
         """Deal a sample into `st`, a copy of the template (or the template, used once)."""
+        if self.known is not None:
+            return self._finish(seed, st, *self.known.deal(seed))
         rng = seed_state(seed)
         unseen_m, unseen_h = self.unseen_m[:], self.unseen_h[:]
         rng = shuffle(seed, rng, unseen_m)
@@ -120,6 +128,10 @@ class Determinizer:
         rest = unseen_m + unseen_h
         rng = shuffle(seed, rng, rest)
         hands = [[c if c != HIDDEN else rest.pop() for c in h] for h in self.hands]
+        return self._finish(seed, st, market, haven, hands, rng)
+
+    def _finish(self, seed: int, st: State, market: list[str], haven: list[str], hands: list[list[str]],
+                rng: int) -> State:
         secrets = dict(self.secrets)
         rng = _sample_secrets(self.d, secrets, seed, rng)
         st.market, st.haven, st.hands, st.secrets = market, haven, hands, secrets
@@ -129,6 +141,66 @@ class Determinizer:
             st.seed_hash = seed_hash(seed)
         st.acting_now = seats_to_act(st)     # complete: a search applies to it, never changes it
         return st
+
+
+class _KnownDeal:
+    """The hidden cards of an information state given what its viewer knows from its log
+    (`known_cards`): each hand's known cards stay in it, each deck's sure cards stay in it
+    (in a random order below the face-up top), and only the "unsure" cards are dealt at
+    random, into the decks' remaining slots and the hands' unknown ones. Every assignment
+    consistent with what is known is equally likely."""
+
+    __slots__ = ("market", "haven", "seen", "hands", "sure", "unsure", "unknown")
+
+    def __init__(self, d: JsonDict, rs: Any, known: JsonDict) -> None:
+        n = len(d["hands"])
+        if len(known.get("hands", ())) != n:
+            raise ValueError("known cards for another table: their seats are not the view's")
+        self.market, self.haven, self.seen = d["market"], d["haven"], d["hands"]
+        hands: list[list[str] | None] = []
+        self.unknown: list[int] = []
+        for s, h in enumerate(d["hands"]):
+            k = known["hands"][s]
+            if HIDDEN not in h:
+                hands.append(None)          # shown: one's own hand (or every hand once over)
+                self.unknown.append(0)
+                continue
+            if k["count"] != len(h) or len(k["known"]) + k["unknown"] != len(h):
+                raise ValueError(f"known cards disagree with the view: seat {s}'s hand size")
+            hands.append(list(k["known"]))
+            self.unknown.append(k["unknown"])
+        self.hands = hands
+        self.sure: dict[str, list[str]] = {}
+        self.unsure: dict[str, list[str]] = {}
+        for deck in ("market", "haven"):
+            shown = {c for c in d[deck] if c != HIDDEN}
+            self.sure[deck] = [c for c in known["decks"][deck]["cards"] if c not in shown]
+            self.unsure[deck] = [c for c in known["decks"][deck]["unsure"] if c not in shown]
+            if len(self.sure[deck]) > d[deck].count(HIDDEN):
+                raise ValueError(f"known cards disagree with the view: the {deck} deck's size")
+        free = sum(d[deck].count(HIDDEN) - len(self.sure[deck]) for deck in ("market", "haven"))
+        if free + sum(self.unknown) != len(self.unsure["market"]) + len(self.unsure["haven"]):
+            raise ValueError("known cards disagree with the view: the unsure cards do not fill the hidden places")
+
+    def deal(self, seed: int) -> tuple[list[str], list[str], list[list[str]], int]:
+        rng = seed_state(seed)
+        rest: list[str] = []
+        piles: list[list[str]] = []
+        for deck in ("market", "haven"):
+            cards = getattr(self, deck)
+            unsure = self.unsure[deck][:]
+            if unsure:
+                rng = shuffle(seed, rng, unsure)
+            pile = self.sure[deck] + [unsure.pop() for _ in range(cards.count(HIDDEN) - len(self.sure[deck]))]
+            rest += unsure
+            if len(pile) > 1:
+                rng = shuffle(seed, rng, pile)
+            piles.append([c if c != HIDDEN else pile.pop() for c in cards])
+        if len(rest) > 1:
+            rng = shuffle(seed, rng, rest)
+        hands = [list(h) if k is None else k + [rest.pop() for _ in range(u)]
+                 for h, k, u in zip(self.seen, self.hands, self.unknown)]
+        return piles[0], piles[1], hands, rng
 
 
 def _sample_secrets(d: JsonDict, secrets: dict[int, Any], seed: int, rng: int) -> int:

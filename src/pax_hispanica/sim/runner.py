@@ -160,10 +160,19 @@ def play_game(spec: dict) -> dict:
         if spec.get("ruleset", "reference") != "reference":
             extra["ruleset"] = spec["ruleset"]
         config = api.Config(players=n, **extra)
-        state = api.new_game(config, seed=spec["seed"])
         agents = [make_agent(b["kind"], stable_seed("bot", spec["seed"], seat),
                              api=spec.get("api"), **b["options"])
                   for seat, b in enumerate(spec["bots"])]
+        # a bot that reads its own log (ISMCTS: which cards the others hold, api.known_cards)
+        # gets it, redacted for its seat (HID-2) and kept up to date one decision at a time
+        logs: list[list[dict] | None] = [None] * n
+        if any(getattr(a, "uses_log", False) for a in agents) and hasattr(api, "Game") and hasattr(api, "redact"):
+            game = api.Game.new(config, seed=spec["seed"])       # the state of new_game, and its events
+            state = game.state
+            logs = [api.redact(game.events, s) if getattr(a, "uses_log", False) else None
+                    for s, a in enumerate(agents)]
+        else:
+            state = api.new_game(config, seed=spec["seed"])
         out.update(facts.at_start(api, state, n))
         # the masked state costs most of a view; only a search bot reads it (asked for, docs/api.md)
         lean = _has_lean_views(api)
@@ -188,8 +197,12 @@ def play_game(spec: dict) -> dict:
             legal = api.legal_actions(state, seat)
             view = (api.view(state, seat, include_state=True) if views_with_state[seat]
                     else api.view(state, seat) if views_wanted[seat] else None)
-            action = agents[seat].decide(view, legal)
+            log = logs[seat]
+            action = agents[seat].decide(view, legal) if log is None else agents[seat].decide(view, legal, log=log)
             state, events = api.apply(state, action)
+            for s, own in enumerate(logs):
+                if own is not None:
+                    own.extend(api.redact(events, s))
             tracker.decision(legal, action, events, state)
             out["decisions"] += 1
             out["decisions_by_seat"][seat] += 1

@@ -68,7 +68,8 @@ class BotSeats:
                 w.terminate()
             await asyncio.to_thread(lambda: [w.join(5) for w in workers])
 
-    async def _think_elsewhere(self, kind: str, seed: int, strength: int | None, view: dict, legal: list) -> dict:
+    async def _think_elsewhere(self, kind: str, seed: int, strength: int | None, view: dict, legal: list,
+                               log: list | None = None) -> dict:
         """A search bot's decision in a worker process. The search is seeded from the bot's seed
         and the (view, legal) pair alone, so this is the move the seat's own agent would make."""
         from concurrent.futures import ProcessPoolExecutor
@@ -78,7 +79,7 @@ class BotSeats:
             self.pool = ProcessPoolExecutor(self.bot_processes, mp_context=multiprocessing.get_context("spawn"))
         try:
             return await asyncio.get_running_loop().run_in_executor(self.pool, think, kind, seed, strength,
-                                                                    view, legal)
+                                                                    view, legal, log)
         except BrokenProcessPool:
             self.pool = None               # a worker died: start afresh next time
             raise
@@ -175,12 +176,17 @@ class BotSeats:
             legal = api.legal_actions(live.state, seat)
             if not legal:
                 return
+            # a bot that reads its own log (ISMCTS: which cards the others hold) gets it, redacted
+            own_log = api.redact(live.events, seat) if getattr(agent, "uses_log", False) else None
             # after a failure, one move from the seeded random fallback keeps the game going
             decide = (agent.decide if failures < 2
                       else fallback_bot(api.derived_seed(live.seed, f"fallback|{version}")).decide)
             try:
                 if info.bot_kind in SEARCH_BOTS and self.bot_processes and failures < 2:
-                    action = await self._think_elsewhere(info.bot_kind, bot_seed, info.bot_strength, view, legal)
+                    action = await self._think_elsewhere(info.bot_kind, bot_seed, info.bot_strength, view, legal,
+                                                         own_log)
+                elif own_log is not None and failures < 2:
+                    action = await asyncio.to_thread(decide, view, legal, log=own_log)
                 else:
                     action = await asyncio.to_thread(decide, view, legal)
                 await self._act(Rights(live.id, "bot", frozenset([seat])), action, version)

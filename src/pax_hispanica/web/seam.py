@@ -56,6 +56,10 @@ def make_bot(kind: str, seed: int, strength: int | None = None) -> Any:
     return make_agent(kind, seed, **options)
 
 
-def think(kind: str, seed: int, strength: int | None, view: Any, legal: list) -> dict:
-    """One decision of a fresh bot (run in a worker process by the server)."""
-    return make_bot(kind, seed, strength).decide(view, legal)
+def think(kind: str, seed: int, strength: int | None, view: Any, legal: list, log: list | None = None) -> dict:
+    """One decision of a fresh bot (run in a worker process by the server); `log`: the seat's
+    own log (api.redact), for a bot that reads it (`uses_log`: ISMCTS, docs/bots.md)."""
+    bot = make_bot(kind, seed, strength)
+    if log is not None and getattr(bot, "uses_log", False):
+        return bot.decide(view, legal, log=log)
+    return bot.decide(view, legal)
