@@ -186,8 +186,7 @@ class _KnownDeal:
         rng = seed_state(seed)
         rest: list[str] = []
         piles: list[list[str]] = []
-        for deck in ("market", "haven"):
-            cards = getattr(self, deck)
+        for deck, cards in (("market", self.market), ("haven", self.haven)):
             unsure = self.unsure[deck][:]
             if unsure:
                 rng = shuffle(seed, rng, unsure)
