@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -41,8 +43,6 @@ def test_CYC_4_starting_money_from_the_ruleset_per_player_count(n):
 def with_two_player_start_money(tmp_path, money: int) -> str:
     """A copy of the reference ruleset whose [setup.by_players.2] start_money is `money` (the
     reference's own override equals its [setup] value since PRJ-36)."""
-    import shutil
-    from pathlib import Path
     folder = tmp_path / "by_players"
     shutil.copytree(Path(api.__file__).parent / "data" / "reference", folder)
     p = folder / "ruleset.toml"

@@ -7,6 +7,10 @@ import pytest
 from pax_hispanica import api
 from pax_hispanica.engine import treasure
 
+from .test_setup import (
+    with_two_player_start_money,  # a [setup.by_players.2] that differs
+)
+
 
 def _random_game(config: api.Config, seed: int, steps: int) -> api.Game:
     g = api.Game.new(config, seed)
@@ -21,7 +25,6 @@ def _random_game(config: api.Config, seed: int, steps: int) -> api.Game:
 
 
 def test_PRJ_31_an_override_replaces_the_number_for_every_player_count(tmp_path):
-    from .test_setup import with_two_player_start_money   # a [setup.by_players.2] that differs
     folder = with_two_player_start_money(tmp_path, 8)
     reference = api.load_ruleset(folder)
     assert reference.setup_value("start_money", 2) != reference.start_money   # [setup.by_players.2]
