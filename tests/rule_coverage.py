@@ -287,6 +287,10 @@ def witnesses(game: api.Game, events: list[dict]) -> Counter:
             w["TRS-1"] += 1                           # Treasure by the Flagship's legality
         if t == "TreasureScored" and ev["legality"] == "CONQUISTADOR" and ev["chests"]:
             w["PRJ-32"] += 1                          # conquistador_prestige per Chest
+        if t == "TreasureScored" and ev["legality"] in ("PLUNDER", "PRIVATEER") and ev["chests"]:
+            w["PRJ-36"] += 1                          # plunder_money / privateer_money per Chest
+        if t == "FinalScoring":
+            w["PRJ-36"] += sum(1 for b in ev["breakdown"] if b["from_money"])   # money_per_prestige
         if t == "TreasureScored" and ev.get("where") not in (None, "europe"):
             w["PRJ-9"] += 1                           # unloaded at a Haven
         if t == "VoyageStartedAtHaven":

@@ -11,7 +11,10 @@ from pax_hispanica.bots.features import future_prestige
 
 
 def test_future_prestige_counts_earnings_and_legality_for_the_cycles_left():
-    rs = api.load_ruleset("reference")          # 5 cycles, $1 per colony (GDS-7), $5 per Prestige
+    # 5 cycles, $1 per colony (GDS-7), and $5 per Prestige as in RULES.md (the reference has $6,
+    # PRJ-36): the figures below are worked out by hand for these numbers
+    rs = api.load_ruleset("reference", {"money_per_prestige": 5})
+    assert (rs.cycles, rs.colony_income, rs.smuggler_money, rs.conquistador_prestige) == (5, 1, 3, 1)
     data = {"cycle": 4, "players": [
         {"income": 2, "colony_prestige": 1, "fleet": {"legality": "SMUGGLER"}},
         {"income": 0, "colony_prestige": 0, "fleet": {"legality": "CONQUISTADOR"}}]}

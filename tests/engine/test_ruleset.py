@@ -165,7 +165,7 @@ def test_invalid_toml_and_missing_file_name_the_file(tmp_path):
 
 def test_a_valid_modified_ruleset_is_used_by_the_game(tmp_path):
     f = broken(tmp_path, "ruleset.toml", "cycles = 5", "cycles = 1")
-    (f / "ruleset.toml").write_text((f / "ruleset.toml").read_text().replace("start_money = 5", "start_money = 9"))
+    (f / "ruleset.toml").write_text((f / "ruleset.toml").read_text().replace("start_money = 6            # CYC-4", "start_money = 9            # CYC-4"))
     cfg = api.Config(players=3, ruleset=str(f))
     st = api.new_game(cfg, 4)
     assert st.rs.cycles == 1 and st.rs.setup_value("start_money", 3) == 9

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -38,10 +40,24 @@ def test_CYC_4_starting_money_from_the_ruleset_per_player_count(n):
     assert g.state.minted == sum(earnings(g).values())
 
 
-def test_CYC_4_by_players_override_applies_only_to_its_player_count():
-    assert RS.params["by_players"][2]["start_money"] != RS.params["start_money"]
+def with_two_player_start_money(tmp_path, money: int) -> str:
+    """A copy of the reference ruleset whose [setup.by_players.2] start_money is `money` (the
+    reference's own override equals its [setup] value since PRJ-36)."""
+    folder = tmp_path / "by_players"
+    shutil.copytree(Path(api.__file__).parent / "data" / "reference", folder)
+    p = folder / "ruleset.toml"
+    old = "start_money = 6            # unchanged by PRJ-36"
+    assert old in p.read_text()
+    p.write_text(p.read_text().replace(old, f"start_money = {money}"))
+    return str(folder)
+
+
+def test_CYC_4_by_players_override_applies_only_to_its_player_count(tmp_path):
     assert RS.setup_value("start_money", 2) == RS.params["by_players"][2]["start_money"]
-    assert RS.setup_value("start_money", 3) == RS.params["start_money"]
+    rs = load_ruleset(with_two_player_start_money(tmp_path, 8))
+    assert rs.params["by_players"][2]["start_money"] == 8 != rs.params["start_money"]
+    assert rs.setup_value("start_money", 2) == 8
+    assert rs.setup_value("start_money", 3) == rs.params["start_money"]
 
 
 @pytest.mark.parametrize("n", PLAYERS)

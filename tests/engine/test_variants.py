@@ -7,6 +7,10 @@ import pytest
 from pax_hispanica import api
 from pax_hispanica.engine import treasure
 
+from .test_setup import (
+    with_two_player_start_money,  # a [setup.by_players.2] that differs
+)
+
 
 def _random_game(config: api.Config, seed: int, steps: int) -> api.Game:
     g = api.Game.new(config, seed)
@@ -20,18 +24,19 @@ def _random_game(config: api.Config, seed: int, steps: int) -> api.Game:
     return g
 
 
-def test_PRJ_31_an_override_replaces_the_number_for_every_player_count():
-    reference = api.load_ruleset("reference")
+def test_PRJ_31_an_override_replaces_the_number_for_every_player_count(tmp_path):
+    folder = with_two_player_start_money(tmp_path, 8)
+    reference = api.load_ruleset(folder)
     assert reference.setup_value("start_money", 2) != reference.start_money   # [setup.by_players.2]
     for players in (2, 4):
-        st = api.new_game(api.Config(players=players, params={"start_money": 17}), seed=1)
-        plain = api.new_game(api.Config(players=players), seed=1)
+        st = api.new_game(api.Config(players=players, ruleset=folder, params={"start_money": 17}), seed=1)
+        plain = api.new_game(api.Config(players=players, ruleset=folder), seed=1)
         # the same game otherwise (the first Goods Year has begun), with $17 at setup for everyone
         start = reference.setup_value("start_money", players)
         assert [a - b for a, b in zip(st.money, plain.money)] == [17 - start] * players
-    # the reference ruleset itself is untouched (variants are separate, cached copies)
-    assert api.load_ruleset("reference").params["start_money"] == reference.start_money != 17
-    assert api.load_ruleset("reference").setup_value("start_money", 2) == reference.setup_value("start_money", 2)
+    # the ruleset itself is untouched (variants are separate, cached copies)
+    assert api.load_ruleset(folder).params["start_money"] == reference.start_money != 17
+    assert api.load_ruleset(folder).setup_value("start_money", 2) == reference.setup_value("start_money", 2) == 8
 
 
 def test_PRJ_31_the_variant_is_public_in_every_view_and_in_the_parameter_list():

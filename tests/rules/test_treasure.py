@@ -214,16 +214,37 @@ def test_TRS_1_loading_is_bounded_by_cargo_space(legality):
 
 # ---- TRS-5: scoring in Europe ------------------------------------------------------------------
 
-# RULES.md's TRS-5 numbers; the reference ruleset differs in one (PRJ-32), so the scoring rule is
-# tested under RULES.md's numbers as a variant (PRJ-31), and PRJ-32 under the reference ruleset.
-TRS_5 = {"conquistador_prestige": 2}
+# RULES.md's TRS-5 numbers; the reference ruleset differs in three (PRJ-32, PRJ-36), so the scoring
+# rule is tested under RULES.md's numbers as a variant (PRJ-31), PRJ-32 and PRJ-36 under the
+# reference ruleset.
+TRS_5 = {"conquistador_prestige": 2, "privateer_money": 1, "plunder_money": 2}
 
 
 def test_TRS_5_reference_values():
+    rs = api.load_ruleset("reference", TRS_5)
+    assert (rs.conquistador_prestige, rs.privateer_prestige, rs.privateer_money, rs.smuggler_money,
+            rs.plunder_money, rs.plunder_chests_per_prestige) == (2, 1, 1, 3, 2, 2)
+
+
+def test_PRJ_36_the_tuned_reference_numbers():
     rs = api.load_ruleset("reference")
-    assert (rs.privateer_prestige, rs.privateer_money, rs.smuggler_money,
-            rs.plunder_money, rs.plunder_chests_per_prestige) == (1, 1, 3, 2, 2)
-    assert api.load_ruleset("reference", TRS_5).conquistador_prestige == 2
+    assert (rs.money_per_prestige, rs.start_money, rs.setup_value("start_money", 2),
+            rs.plunder_money, rs.privateer_money) == (6, 6, 6, 3, 0)
+    # the other legalities keep TRS-5's numbers (CONQUISTADOR: PRJ-32)
+    assert (rs.privateer_prestige, rs.smuggler_money, rs.plunder_chests_per_prestige) == (1, 3, 2)
+
+
+@pytest.mark.parametrize("legality,chests,prestige,money", [
+    ("PRIVATEER", 3, 3, 0), ("PLUNDER", 1, 0, 3), ("PLUNDER", 3, 1, 9),
+])
+def test_PRJ_36_the_reference_privateer_and_plunder_chests(legality, chests, prestige, money):
+    g = treasure_game(legality, ships=3, cargo=["chest"] * chests + ["citizen"], zone="atlantico")
+    p0, m0 = g.state.prestige[0], g.state.money[0]
+    events = g.act({"seat": 0, "type": "move", "to": "europe"})
+    scored = next(e for e in events if e["type"] == "TreasureScored")
+    assert (scored["legality"], scored["chests"], scored["prestige"], scored["money"]) == (
+        legality, chests, prestige, money)
+    assert (g.state.prestige[0], g.state.money[0]) == (p0 + prestige, m0 + money)
 
 
 def test_PRJ_32_the_reference_conquistador_scores_one_prestige_per_chest():

@@ -53,8 +53,8 @@ def test_lead_changes_ignore_ties():
 
 def test_engagement_matches_a_hand_count():
     params = {"cycles": 3}
-    # seed 5: lead changes of 1, 1 and 0, a battle, Havens in every game (checked below)
-    results = sim.run(3, 3, "heuristic,random,heuristic", seed=5, params=params)
+    # seed 2 (PRJ-36 numbers): lead changes of 0, 1 and 0, two battles, Havens in every game (checked below)
+    results = sim.run(3, 3, "heuristic,random,heuristic", seed=2, params=params)
     hand = [replay_by_hand(r, 3, params) for r in results]
     for r, h in zip(results, hand):
         e = r["engagement"]
@@ -85,7 +85,7 @@ def test_engagement_matches_a_hand_count():
     money = [m for h in hand for m in h["money"]]
     assert s["money_unspent_end"]["mean"] == pytest.approx(statistics.fmean(money))
     assert s["cycles_per_game"]["mean"] == 3
-    assert lc == [1, 1, 0] and sum(battles) > 0
+    assert lc == [0, 1, 0] and sum(battles) > 0
     played = [len(c) for r in results for c in r["cards_played"]]
     assert s["cards_per_player"]["mean"] == pytest.approx(statistics.fmean(played))
     assert s["actions"]["bid"]["share_of_decisions"]["count"] == sum(h["kinds"]["bid"] for h in hand)

@@ -87,6 +87,7 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-34": ("PRJ", "A seat that runs out of time: a bot plays that decision; after repeated timeouts a bot takes the seat"),
     # applied by the web server's ratings (web/ratings.py), never by the engine
     "PRJ-35": ("PRJ", "Rated games: finished table games with no variant, an account, and no seat a bot took over"),
+    "PRJ-36": ("PRJ", "Tuned reference numbers: $6 a Prestige, $6 to start, PLUNDER $3 and PRIVATEER $0 per Chest"),
 }
 
 
