@@ -37,7 +37,7 @@ def _rating(url: str, subject: str):
     return row
 
 
-def test_rating_series_matches_openskill(database_url):
+def test_PRJ_35_rating_series_matches_openskill_and_unrated_games_change_nothing(database_url):
     with new_client(database_url) as c:
         site = c.app.state.site
         call = c.portal.call
