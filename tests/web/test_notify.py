@@ -196,6 +196,75 @@ def test_webhooks_to_internal_addresses_are_refused_unless_allowed(monkeypatch):
             post_webhook(url, {})
 
 
+class _Receiver:
+    """A loopback HTTP server that records POSTs to /hook and answers /go with a redirect to /hook."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+        got = self.got = []
+
+        class H(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                got.append(self.path)
+                if self.path == "/go":
+                    self.send_response(303)
+                    self.send_header("Location", f"http://127.0.0.1:{self.server.server_port}/hook")
+                else:
+                    self.send_response(204)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def do_GET(self) -> None:               # where a followed 303 would land
+                got.append("GET " + self.path)
+                self.send_response(204)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *a) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_webhooks_do_not_follow_redirects():
+    """A URL that passes the address check and answers with a redirect (to an internal address,
+    here) fails the send; the redirect's target is never called."""
+    from pax_hispanica.web.outbox import SendError, post_webhook
+    rcv = _Receiver()
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("PAXH_WEBHOOK_PRIVATE", "1")
+            post_webhook(rcv.url + "/hook", {})          # the receiver works
+            with pytest.raises(SendError, match="redirect"):
+                post_webhook(rcv.url + "/go", {})
+        assert rcv.got == ["/hook", "/go"]
+    finally:
+        rcv.close()
+
+
+def test_webhooks_check_the_address_they_connected_to(monkeypatch):
+    """DNS rebinding: the name's check says public, the connection lands on loopback; the
+    connected address is checked too and nothing is sent."""
+    from pax_hispanica.web import outbox
+    monkeypatch.delenv("PAXH_WEBHOOK_PRIVATE", raising=False)
+    monkeypatch.setattr(outbox, "_private", lambda host: False)     # the first answer: public
+    rcv = _Receiver()
+    try:
+        with pytest.raises(outbox.SendError, match="internal address"):
+            outbox.post_webhook(rcv.url + "/hook", {})
+        assert rcv.got == []
+    finally:
+        rcv.close()
+
+
 def test_unsubscribe_tokens_are_signed():
     s = Signer("one")
     token = s.sign("u1:g:0")

@@ -34,6 +34,7 @@ import asyncio
 import base64
 import hashlib
 import hmac
+import http.client
 import json
 import logging
 import os
@@ -41,6 +42,7 @@ import secrets
 import smtplib
 import ssl
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -149,25 +151,71 @@ def send_email(smtp_url: str, payload: dict) -> None:
         s.send_message(msg)
 
 
-def _private(host: str) -> bool:
-    """Whether host resolves to a loopback, private, link-local or otherwise internal address."""
+def _internal(ip: str) -> bool:
+    """Whether an address is loopback, private, link-local or otherwise not on the internet."""
     import ipaddress
+    return not ipaddress.ip_address(ip.split("%", 1)[0]).is_global
+
+
+def _private(host: str) -> bool:
+    """Whether host resolves to an internal address (any of its addresses)."""
     import socket
     try:
         infos = socket.getaddrinfo(host, None)
     except OSError as e:
         raise SendError(f"webhook host {host!r}: {e}") from None
-    for info in infos:
-        ip = ipaddress.ip_address(info[4][0])
-        if not ip.is_global:
-            return True
-    return False
+    return any(_internal(str(info[4][0])) for info in infos)
+
+
+def _checked_peer(sock: Any, host: str) -> None:
+    """The address a webhook connection reached is checked after connecting, not only the name
+    before: a name that resolves to a public address for the check and to an internal one for
+    the connection (DNS rebinding) is refused here."""
+    if os.environ.get("PAXH_WEBHOOK_PRIVATE", "") != "1" and _internal(str(sock.getpeername()[0])):
+        sock.close()
+        raise SendError(f"webhook host {host!r} connected to an internal address")
+
+
+class _CheckedHTTP(http.client.HTTPConnection):
+    def connect(self) -> None:
+        super().connect()
+        _checked_peer(self.sock, self.host)
+
+
+class _CheckedHTTPS(http.client.HTTPSConnection):
+    def connect(self) -> None:
+        # HTTPSConnection.connect wraps the socket after HTTPConnection.connect made it; the
+        # peer is the same address, so it is checked once the TLS socket exists
+        super().connect()
+        _checked_peer(self.sock, self.host)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Webhooks do not follow redirects: a public URL answering 302 to an internal one would
+    otherwise make the server call its own network. A 3xx is a failed send."""
+    def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str) -> None:
+        raise SendError(f"webhook answered {code} (redirects are not followed)")
+
+
+class _HTTPHandler(urllib.request.HTTPHandler):
+    def http_open(self, req: Any) -> Any:
+        return self.do_open(_CheckedHTTP, req)
+
+
+class _HTTPSHandler(urllib.request.HTTPSHandler):
+    def https_open(self, req: Any) -> Any:
+        return self.do_open(_CheckedHTTPS, req, context=ssl.create_default_context())
+
+
+_WEBHOOK_OPENER = urllib.request.build_opener(_HTTPHandler, _HTTPSHandler, _NoRedirect)
 
 
 def post_webhook(url: str, body: dict) -> None:
     """POST the JSON body to url (blocking: run in a thread); any answer but 2xx fails. A URL on
     an internal address (loopback, private networks, link-local) is refused unless
-    PAXH_WEBHOOK_PRIVATE=1, so a player cannot make the server call its own network."""
+    PAXH_WEBHOOK_PRIVATE=1, so a player cannot make the server call its own network: the name
+    is checked before, the connected address after (DNS rebinding), and redirects are not
+    followed."""
     u = urlsplit(url)
     if u.scheme not in ("http", "https") or not u.hostname:
         raise SendError("webhooks are http(s) URLs")
@@ -175,9 +223,12 @@ def post_webhook(url: str, body: dict) -> None:
         raise SendError(f"webhook host {u.hostname!r} is an internal address (PAXH_WEBHOOK_PRIVATE=1 allows it)")
     req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
                                  headers={"Content-Type": "application/json", "User-Agent": "pax-hispanica"})
-    with urllib.request.urlopen(req, timeout=10) as r:  # noqa: S310 (the scheme is checked)
-        if not 200 <= r.status < 300:
-            raise SendError(f"webhook answered {r.status}")
+    try:
+        with _WEBHOOK_OPENER.open(req, timeout=10) as r:
+            if not 200 <= r.status < 300:
+                raise SendError(f"webhook answered {r.status}")
+    except urllib.error.HTTPError as e:
+        raise SendError(f"webhook answered {e.code}") from None
 
 
 # ---------------------------------------------------------------- the outbox
