@@ -1,13 +1,21 @@
-"""Screenshots of the game page mid-auction at desktop (1280x800) and phone (390x844) size,
-a card's text opened by a tap on a phone, what happened since a player's last move (the summary
-of the Goods Year and the marks on the map, the map zoomed in), the replay with its scrubber,
-and the final score table at both sizes, in Debian's chromium against a real server on loopback
-(a throwaway SQLite database).
+"""Screenshots of the game page at desktop (1280x800) and phone (390x844) size, in Debian's
+chromium against real servers on loopback (throwaway SQLite databases):
 
-    PYTHONPATH=src .venv/bin/python scripts/screenshots.py [OUT_DIR] [--lang ca]
+- mid-auction, a card's text opened (hover on the desktop, a tap on a phone), Leave's dialog;
+- what happened since a player's last move (the Goods Year summed up, its marks on the map) and
+  the map zoomed in; the replay with its scrubber; the final score table;
+- the decisions taken on the map: a voyage that may attack (the places to click, the battle
+  previews; on a phone the map panned to them), a labour decision (the colony and its sources)
+  and a support decision (both sides' Strength before choosing).
+
+    PYTHONPATH=src .venv/bin/python scripts/screenshots.py [OUT_DIR] [--lang ca] [--seed 3]
+        [--only game,board]
 
 OUT_DIR defaults to docs/img. A bid of $3 is typed (and kept focused) so the shot shows what a
 player sees while a sealed bid is being made; the bots act slowly so the auction stays open.
+For the map's decisions one person (seat 0) plays seeded random legal moves against two random
+bots that act at once, until each decision has come up (a new game, seed + 1, when one did not);
+the positions depend on the bots' timing as well as on the seed.
 """
 from __future__ import annotations
 
@@ -35,17 +43,101 @@ def _page(browser, name: str, size: dict):
     return ctx, ctx.new_page()
 
 
+def shoot(page, path: Path, full_page: bool = False, locator: str | None = None) -> None:
+    if locator:
+        page.locator(locator).screenshot(path=str(path))
+    else:
+        page.screenshot(path=str(path), full_page=full_page)
+    print(path)
+
+
+# the decisions shot on the map: name -> (is it up now? (the seat's legal decisions, its view),
+# what the page shows when it is)
+def _attack(legal: list, view: dict) -> bool:
+    return any(o.get("type") == "attack" for d in legal if d["kind"] == "choice" for o in d["options"])
+
+
+BOARD_SCENES = {
+    "board": (_attack, "svg.map [data-place]"),
+    "labour": (lambda legal, view: any(d.get("decision") == "labour" for d in legal), "svg.map [data-place]"),
+    "support": (lambda legal, view: any(d.get("decision") == "support" for d in legal), "#previews .preview"),
+}
+
+
+def board_shots(b, out: Path, lang: str, seed: int, suffix: str) -> None:
+    """A voyage that may attack, a labour decision and a support decision, each at both sizes
+    (and on a phone the map panned to the places to choose)."""
+    todo = dict(BOARD_SCENES)
+    for game in range(6):
+        if not todo:
+            return
+        with tempfile.TemporaryDirectory() as tmp:
+            srv = Server(f"sqlite:///{tmp}/paxh.sqlite3", bot_delay=0.0).start()
+            try:
+                g = srv.post("/api/games", {"players": 3, "seats": [
+                    {"kind": "human", "name": "Ana"}, {"kind": "bot", "bot_kind": "random"},
+                    {"kind": "bot", "bot_kind": "random"}], "nations": ["spanish", "english", "dutch"]})
+                token = g["seats"][0]["token"]
+                rng = random.Random(seed + game)
+                for _ in range(6000):
+                    v = srv.get(f"/api/view/{token}")
+                    if v["over"] or not todo:
+                        break
+                    if not v["legal"]:
+                        time.sleep(0.02)
+                        continue
+                    for scene, (up, ready) in list(todo.items()):
+                        if not up(v["legal"], v["view"]):
+                            continue
+                        del todo[scene]
+                        for name, size in SIZES.items():
+                            ctx, page = _page(b, name, size)
+                            page.goto(f"{srv.url}/play/{token}?lang={lang}")
+                            page.wait_for_selector("#conn.on")
+                            page.wait_for_selector(ready)
+                            page.wait_for_timeout(300)
+                            shoot(page, out / f"game-{scene}-{name}{suffix}.png", full_page=name == "desktop")
+                            if name == "phone" and "svg.map" in ready:   # the map, panned to the places to choose
+                                page.locator(".map-scroll").scroll_into_view_if_needed()
+                                shoot(page, out / f"game-{scene}-map-{name}{suffix}.png")
+                            ctx.close()
+                        break
+                    opts = [o for d in v["legal"] if d["kind"] == "choice" for o in d["options"] if o["type"] != "undo"]
+                    d = v["legal"][0]
+                    action = rng.choice(opts) if opts else {**d["action"], d["field"]: d["min"]}
+                    srv.post(f"/api/act/{token}", {"version": v["version"], "action": action})
+            finally:
+                srv.stop()
+    if todo:
+        print(f"not reached in 6 games: {', '.join(todo)}; try another --seed", file=sys.stderr)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out", nargs="?", default=str(ROOT / "docs" / "img"))
     ap.add_argument("--lang", default="en")
+    ap.add_argument("--seed", type=int, default=3, help="the random moves of the map's decisions")
+    ap.add_argument("--only", default="game,board",
+                    help="which shots: game (auction, card, leave, happened, zoom, replay, score table), "
+                         "board (the map's decisions)")
     args = ap.parse_args()
+    only = set(args.only.split(","))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("PAXH_RATE_CREATE", "0")
     os.environ.setdefault("PAXH_RATE_ACT", "0")
     from playwright.sync_api import sync_playwright
 
+    suffix = "" if args.lang == "en" else "-" + args.lang
+    if "board" in only:
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                board_shots(b, out, args.lang, args.seed, suffix)
+            finally:
+                b.close()
+    if "game" not in only:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         srv = Server(f"sqlite:///{tmp}/paxh.sqlite3", bot_delay=30.0).start()
         try:
@@ -75,7 +167,6 @@ def main() -> None:
                                                                   {"kind": "human", "name": "Cai"}]})
             end_tokens = [s["token"] for s in g2["seats"]]
             drive(srv, end_tokens, random.Random(7), lambda views: False, limit=2000)
-            suffix = "" if args.lang == "en" else "-" + args.lang
             with sync_playwright() as p:
                 b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 for name, size in SIZES.items():
