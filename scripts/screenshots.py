@@ -13,9 +13,9 @@ chromium against real servers on loopback (throwaway SQLite databases):
 
 OUT_DIR defaults to docs/img. A bid of $3 is typed (and kept focused) so the shot shows what a
 player sees while a sealed bid is being made; the bots act slowly so the auction stays open.
-For the map's decisions one person (seat 0) plays seeded random legal moves against two random
-bots that act at once, until each decision has come up (a new game, seed + 1, when one did not);
-the positions depend on the bots' timing as well as on the seed.
+For the map's decisions the script plays all three seats with seeded random legal moves (cards
+played more often than at random) until each decision has come up, and shoots the page of the
+seat asked (a new game, seed + 1, when one did not come up).
 """
 from __future__ import annotations
 
@@ -66,50 +66,55 @@ BOARD_SCENES = {
 
 def board_shots(b, out: Path, lang: str, seed: int, suffix: str) -> None:
     """A voyage that may attack, a labour decision and a support decision, each at both sizes
-    (and on a phone the map panned to the places to choose)."""
+    (and on a phone the map panned to the places to choose), from the page of the seat asked."""
     todo = dict(BOARD_SCENES)
-    for game in range(6):
+    for game in range(8):
         if not todo:
             return
         with tempfile.TemporaryDirectory() as tmp:
-            srv = Server(f"sqlite:///{tmp}/paxh.sqlite3", bot_delay=0.0).start()
+            srv = Server(f"sqlite:///{tmp}/paxh.sqlite3").start()
             try:
                 g = srv.post("/api/games", {"players": 3, "seats": [
-                    {"kind": "human", "name": "Ana"}, {"kind": "bot", "bot_kind": "random"},
-                    {"kind": "bot", "bot_kind": "random"}], "nations": ["spanish", "english", "dutch"]})
-                token = g["seats"][0]["token"]
+                    {"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bru"},
+                    {"kind": "human", "name": "Cai"}], "nations": ["spanish", "english", "dutch"]})
+                tokens = [s["token"] for s in g["seats"]]
                 rng = random.Random(seed + game)
-                for _ in range(6000):
-                    v = srv.get(f"/api/view/{token}")
-                    if v["over"] or not todo:
+                for _ in range(3000):
+                    views = [srv.get(f"/api/view/{tk}") for tk in tokens]
+                    if views[0]["over"] or not todo:
                         break
-                    if not v["legal"]:
-                        time.sleep(0.02)
-                        continue
-                    for scene, (up, ready) in list(todo.items()):
-                        if not up(v["legal"], v["view"]):
-                            continue
-                        del todo[scene]
-                        for name, size in SIZES.items():
-                            ctx, page = _page(b, name, size)
-                            page.goto(f"{srv.url}/play/{token}?lang={lang}")
-                            page.wait_for_selector("#conn.on")
-                            page.wait_for_selector(ready)
-                            page.wait_for_timeout(300)
-                            shoot(page, out / f"game-{scene}-{name}{suffix}.png", full_page=name == "desktop")
-                            if name == "phone" and "svg.map" in ready:   # the map, panned to the places to choose
-                                page.locator(".map-scroll").scroll_into_view_if_needed()
-                                shoot(page, out / f"game-{scene}-map-{name}{suffix}.png")
-                            ctx.close()
-                        break
+                    for tk, v in zip(tokens, views):
+                        for scene, (up, ready) in list(todo.items()):
+                            if v["legal"] and up(v["legal"], v["view"]):
+                                del todo[scene]
+                                _board_scene(b, srv, tk, scene, ready, lang, out, suffix)
+                    seat = next(i for i, v in enumerate(views) if v["legal"])
+                    v = views[seat]
                     opts = [o for d in v["legal"] if d["kind"] == "choice" for o in d["options"] if o["type"] != "undo"]
+                    # cards played more often than at random: more colonies, so more labour to choose
+                    plays = [o for o in opts if o["type"] == "play"]
                     d = v["legal"][0]
-                    action = rng.choice(opts) if opts else {**d["action"], d["field"]: d["min"]}
-                    srv.post(f"/api/act/{token}", {"version": v["version"], "action": action})
+                    action = (rng.choice(plays) if plays and rng.random() < 0.7 else rng.choice(opts)) if opts \
+                        else {**d["action"], d["field"]: rng.randint(d["min"], min(d["max"], d["min"] + 2))}
+                    srv.post(f"/api/act/{tokens[seat]}", {"version": v["version"], "action": action})
             finally:
                 srv.stop()
     if todo:
-        print(f"not reached in 6 games: {', '.join(todo)}; try another --seed", file=sys.stderr)
+        print(f"not reached in 8 games: {', '.join(todo)}; try another --seed", file=sys.stderr)
+
+
+def _board_scene(b, srv, token: str, scene: str, ready: str, lang: str, out: Path, suffix: str) -> None:
+    for name, size in SIZES.items():
+        ctx, page = _page(b, name, size)
+        page.goto(f"{srv.url}/play/{token}?lang={lang}")
+        page.wait_for_selector("#conn.on")
+        page.wait_for_selector(ready)
+        page.wait_for_timeout(300)
+        shoot(page, out / f"game-{scene}-{name}{suffix}.png", full_page=name == "desktop")
+        if name == "phone" and "svg.map" in ready:   # the map, panned to the places to choose
+            page.locator(".map-scroll").scroll_into_view_if_needed()
+            shoot(page, out / f"game-{scene}-map-{name}{suffix}.png")
+        ctx.close()
 
 
 def main() -> None:

@@ -138,6 +138,7 @@ def test_BAT_2_the_preview_in_words_and_the_support_decision_shows_both_sides():
     g.act({"seat": 0, "type": "attack", "target": SANTA_MARTA})
     [q] = board.previews(g.state, 1, tr("ca"))
     assert q["sides"] == "Força: Ana 2, Cai 3." and q["others"][0]["me"]
+    assert "Bru · tu (+1)" in q["others_text"]          # the seat asked finds itself among those who choose
 
 
 def live_game(g: api.Game, humans=(0,)):

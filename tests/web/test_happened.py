@@ -414,4 +414,18 @@ def test_the_map_zooms_by_buttons_wheel_and_pinch_and_keeps_its_zoom_through_upd
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     pinched = [float(v) for v in phone.get_attribute("#map", "viewBox").split()]
     assert pinched[2] < whole[2] * 0.5, pinched
+    # on a phone the map pans in its panel: + zooms around the middle of what is in view (the
+    # map point there stays there), not around the middle of the whole map, out of sight
+    phone.click(".zoom-reset")
+    phone.evaluate("document.querySelector('.map-scroll').scrollLeft = 0")
+    in_view = ("() => { const s = document.querySelector('.map-scroll').getBoundingClientRect();"
+               " const svg = document.getElementById('map'), m = svg.getBoundingClientRect();"
+               " const p = new DOMPoint((Math.max(s.left, m.left) + Math.min(s.right, m.right)) / 2,"
+               " (Math.max(s.top, m.top) + Math.min(s.bottom, m.bottom)) / 2).matrixTransform(svg.getScreenCTM().inverse());"
+               " return [p.x, p.y]; }")
+    before = phone.evaluate(in_view)
+    phone.click(".zoom-in")
+    after = phone.evaluate(in_view)
+    assert [float(v) for v in phone.get_attribute("#map", "viewBox").split()][2] < whole[2] * 0.7
+    assert abs(after[0] - before[0]) < 5 and abs(after[1] - before[1]) < 5, (before, after)
     assert page.js_errors == [] and phone.js_errors == []

@@ -161,7 +161,19 @@
     vb[1] = Math.max(b[1], Math.min(b[1] + b[3] - vb[3], vb[1] + dy));
     applyZoom();
   }
-  function centre() { const c = vb || base(mapSvg()); return [c[0] + c[2] / 2, c[1] + c[3] / 2]; }
+  // where + and - zoom around: the middle of what is in view (on a phone the map pans inside its
+  // panel, and the middle of the whole map may be out of sight), else the middle of the map
+  function centre() {
+    const svg = mapSvg(), scroller = svg && svg.closest(".map-scroll");
+    if (scroller && (scroller.scrollWidth > scroller.clientWidth + 1 || scroller.scrollHeight > scroller.clientHeight + 1)) {
+      const r = scroller.getBoundingClientRect(), s = svg.getBoundingClientRect();
+      const x = (Math.max(r.left, s.left) + Math.min(r.right, s.right)) / 2;
+      const y = (Math.max(r.top, s.top) + Math.min(r.bottom, s.bottom)) / 2;
+      return svgPoint(svg, x, y);
+    }
+    const c = vb || base(svg);
+    return [c[0] + c[2] / 2, c[1] + c[3] / 2];
+  }
   document.addEventListener("click", function (ev) {
     const btn = ev.target && ev.target.closest ? ev.target.closest(".zoom button") : null;
     if (!btn || !mapSvg()) return;
