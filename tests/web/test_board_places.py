@@ -174,3 +174,23 @@ def test_PLY_1_BAT_3_the_page_shows_why_not_and_the_support_preview_in_both_lang
 def test_the_stylesheet_dims_the_places_without_a_choice_while_some_have_one():
     css = (Path(render.__file__).parent / "static" / "style.css").read_text()
     assert "svg.map:has(.has-choice) .zone-group:not(.has-choice) .zone.land" in css
+
+
+def test_CARD_1_a_visita_a_card_founded_is_named_by_the_view_never_by_its_id():
+    """Misión Franciscana founds a Visita ("<zone>.visita-1", which the ruleset does not name):
+    the attack option, the log and the map call it by the view's name."""
+    from pax_hispanica.web import render
+
+    g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2],
+                  "players": [{"money": 3, "hand": ["mision_franciscana-1"]}, {}, {}]}, nations=NO_SPAIN)
+    play = next(a for a in api.expand(api.legal_actions(g.state, 0))
+                if a["type"] == "play" and a.get("card") == "mision_franciscana-1")
+    g.act(play)
+    [site] = [s for s in api.view(g.state, 0)["sites"] if ".visita-" in s["id"]]
+    for lang in ("en", "ca"):
+        ctx = render.board_context(live_game(g), 0, None, "seat", lang)
+        texts = [e["text"] for e in ctx["log"]] + [o["label"] for w in ctx["widgets"] for o in w.get("options", [])]
+        assert not any(site["id"] in x for x in texts), [x for x in texts if site["id"] in x]
+        attack = ctx["t"].action({"seat": 0, "type": "attack", "target": site["id"]})   # as a voyage offers it
+        assert site["name"] in attack and site["id"] not in attack, attack
+        assert f'⌂2 {site["name"]}' in html.unescape(str(ctx["map"]))

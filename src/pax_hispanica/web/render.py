@@ -139,6 +139,18 @@ def translator(live: LiveGame, lang: str) -> Tr:
     return tr
 
 
+def name_new_places(tr: Tr, view: Any) -> Tr:
+    """Sites and colonies the game made (a Visita a card founded: "tierra_firme.visita-1") are
+    named by the view, not by the ruleset: so options, log lines and the map say "Visita 1",
+    never the id."""
+    if isinstance(view, dict):
+        extra = {str(x["id"]): str(x["name"]) for key in ("sites", "colonies") for x in view.get(key) or []
+                 if isinstance(x, dict) and x.get("id") and x.get("name") and x["id"] not in tr.names}
+        if extra:
+            tr.names = {**tr.names, **extra}
+    return tr
+
+
 def next_human(live: LiveGame, seats: frozenset[int]) -> int | None:
     """The first seat that must act now and is played at this table."""
     for s in api.acting(live.state):
@@ -219,6 +231,7 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
     if botted:
         viewer = None
     view = api.view(state, viewer, include_state=False)      # the page never reads the masked state
+    name_new_places(tr, view)
     events = api.redact(live.events, viewer)
     acting = list(api.acting(state))
     legal = api.legal_actions(state, viewer) if viewer is not None and not live.over and not botted else []
@@ -544,6 +557,7 @@ def replay_context(live: LiveGame, step: int, lang: str) -> dict:
     game = api.replay(live.record, upto=step)
     state = game.state
     public = api.view(state, None, include_state=False)
+    name_new_places(tr, public)
     hands = []
     for s in live.seats:
         parts = own_parts(api.view(state, s.seat, include_state=False), s.seat, info)
