@@ -44,6 +44,7 @@ def _page(browser, name: str, size: dict):
 
 
 def shoot(page, path: Path, full_page: bool = False, locator: str | None = None) -> None:
+    page.locator("#banner").wait_for(state="hidden", timeout=5000)   # a year or turn banner fades in 2.6 s
     if locator:
         page.locator(locator).screenshot(path=str(path))
     else:
@@ -181,23 +182,17 @@ def main() -> None:
                     page.wait_for_selector("[data-decision=bid] input[name=value]")
                     page.fill("[data-decision=bid] input[name=value]", "3")
                     page.focus("[data-decision=bid] input[name=value]")
-                    path = out / f"game-auction-{name}{suffix}.png"
-                    page.screenshot(path=str(path), full_page=name == "desktop")
-                    print(path)
+                    shoot(page, out / f"game-auction-{name}{suffix}.png", full_page=name == "desktop")
                     # a card's text, opened by hover on a desktop and by a tap on a phone
-                    card = page.locator("#lot .card-ref, #hand .card-ref").first
+                    card = page.locator("#lot .card-ref, #hand .card-ref, ul.decks .card-ref").first
                     card.scroll_into_view_if_needed()
                     card.tap() if name == "phone" else card.hover()
-                    path = out / f"game-card-{name}{suffix}.png"
-                    page.screenshot(path=str(path))
-                    print(path)
+                    shoot(page, out / f"game-card-{name}{suffix}.png")
                     page.keyboard.press("Escape")
                     if name == "phone":   # "Leave" asks first
                         page.click("#leave")
                         page.wait_for_selector("#confirm-leave[open]")
-                        path = out / f"game-leave-{name}{suffix}.png"
-                        page.screenshot(path=str(path))
-                        print(path)
+                        shoot(page, out / f"game-leave-{name}{suffix}.png")
                         page.click("#leave-no")
                     ctx.close()
                 # what happened: the second person has not acted yet, so their page sums up the
@@ -208,14 +203,10 @@ def main() -> None:
                     page.goto(f"{srv.url}/play/{waiter}?lang={args.lang}")
                     page.wait_for_selector("#conn.on")
                     page.wait_for_selector("#happened")
-                    path = out / f"game-happened-{name}{suffix}.png"
-                    page.screenshot(path=str(path))
-                    print(path)
+                    shoot(page, out / f"game-happened-{name}{suffix}.png")
                     page.click(".zoom-in")
                     page.locator("#part-map").scroll_into_view_if_needed()
-                    path = out / f"game-zoom-{name}{suffix}.png"
-                    page.locator("#part-map").screenshot(path=str(path))
-                    print(path)
+                    shoot(page, out / f"game-zoom-{name}{suffix}.png", locator="#part-map")
                     ctx.close()
                 # the replay, stepped to a Goods Year with its scrubber
                 for name, size in SIZES.items():
@@ -226,9 +217,7 @@ def main() -> None:
                     page.locator("#years a").nth(4).click()
                     step = page.locator("#years a").nth(4).get_attribute("data-step")
                     page.wait_for_function(f"() => document.getElementById('step').textContent === '{step}'")
-                    path = out / f"replay-{name}{suffix}.png"
-                    page.screenshot(path=str(path))
-                    print(path)
+                    shoot(page, out / f"replay-{name}{suffix}.png")
                     ctx.close()
                 # the end of a game: the score table
                 for name, size in SIZES.items():
@@ -236,9 +225,7 @@ def main() -> None:
                     page.goto(f"{srv.url}/play/{end_tokens[0]}?lang={args.lang}")
                     page.wait_for_selector("#score-table")
                     page.locator("#result").scroll_into_view_if_needed()
-                    path = out / f"game-over-{name}{suffix}.png"
-                    page.locator("#result").screenshot(path=str(path))
-                    print(path)
+                    shoot(page, out / f"game-over-{name}{suffix}.png", locator="#result")
                     ctx.close()
                 b.close()
         finally:

@@ -31,17 +31,7 @@ from ..i18n import LANGS, Tr
 from ..model import ServerError
 from ..ratelimit import RateLimited
 from ..seam import DEFAULT_BOT, api
-from .common import (
-    TOKEN,
-    FormVisit,
-    MemberForm,
-    MemberPage,
-    PageVisit,
-    Site,
-    Visit,
-    client_address,
-    site,
-)
+from .common import TOKEN, FormVisit, MemberForm, MemberPage, PageVisit, Site, Visit, client_address, site
 
 router = APIRouter()
 

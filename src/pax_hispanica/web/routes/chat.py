@@ -17,28 +17,13 @@ from typing import Any
 import sqlalchemy as sa
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictBool,
-    StrictInt,
-    StrictStr,
-    ValidationError,
-)
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from .. import play_db as t
 from ..chat import admins
 from ..i18n import LANGS
 from ..model import ServerError
-from .common import (
-    FormVisit,
-    Visit,
-    cookie_user,
-    error_response,
-    site,
-    validation_message,
-)
+from .common import FormVisit, Visit, cookie_user, error_response, site, validation_message
 from .ws import Message, Turn, handles
 
 router = APIRouter()
