@@ -19,6 +19,13 @@ on seat 1's link (`/ws/{token}`, the HTML board the page morphs in; it only list
 the size of every update it gets is counted (p50, p99, max), next to the JSON updates'
 sizes on the players' connections (`fmt=json&view=0`).
 
+Page update time: with --browser-tabs K, the first K games also have their seat 1 page
+(`/play/{token}`) open in a headless Chromium (Debian's /usr/bin/chromium, through Playwright);
+the scripted client still plays the seat, the page only follows. For every update message the
+page times, from the message event (`event.timeStamp`) to painted (the first task after the
+next animation frame, i.e. after that frame's paint), and how much of it is the page's own
+handler (parsing, idiomorph, applying the map's choices): p50 and p99 of each.
+
 Memory: the server's resident set size (RSS, from /proc) is read before the games, right
 after them, and again after --idle-seconds with no client (default 600: games unused for
 IDLE_SECONDS = 600 s leave memory at the next minute's sweep, so the default idle is just
@@ -132,6 +139,60 @@ async def html_tab(ws_url: str, sizes: list[int], deadline: float, wire: list[in
                     return
 
 
+# wraps the page's WebSocket: each "update" message is timed from its event to the task after
+# the next animation frame (painted), and its handler's own time; read back as window.__paint
+PAINT_PROBE = """(() => {
+  const Native = window.WebSocket;
+  window.__paint = [];
+  class Timed extends Native {
+    set onmessage(fn) {
+      super.onmessage = function (ev) {
+        const update = typeof ev.data === "string" && ev.data.slice(0, 40).indexOf('"update"') >= 0;
+        const t0 = performance.now();
+        fn.call(this, ev);
+        if (!update) return;
+        const t1 = performance.now(), n = ev.data.length;
+        requestAnimationFrame(function () {
+          const ch = new MessageChannel();
+          ch.port1.onmessage = function () { window.__paint.push([performance.now() - ev.timeStamp, t1 - t0, n]); };
+          ch.port2.postMessage(0);
+        });
+      };
+    }
+    get onmessage() { return super.onmessage; }
+  }
+  window.WebSocket = Timed;
+})();"""
+
+
+async def browser_tabs(base: str, tokens: list[str], deadline: float, paint: list[list[float]]) -> None:
+    """Seat pages in a headless Chromium that follow their games until they end (or the deadline);
+    appends each update's [ms from message to painted, ms in the page's handler, characters, its
+    number on that page (0: the whole board)]."""
+    from playwright.async_api import async_playwright
+
+    args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+    async with async_playwright() as p:
+        b = await p.chromium.launch(executable_path="/usr/bin/chromium", args=args)
+        try:
+            pages = []
+            for tok in tokens:
+                ctx = await b.new_context(viewport={"width": 1280, "height": 800})
+                await ctx.add_init_script(PAINT_PROBE)
+                page = await ctx.new_page()
+                await page.goto(f"{base}/play/{tok}?lang=en")
+                pages.append(page)
+            while time.perf_counter() < deadline:
+                await asyncio.sleep(1)
+                done = [await pg.query_selector("#result") is not None for pg in pages]
+                if all(done):
+                    break
+            for pg in pages:
+                paint.extend(x + [i] for i, x in enumerate(await pg.evaluate("window.__paint")))
+        finally:
+            await b.close()
+
+
 async def play_seat(ws_url: str, rng: random.Random, rtts: list[float], counts: dict, deadline: float,
                     think: float, sizes: list[int] | None = None) -> None:
     async with connect(ws_url, max_size=None) as ws:
@@ -210,6 +271,10 @@ async def main_async(args: argparse.Namespace, base: str, port: int) -> dict:
     tabs = [html_tab(f"ws://127.0.0.1:{port}/ws/{g['seats'][0]['token']}?lang=en", html_sizes, deadline, html_wire,
                      html_later)
             for g in games[:args.html_tabs]]
+    paint: list[list[float]] = []
+    if args.browser_tabs:
+        tabs.append(browser_tabs(base, [g["seats"][0]["token"] for g in games[:args.browser_tabs]], deadline, paint))
+
     await asyncio.gather(*tabs, *[
         play_seat(f"ws://127.0.0.1:{port}/ws/{s['token']}?fmt=json&view=0", random.Random(gi * 10 + s["seat"]),
                   rtts, counts, deadline, args.think / 1000, json_sizes)
@@ -239,7 +304,19 @@ async def main_async(args: argparse.Namespace, base: str, port: int) -> dict:
             "html_update_bytes_after_first": size_stats(html_later),
             "html_deflate_negotiated": all(x == 0 for x in html_wire if x <= 0),
             "html_update_deflated_bytes": size_stats([x for x in html_wire if x > 0])} if args.html_tabs else {}),
+        **({"page_updates": len(paint),
+            "page_update_to_painted_ms": ms_stats([x[0] for x in paint]),
+            "page_update_to_painted_ms_after_first": ms_stats([x[0] for x in paint if x[3] > 0]),
+            "page_handler_ms": ms_stats([x[1] for x in paint])} if args.browser_tabs else {}),
     }
+
+
+def ms_stats(xs: list[float]) -> dict:
+    xs = sorted(xs)
+    if not xs:
+        return {"n": 0}
+    return {"n": len(xs), "p50": round(xs[len(xs) // 2], 1), "p99": round(xs[min(len(xs) - 1, int(0.99 * len(xs)))], 1),
+            "max": round(xs[-1], 1), "mean": round(statistics.mean(xs), 1)}
 
 
 def size_stats(xs: list[int]) -> dict:
@@ -260,6 +337,9 @@ def main() -> None:
     ap.add_argument("--echo-clients", type=int, default=50, help="echo connections running during the games")
     ap.add_argument("--html-tabs", type=int, default=0,
                     help="this many games also get a listening browser-format (HTML) connection on seat 1")
+    ap.add_argument("--browser-tabs", type=int, default=0,
+                    help="this many games also have seat 1's page open in a headless Chromium, which times each "
+                         "update from message to painted")
     ap.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
     ap.add_argument("--url", default=None, help="use a running server (http://127.0.0.1:PORT) instead")
     ap.add_argument("--idle-seconds", type=float, default=600,

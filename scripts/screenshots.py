@@ -1,13 +1,21 @@
-"""Screenshots of the game page mid-auction at desktop (1280x800) and phone (390x844) size,
-a card's text opened by a tap on a phone, what happened since a player's last move (the summary
-of the Goods Year and the marks on the map, the map zoomed in), the replay with its scrubber,
-and the final score table at both sizes, in Debian's chromium against a real server on loopback
-(a throwaway SQLite database).
+"""Screenshots of the game page at desktop (1280x800) and phone (390x844) size, in Debian's
+chromium against real servers on loopback (throwaway SQLite databases):
 
-    PYTHONPATH=src .venv/bin/python scripts/screenshots.py [OUT_DIR] [--lang ca]
+- mid-auction, a card's text opened (hover on the desktop, a tap on a phone), Leave's dialog;
+- what happened since a player's last move (the Goods Year summed up, its marks on the map) and
+  the map zoomed in; the replay with its scrubber; the final score table;
+- the decisions taken on the map: a voyage that may attack (the places to click, the battle
+  previews; on a phone the map panned to them), a labour decision (the colony and its sources)
+  and a support decision (both sides' Strength before choosing).
+
+    PYTHONPATH=src .venv/bin/python scripts/screenshots.py [OUT_DIR] [--lang ca] [--seed 3]
+        [--only game,board]
 
 OUT_DIR defaults to docs/img. A bid of $3 is typed (and kept focused) so the shot shows what a
 player sees while a sealed bid is being made; the bots act slowly so the auction stays open.
+For the map's decisions the script plays all three seats with seeded random legal moves (cards
+played more often than at random) until each decision has come up, and shoots the page of the
+seat asked (a new game, seed + 1, when one did not come up).
 """
 from __future__ import annotations
 
@@ -35,17 +43,107 @@ def _page(browser, name: str, size: dict):
     return ctx, ctx.new_page()
 
 
+def shoot(page, path: Path, full_page: bool = False, locator: str | None = None) -> None:
+    page.locator("#banner").wait_for(state="hidden", timeout=5000)   # a year or turn banner fades in 2.6 s
+    if locator:
+        page.locator(locator).screenshot(path=str(path))
+    else:
+        page.screenshot(path=str(path), full_page=full_page)
+    print(path)
+
+
+# the decisions shot on the map: name -> (is it up now? (the seat's legal decisions, its view),
+# what the page shows when it is)
+def _attack(legal: list, view: dict) -> bool:
+    return any(o.get("type") == "attack" for d in legal if d["kind"] == "choice" for o in d["options"])
+
+
+BOARD_SCENES = {
+    "board": (_attack, "svg.map [data-place]"),
+    "labour": (lambda legal, view: any(d.get("decision") == "labour" for d in legal), "svg.map [data-place]"),
+    "support": (lambda legal, view: any(d.get("decision") == "support" for d in legal), "#previews .preview"),
+}
+
+
+def board_shots(b, out: Path, lang: str, seed: int, suffix: str) -> None:
+    """A voyage that may attack, a labour decision and a support decision, each at both sizes
+    (and on a phone the map panned to the places to choose), from the page of the seat asked."""
+    todo = dict(BOARD_SCENES)
+    for game in range(8):
+        if not todo:
+            return
+        with tempfile.TemporaryDirectory() as tmp:
+            srv = Server(f"sqlite:///{tmp}/paxh.sqlite3").start()
+            try:
+                g = srv.post("/api/games", {"players": 3, "seats": [
+                    {"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bru"},
+                    {"kind": "human", "name": "Cai"}], "nations": ["spanish", "english", "dutch"]})
+                tokens = [s["token"] for s in g["seats"]]
+                rng = random.Random(seed + game)
+                for _ in range(3000):
+                    views = [srv.get(f"/api/view/{tk}") for tk in tokens]
+                    if views[0]["over"] or not todo:
+                        break
+                    for tk, v in zip(tokens, views):
+                        for scene, (up, ready) in list(todo.items()):
+                            if v["legal"] and up(v["legal"], v["view"]):
+                                del todo[scene]
+                                _board_scene(b, srv, tk, scene, ready, lang, out, suffix)
+                    seat = next(i for i, v in enumerate(views) if v["legal"])
+                    v = views[seat]
+                    opts = [o for d in v["legal"] if d["kind"] == "choice" for o in d["options"] if o["type"] != "undo"]
+                    # cards played more often than at random: more colonies, so more labour to choose
+                    plays = [o for o in opts if o["type"] == "play"]
+                    d = v["legal"][0]
+                    action = (rng.choice(plays) if plays and rng.random() < 0.7 else rng.choice(opts)) if opts \
+                        else {**d["action"], d["field"]: rng.randint(d["min"], min(d["max"], d["min"] + 2))}
+                    srv.post(f"/api/act/{tokens[seat]}", {"version": v["version"], "action": action})
+            finally:
+                srv.stop()
+    if todo:
+        print(f"not reached in 8 games: {', '.join(todo)}; try another --seed", file=sys.stderr)
+
+
+def _board_scene(b, srv, token: str, scene: str, ready: str, lang: str, out: Path, suffix: str) -> None:
+    for name, size in SIZES.items():
+        ctx, page = _page(b, name, size)
+        page.goto(f"{srv.url}/play/{token}?lang={lang}")
+        page.wait_for_selector("#conn.on")
+        page.wait_for_selector(ready)
+        page.wait_for_timeout(300)
+        shoot(page, out / f"game-{scene}-{name}{suffix}.png", full_page=name == "desktop")
+        if name == "phone" and "svg.map" in ready:   # the map, panned to the places to choose
+            page.locator(".map-scroll").scroll_into_view_if_needed()
+            shoot(page, out / f"game-{scene}-map-{name}{suffix}.png")
+        ctx.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out", nargs="?", default=str(ROOT / "docs" / "img"))
     ap.add_argument("--lang", default="en")
+    ap.add_argument("--seed", type=int, default=3, help="the random moves of the map's decisions")
+    ap.add_argument("--only", default="game,board",
+                    help="which shots: game (auction, card, leave, happened, zoom, replay, score table), "
+                         "board (the map's decisions)")
     args = ap.parse_args()
+    only = set(args.only.split(","))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("PAXH_RATE_CREATE", "0")
     os.environ.setdefault("PAXH_RATE_ACT", "0")
     from playwright.sync_api import sync_playwright
 
+    suffix = "" if args.lang == "en" else "-" + args.lang
+    if "board" in only:
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                board_shots(b, out, args.lang, args.seed, suffix)
+            finally:
+                b.close()
+    if "game" not in only:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         srv = Server(f"sqlite:///{tmp}/paxh.sqlite3", bot_delay=30.0).start()
         try:
@@ -75,7 +173,6 @@ def main() -> None:
                                                                   {"kind": "human", "name": "Cai"}]})
             end_tokens = [s["token"] for s in g2["seats"]]
             drive(srv, end_tokens, random.Random(7), lambda views: False, limit=2000)
-            suffix = "" if args.lang == "en" else "-" + args.lang
             with sync_playwright() as p:
                 b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 for name, size in SIZES.items():
@@ -85,23 +182,17 @@ def main() -> None:
                     page.wait_for_selector("[data-decision=bid] input[name=value]")
                     page.fill("[data-decision=bid] input[name=value]", "3")
                     page.focus("[data-decision=bid] input[name=value]")
-                    path = out / f"game-auction-{name}{suffix}.png"
-                    page.screenshot(path=str(path), full_page=name == "desktop")
-                    print(path)
+                    shoot(page, out / f"game-auction-{name}{suffix}.png", full_page=name == "desktop")
                     # a card's text, opened by hover on a desktop and by a tap on a phone
-                    card = page.locator("#lot .card-ref, #hand .card-ref").first
+                    card = page.locator("#lot .card-ref, #hand .card-ref, ul.decks .card-ref").first
                     card.scroll_into_view_if_needed()
                     card.tap() if name == "phone" else card.hover()
-                    path = out / f"game-card-{name}{suffix}.png"
-                    page.screenshot(path=str(path))
-                    print(path)
+                    shoot(page, out / f"game-card-{name}{suffix}.png")
                     page.keyboard.press("Escape")
                     if name == "phone":   # "Leave" asks first
                         page.click("#leave")
                         page.wait_for_selector("#confirm-leave[open]")
-                        path = out / f"game-leave-{name}{suffix}.png"
-                        page.screenshot(path=str(path))
-                        print(path)
+                        shoot(page, out / f"game-leave-{name}{suffix}.png")
                         page.click("#leave-no")
                     ctx.close()
                 # what happened: the second person has not acted yet, so their page sums up the
@@ -112,14 +203,10 @@ def main() -> None:
                     page.goto(f"{srv.url}/play/{waiter}?lang={args.lang}")
                     page.wait_for_selector("#conn.on")
                     page.wait_for_selector("#happened")
-                    path = out / f"game-happened-{name}{suffix}.png"
-                    page.screenshot(path=str(path))
-                    print(path)
+                    shoot(page, out / f"game-happened-{name}{suffix}.png")
                     page.click(".zoom-in")
                     page.locator("#part-map").scroll_into_view_if_needed()
-                    path = out / f"game-zoom-{name}{suffix}.png"
-                    page.locator("#part-map").screenshot(path=str(path))
-                    print(path)
+                    shoot(page, out / f"game-zoom-{name}{suffix}.png", locator="#part-map")
                     ctx.close()
                 # the replay, stepped to a Goods Year with its scrubber
                 for name, size in SIZES.items():
@@ -130,9 +217,7 @@ def main() -> None:
                     page.locator("#years a").nth(4).click()
                     step = page.locator("#years a").nth(4).get_attribute("data-step")
                     page.wait_for_function(f"() => document.getElementById('step').textContent === '{step}'")
-                    path = out / f"replay-{name}{suffix}.png"
-                    page.screenshot(path=str(path))
-                    print(path)
+                    shoot(page, out / f"replay-{name}{suffix}.png")
                     ctx.close()
                 # the end of a game: the score table
                 for name, size in SIZES.items():
@@ -140,9 +225,7 @@ def main() -> None:
                     page.goto(f"{srv.url}/play/{end_tokens[0]}?lang={args.lang}")
                     page.wait_for_selector("#score-table")
                     page.locator("#result").scroll_into_view_if_needed()
-                    path = out / f"game-over-{name}{suffix}.png"
-                    page.locator("#result").screenshot(path=str(path))
-                    print(path)
+                    shoot(page, out / f"game-over-{name}{suffix}.png", locator="#result")
                     ctx.close()
                 b.close()
         finally:

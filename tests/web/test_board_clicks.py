@@ -128,3 +128,48 @@ def test_a_whole_game_against_bots_with_every_place_taken_on_the_map(server_fact
     assert why_seen <= {k.split(".")[0] for k in catalogue("en")["why"]}, why_seen
     assert axed
     ctx.close()
+
+
+def test_a_click_on_a_colony_inside_a_zone_to_choose_chooses_the_zone(server_factory, browser, sqlite_url):
+    """A voyage may move into a land zone whose colonies are no choice of their own: a click on
+    such a colony (its square; its name lets clicks through to the zone) is a click on the zone,
+    and moves the fleet there."""
+    from pax_hispanica import api
+
+    srv = server_factory(sqlite_url, bot_delay=0.0)
+    g = srv.post("/api/games", {"players": 3, "seats": [
+        {"kind": "human", "name": "Ana"}, {"kind": "bot", "bot_kind": "random"},
+        {"kind": "bot", "bot_kind": "random"}]})
+    token = g["seats"][0]["token"]
+    rng = random.Random(5)
+    found = None
+    for _ in range(3000):
+        v = srv.get(f"/api/view/{token}")
+        assert not v["over"], "the game ended before a voyage could move into a land zone"
+        if not v["legal"]:
+            time.sleep(0.02)
+            continue
+        opts = [a for a in api.expand(v["legal"]) if a["type"] != "undo"]
+        named = {a.get(f) for a in opts for f in ("target", "colony", "site")}
+        for a in opts:
+            colonies = [c["id"] for c in v["view"]["colonies"] if a["type"] == "move" and c["zone"] == a["to"]]
+            if colonies and not named & set(colonies):
+                found = (a["to"], colonies, v["version"])
+                break
+        if found:
+            break
+        srv.post(f"/api/act/{token}", {"version": v["version"], "action": rng.choice(opts)})
+    assert found, "no voyage moved next to a land zone with colonies"
+    zone, colonies, version = found
+    page = browser.new_context(viewport={"width": 1300, "height": 900}).new_page()
+    page.goto(f"{srv.url}/play/{token}")
+    page.wait_for_selector("#conn.on")
+    page.wait_for_selector(f'#zone-{zone} > .zone[data-place="{zone}"].clickable')
+    assert page.locator(f'#zone-{zone}').get_attribute("class").split() == ["zone-group", "has-choice"]
+    colony = page.locator(f'svg.map [data-colony="{colonies[0]}"]')
+    assert colony.get_attribute("data-place") is None and colony.get_attribute("tabindex") is None
+    colony.locator("rect").first.click(timeout=5000)     # its square (the map's words let clicks through)
+    wait_for(lambda: srv.get(f"/api/view/{token}")["version"] > version, what="the move to land")
+    me = srv.get(f"/api/view/{token}")["view"]["players"][0]
+    assert me["fleet"]["zone"] == zone, (me["fleet"], zone)
+    page.context.close()

@@ -25,14 +25,18 @@ def tr(lang: str) -> Tr:
     return Tr(lang, ["Ana", "Bru", "Cai", "Dani"], INFO.names)
 
 
-def map_places(svg: str, legal: list) -> dict[str, list[dict]]:
-    """place key -> the actions of its options, as the page's map names them (by the ids of
-    the decision list's buttons)."""
+def map_places(choices: list[dict], legal: list) -> dict[str, list[dict]]:
+    """place key -> the actions of its options, as the page's list of map choices names them
+    (by the ids of the decision list's buttons)."""
     by_id = {board.option_id(json.dumps(o)): o for o in api.iter_actions(legal)}
-    out = {}
-    for key, ids in re.findall(r'data-place="([^"]+)" data-options="([^"]+)"', svg):
-        out[html.unescape(key)] = [by_id[i] for i in html.unescape(ids).split()]
-    return out
+    return {c["k"]: [by_id[i] for i in c["o"].split()] for c in choices if "o" in c}
+
+
+def drawn_as(svg: str, key: str) -> bool:
+    """Whether the map draws the element static/board.js makes place `key` a button of."""
+    if key.startswith("rebels@"):
+        return f'data-rebels="{html.escape(key[7:])}"' in svg
+    return any(f'{attr}="{html.escape(key)}"' in svg for attr in ("data-zone", "data-colony", "data-site"))
 
 
 def check_places(state, kinds: set) -> None:
@@ -40,8 +44,8 @@ def check_places(state, kinds: set) -> None:
         legal = api.legal_actions(state, seat)
         view = api.view(state, seat)
         places, _ = board.places(legal, state, seat, view, tr("en"))
-        svg = svgmap.render(view, {}, tr("en"), INFO, places)
-        on_map = offered = map_places(svg, legal)
+        svg, choices = svgmap.render_with_choices(view, tr("en"), INFO, places)
+        on_map = offered = map_places(choices, legal)
         for o in api.iter_actions(legal):
             for k in board.place_keys(o, view):
                 assert o in offered.get(k, []), (o, k)
@@ -49,9 +53,13 @@ def check_places(state, kinds: set) -> None:
         # the map offers legal actions only
         legal_set = {json.dumps(o, sort_keys=True) for o in api.iter_actions(legal)}
         assert all(json.dumps(a, sort_keys=True) in legal_set for v in offered.values() for a in v)
+        # every choice is a place the map draws, with its accessible name; the markup itself
+        # carries no choice (the page applies the list, so the map is not resent for it)
+        assert all(drawn_as(svg, c["k"]) and (c.get("l") or "o" not in c) for c in choices)
+        assert all("b" in c for c in choices if "o" in c and f'data-zone="{html.escape(c["k"])}"' not in svg)
+        assert svg == svgmap.render(view, tr("en"), INFO) and "data-place" not in svg and "has-choice" not in svg
         if on_map:
-            # places with a choice are marked, others left to be dimmed by svg.map:has(.has-choice)
-            assert ' has-choice' in svg and 'class="zone-group"' in svg and svg.startswith('<svg class="map" ')
+            assert svg.startswith('<svg class="map" ') and 'class="zone-group"' in svg
 
 
 def test_every_option_that_names_a_place_is_on_the_map_and_nothing_else_is():
@@ -72,7 +80,7 @@ def test_every_option_that_names_a_place_is_on_the_map_and_nothing_else_is():
 def test_the_board_writes_colony_and_site_names():
     view = api.view(api.new_game(api.Config(players=3), seed=1), 0)
     for lang, cathedral in (("en", "✝"), ("ca", "✝")):
-        svg = svgmap.render(view, {}, tr(lang), INFO)
+        svg = svgmap.render(view, tr(lang), INFO)
         names = re.findall(r'class="place-name">([^<]+)<', svg)
         assert len(names) == len(view["colonies"])
         assert "Zacatecas" in names and any(n.startswith("St. Jago") for n in names)
@@ -130,6 +138,7 @@ def test_BAT_2_the_preview_in_words_and_the_support_decision_shows_both_sides():
     g.act({"seat": 0, "type": "attack", "target": SANTA_MARTA})
     [q] = board.previews(g.state, 1, tr("ca"))
     assert q["sides"] == "Força: Ana 2, Cai 3." and q["others"][0]["me"]
+    assert "Bru · tu (+1)" in q["others_text"]          # the seat asked finds itself among those who choose
 
 
 def live_game(g: api.Game, humans=(0,)):
@@ -165,3 +174,23 @@ def test_PLY_1_BAT_3_the_page_shows_why_not_and_the_support_preview_in_both_lang
 def test_the_stylesheet_dims_the_places_without_a_choice_while_some_have_one():
     css = (Path(render.__file__).parent / "static" / "style.css").read_text()
     assert "svg.map:has(.has-choice) .zone-group:not(.has-choice) .zone.land" in css
+
+
+def test_CARD_1_a_visita_a_card_founded_is_named_by_the_view_never_by_its_id():
+    """Misión Franciscana founds a Visita ("<zone>.visita-1", which the ruleset does not name):
+    the attack option, the log and the map call it by the view's name."""
+    from pax_hispanica.web import render
+
+    g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2],
+                  "players": [{"money": 3, "hand": ["mision_franciscana-1"]}, {}, {}]}, nations=NO_SPAIN)
+    play = next(a for a in api.expand(api.legal_actions(g.state, 0))
+                if a["type"] == "play" and a.get("card") == "mision_franciscana-1")
+    g.act(play)
+    [site] = [s for s in api.view(g.state, 0)["sites"] if ".visita-" in s["id"]]
+    for lang in ("en", "ca"):
+        ctx = render.board_context(live_game(g), 0, None, "seat", lang)
+        texts = [e["text"] for e in ctx["log"]] + [o["label"] for w in ctx["widgets"] for o in w.get("options", [])]
+        assert not any(site["id"] in x for x in texts), [x for x in texts if site["id"] in x]
+        attack = ctx["t"].action({"seat": 0, "type": "attack", "target": site["id"]})   # as a voyage offers it
+        assert site["name"] in attack and site["id"] not in attack, attack
+        assert f'⌂2 {site["name"]}' in html.unescape(str(ctx["map"]))

@@ -160,12 +160,26 @@ def update_sizes(records: list[dict]) -> list[int]:
 def test_a_typical_update_is_at_most_5_kb():
     sizes = update_sizes(corpus_games(3))
     assert statistics.median(sizes) <= 5000, statistics.median(sizes)
-    # p99: a decision that names places starts or ends, and every zone whose places get (or
-    # lose) their choice is resent whole (about 0.8 KB a zone); the map's head stays the same
-    # (no "choosing" class), so it is never the whole board. Was 20 KB before the board you
-    # click put the choices into the zones' markup; applying them from a small list instead
-    # is the next step (docs/web.md).
-    assert sizes[int(len(sizes) * 0.99)] <= 28000, sizes[-10:]
+    # p99: a Goods Year that changed the colonies of many zones (about 0.9 KB a zone). The
+    # places to choose are a small list the page applies to the map (svgmap.Places.choices), so
+    # a decision that starts or ends does not resend the zones it touches: when it did, the p99
+    # was 27 KB (14.5 KB since).
+    assert sizes[int(len(sizes) * 0.99)] <= 18000, sizes[-10:]
+
+
+def test_a_decision_that_names_places_resends_no_zone_of_the_map():
+    """Choices come and go as the list #map-choices, never as map markup."""
+    rec = corpus_games(1)[0]
+    seen = 0
+    last = None
+    for k in range(len(rec["actions"]) + 1):
+        full = render.html_update(live_at(rec, k, gid="choices"), 0, None, "seat", "en")
+        if last is not None and full["_parts"]["choices"] != last["_parts"]["choices"]:
+            seen += 1
+            msg = render.html_message(full, last)
+            assert "choices" in msg["parts"] and "data-place" not in json.dumps(msg)
+        last = full
+    assert seen >= 5
 
 
 def test_a_map_or_players_table_that_changed_in_places_is_sent_in_pieces():
@@ -400,4 +414,18 @@ def test_the_map_zooms_by_buttons_wheel_and_pinch_and_keeps_its_zoom_through_upd
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     pinched = [float(v) for v in phone.get_attribute("#map", "viewBox").split()]
     assert pinched[2] < whole[2] * 0.5, pinched
+    # on a phone the map pans in its panel: + zooms around the middle of what is in view (the
+    # map point there stays there), not around the middle of the whole map, out of sight
+    phone.click(".zoom-reset")
+    phone.evaluate("document.querySelector('.map-scroll').scrollLeft = 0")
+    in_view = ("() => { const s = document.querySelector('.map-scroll').getBoundingClientRect();"
+               " const svg = document.getElementById('map'), m = svg.getBoundingClientRect();"
+               " const p = new DOMPoint((Math.max(s.left, m.left) + Math.min(s.right, m.right)) / 2,"
+               " (Math.max(s.top, m.top) + Math.min(s.bottom, m.bottom)) / 2).matrixTransform(svg.getScreenCTM().inverse());"
+               " return [p.x, p.y]; }")
+    before = phone.evaluate(in_view)
+    phone.click(".zoom-in")
+    after = phone.evaluate(in_view)
+    assert [float(v) for v in phone.get_attribute("#map", "viewBox").split()][2] < whole[2] * 0.7
+    assert abs(after[0] - before[0]) < 5 and abs(after[1] - before[1]) < 5, (before, after)
     assert page.js_errors == [] and phone.js_errors == []

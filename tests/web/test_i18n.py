@@ -43,8 +43,8 @@ def test_the_catalan_map_names_seas_europe_goods_and_sites_in_catalan():
     english_only = [z.id for z in info.zones if z.kind != "land"]        # land zones carry Spanish names
     assert set(english_only) <= set(places)
     view = api.view(api.new_game(api.Config(players=3), seed=1), 0)
-    ca = svgmap.render(view, {}, Tr("ca", ["A", "B", "C"], info.names), info)
-    en = svgmap.render(view, {}, Tr("en", ["A", "B", "C"], info.names), info)
+    ca = svgmap.render(view, Tr("ca", ["A", "B", "C"], info.names), info)
+    en = svgmap.render(view, Tr("en", ["A", "B", "C"], info.names), info)
     assert "Golf de Mèxic" in ca and "Gulf of Mexico" not in ca and "Gulf of Mexico" in en
     assert "Catedral de Veracruz" in ca and "Cathedral of Veracruz" in en
     assert "Zacatecas (plata)" in ca and "Cofres: " in ca and "Zacatecas (silver)" in en

@@ -274,6 +274,10 @@ def test_partial_updates_add_up_to_the_whole_board(server_factory, browser, sqli
     ids = "els => els.map(e => e.id)"
     assert page.eval_on_selector_all("#log li", ids) == fresh.eval_on_selector_all("#log li", ids)
     assert page.eval_on_selector_all("#board [id]", ids) == fresh.eval_on_selector_all("#board [id]", ids)
+    # the map's choices, applied by the page from #map-choices, are the same as a fresh load's
+    marks = ("els => els.map(e => [e.id, e.getAttribute('class'), e.dataset.place, e.dataset.options,"
+             " e.getAttribute('aria-label'), e.getAttribute('tabindex')].join('|'))")
+    assert page.eval_on_selector_all("#map, #map *", marks) == fresh.eval_on_selector_all("#map, #map *", marks)
     updates = [json.loads(f) for f in frames if '"update"' in f[:30]]
     assert "html" in updates[0] and all("html" not in u for u in updates[1:])
     sizes = sorted(len(f.encode()) for f in frames if '"update"' in f[:30])[: len(updates)]

@@ -129,8 +129,13 @@ def test_the_auction_lot_and_the_replay_show_cards_you_can_read(browser, games):
         if page.locator(".hand .card-ref").count():
             break
     assert page.locator(".hand .card-ref").count() >= 1 and page.locator(".log .card-ref").count() >= 1
-    check_cards(page, "focus")
+    n = check_cards(page, "focus")
+    assert check_cards(page, "hover") == n
+    replay_url = page.url
     page.context.close()
+    phone = open_page(browser, replay_url, phone=True)
+    assert check_cards(phone, "tap") == n
+    phone.context.close()
     # the lot of an open (not buried) auction
     g = srv.post("/api/games", {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
     tokens = [s["token"] for s in g["seats"]]
@@ -142,11 +147,12 @@ def test_the_auction_lot_and_the_replay_show_cards_you_can_read(browser, games):
         opts = [o for d in views[seat]["legal"] if d["kind"] == "choice" for o in d["options"]]
         pick = next((o for o in opts if o["type"] == "initiate" and not o.get("buried")), opts[0])
         srv.post(f"/api/act/{tokens[seat]}", {"version": views[seat]["version"], "action": pick})
-    watch = open_page(browser, f"{srv.url}/watch/{g['spectator']}")
-    watch.wait_for_selector("#lot .card-ref")
-    watch.locator("#lot .card-ref").hover()
-    assert watch.locator("#card-tip").is_visible() and watch.locator("#card-tip").bounding_box()["width"] > 100
-    watch.context.close()
+    for phone, ways in ((False, ("hover", "focus")), (True, ("tap",))):
+        watch = open_page(browser, f"{srv.url}/watch/{g['spectator']}", phone=phone)
+        watch.wait_for_selector("#lot .card-ref")
+        for how in ways:     # every card of the spectator's page, the lot's among them
+            assert check_cards(watch, how) >= 1
+        watch.context.close()
 
 
 def test_CYC_3_the_end_shows_a_score_table_by_category_with_rules_winner_and_tie_break(browser, games):

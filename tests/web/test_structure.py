@@ -26,7 +26,7 @@ def test_a_ruleset_with_another_board_draws_itself(tmp_path):
     n.write_text(n.read_text().replace('color = "#c0392b"', 'color = "#010203"'))
     info = ruleset_info(str(folder))
     view = api.view(api.new_game(api.Config(players=3, ruleset=str(folder)), seed=1), 0)
-    svg = svgmap.render(view, {}, Tr("en", ["A", "B", "C"], info.names), info)
+    svg = svgmap.render(view, Tr("en", ["A", "B", "C"], info.names), info)
     assert 'viewBox="0 0 1200 660"' in svg
     florida = re.search(r'<g id="zone-florida" class="zone-group[^"]*"><rect [^>]*x="(\d+)" y="(\d+)"', svg)
     assert florida and (int(florida[1]), int(florida[2])) == (1111 - svgmap.LAND_W // 2, 77 - svgmap.LAND_H // 2)

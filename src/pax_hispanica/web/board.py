@@ -152,7 +152,9 @@ def previews(state: Any, viewer: int | None, tr: Tr) -> list[dict]:
             "sides": tr("preview_sides", attacker=tr.seat(p["attacker"]), a=p["attacker_strength"],
                         defender=defender, t=p["target_strength"]),
             "others": others,
-            "others_text": (tr("preview_others", names=", ".join(f"{o['name']} (+{o['strength']})" for o in others))
+            # the seat asked to support is among the others: named as "you" too, so it finds itself
+            "others_text": (tr("preview_others", names=", ".join(
+                f"{o['name']}{' · ' + tr('you') if o['me'] else ''} (+{o['strength']})" for o in others))
                             if others else tr("preview_nobody")),
             "best": tr("preview_case_win" if p["best"]["wins"] else "preview_case_lose",
                        a=p["best"]["attacker"], t=p["best"]["target"]),

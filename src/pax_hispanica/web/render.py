@@ -60,6 +60,15 @@ def _card_texts(ctx: Any) -> Markup:
     return cardtext.card_texts(tr, getattr(tr, "ruleset", "reference"))
 
 
+def _compact_json(x: Any) -> Markup:
+    """`{{ x|compact_json }}`: JSON for a data block in the page, as short as it goes (no spaces,
+    letters as they are) and safe in HTML (<, >, & and ' escaped, as Jinja2's tojson does)."""
+    text = json.dumps(x, ensure_ascii=False, separators=(",", ":"))
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+                  .replace("'", "\\u0027"))
+
+
+env.filters["compact_json"] = _compact_json
 env.globals.update(gettext=_gettext, ngettext=_ngettext, card=_card, card_list=_card_list, card_texts=_card_texts)
 
 
@@ -130,6 +139,18 @@ def translator(live: LiveGame, lang: str) -> Tr:
     return tr
 
 
+def name_new_places(tr: Tr, view: Any) -> Tr:
+    """Sites and colonies the game made (a Visita a card founded: "tierra_firme.visita-1") are
+    named by the view, not by the ruleset: so options, log lines and the map say "Visita 1",
+    never the id."""
+    if isinstance(view, dict):
+        extra = {str(x["id"]): str(x["name"]) for key in ("sites", "colonies") for x in view.get(key) or []
+                 if isinstance(x, dict) and x.get("id") and x.get("name") and x["id"] not in tr.names}
+        if extra:
+            tr.names = {**tr.names, **extra}
+    return tr
+
+
 def next_human(live: LiveGame, seats: frozenset[int]) -> int | None:
     """The first seat that must act now and is played at this table."""
     for s in api.acting(live.state):
@@ -167,9 +188,9 @@ def widget_key(*parts: Any) -> str:
     return "w-" + hashlib.sha1("|".join(map(str, parts)).encode()).hexdigest()[:10]
 
 
-def controls(legal: list, tr: Tr) -> tuple[list[dict], dict | None, dict[str, str]]:
-    """(decision widgets, the undo action or None, zone id -> action JSON for clicking the map)."""
-    widgets, undo, zones = [], None, {}
+def controls(legal: list, tr: Tr) -> tuple[list[dict], dict | None]:
+    """(decision widgets, the undo action or None); the map's places are board.places'."""
+    widgets, undo = [], None
     for d in legal:
         if not isinstance(d, dict):
             continue
@@ -190,13 +211,10 @@ def controls(legal: list, tr: Tr) -> tuple[list[dict], dict | None, dict[str, st
                     continue
                 j = json.dumps(o)
                 opts.append({"label": tr.action(o), "json": j, "type": o.get("type"), "id": boardparts.option_id(j)})
-                for key in ("to", "zone"):
-                    if isinstance(o.get(key), str):
-                        zones.setdefault(o[key], j)
             if opts:
                 widgets.append({"kind": "choice", "label": tr.decision(d), "rule": d.get("rule"), "options": opts,
                                 "decision": d.get("decision")})
-    return widgets, undo, zones
+    return widgets, undo
 
 
 def handed_to_bot(live: LiveGame, seat: int | None) -> bool:
@@ -213,10 +231,11 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
     if botted:
         viewer = None
     view = api.view(state, viewer, include_state=False)      # the page never reads the masked state
+    name_new_places(tr, view)
     events = api.redact(live.events, viewer)
     acting = list(api.acting(state))
     legal = api.legal_actions(state, viewer) if viewer is not None and not live.over and not botted else []
-    widgets, undo, zones = controls(legal, tr)
+    widgets, undo = controls(legal, tr)
     places, greyed = boardparts.places(legal, state, None if botted else viewer, view, tr)
     for w in widgets:                 # why not? the options the rules forbid now, beside the ones allowed
         w["unavailable"] = greyed.get(str(w.get("decision")), [])
@@ -225,6 +244,7 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
     decision = (view.get("decision") if isinstance(view, dict) else None) if legal else None
     result = _jsonable(api.result(state)) if live.over else None
     first, after = happened.window(live, viewer)
+    svg, choices = svgmap.render_with_choices(view, tr, info, places)
     return {
         "status_text": happened.status(view.get("decision") if isinstance(view, dict) else None, acting, viewer,
                                        live.over, tr),
@@ -240,8 +260,8 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "players": players_table(view, tr, live), "mine": own_parts(view, viewer, info),
         "decks": decks(view, tr), "year": tr.word(view.get("year")), "cycle": view.get("cycle"),
         "committed": [tr.seat(s) for s in ((view.get("decision") or {}).get("committed") or [])],
-        "map": Markup(svgmap.render(view, zones, tr, info, places)),
-        "map_choices": bool(places.options),
+        "map": Markup(svg),
+        "choices": choices, "map_choices": bool(places.options),
         "previews": boardparts.previews(state, None if botted or not legal else viewer, tr),
         "details": Markup(details({k: view.get(k) for k in ("supply", "gone", "seed_hash") if k in view})),
         "version": live.version,
@@ -383,7 +403,7 @@ def details(x: Any) -> str:
 # entry. Small blocks keep an update small: a change of money resends the players table only, not
 # the hand and decks with their card buttons, and the status line (whose move number changes every
 # time) is not sent with the decision panel.
-PARTS = ("status", "happened", "top", "map", "hand", "players", "decks")
+PARTS = ("status", "happened", "top", "map", "choices", "hand", "players", "decks")
 # parts sent piece by piece when only some pieces changed: the map's zones (svgmap draws each as
 # one <g>, one after the other) and the players table's rows; (marker of a piece, end of the last)
 # a part sent piece by piece: each piece starts at the marker, which ends just before its id
@@ -537,6 +557,7 @@ def replay_context(live: LiveGame, step: int, lang: str) -> dict:
     game = api.replay(live.record, upto=step)
     state = game.state
     public = api.view(state, None, include_state=False)
+    name_new_places(tr, public)
     hands = []
     for s in live.seats:
         parts = own_parts(api.view(state, s.seat, include_state=False), s.seat, info)
@@ -547,7 +568,7 @@ def replay_context(live: LiveGame, step: int, lang: str) -> dict:
     first = starts[step - 1] if step > 0 else 1
     after = starts[step] if step < len(starts) else (events[-1]["seq"] + 1 if events else 1)
     return {"tr": tr, "years": replay_years(live, tr), "summary": happened.summary(events, first, public, tr),
-            "recent": happened.highlights(events, None, first, after), "score_table": score_table(events, result, tr) if result else None, "map": Markup(svgmap.render(public, {}, tr, info)), "hands": hands, "decks": decks(public, tr),
+            "recent": happened.highlights(events, None, first, after), "score_table": score_table(events, result, tr) if result else None, "map": Markup(svgmap.render(public, tr, info)), "hands": hands, "decks": decks(public, tr),
             "players": players_table(public, tr, live),
             "log": log_entries(events, tr, tail=None),
             "action": tr.action(live.record["actions"][step - 1]) if step > 0 else "",

@@ -1,11 +1,13 @@
 """The SVG map of the Spanish Main, drawn from a view: land and sea zones,
 sites (colonies with owner, labour, Chests and forts; Cathedrals with Citizens;
-Tribal Sites and Visitas with Indigenous), Rebels and fleets. Zones the player
-name is written on the board. Every place a pending decision names (a zone to sail to or
-start at, a colony to attack, load, unload, staff or target with a card, a site to attack,
-kidnap or employ from, a zone's Rebels) is a focusable button on the map carrying the
-options it stands for (`places`, built by render.place_options); other places are dimmed
-while such a decision is pending (issue 14, "A board you click")."""
+Tribal Sites and Visitas with Indigenous), Rebels and fleets. Every name is written on the
+board. Every place a pending decision names (a zone to sail to or start at, a colony to
+attack, load, unload, staff or target with a card, a site to attack, kidnap or employ from, a
+zone's Rebels) becomes a focusable button on the map carrying the options it stands for;
+other places are dimmed while such a decision is pending (issue 14, "A board you click").
+The map's markup never carries those choices: `render_with_choices` gives them as a small
+list (`choices`) that static/board.js applies to the map already on the page, so a decision
+that starts or ends resends that list, not the zones it touches."""
 from __future__ import annotations
 
 from typing import Any
@@ -70,8 +72,8 @@ def seat_mark(view: Any, seat: Any, tr: Tr) -> str:
 
 class Places:
     """What the map makes clickable: place key (zone, colony or site id, or rebels_place) ->
-    the options it stands for, each {"label", "action"} (the action as JSON text); and the
-    reasons a place cannot be chosen now (why-not sentences), shown in its tooltip."""
+    the options it stands for, each {"id", "label", "action"} (the action as JSON text); and the
+    reasons a place cannot be chosen now (why-not sentences), added to its tooltip."""
 
     def __init__(self, options: dict[str, list[dict]] | None = None, why: dict[str, list[str]] | None = None,
                  active: bool = False) -> None:
@@ -79,41 +81,41 @@ class Places:
         self.why = why or {}
         self.active = active or bool(self.options)      # a place-naming decision is pending: dim the rest
 
-    def attrs(self, key: str, label: str) -> str:
-        """The attributes of a place that is a choice: a focusable button naming its options by
-        the ids of their buttons in the decision list (`data-options`, board.option_id)."""
-        opts = self.options.get(key)
-        if not opts:
-            return ""
-        name = label if len(opts) > 1 else f"{label}: {opts[0]['label']}"
-        ids = " ".join(o["id"] for o in opts)
-        return (f' data-place="{escape(key)}" data-options="{escape(ids)}" tabindex="0" role="button"'
-                f' aria-label="{escape(name)}"')
-
-    def title(self, key: str, text: str) -> str:
-        lines = [text] + self.why.get(key, [])
-        return f"<title>{escape(chr(10).join(lines))}</title>"
-
-    def state(self, key: str) -> str:
-        """A CSS class: "choice" for a place to click (the others are dimmed by the stylesheet
-        while some zone of the map has a choice)."""
-        return " choice" if key in self.options else ""
-
-    def hit(self, key: str, x: float, y: float, w: float, h: float) -> str:
-        """The highlighted box a place to click is drawn on (none for the others: updates stay small)."""
-        if key not in self.options:
-            return ""
-        return f'<rect class="hit" x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{h:.0f}" rx="3"/>'
+    def choices(self, drawn: dict[str, tuple[str, tuple[float, float, float, float] | None]]) -> list[dict]:
+        """The list static/board.js applies to the map: for each place drawn on it (`drawn`: key
+        -> (its name, the box a colony or site is highlighted on, None for a zone)) that is a
+        choice, {"k": key, "o": the ids of its options' buttons in the decision list
+        (board.option_id), "l": its name, "b": [x, y, w, h]}; with "w": the why-not lines of its
+        tooltip when it has some. The page names a place with one option "name: that option's
+        words" (its button's text), so the words are sent once."""
+        out = []
+        for key, (label, box) in drawn.items():
+            opts, why = self.options.get(key), self.why.get(key)
+            if not opts and not why:
+                continue
+            c: dict[str, Any] = {"k": key}
+            if opts:
+                c["o"] = " ".join(o["id"] for o in opts)
+                c["l"] = label      # the page adds the option's words when there is one (its button's)
+                if box is not None:
+                    c["b"] = [round(v) for v in box]
+            if why:
+                c["w"] = list(why)
+            out.append(c)
+        return out
 
 
-def render(view: Any, clickable: dict[str, str], tr: Tr, info: Info, places: Places | None = None) -> str:
-    """The board as SVG. `clickable` (zone id -> action JSON) is the older form of `places`:
-    one action per zone."""
+def render(view: Any, tr: Tr, info: Info) -> str:
+    """The board as SVG, without choices."""
+    return render_with_choices(view, tr, info)[0]
+
+
+def render_with_choices(view: Any, tr: Tr, info: Info, places: Places | None = None) -> tuple[str, list[dict]]:
+    """The board as SVG, and the list of its places to choose now (Places.choices), which the
+    page applies to the map (static/board.js): the markup is the same whatever is pending."""
     if not isinstance(view, dict) or not info.zones:
-        return ""
-    if places is None:
-        from .board import option_id
-        places = Places({z: [{"id": option_id(a), "label": tr.place(z, z), "action": a}] for z, a in clickable.items()})
+        return "", []
+    drawn: dict[str, tuple[str, Any]] = {}
     pos = _positions(info)
     width, height = _size(info)
     by_zone: dict[str, dict[str, list]] = {z.id: {"colonies": [], "sites": [], "fleets": []} for z in info.zones}
@@ -126,8 +128,8 @@ def render(view: Any, clickable: dict[str, str], tr: Tr, info: Info, places: Pla
         if fleet.get("zone") in by_zone:
             by_zone[fleet["zone"]]["fleets"].append(p)
     rebels = view.get("rebels") or {}
-    # no "choosing" class on the map itself: the stylesheet dims by svg.map:has(.has-choice), so
-    # the map's head stays the same and an update sends only the zones that changed
+    # the page marks the zones with a choice (has-choice) and the stylesheet dims the others by
+    # svg.map:has(.has-choice)
     out = [f'<svg class="map" id="map" viewBox="0 0 {width:.0f} {height:.0f}" xmlns="http://www.w3.org/2000/svg" '
            f'role="group" aria-label="{escape(tr("map"))}">']
     seen = set()
@@ -142,15 +144,11 @@ def render(view: Any, clickable: dict[str, str], tr: Tr, info: Info, places: Pla
     for z in sorted(info.zones, key=lambda z: z.kind != "sea"):
         x, y = pos[z.id]
         name = tr.place(z.id, z.name)
-        inside = [z.id, rebels_place(z.id)] + [c.get("id") for c in by_zone[z.id]["colonies"]] \
-            + [s.get("id") for s in by_zone[z.id]["sites"]]
-        has_choice = any(k in places.options for k in inside)
-        group_cls = "zone-group" + (" has-choice" if has_choice else "")
-        cls = f"zone {z.kind}" + (" clickable" if z.id in places.options else "")
-        attrs = f'class="{cls}" data-zone="{escape(z.id)}"' + places.attrs(z.id, name)
-        title = places.title(z.id, name)
-        # the id comes first: render.CHUNKED cuts the map at '<g id="', whatever the classes
-        out.append(f'<g id="zone-{escape(z.id)}" class="{group_cls}">')
+        drawn[z.id] = (name, None)
+        attrs = f'class="zone {z.kind}" data-zone="{escape(z.id)}"'
+        title = f"<title>{escape(name)}</title>"
+        # the id comes first: render.CHUNKED cuts the map at '<g id="'
+        out.append(f'<g id="zone-{escape(z.id)}" class="zone-group">')
         if z.kind == "sea":
             out.append(f'<ellipse {attrs} cx="{x:.0f}" cy="{y:.0f}" rx="70" ry="38">{title}</ellipse>')
             out.append(f'<text x="{x:.0f}" y="{y - 14:.0f}" text-anchor="middle" class="sea-name">'
@@ -164,11 +162,11 @@ def render(view: Any, clickable: dict[str, str], tr: Tr, info: Info, places: Pla
                        f'height="{LAND_H}" rx="8">{title}</rect>')
             out.append(f'<text x="{x:.0f}" y="{y - LAND_H / 2 + 12:.0f}" text-anchor="middle" '
                        f'class="zone-name">{escape(name)}</text>')
-            out.extend(_land_contents(view, tr, x, y, by_zone[z.id], rebels.get(z.id, 0), z.id, places))
+            out.extend(_land_contents(view, tr, x, y, by_zone[z.id], rebels.get(z.id, 0), z.id, drawn))
         out.extend(_fleets(view, tr, x, y, z.kind, by_zone[z.id]["fleets"]))
         out.append("</g>")
     out.append("</svg>")
-    return "".join(out)
+    return "".join(out), (places or Places()).choices(drawn)
 
 
 def _short(name: str) -> str:
@@ -183,8 +181,8 @@ CHAR_W = 5.3      # about the width of a character of the board's small type (8.
 
 
 def _land_contents(view: dict, tr: Tr, x: float, y: float, zone: dict, rebels: int, zone_id: str = "",
-                   places: Places | None = None) -> list[str]:
-    places = places or Places()
+                   drawn: dict | None = None) -> list[str]:
+    drawn = {} if drawn is None else drawn
     out = []
     left = x - LAND_W / 2 + 5
     row_y = y - LAND_H / 2 + 17
@@ -197,9 +195,8 @@ def _land_contents(view: dict, tr: Tr, x: float, y: float, zone: dict, rebels: i
         cname = tr.place_name(c.get("name", cid))
         tip = (f"{cname} ({tr.word(c.get('goods'))}): {who}; {tr.word(c.get('labour')) if c.get('labour') else '—'}; "
                f"{tr('chests_count', n=c.get('chests', 0))}" + (f"; {tr('fort')}" if c.get("fort") else ""))
-        out.append(f'<g class="colony{places.state(cid)}" data-colony="{escape(cid)}"{places.attrs(cid, cname)}>'
-                   f'{places.title(cid, tip)}'
-                   f'{places.hit(cid, cx - 2, cy - 1, LAND_W - 6, 14)}'
+        drawn[cid] = (cname, (cx - 2, cy - 1, LAND_W - 6, 14))
+        out.append(f'<g class="colony" data-colony="{escape(cid)}"><title>{escape(tip)}</title>'
                    f'<rect x="{cx:.0f}" y="{cy:.0f}" width="12" height="12" fill="{fill}" stroke="#333" '
                    f'stroke-width="{2.5 if c.get("fort") else 1}"/>')
         if owner is not None:
@@ -233,8 +230,8 @@ def _land_contents(view: dict, tr: Tr, x: float, y: float, zone: dict, rebels: i
         if sx + w > x + LAND_W / 2 - 2 and sx > left:
             sx, sy = left, sy + 12
         data = f' data-site="{escape(key)}"' if cls.startswith("site") else f' data-rebels="{escape(zone_id)}"'
-        out.append(f'<g class="{cls}{places.state(key)}"{data}{places.attrs(key, tip)}>{places.title(key, tip)}'
-                   f'{places.hit(key, sx - 2, sy - 9, w, 12)}'
+        drawn[key] = (tip, (sx - 2, sy - 9, w, 12))
+        out.append(f'<g class="{cls}"{data}><title>{escape(tip)}</title>'
                    f'<text x="{sx:.0f}" y="{sy:.0f}" class="sites">{escape(sym)}</text></g>')
         sx += w + 2
     return out

@@ -31,7 +31,7 @@ from ..i18n import LANGS, Tr
 from ..model import ServerError
 from ..ratelimit import RateLimited
 from ..seam import DEFAULT_BOT, api
-from .common import TOKEN, Site, client_address, site
+from .common import TOKEN, FormVisit, MemberForm, MemberPage, PageVisit, Site, Visit, client_address, site
 
 router = APIRouter()
 
@@ -100,18 +100,14 @@ async def _login_as(s: Site, request: Request, user: dict, uid: str, claim: bool
 
 # ---------------------------------------------------------------------- register, log in, out
 @router.get("/register", response_class=HTMLResponse)
-async def register_page(request: Request) -> Response:
-    s = site(request)
-    if (switched := await s.lang_switch(request)) is not None:
-        return switched
-    user = await s.current_user(request)
+async def register_page(request: Request, v: PageVisit) -> Response:
+    s, user = v.site, v.user
     return _page(s, request, user, "register.html", form={}, anon_games=await s.accounts.anonymous_games(user["id"]))
 
 
 @router.post("/register")
-async def register(request: Request) -> Response:
-    s = site(request)
-    user = await s.current_user(request)
+async def register(request: Request, v: FormVisit) -> Response:
+    s, user = v.site, v.user
     form: dict = {}
     try:
         form = await _form(s, request, user)
@@ -128,20 +124,16 @@ async def register(request: Request) -> Response:
 
 
 @router.get("/login", response_class=HTMLResponse)
-async def login_page(request: Request) -> Response:
-    s = site(request)
-    if (switched := await s.lang_switch(request)) is not None:
-        return switched
-    user = await s.current_user(request)
+async def login_page(request: Request, v: PageVisit) -> Response:
+    s, user = v.site, v.user
     target = request.query_params.get("next", "")
     return _page(s, request, user, "login.html", form={"next": _next({"next": target})},
                  anon_games=await s.accounts.anonymous_games(user["id"]) if user.get("account") is None else 0)
 
 
 @router.post("/login")
-async def login(request: Request) -> Response:
-    s = site(request)
-    user = await s.current_user(request)
+async def login(request: Request, v: FormVisit) -> Response:
+    s, user = v.site, v.user
     form: dict = {}
     try:
         form = await _form(s, request, user)
@@ -156,9 +148,8 @@ async def login(request: Request) -> Response:
 
 
 @router.post("/logout")
-async def logout(request: Request) -> Response:
-    s = site(request)
-    user = await s.current_user(request)
+async def logout(request: Request, v: FormVisit) -> Response:
+    s, user = v.site, v.user
     try:
         await _form(s, request, user)
     except ServerError as e:
@@ -169,18 +160,14 @@ async def logout(request: Request) -> Response:
 
 # ---------------------------------------------------------------------- lost password
 @router.get("/forgot", response_class=HTMLResponse)
-async def forgot_page(request: Request) -> Response:
-    s = site(request)
-    if (switched := await s.lang_switch(request)) is not None:
-        return switched
-    user = await s.current_user(request)
+async def forgot_page(request: Request, v: PageVisit) -> Response:
+    s, user = v.site, v.user
     return _page(s, request, user, "forgot.html")
 
 
 @router.post("/forgot")
-async def forgot(request: Request) -> Response:
-    s = site(request)
-    user = await s.current_user(request)
+async def forgot(request: Request, v: FormVisit) -> Response:
+    s, user = v.site, v.user
     try:
         form = await _form(s, request, user)
         s.limits.check("reset", client_address(request))
@@ -193,18 +180,16 @@ async def forgot(request: Request) -> Response:
 
 
 @router.get("/reset/{token}", response_class=HTMLResponse)
-async def reset_page(request: Request, token: str) -> Response:
-    s = site(request)
-    user = await s.current_user(request)
+async def reset_page(request: Request, v: FormVisit, token: str) -> Response:
+    s, user = v.site, v.user
     if not TOKEN.fullmatch(token) or await s.accounts.reset_valid(token) is None:
         return s.message(request, user, 400, "err_bad_reset_link")
     return _page(s, request, user, "reset.html", token=token)
 
 
 @router.post("/reset/{token}")
-async def reset(request: Request, token: str) -> Response:
-    s = site(request)
-    user = await s.current_user(request)
+async def reset(request: Request, v: FormVisit, token: str) -> Response:
+    s, user = v.site, v.user
     try:
         form = await _form(s, request, user)
         if form.get("password", "") != form.get("password2", ""):
@@ -218,10 +203,6 @@ async def reset(request: Request, token: str) -> Response:
 
 
 # ---------------------------------------------------------------------- my account
-def _login_first(request: Request) -> Response:
-    return RedirectResponse("/login?next=" + request.url.path, status_code=303)
-
-
 async def _my_games(s: Site, uid: str) -> dict[str, list[dict]]:
     """The account's games in three lists: to move, waiting for others (and tables waiting for
     players), finished. Whose move it is comes from the game itself (the cache, else a replay)."""
@@ -270,13 +251,8 @@ async def _profile(s: Site, uid: str) -> dict:
 
 
 @router.get("/account", response_class=HTMLResponse)
-async def account_page(request: Request) -> Response:
-    s = site(request)
-    if (switched := await s.lang_switch(request)) is not None:
-        return switched
-    user = await s.current_user(request)
-    if user.get("account") is None:
-        return _login_first(request)
+async def account_page(request: Request, v: MemberPage) -> Response:
+    s, user = v.site, v.user
     games = await _my_games(s, user["id"])
     return _page(s, request, user, "account.html", games=games, tables=await s.tables.open_of(user["id"]),
                  profile=await _profile(s, user["id"]), account_name=user["account"]["user_name"],
@@ -284,11 +260,8 @@ async def account_page(request: Request) -> Response:
 
 
 @router.post("/account/claim")
-async def claim(request: Request) -> Response:
-    s = site(request)
-    user = await s.current_user(request)
-    if user.get("account") is None:
-        return _login_first(request)
+async def claim(request: Request, v: MemberForm) -> Response:
+    s, user = v.site, v.user
     try:
         await _form(s, request, user)
     except ServerError as e:
@@ -298,23 +271,15 @@ async def claim(request: Request) -> Response:
 
 
 @router.get("/account/settings", response_class=HTMLResponse)
-async def settings_page(request: Request) -> Response:
-    s = site(request)
-    if (switched := await s.lang_switch(request)) is not None:
-        return switched
-    user = await s.current_user(request)
-    if user.get("account") is None:
-        return _login_first(request)
+async def settings_page(request: Request, v: MemberPage) -> Response:
+    s, user = v.site, v.user
     return _page(s, request, user, "settings.html", acct=user["account"], TIME_CONTROLS=TIME_CONTROLS,
                  CHANNELS=CHANNELS)
 
 
 @router.post("/account/settings")
-async def save_settings(request: Request) -> Response:
-    s = site(request)
-    user = await s.current_user(request)
-    if user.get("account") is None:
-        return _login_first(request)
+async def save_settings(request: Request, v: MemberForm) -> Response:
+    s, user = v.site, v.user
     try:
         form = await _form(s, request, user)
         lang = form.get("lang")
@@ -332,11 +297,8 @@ async def save_settings(request: Request) -> Response:
 
 
 @router.get("/u/{name}", response_class=HTMLResponse)
-async def profile_page(request: Request, name: str) -> Response:
-    s = site(request)
-    if (switched := await s.lang_switch(request)) is not None:
-        return switched
-    user = await s.current_user(request)
+async def profile_page(request: Request, v: PageVisit, name: str) -> Response:
+    s, user = v.site, v.user
     acct = await s.accounts.by_name(name) if USER_NAME.fullmatch(name) else None
     if acct is None:
         return s.message(request, user, 404, "not_found")
@@ -344,24 +306,18 @@ async def profile_page(request: Request, name: str) -> Response:
 
 
 @router.get("/ratings", response_class=HTMLResponse)
-async def ratings_page(request: Request) -> Response:
-    s = site(request)
-    if (switched := await s.lang_switch(request)) is not None:
-        return switched
-    user = await s.current_user(request)
+async def ratings_page(request: Request, v: PageVisit) -> Response:
+    s, user = v.site, v.user
     await s.ratings.rate_pending()
     return _page(s, request, user, "ratings.html", bots=await s.ratings.bots(), top=await s.ratings.top())
 
 
 # ---------------------------------------------------------------------- tables
 @router.post("/tables")
-async def create_table(request: Request) -> Response:
+async def create_table(request: Request, v: MemberForm) -> Response:
     from .pages import parse_variant
 
-    s = site(request)
-    user = await s.current_user(request)
-    if user.get("account") is None:
-        return _login_first(request)
+    s, user = v.site, v.user
     try:
         form = await _form(s, request, user)
         s.limits.check("create", client_address(request))
@@ -387,11 +343,8 @@ async def _table_or_404(s: Site, tid: str) -> dict | None:
 
 
 @router.get("/tables/{tid}", response_class=HTMLResponse)
-async def table_page(request: Request, tid: str) -> Response:
-    s = site(request)
-    if (switched := await s.lang_switch(request)) is not None:
-        return switched
-    user = await s.current_user(request)
+async def table_page(request: Request, v: PageVisit, tid: str) -> Response:
+    s, user = v.site, v.user
     table = await _table_or_404(s, tid)
     if table is None:
         return s.message(request, user, 404, "not_found")
@@ -425,11 +378,8 @@ async def table_state(request: Request, tid: str) -> Response:
                          "game": bool(table["game_id"]), "over": over, "rematch": rematch})
 
 
-async def _table_action(request: Request, tid: str, what: str) -> Response:
-    s = site(request)
-    user = await s.current_user(request)
-    if user.get("account") is None:
-        return _login_first(request)
+async def _table_action(request: Request, v: Visit, tid: str, what: str) -> Response:
+    s, user = v.site, v.user
     table = await _table_or_404(s, tid)
     if table is None:
         return s.message(request, user, 404, "not_found")
@@ -451,26 +401,23 @@ async def _table_action(request: Request, tid: str, what: str) -> Response:
 
 
 @router.post("/tables/{tid}/join")
-async def join_table(request: Request, tid: str) -> Response:
-    return await _table_action(request, tid, "join")
+async def join_table(request: Request, v: MemberForm, tid: str) -> Response:
+    return await _table_action(request, v, tid, "join")
 
 
 @router.post("/tables/{tid}/leave")
-async def leave_table(request: Request, tid: str) -> Response:
-    return await _table_action(request, tid, "leave")
+async def leave_table(request: Request, v: MemberForm, tid: str) -> Response:
+    return await _table_action(request, v, tid, "leave")
 
 
 @router.post("/tables/{tid}/start")
-async def start_table(request: Request, tid: str) -> Response:
-    return await _table_action(request, tid, "start")
+async def start_table(request: Request, v: MemberForm, tid: str) -> Response:
+    return await _table_action(request, v, tid, "start")
 
 
 @router.post("/tables/rematch/{gid}")
-async def rematch(request: Request, gid: str) -> Response:
-    s = site(request)
-    user = await s.current_user(request)
-    if user.get("account") is None:
-        return _login_first(request)
+async def rematch(request: Request, v: MemberForm, gid: str) -> Response:
+    s, user = v.site, v.user
     try:
         await _form(s, request, user)
         if len(gid) > 32 or not TOKEN.fullmatch(gid):

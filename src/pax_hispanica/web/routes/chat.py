@@ -23,7 +23,7 @@ from .. import play_db as t
 from ..chat import admins
 from ..i18n import LANGS
 from ..model import ServerError
-from .common import cookie_user, error_response, site, validation_message
+from .common import FormVisit, Visit, cookie_user, error_response, site, validation_message
 from .ws import Message, Turn, handles
 
 router = APIRouter()
@@ -201,20 +201,19 @@ async def api_reports(request: Request) -> JSONResponse:
     return JSONResponse({"reports": await _play(s.svc).chat.reports()})
 
 
-async def _unsubscribe(request: Request, signed: str) -> Response:
-    s = site(request)
-    user = await s.current_user(request)
+async def _unsubscribe(request: Request, v: Visit, signed: str) -> Response:
+    s, user = v.site, v.user
     done = await _play(s.svc).outbox.unsubscribe(signed) if len(signed) < 400 else None
     return s.message(request, user, 200 if done else 404, "unsubscribed" if done else "unsubscribe_bad")
 
 
 @router.get("/unsubscribe/{signed}")
-async def unsubscribe_get(request: Request, signed: str) -> Response:
+async def unsubscribe_get(request: Request, v: FormVisit, signed: str) -> Response:
     """One click in the email: no more emails for this seat of this game."""
-    return await _unsubscribe(request, signed)
+    return await _unsubscribe(request, v, signed)
 
 
 @router.post("/unsubscribe/{signed}")
-async def unsubscribe_post(request: Request, signed: str) -> Response:
+async def unsubscribe_post(request: Request, v: FormVisit, signed: str) -> Response:
     """RFC 8058: the mail client's one-click POST (List-Unsubscribe-Post)."""
-    return await _unsubscribe(request, signed)
+    return await _unsubscribe(request, v, signed)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlencode
 
-from fastapi import Request, WebSocket
+from fastapi import Depends, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
@@ -161,3 +161,73 @@ class Site:
         self.remember_user(resp, user)
         resp.set_cookie(LANG_COOKIE, user["lang"], max_age=COOKIE_AGE, httponly=True, samesite="lax")
         return resp
+
+
+# ---------------------------------------------------------------------- the page prelude
+class Answer(Exception):
+    """A page's answer decided before its handler's own work (the ?lang redirect, "log in
+    first", an unknown link's 404 page); errors.install answers with its response."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__(response.status_code)
+        self.response = response
+
+
+@dataclass
+class Visit:
+    """What every page handler starts from: the site and the browser's user (its language
+    stored first when the page came with ?lang)."""
+
+    site: Site
+    user: dict
+    request: Request
+
+    async def rights(self, token: str, roles: tuple[str, ...] | None = None) -> Rights:
+        """What a link opens; an unknown link (or one of another role) is the 404 page."""
+        try:
+            rights = await self.site.resolve(token)
+        except ServerError:
+            raise Answer(self.site.message(self.request, self.user, 404, "not_found")) from None
+        if roles is not None and rights.role not in roles:
+            raise Answer(self.site.message(self.request, self.user, 404, "not_found"))
+        return rights
+
+
+def login_first(request: Request) -> Response:
+    return RedirectResponse("/login?next=" + request.url.path, status_code=303)
+
+
+async def visit(request: Request, switch: bool = True, login: bool = False) -> Visit:
+    """The prelude of a page: the ?lang switch (a GET page answers with its redirect), the
+    current user, and for account pages "log in first"."""
+    s = site(request)
+    if switch and (switched := await s.lang_switch(request)) is not None:
+        raise Answer(switched)
+    user = await s.current_user(request)
+    if login and user.get("account") is None:
+        raise Answer(login_first(request))
+    return Visit(s, user, request)
+
+
+async def _page_visit(request: Request) -> Visit:
+    return await visit(request)
+
+
+async def _form_visit(request: Request) -> Visit:
+    return await visit(request, switch=False)
+
+
+async def _member_page(request: Request) -> Visit:
+    return await visit(request, login=True)
+
+
+async def _member_form(request: Request) -> Visit:
+    return await visit(request, switch=False, login=True)
+
+
+# handler parameters: `v: PageVisit` (GET pages), `FormVisit` (posts and links that keep
+# ?lang), `MemberPage`/`MemberForm` (the same, logged in or redirected to /login)
+PageVisit = Annotated[Visit, Depends(_page_visit)]
+FormVisit = Annotated[Visit, Depends(_form_visit)]
+MemberPage = Annotated[Visit, Depends(_member_page)]
+MemberForm = Annotated[Visit, Depends(_member_form)]

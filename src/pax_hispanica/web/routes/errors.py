@@ -13,7 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import security
 from ..model import ServerError
-from .common import error_response, is_api, site, validation_message
+from .common import Answer, error_response, is_api, site, validation_message
 
 log = logging.getLogger("pax_hispanica.web")
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 400: "malformed",
@@ -45,7 +45,13 @@ async def refused(request: Request, e: ServerError) -> Response:
     return s.message(request, user, e.status, e.code if e.code in ("damaged_game",) else "not_found")
 
 
+async def answer(request: Request, e: Answer) -> Response:
+    """A page's prelude answered early (routes.common.visit)."""
+    return e.response
+
+
 def install(app: FastAPI) -> None:
+    app.add_exception_handler(Answer, answer)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, http_refusal)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, validation_refusal)  # type: ignore[arg-type]
     app.add_exception_handler(ServerError, refused)  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ from ..play import form_table
 from ..ratelimit import RateLimited
 from ..seam import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS
 from .accounts import lobby_tables
-from .common import Site, client_address, site
+from .common import FormVisit, PageVisit, Site, Visit, client_address
 
 router = APIRouter()
 
@@ -54,11 +54,8 @@ def form_seats(form: dict, players: int) -> tuple[list[dict], list[str] | None]:
 
 
 @router.get("/", response_class=HTMLResponse)
-async def lobby(request: Request) -> Response:
-    s = site(request)
-    if (switched := await s.lang_switch(request)) is not None:
-        return switched
-    user = await s.current_user(request)
+async def lobby(request: Request, v: PageVisit) -> Response:
+    s, user = v.site, v.user
     games = await s.svc.games_of(user["id"])
     return s.page(request, user, "lobby.html", games=games, csrf=s.csrf_token(user), **await lobby_tables(s, user))
 
@@ -74,9 +71,8 @@ async def _refuse_form(s: Site, request: Request, user: dict, status: int, key: 
 
 
 @router.post("/games")
-async def create_from_form(request: Request) -> Response:
-    s = site(request)
-    user = await s.current_user(request)
+async def create_from_form(request: Request, v: FormVisit) -> Response:
+    s, user = v.site, v.user
     # another site's page cannot post this form for the user: its Origin is foreign, and it
     # cannot know the token (an HMAC of the user id, which sits in an HttpOnly cookie)
     if security.foreign_origin(request.scope, security.allowed_origins()) is not None:
@@ -111,17 +107,9 @@ async def create_from_form(request: Request) -> Response:
 
 
 @router.get("/host/{token}", response_class=HTMLResponse)
-async def host_page(request: Request, token: str) -> Response:
-    s = site(request)
-    if (switched := await s.lang_switch(request)) is not None:
-        return switched
-    user = await s.current_user(request)
-    try:
-        rights = await s.resolve(token)
-    except ServerError:
-        return s.message(request, user, 404, "not_found")
-    if rights.role not in ("host", "table"):
-        return s.message(request, user, 404, "not_found")
+async def host_page(request: Request, v: PageVisit, token: str) -> Response:
+    s, user = v.site, v.user
+    rights = await v.rights(token, roles=("host", "table"))
     live = await s.svc.get(rights.game_id)
     tr = render.translator(live, user["lang"])
     return s.page(request, user, "host.html", tr=tr, live=live, base=str(request.base_url).rstrip("/"),
@@ -129,24 +117,18 @@ async def host_page(request: Request, token: str) -> Response:
 
 
 @router.get("/play/{token}", response_class=HTMLResponse)
-async def play_page(request: Request, token: str) -> Response:
-    return await game_page(request, token)
+async def play_page(request: Request, v: PageVisit, token: str) -> Response:
+    return await game_page(request, v, token)
 
 
 @router.get("/watch/{token}", response_class=HTMLResponse)
-async def watch_page(request: Request, token: str) -> Response:
-    return await game_page(request, token)
+async def watch_page(request: Request, v: PageVisit, token: str) -> Response:
+    return await game_page(request, v, token)
 
 
-async def game_page(request: Request, token: str) -> Response:
-    s = site(request)
-    if (switched := await s.lang_switch(request)) is not None:
-        return switched
-    user = await s.current_user(request)
-    try:
-        rights = await s.resolve(token)
-    except ServerError:
-        return s.message(request, user, 404, "not_found")
+async def game_page(request: Request, v: Visit, token: str) -> Response:
+    s, user = v.site, v.user
+    rights = await v.rights(token)
     svc = s.svc
     await svc.claim_seat(rights, user["id"])
     live = await svc.get(rights.game_id)
@@ -162,17 +144,11 @@ async def game_page(request: Request, token: str) -> Response:
 
 
 @router.get("/replay/{token}", response_class=HTMLResponse)
-async def replay_page(request: Request, token: str, step: str | None = None) -> Response:
-    s = site(request)
-    if (switched := await s.lang_switch(request)) is not None:
-        return switched
-    user = await s.current_user(request)
+async def replay_page(request: Request, v: PageVisit, token: str, step: str | None = None) -> Response:
+    s, user = v.site, v.user
     if step is not None and not (step.isdigit() and len(step) <= 9):  # no int() of a 10,000-digit string
         return s.message(request, user, 400, "bad_step")
-    try:
-        rights = await s.resolve(token)
-    except ServerError:
-        return s.message(request, user, 404, "not_found")
+    rights = await v.rights(token)
     live = await s.svc.get(rights.game_id)
     if not live.over:
         return s.message(request, user, 403, "replay_locked")
@@ -186,11 +162,8 @@ async def replay_page(request: Request, token: str, step: str | None = None) -> 
 
 
 @router.get("/rules", response_class=HTMLResponse)
-async def rules_page(request: Request) -> Response:
-    s = site(request)
-    if (switched := await s.lang_switch(request)) is not None:
-        return switched
-    user = await s.current_user(request)
+async def rules_page(request: Request, v: PageVisit) -> Response:
+    s, user = v.site, v.user
     return s.page(request, user, "rules.html", paragraphs=rule_pages(user["lang"]), titles=rule_titles(),
                   rule=request.query_params.get("rule", ""), win=win_condition())
 

@@ -133,7 +133,8 @@
     board.dataset.version = msg.version;
     if (pending !== null) setBusy(true);   // new buttons wait for the answer too
     markTurn();
-    if (window.PaxBoard) window.PaxBoard.afterUpdate();   // static/board.js: last moves, banners, zoom
+    if (window.PaxBoard) window.PaxBoard.afterUpdate();   // static/board.js: choices, last moves, banners, zoom
+    revealPlaces();
   }
 
   function connect() {
@@ -206,8 +207,8 @@
     });
   }
   // ---- a board you click (issue 14): every place a decision names is a button on the map
-  // (svgmap.Places: data-place, data-options = the ids of its options' buttons in the decision
-  // list). One option: clicking takes it. Several (a colony to load 1 or 2 Chests from, a colony
+  // (static/board.js applies #map-choices: data-place, data-options = the ids of its options'
+  // buttons in the decision list). One option: clicking takes it. Several (a colony to load 1 or 2 Chests from, a colony
   // to staff from two sites): a small menu under the map lists them, copies of those buttons.
   function placeMenu() { return document.getElementById("place-menu"); }
   function hidePlaceMenu() {

@@ -161,7 +161,19 @@
     vb[1] = Math.max(b[1], Math.min(b[1] + b[3] - vb[3], vb[1] + dy));
     applyZoom();
   }
-  function centre() { const c = vb || base(mapSvg()); return [c[0] + c[2] / 2, c[1] + c[3] / 2]; }
+  // where + and - zoom around: the middle of what is in view (on a phone the map pans inside its
+  // panel, and the middle of the whole map may be out of sight), else the middle of the map
+  function centre() {
+    const svg = mapSvg(), scroller = svg && svg.closest(".map-scroll");
+    if (scroller && (scroller.scrollWidth > scroller.clientWidth + 1 || scroller.scrollHeight > scroller.clientHeight + 1)) {
+      const r = scroller.getBoundingClientRect(), s = svg.getBoundingClientRect();
+      const x = (Math.max(r.left, s.left) + Math.min(r.right, s.right)) / 2;
+      const y = (Math.max(r.top, s.top) + Math.min(r.bottom, s.bottom)) / 2;
+      return svgPoint(svg, x, y);
+    }
+    const c = vb || base(svg);
+    return [c[0] + c[2] / 2, c[1] + c[3] / 2];
+  }
   document.addEventListener("click", function (ev) {
     const btn = ev.target && ev.target.closest ? ev.target.closest(".zoom button") : null;
     if (!btn || !mapSvg()) return;
@@ -230,7 +242,80 @@
     else if (ev.key === "-") { zoomAt(1 / 1.5, c[0], c[1]); ev.preventDefault(); }
   });
 
+  // --- the places to choose (issue 14, "A board you click") ------------------------------------
+  // The map's markup never carries the choices: #map-choices (svgmap.Places.choices) lists each
+  // place to choose ({k: key, o: the ids of its options' buttons in the decision list, l: its
+  // name, "name: the option's words" when it has one, b: the box a colony or site is highlighted
+  // on}) and the places with why-not lines for their tooltip ({k, w}). They are applied to the map on the page after every update, so a
+  // decision that starts or ends resends that list and not the zones it touches.
+  const CHOICE_ATTRS = ["data-place", "data-options", "tabindex", "role", "aria-label"];
+  const SVGNS = "http://www.w3.org/2000/svg";
+  function placeEl(map, key) {
+    if (key.indexOf("rebels@") === 0) return map.querySelector('[data-rebels="' + CSS.escape(key.slice(7)) + '"]');
+    const zone = document.getElementById("zone-" + key);
+    if (zone && map.contains(zone)) return zone.querySelector(".zone");
+    return map.querySelector('[data-colony="' + CSS.escape(key) + '"], [data-site="' + CSS.escape(key) + '"]');
+  }
+  function readChoices() {
+    const src = document.getElementById("map-choices");
+    if (!src) return [];
+    try { return JSON.parse(src.textContent || "[]") || []; } catch (e) { return []; }
+  }
+  function applyChoices() {
+    const map = mapSvg();
+    if (!map) return;
+    const list = readChoices(), want = new Map();
+    list.forEach(function (c) { const el = c.o ? placeEl(map, c.k) : null; if (el) want.set(el, c); });
+    // what the last list marked and this one does not (a morph may already have put an element
+    // back as the server draws it); an element that stays a choice keeps its attributes, so the
+    // keyboard focus stays on it
+    map.querySelectorAll("[data-place]").forEach(function (el) {
+      const c = want.get(el);
+      if (c && el.getAttribute("data-place") === c.k) return;
+      CHOICE_ATTRS.forEach(function (a) { el.removeAttribute(a); });
+      el.classList.remove("choice", "clickable");
+    });
+    map.querySelectorAll("rect.hit").forEach(function (r) { if (!want.has(r.parentNode)) r.remove(); });
+    map.querySelectorAll(".has-choice").forEach(function (g) { g.classList.remove("has-choice"); });
+    map.querySelectorAll("[data-title0]").forEach(function (el) {
+      const t = el.querySelector(":scope > title");
+      if (t) t.textContent = el.dataset.title0;
+      delete el.dataset.title0;
+    });
+    list.forEach(function (c) {
+      if (!c.w || !c.w.length) return;
+      const el = placeEl(map, c.k), t = el && el.querySelector(":scope > title");
+      if (!t) return;
+      el.dataset.title0 = t.textContent;
+      t.textContent = [t.textContent].concat(c.w).join("\n");
+    });
+    want.forEach(function (c, el) {
+      el.setAttribute("data-place", c.k);
+      el.setAttribute("data-options", c.o);
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("role", "button");
+      const ids = c.o.split(" "), only = ids.length === 1 ? document.getElementById(ids[0]) : null;
+      el.setAttribute("aria-label", (c.l || c.k) + (only ? ": " + only.textContent : ""));
+      if (el.classList.contains("zone")) {
+        el.classList.add("clickable");
+      } else {
+        el.classList.add("choice");
+        if (c.b && !el.querySelector(":scope > rect.hit")) {   // the highlighted box, under the rest
+          const r = document.createElementNS(SVGNS, "rect");
+          r.setAttribute("class", "hit");
+          r.setAttribute("x", c.b[0]); r.setAttribute("y", c.b[1]);
+          r.setAttribute("width", c.b[2]); r.setAttribute("height", c.b[3]); r.setAttribute("rx", "3");
+          const t = el.querySelector(":scope > title");
+          el.insertBefore(r, t ? t.nextSibling : el.firstChild);
+        }
+      }
+      const g = el.closest(".zone-group");
+      if (g) g.classList.add("has-choice");
+    });
+  }
+
   function afterUpdate() {
+    applyChoices();
     markRecent();
     banners();
     const svg = mapSvg();
@@ -239,7 +324,8 @@
     if (svg) base(svg);
     applyZoom();
   }
-  window.PaxBoard = {afterUpdate: afterUpdate, zoomAt: zoomAt, banner: banner,
+  applyChoices();   // at once (the board is on the page before this script): app.js reads them
+  window.PaxBoard = {afterUpdate: afterUpdate, zoomAt: zoomAt, banner: banner, applyChoices: applyChoices,
                      zoomed: function () { return vb !== null; }};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", afterUpdate);
   else afterUpdate();
