@@ -1,0 +1,123 @@
+"""Online play's remaining gaps (issue 16): days per Year (PRJ-37), a table's time control
+running its clocks, games made through the API on the account, paginated account pages,
+unsubscribe that only a POST does (RFC 8058), moderators by the account's admin flag, and the
+chat's rate limit across servers."""
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import re
+import time
+import urllib.parse
+import urllib.request
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from pax_hispanica import api
+from pax_hispanica.web import play_db
+from pax_hispanica.web.clocks import Clocks
+from pax_hispanica.web.server import create_app
+
+from .helpers import wait_for
+from .test_accounts import OFF, csrf_of, new_client, register, rows
+
+pytestmark = pytest.mark.timeout(180)
+
+
+@pytest.fixture
+def fast_sweep(monkeypatch):
+    monkeypatch.setattr(Clocks, "POLL_SECONDS", 0.1)
+
+
+def _create(c, seats, table) -> dict:
+    r = c.post("/api/games", json={"players": len(seats), "seats": [{"kind": k} for k in seats], "table": table})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _clock(c, token: str) -> dict:
+    return c.get(f"/api/clock/{token}").json()
+
+
+def _system_lines(c, token: str) -> list[dict]:
+    return [m for m in c.get(f"/api/chat/{token}").json()["items"] if m["kind"] == "system"]
+
+
+def _year(c, gid: str) -> str:
+    v = api.model_view(c.app.state.svc.live[gid].state, None)
+    return f"{v['cycle']}:{getattr(v['year'], 'value', v['year'])}"
+
+
+# ---------------------------------------------------------------- days per Year (PRJ-37)
+def test_PRJ_37_days_per_year_is_one_budget_for_a_seats_decisions_of_the_year(tmp_path):
+    url = f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
+    with TestClient(create_app(url, bot_delay=0)) as c:
+        g = _create(c, ["human", "human"], {"pace": "year", "year_seconds": 600})
+        tokens = [s["token"] for s in g["seats"]]
+        state = _clock(c, tokens[0])
+        assert state["pace"] == "year" and state["year_seconds"] == 600 and state["move_seconds"] is None
+        v = c.get(f"/api/view/{tokens[0]}").json()
+        assert state["year"] == _year(c, g["game"]) == "1:auction"
+        first = v["acting"][0]
+        seats = {s["seat"]: s for s in state["seats"]}
+        assert 590 < seats[first]["deadline"] - time.time() <= 600
+        assert seats[1 - first]["deadline"] is None and seats[1 - first]["remaining"] == 600
+        time.sleep(1.0)
+        # the first player initiates: their next decisions of this Year share what is left
+        fv = c.get(f"/api/view/{tokens[first]}").json()
+        options = [o for d in fv["legal"] if d["kind"] == "choice" for o in d["options"]]
+        action = next(o for o in options if o["type"] == "initiate" and not o.get("buried"))
+        assert c.post(f"/api/act/{tokens[first]}", json={"version": fv["version"], "action": action}).status_code == 200
+        after = c.get(f"/api/view/{tokens[first]}").json()
+        assert _year(c, g["game"]) == state["year"]     # still the same Year: the sealed bids
+        seats = {s["seat"]: s for s in _clock(c, tokens[0])["seats"]}
+        assert first in after["acting"]
+        assert seats[first]["remaining"] < 599.5  # spent, not a fresh deadline per move
+        assert abs(seats[first]["deadline"] - time.time() - seats[first]["remaining"]) < 2
+        assert 598 < seats[1 - first]["deadline"] - time.time() <= 600   # the other's whole budget
+        # the page counts it down with the table's rule above the clocks
+        page = c.get(f"/play/{tokens[0]}").text
+        assert 'id="clock-rule"' in page and "left this Year" in page and "per Year" in page
+
+
+def test_PRJ_37_a_spent_year_counts_as_one_timeout_and_a_new_year_gives_the_time_again(tmp_path, fast_sweep):
+    url = f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
+    with TestClient(create_app(url, bot_delay=0)) as c:
+        g = _create(c, ["human", "bot"], {"pace": "year", "year_seconds": 1.5, "timeouts_to_bot": 2})
+        token = g["seats"][0]["token"]
+        wait_for(lambda: c.get(f"/api/view/{token}").json()["seats"][0]["kind"] == "bot", 60,
+                 "the bot to take the seat after two Years whose time ran out")
+        lines = _system_lines(c, token)
+        moves = [m for m in lines if "ran out of time" in m["text"]]
+        assert all(m["rule"] == "PRJ-34" for m in lines)
+        assert "a bot plays the seat now" in lines[-1]["text"]
+        # the seat owes several decisions in its first Year: each was a timeout move, yet the
+        # Year counted once, so with timeouts_to_bot 2 the seat went to a bot only after three
+        # or more timeout moves, in its second Year whose time ran out
+        live = c.app.state.svc.live[g["game"]]
+        assert len(moves) >= 3, [m["text"] for m in lines]
+        timed_out_years = set()
+        st = api.replay(live.record, upto=0).state
+        for a in live.record["actions"]:
+            v = api.model_view(st, None)
+            if a["seat"] == 0:
+                timed_out_years.add((v["cycle"], str(v["year"])))
+            st, _ = api.apply(st, a)
+        assert len(timed_out_years) >= 2
+        assert api.snapshot(api.replay(live.record).state) == api.snapshot(live.state)
+
+
+def test_the_lobby_form_makes_a_days_per_year_game(tmp_path):
+    url = f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
+    with TestClient(create_app(url, bot_delay=0)) as c:
+        page = c.get("/").text
+        assert 'value="year"' in page and 'name="year_days"' in page
+        data = {"csrf": csrf_of(page), "players": "2", "mode": "online", "kind0": "human", "kind1": "human",
+                "pace": "year", "year_days": "2"}
+        r = c.post("/games", data=data, follow_redirects=False)
+        assert r.status_code == 303, r.text
+        state = _clock(c, r.headers["location"].rsplit("/", 1)[1])
+        assert state["pace"] == "year" and state["year_seconds"] == 2 * 86400
+        assert c.post("/games", data={**data, "year_days": "0"}).status_code == 400
