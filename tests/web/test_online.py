@@ -121,3 +121,70 @@ def test_the_lobby_form_makes_a_days_per_year_game(tmp_path):
         state = _clock(c, r.headers["location"].rsplit("/", 1)[1])
         assert state["pace"] == "year" and state["year_seconds"] == 2 * 86400
         assert c.post("/games", data={**data, "year_days": "0"}).status_code == 400
+
+
+# ---------------------------------------------------------------- a table's time control, real server
+class Browser:
+    """A browser's cookies against a real server process (urllib), with its forms' CSRF token."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def get(self, path: str) -> str:
+        with self.opener.open(self.base + path, timeout=30) as r:
+            return r.read().decode()
+
+    def post(self, path: str, form: dict, csrf_from: str = "/") -> tuple[int, str]:
+        data = {"csrf": csrf_of(self.get(csrf_from)), **form}
+        try:
+            with self.opener.open(self.base + path, data=urllib.parse.urlencode(data).encode(), timeout=30) as r:
+                return r.status, r.geturl()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+    def json(self, path: str) -> dict:
+        return json.loads(self.get(path))
+
+    def register(self, name: str) -> None:
+        status, _ = self.post("/register", {"user_name": name, "password": "correct horse",
+                                            "password2": "correct horse"}, "/register")
+        assert status == 200
+
+
+def test_a_tables_time_control_runs_its_games_clocks_through_the_real_server(server_factory, tmp_path):
+    srv = server_factory(f"sqlite:///{tmp_path / 'paxh.sqlite3'}")
+    host, guest = Browser(srv.url), Browser(srv.url)
+    host.register("lea")
+    guest.register("max")
+    status, where = host.post("/tables", {"players": "2", "time_control": "turn:24h", "public": "1"})
+    assert status == 200 and "/tables/" in where
+    tid = where.rsplit("/", 1)[1]
+    assert "turn-based, 24 h per move" in guest.get("/")
+    status, _ = guest.post(f"/tables/{tid}/join", {})
+    assert status == 200                               # the last seat: the game starts
+    token = re.search(r'href="/play/([^"]+)" id="my-seat"', guest.get(f"/tables/{tid}")).group(1)
+    clock = guest.json(f"/api/clock/{token}")
+    assert clock["pace"] == "turn" and clock["move_seconds"] == 86400
+    running = [s for s in clock["seats"] if s["deadline"] is not None]
+    assert len(running) == 1 and 86000 < running[0]["deadline"] - time.time() <= 86400
+    # days per Year, started early with a bot in the free seat
+    status, where = host.post("/tables", {"players": "3", "time_control": "year:3d", "public": "1"})
+    tid = where.rsplit("/", 1)[1]
+    assert "turn-based, 3 days per Year" in guest.get("/")
+    status, _ = host.post(f"/tables/{tid}/start", {"bot_kind": "random", "strength": "2"}, f"/tables/{tid}")
+    assert status == 200
+    token = re.search(r'href="/play/([^"]+)" id="my-seat"', host.get(f"/tables/{tid}")).group(1)
+    clock = host.json(f"/api/clock/{token}")
+    assert clock["pace"] == "year" and clock["year_seconds"] == 3 * 86400
+    running = [s for s in clock["seats"] if s["deadline"] is not None]
+    assert running and all(3 * 86400 - 300 < s["deadline"] - time.time() <= 3 * 86400 for s in running)
+    # a live table's chess clock
+    status, where = host.post("/tables", {"players": "2", "time_control": "live:10+10"})
+    tid = where.rsplit("/", 1)[1]
+    guest.post(f"/tables/{tid}/join", {})
+    token = re.search(r'href="/play/([^"]+)" id="my-seat"', guest.get(f"/tables/{tid}")).group(1)
+    clock = guest.json(f"/api/clock/{token}")
+    assert (clock["pace"], clock["base_seconds"], clock["increment_seconds"]) == ("live", 600, 10)
+    assert any(s["deadline"] for s in clock["seats"])
