@@ -16,12 +16,12 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from pax_hispanica import api
-from pax_hispanica.web import play_db
+from pax_hispanica.web import accounts_db as adb, db, play_db
 from pax_hispanica.web.clocks import Clocks
 from pax_hispanica.web.server import create_app
 
 from .helpers import wait_for
-from .test_accounts import OFF, csrf_of, new_client, register, rows
+from .test_accounts import OFF, csrf_of, login, new_client, register, rows
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -188,3 +188,25 @@ def test_a_tables_time_control_runs_its_games_clocks_through_the_real_server(ser
     clock = guest.json(f"/api/clock/{token}")
     assert (clock["pace"], clock["base_seconds"], clock["increment_seconds"]) == ("live", 600, 10)
     assert any(s["deadline"] for s in clock["seats"])
+
+
+# ---------------------------------------------------------------- API games on the account
+def test_a_game_made_through_the_api_while_logged_in_is_on_the_account_on_every_device(tmp_path):
+    url = f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
+    with new_client(url) as phone, new_client(url) as laptop:
+        register(phone, "lea")
+        r = phone.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "bot"}]})
+        assert r.status_code == 200, r.text
+        g = r.json()
+        assert login(laptop, "lea").status_code == 303
+        page = laptop.get("/account").text
+        assert f'data-game="{g["game"]}"' in page and f'/play/{g["seats"][0]["token"]}' in page
+        (game,) = rows(url, db.games, db.games.c.id == g["game"])
+        (acct,) = rows(url, adb.accounts)
+        seat0 = rows(url, db.seats, db.seats.c.game_id == g["game"], db.seats.c.seat == 0)[0]
+        assert game["host_user"] == acct["user_id"] == seat0["user_id"]
+    with new_client(url) as anon:   # without a session: the browser's anonymous user's, as before
+        anon.get("/")
+        r = anon.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "bot"}]})
+        (game,) = rows(url, db.games, db.games.c.id == r.json()["game"])
+        assert game["host_user"] == anon.cookies["paxh_user"] != acct["user_id"]
