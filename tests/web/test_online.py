@@ -210,3 +210,32 @@ def test_a_game_made_through_the_api_while_logged_in_is_on_the_account_on_every_
         r = anon.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "bot"}]})
         (game,) = rows(url, db.games, db.games.c.id == r.json()["game"])
         assert game["host_user"] == anon.cookies["paxh_user"] != acct["user_id"]
+
+
+# ---------------------------------------------------------------- unsubscribe (RFC 8058)
+def test_unsubscribe_asks_on_get_and_a_one_click_post_stops_an_accounts_emails(tmp_path):
+    from pax_hispanica.web.outbox import recipient_for
+    url = f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
+    with new_client(url) as c:
+        assert register(c, "lea", email="lea@example.com").status_code == 303
+        g = c.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "bot"}],
+                                       "table": {"pace": "turn"}}).json()
+        play = c.app.state.svc.play
+
+        async def where() -> object:
+            async with c.app.state.svc.storage.read() as conn:
+                return await recipient_for(conn, g["game"], 0)
+
+        assert c.portal.call(where).email == "lea@example.com"    # the account's address
+        link = play.outbox.unsubscribe_url(g["game"], 0).split("://", 1)[1].split("/", 1)[1]
+        page = c.get("/" + link)
+        assert page.status_code == 200 and 'id="unsubscribe"' in page.text
+        assert c.portal.call(where).email == "lea@example.com"    # a GET changed nothing
+        mail_client = TestClient(c.app)   # RFC 8058: the mail client's POST: no cookie, no CSRF token
+        r = mail_client.post("/" + link, content=b"List-Unsubscribe=One-Click",
+                             headers={"Content-Type": "application/x-www-form-urlencoded"})
+        assert r.status_code == 200 and "no more emails" in r.text
+        assert c.portal.call(where) is None
+        assert c.post("/" + link).status_code == 200                # twice is still done
+        assert c.post("/" + link[:-2] + "xx").status_code == 404
+        assert c.get("/" + link[:-2] + "xx").status_code == 404

@@ -18,8 +18,10 @@ server, and a message survives a restart:
   itself, so moves made for it by a timeout bot do not start new ones. A message whose seat
   has acted (or whose period ended) before it went out is `dropped`, not sent
   (PAXH_NOTIFY_DELAY holds messages back that long, so a player at the table gets none).
-- **Unsubscribe.** Every email carries a signed one-click link (and `List-Unsubscribe`,
-  `List-Unsubscribe-Post`, RFC 8058): /unsubscribe/<token>, token = payload.HMAC.
+- **Unsubscribe.** Every email carries a signed link (and `List-Unsubscribe`,
+  `List-Unsubscribe-Post: List-Unsubscribe=One-Click`, RFC 8058): /unsubscribe/<token>,
+  token = payload.HMAC. A GET only shows a page with a button (a mail scanner that follows
+  links unsubscribes nobody); the POST, the button's or the mail client's one click, does it.
 
 Settings (environment): PAXH_SMTP_URL (smtp://[user:pass@]host:port, smtps://, ?starttls=1),
 PAXH_MAIL_FROM, PAXH_PUBLIC_URL (the links' base), PAXH_NOTIFY_DELAY, PAXH_OUTBOX_POLL_SECONDS,
@@ -51,6 +53,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import sqlalchemy as sa
 
 from . import play_db as t
+from .db import games
 from .i18n import Tr
 from .store import Storage
 
@@ -350,7 +353,8 @@ class Outbox:
         return {"status": "sent", "attempts": row["attempts"] + 1, "sent": time.time(), "lease_until": None}
 
     # ------------------------------------------------------------ unsubscribe
-    async def unsubscribe(self, token: str) -> tuple[str, int] | None:
+    def unsubscribe_target(self, token: str) -> tuple[str, int] | None:
+        """(game, seat) a signed unsubscribe link stands for; None: forged, edited or not one."""
         text = self.signer.open(token)
         if text is None or not text.startswith("u1:"):
             return None
@@ -359,8 +363,26 @@ class Outbox:
             seat = int(seat_s)
         except ValueError:
             return None
+        return gid, seat
+
+    async def unsubscribe(self, token: str) -> tuple[str, int] | None:
+        """No more email for the link's seat of its game (what RFC 8058's one-click POST does).
+        A seat reached at its account's address (no contact row of its own) gets a row that says
+        so, so `recipient_for` stops there too."""
+        target = self.unsubscribe_target(token)
+        if target is None:
+            return None
+        gid, seat = target
         c = t.seat_contacts.c
-        async with self.storage.write() as conn:
-            await conn.execute(t.seat_contacts.update().where(sa.and_(c.game_id == gid, c.seat == seat))
-                               .values(unsubscribed=True))
+        try:
+            async with self.storage.write() as conn:
+                r = await conn.execute(t.seat_contacts.update().where(sa.and_(c.game_id == gid, c.seat == seat))
+                                       .values(unsubscribed=True))
+                if r.rowcount == 0:
+                    if (await conn.execute(sa.select(games.c.id).where(games.c.id == gid))).first() is None:
+                        return None
+                    await conn.execute(t.seat_contacts.insert().values(
+                        game_id=gid, seat=seat, email=None, webhook=None, unsubscribed=True))
+        except sa.exc.IntegrityError:   # the same link, clicked twice at once: the other click made the row
+            pass
         return gid, seat

@@ -6,7 +6,8 @@ connection: sent by the page once its socket is open), `chat` {text}, `chat_mute
 
 HTTP: POST /api/notify/{seat token} {email, webhook, lang} (where this seat's player hears of
 their move); GET /api/clock/{token}; GET and POST /api/chat/{token} ({text}); POST
-/api/chat/{host token}/end; GET and POST /unsubscribe/{signed} (one click, RFC 8058);
+/api/chat/{host token}/end; GET /unsubscribe/{signed} (a page with a button), POST
+/unsubscribe/{signed} (the button, or RFC 8058's one-click POST: it unsubscribes);
 GET /api/admin/chat-reports (a user named in PAXH_ADMINS).
 """
 from __future__ import annotations
@@ -201,20 +202,23 @@ async def api_reports(request: Request) -> JSONResponse:
     return JSONResponse({"reports": await _play(s.svc).chat.reports()})
 
 
-async def _unsubscribe(request: Request, signed: str) -> Response:
-    s = site(request)
-    user = await s.current_user(request)
-    done = await _play(s.svc).outbox.unsubscribe(signed) if len(signed) < 400 else None
-    return s.message(request, user, 200 if done else 404, "unsubscribed" if done else "unsubscribe_bad")
-
-
 @router.get("/unsubscribe/{signed}")
 async def unsubscribe_get(request: Request, signed: str) -> Response:
-    """One click in the email: no more emails for this seat of this game."""
-    return await _unsubscribe(request, signed)
+    """The link in the email: a page that asks, with a button that POSTs. A GET changes nothing
+    (mail scanners and link previews follow links; RFC 8058 section 1)."""
+    s = site(request)
+    user = await s.current_user(request)
+    target = _play(s.svc).outbox.unsubscribe_target(signed) if len(signed) < 400 else None
+    if target is None:
+        return s.message(request, user, 404, "unsubscribe_bad")
+    return s.page(request, user, "unsubscribe.html", signed=signed)
 
 
 @router.post("/unsubscribe/{signed}")
 async def unsubscribe_post(request: Request, signed: str) -> Response:
-    """RFC 8058: the mail client's one-click POST (List-Unsubscribe-Post)."""
-    return await _unsubscribe(request, signed)
+    """The page's button, or RFC 8058's one-click POST from the mail client (body
+    `List-Unsubscribe=One-Click`, no cookie, no CSRF token: the signed link is the authority)."""
+    s = site(request)
+    user = await s.current_user(request)
+    done = await _play(s.svc).outbox.unsubscribe(signed) if len(signed) < 400 else None
+    return s.message(request, user, 200 if done else 404, "unsubscribed" if done else "unsubscribe_bad")
