@@ -239,3 +239,45 @@ def test_unsubscribe_asks_on_get_and_a_one_click_post_stops_an_accounts_emails(t
         assert c.post("/" + link).status_code == 200                # twice is still done
         assert c.post("/" + link[:-2] + "xx").status_code == 404
         assert c.get("/" + link[:-2] + "xx").status_code == 404
+
+
+# ---------------------------------------------------------------- chat limits across servers
+def _chat_status(srv, token: str, text: str) -> int:
+    req = urllib.request.Request(srv.url + f"/api/chat/{token}", data=json.dumps({"text": text}).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+@pytest.mark.postgres
+def test_the_chat_rate_limit_holds_across_two_servers_on_postgres(server_factory, pg_url):
+    import concurrent.futures
+    env = {"PAXH_RATE_CHAT": "5 per 30 seconds"}
+    a = server_factory(pg_url, env=env)
+    b = server_factory(pg_url, env=env)
+    g = a.post("/api/games", {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    mine, theirs = g["seats"][0]["token"], g["seats"][1]["token"]
+    # ten messages at once, half through each server: five are taken, whichever server
+    with concurrent.futures.ThreadPoolExecutor(10) as pool:
+        codes = list(pool.map(lambda i: _chat_status((a, b)[i % 2], mine, f"hello {i}"), range(10)))
+    assert sorted(codes) == [200] * 5 + [429] * 5, codes
+    assert _chat_status(a, mine, "again") == 429 and _chat_status(b, mine, "again") == 429
+    # the limit is the seat's own: the other player still writes
+    assert _chat_status(b, theirs, "hi") == 200
+    items = [m for m in b.get(f"/api/chat/{theirs}")["items"] if m["kind"] == "player"]
+    assert [m["seat"] for m in items].count(0) == 5
+
+
+def test_the_chat_rate_limit_is_counted_in_the_database(tmp_path, monkeypatch):
+    """Two apps (two servers) on one SQLite file share the count."""
+    monkeypatch.setenv("PAXH_RATE_CHAT", "3 per 30 seconds")
+    url = f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
+    with TestClient(create_app(url, bot_delay=0)) as a, TestClient(create_app(url, bot_delay=0)) as b:
+        g = a.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+        token = g["seats"][0]["token"]
+        codes = [(a, b)[i % 2].post(f"/api/chat/{token}", json={"text": f"m{i}"}).status_code for i in range(5)]
+        assert codes == [200, 200, 200, 429, 429]
+        assert b.post(f"/api/chat/{token}", json={"text": "x"}).json()["error"]["code"] == "rate_limited"
