@@ -281,3 +281,56 @@ def test_the_chat_rate_limit_is_counted_in_the_database(tmp_path, monkeypatch):
         codes = [(a, b)[i % 2].post(f"/api/chat/{token}", json={"text": f"m{i}"}).status_code for i in range(5)]
         assert codes == [200, 200, 200, 429, 429]
         assert b.post(f"/api/chat/{token}", json={"text": "x"}).json()["error"]["code"] == "rate_limited"
+
+
+# ---------------------------------------------------------------- moderators: the admin flag
+def _report(c, text: str = "<b>rude</b> words") -> None:
+    g = c.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    t0, t1 = (s["token"] for s in g["seats"])
+    mid = c.post(f"/api/chat/{t0}", json={"text": text}).json()["id"]
+    with c.websocket_connect(f"/ws/{t1}") as ws:
+        ws.send_json({"type": "chat_report", "id": "r1", "message": mid, "reason": "rude"})
+        while (m := ws.receive_json())["type"] != "ack":
+            assert m["type"] != "error", m
+
+
+def test_moderators_are_accounts_with_the_admin_flag_granted_by_the_cli(tmp_path):
+    from typer.testing import CliRunner
+
+    from pax_hispanica.cli import app as cli
+    url = f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
+    with new_client(url) as c, new_client(url) as other:
+        register(c, "ana")
+        register(other, "bob")
+        _report(other)
+        for who in (c, other, TestClient(c.app)):          # logged in or not: nobody is a moderator yet
+            assert who.get("/admin/reports").status_code == 404
+            assert who.get("/api/admin/chat-reports").status_code == 403
+        runner = CliRunner()
+        r = runner.invoke(cli, ["admin", "grant", "ana", "--database-url", url])
+        assert r.exit_code == 0, r.output
+        assert runner.invoke(cli, ["admin", "grant", "nobody", "--database-url", url]).exit_code == 1
+        assert runner.invoke(cli, ["admin", "list", "--database-url", url]).output.split() == ["ana"]
+        page = c.get("/admin/reports")                      # read with each request: no restart
+        assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
+        row = re.search(r'<tr data-report="\d+">(.*?)</tr>', page.text, re.DOTALL).group(1)
+        assert "&lt;b&gt;rude&lt;/b&gt; words" in row and "<b>rude" not in row and ">rude<" in row
+        assert 'id="moderation"' in c.get("/account").text and 'id="moderation"' not in other.get("/account").text
+        assert c.get("/api/admin/chat-reports").json()["reports"][0]["text"] == "<b>rude</b> words"
+        assert other.get("/admin/reports").status_code == 404
+        assert runner.invoke(cli, ["admin", "revoke", "ana", "--database-url", url]).exit_code == 0
+        assert c.get("/admin/reports").status_code == 404
+
+
+def test_paxh_admins_grants_the_flag_when_a_server_starts(tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
+    with new_client(url) as c:
+        register(c, "Carla")
+        assert c.get("/admin/reports").status_code == 404
+    monkeypatch.setenv("PAXH_ADMINS", "carla, dan")
+    with new_client(url) as c:     # a restart with PAXH_ADMINS: the existing account gets the flag
+        from .test_accounts import login
+        login(c, "carla")
+        assert c.get("/admin/reports").status_code == 200
+    (acct,) = rows(url, adb.accounts)
+    assert acct["is_admin"] is True

@@ -84,12 +84,15 @@ class Accounts:
             raise ServerError("name_taken", "that user name is taken", status=409)
         hashed = await self._hash(password)
         uid = secrets.token_urlsafe(18)
+        from .chat import admins   # PAXH_ADMINS: the first moderator's account, when it is made
+        is_admin = name.lower() in {n.lower() for n in admins()}
         try:
             async with self.storage.write() as conn:
                 await conn.execute(db.users.insert().values(id=uid, name=name, lang=lang))
                 await conn.execute(adb.accounts.insert().values(
                     user_id=uid, user_name=name, user_name_key=name.lower(), password=hashed,
-                    email=email or None, settings=json.dumps(DEFAULT_SETTINGS), created_at=time.time()))
+                    email=email or None, settings=json.dumps(DEFAULT_SETTINGS), created_at=time.time(),
+                    is_admin=is_admin))
         except sa.exc.IntegrityError:   # the same name registered a moment ago
             raise ServerError("name_taken", "that user name is taken", status=409) from None
         return uid
@@ -236,6 +239,14 @@ class Accounts:
             if lang is not None:
                 await conn.execute(db.users.update().where(db.users.c.id == uid).values(lang=lang))
 
+    # ------------------------------------------------------------------ moderators
+    async def set_admin(self, name: str, on: bool = True) -> bool:
+        """Give (or take) the admin flag of the account named `name`; False: no such account."""
+        a = adb.accounts
+        async with self.storage.write() as conn:
+            r = await conn.execute(a.update().where(a.c.user_name_key == name.strip().lower()).values(is_admin=on))
+        return r.rowcount == 1
+
     # ------------------------------------------------------------------ anonymous seats
     async def anonymous_games(self, anon_uid: str) -> int:
         """How many games an anonymous browser's user plays or hosts."""
@@ -261,3 +272,42 @@ class Accounts:
             await conn.execute(adb.table_seats.update().where(adb.table_seats.c.user_id == anon_uid)
                                .values(user_id=uid))
         return res.rowcount
+
+
+# ---------------------------------------------------------------------- moderators, outside a server
+def set_admin_sync(url: str, name: str, on: bool = True) -> bool:
+    """`paxh admin grant|revoke NAME`: the admin flag of an account, with no server running (a
+    plain transaction; a running server reads the flag with each request)."""
+    from .db import migrate, sync_url
+    migrate(url)
+    a = adb.accounts
+    eng = sa.create_engine(sync_url(url))
+    try:
+        with eng.begin() as conn:
+            return conn.execute(a.update().where(a.c.user_name_key == name.strip().lower())
+                                .values(is_admin=on)).rowcount == 1
+    finally:
+        eng.dispose()
+
+
+def admin_names_sync(url: str) -> list[str]:
+    from .db import migrate, sync_url
+    migrate(url)
+    a = adb.accounts
+    eng = sa.create_engine(sync_url(url))
+    try:
+        with eng.connect() as conn:
+            return list(conn.execute(sa.select(a.c.user_name).where(a.c.is_admin == sa.true())
+                                     .order_by(a.c.user_name_key)).scalars())
+    finally:
+        eng.dispose()
+
+
+def grant_bootstrap_admins(url: str) -> list[str]:
+    """PAXH_ADMINS at a server's start: the accounts so named get the admin flag (names without
+    an account yet get it when they register). Nothing is ever taken away here: a name removed
+    from PAXH_ADMINS keeps its flag until `paxh admin revoke`."""
+    from .chat import admins
+    names = sorted(admins())
+    return [n for n in names if set_admin_sync(url, n, True)] if names else []
+
