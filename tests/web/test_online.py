@@ -334,3 +334,56 @@ def test_paxh_admins_grants_the_flag_when_a_server_starts(tmp_path, monkeypatch)
         assert c.get("/admin/reports").status_code == 200
     (acct,) = rows(url, adb.accounts)
     assert acct["is_admin"] is True
+
+
+# ---------------------------------------------------------------- the account page, a page at a time
+def _section(html: str, sid: str) -> str:
+    return re.search(rf'<section class="panel" id="{sid}">(.*?)</section>', html, re.DOTALL).group(1)
+
+
+def _walk(c, sid: str) -> list[list[str]]:
+    """Every page of one list, following its "older" links from the first page."""
+    pages, path = [], "/account"
+    for _ in range(50):
+        html = c.get(path).text
+        part = _section(html, sid)
+        pages.append(re.findall(r'<li data-game="([0-9a-f]+)"', part))
+        m = re.search(rf'<a href="([^"]+)" id="older-{sid}"', part)
+        if m is None:
+            return pages
+        path = m.group(1).replace("&amp;", "&").split("#")[0]
+        assert f'id="newest-{sid}"' in _section(c.get(path).text, sid)
+    raise AssertionError("no end of the older links")
+
+
+@pytest.mark.parametrize("database_url", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)],
+                         indirect=True)
+def test_the_account_page_lists_its_games_a_page_at_a_time(database_url, monkeypatch):
+    from pax_hispanica.web import account_games
+    monkeypatch.setattr(account_games, "PAGE", 3)
+    monkeypatch.setattr(account_games, "SCAN", 5)
+    with new_client(database_url) as c:
+        register(c, "lea")
+        made = [c.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+                for _ in range(19)]
+        over = [g["game"] for g in made[:7]]
+        eng = sa.create_engine(db.sync_url(database_url))
+        with eng.begin() as conn:   # seven of them finished, at distinct times (the oldest first)
+            for i, gid in enumerate(over):
+                conn.execute(db.games.update().where(db.games.c.id == gid).values(
+                    status="over", updated_at=sa.func.now() - sa.text(f"{1000 - i} * interval '1 second'")
+                    if "postgresql" in database_url else sa.func.datetime("now", f"-{1000 - i} seconds")))
+        eng.dispose()
+        svc = c.app.state.svc
+        mine = {g["game"]: 0 in api.acting(c.portal.call(svc.get, g["game"]).state) for g in made[7:]}
+        to_move, waiting, finished = (_walk(c, sid) for sid in ("to-move", "waiting", "finished"))
+        for pages in (to_move, waiting, finished):
+            flat = [g for p in pages for g in p]
+            assert len(flat) == len(set(flat)) and all(len(p) <= 3 for p in pages)
+        assert sorted(g for p in to_move for g in p) == sorted(g for g, yes in mine.items() if yes)
+        assert sorted(g for p in waiting for g in p) == sorted(g for g, yes in mine.items() if not yes)
+        assert [g for p in finished for g in p] == over[::-1]          # newest first, by when they ended
+        assert [len(p) for p in finished] == [3, 3, 1]
+        assert len(to_move) + len(waiting) >= 4                          # 12 games in pages of 3 at most
+        # a cursor that is not one is the first page, not an error
+        assert c.get("/account?finished=nonsense~x&to_move=2026-99~zz").status_code == 200
