@@ -21,6 +21,7 @@ from pax_hispanica.web.clocks import Clocks
 from pax_hispanica.web.server import create_app
 
 from .helpers import wait_for
+from .play_fixtures import hooks  # noqa: F401 (fixture)
 from .test_accounts import OFF, csrf_of, login, new_client, register, rows
 
 pytestmark = pytest.mark.timeout(180)
@@ -387,3 +388,29 @@ def test_the_account_page_lists_its_games_a_page_at_a_time(database_url, monkeyp
         assert len(to_move) + len(waiting) >= 4                          # 12 games in pages of 3 at most
         # a cursor that is not one is the first page, not an error
         assert c.get("/account?finished=nonsense~x&to_move=2026-99~zz").status_code == 200
+
+
+# ---------------------------------------------------------------- an account's own webhook
+def test_an_accounts_webhook_is_told_of_its_move(tmp_path, monkeypatch, hooks):  # noqa: F811
+    monkeypatch.setenv("PAXH_WEBHOOK_PRIVATE", "1")     # the receiver is on loopback
+    url = f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
+    with new_client(url) as c:
+        register(c, "lea")
+        page = c.get("/account/settings").text
+        assert 'name="webhook"' in page
+        r = c.post("/account/settings", data={"csrf": csrf_of(page), "lang": "en", "time_control": "",
+                                              "email": "", "webhook": "ftp://nowhere"})
+        assert r.status_code == 400 and "http:// or https://" in r.text
+        c.post("/account/settings", data={"csrf": csrf_of(page), "lang": "en", "time_control": "", "email": "",
+                                          "notify_webhook": "1", "webhook": hooks.url})
+        assert hooks.url in c.get("/account/settings").text
+        g = c.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "bot"}],
+                                       "table": {"pace": "year", "year_seconds": 86400}}).json()
+        body = wait_for(lambda: hooks.bodies, 20, "the account's webhook")[0]
+        assert body["type"] == "your_move" and body["game"] == g["game"] and body["seat"] == 0
+        assert body["url"].endswith(f"/play/{g['seats'][0]['token']}")
+        # settings posted without the field keep the address (with the box off: not told)
+        c.post("/account/settings", data={"csrf": csrf_of(page), "lang": "en", "time_control": "", "email": ""})
+        (acct,) = rows(url, adb.accounts)
+        settings = json.loads(acct["settings"])
+        assert settings["webhook"] == hooks.url and settings["notify"]["webhook"] is False

@@ -38,7 +38,8 @@ MIN_PASSWORD, MAX_PASSWORD = 8, 256
 # a table's time control: the table's game gets these clocks (play.time_control_table, PRJ-34, PRJ-37)
 TIME_CONTROLS = ("", "live:10+10", "live:30+30", "turn:24h", "turn:72h", "year:1d", "year:3d")
 CHANNELS = ("email", "webhook")
-DEFAULT_SETTINGS: dict[str, Any] = {"notify": {"email": True, "webhook": False}, "time_control": ""}
+DEFAULT_SETTINGS: dict[str, Any] = {"notify": {"email": True, "webhook": False}, "time_control": "", "webhook": ""}
+WEBHOOK = re.compile(r"https?://[^\s\x00-\x1f\x7f]{1,490}")   # the account's webhook (a JSON POST per move)
 
 
 def digest(token: str) -> str:
@@ -226,13 +227,20 @@ class Accounts:
 
     # ------------------------------------------------------------------ settings
     async def save_settings(self, uid: str, lang: str | None, notify: dict[str, bool], time_control: str,
-                            email: str | None) -> None:
+                            email: str | None, webhook: str | None = None) -> None:
+        """webhook: the URL the account's "your move" JSON POSTs go to (None: keep the stored one)."""
         if time_control not in TIME_CONTROLS:
             raise ServerError("malformed", "unknown time control")
         email = (email or "").strip()
         if email and not EMAIL.fullmatch(email):
             raise ServerError("bad_email", "that is not an email address")
-        settings = {"notify": {c: bool(notify.get(c)) for c in CHANNELS}, "time_control": time_control}
+        if webhook is None:
+            webhook = ((await self.get(uid)) or {}).get("settings", {}).get("webhook", "")
+        webhook = (webhook or "").strip()
+        if webhook and not WEBHOOK.fullmatch(webhook):
+            raise ServerError("bad_webhook", "a webhook is an http:// or https:// URL")
+        settings = {"notify": {c: bool(notify.get(c)) for c in CHANNELS}, "time_control": time_control,
+                    "webhook": webhook}
         async with self.storage.write() as conn:
             await conn.execute(adb.accounts.update().where(adb.accounts.c.user_id == uid).values(
                 settings=json.dumps(settings), email=email or None))

@@ -28,7 +28,8 @@ PAXH_MAIL_FROM, PAXH_PUBLIC_URL (the links' base), PAXH_NOTIFY_DELAY, PAXH_OUTBO
 PAXH_OUTBOX_BACKOFF, PAXH_OUTBOX_WORKER=0 (no worker in this process).
 
 `recipient_for(conn, game, seat)` is the one place that says where a seat's player is
-reached: the seat's own contact row, else the account sitting there (its email, if on).
+reached: the seat's own contact row, else the account sitting there (its email and its
+webhook, each if on in its settings).
 """
 from __future__ import annotations
 
@@ -77,8 +78,8 @@ class Recipient:
 async def recipient_for(conn: Any, game_id: str, seat: int) -> Recipient | None:
     """Where the player of `seat` hears of their move (None: nowhere), read on `conn` (the
     caller's transaction): the seat's own contact row if it has one (an unsubscribed email is
-    no address), else the account that sits there, by email, if its settings say so
-    (accounts.DEFAULT_SETTINGS: email on)."""
+    no address), else the account that sits there, by email and by its webhook, as its
+    settings say (accounts.DEFAULT_SETTINGS: email on, webhook off)."""
     c = t.seat_contacts.c
     row = (await conn.execute(sa.select(t.seat_contacts).where(sa.and_(c.game_id == game_id, c.seat == seat)))
            ).mappings().first()
@@ -96,12 +97,15 @@ async def recipient_for(conn: Any, game_id: str, seat: int) -> Recipient | None:
         .select_from(seats.join(adb.accounts, adb.accounts.c.user_id == seats.c.user_id)
                      .join(users, users.c.id == seats.c.user_id))
         .where(sa.and_(seats.c.game_id == game_id, seats.c.seat == seat)))).mappings().first()
-    if acct is None or not acct["email"]:
+    if acct is None:
         return None
-    notify = (json.loads(acct["settings"] or "{}").get("notify") or {})
-    if not notify.get("email", True):
+    settings = json.loads(acct["settings"] or "{}")
+    notify = settings.get("notify") or {}
+    email = acct["email"] if notify.get("email", True) else None
+    webhook = (settings.get("webhook") or None) if notify.get("webhook", False) else None
+    if not email and not webhook:
         return None
-    return Recipient(acct["email"], None, acct["lang"] or "en")
+    return Recipient(email, webhook, acct["lang"] or "en")
 
 
 class Signer:

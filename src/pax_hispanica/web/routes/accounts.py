@@ -308,7 +308,8 @@ async def save_settings(request: Request) -> Response:
         lang = form.get("lang")
         await s.accounts.save_settings(user["id"], lang if lang in LANGS else None,
                                        {c: form.get(f"notify_{c}") == "1" for c in CHANNELS},
-                                       form.get("time_control", ""), form.get("email", ""))
+                                       form.get("time_control", ""), form.get("email", ""),
+                                       form.get("webhook"))
     except ServerError as e:
         return _refusal(s, request, user, e, "settings.html", acct=user["account"], TIME_CONTROLS=TIME_CONTROLS,
                         CHANNELS=CHANNELS)
