@@ -132,8 +132,10 @@ class _Acting:
 
 
 async def _active_page(svc: Service, uid: str, cursor: Cursor | None, want: bool,
-                       acting: _Acting, page: int, scan: int) -> tuple[list[dict], str | None]:
-    rows = await _read(svc, uid, False, cursor, scan)
+                       acting: _Acting, page: int, scan: int, read: dict) -> tuple[list[dict], str | None]:
+    if cursor not in read:   # both lists' first pages are the same scan: read it once
+        read[cursor] = await _read(svc, uid, False, cursor, scan)
+    rows = read[cursor]
     out: list[dict] = []
     for i, g in enumerate(rows):
         if await acting(g) != want:
@@ -153,11 +155,11 @@ async def lists(svc: Service, uid: str, query: Any, page: int | None = None, sca
     page, scan = page or PAGE, scan or SCAN
     pg = svc.storage.pg
     at = {k: query.get(k) if parse_cursor(query.get(k), pg) else None for k in LISTS}
-    acting = _Acting(svc)
+    acting, read = _Acting(svc), {}
     out: dict[str, Any] = {"older": {}, "at": at, "links": {}}
     for name, want in (("to_move", True), ("waiting", False)):
         out[name], out["older"][name] = await _active_page(svc, uid, parse_cursor(at[name], pg), want, acting,
-                                                           page, scan)
+                                                           page, scan, read)
     finished = await _read(svc, uid, True, parse_cursor(at["finished"], pg), page + 1)
     out["older"]["finished"] = cursor_of(finished[page - 1]) if len(finished) > page else None
     out["finished"] = finished[:page]
