@@ -16,13 +16,14 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from pax_hispanica import api
-from pax_hispanica.web import accounts_db as adb, db, play_db
+from pax_hispanica.web import accounts_db as adb
+from pax_hispanica.web import db
 from pax_hispanica.web.clocks import Clocks
 from pax_hispanica.web.server import create_app
 
 from .helpers import wait_for
 from .play_fixtures import hooks  # noqa: F401 (fixture)
-from .test_accounts import OFF, csrf_of, login, new_client, register, rows
+from .test_accounts import csrf_of, login, new_client, register, rows
 
 pytestmark = pytest.mark.timeout(180)
 

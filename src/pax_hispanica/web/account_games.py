@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from urllib.parse import urlencode
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
 import sqlalchemy as sa
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import os
 import re
 import secrets
 import time
@@ -40,6 +41,13 @@ TIME_CONTROLS = ("", "live:10+10", "live:30+30", "turn:24h", "turn:72h", "year:1
 CHANNELS = ("email", "webhook")
 DEFAULT_SETTINGS: dict[str, Any] = {"notify": {"email": True, "webhook": False}, "time_control": "", "webhook": ""}
 WEBHOOK = re.compile(r"https?://[^\s\x00-\x1f\x7f]{1,490}")   # the account's webhook (a JSON POST per move)
+
+
+def admins() -> set[str]:
+    """PAXH_ADMINS: the user names whose accounts get the admin flag when a server starts or
+    when they register (the bootstrap of the first moderator; `paxh admin grant NAME` is the
+    other way)."""
+    return {x.strip() for x in os.environ.get("PAXH_ADMINS", "").split(",") if x.strip()}
 
 
 def digest(token: str) -> str:
@@ -85,8 +93,7 @@ class Accounts:
             raise ServerError("name_taken", "that user name is taken", status=409)
         hashed = await self._hash(password)
         uid = secrets.token_urlsafe(18)
-        from .chat import admins   # PAXH_ADMINS: the first moderator's account, when it is made
-        is_admin = name.lower() in {n.lower() for n in admins()}
+        is_admin = name.lower() in {n.lower() for n in admins()}   # PAXH_ADMINS: the first moderators
         try:
             async with self.storage.write() as conn:
                 await conn.execute(db.users.insert().values(id=uid, name=name, lang=lang))
@@ -315,7 +322,6 @@ def grant_bootstrap_admins(url: str) -> list[str]:
     """PAXH_ADMINS at a server's start: the accounts so named get the admin flag (names without
     an account yet get it when they register). Nothing is ever taken away here: a name removed
     from PAXH_ADMINS keeps its flag until `paxh admin revoke`."""
-    from .chat import admins
     names = sorted(admins())
     return [n for n in names if set_admin_sync(url, n, True)] if names else []
 

@@ -41,12 +41,6 @@ CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069
 HISTORY = 200
 
 
-def admins() -> set[str]:
-    """PAXH_ADMINS: the user names whose accounts get the admin flag when a server starts (the
-    bootstrap of the first moderator; `paxh admin grant NAME` is the other way)."""
-    return {x.strip() for x in os.environ.get("PAXH_ADMINS", "").split(",") if x.strip()}
-
-
 def clean(text: Any, max_len: int) -> str:
     if not isinstance(text, str):
         raise ServerError("malformed", "a chat message is text")
