@@ -13,7 +13,9 @@ on loopback and times --requests sequential requests (default 200) of each page:
     lobby (anonymous)   GET /            (the open tables and this browser's games)
     lobby (logged in)   GET /            as the account with the most games
     profile             GET /u/<name>    rating, games played, recent results of that account
-    account             GET /account     that account's games, to move / waiting / finished
+    account             GET /account     that account's games, to move / waiting / finished, a page
+                                         (account_games.PAGE) of each list
+    account, older      GET /account?finished=<cursor>   the next (keyset) page of its finished games
 
 and prints p50 and p99 of each, and EXPLAIN (ANALYZE) of the statements behind these pages,
 which name the indexes used. Bounded: the sizes are the arguments, nothing else grows.
@@ -138,9 +140,13 @@ def explain(url: str, uid: str) -> list[tuple[str, list[str]]]:
     """EXPLAIN ANALYZE of the statements behind the pages, compiled from the app's own code."""
     import sqlalchemy as sa
 
+    from datetime import datetime, timedelta, timezone
+
+    from pax_hispanica.web import account_games
     from pax_hispanica.web import accounts_db as adb
     from pax_hispanica.web import db
 
+    older = (datetime.now(timezone.utc) - timedelta(days=10), "f" * 16)   # a cursor into the past
     g, s, t, ts, rc = db.games, db.seats, adb.open_tables, adb.table_seats, adb.rating_changes
     mine = sa.union(sa.select(g.c.id.label("gid")).where(g.c.host_user == uid),
                     sa.select(s.c.game_id.label("gid")).where(s.c.user_id == uid)).subquery()
@@ -154,6 +160,14 @@ def explain(url: str, uid: str) -> list[tuple[str, list[str]]]:
         "lobby/account: games of a user (store.games_of)": sa.select(g.c.id, s.c.seat).select_from(
             g.join(mine, mine.c.gid == g.c.id).outerjoin(s, sa.and_(s.c.game_id == g.c.id, s.c.user_id == uid)))
         .order_by(g.c.created_at.desc()).limit(100),
+        "account: finished, first page (account_games.statement, keyset)":
+            account_games.statement(uid, True, None, account_games.PAGE + 1),
+        "account: finished, an older page (keyset cursor)":
+            account_games.statement(uid, True, older, account_games.PAGE + 1),
+        "account: games not over, to move / waiting (a scan of SCAN)":
+            account_games.statement(uid, False, None, account_games.SCAN),
+        "account: the page's own seats": sa.select(s.c.game_id, s.c.seat, s.c.token).where(sa.and_(
+            s.c.user_id == uid, s.c.game_id.in_(sa.select(g.c.id).limit(20)))),
         "profile: games played": sa.select(sa.func.count()).select_from(s.join(g, g.c.id == s.c.game_id)).where(
             sa.and_(s.c.user_id == uid, g.c.status == "over")),
         "profile: recent results": sa.select(g.c.id, g.c.result, rc.c.mu_after).select_from(
@@ -224,8 +238,12 @@ def main() -> None:
         csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page).group(1)
         me.open(site + "/login", data=urllib.parse.urlencode(
             {"csrf": csrf, "user_name": info["busiest"], "password": PASSWORD, "next": "/account"}).encode())
+        first = me.open(site + "/account").read().decode()
+        older = re.search(r'<a href="(/account\?[^"#]+)[^"]*" id="older-finished"', first)
+        assert older, "the busiest account's finished games fit on one page: no older page to time"
         pages = [("/healthz (reference: the machine's load)", anon, "/healthz"), ("lobby (anonymous)", anon, "/"), ("lobby (logged in)", me, "/"),
-                 ("profile", anon, f"/u/{info['busiest']}"), ("account", me, "/account")]
+                 ("profile", anon, f"/u/{info['busiest']}"), ("account (first page of each list)", me, "/account"),
+                 ("account, an older page of finished games", me, older.group(1).replace("&amp;", "&"))]
         print(f"\n{args.requests} sequential requests per page, one server process on loopback "
               f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores):")
         print("| page | p50 | p99 | bytes |\n|---|---|---|---|")

@@ -185,6 +185,60 @@ def db_check(
         raise typer.Exit(1)
 
 
+admin_app = typer.Typer(help="Moderators of the web game: accounts with the admin flag.", no_args_is_help=True)
+app.add_typer(admin_app, name="admin")
+
+
+def _admin_flag(name: str, on: bool, database_url: Optional[str], data_dir: str) -> None:
+    try:
+        from .web import db as webdb
+        from .web.accounts import set_admin_sync
+    except ImportError as e:
+        typer.echo(f"paxh admin needs the web extra ({e}); run scripts/setup.sh", err=True)
+        raise typer.Exit(2)
+    if not set_admin_sync(database_url or webdb.default_url(data_dir), name, on):
+        typer.echo(f"no account is named {name!r}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"{name}: {'a moderator now' if on else 'no longer a moderator'}")
+
+
+_DB_URL = typer.Option("--database-url", envvar="PAXH_DATABASE_URL",
+                       help="SQLAlchemy URL (default: SQLite file in --data-dir).")
+_DATA_DIR = typer.Option("--data-dir", help="Folder for the SQLite database.")
+
+
+@admin_app.command("grant")
+def admin_grant(
+    name: Annotated[str, typer.Argument(help="The account's user name.")],
+    database_url: Annotated[Optional[str], _DB_URL] = None,
+    data_dir: Annotated[str, _DATA_DIR] = "data",
+) -> None:
+    """Give an account the admin flag: it reads the chat reports (/admin/reports)."""
+    _admin_flag(name, True, database_url, data_dir)
+
+
+@admin_app.command("revoke")
+def admin_revoke(
+    name: Annotated[str, typer.Argument(help="The account's user name.")],
+    database_url: Annotated[Optional[str], _DB_URL] = None,
+    data_dir: Annotated[str, _DATA_DIR] = "data",
+) -> None:
+    """Take an account's admin flag away."""
+    _admin_flag(name, False, database_url, data_dir)
+
+
+@admin_app.command("list")
+def admin_list(
+    database_url: Annotated[Optional[str], _DB_URL] = None,
+    data_dir: Annotated[str, _DATA_DIR] = "data",
+) -> None:
+    """The accounts with the admin flag."""
+    from .web import db as webdb
+    from .web.accounts import admin_names_sync
+    for name in admin_names_sync(database_url or webdb.default_url(data_dir)):
+        typer.echo(name)
+
+
 @app.command()
 def rules(
     rule: Annotated[Optional[str], typer.Argument(help="A rule ID such as AUC-4.")] = None,

@@ -420,7 +420,8 @@ def test_a_seat_an_account_sits_in_is_notified_at_the_accounts_address(app_clien
     c, url = app_client
     register(c, "tomas", email="tomas@example.org")
     (acct,) = rows(url, adb.accounts, adb.accounts.c.user_name == "tomas")
-    g = c.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    # made by another browser (a game made while logged in would be tomas's from seat 0 on)
+    g = TestClient(c.app).post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     eng = sa.create_engine(url)
     with eng.begin() as conn:
         conn.execute(db.seats.update().where(sa.and_(db.seats.c.game_id == g["game"], db.seats.c.seat == 1))

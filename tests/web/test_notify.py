@@ -61,6 +61,17 @@ def _rows(url: str) -> list[dict]:
         eng.dispose()
 
 
+def _unsubscribed(url: str, gid: str, seat: int) -> bool:
+    eng = sa.create_engine(db.sync_url(url))
+    try:
+        with eng.connect() as conn:
+            c = play_db.seat_contacts.c
+            return bool(conn.execute(sa.select(c.unsubscribed).where(sa.and_(c.game_id == gid, c.seat == seat)))
+                        .scalar())
+    finally:
+        eng.dispose()
+
+
 def test_turn_based_players_are_told_by_email_and_webhook_with_the_game_link(server_factory, tmp_path, smtp,
                                                                             hooks):  # noqa: F811
     url = f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
@@ -90,12 +101,23 @@ def test_turn_based_players_are_told_by_email_and_webhook_with_the_game_link(ser
     link = re.search(r"http://paxh\.test(/unsubscribe/\S+)", m1.get_content()).group(1)
     assert m1["List-Unsubscribe"] == f"<http://paxh.test{link}>"
     assert m1["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    # a GET (a mail scanner, a link preview) only shows the page with its button
     with urllib.request.urlopen(srv.url + link, timeout=10) as r:
+        page = r.read().decode()
+        assert r.status == 200 and 'id="unsubscribe"' in page and "no more emails" not in page
+        assert re.search(r'<form method="post" action="' + re.escape(link) + '"', page)
+    assert not _unsubscribed(url, g["game"], other)
+    # the mail client's one-click POST (RFC 8058) does it
+    one_click = urllib.request.Request(srv.url + link, data=b"List-Unsubscribe=One-Click", method="POST",
+                                       headers={"Content-Type": "application/x-www-form-urlencoded"})
+    with urllib.request.urlopen(one_click, timeout=10) as r:
         assert r.status == 200 and "no more emails" in r.read().decode()
-    # a forged or edited token unsubscribes nobody
-    with pytest.raises(urllib.error.HTTPError) as e:
-        urllib.request.urlopen(srv.url + link[:-3] + "abc", timeout=10)
-    assert e.value.code == 404
+    assert _unsubscribed(url, g["game"], other) and not _unsubscribed(url, g["game"], first)
+    # a forged or edited token unsubscribes nobody, by GET or POST
+    for data in (None, b"List-Unsubscribe=One-Click"):
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(urllib.request.Request(srv.url + link[:-3] + "abc", data=data), timeout=10)
+        assert e.value.code == 404
     rows = _rows(url)
     assert {r["status"] for r in rows} == {"sent"} and len(rows) == 4
 

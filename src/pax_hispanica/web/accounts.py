@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import os
 import re
 import secrets
 import time
@@ -35,9 +36,18 @@ RESET_SECONDS = 3600                  # a reset link works once, for one hour
 USER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,31}")
 EMAIL = re.compile(r"[^@\s\x00-\x1f\x7f]{1,64}@[^@\s\x00-\x1f\x7f]{1,189}\.[^@\s\x00-\x1f\x7f]{1,60}")
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
-TIME_CONTROLS = ("", "live:10+10", "live:30+30", "turn:24h", "turn:72h")   # stored; clocks are issue 16's other part
+# a table's time control: the table's game gets these clocks (play.time_control_table, PRJ-34, PRJ-37)
+TIME_CONTROLS = ("", "live:10+10", "live:30+30", "turn:24h", "turn:72h", "year:1d", "year:3d")
 CHANNELS = ("email", "webhook")
-DEFAULT_SETTINGS: dict[str, Any] = {"notify": {"email": True, "webhook": False}, "time_control": ""}
+DEFAULT_SETTINGS: dict[str, Any] = {"notify": {"email": True, "webhook": False}, "time_control": "", "webhook": ""}
+WEBHOOK = re.compile(r"https?://[^\s\x00-\x1f\x7f]{1,490}")   # the account's webhook (a JSON POST per move)
+
+
+def admins() -> set[str]:
+    """PAXH_ADMINS: the user names whose accounts get the admin flag when a server starts or
+    when they register (the bootstrap of the first moderator; `paxh admin grant NAME` is the
+    other way)."""
+    return {x.strip() for x in os.environ.get("PAXH_ADMINS", "").split(",") if x.strip()}
 
 
 def digest(token: str) -> str:
@@ -83,12 +93,14 @@ class Accounts:
             raise ServerError("name_taken", "that user name is taken", status=409)
         hashed = await self._hash(password)
         uid = secrets.token_urlsafe(18)
+        is_admin = name.lower() in {n.lower() for n in admins()}   # PAXH_ADMINS: the first moderators
         try:
             async with self.storage.write() as conn:
                 await conn.execute(db.users.insert().values(id=uid, name=name, lang=lang))
                 await conn.execute(adb.accounts.insert().values(
                     user_id=uid, user_name=name, user_name_key=name.lower(), password=hashed,
-                    email=email or None, settings=json.dumps(DEFAULT_SETTINGS), created_at=time.time()))
+                    email=email or None, settings=json.dumps(DEFAULT_SETTINGS), created_at=time.time(),
+                    is_admin=is_admin))
         except sa.exc.IntegrityError:   # the same name registered a moment ago
             raise ServerError("name_taken", "that user name is taken", status=409) from None
         return uid
@@ -222,18 +234,33 @@ class Accounts:
 
     # ------------------------------------------------------------------ settings
     async def save_settings(self, uid: str, lang: str | None, notify: dict[str, bool], time_control: str,
-                            email: str | None) -> None:
+                            email: str | None, webhook: str | None = None) -> None:
+        """webhook: the URL the account's "your move" JSON POSTs go to (None: keep the stored one)."""
         if time_control not in TIME_CONTROLS:
             raise ServerError("malformed", "unknown time control")
         email = (email or "").strip()
         if email and not EMAIL.fullmatch(email):
             raise ServerError("bad_email", "that is not an email address")
-        settings = {"notify": {c: bool(notify.get(c)) for c in CHANNELS}, "time_control": time_control}
+        if webhook is None:
+            webhook = ((await self.get(uid)) or {}).get("settings", {}).get("webhook", "")
+        webhook = (webhook or "").strip()
+        if webhook and not WEBHOOK.fullmatch(webhook):
+            raise ServerError("bad_webhook", "a webhook is an http:// or https:// URL")
+        settings = {"notify": {c: bool(notify.get(c)) for c in CHANNELS}, "time_control": time_control,
+                    "webhook": webhook}
         async with self.storage.write() as conn:
             await conn.execute(adb.accounts.update().where(adb.accounts.c.user_id == uid).values(
                 settings=json.dumps(settings), email=email or None))
             if lang is not None:
                 await conn.execute(db.users.update().where(db.users.c.id == uid).values(lang=lang))
+
+    # ------------------------------------------------------------------ moderators
+    async def set_admin(self, name: str, on: bool = True) -> bool:
+        """Give (or take) the admin flag of the account named `name`; False: no such account."""
+        a = adb.accounts
+        async with self.storage.write() as conn:
+            r = await conn.execute(a.update().where(a.c.user_name_key == name.strip().lower()).values(is_admin=on))
+        return r.rowcount == 1
 
     # ------------------------------------------------------------------ anonymous seats
     async def anonymous_games(self, anon_uid: str) -> int:
@@ -260,3 +287,41 @@ class Accounts:
             await conn.execute(adb.table_seats.update().where(adb.table_seats.c.user_id == anon_uid)
                                .values(user_id=uid))
         return res.rowcount
+
+
+# ---------------------------------------------------------------------- moderators, outside a server
+def set_admin_sync(url: str, name: str, on: bool = True) -> bool:
+    """`paxh admin grant|revoke NAME`: the admin flag of an account, with no server running (a
+    plain transaction; a running server reads the flag with each request)."""
+    from .db import migrate, sync_url
+    migrate(url)
+    a = adb.accounts
+    eng = sa.create_engine(sync_url(url))
+    try:
+        with eng.begin() as conn:
+            return conn.execute(a.update().where(a.c.user_name_key == name.strip().lower())
+                                .values(is_admin=on)).rowcount == 1
+    finally:
+        eng.dispose()
+
+
+def admin_names_sync(url: str) -> list[str]:
+    from .db import migrate, sync_url
+    migrate(url)
+    a = adb.accounts
+    eng = sa.create_engine(sync_url(url))
+    try:
+        with eng.connect() as conn:
+            return list(conn.execute(sa.select(a.c.user_name).where(a.c.is_admin == sa.true())
+                                     .order_by(a.c.user_name_key)).scalars())
+    finally:
+        eng.dispose()
+
+
+def grant_bootstrap_admins(url: str) -> list[str]:
+    """PAXH_ADMINS at a server's start: the accounts so named get the admin flag (names without
+    an account yet get it when they register). Nothing is ever taken away here: a name removed
+    from PAXH_ADMINS keeps its flag until `paxh admin revoke`."""
+    names = sorted(admins())
+    return [n for n in names if set_admin_sync(url, n, True)] if names else []
+

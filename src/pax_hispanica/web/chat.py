@@ -1,16 +1,20 @@
 """A game's chat, kept with the game (`chat_messages`, `chat_mutes`, `chat_reports`).
 
 - Text only: control characters are dropped, at most MAX_LEN characters (PAXH_CHAT_MAX_LEN,
-  default 300), at most RATE per seat (PAXH_RATE_CHAT, default "5 per 10 seconds", counted in
-  each server's memory as the other rate limits are). It is stored as typed and always put on
-  the page as text (`textContent`), never as HTML.
+  default 300), at most RATE per seat of a game (PAXH_RATE_CHAT, default "5 per 10 seconds").
+  The rate is counted in the database, not in a server's memory: the message is stored only if
+  the seat's messages of the last window (index ix_chat_rate) are fewer, in the same
+  transaction, which on PostgreSQL first takes an advisory lock of (game, seat); so the limit
+  holds however many servers share the database. It is stored as typed and always put on the
+  page as text (`textContent`), never as HTML.
 - Who reads it: the players (seat links, the host's page); spectators unless the table's
   `chat` is "players"; bots never (it is not in any view, and no bot has a connection).
 - Only seated players write. A player can mute another (for themselves, kept per game).
 - The host can end the table's chat (`chat` = "off": nothing more can be written; what was
   said stays).
-- A player can report a message; reports keep the text as it was for a moderator (a user whose
-  name is in PAXH_ADMINS, until accounts bring an admin flag): GET /api/admin/chat-reports.
+- A player can report a message; reports keep the text as it was for a moderator (an account
+  with the admin flag, `accounts.is_admin`: `paxh admin grant NAME`, or PAXH_ADMINS at start):
+  the page /admin/reports, and GET /api/admin/chat-reports.
 - The server writes lines of its own (kind "system", e.g. a timeout citing PRJ-34), stored as a
   key and fields and said in each reader's language.
 """
@@ -24,8 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from limits import parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
 from . import play_db as t
 from .i18n import Tr
@@ -37,10 +39,6 @@ if TYPE_CHECKING:
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 HISTORY = 200
-
-
-def admins() -> set[str]:
-    return {x.strip() for x in os.environ.get("PAXH_ADMINS", "").split(",") if x.strip()}
 
 
 def clean(text: Any, max_len: int) -> str:
@@ -61,7 +59,6 @@ class Chat:
         self.max_len = int(os.environ.get("PAXH_CHAT_MAX_LEN", "300"))
         rate = os.environ.get("PAXH_RATE_CHAT", "5 per 10 seconds")
         self.rate = None if rate.strip().lower() in ("", "0", "off") else parse(rate)
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
 
     # ------------------------------------------------------------ settings
     async def setting(self, gid: str) -> str:
@@ -123,13 +120,29 @@ class Chat:
                 "hidden": not see_players}
 
     # ------------------------------------------------------------ writing
-    async def _store(self, live: LiveGame, seat: int | None, kind: str, text: str, rule: str | None) -> dict:
+    async def _store(self, live: LiveGame, seat: int | None, kind: str, text: str, rule: str | None,
+                     limited: bool = False) -> dict:
+        """Store a line; `limited`: refuse it (rate_limited) when the seat has said RATE's amount
+        in RATE's window already, counted in the database under the seat's lock."""
         async with self.storage.write() as conn:
+            if limited and self.rate is not None:
+                await self._check_rate(conn, live.id, seat)
             r = await conn.execute(t.chat_messages.insert().values(game_id=live.id, seat=seat, kind=kind, text=text,
                                                                    rule=rule, created=time.time()))
             mid = r.inserted_primary_key[0]
             await self._notify_servers(conn, live.id)
         return {"id": mid, "seat": seat, "kind": kind, "text": text, "rule": rule, "created": time.time()}
+
+    async def _check_rate(self, conn: Any, gid: str, seat: int | None) -> None:
+        assert self.rate is not None
+        if self.storage.pg:   # one writer per (game, seat) at a time, across servers, until commit
+            await conn.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": f"chat:{gid}:{seat}"})
+        c = t.chat_messages.c
+        since = time.time() - self.rate.get_expiry()
+        said = (await conn.execute(sa.select(sa.func.count()).select_from(t.chat_messages).where(sa.and_(
+            c.game_id == gid, c.seat == seat, c.created > since)))).scalar_one()
+        if said >= self.rate.amount:
+            raise ServerError("rate_limited", "too many chat messages; wait a little", status=429)
 
     async def _notify_servers(self, conn: Any, gid: str) -> None:
         note = self.svc.pubsub.message(gid, "chat")
@@ -145,11 +158,7 @@ class Chat:
         if await self.setting(live.id) == "off":
             raise ServerError("chat_off", "this table's chat is closed", status=403)
         text = clean(text, self.max_len)
-        if self.rate is not None:
-            key = (live.id, str(seat))
-            if not self.limiter.hit(self.rate, "chat", *key):
-                raise ServerError("rate_limited", "too many chat messages; wait a little", status=429)
-        row = await self._store(live, seat, "player", text, None)
+        row = await self._store(live, seat, "player", text, None, limited=True)
         await self._push_row(live, row)
         return row
 

@@ -2,7 +2,10 @@
 
 A live game with a clock gives every seat `base_seconds`, and `increment_seconds` more after
 each decision it makes (chess's Fischer clock); a turn-based game gives each move
-`move_seconds`. A seat's clock runs only while the seat is asked (`api.acting`), so a sealed
+`move_seconds`; a "days per Year" game (pace "year", PRJ-37) gives each seat `year_seconds`
+for all its decisions of one Year (Goods, Auction, Play, Sail), spent only while it is asked,
+and a full budget again when the next Year asks it (`clocks.year_key` says which Year the
+seat's `remaining` belongs to). A seat's clock runs only while the seat is asked (`api.acting`), so a sealed
 choice's clock runs for each chooser separately: a seat that has bid stops its own clock, the
 others' keep running.
 
@@ -50,20 +53,40 @@ RULE = "PRJ-34"
 
 @dataclass
 class TableRules:
-    pace: str = "live"                 # live | turn
+    pace: str = "live"                 # live | turn | year
     base_seconds: float | None = None  # live: the clock (None: no clock)
     increment_seconds: float = 0.0
     move_seconds: float | None = None  # turn: the time for each move
     timeouts_to_bot: int = 3
     chat: str = "all"                  # all | players | off
+    year_seconds: float | None = None  # year: a seat's time for its decisions of one Year (PRJ-37)
 
     @property
     def timed(self) -> bool:
-        return (self.base_seconds if self.pace == "live" else self.move_seconds) is not None
+        return {"live": self.base_seconds, "turn": self.move_seconds, "year": self.year_seconds}.get(
+            self.pace) is not None
+
+    @property
+    def budget(self) -> bool:
+        """Whether a seat spends its own time (live and year) rather than having a fresh
+        deadline for each move (turn)."""
+        return self.pace in ("live", "year")
+
+    @property
+    def notifies(self) -> bool:
+        """Turn-based paces, whose players are told of their move (live players are at the table)."""
+        return self.pace in ("turn", "year")
 
     def as_dict(self) -> dict:
         return {"pace": self.pace, "base_seconds": self.base_seconds, "increment_seconds": self.increment_seconds,
-                "move_seconds": self.move_seconds, "timeouts_to_bot": self.timeouts_to_bot, "chat": self.chat}
+                "move_seconds": self.move_seconds, "timeouts_to_bot": self.timeouts_to_bot, "chat": self.chat,
+                "year_seconds": self.year_seconds}
+
+
+def year_key(state: Any) -> str:
+    """Which Year of the game is being played: "<cycle>:<year>" (PRJ-37)."""
+    v = api.model_view(state, None)
+    return f"{v['cycle']}:{getattr(v['year'], 'value', v['year'])}"[:16]
 
 
 class Clocks:
@@ -109,9 +132,11 @@ class Clocks:
         return {r["seat"]: dict(r) for r in rows}
 
     @staticmethod
-    def _ask(r: dict, now: float, rules: TableRules) -> None:
+    def _ask(r: dict, now: float, rules: TableRules, year: str | None = None) -> None:
         r["asked_at"] = now
-        r["deadline"] = now + (r["remaining"] if rules.pace == "live" else (rules.move_seconds or 0.0))
+        if rules.pace == "year" and r.get("year_key") != year:   # a new Year: a full budget (PRJ-37)
+            r["remaining"], r["year_key"] = rules.year_seconds or 0.0, year
+        r["deadline"] = now + (r["remaining"] if rules.budget else (rules.move_seconds or 0.0))
 
     async def follow(self, live: LiveGame, action: dict | None, before: Any, rights: Rights | None) -> None:
         """The clocks after an action (None: the game's start, or a repair): charge the seat that
@@ -125,16 +150,20 @@ class Clocks:
         before = set(before)
         actor = action.get("seat") if action else None
         by_clock = rights is not None and rights.role == "clock"
+        year = year_key(live.state) if rules.pace == "year" else None
         async with self.storage.write() as conn:
             rows = await self._rows(conn, live.id)
             changed: dict[int, dict] = {}
             if actor in rows:
                 r = changed[actor] = dict(rows[actor])
-                if r["asked_at"] is not None and rules.pace == "live":
-                    r["remaining"] = max(0.0, r["remaining"] - (now - r["asked_at"])) + rules.increment_seconds
-                r["timeouts"] = r["timeouts"] + 1 if by_clock else 0
+                # PRJ-37: in a Year whose time has run out, the seat's later timeouts count once
+                spent = rules.pace == "year" and r["remaining"] <= 0
+                if r["asked_at"] is not None and rules.budget:
+                    r["remaining"] = max(0.0, r["remaining"] - (now - r["asked_at"])) + (
+                        rules.increment_seconds if rules.pace == "live" else 0.0)
+                r["timeouts"] = (r["timeouts"] + (0 if spent else 1)) if by_clock else 0
                 if actor in after:
-                    self._ask(r, now, rules)
+                    self._ask(r, now, rules, year)
                 else:
                     r["deadline"] = r["asked_at"] = None
                     if not by_clock:  # the player moved: their waiting period is over
@@ -146,14 +175,14 @@ class Clocks:
                 asked = s in after and human
                 if asked and (r0["deadline"] is None or (action is not None and s not in before)):
                     r = changed[s] = dict(r0)
-                    self._ask(r, now, rules)
+                    self._ask(r, now, rules, year)
                 elif not asked and r0["deadline"] is not None:
                     r = changed[s] = dict(r0)
                     r["deadline"] = r["asked_at"] = None
             for s, r in changed.items():
                 if r["deadline"] is not None and r["period"] is None:
                     r["period"], r["notified"] = live.version, False
-                if rules.pace == "turn" and r["deadline"] is not None and not r["notified"]:
+                if rules.notifies and r["deadline"] is not None and not r["notified"]:
                     n = await self._notify(conn, live, s, r)
                     r["notified"] = n > 0 or r["notified"]
                 await conn.execute(t.clocks.update().where(sa.and_(t.clocks.c.game_id == live.id,
@@ -180,7 +209,7 @@ class Clocks:
     async def contact_changed(self, live: LiveGame, seat: int) -> None:
         """A seat gave an address while it is asked: tell it now (once per waiting period)."""
         rules = await self.rules(live.id)
-        if rules is None or rules.pace != "turn":
+        if rules is None or not rules.notifies:
             return
         async with self.storage.write() as conn:
             r = (await self._rows(conn, live.id)).get(seat)
@@ -205,10 +234,16 @@ class Clocks:
             return None
         async with self.storage.read() as conn:
             rows = await self._rows(conn, live.id)
-        seats = [{"seat": s, "remaining": round(r["remaining"], 3), "deadline": r["deadline"],
+        year = year_key(live.state) if rules.pace == "year" else None
+
+        def left(r: dict) -> float:   # a seat not yet asked in this Year has its whole budget
+            return (rules.year_seconds or 0.0) if year is not None and r.get("year_key") != year else r["remaining"]
+
+        seats = [{"seat": s, "remaining": round(left(r), 3), "deadline": r["deadline"],
                   "timeouts": r["timeouts"]} for s, r in sorted(rows.items())]
         return {"type": "clock", "now": time.time(), "pace": rules.pace, "move_seconds": rules.move_seconds,
-                "base_seconds": rules.base_seconds, "increment_seconds": rules.increment_seconds, "seats": seats}
+                "base_seconds": rules.base_seconds, "increment_seconds": rules.increment_seconds,
+                "year_seconds": rules.year_seconds, "year": year, "seats": seats}
 
     async def repair(self, live: LiveGame) -> None:
         """An asked person's clock that is not running (a server died between storing an action

@@ -18,15 +18,18 @@ server, and a message survives a restart:
   itself, so moves made for it by a timeout bot do not start new ones. A message whose seat
   has acted (or whose period ended) before it went out is `dropped`, not sent
   (PAXH_NOTIFY_DELAY holds messages back that long, so a player at the table gets none).
-- **Unsubscribe.** Every email carries a signed one-click link (and `List-Unsubscribe`,
-  `List-Unsubscribe-Post`, RFC 8058): /unsubscribe/<token>, token = payload.HMAC.
+- **Unsubscribe.** Every email carries a signed link (and `List-Unsubscribe`,
+  `List-Unsubscribe-Post: List-Unsubscribe=One-Click`, RFC 8058): /unsubscribe/<token>,
+  token = payload.HMAC. A GET only shows a page with a button (a mail scanner that follows
+  links unsubscribes nobody); the POST, the button's or the mail client's one click, does it.
 
 Settings (environment): PAXH_SMTP_URL (smtp://[user:pass@]host:port, smtps://, ?starttls=1),
 PAXH_MAIL_FROM, PAXH_PUBLIC_URL (the links' base), PAXH_NOTIFY_DELAY, PAXH_OUTBOX_POLL_SECONDS,
 PAXH_OUTBOX_BACKOFF, PAXH_OUTBOX_WORKER=0 (no worker in this process).
 
 `recipient_for(conn, game, seat)` is the one place that says where a seat's player is
-reached: the seat's own contact row, else the account sitting there (its email, if on).
+reached: the seat's own contact row, else the account sitting there (its email and its
+webhook, each if on in its settings).
 """
 from __future__ import annotations
 
@@ -53,6 +56,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import sqlalchemy as sa
 
 from . import play_db as t
+from .db import games
 from .i18n import Tr
 from .store import Storage
 
@@ -76,8 +80,8 @@ class Recipient:
 async def recipient_for(conn: Any, game_id: str, seat: int) -> Recipient | None:
     """Where the player of `seat` hears of their move (None: nowhere), read on `conn` (the
     caller's transaction): the seat's own contact row if it has one (an unsubscribed email is
-    no address), else the account that sits there, by email, if its settings say so
-    (accounts.DEFAULT_SETTINGS: email on)."""
+    no address), else the account that sits there, by email and by its webhook, as its
+    settings say (accounts.DEFAULT_SETTINGS: email on, webhook off)."""
     c = t.seat_contacts.c
     row = (await conn.execute(sa.select(t.seat_contacts).where(sa.and_(c.game_id == game_id, c.seat == seat)))
            ).mappings().first()
@@ -95,12 +99,15 @@ async def recipient_for(conn: Any, game_id: str, seat: int) -> Recipient | None:
         .select_from(seats.join(adb.accounts, adb.accounts.c.user_id == seats.c.user_id)
                      .join(users, users.c.id == seats.c.user_id))
         .where(sa.and_(seats.c.game_id == game_id, seats.c.seat == seat)))).mappings().first()
-    if acct is None or not acct["email"]:
+    if acct is None:
         return None
-    notify = (json.loads(acct["settings"] or "{}").get("notify") or {})
-    if not notify.get("email", True):
+    settings = json.loads(acct["settings"] or "{}")
+    notify = settings.get("notify") or {}
+    email = acct["email"] if notify.get("email", True) else None
+    webhook = (settings.get("webhook") or None) if notify.get("webhook", False) else None
+    if not email and not webhook:
         return None
-    return Recipient(acct["email"], None, acct["lang"] or "en")
+    return Recipient(email, webhook, acct["lang"] or "en")
 
 
 class Signer:
@@ -401,7 +408,8 @@ class Outbox:
         return {"status": "sent", "attempts": row["attempts"] + 1, "sent": time.time(), "lease_until": None}
 
     # ------------------------------------------------------------ unsubscribe
-    async def unsubscribe(self, token: str) -> tuple[str, int] | None:
+    def unsubscribe_target(self, token: str) -> tuple[str, int] | None:
+        """(game, seat) a signed unsubscribe link stands for; None: forged, edited or not one."""
         text = self.signer.open(token)
         if text is None or not text.startswith("u1:"):
             return None
@@ -410,8 +418,26 @@ class Outbox:
             seat = int(seat_s)
         except ValueError:
             return None
+        return gid, seat
+
+    async def unsubscribe(self, token: str) -> tuple[str, int] | None:
+        """No more email for the link's seat of its game (what RFC 8058's one-click POST does).
+        A seat reached at its account's address (no contact row of its own) gets a row that says
+        so, so `recipient_for` stops there too."""
+        target = self.unsubscribe_target(token)
+        if target is None:
+            return None
+        gid, seat = target
         c = t.seat_contacts.c
-        async with self.storage.write() as conn:
-            await conn.execute(t.seat_contacts.update().where(sa.and_(c.game_id == gid, c.seat == seat))
-                               .values(unsubscribed=True))
+        try:
+            async with self.storage.write() as conn:
+                r = await conn.execute(t.seat_contacts.update().where(sa.and_(c.game_id == gid, c.seat == seat))
+                                       .values(unsubscribed=True))
+                if r.rowcount == 0:
+                    if (await conn.execute(sa.select(games.c.id).where(games.c.id == gid))).first() is None:
+                        return None
+                    await conn.execute(t.seat_contacts.insert().values(
+                        game_id=gid, seat=seat, email=None, webhook=None, unsubscribed=True))
+        except sa.exc.IntegrityError:   # the same link, clicked twice at once: the other click made the row
+            pass
         return gid, seat

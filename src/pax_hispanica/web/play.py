@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("pax_hispanica.web")
 WEEK = 7 * 86400.0
 PAGE_TEXT = ("chat_mute", "chat_unmute", "chat_muted", "chat_report", "chat_reported", "chat_closed", "chat_hidden",
-             "chat_too_long", "chat_too_fast", "clock_waiting", "clock_per_move", "clock_out", "rule", "you")
+             "chat_too_long", "chat_too_fast", "clock_waiting", "clock_per_move", "clock_out", "rule", "you",
+             "clock_per_year", "clock_left_this_year")
 # what templates/_play.html needs: the seats' names and play.js's words in the page's language
 render.env.globals["play_seat_names"] = render.seat_names
 render.env.globals["play_text"] = lambda tr: {k: tr(k) for k in PAGE_TEXT}
@@ -36,25 +38,52 @@ class TableIn(BaseModel):
     """A table's rules, chosen at creation (`"table"` of POST /api/games, or the lobby form).
 
     pace "live": a chess clock when `base_seconds` is given (plus `increment_seconds` per
-    decision); pace "turn": `move_seconds` for each move (default a day). After
+    decision); pace "turn": `move_seconds` for each move (default a day); pace "year":
+    `year_seconds` for each seat's decisions of one Year (default three days, PRJ-37). After
     `timeouts_to_bot` timeouts in a row a bot takes the seat (PRJ-34). `chat`: "all" (spectators
     read it too), "players", or "off"."""
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    pace: str = Field("live", pattern="^(live|turn)$")
+    pace: str = Field("live", pattern="^(live|turn|year)$")
     base_seconds: float | int | None = Field(None, ge=1, le=WEEK)
     increment_seconds: float | int = Field(0, ge=0, le=3600)
     move_seconds: float | int | None = Field(None, ge=1, le=60 * 86400)
     timeouts_to_bot: int = Field(3, ge=1, le=100)
     chat: str = Field("all", pattern="^(all|players|off)$")
+    year_seconds: float | int | None = Field(None, ge=1, le=60 * 86400)
 
     @model_validator(mode="after")
     def _turn_has_a_deadline(self) -> TableIn:
         if self.pace == "turn" and self.move_seconds is None:
             self.move_seconds = 86400
-        if self.pace == "turn":
+        if self.pace == "year" and self.year_seconds is None:
+            self.year_seconds = 3 * 86400
+        if self.pace != "live":
             self.base_seconds = None
+        if self.pace != "turn":
+            self.move_seconds = None
+        if self.pace != "year":
+            self.year_seconds = None
         return self
+
+
+TIME_CONTROL = re.compile(r"(live):(\d{1,3})\+(\d{1,4})|(turn):(\d{1,4})h|(year):(\d{1,2})d")
+
+
+def time_control_table(tc: str) -> dict | None:
+    """An open table's time control (accounts.TIME_CONTROLS: "live:M+S" M minutes plus S
+    seconds a decision, "turn:Hh" H hours a move, "year:Nd" N days a Year) as its game's table
+    rules; "" (or anything else) is no clock."""
+    m = TIME_CONTROL.fullmatch(tc or "")
+    if m is None:
+        return None
+    if m.group(1):
+        rules = {"pace": "live", "base_seconds": int(m.group(2)) * 60, "increment_seconds": int(m.group(3))}
+    elif m.group(4):
+        rules = {"pace": "turn", "move_seconds": int(m.group(5)) * 3600}
+    else:
+        rules = {"pace": "year", "year_seconds": int(m.group(7)) * 86400}
+    return TableIn.model_validate(rules).model_dump()
 
 
 def form_table(form: Any) -> dict | None:
@@ -70,6 +99,9 @@ def form_table(form: Any) -> dict | None:
         if pace == "turn":
             hours = float(str(form.get("turn_hours", "24")))
             return TableIn.model_validate({"pace": "turn", "move_seconds": hours * 3600, "chat": chat}).model_dump()
+        if pace == "year":
+            days = float(str(form.get("year_days", "3")))
+            return TableIn.model_validate({"pace": "year", "year_seconds": days * 86400, "chat": chat}).model_dump()
     except ValueError as e:
         from .model import ServerError
         raise ServerError("malformed", f"the time control: {e}") from None

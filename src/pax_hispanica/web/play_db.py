@@ -26,10 +26,11 @@ def _game() -> sa.ForeignKey:
 table_rules = sa.Table(
     "table_rules", metadata,
     sa.Column("game_id", sa.String(32), _game(), primary_key=True),
-    sa.Column("pace", sa.String(8), nullable=False, server_default="live"),        # live | turn
+    sa.Column("pace", sa.String(8), nullable=False, server_default="live"),        # live | turn | year
     sa.Column("base_seconds", sa.Float, nullable=True),       # live: the clock's start (None: no clock)
     sa.Column("increment_seconds", sa.Float, nullable=False, server_default="0"),
     sa.Column("move_seconds", sa.Float, nullable=True),       # turn: the time for each move
+    sa.Column("year_seconds", sa.Float, nullable=True),       # year: a seat's time for one Year (PRJ-37, 0006)
     sa.Column("timeouts_to_bot", sa.Integer, nullable=False, server_default="3"),
     sa.Column("chat", sa.String(8), nullable=False, server_default="all"),        # all | players | off
 )
@@ -44,6 +45,7 @@ clocks = sa.Table(
     sa.Column("timeouts", sa.Integer, nullable=False, server_default="0"),  # in a row
     sa.Column("period", sa.Integer, nullable=True),     # version at which this waiting period began
     sa.Column("notified", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("year_key", sa.String(16), nullable=True),   # year pace: the Year `remaining` is of (0006)
 )
 
 seat_contacts = sa.Table(
@@ -106,3 +108,4 @@ chat_reports = sa.Table(
 sa.Index("ix_clocks_deadline", clocks.c.deadline)
 sa.Index("ix_outbox_due", outbox.c.status, outbox.c.next_attempt)
 sa.Index("ix_chat_game", chat_messages.c.game_id, chat_messages.c.id)
+sa.Index("ix_chat_rate", chat_messages.c.game_id, chat_messages.c.seat, chat_messages.c.created)   # 0006

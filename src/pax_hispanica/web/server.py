@@ -28,11 +28,12 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy.engine import make_url
 
 from . import db, play, render, security
-from .accounts import Accounts
+from .accounts import Accounts, grant_bootstrap_admins
 from .games import Service
 from .ratelimit import RateLimits
 from .ratings import Ratings
 from .routes import accounts as account_routes
+from .routes import admin as admin_routes
 from .routes import api as api_routes
 from .routes import errors, pages, ws
 from .routes.common import Site
@@ -51,6 +52,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     goes (mail.MailSink; default the notifications outbox, outbox.Outbox.enqueue_email)."""
     url = database_url or os.environ.get("PAXH_DATABASE_URL") or db.default_url(data_dir)
     db.migrate(url)
+    grant_bootstrap_admins(url)   # PAXH_ADMINS: the first moderators' admin flag
     if bot_delay is None:
         bot_delay = float(os.environ.get("PAXH_BOT_DELAY", "0.4"))
     if api_docs is None:
@@ -81,7 +83,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     app.add_middleware(security.BodyLimit)
     app.add_middleware(security.SecurityHeaders)
     errors.install(app)
-    for router in (pages.router, api_routes.router, ws.router, account_routes.router):
+    for router in (pages.router, api_routes.router, ws.router, account_routes.router, admin_routes.router):
         app.include_router(router)
     return app
 

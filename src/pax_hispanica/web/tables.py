@@ -5,7 +5,9 @@ sits in seat 1; a public table is listed in the lobby, any table is reachable by
 (`/tables/<id>`, the invitation). Anyone logged in joins a free seat with one click; when the
 last seat is taken the game starts, and the host may start early, with bots in the free
 seats. Starting makes the game with `Service.create_game` (the server draws the seed) and
-puts each joined account on its seat, so the game is on every member's account page.
+puts each joined account on its seat, so the game is on every member's account page. The
+table's time control becomes the game's clocks (`play.time_control_table`: a chess clock, a
+deadline per move, or days per Year; PRJ-34, PRJ-37), so they are kept and applied as any.
 
 A table that has not started expires `EXPIRE_SECONDS` (one hour) after it was made or last
 joined. Nothing runs per table: the lobby lists only tables whose `expires_at` is still ahead,
@@ -35,6 +37,7 @@ from . import accounts_db as adb
 from . import db
 from .games import Service
 from .model import ServerError
+from .play import time_control_table
 from .seam import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS
 
 log = logging.getLogger("pax_hispanica.web")
@@ -199,7 +202,8 @@ class Tables:
             # no host link: at a table each player holds only their own seat's link (a host page
             # would list everyone's); the table page is where the host's say ends
             live = await self.svc.create_game(table["players"], seats, None, mode="online", host_user=None,
-                                              params=table["params"])
+                                              params=table["params"],
+                                              table=time_control_table(table["time_control"]))
         except Exception:
             async with self.storage.write() as conn:   # give the table back
                 await conn.execute(t.update().where(t.c.id == tid).values(status="open"))

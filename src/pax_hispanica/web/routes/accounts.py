@@ -203,29 +203,17 @@ async def reset(request: Request, v: FormVisit, token: str) -> Response:
 
 
 # ---------------------------------------------------------------------- my account
-async def _my_games(s: Site, uid: str) -> dict[str, list[dict]]:
-    """The account's games in three lists: to move, waiting for others (and tables waiting for
-    players), finished. Whose move it is comes from the game itself (the cache, else a replay)."""
-    out: dict[str, list[dict]] = {"to_move": [], "waiting": [], "finished": []}
-    games = await s.svc.games_of(uid)
-    results = await _results_of(s, [g["id"] for g in games if g["status"] == "over"])
-    for g in games:
-        if g["status"] == "over":
-            result = results.get(g["id"])
-            g["place"] = next((result["ranking"].index(x["seat"]) + 1 for x in g["my_seats"]
-                               if x["seat"] in result.get("ranking", [])), None) if result else None
-            out["finished"].append(g)
-            continue
-        if g["status"] != "active":
-            out["waiting"].append(g)
-            continue
-        try:
-            live = await s.svc.get(g["id"])
-            acting = set(api.acting(live.state))
-        except ServerError:
-            acting = set()
-        g["acting"] = bool(acting & {x["seat"] for x in g["my_seats"]})
-        out["to_move" if g["acting"] else "waiting"].append(g)
+async def _my_games(s: Site, uid: str, query: Any = None) -> dict[str, Any]:
+    """The account's games in three lists, a page each (account_games.py: keyset pages with
+    "older" links): to move, waiting for others (and tables waiting for players), finished."""
+    from ..account_games import lists
+
+    out = await lists(s.svc, uid, query or {})
+    results = await _results_of(s, [g["id"] for g in out["finished"]])
+    for g in out["finished"]:
+        result = results.get(g["id"])
+        g["place"] = next((result["ranking"].index(x["seat"]) + 1 for x in g["my_seats"]
+                           if x["seat"] in result.get("ranking", [])), None) if result else None
     return out
 
 
@@ -253,7 +241,7 @@ async def _profile(s: Site, uid: str) -> dict:
 @router.get("/account", response_class=HTMLResponse)
 async def account_page(request: Request, v: MemberPage) -> Response:
     s, user = v.site, v.user
-    games = await _my_games(s, user["id"])
+    games = await _my_games(s, user["id"], request.query_params)
     return _page(s, request, user, "account.html", games=games, tables=await s.tables.open_of(user["id"]),
                  profile=await _profile(s, user["id"]), account_name=user["account"]["user_name"],
                  anon_games=await s.accounts.anonymous_games(user["anon_id"]))
@@ -285,7 +273,8 @@ async def save_settings(request: Request, v: MemberForm) -> Response:
         lang = form.get("lang")
         await s.accounts.save_settings(user["id"], lang if lang in LANGS else None,
                                        {c: form.get(f"notify_{c}") == "1" for c in CHANNELS},
-                                       form.get("time_control", ""), form.get("email", ""))
+                                       form.get("time_control", ""), form.get("email", ""),
+                                       form.get("webhook"))
     except ServerError as e:
         return _refusal(s, request, user, e, "settings.html", acct=user["account"], TIME_CONTROLS=TIME_CONTROLS,
                         CHANNELS=CHANNELS)

@@ -98,6 +98,19 @@ async def _json_object(request: Request, shape: str, empty_is: bytes | None = No
     return body
 
 
+async def _owner(request: Request) -> str | None:
+    """Who makes a game through the API: the logged-in account when the request carries a live
+    session (so the game and its first seat are on the account, on every device), else the
+    browser's anonymous user."""
+    s = site(request)
+    if s.accounts is not None:
+        from ..accounts import SESSION_COOKIE
+        account = await s.accounts.session_user(request.cookies.get(SESSION_COOKIE))
+        if account is not None:
+            return account
+    return cookie_user(request)
+
+
 @router.post("/games", openapi_extra=_body_doc(GameIn))
 async def api_create(request: Request) -> JSONResponse:
     s = site(request)
@@ -112,7 +125,7 @@ async def api_create(request: Request) -> JSONResponse:
         except ValidationError as e:
             raise ServerError("malformed", validation_message(e.errors())) from None
         s.limits.check("create", client_address(request))
-        uid = cookie_user(request)  # a browser's user, so the game shows in its list
+        uid = await _owner(request)  # the account (or else the browser's user), so the game shows in its list
         live = await s.svc.create_game(body.players, [x.model_dump() for x in body.seats], body.nations,
                                        mode=body.mode, host_user=uid, params=body.params,
                                        table=body.table.model_dump() if body.table else None)

@@ -6,8 +6,9 @@ connection: sent by the page once its socket is open), `chat` {text}, `chat_mute
 
 HTTP: POST /api/notify/{seat token} {email, webhook, lang} (where this seat's player hears of
 their move); GET /api/clock/{token}; GET and POST /api/chat/{token} ({text}); POST
-/api/chat/{host token}/end; GET and POST /unsubscribe/{signed} (one click, RFC 8058);
-GET /api/admin/chat-reports (a user named in PAXH_ADMINS).
+/api/chat/{host token}/end; GET /unsubscribe/{signed} (a page with a button), POST
+/unsubscribe/{signed} (the button, or RFC 8058's one-click POST: it unsubscribes);
+GET /api/admin/chat-reports (a moderator: an account with the admin flag, routes/admin.py).
 """
 from __future__ import annotations
 
@@ -20,10 +21,9 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from .. import play_db as t
-from ..chat import admins
 from ..i18n import LANGS
 from ..model import ServerError
-from .common import FormVisit, Visit, cookie_user, error_response, site, validation_message
+from .common import FormVisit, cookie_user, error_response, site, validation_message
 from .ws import Message, Turn, handles
 
 router = APIRouter()
@@ -76,14 +76,24 @@ async def on_report(turn: Turn, msg: ReportIn) -> None:
     await turn.conn.send({"type": "ack", "id": turn.msg_id, "version": turn.live.version})
 
 
-def _is_host(rights: Any, live: Any, uid: str | None) -> bool:
-    return rights.role in ("host", "table") or (uid is not None and live.host_user is not None
-                                                and uid == live.host_user)
+async def _is_host(rights: Any, live: Any, conn: Any) -> bool:
+    """The host's link, or the player whose browser (its anonymous user, or its logged-in
+    account: a game made while logged in is the account's) made the game."""
+    if rights.role in ("host", "table"):
+        return True
+    if live.host_user is None:
+        return False
+    ids = {cookie_user(conn)}
+    accounts = site(conn).accounts
+    if accounts is not None:
+        from ..accounts import SESSION_COOKIE
+        ids.add(await accounts.session_user(conn.cookies.get(SESSION_COOKIE)))
+    return live.host_user in ids
 
 
 @handles("chat_end")
 async def on_end(turn: Turn, _msg: Message) -> None:
-    if not _is_host(turn.conn.rights, turn.live, cookie_user(turn.conn.ws)):
+    if not await _is_host(turn.conn.rights, turn.live, turn.conn.ws):
         raise ServerError("wrong_seat", "only the host ends the table's chat", status=403)
     await _play(turn.svc).chat.end(turn.live)
     await turn.conn.send({"type": "ack", "id": turn.msg_id, "version": turn.live.version})
@@ -184,7 +194,7 @@ async def api_chat_end(request: Request, token: str) -> JSONResponse:
     try:
         rights = await s.resolve(token)
         live = await s.svc.get(rights.game_id)
-        if not _is_host(rights, live, cookie_user(request)):
+        if not await _is_host(rights, live, request):
             raise ServerError("wrong_seat", "only the host ends the table's chat", status=403)
         await _play(s.svc).chat.end(live)
     except ServerError as e:
@@ -194,26 +204,30 @@ async def api_chat_end(request: Request, token: str) -> JSONResponse:
 
 @router.get("/api/admin/chat-reports")
 async def api_reports(request: Request) -> JSONResponse:
+    """The chat reports, for a moderator: a logged-in account with the admin flag (admin.py)."""
+    from .admin import moderator
+
     s = site(request)
-    user = await s.svc.user(cookie_user(request))
-    if user.get("new") or not user.get("name") or user["name"] not in admins():
+    if await moderator(request) is None:
         return error_response(ServerError("forbidden", "for moderators only", status=403))
     return JSONResponse({"reports": await _play(s.svc).chat.reports()})
 
 
-async def _unsubscribe(request: Request, v: Visit, signed: str) -> Response:
-    s, user = v.site, v.user
-    done = await _play(s.svc).outbox.unsubscribe(signed) if len(signed) < 400 else None
-    return s.message(request, user, 200 if done else 404, "unsubscribed" if done else "unsubscribe_bad")
-
-
 @router.get("/unsubscribe/{signed}")
 async def unsubscribe_get(request: Request, v: FormVisit, signed: str) -> Response:
-    """One click in the email: no more emails for this seat of this game."""
-    return await _unsubscribe(request, v, signed)
+    """The link in the email: a page that asks, with a button that POSTs. A GET changes nothing
+    (mail scanners and link previews follow links; RFC 8058 section 1)."""
+    s, user = v.site, v.user
+    target = _play(s.svc).outbox.unsubscribe_target(signed) if len(signed) < 400 else None
+    if target is None:
+        return s.message(request, user, 404, "unsubscribe_bad")
+    return s.page(request, user, "unsubscribe.html", signed=signed)
 
 
 @router.post("/unsubscribe/{signed}")
 async def unsubscribe_post(request: Request, v: FormVisit, signed: str) -> Response:
-    """RFC 8058: the mail client's one-click POST (List-Unsubscribe-Post)."""
-    return await _unsubscribe(request, v, signed)
+    """The page's button, or RFC 8058's one-click POST from the mail client (body
+    `List-Unsubscribe=One-Click`, no cookie, no CSRF token: the signed link is the authority)."""
+    s, user = v.site, v.user
+    done = await _play(s.svc).outbox.unsubscribe(signed) if len(signed) < 400 else None
+    return s.message(request, user, 200 if done else 404, "unsubscribed" if done else "unsubscribe_bad")

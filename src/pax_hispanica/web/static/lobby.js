@@ -15,7 +15,8 @@
   document.querySelectorAll('select[name^=kind], select[name^=bot]').forEach(k => k.addEventListener('change', show));
   show();
 })();
-// The time control: the clock's fields only for a clocked live game, the hours only for a turn-based one.
+// The time control: the clock's fields only for a clocked live game, the hours only for a turn-based one,
+// the days only for days per Year.
 (function(){
   const pace = document.getElementById('pace');
   if (!pace) return;
@@ -23,6 +24,8 @@
     document.getElementById('clock-minutes').disabled = pace.value !== 'clock';
     document.getElementById('clock-increment').disabled = pace.value !== 'clock';
     document.getElementById('turn-hours').disabled = pace.value !== 'turn';
+    const days = document.getElementById('year-days');
+    if (days) days.disabled = pace.value !== 'year';
   }
   pace.addEventListener('change', show);
   show();

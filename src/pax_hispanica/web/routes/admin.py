@@ -1,0 +1,45 @@
+"""The moderator's pages (issue 16): GET /admin/reports, the chat reports players made.
+
+A moderator is an account with the admin flag (`accounts.is_admin`), given with
+`paxh admin grant NAME` (and taken with `paxh admin revoke NAME`), or at a server's start to
+the accounts named in PAXH_ADMINS (the first moderator's bootstrap: accounts.grant_bootstrap_admins;
+a name registered later gets it when it registers). Anyone else, logged in or not, gets 404
+(the page does not say that it exists). The JSON form is GET /api/admin/chat-reports
+(routes/chat.py).
+"""
+from __future__ import annotations
+
+import time
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from .. import render
+from .common import site
+
+router = APIRouter()
+render.env.filters["utc"] = lambda t: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t)) if t else ""
+
+
+async def moderator(request: Request) -> dict | None:
+    """The account of a logged-in moderator (admin flag), else None."""
+    s = site(request)
+    if s.accounts is None:
+        return None
+    from ..accounts import SESSION_COOKIE
+    found = await s.accounts.session_account(request.cookies.get(SESSION_COOKIE))
+    if found is None or not found[1].get("is_admin"):
+        return None
+    return found[1]
+
+
+@router.get("/admin/reports", response_class=HTMLResponse)
+async def reports_page(request: Request) -> Response:
+    s = site(request)
+    user = await s.current_user(request)
+    if await moderator(request) is None:
+        return s.message(request, user, 404, "not_found")
+    reports = await s.svc.play.chat.reports()
+    resp = s.page(request, user, "admin_reports.html", reports=reports)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
