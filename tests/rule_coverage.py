@@ -39,7 +39,7 @@ EXEMPT: dict[str, str] = {
               "cites it: tests/web/test_clocks.py",
     "PRJ-35": "the web server's ratings apply it (web/ratings.py) to finished games; no engine event "
               "cites it: tests/web/test_ratings.py",
-    "PRJ-37": "the web server's clocks apply it (web/clocks.py, pace \"year\") with ordinary actions; no "
+    "PRJ-39": "the web server's clocks apply it (web/clocks.py, pace \"year\") with ordinary actions; no "
               "engine event cites it: tests/web/test_online.py",
 }
 

@@ -1,4 +1,4 @@
-"""Online play's remaining gaps (issue 16): days per Year (PRJ-37), a table's time control
+"""Online play's remaining gaps (issue 16): days per Year (PRJ-39), a table's time control
 running its clocks, games made through the API on the account, paginated account pages,
 unsubscribe that only a POST does (RFC 8058), moderators by the account's admin flag, and the
 chat's rate limit across servers."""
@@ -52,8 +52,8 @@ def _year(c, gid: str) -> str:
     return f"{v['cycle']}:{getattr(v['year'], 'value', v['year'])}"
 
 
-# ---------------------------------------------------------------- days per Year (PRJ-37)
-def test_PRJ_37_days_per_year_is_one_budget_for_a_seats_decisions_of_the_year(tmp_path):
+# ---------------------------------------------------------------- days per Year (PRJ-39)
+def test_PRJ_39_days_per_year_is_one_budget_for_a_seats_decisions_of_the_year(tmp_path):
     url = f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
     with TestClient(create_app(url, bot_delay=0)) as c:
         g = _create(c, ["human", "human"], {"pace": "year", "year_seconds": 600})
@@ -84,7 +84,7 @@ def test_PRJ_37_days_per_year_is_one_budget_for_a_seats_decisions_of_the_year(tm
         assert 'id="clock-rule"' in page and "left this Year" in page and "per Year" in page
 
 
-def test_PRJ_37_a_spent_year_counts_as_one_timeout_and_a_new_year_gives_the_time_again(tmp_path, fast_sweep):
+def test_PRJ_39_a_spent_year_counts_as_one_timeout_and_a_new_year_gives_the_time_again(tmp_path, fast_sweep):
     url = f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
     with TestClient(create_app(url, bot_delay=0)) as c:
         g = _create(c, ["human", "bot"], {"pace": "year", "year_seconds": 1.5, "timeouts_to_bot": 2})

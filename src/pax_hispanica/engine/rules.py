@@ -89,7 +89,7 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-35": ("PRJ", "Rated games: finished table games with no variant, an account, and no seat a bot took over"),
     "PRJ-36": ("PRJ", "Tuned reference numbers: $6 a Prestige, $6 to start, PLUNDER $3 and PRIVATEER $0 per Chest"),
     # applied by the web server's clocks (web/clocks.py, pace "year"), never by the engine
-    "PRJ-37": ("PRJ", "Days per Year: one time budget for a seat's decisions of one Year"),
+    "PRJ-39": ("PRJ", "Days per Year: one time budget for a seat's decisions of one Year"),
 }
 
 

@@ -36,7 +36,7 @@ RESET_SECONDS = 3600                  # a reset link works once, for one hour
 USER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,31}")
 EMAIL = re.compile(r"[^@\s\x00-\x1f\x7f]{1,64}@[^@\s\x00-\x1f\x7f]{1,189}\.[^@\s\x00-\x1f\x7f]{1,60}")
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
-# a table's time control: the table's game gets these clocks (play.time_control_table, PRJ-34, PRJ-37)
+# a table's time control: the table's game gets these clocks (play.time_control_table, PRJ-34, PRJ-39)
 TIME_CONTROLS = ("", "live:10+10", "live:30+30", "turn:24h", "turn:72h", "year:1d", "year:3d")
 CHANNELS = ("email", "webhook")
 DEFAULT_SETTINGS: dict[str, Any] = {"notify": {"email": True, "webhook": False}, "time_control": "", "webhook": ""}

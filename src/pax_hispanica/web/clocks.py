@@ -2,7 +2,7 @@
 
 A live game with a clock gives every seat `base_seconds`, and `increment_seconds` more after
 each decision it makes (chess's Fischer clock); a turn-based game gives each move
-`move_seconds`; a "days per Year" game (pace "year", PRJ-37) gives each seat `year_seconds`
+`move_seconds`; a "days per Year" game (pace "year", PRJ-39) gives each seat `year_seconds`
 for all its decisions of one Year (Goods, Auction, Play, Sail), spent only while it is asked,
 and a full budget again when the next Year asks it (`clocks.year_key` says which Year the
 seat's `remaining` belongs to). A seat's clock runs only while the seat is asked (`api.acting`), so a sealed
@@ -59,7 +59,7 @@ class TableRules:
     move_seconds: float | None = None  # turn: the time for each move
     timeouts_to_bot: int = 3
     chat: str = "all"                  # all | players | off
-    year_seconds: float | None = None  # year: a seat's time for its decisions of one Year (PRJ-37)
+    year_seconds: float | None = None  # year: a seat's time for its decisions of one Year (PRJ-39)
 
     @property
     def timed(self) -> bool:
@@ -84,7 +84,7 @@ class TableRules:
 
 
 def year_key(state: Any) -> str:
-    """Which Year of the game is being played: "<cycle>:<year>" (PRJ-37)."""
+    """Which Year of the game is being played: "<cycle>:<year>" (PRJ-39)."""
     v = api.model_view(state, None)
     return f"{v['cycle']}:{getattr(v['year'], 'value', v['year'])}"[:16]
 
@@ -134,7 +134,7 @@ class Clocks:
     @staticmethod
     def _ask(r: dict, now: float, rules: TableRules, year: str | None = None) -> None:
         r["asked_at"] = now
-        if rules.pace == "year" and r.get("year_key") != year:   # a new Year: a full budget (PRJ-37)
+        if rules.pace == "year" and r.get("year_key") != year:   # a new Year: a full budget (PRJ-39)
             r["remaining"], r["year_key"] = rules.year_seconds or 0.0, year
         r["deadline"] = now + (r["remaining"] if rules.budget else (rules.move_seconds or 0.0))
 
@@ -156,7 +156,7 @@ class Clocks:
             changed: dict[int, dict] = {}
             if actor in rows:
                 r = changed[actor] = dict(rows[actor])
-                # PRJ-37: in a Year whose time has run out, the seat's later timeouts count once
+                # PRJ-39: in a Year whose time has run out, the seat's later timeouts count once
                 spent = rules.pace == "year" and r["remaining"] <= 0
                 if r["asked_at"] is not None and rules.budget:
                     r["remaining"] = max(0.0, r["remaining"] - (now - r["asked_at"])) + (

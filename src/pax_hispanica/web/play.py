@@ -39,7 +39,7 @@ class TableIn(BaseModel):
 
     pace "live": a chess clock when `base_seconds` is given (plus `increment_seconds` per
     decision); pace "turn": `move_seconds` for each move (default a day); pace "year":
-    `year_seconds` for each seat's decisions of one Year (default three days, PRJ-37). After
+    `year_seconds` for each seat's decisions of one Year (default three days, PRJ-39). After
     `timeouts_to_bot` timeouts in a row a bot takes the seat (PRJ-34). `chat`: "all" (spectators
     read it too), "players", or "off"."""
     model_config = ConfigDict(extra="forbid", strict=True)

@@ -30,7 +30,7 @@ table_rules = sa.Table(
     sa.Column("base_seconds", sa.Float, nullable=True),       # live: the clock's start (None: no clock)
     sa.Column("increment_seconds", sa.Float, nullable=False, server_default="0"),
     sa.Column("move_seconds", sa.Float, nullable=True),       # turn: the time for each move
-    sa.Column("year_seconds", sa.Float, nullable=True),       # year: a seat's time for one Year (PRJ-37, 0006)
+    sa.Column("year_seconds", sa.Float, nullable=True),       # year: a seat's time for one Year (PRJ-39, 0006)
     sa.Column("timeouts_to_bot", sa.Integer, nullable=False, server_default="3"),
     sa.Column("chat", sa.String(8), nullable=False, server_default="all"),        # all | players | off
 )

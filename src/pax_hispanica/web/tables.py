@@ -7,7 +7,7 @@ last seat is taken the game starts, and the host may start early, with bots in t
 seats. Starting makes the game with `Service.create_game` (the server draws the seed) and
 puts each joined account on its seat, so the game is on every member's account page. The
 table's time control becomes the game's clocks (`play.time_control_table`: a chess clock, a
-deadline per move, or days per Year; PRJ-34, PRJ-37), so they are kept and applied as any.
+deadline per move, or days per Year; PRJ-34, PRJ-39), so they are kept and applied as any.
 
 A table that has not started expires `EXPIRE_SECONDS` (one hour) after it was made or last
 joined. Nothing runs per table: the lobby lists only tables whose `expires_at` is still ahead,

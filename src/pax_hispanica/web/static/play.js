@@ -55,7 +55,7 @@
         text = left > 0 ? fmt(left) : T.clock_out;
       } else if (clock.pace === "live") {
         text = fmt(c.remaining);
-      } else if (clock.pace === "year") {       // PRJ-37: what is left of this Year's time
+      } else if (clock.pace === "year") {       // PRJ-39: what is left of this Year's time
         text = fmt(c.remaining) + " " + T.clock_left_this_year;
       } else {
         text = fmt(clock.move_seconds) + " " + T.clock_per_move;

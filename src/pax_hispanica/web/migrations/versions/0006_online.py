@@ -1,7 +1,7 @@
 """Online play's remaining gaps (issue 16): days per Year, chat limits across servers
 
 - table_rules.year_seconds: a "days per Year" table's time for each seat's decisions of one
-  Year (PRJ-37), NULL for the other paces
+  Year (PRJ-39), NULL for the other paces
 - clocks.year_key: which Year ("<cycle>:<year>") the seat's `remaining` belongs to
 - ix_chat_rate (chat_messages: game_id, seat, created): the chat's rate limit counts a seat's
   recent messages in the database, so it holds across servers
