@@ -88,6 +88,8 @@ RULES: dict[str, tuple[str, str]] = {
     # applied by the web server's ratings (web/ratings.py), never by the engine
     "PRJ-35": ("PRJ", "Rated games: finished table games with no variant, an account, and no seat a bot took over"),
     "PRJ-36": ("PRJ", "Tuned reference numbers: $6 a Prestige, $6 to start, PLUNDER $3 and PRIVATEER $0 per Chest"),
+    # applied when a record is replayed (api.replay, web/integrity.py), never by a game's events
+    "PRJ-37": ("PRJ", "The ruleset's version: a record of another version is refused, never replayed"),
 }
 
 
