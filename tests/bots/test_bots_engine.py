@@ -3,7 +3,6 @@ decides from its view alone; heuristic explanations name a rule of thumb."""
 import json
 
 import pytest
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
