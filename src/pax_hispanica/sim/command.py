@@ -206,6 +206,11 @@ def _print_summary(summary: dict, out: Path | None) -> None:
         con.print(f"pace: {lc['mean']:.2f} lead changes per game (95% CI {lc['ci95'][0]:.2f}-{lc['ci95'][1]:.2f}); "
                   f"{100 * fd['share']:.1f}% forced decisions; {100 * ep['share']:.1f}% of games ended early by Prestige; "
                   f"{eng['cards_per_player']['mean']:.2f} cards played per player")
+        first = (eng.get("first_cycle_cards") or {}).get("by_nation") or {}
+        if first:
+            con.print("cards in cycle 1 (games where the nation played one / could pay for one): " + "; ".join(
+                f"{k} {100 * v['played']['share']:.0f}% / {100 * v['could_play']['share']:.0f}%"
+                for k, v in first.items()))
     for e in summary["error_examples"]:
         con.print(f"[red]game {e['index']} (seed {e['seed']}): {e['error']}[/]")
     if out is not None:

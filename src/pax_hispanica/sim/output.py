@@ -330,6 +330,14 @@ def engagement_html(eng: dict, plots: dict[str, Path]) -> str:
     parts.append("<h3>Actions chosen</h3><table><tr><th>action</th><th>per game</th><th>share of decisions</th></tr>"
                  + "".join(f"<tr><td>{html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['share_of_decisions'], True)}</td></tr>"
                            for k, v in (eng.get("actions") or {}).items()) + "</table>")
+    first = eng.get("first_cycle_cards") or {}
+    if first:
+        parts.append("<h3>Cards in the first cycle</h3><table><tr><th></th><th>games where it played a card in "
+                     "cycle 1</th><th>games where it could pay for one</th></tr>" + "".join(
+                         f"<tr><td>{html.escape(group[3:])} {html.escape(k)}</td><td>{_ci(v['played'], True)}</td>"
+                         f"<td>{_ci(v['could_play'], True)}</td></tr>"
+                         for group in ("by_nation", "by_seat") for k, v in (first.get(group) or {}).items())
+                     + "</table>")
     if eng.get("cards_rarely_played"):
         parts.append("<p>Played in fewer than 5% of games: " + html.escape(", ".join(eng["cards_rarely_played"])) + ".</p>")
     parts.append("<h3>Cards chosen</h3><table><tr><th>card</th><th>played per game</th><th>games where played</th></tr>"
