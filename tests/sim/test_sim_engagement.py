@@ -162,3 +162,21 @@ def test_PLY_1_cards_in_the_first_cycle_match_a_hand_count():
         assert (s["by_nation"][nation]["played"]["count"], s["by_nation"][nation]["played"]["of"]) == (p, n)
         assert s["by_nation"][nation]["could_play"]["count"] == c
     assert [s["by_seat"][str(k)]["played"]["of"] for k in range(4)] == [6] * 4
+
+
+def test_PRJ_38_the_report_shows_the_variant_rule_and_loadings_by_rule(tmp_path):
+    """A run with plunder_loading = sack_or_own says so in report.html, and counts the
+    loadings that followed the variant (ChestsLoaded citing PRJ-38) apart from TRS-2's sacks."""
+    from pax_hispanica.sim import output
+    params = {"plunder_loading": "sack_or_own"}
+    results = sim.run(3, 6, "heuristic", seed=1, params=params, nations=["french", "english", "dutch"])
+    s = report(results)
+    by_rule = s["engagement"]["loads_by_rule"]
+    assert by_rule["PRJ-38"]["games_with"]["count"] > 0
+    counted = sum(r["engagement"]["loads_by_rule"].get("PRJ-38", 0) for r in results)
+    assert by_rule["PRJ-38"]["mean"] == pytest.approx(counted / len(results))
+    text = output.write_all(results, s, tmp_path, {"params": params})["report"].read_text()
+    assert "Variant rules" in text and "PRJ-38" in text and "loading under PRJ-38" in text
+    default = sim.run(3, 6, "heuristic", seed=1, nations=["french", "english", "dutch"])
+    assert all("PRJ-38" not in r["engagement"]["loads_by_rule"] for r in default)
+    assert "Variant rules" not in output.render_html(report(default), {}, {})

@@ -247,8 +247,8 @@ class HeuristicAgent(BaseAgent):
         owner, leg = col["owner"], me["fleet"]["legality"]
         if col["chests"] <= 0 or owner is None:
             return False
-        if owner == me["seat"]:
-            return leg != "PLUNDER"
+        if owner == me["seat"]:         # TRS-2: a PLUNDER fleet only by sacking, unless PRJ-38's variant
+            return leg != "PLUNDER" or getattr(self.rs(view), "plunder_loading", "sack") == "sack_or_own"
         if leg == "SMUGGLER":
             return me["money"] >= 1
         if leg == "CONQUISTADOR":

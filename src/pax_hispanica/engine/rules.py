@@ -90,6 +90,7 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-36": ("PRJ", "Tuned reference numbers: $6 a Prestige, $6 to start, PLUNDER $3 and PRIVATEER $0 per Chest"),
     # applied when a record is replayed (api.replay, web/integrity.py), never by a game's events
     "PRJ-37": ("PRJ", "The ruleset's version: a record of another version is refused, never replayed"),
+    "PRJ-38": ("PRJ", "Variant plunder_loading = sack_or_own: a PLUNDER fleet also loads its own colonies' Chests free"),
 }
 
 

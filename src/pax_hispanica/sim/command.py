@@ -95,7 +95,7 @@ def simulate_command(
     if json_mode:
         typer.echo(json.dumps(summary, sort_keys=True))
     else:
-        _print_summary(summary, out)
+        _print_summary(summary, out, params)
     if summary["errors"]:
         raise typer.Exit(1)
 
@@ -164,7 +164,7 @@ def _check_ruleset(ruleset: str, params: dict, api_module: str) -> None:
         raise ValueError(f"ruleset {ruleset!r}: {exc}") from None
 
 
-def _print_summary(summary: dict, out: Path | None) -> None:
+def _print_summary(summary: dict, out: Path | None, params: dict | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -200,6 +200,9 @@ def _print_summary(summary: dict, out: Path | None) -> None:
     fp = summary["first_player"]
     if fp["games"]:
         con.print(f"first player won {fp['rate']:.3f} (95% CI {fp['ci95'][0]:.3f}-{fp['ci95'][1]:.3f}; chance {fp['chance']:.3f})")
+    from .output import variant_rules
+    for rule in variant_rules(params or {}):
+        con.print(f"variant rule: {rule}")
     eng = summary.get("engagement")
     if eng:
         lc, fd, ep = eng["lead_changes"], eng["forced"], eng["ended_by_prestige"]

@@ -61,6 +61,7 @@ class Tracker:
         self.actions: Counter[str] = Counter()
         self.events: Counter[str] = Counter()
         self.loads: Counter[str] = Counter()
+        self.load_rules: Counter[str] = Counter()     # Treasure loadings by the rule they follow
         self.forced = 0
         self.passes = 0
         self.samples: list[list[int]] = []      # standings at each Year's start
@@ -96,6 +97,7 @@ class Tracker:
                 self.first_played[e["seat"]] += 1
             if t == "ChestsLoaded" and e.get("legality"):
                 self.loads[str(e["legality"])] += 1
+                self.load_rules[str(e.get("rule"))] += 1
             elif t == "YearBegan":
                 year_began = e
         if year_began is not None:
@@ -122,6 +124,7 @@ class Tracker:
             "actions": dict(sorted(self.actions.items())),
             "events": dict(sorted(self.events.items())),
             "loads_by_legality": dict(sorted(self.loads.items())),
+            "loads_by_rule": dict(sorted(self.load_rules.items())),
             "forced": self.forced, "passes": self.passes,
             "lead_changes": lead_changes(samples),
             "prestige_by_cycle": curve,
@@ -232,6 +235,10 @@ def summarise(results: list[dict], card_names: list[str] | None = None) -> dict:
     out["loads_by_legality"] = {g: {**mean_ci([e["loads_by_legality"].get(g, 0) for e in eng]),
                                     "games_with": share(sum(1 for e in eng if e["loads_by_legality"].get(g)), n)}
                                 for g in legs}
+    rules = sorted({k for e in eng for k in e.get("loads_by_rule") or {}})
+    out["loads_by_rule"] = {g: {**mean_ci([(e.get("loads_by_rule") or {}).get(g, 0) for e in eng]),
+                                "games_with": share(sum(1 for e in eng if (e.get("loads_by_rule") or {}).get(g)), n)}
+                            for g in rules}
     # each card: in how many games someone played it, and how often per game
     per_game_cards = [Counter(card_base(c) for seat in r.get("cards_played") or [] for c in seat) for r in games]
     names = sorted({c for pg in per_game_cards for c in pg} | set(card_names or []))
