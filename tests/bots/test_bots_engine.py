@@ -203,7 +203,11 @@ def test_CYC_3_score_estimates_value_money_at_the_rulesets_rate():
     """Bots read money at the game's `money_per_prestige` (CYC-3; $6 in the reference since
     PRJ-36), not a fixed $5: the estimate of a seat's final score, and so the heuristic's
     and ISMCTS's choices, follow a variant's rate (PRJ-31)."""
-    from pax_hispanica.bots.features import chest_prestige, reference_chest_prestige, scores_from_public
+    from pax_hispanica.bots.features import (
+        chest_prestige,
+        reference_chest_prestige,
+        scores_from_public,
+    )
     ref = api.load_ruleset("reference")
     assert ref.money_per_prestige == 6
     data = {"players": [{"seat": 0, "prestige": 2, "money": 12, "colony_prestige": 0},

@@ -131,7 +131,7 @@ def test_a_person_plays_the_french_to_the_end_of_a_4_player_game_against_bots(se
         except Error:                                     # the panel was redrawn under the click
             continue
         clicks += 1
-        wait_for(lambda: page.get_attribute("#board", "data-version") != version
+        wait_for(lambda version=version: page.get_attribute("#board", "data-version") != version
                  or page.query_selector("#error:not([hidden])") or page.query_selector("#result"),
                  what="the click to land")
         error = page.query_selector("#error:not([hidden])")
