@@ -39,6 +39,8 @@ EXEMPT: dict[str, str] = {
               "cites it: tests/web/test_clocks.py",
     "PRJ-35": "the web server's ratings apply it (web/ratings.py) to finished games; no engine event "
               "cites it: tests/web/test_ratings.py",
+    "PRJ-37": "replaying a record applies it (api.replay, web/integrity.py), before any event; no engine "
+              "event cites it: tests/engine/test_record.py, tests/web/test_damaged.py",
     "PRJ-39": "the web server's clocks apply it (web/clocks.py, pace \"year\") with ordinary actions; no "
               "engine event cites it: tests/web/test_online.py",
 }

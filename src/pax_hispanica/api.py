@@ -34,7 +34,7 @@ __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", 
            "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
            "from_scenario", "known_cards", "index", "ViewIndex", "card_catalogue", "seed_hash", "verify", "load_ruleset",
-           "parameters", "verify_log", "verify_record", "count_actions", "nth_action", "iter_actions",
+           "parameters", "verify_log", "verify_record", "ruleset_refusal", "OLD_RULESETS", "count_actions", "nth_action", "iter_actions",
            "derived_seed", "decision_types", "SEALED_DECISIONS", "SEALED_ACTION_TYPES", "is_sealed_action",
            "is_sealed_decision", "board_layout", "unavailable", "battle_preview", "battle_previews"]
 
@@ -43,6 +43,12 @@ __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", 
 RECORD_FORMAT = "paxh-record-2"
 OLD_FORMATS = {"paxh-record-1": "made by an earlier engine whose random generator (SplitMix64) this "
                                 "version no longer has; it cannot be replayed exactly"}
+# PRJ-37: a record names the ruleset version it was made with and replays only under it.
+# Earlier versions of the reference ruleset, and why a record of one is refused, not replayed.
+OLD_RULESETS = {"reference-1": "the reference ruleset before PRJ-37, with RULES.md's numbers or, for "
+                               "a while, PRJ-36's (money_per_prestige, start_money, plunder_money, "
+                               "privateer_money): which, the record cannot tell, and under other "
+                               "numbers its moves make another game"}
 
 
 @dataclass
@@ -260,11 +266,17 @@ def replay(record: JsonDict, upto: int | None = None) -> Game:
     else:
         g = Game.new(record["config"], record["seed"])
     if g.state.rs.version != record.get("ruleset_version", g.state.rs.version):
-        raise ValueError(f"record made with ruleset {record['ruleset_version']}, "
-                         f"this engine has {g.state.rs.version}")
+        raise ValueError(ruleset_refusal(record["ruleset_version"], g.state.rs.version))
     for a in actions:
         g.act(a)
     return g
+
+
+def ruleset_refusal(made: Any, engine: str) -> str:
+    """PRJ-37: why a record of ruleset version `made` is not replayed by this engine's `engine`."""
+    made = str(made)[:40]
+    why = OLD_RULESETS.get(made, "a version this engine does not have")
+    return f"record made with ruleset {made}, this engine has {engine} (PRJ-37): {made} is {why}"
 
 
 def verify_record(record: JsonDict) -> list[str]:

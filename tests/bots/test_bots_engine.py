@@ -2,6 +2,7 @@
 decides from its view alone; heuristic explanations name a rule of thumb."""
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -196,3 +197,34 @@ def test_ismcts_node_actions_leave_out_an_undo_a_seam_adds():
     legal = _UndoAPI.legal_actions(s, seat)
     got, _ = bot._actions(s, seat)
     assert got == bounded_actions(playable(legal), ismcts.RANGE_CAP) and all(a["type"] != "undo" for a in got)
+
+
+def test_CYC_3_score_estimates_value_money_at_the_rulesets_rate():
+    """Bots read money at the game's `money_per_prestige` (CYC-3; $6 in the reference since
+    PRJ-36), not a fixed $5: the estimate of a seat's final score, and so the heuristic's
+    and ISMCTS's choices, follow a variant's rate (PRJ-31)."""
+    from pax_hispanica.bots.features import (
+        chest_prestige,
+        reference_chest_prestige,
+        scores_from_public,
+    )
+    ref = api.load_ruleset("reference")
+    assert ref.money_per_prestige == 6
+    data = {"players": [{"seat": 0, "prestige": 2, "money": 12, "colony_prestige": 0},
+                        {"seat": 1, "prestige": 3, "money": 0, "colony_prestige": 0}]}
+    assert scores_from_public(data) == [2 + 12 / 6, 3.0]            # the reference's rate
+    assert scores_from_public(data, None, 6) == [4.0, 3.0]
+    assert scores_from_public(data, None, 3) == [6.0, 3.0]
+    assert scores_from_public(data, None, 12) == [3.0, 3.0]
+    assert reference_chest_prestige() == chest_prestige(ref)
+    # the heuristic bot reads the rate of the game it plays (its view names the variant)
+    bot = make_agent("heuristic", 1)
+    for mpp in (3, 6, 12):
+        state = api.new_game(api.Config(players=2, params={"money_per_prestige": mpp}), 4)
+        view = api.view(state, 0)
+        money = [p["money"] for p in view["players"]]
+        assert bot._scores(view)[:2] == pytest.approx(
+            scores_from_public(view, chest_prestige(bot.rs(view)), mpp))
+        base = scores_from_public({**view, "players": [{**p, "money": 0} for p in view["players"]]},
+                                  chest_prestige(bot.rs(view)), mpp)
+        assert [s - b for s, b in zip(bot._scores(view), base)] == pytest.approx([m / mpp for m in money])

@@ -41,6 +41,27 @@ def test_record_of_another_ruleset_version_or_format_is_refused():
         api.replay({**g.record, "format": "someone-else-1"})
 
 
+def test_PRJ_37_a_record_of_reference_1_is_refused_with_the_reason_not_replayed(tmp_path):
+    """reference-1 named RULES.md's numbers and then, for a while, PRJ-36's: a record of it
+    is refused by api.replay and by `paxh replay`, naming both versions and PRJ-37."""
+    from typer.testing import CliRunner
+
+    from pax_hispanica.cli import app
+    g = play(2, 5, stop=lambda g: len(g.record["actions"]) >= 3)
+    assert g.record["ruleset_version"] == g.state.rs.version == "reference-2"
+    old = {**g.record, "ruleset_version": "reference-1"}
+    with pytest.raises(ValueError) as e:
+        api.replay(old)
+    assert "reference-1" in str(e.value) and "reference-2" in str(e.value) and "PRJ-37" in str(e.value)
+    assert "PRJ-36" in str(e.value)
+    path = tmp_path / "old.json"
+    api.save_record(old, path)
+    out = CliRunner().invoke(app, ["replay", str(path)])
+    assert out.exit_code == 2 and "reference-1" in out.output and "PRJ-37" in out.output, out.output
+    api.save_record(g.record, path)
+    assert CliRunner().invoke(app, ["replay", str(path)]).exit_code == 0
+
+
 def test_PRJ_1_a_record_made_with_the_old_generator_is_refused_not_replayed():
     g = play(2, 5, stop=lambda g: len(g.record["actions"]) >= 3)
     assert g.record["format"] == api.RECORD_FORMAT == "paxh-record-2"

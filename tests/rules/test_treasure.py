@@ -375,3 +375,47 @@ def test_TRS_5_Chests_and_meeples_are_conserved_and_Prestige_rises_only_by_logge
 
     treasure_seeking_game(players, seed, check)
     assert "FinalScoring" in seen
+
+
+# ---- PRJ-38: the variant plunder_loading = "sack_or_own" ------------------------------------
+
+def test_PRJ_38_TRS_2_by_default_a_plunderer_may_not_load_its_own_colony():
+    g = treasure_game("PLUNDER")
+    assert api.load_ruleset("reference").plunder_loading == "sack"
+    assert loadable(g.state) == {}
+    assert refused(g.state, OWN).code == "legality_forbids"
+
+
+def test_PRJ_38_with_the_variant_a_plunderer_loads_its_own_colony_free_and_still_must_sack_others():
+    g = treasure_game("PLUNDER", params={"plunder_loading": "sack_or_own"})
+    assert loadable(g.state) == {OWN: 2}                             # its own colony, nobody else's
+    # why not (api.unavailable): the others' colonies are forbidden by TRS-2, its own is not
+    forbid = {d["params"]["colony"]: d["rule"] for d in api.unavailable(g.state, 0) if d["code"] == "legality_forbids"}
+    assert forbid == {OTHER: "TRS-2", CROWN_COL: "TRS-2"}
+    default = {d["params"]["colony"] for d in api.unavailable(treasure_game("PLUNDER").state, 0)
+               if d["code"] == "legality_forbids"}
+    assert default == {OWN, OTHER, CROWN_COL}
+    assert refused(g.state, OTHER).code == "legality_forbids"
+    assert refused(g.state, CROWN_COL).code == "legality_forbids"
+    m = list(g.state.money)
+    ev = load(g, OWN, 2)
+    assert (ev["paid"], ev["kept"], ev["crown_claim"], ev["rule"]) == (0, 2, 0, "PRJ-38")
+    assert g.state.money == m and g.state.cargo[0] == ["chest", "chest"]
+    # a sack still loads under TRS-2, and the view's why-not says the variant's rule
+    g2 = treasure_game("PLUNDER", params={"plunder_loading": "sack_or_own"}, ships=3)
+    g2.act({"seat": 0, "type": "attack", "target": OTHER})
+    assert loadable(g2.state) == {OWN: 2, OTHER: 2}
+    assert load(g2, OTHER, 1)["rule"] == "TRS-2"
+    assert api.view(g2.state, 0)["ruleset_params"] == {"plunder_loading": "sack_or_own"}   # public (PRJ-31)
+
+
+def test_PRJ_38_other_legalities_and_PLUNDER_scoring_are_unchanged_by_the_variant():
+    for legality in ("SMUGGLER", "CONQUISTADOR", "PRIVATEER"):
+        assert loadable(treasure_game(legality, params={"plunder_loading": "sack_or_own"}).state) == \
+            loadable(treasure_game(legality).state), legality
+
+
+def test_PRJ_38_an_unknown_plunder_loading_is_refused_at_setup():
+    with pytest.raises(api.IllegalAction) as e:
+        api.new_game(api.Config(players=3, params={"plunder_loading": "own"}), 1)
+    assert e.value.code == "bad_config" and "plunder_loading" in str(e.value) and "PRJ-38" in str(e.value)

@@ -121,3 +121,62 @@ def test_cards_never_played_are_listed():
     never = sorted(set(names) - played)
     assert never and s["cards_rarely_played"] == never      # 2 games: a card is in 1 or 2 of them, or in none
     assert all(s["cards"][c]["games_with"]["count"] == 0 for c in never)
+
+
+def first_cycle_by_hand(result: dict, players: int, params: dict) -> tuple[list[int], list[bool]]:
+    """Cards each seat played in cycle 1, and whether cycle 1 ever offered it a `play`."""
+    state = api.new_game(api.Config(players=players, params=params, nations=result["nations"]), seed=result["seed"])
+    agents = [make_agent(b.split(":")[0], stable_seed("bot", result["seed"], s)) for s, b in enumerate(result["bots"])]
+    played, could = [0] * players, [False] * players
+    while not api.is_over(state) and api.view(state, None)["cycle"] == 1:
+        seat = api.acting(state)[0]
+        legal = api.legal_actions(state, seat)
+        could[seat] |= any(a["type"] == "play" for a in api.expand(legal))
+        state, evs = api.apply(state, agents[seat].decide(api.view(state, seat, include_state=True), legal))
+        for e in evs:
+            if e["type"] == "CardPlayed" and api.view(state, None)["cycle"] == 1:
+                played[e["seat"]] += 1
+    return played, could
+
+
+def test_PLY_1_cards_in_the_first_cycle_match_a_hand_count():
+    """Issue 15: "every nation can afford to play cards in its first cycle". The runner's
+    first-cycle facts (cards played in cycle 1, a `play` offered in cycle 1) match a count
+    by replaying, and the summary's shares by nation and by seat are those counts."""
+    params = {"cycles": 2}
+    results = sim.run(4, 6, "heuristic,random,heuristic,random", seed=5, params=params, nations="shuffle")
+    hand = [first_cycle_by_hand(r, 4, params) for r in results]
+    for r, (played, could) in zip(results, hand):
+        assert r["engagement"]["first_cycle"] == {"played": played, "could_play": could}
+    assert any(sum(p) for p, _c in hand) and not all(all(c) for _p, c in hand)   # the test can fail
+    s = report(results)["engagement"]["first_cycle_cards"]
+    by_nation: dict[str, list[int]] = {}
+    for r, (played, could) in zip(results, hand):
+        for seat, nation in enumerate(r["nations"]):
+            c = by_nation.setdefault(nation, [0, 0, 0])
+            c[0] += 1
+            c[1] += played[seat] > 0
+            c[2] += could[seat]
+    assert set(s["by_nation"]) == set(by_nation)
+    for nation, (n, p, c) in by_nation.items():
+        assert (s["by_nation"][nation]["played"]["count"], s["by_nation"][nation]["played"]["of"]) == (p, n)
+        assert s["by_nation"][nation]["could_play"]["count"] == c
+    assert [s["by_seat"][str(k)]["played"]["of"] for k in range(4)] == [6] * 4
+
+
+def test_PRJ_38_the_report_shows_the_variant_rule_and_loadings_by_rule(tmp_path):
+    """A run with plunder_loading = sack_or_own says so in report.html, and counts the
+    loadings that followed the variant (ChestsLoaded citing PRJ-38) apart from TRS-2's sacks."""
+    from pax_hispanica.sim import output
+    params = {"plunder_loading": "sack_or_own"}
+    results = sim.run(3, 6, "heuristic", seed=1, params=params, nations=["french", "english", "dutch"])
+    s = report(results)
+    by_rule = s["engagement"]["loads_by_rule"]
+    assert by_rule["PRJ-38"]["games_with"]["count"] > 0
+    counted = sum(r["engagement"]["loads_by_rule"].get("PRJ-38", 0) for r in results)
+    assert by_rule["PRJ-38"]["mean"] == pytest.approx(counted / len(results))
+    text = output.write_all(results, s, tmp_path, {"params": params})["report"].read_text()
+    assert "Variant rules" in text and "PRJ-38" in text and "loading under PRJ-38" in text
+    default = sim.run(3, 6, "heuristic", seed=1, nations=["french", "english", "dutch"])
+    assert all("PRJ-38" not in r["engagement"]["loads_by_rule"] for r in default)
+    assert "Variant rules" not in output.render_html(report(default), {}, {})

@@ -203,3 +203,17 @@ def test_CYC_2_CYC_3_the_rules_page_explains_the_sources_and_the_win_condition_f
     win_ca = ca[ca.index('id="win-condition"'):].split("</p>", 1)[0]
     assert f"{cycles} cicles" in win_ca and f"{goal} de Prestigi" in win_ca and f"{money} $" in win_ca
     assert "How to read" not in ca and "Com llegir les regles" in ca
+
+
+def test_PLY_1_the_rules_page_says_when_a_nation_cannot_pay_for_a_card_in_its_first_cycle(client):
+    """Issue 15: "every nation can afford to play cards in its first cycle, or the rules page
+    says why not". Among heuristic bots a nation could pay for a card in cycle 1 in 82-96% of
+    games (docs/bots.md), not always: the page says why, with the ruleset's start money."""
+    money = api.parameters("reference")["start_money"]["value"]
+    en = client.get("/rules?lang=en").text
+    first = en[en.index('id="first-cycle"'):].split("</p>", 1)[0]
+    assert f"starts with ${money}" in first and "PLY-1" in first and "CARD-1" in first
+    assert "less money than the card costs" in first and "won no card" in first
+    ca = client.get("/rules?lang=ca").text
+    first_ca = ca[ca.index('id="first-cycle"'):].split("</p>", 1)[0]
+    assert f"comença amb {money} $" in first_ca and "PLY-1" in first_ca

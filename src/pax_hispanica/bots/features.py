@@ -7,19 +7,29 @@ engine's public summary), so it can be applied to a bot's own view too.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 
-def score_estimates(api: Any, state: Any, chest: dict | None = None) -> list[float]:
+def score_estimates(api: Any, state: Any, chest: dict | None = None,
+                    money_per_prestige: float | None = None) -> list[float]:
     """Each seat's estimated final score for a (possibly sampled) state."""
     summ = api.summary(state)
-    return scores_from_public(summ if isinstance(summ, dict) else {}, chest)
+    return scores_from_public(summ if isinstance(summ, dict) else {}, chest, money_per_prestige)
 
 
-# Prestige a Chest aboard is worth once unloaded in Europe (TRS-5 with the
-# reference numbers, money at $5 per Prestige), discounted because it is not
-# home yet; `chest_prestige(ruleset)` computes it for any ruleset or variant.
-CHEST_PRESTIGE = {"CONQUISTADOR": 1.0, "PRIVATEER": 1.2, "SMUGGLER": 0.6, "PLUNDER": 0.9}
+@lru_cache(maxsize=1)
+def _reference() -> Any:
+    """The reference ruleset, for callers that do not say which ruleset they read."""
+    from .. import api
+    return api.load_ruleset("reference")
+
+
+def reference_chest_prestige() -> dict[str, float]:
+    """Prestige a Chest aboard is worth once unloaded in Europe under the reference ruleset
+    (TRS-5 with its numbers, money at its `money_per_prestige`); `chest_prestige(ruleset)`
+    computes it for any ruleset or variant."""
+    return chest_prestige(_reference())
 
 
 def chest_prestige(rs: Any) -> dict[str, float]:
@@ -62,11 +72,17 @@ SHIP_PRESTIGE = 0.4
 HAND_PRESTIGE = 0.2
 
 
-def scores_from_public(data: dict, chest: dict | None = None) -> list[float]:
+def scores_from_public(data: dict, chest: dict | None = None,
+                       money_per_prestige: float | None = None) -> list[float]:
     """Estimated final scores from a public dict (the engine's summary or a
-    view): Prestige + money / $5 + what the colonies would score (CYC-3; the
-    King's colonies score nothing, PRJ-30) + Chests aboard."""
-    chest = chest or CHEST_PRESTIGE
+    view): Prestige + money / `money_per_prestige` (CYC-3: the ruleset's rate,
+    $6 in the reference since PRJ-36) + what the colonies would score (CYC-3; the
+    King's colonies score nothing, PRJ-30) + Chests aboard (`chest`: Prestige per
+    Chest by legality, `chest_prestige(ruleset)`).  Without the two, the reference
+    ruleset's are used; a bot passes its game's ruleset's, so that a variant
+    (PRJ-31) is read at its own rate."""
+    chest = chest or reference_chest_prestige()
+    mpp = float(money_per_prestige or _reference().money_per_prestige)
     players = data.get("players")
     if isinstance(players, list) and players and isinstance(players[0], dict):
         owned: dict = {}
@@ -87,7 +103,7 @@ def scores_from_public(data: dict, chest: dict | None = None) -> list[float]:
             ships = max(0, (fleet.get("ships") or 1) - 1) * SHIP_PRESTIGE
             hand = p.get("hand_count", p.get("hand"))
             hand = len(hand) if isinstance(hand, list) else (hand or 0)
-            out.append(float(prestige) + money / 5 + float(colonies) + cargo + ships + HAND_PRESTIGE * hand)
+            out.append(float(prestige) + money / mpp + float(colonies) + cargo + ships + HAND_PRESTIGE * hand)
         return out
     if "scores" in data:
         return [float(x) for x in data["scores"]]

@@ -69,7 +69,7 @@ class HeuristicAgent(BaseAgent):
         return max(1, rs.cycles - int(view.get("cycle", 1)) + 1)
 
     def card_value(self, view: dict, me: dict, card_id: str | None, deck: str | None = None) -> float:
-        """What a card is worth to us, in dollars ($5 = 1 Prestige at the end), before its cost."""
+        """What a card is worth to us, in dollars (`money_per_prestige` $ = 1 Prestige at the end), before its cost."""
         fleet = me["fleet"]
         key = (card_id, deck, fleet["legality"], fleet["ships"], self.cycles_left(view))
         memo = self.__dict__.setdefault("_card_memo", {})
@@ -247,8 +247,8 @@ class HeuristicAgent(BaseAgent):
         owner, leg = col["owner"], me["fleet"]["legality"]
         if col["chests"] <= 0 or owner is None:
             return False
-        if owner == me["seat"]:
-            return leg != "PLUNDER"
+        if owner == me["seat"]:         # TRS-2: a PLUNDER fleet only by sacking, unless PRJ-38's variant
+            return leg != "PLUNDER" or getattr(self.rs(view), "plunder_loading", "sack") == "sack_or_own"
         if leg == "SMUGGLER":
             return me["money"] >= 1
         if leg == "CONQUISTADOR":
@@ -276,7 +276,8 @@ class HeuristicAgent(BaseAgent):
         """Estimated final scores, once per view (the sail rules ask for them colony by colony)."""
         memo = getattr(self, "_score_memo", None)
         if memo is None or memo[0] is not view:
-            memo = self._score_memo = (view, scores_from_public(view, chest_prestige(self.rs(view))))
+            rs = self.rs(view)
+            memo = self._score_memo = (view, scores_from_public(view, chest_prestige(rs), rs.money_per_prestige))
         return memo[1]
 
     def _wins_battle(self, view: dict, me: dict, zone: str, owner: Any, target: int) -> bool:

@@ -184,7 +184,7 @@ class ISMCTSAgent(BaseAgent):
         summ = api.summary(state)
         if self._learned is not None and self._rs is not None:
             return self._learned.values(summ, self._rs, self._chest, self._worth)
-        scores = scores_from_public(summ, self._chest)
+        scores = scores_from_public(summ, self._chest, self._rs.money_per_prestige if self._rs is not None else None)
         if self.future and self._rs is not None:
             scores = [s + self.future * f for s, f in zip(scores, future_prestige(summ, self._rs, self._worth))]
         return softmax_values(scores, self.temperature)

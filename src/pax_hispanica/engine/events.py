@@ -152,7 +152,7 @@ EVENT_TYPES: tuple[EventType, ...] = (
        site="site id", count="meeples loaded"),
     _e("LabourUnloaded", "LOAD-4", "A carried meeple becomes a colony's labour.", seat=_SEAT, colony=_COLONY,
        meeple="citizen or indigenous", labour="the colony's labour now (citizen or slave)"),
-    _e("ChestsLoaded", "TRS-2 TRS-3 TRS-4", "Chests are loaded under the fleet's legality.", seat=_SEAT,
+    _e("ChestsLoaded", "TRS-2 TRS-3 TRS-4 PRJ-38", "Chests are loaded under the fleet's legality.", seat=_SEAT,
        colony=_COLONY, count="Chests taken from the colony", kept="Chests the fleet keeps",
        crown_claim="Chests the Crown claims", paid="money paid (a SMUGGLER's bribe)",
        paid_to="the seat paid, \"pool\", or null when nothing is paid", legality="the fleet's legality"),

@@ -88,6 +88,9 @@ RULES: dict[str, tuple[str, str]] = {
     # applied by the web server's ratings (web/ratings.py), never by the engine
     "PRJ-35": ("PRJ", "Rated games: finished table games with no variant, an account, and no seat a bot took over"),
     "PRJ-36": ("PRJ", "Tuned reference numbers: $6 a Prestige, $6 to start, PLUNDER $3 and PRIVATEER $0 per Chest"),
+    # applied when a record is replayed (api.replay, web/integrity.py), never by a game's events
+    "PRJ-37": ("PRJ", "The ruleset's version: a record of another version is refused, never replayed"),
+    "PRJ-38": ("PRJ", "Variant plunder_loading = sack_or_own: a PLUNDER fleet also loads its own colonies' Chests free"),
     # applied by the web server's clocks (web/clocks.py, pace "year"), never by the engine
     "PRJ-39": ("PRJ", "Days per Year: one time budget for a seat's decisions of one Year"),
 }

@@ -116,6 +116,7 @@ class Ruleset:
         crown_colony_income: ClassVar[int]
         employ_cost: ClassVar[int]
         employ_range: ClassVar[str]
+        plunder_loading: ClassVar[str]
         auctions_per_player: ClassVar[int]
         hand_limit: ClassVar[int]
         sell_price: ClassVar[int]
@@ -304,6 +305,8 @@ def check_params(params: Raw) -> Raw:
             raise RulesetError(f"parameter {key}: {short(value)} is not a name")
     if params.get("employ_range", "same_zone") not in STR_CHOICES["employ_range"]:
         raise RulesetError("parameter employ_range must be 'same_zone' or 'anywhere'")
+    if params.get("plunder_loading", "sack") not in STR_CHOICES["plunder_loading"]:
+        raise RulesetError("parameter plunder_loading must be 'sack' or 'sack_or_own' (PRJ-38)")
     return dict(params)
 
 

@@ -40,9 +40,11 @@ PARAMS: dict[str, dict[str, type]] = {
     "treasure": {"smuggler_bribe": int, "conquistador_spanish_fee": int, "privateer_crown_share": int,
                  "kings_crown_share": int,
                  "conquistador_prestige": int, "privateer_prestige": int, "privateer_money": int,
-                 "smuggler_money": int, "plunder_money": int, "plunder_chests_per_prestige": int},
+                 "smuggler_money": int, "plunder_money": int, "plunder_chests_per_prestige": int,
+                 "plunder_loading": str},
 }
-STR_CHOICES = {"employ_range": ("same_zone", "anywhere")}    # start_zone: a zone of the map
+# start_zone: a zone of the map; plunder_loading: TRS-2 as written, or PRJ-38's variant
+STR_CHOICES = {"employ_range": ("same_zone", "anywhere"), "plunder_loading": ("sack", "sack_or_own")}
 
 # effect kind -> (allowed parameters, what it targets or None)
 EFFECTS: dict[str, tuple[frozenset[str], str | None]] = {

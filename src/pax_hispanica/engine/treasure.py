@@ -21,7 +21,9 @@ def chest_terms(st: State, seat: int, col: int, voyage: VoyageProgress) -> tuple
     legality = st.legality[seat]
     sacked = voyage.get("sacked") == col
     if legality == PLUNDER:                         # TRS-2: only by sacking
-        return (0, None) if sacked else None
+        if sacked or (owner == seat and rs.plunder_loading == "sack_or_own"):   # PRJ-38's variant: own colonies too
+            return 0, None
+        return None
     if owner == seat:                               # TRS-3, TRS-4: own colonies are free
         return 0, None
     if legality == SMUGGLER:                        # TRS-3: bribe the owner (the Pool for the Crown)
@@ -93,6 +95,8 @@ def load(st: State, seat: int, col: int, count: int, voyage: VoyageProgress, out
     st.supply["chests"] += claimed
     st.cargo[seat].extend([CHEST] * kept)
     rule = _LOAD_RULE.get(st.legality[seat], "TRS-4")
+    if st.legality[seat] == PLUNDER and voyage.get("sacked") != col:
+        rule = "PRJ-38"                            # the variant's load from an own colony
     out.emit("ChestsLoaded", rule, seat=seat, colony=st.rs.col_ids[col], count=count, kept=kept,
              crown_claim=claimed, paid=cost, paid_to=payee, legality=st.legality[seat])
 

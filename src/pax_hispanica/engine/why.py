@@ -209,6 +209,8 @@ def chest_terms(b: _Board, colony: Mapping[str, Any], sacked: str | None) -> tup
     legality, owner = b.me["fleet"]["legality"], colony["owner"]
     was_sacked = sacked == colony["id"]
     if legality == "PLUNDER":
+        if not was_sacked and owner == seat and rs.plunder_loading == "sack_or_own":
+            return 0, "PRJ-38"
         return (0, "TRS-2") if was_sacked else (None, "TRS-2")
     if owner == seat:
         return 0, "TRS-3" if legality == "SMUGGLER" else "TRS-4"

@@ -95,7 +95,7 @@ def simulate_command(
     if json_mode:
         typer.echo(json.dumps(summary, sort_keys=True))
     else:
-        _print_summary(summary, out)
+        _print_summary(summary, out, params)
     if summary["errors"]:
         raise typer.Exit(1)
 
@@ -164,7 +164,7 @@ def _check_ruleset(ruleset: str, params: dict, api_module: str) -> None:
         raise ValueError(f"ruleset {ruleset!r}: {exc}") from None
 
 
-def _print_summary(summary: dict, out: Path | None) -> None:
+def _print_summary(summary: dict, out: Path | None, params: dict | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -200,12 +200,20 @@ def _print_summary(summary: dict, out: Path | None) -> None:
     fp = summary["first_player"]
     if fp["games"]:
         con.print(f"first player won {fp['rate']:.3f} (95% CI {fp['ci95'][0]:.3f}-{fp['ci95'][1]:.3f}; chance {fp['chance']:.3f})")
+    from .output import variant_rules
+    for rule in variant_rules(params or {}):
+        con.print(f"variant rule: {rule}")
     eng = summary.get("engagement")
     if eng:
         lc, fd, ep = eng["lead_changes"], eng["forced"], eng["ended_by_prestige"]
         con.print(f"pace: {lc['mean']:.2f} lead changes per game (95% CI {lc['ci95'][0]:.2f}-{lc['ci95'][1]:.2f}); "
                   f"{100 * fd['share']:.1f}% forced decisions; {100 * ep['share']:.1f}% of games ended early by Prestige; "
                   f"{eng['cards_per_player']['mean']:.2f} cards played per player")
+        first = (eng.get("first_cycle_cards") or {}).get("by_nation") or {}
+        if first:
+            con.print("cards in cycle 1 (games where the nation played one / could pay for one): " + "; ".join(
+                f"{k} {100 * v['played']['share']:.0f}% / {100 * v['could_play']['share']:.0f}%"
+                for k, v in first.items()))
     for e in summary["error_examples"]:
         con.print(f"[red]game {e['index']} (seed {e['seed']}): {e['error']}[/]")
     if out is not None:

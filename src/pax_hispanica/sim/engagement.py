@@ -24,6 +24,10 @@ Definitions (docs/bots.md, "Engagement statistics"):
 * Prestige curve: standings when each cycle ends (sampled as the next one begins;
   the last point is the final score).
 * forced decision: exactly one legal action; pass: an action of type ``pass``.
+* first cycle: a seat "could play" a card in cycle 1 when one of its decisions of cycle 1
+  offered a ``play`` action (the engine offers only cards it can pay for, PLY-1), and
+  "played" one when a ``CardPlayed`` event of cycle 1 names it (issue 15: every nation
+  can afford to play cards in its first cycle).
 """
 from __future__ import annotations
 
@@ -57,11 +61,14 @@ class Tracker:
         self.actions: Counter[str] = Counter()
         self.events: Counter[str] = Counter()
         self.loads: Counter[str] = Counter()
+        self.load_rules: Counter[str] = Counter()     # Treasure loadings by the rule they follow
         self.forced = 0
         self.passes = 0
         self.samples: list[list[int]] = []      # standings at each Year's start
         self.curve: list[list[int]] = []        # standings at each cycle's end
         self._cycle: int | None = None
+        self.first_played: Counter[int] = Counter()   # cards each seat played in cycle 1
+        self.first_could: set[int] = set()            # seats offered a `play` in cycle 1
         # count_actions is the engine's cheap size of the legal set; a toy API without it
         # simply reports no forced decisions
         self._count = getattr(api, "count_actions", None)
@@ -76,14 +83,21 @@ class Tracker:
                     self.forced += 1
             except Exception:  # noqa: BLE001 -- an API whose legal set cannot be counted
                 self._count = None
+        first = (self._cycle or 1) == 1        # the game starts in cycle 1 (its setup events are not fed)
+        if first and isinstance(action.get("seat"), int) and action["seat"] not in self.first_could \
+                and _offers_play(legal):
+            self.first_could.add(action["seat"])
         year_began = None
         for e in events:
             t = e.get("type") if isinstance(e, dict) else None
             if t is None:
                 continue
             self.events[t] += 1
+            if t == "CardPlayed" and first and isinstance(e.get("seat"), int):
+                self.first_played[e["seat"]] += 1
             if t == "ChestsLoaded" and e.get("legality"):
                 self.loads[str(e["legality"])] += 1
+                self.load_rules[str(e.get("rule"))] += 1
             elif t == "YearBegan":
                 year_began = e
         if year_began is not None:
@@ -110,15 +124,30 @@ class Tracker:
             "actions": dict(sorted(self.actions.items())),
             "events": dict(sorted(self.events.items())),
             "loads_by_legality": dict(sorted(self.loads.items())),
+            "loads_by_rule": dict(sorted(self.load_rules.items())),
             "forced": self.forced, "passes": self.passes,
             "lead_changes": lead_changes(samples),
             "prestige_by_cycle": curve,
         }
+        n = len(scores) or (max([*self.first_played, *self.first_could], default=-1) + 1)
+        out["first_cycle"] = {"played": [self.first_played.get(s, 0) for s in range(n)],
+                              "could_play": [s in self.first_could for s in range(n)]}
         if res.get("money") is not None:
             out["money_end"] = list(res["money"])
         if res.get("reason") is not None:
             out["ended_by"] = res["reason"]
         return out
+
+
+def _offers_play(legal: Any) -> bool:
+    """Whether a legal set (the engine's descriptors, or plain actions) offers a `play` action."""
+    for d in legal if isinstance(legal, list) else []:
+        if not isinstance(d, dict):
+            continue
+        if d.get("type") == "play" or any(isinstance(o, dict) and o.get("type") == "play"
+                                          for o in d.get("options") or []):
+            return True
+    return False
 
 
 def leader(standing: list[int]) -> int | None:
@@ -194,6 +223,9 @@ def summarise(results: list[dict], card_names: list[str] | None = None) -> dict:
                       "mean": mean_ci([statistics.fmean(p) for p in pts]),
                       "last": mean_ci([min(p) for p in pts])})
     out["prestige_by_cycle"] = curve
+    first = first_cycle(games)
+    if first:
+        out["first_cycle_cards"] = first
     out["actions"] = _per_game({k for e in eng for k in e["actions"]}, [e["actions"] for e in eng], decisions)
     out["events"] = {}
     for t, label in EVENT_LABELS.items():
@@ -203,6 +235,10 @@ def summarise(results: list[dict], card_names: list[str] | None = None) -> dict:
     out["loads_by_legality"] = {g: {**mean_ci([e["loads_by_legality"].get(g, 0) for e in eng]),
                                     "games_with": share(sum(1 for e in eng if e["loads_by_legality"].get(g)), n)}
                                 for g in legs}
+    rules = sorted({k for e in eng for k in e.get("loads_by_rule") or {}})
+    out["loads_by_rule"] = {g: {**mean_ci([(e.get("loads_by_rule") or {}).get(g, 0) for e in eng]),
+                                "games_with": share(sum(1 for e in eng if (e.get("loads_by_rule") or {}).get(g)), n)}
+                            for g in rules}
     # each card: in how many games someone played it, and how often per game
     per_game_cards = [Counter(card_base(c) for seat in r.get("cards_played") or [] for c in seat) for r in games]
     names = sorted({c for pg in per_game_cards for c in pg} | set(card_names or []))
@@ -213,6 +249,27 @@ def summarise(results: list[dict], card_names: list[str] | None = None) -> dict:
         # the issue's target: every card played in at least 5% of games
         out["cards_rarely_played"] = sorted(c for c, v in cards.items() if v["games_with"]["share"] < 0.05)
     return out
+
+
+def first_cycle(games: list[dict]) -> dict:
+    """By nation (where the games name them) and by seat: the share of games in which it
+    played at least one card in cycle 1, and in which it was offered one it could pay for."""
+    by: dict[str, dict[str, list[int]]] = {"nation": {}, "seat": {}}
+    for r in games:
+        fc = r["engagement"].get("first_cycle")
+        if not fc:
+            continue
+        nations = r.get("nations") or []
+        for s, (k, could) in enumerate(zip(fc["played"], fc["could_play"])):
+            keys = [("seat", str(s))] + ([("nation", str(nations[s]))] if s < len(nations) and nations[s] else [])
+            for group, key in keys:
+                c = by[group].setdefault(key, [0, 0, 0])
+                c[0] += 1
+                c[1] += 1 if k else 0
+                c[2] += 1 if could else 0
+    return {f"by_{group}": {key: {"played": share(p, n), "could_play": share(c, n)}
+                            for key, (n, p, c) in sorted(counts.items())}
+            for group, counts in by.items() if counts}
 
 
 def card_names(api: Any, ruleset: str = "reference", params: dict | None = None) -> list[str] | None:

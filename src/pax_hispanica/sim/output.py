@@ -224,6 +224,17 @@ def _why_html(why: dict) -> str:
     return "\n".join(parts)
 
 
+# Ruleset options that change a rule rather than a number, and the project decision of each
+VARIANT_RULES = {("plunder_loading", "sack_or_own"): "PRJ-38: a PLUNDER fleet also loads its own colonies' Chests, free "
+                                                     "(TRS-2: only by sacking)",
+                 ("employ_range", "anywhere"): "LAB-2: a colony employs from any Cathedral, not only its land zone's"}
+
+
+def variant_rules(params: dict) -> list[str]:
+    """The variant rules a run's overrides (PRJ-31) turn on, in words."""
+    return [VARIANT_RULES[(k, v)] for k, v in sorted(params.items()) if (k, v) in VARIANT_RULES]
+
+
 def render_html(summary: dict, plots: dict[str, Path], meta: dict) -> str:
     fp = summary["first_player"]
     parts = [
@@ -237,6 +248,9 @@ def render_html(summary: dict, plots: dict[str, Path], meta: dict) -> str:
     if meta:
         parts.append("<p>" + ", ".join(f"<b>{html.escape(str(k))}</b>: <code>{html.escape(str(v))}</code>"
                                        for k, v in meta.items()) + "</p>")
+    rules = variant_rules((meta or {}).get("params") or {})
+    if rules:
+        parts.append("<p><b>Variant rules</b> (not the reference's): " + "; ".join(html.escape(r) for r in rules) + ".</p>")
     parts.append(
         f"<p>{summary['games']} games ({summary['completed']} completed, {summary['errors']} with errors); "
         f"players: {summary['players']}; mean decisions per game: {summary['decisions_per_game']:.1f}; "
@@ -324,12 +338,22 @@ def engagement_html(eng: dict, plots: dict[str, Path]) -> str:
                  + "".join(f"<tr><td>{html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['games_with'], True)}</td></tr>"
                            for k, v in (eng.get("events") or {}).items())
                  + "".join(f"<tr><td>loading as {html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['games_with'], True)}</td></tr>"
-                           for k, v in (eng.get("loads_by_legality") or {}).items()) + "</table>")
+                           for k, v in (eng.get("loads_by_legality") or {}).items())
+                 + "".join(f"<tr><td>loading under {html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['games_with'], True)}</td></tr>"
+                           for k, v in (eng.get("loads_by_rule") or {}).items()) + "</table>")
     if "events" in plots:
         parts.append(_img(plots["events"], "events"))
     parts.append("<h3>Actions chosen</h3><table><tr><th>action</th><th>per game</th><th>share of decisions</th></tr>"
                  + "".join(f"<tr><td>{html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['share_of_decisions'], True)}</td></tr>"
                            for k, v in (eng.get("actions") or {}).items()) + "</table>")
+    first = eng.get("first_cycle_cards") or {}
+    if first:
+        parts.append("<h3>Cards in the first cycle</h3><table><tr><th></th><th>games where it played a card in "
+                     "cycle 1</th><th>games where it could pay for one</th></tr>" + "".join(
+                         f"<tr><td>{html.escape(group[3:])} {html.escape(k)}</td><td>{_ci(v['played'], True)}</td>"
+                         f"<td>{_ci(v['could_play'], True)}</td></tr>"
+                         for group in ("by_nation", "by_seat") for k, v in (first.get(group) or {}).items())
+                     + "</table>")
     if eng.get("cards_rarely_played"):
         parts.append("<p>Played in fewer than 5% of games: " + html.escape(", ".join(eng["cards_rarely_played"])) + ".</p>")
     parts.append("<h3>Cards chosen</h3><table><tr><th>card</th><th>played per game</th><th>games where played</th></tr>"

@@ -75,4 +75,5 @@ def win_condition(ruleset: str = "reference") -> dict:
     """The numbers of the win condition (CYC-2, CYC-3) as the ruleset's data has them."""
     params = api.parameters(ruleset)
     return {"cycles": params["cycles"]["value"], "prestige": params["prestige_to_win"]["value"],
-            "money": params["money_per_prestige"]["value"], "colony": params["prestige_per_colony"]["value"]}
+            "money": params["money_per_prestige"]["value"], "colony": params["prestige_per_colony"]["value"],
+            "start_money": params["start_money"]["value"]}

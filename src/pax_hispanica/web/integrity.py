@@ -113,7 +113,7 @@ def start(game_id: str, config_text: str, seed_text: Any, ruleset_version: str |
         raise Damage(None, f"the engine cannot set the game up ({type(e).__name__}: {e})") from None
     made = game.record.get("ruleset_version")
     if ruleset_version and made and str(made) != str(ruleset_version):
-        raise Damage(None, f"made with ruleset {ruleset_version}; this engine has {made}")
+        raise Damage(None, api.ruleset_refusal(ruleset_version, str(made)))
     game.record["actions"] = []
     return Chain(game_id, game, genesis(game_id))
 
