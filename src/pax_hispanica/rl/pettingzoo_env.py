@@ -28,6 +28,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from pax_hispanica import api
+from pax_hispanica.bots.base import SeatLogs
 from pax_hispanica.rl.encoding import BID_CAP, encoding_for
 from pax_hispanica.rl.observation import ObservationLayout
 
@@ -48,11 +49,32 @@ class Game:
         self.enc = encoding_for({"ruleset": ruleset, "ruleset_params": params or {}}, bid_cap)
         self.layout = ObservationLayout(ruleset, params)
         self.state = None
+        self.logs: SeatLogs | None = None
         self._mask_cache = (None, None, None)
 
-    def new(self, seed: int) -> None:
-        self.state = api.new_game(self.config, seed=seed)
+    def new(self, seed: int, bots: dict | None = None) -> None:
+        """A new game; `bots` (seat -> bot): the bots in the game, whose own logs are kept
+        (bots.base.SeatLogs) for those that read one (ISMCTS), so `decide_bot` passes them."""
+        self.logs = None
+        if bots and any(getattr(b, "uses_log", False) for b in bots.values()):
+            g = api.Game.new(self.config, seed)          # the state of api.new_game, and its events
+            self.state, self.logs = g.state, SeatLogs(api, bots, g.events)
+        else:
+            self.state = api.new_game(self.config, seed=seed)
         self.prestige = self._prestige()
+
+    def act(self, action: dict) -> None:
+        """Apply a concrete action, keeping the bots' logs."""
+        self.state, events = api.apply(self.state, action)
+        if self.logs is not None:
+            self.logs.add(events)
+
+    def decide_bot(self, bot, seat: int) -> dict:
+        """`bot`'s action for `seat` now: its own view (with the masked state for a search bot)
+        and, for a bot that reads it, its own log."""
+        view = api.view(self.state, seat, include_state=bool(getattr(bot, "uses_information_state", False)))
+        legal = api.legal_actions(self.state, seat)
+        return self.logs.decide(bot, seat, view, legal) if self.logs is not None else bot.decide(view, legal)
 
     def _prestige(self) -> list[int]:
         return [p["prestige"] for p in api.model_view(self.state, None)["players"]]   # no whole view per step
@@ -79,7 +101,7 @@ class Game:
 
     def apply(self, seat: int, index: int) -> list[float]:
         """Apply the action of `index` for `seat` (legal: checked by the caller); the step rewards."""
-        self.state, _ = api.apply(self.state, self.enc.decode(int(index), seat))
+        self.act(self.enc.decode(int(index), seat))
         rewards = [0.0] * self.n
         if self.dense:
             now = self._prestige()
