@@ -78,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, required=True, help="JSON lines, one per finished game")
     ap.add_argument("--resume", action="store_true", help="keep the games already in --out")
+    ap.add_argument("--only", choices=["a", "b"], help="play one side only (its games do not depend on the other's: "
+                                                       "A's games can be played first, or shared between comparisons)")
     args = ap.parse_args(argv)
     rows: list[dict] = []
     if args.resume and args.out.exists():
@@ -90,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     with args.out.open("a") as fh:
         for i in range(args.games):
             for side, bot in (("a", args.a), ("b", args.b)):
-                if (i, side) in have:
+                if (i, side) in have or (args.only and side != args.only):
                     continue
                 s = spec(bot, args.opponents, args.players, i, args.seed)
                 r = play_game(s)
