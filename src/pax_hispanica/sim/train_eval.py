@@ -110,6 +110,34 @@ def _stage_probs(z: np.ndarray, r: np.ndarray, j: int) -> np.ndarray:
     return p
 
 
+def loss(groups: list[tuple[np.ndarray, np.ndarray]], w: np.ndarray, l2: float = 0.0) -> float:
+    """The fit's objective: the mean over positions of -log P(labels), P the softmax over the
+    seats not yet placed at each stage, plus l2 * |w|^2 (X already standardised)."""
+    total = sum(len(r) for _x, r in groups)
+    out = 0.0
+    for x, r in groups:
+        z = x @ w
+        rows = np.arange(len(r))
+        for j in range(r.shape[1]):
+            zz = z.copy()
+            for k in range(j):
+                zz[rows, r[:, k]] = -np.inf
+            out -= float(_log_softmax(zz)[rows, r[:, j]].sum())
+    return out / total + l2 * float(w @ w)
+
+
+def gradient(groups: list[tuple[np.ndarray, np.ndarray]], w: np.ndarray, l2: float = 0.0,
+             total: int | None = None) -> np.ndarray:
+    """The gradient of `loss` in w."""
+    total = total or sum(len(r) for _x, r in groups)
+    grad = 2 * l2 * w
+    for x, r in groups:
+        z = x @ w
+        p = sum(_stage_probs(z, r, j) for j in range(r.shape[1]))
+        grad = grad + np.einsum("ps,psf->f", p, x) / total
+    return grad
+
+
 def fit(groups: list[tuple[np.ndarray, np.ndarray]], l2: float = 1e-3, steps: int = 1500,
         rate: float = 0.05) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(mean, scale, weights) of the standardised conditional logit; each group's labels are
@@ -126,11 +154,7 @@ def fit(groups: list[tuple[np.ndarray, np.ndarray]], l2: float = 1e-3, steps: in
     v = np.zeros_like(w)
     b1, b2 = 0.9, 0.999
     for t in range(1, steps + 1):
-        grad = 2 * l2 * w
-        for x, r in std:
-            z = x @ w
-            p = sum(_stage_probs(z, r, j) for j in range(r.shape[1]))
-            grad += np.einsum("ps,psf->f", p, x) / total
+        grad = gradient(std, w, l2, total)
         m = b1 * m + (1 - b1) * grad
         v = b2 * v + (1 - b2) * grad * grad
         w -= rate * (m / (1 - b1 ** t)) / (np.sqrt(v / (1 - b2 ** t)) + 1e-8)
