@@ -75,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--opponents", default="heuristic")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=200, help="pairs of games")
+    ap.add_argument("--start", type=int, default=0, help="play the pairs from this index on (split a run over "
+                                                          "processes, each its own --out; concatenate the files "
+                                                          "and --resume to read the whole)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, required=True, help="JSON lines, one per finished game")
     ap.add_argument("--resume", action="store_true", help="keep the games already in --out")
@@ -90,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     with args.out.open("a") as fh:
-        for i in range(args.games):
+        for i in range(args.start, args.games):
             for side, bot in (("a", args.a), ("b", args.b)):
                 if (i, side) in have or (args.only and side != args.only):
                     continue
