@@ -19,8 +19,9 @@ def test_the_shipped_ladder_rates_the_lobby_bots_and_names_its_command():
     assert data["command"].startswith("paxh ladder") and re.fullmatch(r"\d{4}-\d\d-\d\d", data["date"])
     for kind in ("random", "heuristic"):
         assert bots.ladder_rating(kind) is not None, kind
-    for n in (1, 2):     # ISMCTS's strengths 1 and 2 are on the ladder (3, 800 iterations, is too slow to rate)
-        assert bots.ladder_rating("ismcts", n) is not None, n
+    # ISMCTS's strength 1 (50 iterations) is on the ladder; 2 and 3 (200, 800) were too slow to
+    # rate on the shared machine (docs/bots.md, "Ladder") and are shown without a number
+    assert bots.ladder_rating("ismcts", 1) is not None
     assert bots.strength_config("ismcts", 1) == "ismcts:iterations=50"
     assert bots.ladder_rating("heuristic")["ordinal"] > bots.ladder_rating("random")["ordinal"]
 
