@@ -268,7 +268,11 @@ class TerminalGame:
                     s = acting[0]
                     st = self.game.state
                     view = api.view(st, s, include_state=getattr(self.bots[s], "uses_information_state", False))
-                    action = self.bots[s].decide(view, api.legal_actions(st, s))
+                    bot = self.bots[s]
+                    if getattr(bot, "uses_log", False):     # its own log (as the web server gives it)
+                        action = bot.decide(view, api.legal_actions(st, s), log=api.redact(self.game.events, s))
+                    else:
+                        action = bot.decide(view, api.legal_actions(st, s))
                 try:
                     self.game.act(action)
                 except api.IllegalAction as e:

@@ -70,10 +70,18 @@ def test_bad_ladders_are_refused_clearly(text, words):
 
 def test_paxh_ladder_writes_its_table_plot_and_games(tmp_path):
     result = CliRunner().invoke(app, ["ladder", "--bots", "random,heuristic", "--players", "2", "--games", "4",
-                                      "--seed", "2", "--out", str(tmp_path)])
+                                      "--seed", "2", "--out", str(tmp_path), "--data", str(tmp_path / "lobby.json")])
     assert result.exit_code == 0, result.output
     assert "heuristic" in result.output and "95% interval" in result.output
     data = json.loads((tmp_path / "ladder.json").read_text())
     assert data["games"] == 4 and [r["bot"] for r in data["ratings"]][0] in ("heuristic", "random")
     assert "plotly" in (tmp_path / "ladder.html").read_text()
     assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 4
+    svg = (tmp_path / "ladder.svg").read_text()
+    assert svg.startswith("<svg") and svg.count("<circle") == 2 and "heuristic" in svg
+    # --data: the small file the web lobby reads (data/ladder.json), with its command and date
+    lobby = json.loads((tmp_path / "lobby.json").read_text())
+    assert lobby["command"].startswith("paxh ladder") and "--games 4" in lobby["command"] and lobby["date"]
+    assert lobby["games"] == 4 and set(lobby["ratings"]) == {"random", "heuristic"}
+    top = data["ratings"][0]
+    assert lobby["ratings"][top["bot"]]["ordinal"] == top["ordinal"]

@@ -41,6 +41,35 @@ def strength_options(kind: str, strength: int | None) -> dict[str, Any]:
     return dict(REGISTRY[kind].strengths.get(strength or 2, {})) if kind in REGISTRY else {}
 
 
+def strength_config(kind: str, strength: int | None = None) -> str:
+    """The configuration a kind at a strength plays, named as `paxh simulate --bots` and
+    `paxh ladder` name it: "ismcts:iterations=50", "heuristic"."""
+    return ":".join([kind, *(f"{k}={v}" for k, v in strength_options(kind, strength).items())])
+
+
+LADDER_FILE = "ladder.json"      # in pax_hispanica/data: `paxh ladder --data` wrote it
+_ladder: dict[str, Any] = {}
+
+
+def ladder_ratings() -> dict[str, Any]:
+    """The shipped bot ladder (data/ladder.json: each configuration's rating, with the command
+    and the date that made it; docs/bots.md, "Ladder"); {} when there is none."""
+    if "data" not in _ladder:
+        import json
+        from importlib import resources
+        try:
+            _ladder["data"] = json.loads(resources.files("pax_hispanica").joinpath("data", LADDER_FILE).read_text())
+        except (OSError, ValueError):
+            _ladder["data"] = {}
+    return _ladder["data"]
+
+
+def ladder_rating(kind: str, strength: int | None = None) -> dict[str, Any] | None:
+    """The ladder's rating of `kind` at `strength` (ordinal = mu - 3 sigma, mu, sigma, the 95%
+    interval low..high, games), or None when the ladder did not rate that configuration."""
+    return (ladder_ratings().get("ratings") or {}).get(strength_config(kind, strength))
+
+
 def make_agent(kind: str, seed: int, **options: Any) -> Agent:
     """Create a bot.  ``kind``: one of ``KINDS`` ("random", "heuristic" or "ismcts").
 
@@ -57,4 +86,4 @@ def make_agent(kind: str, seed: int, **options: Any) -> Agent:
 
 
 __all__ = ["DEFAULT_KIND", "KINDS", "REGISTRY", "SEARCH_KINDS", "Agent", "BaseAgent", "BotKind", "expand_descriptors",
-           "make_agent", "stable_seed", "strength_options"]
+           "ladder_rating", "ladder_ratings", "make_agent", "stable_seed", "strength_config", "strength_options"]

@@ -196,3 +196,29 @@ class BaseAgent:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed})"
+
+
+class SeatLogs:
+    """The own log of every seat whose bot reads one (``uses_log``: ISMCTS), kept as the
+    game goes: ``api.redact(events, seat)`` of the game's events so far (HID-2), extended
+    one decision at a time. ``decide`` passes a seat's log to its bot, and calls
+    ``decide(view, legal)`` for a bot that takes none. The simulator keeps the same logs
+    (sim/runner.py); the corpus's bot games, the TUI and the Gymnasium opponents use this."""
+
+    def __init__(self, api: Any, agents: Any, events: list[dict]) -> None:
+        items = agents.items() if isinstance(agents, dict) else enumerate(agents)
+        self.api = api
+        self.logs: dict[int, list[dict]] = {s: list(api.redact(events, s)) for s, a in items
+                                            if getattr(a, "uses_log", False)}
+
+    def __bool__(self) -> bool:
+        return bool(self.logs)
+
+    def add(self, events: list[dict]) -> None:
+        """The events one action caused, each seat's share appended to its log."""
+        for s, log in self.logs.items():
+            log.extend(self.api.redact(events, s))
+
+    def decide(self, agent: Any, seat: int, view: Any, legal: list[Descriptor]) -> Action:
+        log = self.logs.get(seat)
+        return agent.decide(view, legal) if log is None else agent.decide(view, legal, log=log)

@@ -54,10 +54,8 @@ class PaxHispanicaEnv(gymnasium.Env):
             seat = self.game.current()
             if seat == self.seat:
                 break
-            bot = self.bots[seat]
-            view = api.view(self.game.state, seat, include_state=bool(getattr(bot, "uses_information_state", False)))
-            action = bot.decide(view, api.legal_actions(self.game.state, seat))
-            self.game.state, _ = api.apply(self.game.state, action)
+            # its own view and, for a bot that reads it (ISMCTS), its own log (docs/bots.md)
+            self.game.act(self.game.decide_bot(self.bots[seat], seat))
             reward += self._after_move()
         return reward
 
@@ -74,10 +72,10 @@ class PaxHispanicaEnv(gymnasium.Env):
     def reset(self, seed=None, options=None):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2 ** 63))
-        self.game.new(game_seed)
         others = [s for s in range(self.game.n) if s != self.seat]
         self.bots = {s: make_agent(k, api.derived_seed(game_seed, f"bot-{s}"), **self.opponent_options)
                      for s, k in zip(others, self.kinds)}
+        self.game.new(game_seed, self.bots)
         self._play_bots()
         obs = self._obs()
         return obs, {"action_mask": obs["action_mask"]}

@@ -28,6 +28,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from pax_hispanica import api
+from pax_hispanica.bots.base import SeatLogs
 from pax_hispanica.rl.encoding import BID_CAP, encoding_for
 from pax_hispanica.rl.observation import ObservationLayout
 
@@ -48,11 +49,32 @@ class Game:
         self.enc = encoding_for({"ruleset": ruleset, "ruleset_params": params or {}}, bid_cap)
         self.layout = ObservationLayout(ruleset, params)
         self.state = None
+        self.logs: SeatLogs | None = None
         self._mask_cache = (None, None, None)
 
-    def new(self, seed: int) -> None:
-        self.state = api.new_game(self.config, seed=seed)
+    def new(self, seed: int, bots: dict | None = None) -> None:
+        """A new game; `bots` (seat -> bot): the bots in the game, whose own logs are kept
+        (bots.base.SeatLogs) for those that read one (ISMCTS), so `decide_bot` passes them."""
+        self.logs = None
+        if bots and any(getattr(b, "uses_log", False) for b in bots.values()):
+            g = api.Game.new(self.config, seed)          # the state of api.new_game, and its events
+            self.state, self.logs = g.state, SeatLogs(api, bots, g.events)
+        else:
+            self.state = api.new_game(self.config, seed=seed)
         self.prestige = self._prestige()
+
+    def act(self, action: dict) -> None:
+        """Apply a concrete action, keeping the bots' logs."""
+        self.state, events = api.apply(self.state, action)
+        if self.logs is not None:
+            self.logs.add(events)
+
+    def decide_bot(self, bot, seat: int) -> dict:
+        """`bot`'s action for `seat` now: its own view (with the masked state for a search bot)
+        and, for a bot that reads it, its own log."""
+        view = api.view(self.state, seat, include_state=bool(getattr(bot, "uses_information_state", False)))
+        legal = api.legal_actions(self.state, seat)
+        return self.logs.decide(bot, seat, view, legal) if self.logs is not None else bot.decide(view, legal)
 
     def _prestige(self) -> list[int]:
         return [p["prestige"] for p in api.model_view(self.state, None)["players"]]   # no whole view per step
@@ -79,7 +101,7 @@ class Game:
 
     def apply(self, seat: int, index: int) -> list[float]:
         """Apply the action of `index` for `seat` (legal: checked by the caller); the step rewards."""
-        self.state, _ = api.apply(self.state, self.enc.decode(int(index), seat))
+        self.act(self.enc.decode(int(index), seat))
         rewards = [0.0] * self.n
         if self.dense:
             now = self._prestige()
@@ -122,104 +144,13 @@ def _game_seed(rng: np.random.Generator) -> int:
     return int(rng.integers(0, 2 ** 63))
 
 
-class raw_env(AECEnv):
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1, "name": NAME, "is_parallelizable": False}
-
-    def __init__(self, players: int = 4, reward: str = "rank", dense: bool = False, max_cycles=None,
-                 illegal: str = "terminate", illegal_reward: float = -1.0, render_mode=None, **config):
-        super().__init__()
-        if illegal not in ("terminate", "refuse"):
-            raise ValueError(f"illegal must be 'terminate' or 'refuse', not {illegal!r}")
-        self.game = Game(players, reward, dense, **config)
-        self.possible_agents = [f"player_{i}" for i in range(players)]
-        self.agents = []
-        self.max_cycles, self.illegal, self.illegal_reward = max_cycles, illegal, illegal_reward
-        self.render_mode = render_mode
-        obs, act = self.game.spaces()
-        self._obs_space, self._act_space = obs, act
-        self._rng = np.random.default_rng()
-
-    @functools.lru_cache(maxsize=None)
-    def observation_space(self, agent):
-        return self._obs_space
-
-    @functools.lru_cache(maxsize=None)
-    def action_space(self, agent):
-        return gymnasium.spaces.Discrete(self.game.enc.size)
-
-    def seat(self, agent) -> int:
-        return self.possible_agents.index(agent)
-
-    def observe(self, agent):
-        s = self.seat(agent)
-        mask = self.game.mask(s) if agent == self.agent_selection and not self.terminations[agent] \
-            and not self.truncations[agent] else np.zeros(self.game.enc.size, np.int8)
-        return {"observation": self.game.observation(s), "action_mask": mask.copy()}
-
-    def reset(self, seed=None, options=None):
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        self.game.new(_game_seed(self._rng))
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.steps = 0
-        self.agent_selection = self.possible_agents[self.game.current()]
-
-    def step(self, action):
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        seat = self.seat(agent)
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        legal = action is not None and 0 <= int(action) < self.game.enc.size and self.game.mask(seat)[int(action)]
-        self.steps += 1
-        if not legal:
-            self.rewards[agent] = float(self.illegal_reward)
-            self.infos[agent] = {"illegal_action": True}
-            if self.illegal == "terminate":
-                self.terminations = {a: True for a in self.agents}
-        else:
-            for s, r in enumerate(self.game.apply(seat, int(action))):
-                self.rewards[self.possible_agents[s]] = r
-            if self.game.over():
-                self.terminations = {a: True for a in self.agents}
-                for a in self.agents:
-                    self.infos[a] = {"result": api.result(self.game.state)}
-        if self.max_cycles is not None and self.steps >= self.max_cycles and not self.game.over():
-            self.truncations = {a: True for a in self.agents}
-        if not any(self.terminations.values()) and not any(self.truncations.values()):
-            self.agent_selection = self.possible_agents[self.game.current()]
-        self._accumulate_rewards()
-
-    def render(self):
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode")
-        return self.game.render(self.render_mode)
-
-    def close(self):
-        pass
-
-
-def env(**kwargs):
-    """The AEC environment with PettingZoo's usual wrappers (bounds and call order checked)."""
-    e = raw_env(**kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
-
-
-class parallel_env(ParallelEnv):
-    """Every seat the engine asks acts at once (all choosers of a sealed choice together)."""
+class _Core:
+    """What the AEC and the Parallel environments share: the configuration, the spaces, the
+    seeding, the legality check, applying one seat's action with its rewards, rendering."""
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1, "name": NAME}
 
-    def __init__(self, players: int = 4, reward: str = "rank", dense: bool = False, max_cycles=None,
-                 illegal: str = "terminate", illegal_reward: float = -1.0, render_mode=None, **config):
+    def _setup(self, players: int, reward: str, dense: bool, max_cycles, illegal: str,
+               illegal_reward: float, render_mode, config: dict) -> None:
         if illegal not in ("terminate", "refuse"):
             raise ValueError(f"illegal must be 'terminate' or 'refuse', not {illegal!r}")
         self.game = Game(players, reward, dense, **config)
@@ -238,50 +169,37 @@ class parallel_env(ParallelEnv):
     def action_space(self, agent):
         return gymnasium.spaces.Discrete(self.game.enc.size)
 
-    def _observations(self):
-        acting = set(api.acting(self.game.state))
-        zeros = np.zeros(self.game.enc.size, np.int8)
-        return {a: {"observation": self.game.observation(s),
-                    "action_mask": self.game.mask(s).copy() if s in acting else zeros}
-                for s, a in enumerate(self.possible_agents) if a in self.agents}
+    def seat(self, agent) -> int:
+        return self.possible_agents.index(agent)
 
-    def reset(self, seed=None, options=None):
+    def _zeros(self) -> np.ndarray:
+        return np.zeros(self.game.enc.size, np.int8)
+
+    def _obs(self, seat: int, acting: bool) -> dict:
+        """An agent's observation: its own view, and its mask when it is asked to act."""
+        return {"observation": self.game.observation(seat),
+                "action_mask": self.game.mask(seat).copy() if acting else self._zeros()}
+
+    def _new_game(self, seed) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.game.new(_game_seed(self._rng))
         self.agents = self.possible_agents[:]
         self.steps = 0
-        return self._observations(), {a: {} for a in self.agents}
 
-    def step(self, actions):
-        rewards = {a: 0.0 for a in self.agents}
-        infos = {a: {} for a in self.agents}
-        terminated = truncated = False
-        self.steps += 1
-        # the choosers act in the engine's order; a sealed choice is revealed once all committed
-        for seat in api.acting(self.game.state):
-            agent = self.possible_agents[seat]
-            action = actions.get(agent)
-            if action is None or not (0 <= int(action) < self.game.enc.size) or not self.game.mask(seat)[int(action)]:
-                rewards[agent] += float(self.illegal_reward)
-                infos[agent] = {"illegal_action": True}
-                if self.illegal == "terminate":
-                    terminated = True
-                    break
-                continue
-            for s, r in enumerate(self.game.apply(seat, int(action))):
-                rewards[self.possible_agents[s]] += r
-        if self.game.over():
-            terminated = True
-            infos = {a: {"result": api.result(self.game.state)} for a in self.agents}
-        if not terminated and self.max_cycles is not None and self.steps >= self.max_cycles:
-            truncated = True
-        obs = self._observations()
-        terms = {a: terminated for a in self.agents}
-        truncs = {a: truncated for a in self.agents}
-        if terminated or truncated:
-            self.agents = []
-        return obs, rewards, terms, truncs, infos
+    def _is_legal(self, seat: int, action) -> bool:
+        return action is not None and 0 <= int(action) < self.game.enc.size and bool(self.game.mask(seat)[int(action)])
+
+    def _apply(self, seat: int, action, rewards: dict) -> None:
+        """Apply a legal action of `seat`, adding every seat's step reward to `rewards`."""
+        for s, r in enumerate(self.game.apply(seat, int(action))):
+            rewards[self.possible_agents[s]] += r
+
+    def _results(self) -> dict:
+        return {a: {"result": api.result(self.game.state)} for a in self.agents}
+
+    def _truncated(self) -> bool:
+        return self.max_cycles is not None and self.steps >= self.max_cycles and not self.game.over()
 
     def render(self):
         if self.render_mode is None:
@@ -290,6 +208,105 @@ class parallel_env(ParallelEnv):
 
     def close(self):
         pass
+
+
+class raw_env(_Core, AECEnv):
+    metadata = {**_Core.metadata, "is_parallelizable": False}
+
+    def __init__(self, players: int = 4, reward: str = "rank", dense: bool = False, max_cycles=None,
+                 illegal: str = "terminate", illegal_reward: float = -1.0, render_mode=None, **config):
+        AECEnv.__init__(self)
+        self._setup(players, reward, dense, max_cycles, illegal, illegal_reward, render_mode, config)
+
+    def observe(self, agent):
+        return self._obs(self.seat(agent), agent == self.agent_selection and not self.terminations[agent]
+                         and not self.truncations[agent])
+
+    def reset(self, seed=None, options=None):
+        self._new_game(seed)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current()]
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self.seat(agent)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.steps += 1
+        if not self._is_legal(seat, action):
+            self.rewards[agent] = float(self.illegal_reward)
+            self.infos[agent] = {"illegal_action": True}
+            if self.illegal == "terminate":
+                self.terminations = {a: True for a in self.agents}
+        else:
+            self._apply(seat, action, self.rewards)
+            if self.game.over():
+                self.terminations = {a: True for a in self.agents}
+                self.infos = self._results()
+        if self._truncated():
+            self.truncations = {a: True for a in self.agents}
+        if not any(self.terminations.values()) and not any(self.truncations.values()):
+            self.agent_selection = self.possible_agents[self.game.current()]
+        self._accumulate_rewards()
+
+
+def env(**kwargs):
+    """The AEC environment with PettingZoo's usual wrappers (bounds and call order checked)."""
+    e = raw_env(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class parallel_env(_Core, ParallelEnv):
+    """Every seat the engine asks acts at once (all choosers of a sealed choice together)."""
+
+    def __init__(self, players: int = 4, reward: str = "rank", dense: bool = False, max_cycles=None,
+                 illegal: str = "terminate", illegal_reward: float = -1.0, render_mode=None, **config):
+        self._setup(players, reward, dense, max_cycles, illegal, illegal_reward, render_mode, config)
+
+    def _observations(self):
+        acting = set(api.acting(self.game.state))
+        return {a: self._obs(s, s in acting) for s, a in enumerate(self.possible_agents) if a in self.agents}
+
+    def reset(self, seed=None, options=None):
+        self._new_game(seed)
+        return self._observations(), {a: {} for a in self.agents}
+
+    def step(self, actions):
+        rewards = {a: 0.0 for a in self.agents}
+        infos = {a: {} for a in self.agents}
+        terminated = False
+        self.steps += 1
+        # the choosers act in the engine's order; a sealed choice is revealed once all committed
+        for seat in api.acting(self.game.state):
+            agent = self.possible_agents[seat]
+            action = actions.get(agent)
+            if not self._is_legal(seat, action):
+                rewards[agent] += float(self.illegal_reward)
+                infos[agent] = {"illegal_action": True}
+                if self.illegal == "terminate":
+                    terminated = True
+                    break
+                continue
+            self._apply(seat, action, rewards)
+        if self.game.over():
+            terminated = True
+            infos = self._results()
+        truncated = not terminated and self._truncated()
+        obs = self._observations()
+        terms = {a: terminated for a in self.agents}
+        truncs = {a: truncated for a in self.agents}
+        if terminated or truncated:
+            self.agents = []
+        return obs, rewards, terms, truncs, infos
 
 
 def turn_based_parallel_env(**kwargs):

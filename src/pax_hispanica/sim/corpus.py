@@ -30,7 +30,7 @@ from typing import Any
 
 from .. import api
 from ..bots import make_agent
-from ..bots.base import stable_seed
+from ..bots.base import SeatLogs, stable_seed
 
 ROOT = Path(__file__).resolve().parents[3]
 CORPUS = ROOT / "tests" / "corpus"
@@ -51,17 +51,19 @@ def entry(game: api.Game, **meta: Any) -> dict:
 
 
 def play_out(game: api.Game, kinds: list[str], seed: int, options: dict | None = None) -> api.Game:
-    """Play `game` to its end with one bot per seat, each seeded from `seed` and its seat."""
+    """Play `game` to its end with one bot per seat, each seeded from `seed` and its seat; a
+    bot that reads its own log (ISMCTS) gets it, as in `paxh simulate` (bots.base.SeatLogs)."""
     agents = [make_agent(k, stable_seed("corpus-bot", seed, s), **(options or {}).get(k, {}))
               for s, k in enumerate(kinds)]
+    logs = SeatLogs(api, agents, game.events)
     while not api.is_over(game.state):
         seats = api.acting(game.state)
         if not seats:
             raise RuntimeError("nobody acts but the game is not over")
         seat = seats[0]
         view = api.view(game.state, seat, include_state=getattr(agents[seat], "uses_information_state", False))
-        action = agents[seat].decide(view, api.legal_actions(game.state, seat))
-        game.act(action)
+        action = logs.decide(agents[seat], seat, view, api.legal_actions(game.state, seat))
+        logs.add(game.act(action))
         if len(game.record["actions"]) > MAX_ACTIONS:
             raise RuntimeError(f"game not over after {MAX_ACTIONS} actions")
     return game

@@ -176,3 +176,49 @@ def plot_html(data: dict) -> str:
     fig.update_layout(title=f"Bot ladder: {data['games']} games of {data['players']} players (openskill)",
                       xaxis_title="skill (mu)", height=160 + 40 * len(rs), margin={"l": 220})
     return fig.to_html(include_plotlyjs=True, full_html=True)
+
+
+def lobby_data(data: dict, command: str, date: str) -> dict:
+    """The small file the web lobby names its bots by (``--data``; the package ships
+    data/ladder.json, read by ``bots.ladder_rating``): each configuration's rating, with the
+    command and the date that made it."""
+    return {"command": command, "date": date, "players": data["players"], "games": data["games"],
+            "seed": data["seed"], "model": data["model"], "rating": "mu - 3 sigma (openskill)",
+            "ratings": {r["bot"]: {k: r[k] for k in ("ordinal", "mu", "sigma", "low", "high", "games", "win_share")}
+                        for r in data["ratings"]}}
+
+
+
+def plot_svg(data: dict) -> str:
+    """The same plot as a small static SVG (no JavaScript; the README shows it): each
+    configuration's mu with its 95% interval, and its rating (mu - 3 sigma) as a tick."""
+    rs = data["ratings"]
+    lo = min([r["low"] for r in rs] + [r["ordinal"] for r in rs])
+    hi = max(r["high"] for r in rs)
+    lo, hi = math.floor(lo / 5) * 5, math.ceil(hi / 5) * 5
+    left, width, row, top = 260, 420, 26, 40
+    height = top + row * len(rs) + 40
+
+    def x(v: float) -> float:
+        return left + (v - lo) / max(hi - lo, 1e-9) * width
+
+    def esc(t: str) -> str:
+        return t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 30}" height="{height}" '
+           f'font-family="sans-serif" font-size="12">',
+           f'<rect width="100%" height="100%" fill="white"/>',
+           f'<text x="{left}" y="20" font-size="13">Bot ladder: {data["games"]} games of {data["players"]} players '
+           f'(openskill {esc(str(data["model"]))})</text>']
+    for k in range(int(lo), int(hi) + 1, 5):
+        out.append(f'<line x1="{x(k):.1f}" y1="{top - 8}" x2="{x(k):.1f}" y2="{height - 30}" stroke="#ddd"/>'
+                   f'<text x="{x(k):.1f}" y="{height - 14}" text-anchor="middle" fill="#555">{k}</text>')
+    for i, r in enumerate(rs):
+        y = top + row * i + row / 2
+        out.append(f'<text x="{left - 10}" y="{y + 4:.1f}" text-anchor="end">{esc(r["bot"])}</text>'
+                   f'<line x1="{x(r["low"]):.1f}" y1="{y:.1f}" x2="{x(r["high"]):.1f}" y2="{y:.1f}" stroke="#1f77b4" stroke-width="2"/>'
+                   f'<circle cx="{x(r["mu"]):.1f}" cy="{y:.1f}" r="4" fill="#1f77b4"/>'
+                   f'<line x1="{x(r["ordinal"]):.1f}" y1="{y - 6:.1f}" x2="{x(r["ordinal"]):.1f}" y2="{y + 6:.1f}" stroke="#d62728" stroke-width="2"/>')
+    out.append(f'<text x="{left}" y="{height - 1}" fill="#555" font-size="11">dot: mu, bar: 95% interval, '
+               f'red tick: rating mu - 3 sigma</text></svg>')
+    return "\n".join(out) + "\n"

@@ -1,7 +1,9 @@
 """``paxh ladder``: a Typer command function (the CLI registers it); the work is in sim/ladder.py."""
 from __future__ import annotations
 
+import datetime
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -20,8 +22,9 @@ def ladder_command(
     passes: Annotated[int, typer.Option("--passes", min=1, max=20, help="Fit the ratings over the games this many times (more passes: less dependence on game order).")] = 1,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")] = 1,
     dask: Annotated[str | None, typer.Option("--dask", help="A Dask scheduler (tcp://host:port).")] = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Folder for ladder.json, ladder.html (the plot) and games.jsonl.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Folder for ladder.json, ladder.html and ladder.svg (the plot) and games.jsonl.")] = None,
     json_mode: Annotated[bool, typer.Option("--json", help="Print the ratings as JSON.")] = False,
+    data_file: Annotated[Path | None, typer.Option("--data", help="Also write the ratings, the command and the date to this small JSON file (the web lobby names its bots by src/pax_hispanica/data/ladder.json).")] = None,
 ) -> None:
     """Rate bot configurations against each other: a round robin in mixed tables, seats
     rotated, fitted with openskill (Plackett-Luce). Prints each bot's rating (mu - 3 sigma)
@@ -45,11 +48,22 @@ def ladder_command(
         ladder, results = lad.run(configs, players, games, seed, passes=passes, workers=workers,
                                   dask_address=dask, progress=lambda done, total: bar.update(task, completed=done))
     data = lad.summary(ladder, players, seed)
-    data.update({"bots": configs, "passes": passes, "seconds": round(time.perf_counter() - t0, 1)})
+    # the command that reproduces these ratings (from the options, whoever called the function)
+    command = " ".join(["paxh ladder", "--bots", shlex.quote(",".join(configs)), "--players", str(players),
+                        "--games", str(games), "--seed", str(seed), "--passes", str(passes)]
+                       + (["--out", shlex.quote(str(out))] if out is not None else [])
+                       + (["--data", shlex.quote(str(data_file))] if data_file is not None else []))
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    data.update({"bots": configs, "passes": passes, "seconds": round(time.perf_counter() - t0, 1),
+                 "command": command, "date": date})
+    if data_file is not None:
+        data_file.parent.mkdir(parents=True, exist_ok=True)
+        data_file.write_text(json.dumps(lad.lobby_data(data, command, date), indent=1, sort_keys=True) + "\n")
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         (out / "ladder.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         (out / "ladder.html").write_text(lad.plot_html(data))
+        (out / "ladder.svg").write_text(lad.plot_svg(data))
         with (out / "games.jsonl").open("w") as fh:
             for r in results:
                 fh.write(json.dumps({k: r.get(k) for k in ("index", "seed", "bots", "ranking", "scores", "winner", "error")}) + "\n")
@@ -58,6 +72,6 @@ def ladder_command(
         return
     typer.echo(lad.text_table(data))
     if out is not None:
-        typer.echo(f"written: {out / 'ladder.json'}, {out / 'ladder.html'}, {out / 'games.jsonl'}")
+        typer.echo(f"written: {out / 'ladder.json'}, {out / 'ladder.html'}, {out / 'ladder.svg'}, {out / 'games.jsonl'}")
     if ladder.errors:
         raise typer.Exit(1)

@@ -26,6 +26,7 @@ from .runner import execute, make_specs, stable_seed
 
 Progress = Callable[[int, int], None]
 DEFAULT_TABLES = ("heuristic", "heuristic,heuristic,random")
+LABELS = ("winner", "ranking")
 
 
 @dataclass
@@ -34,6 +35,13 @@ class Data:
     winners: list[int]
     games: list[int]                     # the game each position comes from
     errors: int = 0
+    rankings: list[list[int]] | None = None   # each position's game's final ranking, best first
+
+    def ranking(self, i: int) -> list[int]:
+        """Position i's final ranking; with winners only, the winner first and the rest unranked."""
+        if self.rankings is not None:
+            return self.rankings[i]
+        return [self.winners[i]]
 
     def __len__(self) -> int:
         return len(self.winners)
@@ -52,7 +60,7 @@ def generate(games: int, players: tuple[int, ...] = (3, 4, 5), tables: tuple[str
             s["index"] = len(specs)
             specs.append(s)
     results = execute(specs, workers=workers, dask_address=dask_address, progress=progress)
-    data = Data([], [], [])
+    data = Data([], [], [], rankings=[])
     for r in sorted(results, key=lambda r: r["index"]):
         if r.get("error") or r.get("winner") is None:
             data.errors += 1
@@ -60,17 +68,29 @@ def generate(games: int, players: tuple[int, ...] = (3, 4, 5), tables: tuple[str
         for pos in r.get("positions") or []:
             data.rows.append(pos)
             data.winners.append(int(r["winner"]))
+            data.rankings.append([int(s) for s in r.get("ranking") or [r["winner"]]])
             data.games.append(int(r["index"]))
     return data
 
 
-def _groups(data: Data, idx: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Positions grouped by player count: (X of shape positions x seats x features, winners)."""
+def _groups(data: Data, idx: list[int], label: str = "winner") -> list[tuple[np.ndarray, np.ndarray]]:
+    """Positions grouped by player count: (X of shape positions x seats x features, R), R the
+    labels of shape positions x stages: the winner alone (``label="winner"``), or the final
+    ranking's first n-1 places (``"ranking"``), the stages of a Plackett-Luce likelihood."""
+    if label not in LABELS:
+        raise ValueError(f"label must be one of {', '.join(LABELS)}, not {label!r}")
     by_n: dict[int, list[int]] = {}
     for i in idx:
         by_n.setdefault(len(data.rows[i]), []).append(i)
-    return [(np.asarray([data.rows[i] for i in ids], dtype=float), np.asarray([data.winners[i] for i in ids]))
-            for _n, ids in sorted(by_n.items())]
+    out = []
+    for n, ids in sorted(by_n.items()):
+        x = np.asarray([data.rows[i] for i in ids], dtype=float)
+        if label == "ranking" and data.rankings is not None and all(len(data.ranking(i)) >= n - 1 for i in ids):
+            r = np.asarray([data.ranking(i)[:n - 1] for i in ids], dtype=int).reshape(len(ids), n - 1)
+        else:
+            r = np.asarray([data.winners[i] for i in ids], dtype=int).reshape(len(ids), 1)
+        out.append((x, r))
+    return out
 
 
 def _log_softmax(z: np.ndarray) -> np.ndarray:
@@ -78,9 +98,51 @@ def _log_softmax(z: np.ndarray) -> np.ndarray:
     return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
 
 
+def _stage_probs(z: np.ndarray, r: np.ndarray, j: int) -> np.ndarray:
+    """Stage j of the Plackett-Luce likelihood: the softmax of z over the seats not yet placed
+    (r[:, :j] are placed), minus 1 at the seat placed j-th: the gradient of -log P(stage j) in z."""
+    zz = z.copy()
+    rows = np.arange(len(r))
+    for k in range(j):
+        zz[rows, r[:, k]] = -np.inf
+    p = np.exp(_log_softmax(zz))
+    p[rows, r[:, j]] -= 1.0
+    return p
+
+
+def loss(groups: list[tuple[np.ndarray, np.ndarray]], w: np.ndarray, l2: float = 0.0) -> float:
+    """The fit's objective: the mean over positions of -log P(labels), P the softmax over the
+    seats not yet placed at each stage, plus l2 * |w|^2 (X already standardised)."""
+    total = sum(len(r) for _x, r in groups)
+    out = 0.0
+    for x, r in groups:
+        z = x @ w
+        rows = np.arange(len(r))
+        for j in range(r.shape[1]):
+            zz = z.copy()
+            for k in range(j):
+                zz[rows, r[:, k]] = -np.inf
+            out -= float(_log_softmax(zz)[rows, r[:, j]].sum())
+    return out / total + l2 * float(w @ w)
+
+
+def gradient(groups: list[tuple[np.ndarray, np.ndarray]], w: np.ndarray, l2: float = 0.0,
+             total: int | None = None) -> np.ndarray:
+    """The gradient of `loss` in w."""
+    total = total or sum(len(r) for _x, r in groups)
+    grad = 2 * l2 * w
+    for x, r in groups:
+        z = x @ w
+        p = sum(_stage_probs(z, r, j) for j in range(r.shape[1]))
+        grad = grad + np.einsum("ps,psf->f", p, x) / total
+    return grad
+
+
 def fit(groups: list[tuple[np.ndarray, np.ndarray]], l2: float = 1e-3, steps: int = 1500,
         rate: float = 0.05) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(mean, scale, weights) of the standardised conditional logit."""
+    """(mean, scale, weights) of the standardised conditional logit; each group's labels are
+    one stage (the winner: a softmax over the seats) or several (the ranking: Plackett-Luce,
+    the winner among all seats, then the second among the rest, ...)."""
     flat = np.concatenate([x.reshape(-1, x.shape[2]) for x, _y in groups])
     mean = flat.mean(axis=0)
     scale = flat.std(axis=0)
@@ -92,11 +154,7 @@ def fit(groups: list[tuple[np.ndarray, np.ndarray]], l2: float = 1e-3, steps: in
     v = np.zeros_like(w)
     b1, b2 = 0.9, 0.999
     for t in range(1, steps + 1):
-        grad = 2 * l2 * w
-        for x, y in std:
-            p = np.exp(_log_softmax(x @ w))
-            p[np.arange(len(y)), y] -= 1.0
-            grad += np.einsum("ps,psf->f", p, x) / total
+        grad = gradient(std, w, l2, total)
         m = b1 * m + (1 - b1) * grad
         v = b2 * v + (1 - b2) * grad * grad
         w -= rate * (m / (1 - b1 ** t)) / (np.sqrt(v / (1 - b2 ** t)) + 1e-8)
@@ -106,7 +164,8 @@ def fit(groups: list[tuple[np.ndarray, np.ndarray]], l2: float = 1e-3, steps: in
 def scores(groups: list[tuple[np.ndarray, np.ndarray]], logits: Callable[[np.ndarray], np.ndarray]) -> dict:
     """Mean log-loss of the winner and the share of positions whose likeliest seat won."""
     loss, hits, total = 0.0, 0, 0
-    for x, y in groups:
+    for x, r in groups:
+        y = r[:, 0]
         lp = _log_softmax(logits(x))
         loss -= float(lp[np.arange(len(y)), y].sum())
         hits += int((lp.argmax(axis=1) == y).sum())
@@ -122,7 +181,7 @@ def handwritten_logits(temperature: float = 1.0) -> Callable[[np.ndarray], np.nd
 
 
 def train(data: Data, holdout: float = 0.2, l2: float = 1e-3, steps: int = 1500,
-          meta: dict | None = None) -> tuple[LearnedEvaluation, dict]:
+          meta: dict | None = None, label: str = "winner") -> tuple[LearnedEvaluation, dict]:
     if len(data) == 0:
         raise ValueError("no positions to train on: play more games or lower --every")
     # held-out games drawn by a hash of their index, so every player count and table is in both
@@ -132,14 +191,14 @@ def train(data: Data, holdout: float = 0.2, l2: float = 1e-3, steps: int = 1500,
     train_idx = [i for i, g in enumerate(data.games) if g not in test_games]
     test_idx = [i for i, g in enumerate(data.games) if g in test_games]
     t0 = time.perf_counter()
-    mean, scale, w = fit(_groups(data, train_idx), l2=l2, steps=steps)
+    mean, scale, w = fit(_groups(data, train_idx, label), l2=l2, steps=steps)
     seconds = time.perf_counter() - t0
-    test = _groups(data, test_idx) if test_idx else []
+    test = _groups(data, test_idx) if test_idx else []      # scored on the winner, whatever the label
     learned = (lambda x: ((x - mean) / scale) @ w)
     report = {"train_positions": len(train_idx), "test_positions": len(test_idx),
               "train_games": len({data.games[i] for i in train_idx}),
               "test_games": len({data.games[i] for i in test_idx}),
-              "fit_seconds": round(seconds, 2), "l2": l2, "steps": steps,
+              "fit_seconds": round(seconds, 2), "l2": l2, "steps": steps, "label": label,
               "learned": scores(test, learned) if test else None,
               "handwritten": scores(test, handwritten_logits()) if test else None,
               "chance_log_loss": round(chance_log_loss(test), 4) if test else None,

@@ -19,6 +19,7 @@ def train_eval_command(
     holdout: Annotated[float, typer.Option("--holdout", min=0.0, max=0.9, help="Share of the games kept out of training, to score the model.")] = 0.2,
     l2: Annotated[float, typer.Option("--l2", min=0.0, help="L2 penalty on the standardised weights.")] = 1e-3,
     steps: Annotated[int, typer.Option("--steps", min=1, help="Gradient steps (Adam, full batch).")] = 1500,
+    label: Annotated[str, typer.Option("--label", help="What a position learns from: `ranking` (the game's whole final ranking, a Plackett-Luce likelihood: the winner among all seats, the second among the rest, ...) or `winner` (the winner alone).")] = "ranking",
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seeds every game: the same command gives the same weights.")] = 0,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1)] = 1,
     dask: Annotated[str | None, typer.Option("--dask", help="A Dask scheduler (tcp://host:port) for the games.")] = None,
@@ -43,6 +44,8 @@ def train_eval_command(
             raise ValueError("--tables: at least one table")
         for t in table_list:
             parse_bots(t, 5)
+        if label not in te.LABELS:
+            raise ValueError(f"--label: one of {', '.join(te.LABELS)}, not {label!r}")
     except ValueError as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2)
@@ -56,9 +59,9 @@ def train_eval_command(
     play_seconds = time.perf_counter() - t0
     command = "paxh train-eval " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 1 else "paxh train-eval"
     meta = {"command": command, "seed": seed, "games": games, "players": list(counts), "tables": list(table_list),
-            "every": every, "holdout": holdout, "positions": len(data), "play_seconds": round(play_seconds, 1)}
+            "every": every, "holdout": holdout, "label": label, "positions": len(data), "play_seconds": round(play_seconds, 1)}
     try:
-        model, report = te.train(data, holdout=holdout, l2=l2, steps=steps, meta=meta)
+        model, report = te.train(data, holdout=holdout, l2=l2, steps=steps, meta=meta, label=label)
     except ValueError as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2)

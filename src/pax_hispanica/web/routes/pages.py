@@ -13,7 +13,7 @@ from ..info import rule_titles, win_condition
 from ..model import ServerError
 from ..play import form_table
 from ..ratelimit import RateLimited
-from ..seam import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS
+from ..seam import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS, ladder_names
 from .accounts import lobby_tables
 from .common import FormVisit, PageVisit, Site, Visit, client_address
 
@@ -22,6 +22,7 @@ router = APIRouter()
 # the lobby's bot choices: the bots package's kinds, the default first
 render.env.globals["BOT_KINDS"] = (DEFAULT_BOT, *(k for k in BOT_KINDS if k != DEFAULT_BOT))
 render.env.globals["SEARCH_BOTS"] = SEARCH_BOTS
+render.env.globals["LADDER"] = ladder_names()      # the bots' ladder ratings, shown beside their names
 
 
 def parse_variant(text: str) -> dict:
