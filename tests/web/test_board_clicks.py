@@ -119,7 +119,12 @@ def test_a_whole_game_against_bots_with_every_place_taken_on_the_map(server_fact
         error = page.query_selector("#error:not([hidden])")
         assert error is None or page.get_attribute("#error", "data-code") == "stale_version", page.inner_text("#error")
     assert page.query_selector("#result"), "the game did not end"
-    assert by_type.get("move", 0) > 3, by_type
+    # the server draws the game's seed (PRJ-1), so how often Ana's fleet moves varies; what holds
+    # in every game: she moved, and each move in the record was a place clicked on the map (a
+    # click that met a stale board is counted here but refused, so the record may hold fewer)
+    record = srv.get(f"/api/record/{g['seats'][0]['token']}")
+    moves = sum(1 for a in record["actions"] if a["seat"] == 0 and a["type"] == "move")
+    assert 0 < moves <= by_type.get("move", 0), (by_type, moves)
     assert set(taken) == {"click", "Enter", "Space"}, taken
     assert listed > 0
     # every greyed reason shown has its sentence (whether any is shown depends on the game:

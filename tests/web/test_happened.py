@@ -289,7 +289,7 @@ def test_after_a_click_that_ends_the_year_the_page_summarises_the_goods_year(bro
     for page in pages:
         page.wait_for_selector("#conn.on")
         text = page.inner_text("#happened")
-        assert "Goods Year" in text and "Chests" in text, text
+        assert "Goods Year" in text and "Chest" in text, text    # "1 Chest" or "3 Chests": the seed is the server's
         assert page.query_selector("#map g.colony.recent-chests")
         assert page.js_errors == []
 
