@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .decisions import SealedContext
 from .flow import Out, require
 from .keys import derive, seed_hash  # noqa: F401  (seed_hash: re-exported, the seed's commitment)
+from .state import with_item
 
 if TYPE_CHECKING:
     from .state import State
@@ -60,7 +61,7 @@ def commit(st: State, dec: S, seat: int, value: V, out: Out,
     # the hash is part of the state (the decision's "committed"), so even apply_trusted makes it
     s = salt(st.seed, dec["id"], seat)
     h = commitment(dec["id"], seat, value, s)
-    st.secrets[seat] = value
+    st.secrets = with_item(st.secrets, seat, value)      # shared between states: replaced
     dec["committed"] = dec["committed"] + ((seat, h),)
     out.irreversible = True
     out.emit("ChoiceCommitted", dec["rule"], decision=dec["d"], id=dec["id"], seat=seat, hash=h)
