@@ -42,7 +42,10 @@ def _salt_mac(seed: int) -> "hmac.HMAC":
     return hmac.new(_salt_key(seed), digestmod=hashlib.sha256)
 
 
+@lru_cache(maxsize=4096)
 def salt(seed: int, dec_id: str, seat: int) -> str:
+    """A seat's salt for one sealed decision; memoised (a pure function of its arguments), so the
+    reveal reads the salts its commits made instead of deriving each one again."""
     mac = _salt_mac(seed).copy()
     mac.update(f"{dec_id}|{seat}".encode())
     return mac.hexdigest()
