@@ -35,7 +35,7 @@ def _salt_key(seed: int) -> bytes:
 
 
 @lru_cache(maxsize=256)
-def _salt_pads(seed: int) -> tuple["hashlib._Hash", "hashlib._Hash"]:
+def _salt_pads(seed: int) -> tuple[hashlib._Hash, hashlib._Hash]:
     """HMAC-SHA256 keyed with K_salt, as its two padded SHA-256 states (RFC 2104), never updated
     themselves: each salt continues a copy of each (the same digest as hmac.new, checked by
     tests/engine/test_rng.py, without hmac.HMAC.copy's Python-level work)."""
