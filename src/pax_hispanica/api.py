@@ -75,8 +75,7 @@ def new_game(config: ConfigLike, seed: int) -> State:
     return new_state(_config(config), seed)[0]
 
 
-def acting(state: State) -> tuple[int, ...]:
-    return _acting(state)
+acting = _acting         # the seats to act now (cached on the state by apply): no wrapper frame (issue 13)
 
 
 def decision(state: State, seat: int | None = None) -> JsonDict | None:

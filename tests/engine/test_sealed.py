@@ -90,3 +90,20 @@ def test_PRJ_1_permuting_the_commits_gives_the_same_result(make, seats):
         results.append((g.state.to_dict(), reveal_on))
     assert all(r == results[0] for r in results[1:])
     assert any(e["type"] == "ChoicesRevealed" for e in results[0][1])
+
+
+def test_PRJ_1_a_salt_is_the_hmac_of_its_decision_and_seat_keyed_from_the_seed():
+    """sealed.salt continues copies of HMAC-SHA256's two padded states (issue 13): the digest
+    hmac.new gives, for many seeds, ids and seats, memoised or not."""
+    import hashlib
+    import hmac
+
+    from pax_hispanica.engine import sealed
+    from pax_hispanica.engine.keys import derive
+    for seed in (0, 1, 7, 2 ** 62 + 5, 123456789):
+        for dec_id in ("bid.1.3", "battle.2.40", "x" * 90):
+            for seat in range(5):
+                want = hmac.new(derive(seed, "paxh-salt"), f"{dec_id}|{seat}".encode(), hashlib.sha256).hexdigest()
+                assert sealed.salt(seed, dec_id, seat) == want
+                assert sealed.salt(seed, dec_id, seat) == want          # the memo gives it again
+                assert sealed.salt.__wrapped__(seed, dec_id, seat) == want

@@ -10,6 +10,7 @@ import json
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st_
 
 from pax_hispanica import api
 from pax_hispanica.engine.flow import seats_to_act
@@ -97,3 +98,22 @@ def test_PRJ_7_the_trusted_path_still_refuses_what_the_rules_refuse():
     assert done.over
     with pytest.raises(api.IllegalAction):
         api.apply_trusted(done, {"seat": 0, "type": "pass"})
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st_.integers(2, 5), seed=st_.integers(0, 2 ** 32), heuristic=st_.booleans())
+def test_PRJ_7_the_trusted_path_is_the_normal_path_over_any_game(players, seed, heuristic):
+    """A property over random or heuristic games of 2 to 5 players (all four years, bids and
+    Battle Cards): at every step, the trusted path's next state saves as the normal path's."""
+    from pax_hispanica.bots import make_agent
+    bots = [make_agent("heuristic" if heuristic else "random", seed + s) for s in range(players)]
+    st, r = api.new_game(api.Config(players=players), seed), random.Random(seed)
+    sealed = 0
+    while not st.over:
+        seat = r.choice(api.acting(st))
+        action = bots[seat].decide(api.view(st, seat), api.legal_actions(st, seat))
+        normal, _ = api.apply(st, action)
+        assert not _same(normal, api.apply_trusted(st, action)), action
+        sealed += bool(st.stack[-1].get("sealed"))
+        st = normal
+    assert sealed > 0

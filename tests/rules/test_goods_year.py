@@ -410,7 +410,7 @@ def test_GDS_1_explain_catches_an_unlogged_change():
     g = at("pay_earnings")
     loc = locations(g.state)
     tampered = g.state.copy()
-    tampered.rebels[0] += 1
+    tampered.rebels = [tampered.rebels[0] + 1] + tampered.rebels[1:]     # shared with g.state (State.copy): replaced
     assert explain(loc, []) != locations(tampered)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .flow import Out, require
-from .state import replaced
+from .state import bumped, counted, replaced
 from .vocab import CHEST, REBEL, Cargo
 
 if TYPE_CHECKING:
@@ -117,15 +117,15 @@ def _attacker_wins(st: State, attacker: int, zone: int, kind: str, idx: int | No
     if kind == "colony":
         assert idx is not None
         lab = st.col_labour[idx]
-        if lab is not None:
-            st.gone[lab] += 1
-            st.col_labour[idx] = None
+        if lab is not None:                      # gone, col_labour: shared between states, replaced
+            st.gone = counted(st.gone, lab, 1)
+            st.col_labour = replaced(st.col_labour, idx, None)
         out.emit("ColonySacked", "BAT-5", attacker=attacker, colony=target, owner=st.col_owner[idx],
                  labour_killed=lab)
         return BattleOutcome(attacker, True, sacked=idx)
     if kind == "rebels":
-        st.rebels[zone] -= 1
-        st.gone[REBEL] += 1
+        st.rebels = bumped(st.rebels, zone, -1)         # shared between states: replaced
+        st.gone = counted(st.gone, REBEL, 1)
         out.emit("RebelRemoved", "BAT-5", attacker=attacker, zone=st.rs.zone_ids[zone])
         return BattleOutcome(attacker, True)
     out.emit("SiteSubdued", "BAT-5", attacker=attacker, site=target)
@@ -137,7 +137,7 @@ def lose_cargo(st: State, seat: int, items: list[Cargo], out: Out, rule: str) ->
         if item == CHEST:
             st.supply["chests"] += 1
         else:
-            st.gone[item] += 1
+            st.gone = counted(st.gone, item, 1)        # shared between states: replaced
     if items:
         out.emit("CargoLost", rule, seat=seat, items=items)
 
@@ -153,7 +153,7 @@ def _attacker_loses(st: State, attacker: int, out: Out) -> BattleOutcome:
         return BattleOutcome(attacker, False)
     lost = st.cargo[attacker][:]
     st.cargo[attacker] = []
-    st.fzone[attacker] = st.rs.europe
+    st.fzone = replaced(st.fzone, attacker, st.rs.europe)      # shared: replaced
     out.emit("FlagshipRouted", "BAT-5", seat=attacker)
     lose_cargo(st, attacker, lost, out, "BAT-5")
     return BattleOutcome(attacker, False, routed=True)      # the voyage ends in Europe

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .flow import Out
-from .state import appended, replaced
+from .state import appended, bumped, counted, replaced
 from .vocab import PLUNDER, PRIVATEER, REBEL, Legality
 
 if TYPE_CHECKING:
@@ -80,14 +80,14 @@ def _gain_galleon(st: State, seat: int, eff: Raw, target: Any, out: Out) -> None
 
 def _found_colony(st: State, seat: int, eff: Raw, target: Any, out: Out) -> None:
     c = st.rs.col_index[target]
-    st.col_owner[c] = seat
-    st.col_labour[c] = None
-    st.col_chests[c] = 0
+    st.col_owner = replaced(st.col_owner, c, seat)          # shared between states: replaced
+    st.col_labour = replaced(st.col_labour, c, None)
+    st.col_chests = replaced(st.col_chests, c, 0)
     out.emit("ColonyFounded", "CARD-1", seat=seat, colony=target)
 
 
 def _build_fort(st: State, seat: int, eff: Raw, target: Any, out: Out) -> None:
-    st.col_fort[st.rs.col_index[target]] = True
+    st.col_fort = replaced(st.col_fort, st.rs.col_index[target], True)      # shared: replaced
     out.emit("FortBuilt", "CARD-1", seat=seat, colony=target)
 
 
@@ -129,12 +129,13 @@ def _new_site(st: State, zone_id: str, kind: str, count: int, cap: int) -> str:
     sid = f"{zone_id}.{kind}-{k}"
     # a site's id, name, zone, kind, wilderness and capacity never change once it is on the map,
     # so states share those lists (State.copy): a new site replaces them instead of appending
+    # (as it does site_count, which other rules change by replacing it too)
     st.site_ids = st.site_ids + [sid]
     st.site_names = st.site_names + [f"{kind.title()} {k}"]
     st.site_zone = st.site_zone + [st.rs.zone_index[zone_id]]
     st.site_kind = st.site_kind + [kind]
     st.site_wild = st.site_wild + [False]
-    st.site_count.append(count)
+    st.site_count = st.site_count + [count]
     st.site_cap = st.site_cap + [cap]
     return sid
 
@@ -161,8 +162,8 @@ def _place_cathedral(st: State, seat: int, eff: Raw, target: Any, out: Out) -> N
 def _remove_rebels(st: State, seat: int, eff: Raw, target: Any, out: Out) -> None:
     z = st.rs.zone_index[target]
     n = min(eff["n"], st.rebels[z])
-    st.rebels[z] -= n
-    st.gone[REBEL] += n
+    st.rebels = bumped(st.rebels, z, -n)           # shared between states: replaced
+    st.gone = counted(st.gone, REBEL, n)
     out.emit("RebelsRemoved", "CARD-1", seat=seat, zone=target, count=n)
 
 

@@ -43,9 +43,11 @@ def check_shape(st: State, action: object) -> int:
     if type(seat) is not int or not 0 <= seat < st.n:
         raise _malformed(f"'seat' must be a seat number from 0 to {st.n - 1}.")
     kind = action.get("type")
-    if type(kind) is not str or kind not in ACTION_TYPES:
+    fields = ACTION_FIELDS.get(kind) if type(kind) is str else None
+    if fields is None:
         raise _malformed(f"Unknown action type {short(kind)}.")
-    fields = ACTION_FIELDS[kind]
+    if len(action) == 2:                 # a seat and a type (both checked above), nothing else
+        return seat
     for k, v in action.items():
         if k in ("seat", "type"):
             continue
@@ -79,6 +81,8 @@ def _size(d: Descriptor) -> int:
 
 def count_actions(descriptors: list[Descriptor]) -> int:
     """How many concrete actions the descriptors allow, without listing them."""
+    if len(descriptors) == 1:             # nearly always one: no generator (issue 13)
+        return _size(descriptors[0])
     return sum(_size(d) for d in descriptors)
 
 

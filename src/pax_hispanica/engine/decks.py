@@ -18,13 +18,26 @@ if TYPE_CHECKING:
 
 
 def pile(st: State, deck: Deck) -> list[str]:
+    """A deck's cards, to read: states share the decks (State.copy), so a rule that changes one
+    puts a new list in place (`taken`, `refill`, `discard_market_card`, `return_haven_card`)."""
     return st.market if deck == MARKET else st.haven
+
+
+def taken(st: State, deck: Deck, pos: int) -> str:
+    """The card at `pos` of a deck, taken from it (AUC-6): the deck is replaced, not changed."""
+    cards = pile(st, deck)[:]
+    card = cards.pop(pos)
+    if deck == MARKET:
+        st.market = cards
+    else:
+        st.haven = cards
+    return card
 
 
 def refill(st: State, deck: Deck, out: Out) -> bool:
     """AUC-6: an empty Market deck is refilled by shuffling its discard pile (the Haven deck has none)."""
     if deck == MARKET and not st.market and st.market_discard:
-        st.market = st.market_discard
+        st.market = st.market_discard[:]          # shuffled in place below: a list of its own
         st.market_discard = []
         st.rng = shuffle(st.seed, st.rng, st.market)
         out.irreversible = True
@@ -43,7 +56,7 @@ def discard_market_card(st: State, card: str, out: Out) -> None:
     """HND-3, HND-4: a sold or discarded Market card goes to the Market discard pile.
     PRJ-19: if the Market deck is empty it is refilled at once (AUC-6), so that the
     next initiator sees its face-up top card before choosing."""
-    st.market_discard.append(card)
+    st.market_discard = st.market_discard + [card]        # shared between states: replaced
     if refill(st, MARKET, out):
         show_top(st, MARKET, out)
 
@@ -57,7 +70,9 @@ def return_haven_card(st: State, card: str, out: Out) -> None:
     else:
         st.rng, r = below(st.seed, st.rng, n)
         pos = r + 1
-    st.haven.insert(pos, card)
+    haven = st.haven[:]                                   # shared between states: replaced
+    haven.insert(pos, card)
+    st.haven = haven
     out.irreversible = True
     out.emit("HavenCardShuffledIn", "HND-4", card=card, size=len(st.haven))
     if pos == 0:

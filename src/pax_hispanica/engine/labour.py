@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .errors import IllegalAction
 from .flow import Out, require
 from .jsontypes import Action
-from .state import CROWN
+from .state import CROWN, bumped, replaced
 from .vocab import CITIZEN, SLAVE
 
 if TYPE_CHECKING:
@@ -78,11 +78,11 @@ def acquire(st: State, col: int, owner: int, source: object, site_id: object, ou
         require(can_pay(st, owner), "cannot_pay", "LAB-1",
                 f"Employing costs ${rs.employ_cost}, paid to the Pool.")
         paid = 0 if owner == CROWN else rs.employ_cost
-        st.site_count[i] -= 1
+        st.site_count = bumped(st.site_count, i, -1)         # shared between states: replaced
         if owner != CROWN:
             st.money[owner] -= paid
         st.burned += paid
-        st.col_labour[col] = CITIZEN
+        st.col_labour = replaced(st.col_labour, col, CITIZEN)
         out.emit("CitizenEmployed", "LAB-1", colony=rs.col_ids[col], owner=owner, site=site_id, paid=paid)
         return
     require(st.site_kind[i] in ("tribal", "visita"), "not_a_tribal_site", "LAB-1",
@@ -93,8 +93,8 @@ def acquire(st: State, col: int, owner: int, source: object, site_id: object, ou
             f"No kidnapping in a rebellious land zone ({rs.zone_ids[zone]} has Rebels).")
     require(not st.site_wild[i], "wilderness", "LAB-5", f"No kidnapping from a wilderness Tribal Site ({site_id}).")
     require(st.site_count[i] > 0, "no_indigenous", "LAB-1", f"{site_id} has no Indigenous left.")
-    st.site_count[i] -= 1
-    st.col_labour[col] = SLAVE            # PRJ-6: the Indigenous becomes a Slave
+    st.site_count = bumped(st.site_count, i, -1)             # shared between states: replaced
+    st.col_labour = replaced(st.col_labour, col, SLAVE)      # PRJ-6: the Indigenous becomes a Slave
     out.emit("IndigenousKidnapped", "LAB-1", colony=rs.col_ids[col], owner=owner, site=site_id)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .flow import Out
+from .state import bumped, replaced
 from .treasure import free_space
 from .vocab import CHEST, CITIZEN, INDIGENOUS, SLAVE
 
@@ -29,7 +30,7 @@ def emigrate(st: State, seat: int, zone: int, out: Out) -> None:
             continue
         n = min(st.site_count[i], meeple_room(st, seat))
         if n > 0:
-            st.site_count[i] -= n
+            st.site_count = bumped(st.site_count, i, -n)      # shared between states: replaced
             st.cargo[seat].extend([CITIZEN] * n)
             boarded[st.site_ids[i]] = n
     if boarded:
@@ -38,7 +39,7 @@ def emigrate(st: State, seat: int, zone: int, out: Out) -> None:
 
 def enslave(st: State, seat: int, site: int, count: int, out: Out) -> None:
     """LOAD-1: after a won battle, Indigenous of the site are carried off (PRJ-6: Slaves when unloaded)."""
-    st.site_count[site] -= count
+    st.site_count = bumped(st.site_count, site, -count)     # shared between states: replaced
     st.cargo[seat].extend([INDIGENOUS] * count)
     out.emit("IndigenousEnslaved", "LOAD-1", seat=seat, site=st.site_ids[site], count=count)
 
@@ -48,6 +49,6 @@ def unload(st: State, seat: int, col: int, out: Out, kind: str | None = None) ->
     vacant colony: a Citizen stays a Citizen, an enslaved Indigenous becomes a Slave (PRJ-6)."""
     k = next(i for i, x in enumerate(st.cargo[seat]) if x != CHEST and kind in (None, x))
     meeple = st.cargo[seat].pop(k)
-    st.col_labour[col] = CITIZEN if meeple == CITIZEN else SLAVE
+    st.col_labour = replaced(st.col_labour, col, CITIZEN if meeple == CITIZEN else SLAVE)   # shared: replaced
     out.emit("LabourUnloaded", "LOAD-4", seat=seat, colony=st.rs.col_ids[col], meeple=meeple,
              labour=st.col_labour[col])

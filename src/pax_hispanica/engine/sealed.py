@@ -12,7 +12,6 @@ choices by seat, never by arrival (PRJ-1).
 from __future__ import annotations
 
 import hashlib
-import hmac
 from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .decisions import SealedContext
 from .flow import Out, require
 from .keys import derive, seed_hash  # noqa: F401  (seed_hash: re-exported, the seed's commitment)
+from .state import with_item
 
 if TYPE_CHECKING:
     from .state import State
@@ -35,16 +35,27 @@ def _salt_key(seed: int) -> bytes:
 
 
 @lru_cache(maxsize=256)
-def _salt_mac(seed: int) -> "hmac.HMAC":
-    """The HMAC keyed with K_salt, never updated itself: each salt continues a copy of it
-    (the same digest as a fresh hmac.new, about three times cheaper)."""
-    return hmac.new(_salt_key(seed), digestmod=hashlib.sha256)
+def _salt_pads(seed: int) -> tuple[hashlib._Hash, hashlib._Hash]:
+    """HMAC-SHA256 keyed with K_salt, as its two padded SHA-256 states (RFC 2104), never updated
+    themselves: each salt continues a copy of each (the same digest as hmac.new, checked by
+    tests/engine/test_rng.py, without hmac.HMAC.copy's Python-level work)."""
+    key = _salt_key(seed)
+    if len(key) > 64:                  # SHA-256's block: a longer key is hashed first (RFC 2104)
+        key = hashlib.sha256(key).digest()
+    key = key.ljust(64, b"\0")
+    return (hashlib.sha256(bytes(x ^ 0x36 for x in key)), hashlib.sha256(bytes(x ^ 0x5C for x in key)))
 
 
+@lru_cache(maxsize=4096)
 def salt(seed: int, dec_id: str, seat: int) -> str:
-    mac = _salt_mac(seed).copy()
-    mac.update(f"{dec_id}|{seat}".encode())
-    return mac.hexdigest()
+    """A seat's salt for one sealed decision: HMAC-SHA256(K_salt, "id|seat"). Memoised (a pure
+    function of its arguments), so the reveal reads the salts its commits made."""
+    inner_pad, outer_pad = _salt_pads(seed)
+    inner = inner_pad.copy()
+    inner.update(f"{dec_id}|{seat}".encode())
+    outer = outer_pad.copy()
+    outer.update(inner.digest())
+    return outer.hexdigest()
 
 
 def commitment(dec_id: str, seat: int, value: object, salt_: str) -> str:
@@ -60,7 +71,7 @@ def commit(st: State, dec: S, seat: int, value: V, out: Out,
     # the hash is part of the state (the decision's "committed"), so even apply_trusted makes it
     s = salt(st.seed, dec["id"], seat)
     h = commitment(dec["id"], seat, value, s)
-    st.secrets[seat] = value
+    st.secrets = with_item(st.secrets, seat, value)      # shared between states: replaced
     dec["committed"] = dec["committed"] + ((seat, h),)
     out.irreversible = True
     out.emit("ChoiceCommitted", dec["rule"], decision=dec["d"], id=dec["id"], seat=seat, hash=h)

@@ -20,6 +20,8 @@ from .vocab import CARGO, CITIZEN, LABOUR, LEGALITY, Cargo, Labour, Legality
 CROWN = -1          # owner of the Crown colonies when nobody plays the Spanish
 _new = object.__new__
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 
 # Fields copied as flat lists (one level) and as lists of lists (two levels).
 FLAT = ("order", "money", "prestige", "nation", "hand_bonus", "income", "moves_bonus", "fzone", "fships",
@@ -27,22 +29,27 @@ FLAT = ("order", "money", "prestige", "nation", "hand_bonus", "income", "moves_b
         "site_zone", "site_kind", "site_wild", "site_count", "site_cap", "rebels", "market",
         "market_discard", "haven")
 NESTED = ("hands", "tableaus", "havens", "cargo")
-# Flat lists that states share (copy-on-write by the writer): rarely or never changed, so
-# the rules that change them (cards.py: an income, hand-limit or move bonus, a new site, a
-# galleon, a legality, Prestige; goods.py: the new Player Order; battle.py: a galleon lost;
-# treasure.py and end.py: Prestige) put a new list in place (`replaced`) instead of
-# changing the old one.
+# Structural sharing (issue 13): only about 1.65 of the state's list and dict fields change in a
+# transition, so State.copy shares most of them with the state it copies, and every rule that
+# changes one of them puts a new list (or dict) in place instead of changing the old one:
+# `replaced`, `bumped`, `appended`, `with_item`, `counted`, or a local copy made once before a
+# loop of writes (`own`). SHARED are the flat lists shared this way, SHARED_NESTED the lists of
+# lists (a seat's list is replaced in a new outer list), SHARED_DICTS the dicts.
+# tests/engine/test_state_copy.py checks the promise: no state changes once an action has been
+# applied to it (over whole games), and no rule writes into a shared list or dict (a copy whose
+# shared fields refuse every write in place plays whole games).
 SHARED = ("order", "nation", "hand_bonus", "income", "moves_bonus", "site_ids", "site_names", "site_zone",
-          "site_kind", "site_wild", "site_cap", "prestige", "fships", "legality")
-COPIED = tuple(f for f in FLAT if f not in SHARED)
-# Lists of lists that states share the same way: a card played joins a tableau (play.py), a
-# Haven is founded (cards.py), through `appended`, which builds new lists.
-SHARED_NESTED = ("tableaus", "havens")
-COPIED_NESTED = tuple(f for f in NESTED if f not in SHARED_NESTED)
+          "site_kind", "site_wild", "site_cap", "prestige", "fships", "legality", "fzone", "col_owner",
+          "col_labour", "col_chests", "col_fort", "site_count", "rebels", "market", "market_discard", "haven")
+COPIED = tuple(f for f in FLAT if f not in SHARED)        # money: changed in place by many rules
+SHARED_NESTED = ("tableaus", "havens", "hands")
+COPIED_NESTED = tuple(f for f in NESTED if f not in SHARED_NESTED)      # cargo
 SCALARS = ("config", "seed", "seed_hash", "rng", "n", "cycle", "year", "step", "event_seq", "version", "over",
            "result", "minted", "burned")
-DICTS = ("supply", "gone", "secrets", "cursor")
-SAVED = SCALARS + FLAT + NESTED + DICTS + ("stack",)
+ALL_DICTS = ("supply", "gone", "secrets", "cursor")
+SHARED_DICTS = ("gone", "secrets", "cursor")
+DICTS = tuple(f for f in ALL_DICTS if f not in SHARED_DICTS)          # the dicts State.copy copies: supply
+SAVED = SCALARS + FLAT + NESTED + ALL_DICTS + ("stack",)
 
 
 class Result(TypedDict):
@@ -122,16 +129,19 @@ class State:
     stack: list[dict[str, Any]]
 
     def copy(self) -> "State":
-        """A copy that apply() may change freely: scalars, SHARED and SHARED_NESTED lists are
-        shared, the other lists and dicts are copied one level (two for NESTED), decisions one level
-        (their values are tuples and ints, never changed in place). Written out field by field,
-        the hot path of apply; tests/engine/test_state_copy.py checks it against the field lists."""
+        """A copy that apply() may change: scalars, SHARED, SHARED_NESTED and SHARED_DICTS are
+        shared (their writers replace them, never change them in place), the other lists and dicts
+        (money, cargo, supply) are copied one level (two for cargo), decisions one level (their
+        values are tuples and ints, never changed in place). Written out field by field, the hot
+        path of apply; tests/engine/test_state_copy.py checks it against the field lists."""
         new = _new(State)
         new.rs = self.rs
         new.undo_stack = self.undo_stack
         new.undo_seat = self.undo_seat
         new.acting_now = None             # a copy is made to be changed
-        new.stack = list(map(dict.copy, self.stack))      # map: no comprehension frame (issue 13)
+        stack = self.stack
+        # one decision pending (nearly always): no map object (issue 13)
+        new.stack = [stack[0].copy()] if len(stack) == 1 else list(map(dict.copy, stack))
         # SCALARS
         new.config = self.config
         new.seed = self.seed
@@ -162,29 +172,30 @@ class State:
         new.prestige = self.prestige
         new.fships = self.fships
         new.legality = self.legality
+        new.fzone = self.fzone
+        new.col_owner = self.col_owner
+        new.col_labour = self.col_labour
+        new.col_chests = self.col_chests
+        new.col_fort = self.col_fort
+        new.site_count = self.site_count
+        new.rebels = self.rebels
+        new.market = self.market
+        new.market_discard = self.market_discard
+        new.haven = self.haven
         # COPIED
         new.money = self.money[:]
-        new.fzone = self.fzone[:]
-        new.col_owner = self.col_owner[:]
-        new.col_labour = self.col_labour[:]
-        new.col_chests = self.col_chests[:]
-        new.col_fort = self.col_fort[:]
-        new.site_count = self.site_count[:]
-        new.rebels = self.rebels[:]
-        new.market = self.market[:]
-        new.market_discard = self.market_discard[:]
-        new.haven = self.haven[:]
         # SHARED_NESTED
         new.tableaus = self.tableaus
         new.havens = self.havens
+        new.hands = self.hands
         # COPIED_NESTED
-        new.hands = list(map(list.copy, self.hands))
         new.cargo = list(map(list.copy, self.cargo))
         # DICTS
         new.supply = self.supply.copy()
-        new.gone = self.gone.copy()
-        new.secrets = self.secrets.copy()
-        new.cursor = self.cursor.copy()
+        # SHARED_DICTS
+        new.gone = self.gone
+        new.secrets = self.secrets
+        new.cursor = self.cursor
         return new
 
     # ---- saving -------------------------------------------------------------------------
@@ -278,9 +289,16 @@ class State:
 
 def replaced(values: list[T], i: int, value: T) -> list[T]:
     """A new list with `value` at `i`, the other entries the same: how a SHARED field
-    changes without changing a list another state holds."""
+    (or a seat's list in a SHARED_NESTED one) changes without changing a list another state holds."""
     new = values[:]
     new[i] = value
+    return new
+
+
+def bumped(values: list[int], i: int, n: int) -> list[int]:
+    """A new list with `n` added to entry `i` (a count of a SHARED field)."""
+    new = values[:]
+    new[i] += n
     return new
 
 
@@ -289,6 +307,29 @@ def appended(per_seat: list[list[T]], seat: int, item: T) -> list[list[T]]:
     SHARED_NESTED field grows without changing a list another state holds."""
     new = per_seat[:]
     new[seat] = per_seat[seat] + [item]
+    return new
+
+
+def without(per_seat: list[list[T]], seat: int, item: T) -> list[list[T]]:
+    """A new list of lists with the first `item` taken from `seat`'s list, the others shared."""
+    new = per_seat[:]
+    mine = per_seat[seat][:]
+    mine.remove(item)
+    new[seat] = mine
+    return new
+
+
+def counted(counts: dict[K, int], key: K, n: int) -> dict[K, int]:
+    """A new dict with `n` added to `key` (in its place: the key order is kept), for a SHARED_DICTS field."""
+    new = counts.copy()
+    new[key] += n
+    return new
+
+
+def with_item(table: dict[K, V], key: K, value: V) -> dict[K, V]:
+    """A new dict with `key` set to `value` (a new key goes last, as it would in place)."""
+    new = table.copy()
+    new[key] = value
     return new
 
 

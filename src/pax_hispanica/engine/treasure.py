@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .decisions import VoyageProgress
 from .flow import Out
-from .state import CROWN, State, replaced
+from .state import CROWN, State, bumped, counted, replaced
 from .vocab import CHEST, CONQUISTADOR, PLUNDER, PRIVATEER, SMUGGLER, Legality
 
 _LOAD_RULE = {PLUNDER: "TRS-2", SMUGGLER: "TRS-3"}     # the rule a load follows, by legality (else TRS-4)
@@ -85,7 +85,7 @@ def load(st: State, seat: int, col: int, count: int, voyage: VoyageProgress, out
         st.burned += cost
     elif isinstance(payee, int):                   # a seat (TRS-3, TRS-4); None: nobody
         st.money[payee] += cost
-    st.col_chests[col] -= count
+    st.col_chests = bumped(st.col_chests, col, -count)     # shared between states: replaced
     claimed = crown_claim(st, seat, col, voyage, count)
     if voyage.get("sacked") == col:
         voyage["taken"] = voyage.get("taken", 0) + count
@@ -121,6 +121,6 @@ def score(st: State, seat: int, legality: Legality, out: Out, rule: str = "TRS-5
     st.prestige = replaced(st.prestige, seat, st.prestige[seat] + prestige)      # shared: replaced
     st.money[seat] += money
     st.minted += money
-    st.gone[CHEST] += k
+    st.gone = counted(st.gone, CHEST, k)                 # shared between states: replaced
     out.emit("TreasureScored", rule, seat=seat, legality=legality, chests=k, prestige=prestige, money=money,
              where=where)

@@ -20,6 +20,7 @@ from .. import decks
 from ..decisions import BOOL, INT, NONE, STR, BidContext, Decision, DecisionContext, register
 from ..flow import Out, require
 from ..sealed import commit
+from ..state import appended
 from ..vocab import DECK, DECKS, Deck
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ def auctions(st: State, out: Out) -> bool:
     i = st.cursor.get("i", 0)
     if i >= len(st.order) * st.rs.auctions_per_player:
         return False
-    st.cursor["i"] = i + 1
+    st.cursor = {**st.cursor, "i": i + 1}           # shared between states: replaced
     seat = st.order[i % len(st.order)]
     Initiate.push(st, (seat,))
     return True
@@ -135,9 +136,8 @@ def resolve_auction(st: State, dec: BidContext, bids: dict[int, int], out: Out) 
     else:
         st.money[initiator] += price
         paid_to = initiator
-    cards = decks.pile(st, dec["deck"])
-    card = cards.pop(dec["pos"])
-    st.hands[winner].append(card)
+    card = decks.taken(st, dec["deck"], dec["pos"])
+    st.hands = appended(st.hands, winner, card)          # shared between states: replaced
     if dec["pos"] == 1:
         out.emit("BuriedCardRevealed", "AUC-2", deck=dec["deck"], card=card)
     out.emit("AuctionWon", "AUC-5", winner=winner, initiator=initiator, card=card, deck=dec["deck"],

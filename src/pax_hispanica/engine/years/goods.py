@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ..decisions import STR, Decision, LabourContext, register
 from ..flow import Out, require
 from ..rng import below, shuffle
-from ..state import CROWN
+from ..state import CROWN, counted
 from ..vocab import SLAVE
 from .. import labour
 
@@ -26,11 +26,12 @@ def update_player_order(st: State, out: Out) -> bool:
 def refresh_cathedrals(st: State, out: Out) -> bool:
     """GDS-3: fill each Cathedral up to capacity, in map order, while the supply lasts."""
     filled = {}
+    count = st.site_count = st.site_count[:]        # shared between states: a list of its own
     for i, kind in enumerate(st.site_kind):
         if kind == "cathedral":
-            n = min(st.site_cap[i] - st.site_count[i], st.supply["citizens"])
+            n = min(st.site_cap[i] - count[i], st.supply["citizens"])
             if n > 0:
-                st.site_count[i] += n
+                count[i] += n
                 st.supply["citizens"] -= n
                 filled[st.site_ids[i]] = n
     out.emit("CathedralsRefreshed", "GDS-3", filled=filled)
@@ -52,7 +53,7 @@ def labour_acquisition(st: State, out: Out) -> bool:
             else:
                 skipped += (col,)
                 out.emit("ColonyStaysVacant", "LAB-3", colony=st.rs.col_ids[col], owner=seat)
-        st.cursor["skipped"] = skipped
+        st.cursor = {**st.cursor, "skipped": skipped}     # shared between states: replaced
         if ready:
             Labour.push(st, (seat,), colonies=tuple(ready))
             return True
@@ -93,14 +94,21 @@ class Labour(Decision[LabourContext]):
 def die_off(st: State, out: Out) -> bool:
     """GDS-4: player colonies still vacant are removed, their Chests back to the supply; vacant
     colonies of the Crown stay. The Spanish player's Crown colonies are player colonies (PRJ-13)."""
-    for c, owner in enumerate(st.col_owner):
-        if owner is not None and owner != CROWN and st.col_labour[c] is None:
-            chests = st.col_chests[c]
-            st.supply["chests"] += chests
-            st.col_owner[c] = None
-            st.col_chests[c] = 0
-            st.col_fort[c] = st.rs.col_fort[c]     # a fort printed on the map stays; a built one is lost
-            out.emit("ColonyDiedOff", "GDS-4", colony=st.rs.col_ids[c], owner=owner, chests_returned=chests)
+    gone = [c for c, owner in enumerate(st.col_owner)
+            if owner is not None and owner != CROWN and st.col_labour[c] is None]
+    if not gone:
+        return False
+    owners = st.col_owner = st.col_owner[:]          # shared between states: lists of their own
+    chests_at = st.col_chests = st.col_chests[:]
+    forts = st.col_fort = st.col_fort[:]
+    for c in gone:
+        owner = owners[c]
+        chests = chests_at[c]
+        st.supply["chests"] += chests
+        owners[c] = None
+        chests_at[c] = 0
+        forts[c] = st.rs.col_fort[c]     # a fort printed on the map stays; a built one is lost
+        out.emit("ColonyDiedOff", "GDS-4", colony=st.rs.col_ids[c], owner=owner, chests_returned=chests)
     return False
 
 
@@ -113,15 +121,16 @@ def place_chests(st: State, out: Out) -> bool:
     drawn = sorted(types[: rs.goods_per_year])
     out.emit("GoodsDrawn", "GDS-5", goods=drawn)
     placed, capped, short = [], [], []
+    chests = st.col_chests = st.col_chests[:]       # shared between states: a list of its own
     for c, goods in enumerate(rs.col_goods):
         if goods not in drawn or st.col_owner[c] is None or st.col_labour[c] is None:
             continue
-        if st.col_chests[c] >= rs.chest_cap:
+        if chests[c] >= rs.chest_cap:
             capped.append(rs.col_ids[c])
         elif st.supply["chests"] <= 0:
             short.append(rs.col_ids[c])
         else:
-            st.col_chests[c] += 1
+            chests[c] += 1
             st.supply["chests"] -= 1
             placed.append(rs.col_ids[c])
     out.emit("ChestsPlaced", "GDS-5", colonies=placed, at_cap=capped, supply_short=short)
@@ -131,7 +140,11 @@ def place_chests(st: State, out: Out) -> bool:
 def slave_attrition(st: State, out: Out) -> bool:
     """GDS-6: each Slave rolls a die: it may die, or revolt and become a Rebel."""
     rs = st.rs
-    for c, lab in enumerate(st.col_labour):
+    if SLAVE not in st.col_labour:
+        return False
+    labour_at = st.col_labour = st.col_labour[:]     # shared between states: lists of their own
+    rebels = st.rebels = st.rebels[:]
+    for c, lab in enumerate(labour_at):
         if lab != SLAVE:
             continue
         st.rng, r = below(st.seed, st.rng, rs.die_sides)
@@ -139,12 +152,12 @@ def slave_attrition(st: State, out: Out) -> bool:
         outcome = "works"
         if roll == rs.slave_death:
             outcome = "dies"
-            st.gone[SLAVE] += 1
-            st.col_labour[c] = None
+            st.gone = counted(st.gone, SLAVE, 1)        # shared between states: replaced
+            labour_at[c] = None
         elif roll == rs.slave_revolt:
             outcome = "revolts"
-            st.rebels[rs.col_zone[c]] += 1
-            st.col_labour[c] = None
+            rebels[rs.col_zone[c]] += 1
+            labour_at[c] = None
         out.emit("SlaveAttrition", "GDS-6", colony=rs.col_ids[c], owner=st.col_owner[c], roll=roll,
                  outcome=outcome, zone=rs.zone_ids[rs.col_zone[c]])
     return False

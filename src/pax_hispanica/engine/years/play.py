@@ -10,7 +10,7 @@ from .. import decks
 from ..decisions import STR, NONE, Decision, DecisionContext, Fields, register
 from ..errors import IllegalAction
 from ..flow import Out, require
-from ..state import State, appended
+from ..state import State, appended, without
 from ..vocab import HAVEN, MARKET
 
 # HND-3, HND-4: selling or discarding a card, in a play turn or to come down to the hand limit.
@@ -21,7 +21,7 @@ def play_turns(st: State, out: Out) -> bool:
     i = st.cursor.get("i", 0)
     if i >= len(st.order):
         return False
-    st.cursor["i"] = i + 1
+    st.cursor = {**st.cursor, "i": i + 1}           # shared between states: replaced
     PlayTurn.push(st, (st.order[i],))
     return True
 
@@ -32,7 +32,7 @@ def hand_limit_at_year_end(st: State, out: Out) -> bool:
     while i < len(st.order):
         seat = st.order[i]
         i += 1
-        st.cursor["i"] = i
+        st.cursor = {**st.cursor, "i": i}
         if len(st.hands[seat]) > st.hand_limit(seat):
             HandLimit.push(st, (seat,))
             return True
@@ -72,13 +72,13 @@ def sell_or_discard(st: State, seat: int, action: dict[str, Any], out: Out) -> N
     card = st.rs.cards[c]
     if action["type"] == "sell":
         require(card.deck == MARKET, "cannot_sell_haven", "HND-3", "Only Market cards can be sold; discard a Haven card.")
-        st.hands[seat].remove(c)
+        st.hands = without(st.hands, seat, c)          # shared between states: replaced
         st.money[seat] += st.rs.sell_price
         st.minted += st.rs.sell_price
         out.emit("CardSold", "HND-3", seat=seat, card=c, price=st.rs.sell_price)
         decks.discard_market_card(st, c, out)
         return
-    st.hands[seat].remove(c)
+    st.hands = without(st.hands, seat, c)
     if card.deck == HAVEN:
         out.emit("CardDiscarded", "HND-4", seat=seat, card=c, deck=HAVEN)
         decks.return_haven_card(st, c, out)
@@ -126,7 +126,7 @@ def play_card(st: State, seat: int, action: dict[str, Any], out: Out) -> None:
     require(target in allowed, "bad_target", "PRJ-11",
             f"{card.name} needs no target." if card.target is None else
             f"{card.name} needs a target: one of {', '.join(map(str, allowed)) or 'none available'}.")
-    st.hands[seat].remove(c)
+    st.hands = without(st.hands, seat, c)
     st.money[seat] -= card.cost
     st.burned += card.cost
     st.tableaus = appended(st.tableaus, seat, (c, target))     # shared between states (State.copy)

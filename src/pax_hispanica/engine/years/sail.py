@@ -13,6 +13,7 @@ from ..decisions import (INT, NONE, STR, Decision, SupportContext, VoyageContext
 from ..end import end_of_cycle
 from ..flow import Out, require
 from ..sealed import commit
+from ..state import replaced
 from ..vocab import ABOARD, CHEST, SMUGGLER
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ def voyages(st: State, out: Out) -> bool:
     i = st.cursor.get("i", 0)
     if i >= len(st.order):
         return False
-    st.cursor["i"] = i + 1
+    st.cursor = {**st.cursor, "i": i + 1}           # shared between states: replaced
     seat = st.order[i]
     Voyage.push(st, (seat,), **Voyage.progress(st, seat))
     out.emit("VoyageBegan", "SAIL-1", seat=seat, zone=st.rs.zone_ids[st.fzone[seat]])
@@ -121,7 +122,7 @@ def _start_at_haven(st: State, seat: int, v: VoyageContext, action: dict[str, An
             "A voyage can start at a Haven only from Europe, before the first move.")
     require(z is not None and z in st.havens[seat], "not_your_haven", "CARD-2", "That is not one of your Havens.")
     assert z is not None
-    st.fzone[seat] = z
+    st.fzone = replaced(st.fzone, seat, z)          # shared between states: replaced
     v["started"] = True
     out.emit("VoyageStartedAtHaven", "CARD-2", seat=seat, zone=rs.zone_ids[z])
     loading.emigrate(st, seat, z, out)
@@ -134,7 +135,7 @@ def _move(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: O
     require(to is not None and to in rs.adjacent[st.fzone[seat]], "not_adjacent", "SAIL-1",
             f"{action.get('to')!r} is not adjacent to your fleet's zone.")
     assert to is not None
-    st.fzone[seat] = to
+    st.fzone = replaced(st.fzone, seat, to)         # shared between states: replaced
     v["moves"] -= 1
     v["started"] = True
     v["won_site"] = None
