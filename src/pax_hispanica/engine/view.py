@@ -106,7 +106,7 @@ def view(st: State, viewer: int | None, include_state: bool = False, board: bool
     zone_ids = static.zone_ids
     over = st.over
     hand_limit = rs.hand_limit
-    players = []
+    players: list[JsonDict] = []
     add = players.append
     zone_of = zone_ids.__getitem__
     for s, nation, money, prestige, from_colonies, hand, bonus, income, tableau, fzone, ships, legality, cargo, \
