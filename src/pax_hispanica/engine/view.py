@@ -19,7 +19,7 @@ from .jsontypes import Event, JsonDict
 from .ruleset import Ruleset
 from .state import CROWN, State
 
-__all__ = ["HIDDEN", "determinize", "information_state", "masked_state", "model_view", "redact", "summary", "view"]
+__all__ = ["HIDDEN", "bid_facts", "determinize", "information_state", "masked_state", "model_view", "redact", "summary", "view"]
 
 masked_state = information_state          # the name it had before issue 13
 
@@ -170,6 +170,16 @@ def model_view(st: State, viewer: int | None) -> JsonDict:
                      "fleet": {"zone": zone_ids[st.fzone[s]], "ships": st.fships[s], "legality": st.legality[s]}}
                     for s in range(st.n)],
     }
+
+
+def bid_facts(st: State, seat: int) -> tuple[Any, ...]:
+    """The public facts a bid model reads, without building anything (ISMCTS's memo of the
+    heuristic's bids, issue 13): the pending decision's card, deck and initiator, `seat`'s
+    money, legality and ships, and the cycle; each is the value `model_view(st, seat)` shows
+    (tests/engine/test_fast_views.py)."""
+    dec = st.stack[-1] if st.stack else {}
+    return (dec.get("card"), dec.get("deck"), dec.get("initiator"), st.money[seat], st.legality[seat],
+            st.fships[seat], st.cycle)
 
 
 def redact(events: list[Event], viewer: int | None, reveal_all: bool = False) -> list[Event]:
