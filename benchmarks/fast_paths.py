@@ -21,6 +21,7 @@ measures, on the same seeds for both:
     one more sample of the same view (api.determinizer's, else determinize);
   - ismcts: iterations per second at a fixed budget on positions drawn evenly from the four
     years (tests/bots/test_ismcts_pinned.py's positions: 4 goods, 4 auction, 4 play, 4 sail);
+    ismcts_goods, ..., ismcts_sail: the same run's rate on each year's 4 positions;
     ismcts_log: the same positions, each with its seat's own log, given to a bot that reads
     it (`uses_log`, as paxh simulate does; a checkout without it decides without the log).
 `--only ismcts,ismcts_log` measures just those (the others are left out of the table).
@@ -39,10 +40,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CLOCK = time.process_time
+YEARS = ("goods", "auction", "play", "sail")
+ISMCTS = ("ismcts", *(f"ismcts_{y}" for y in YEARS), "ismcts_log")
 MEASURES = ("loop", "loop_trusted", "simulate", "view", "view_state", "view_lean", "information_state", "copy",
-            "to_dict", "restore", "determinize", "sample", "ismcts", "ismcts_log")
-UNITS = {"loop": "decisions/s", "loop_trusted": "decisions/s", "simulate": "decisions/s", "ismcts": "iterations/s",
-         "ismcts_log": "iterations/s"}
+            "to_dict", "restore", "determinize", "sample", *ISMCTS)
+UNITS = {"loop": "decisions/s", "loop_trusted": "decisions/s", "simulate": "decisions/s",
+         **{m: "iterations/s" for m in ISMCTS}}
 
 
 # ---- the worker: runs against whichever pax_hispanica is on its path -----------------------
@@ -106,16 +109,22 @@ def _ismcts_log_positions(api, per_year: int) -> list:
     return out
 
 
-def _ismcts_rate(api, positions: list, iterations: int) -> float:
+def _ismcts_rate(api, positions: list, iterations: int, per_year: dict | None = None) -> float:
+    """Iterations/s over all the positions; `per_year` (if given) gets each year's rate too."""
     from pax_hispanica.bots import make_agent
-    t0 = CLOCK()
+    spent: dict = {}
     for i, (view, legal, *log) in enumerate(positions):
         bot = make_agent("ismcts", 1000 + i, iterations=iterations)
+        t0 = CLOCK()
         if log and getattr(bot, "uses_log", False):
             bot.decide(view, legal, log=log[0])
         else:
             bot.decide(view, legal)
-    return len(positions) * iterations / (CLOCK() - t0)
+        n, t = spent.get(view["year"], (0, 0.0))
+        spent[view["year"]] = (n + 1, t + CLOCK() - t0)
+    if per_year is not None:
+        per_year.update({f"ismcts_{y}": n * iterations / t for y, (n, t) in spent.items()})
+    return sum(n for n, _ in spent.values()) * iterations / sum(t for _, t in spent.values())
 
 
 def worker(quick: bool, only: frozenset = frozenset(MEASURES)) -> dict:
@@ -123,10 +132,10 @@ def worker(quick: bool, only: frozenset = frozenset(MEASURES)) -> dict:
     from pax_hispanica.bots import make_agent
     out: dict = {"engine": api.__file__}
     iterations = 30 if quick else 100
-    if only <= {"ismcts", "ismcts_log"}:
+    if only <= set(ISMCTS):
         make_agent("ismcts", 1, iterations=5).decide(*_ismcts_positions(api, 1)[0])     # warm up
-        if "ismcts" in only:
-            out["ismcts"] = _ismcts_rate(api, _ismcts_positions(api, 1 if quick else 4), iterations)
+        if only & set(ISMCTS[:-1]):
+            out["ismcts"] = _ismcts_rate(api, _ismcts_positions(api, 1 if quick else 4), iterations, out)
         if "ismcts_log" in only:
             out["ismcts_log"] = _ismcts_rate(api, _ismcts_log_positions(api, 1 if quick else 4), iterations)
         return out
@@ -170,7 +179,7 @@ def worker(quick: bool, only: frozenset = frozenset(MEASURES)) -> dict:
     samplers = {k: (make(v) if make else (lambda seed, v=v: api.determinize(v, seed))) for k, v in views.items()}
     out["sample"] = _per_call_us(lambda st: samplers[id(st)](12345), states, repeat)
     positions = _ismcts_positions(api, 1 if quick else 4)
-    out["ismcts"] = _ismcts_rate(api, positions, iterations)
+    out["ismcts"] = _ismcts_rate(api, positions, iterations, out)
     out["ismcts_log"] = _ismcts_rate(api, _ismcts_log_positions(api, 1 if quick else 4), iterations)
     out["states"], out["ismcts_positions"] = len(states), len(positions)
     return out
@@ -200,8 +209,8 @@ def main(argv=None) -> int:
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     only = frozenset(a.only.split(",")) if a.only else frozenset(MEASURES)
-    if not only <= set(MEASURES) or (a.only and not only <= {"ismcts", "ismcts_log"}):
-        ap.error("--only takes ismcts and/or ismcts_log")
+    if not only <= set(MEASURES) or (a.only and not only <= set(ISMCTS)):
+        ap.error("--only takes ismcts, ismcts_<year> and/or ismcts_log")
     if a.worker:
         print(json.dumps(worker(a.quick, only)))
         return 0

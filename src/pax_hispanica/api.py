@@ -30,7 +30,7 @@ from .engine.setup import new_state
 from .engine.state import Result, State
 
 __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
-           "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "model_view", "information_state", "redact", "determinize", "determinizer",
+           "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "model_view", "bid_facts", "information_state", "redact", "determinize", "determinizer",
            "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
            "from_scenario", "known_cards", "index", "ViewIndex", "card_catalogue", "seed_hash", "verify", "load_ruleset",
@@ -161,6 +161,7 @@ apply_trusted = core.apply_trusted      # search only: apply's next state, no ch
 can_undo = core.can_undo
 view = _view.view
 model_view = _view.model_view         # the public facts of a view an opponent model reads (ISMCTS's bids)
+bid_facts = _view.bid_facts           # model_view's facts of a bid as a tuple, nothing built (ISMCTS's memo key)
 information_state = _information.information_state     # what view(..., include_state=True) adds as "state"
 redact = _view.redact
 determinize = _information.determinize                # from a view with its "state", or an information state

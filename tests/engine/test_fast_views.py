@@ -187,6 +187,22 @@ def test_model_view_is_part_of_the_view():
                 assert {k: v for k, v in p.items() if k != "fleet"} == {k: q[k] for k in p if k != "fleet"}
 
 
+def test_bid_facts_are_the_model_views_facts():
+    """api.bid_facts (ISMCTS's memo key for the heuristic's bids) is what model_view shows."""
+    checked = 0
+    for st in POSITIONS:
+        for seat in range(st.n):
+            facts = api.model_view(st, seat)
+            dec = facts["decision"] or {}
+            me = facts["players"][seat]
+            want = (dec.get("card"), dec.get("deck"), dec.get("initiator"), me["money"], me["fleet"]["legality"],
+                    me["fleet"]["ships"], facts["cycle"])
+            got = api.bid_facts(st, seat)
+            assert got == want and [type(x) for x in got] == [type(x) for x in want]
+            checked += dec.get("d") == "bid"
+    assert checked > 20
+
+
 def test_a_view_without_the_board_is_the_view_without_the_map():
     for st in POSITIONS[::3]:
         whole = api.view(st, 0, include_state=False)

@@ -216,6 +216,8 @@ class ISMCTSAgent(BaseAgent):
                 return self._playout_bot(seat).decide(api.view(state, seat), legal)
             if not hasattr(api, "model_view"):
                 return self._playout_bot(seat).decide(api.view(state, seat, include_state=False, board=False), legal)
+            if hasattr(api, "bid_facts"):
+                return self._fact_bid(api, state, seat, legal)
             return self._model_bid(api.model_view(state, seat), seat, legal)
         if actions is None:
             actions = self._bounded(legal if legal is not None else self.api.legal_actions(state, seat))
@@ -237,6 +239,18 @@ class ISMCTSAgent(BaseAgent):
         got = self._bid_memo.get(key)
         if got is None:
             got = self._bid_memo[key] = self._playout_bot(seat).decide(seen, legal)
+        return dict(got)
+
+    def _fact_bid(self, api: Any, state: Any, seat: int, legal: list[Descriptor]) -> Action:
+        """_model_bid with its memo key read by api.bid_facts (the same facts, as a tuple,
+        nothing built): api.model_view is built only when the memo has no bid for them."""
+        if len(legal) != 1 or legal[0].get("kind") != "range" or legal[0]["action"].get("type") != "bid":
+            return self._playout_bot(seat).decide(api.model_view(state, seat), legal)
+        b = legal[0]
+        key = (seat, *api.bid_facts(state, seat), b["min"], b["max"])
+        got = self._bid_memo.get(key)
+        if got is None:
+            got = self._bid_memo[key] = self._playout_bot(seat).decide(api.model_view(state, seat), legal)
         return dict(got)
 
     # -- the search --------------------------------------------------------

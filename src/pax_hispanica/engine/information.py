@@ -97,16 +97,17 @@ class Determinizer:
                              "or api.information_state(state, seat)")
         self.d = d
         rs = load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
-        seen: set[str] = set()
+        seen: set[str] = set(d["market_discard"])
         for h in d["hands"]:
-            seen.update(c for c in h if c != HIDDEN)
+            seen.update(h)
         for tab in d["tableaus"]:
-            seen.update(c for c, _ in tab)
-        seen.update(d["market_discard"])
-        for deck in ("market", "haven"):
-            seen.update(c for c in d[deck] if c != HIDDEN)
-        self.unseen_m = sorted(c for c in rs.market if c not in seen)
-        self.unseen_h = sorted(c for c in rs.haven if c not in seen)
+            seen.update([c for c, _ in tab])
+        seen.update(d["market"])
+        seen.update(d["haven"])
+        seen.discard(HIDDEN)                # "?" names no card
+        market, haven = _sorted_decks(rs)
+        self.unseen_m = [c for c in market if c not in seen]     # sorted: the decks' cards are
+        self.unseen_h = [c for c in haven if c not in seen]      # sorted once per ruleset
         self.market, self.haven, self.hands = d["market"], d["haven"], d["hands"]
         self.secrets = {int(k): val for k, val in d["secrets"].items()}
         self.template = _template(d, rs)
@@ -200,6 +201,20 @@ class _KnownDeal:
         hands = [list(h) if k is None else k + [rest.pop() for _ in range(u)]
                  for h, k, u in zip(self.seen, self.hands, self.unknown)]
         return piles[0], piles[1], hands, rng
+
+
+_DECKS: dict[int, tuple[Ruleset, list[str], list[str]]] = {}
+
+
+def _sorted_decks(rs: Ruleset) -> tuple[list[str], list[str]]:
+    """The ruleset's market and haven cards, sorted (what a sample deals the unseen ones
+    from), worked out once per ruleset object (never changed: callers filter them)."""
+    got = _DECKS.get(id(rs))
+    if got is None or got[0] is not rs:
+        if len(_DECKS) > 256:             # rulesets are few (load_ruleset caches them)
+            _DECKS.clear()
+        got = _DECKS[id(rs)] = (rs, sorted(rs.market), sorted(rs.haven))
+    return got[1], got[2]
 
 
 def _sample_secrets(d: JsonDict, secrets: dict[int, Any], seed: int, rng: int) -> int:

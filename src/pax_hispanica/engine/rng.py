@@ -14,12 +14,18 @@ and the counter, and returns the new counter.
 from __future__ import annotations
 
 import hashlib
+import struct
 from functools import lru_cache
 from typing import Any
 
 from .keys import derive
 
 U64 = 1 << 64
+# The counters' 8 little-endian bytes for the first ones (a sample's draws start at 0) and
+# the rejection limits of small ranges, worked out once: shuffle's draws, unchanged.
+_COUNTER_BYTES = tuple(i.to_bytes(8, "little") for i in range(4096))
+_LIMITS = tuple(U64 - (U64 % n) if n else 0 for n in range(257))
+_u64 = struct.Struct("<Q").unpack
 
 
 @lru_cache(maxsize=1024)
@@ -56,19 +62,19 @@ def shuffle(seed: int, counter: int, items: list[Any]) -> int:
     i + 1)` written out inline: determinize shuffles every unseen card three times a
     sample, and the calls cost more than the hashing (the golden trace pins the numbers)."""
     fresh = _keyed(seed).copy
-    from_bytes = int.from_bytes
+    counters, limits, u64 = _COUNTER_BYTES, _LIMITS, _u64
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
-        limit = U64 - (U64 % n)
+        limit = limits[n] if n < 257 else U64 - (U64 % n)
         h = fresh()
-        h.update(counter.to_bytes(8, "little"))
+        h.update(counters[counter] if counter < 4096 else counter.to_bytes(8, "little"))
         counter += 1
-        x = from_bytes(h.digest(), "little")
+        x: int = u64(h.digest())[0]
         while x >= limit:                   # rejected (about n in 2**64): draw again
             h = fresh()
             h.update(counter.to_bytes(8, "little"))
             counter += 1
-            x = from_bytes(h.digest(), "little")
+            x = u64(h.digest())[0]
         j = x % n
         items[i], items[j] = items[j], items[i]
     return counter

@@ -19,23 +19,42 @@ from .jsontypes import Event, JsonDict
 from .ruleset import Ruleset
 from .state import CROWN, State
 
-__all__ = ["HIDDEN", "determinize", "information_state", "masked_state", "model_view", "redact", "summary", "view"]
+__all__ = ["HIDDEN", "bid_facts", "determinize", "information_state", "masked_state", "model_view", "redact", "summary", "view"]
 
 masked_state = information_state          # the name it had before issue 13
 
 
 class _Static:
-    """What a view shows that only the ruleset decides, computed once per ruleset."""
+    """What a view shows that only the ruleset decides, computed once per ruleset: each
+    colony's dict with its printed parts (id, name, zone, goods) in the view's key order,
+    which a view copies and fills in (a copy of a dict is cheaper than building one); and
+    the same for the sites, from the last site lists seen (cards may add sites in play)."""
 
-    __slots__ = ("colonies", "rs", "zone_ids")
+    __slots__ = ("colonies", "rs", "sites", "zone_ids")
 
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs                      # kept so that a ruleset's id is never reused while cached
         self.zone_ids: list[str] = rs.zone_ids
-        # (id, name, zone id, goods) of each colony space, in colony order
-        self.colonies: list[tuple[str, str, str, str]] = [
-            (rs.col_ids[c], rs.col_names[c], rs.zone_ids[rs.col_zone[c]], rs.col_goods[c])
+        self.colonies: list[JsonDict] = [
+            {"id": rs.col_ids[c], "name": rs.col_names[c], "zone": rs.zone_ids[rs.col_zone[c]],
+             "goods": rs.col_goods[c], "owner": None, "labour": None, "chests": 0, "fort": False}
             for c in range(len(rs.col_ids))]
+        # (copies of the site lists they were built from, the sites' dicts without their count)
+        self.sites: tuple[tuple[list[Any], ...], list[JsonDict]] = ((), [])
+
+    def site_dicts(self, st: State) -> list[JsonDict]:
+        """The sites' dicts of `st` with everything but the count (which changes often) filled
+        in; rebuilt when the state's site lists are not those of the last call (compared by
+        value: copies are kept, so a list changed in place could never fool it)."""
+        seen, dicts = self.sites
+        lists = (st.site_ids, st.site_names, st.site_zone, st.site_kind, st.site_wild, st.site_cap)
+        if seen != lists:
+            zone_ids = self.zone_ids
+            dicts = [{"id": sid, "name": name, "zone": zone_ids[z], "kind": kind, "wilderness": wild, "count": 0,
+                      "capacity": cap}
+                     for sid, name, z, kind, wild, cap in zip(*lists)]
+            self.sites = (tuple(x[:] for x in lists), dicts)      # one assignment: never half updated
+        return dicts
 
 
 _STATIC: dict[int, _Static] = {}
@@ -50,10 +69,6 @@ def _static(rs: Ruleset) -> _Static:
     return s
 
 
-def _owner(o: int | None) -> int | str | None:
-    return "crown" if o == CROWN else o
-
-
 def public_decision(st: State) -> JsonDict | None:
     """The pending decision as everyone may see it: sealed choices show who has committed
     and their hashes (PRJ-1), never what; board indices become ids."""
@@ -61,10 +76,11 @@ def public_decision(st: State) -> JsonDict | None:
         return None
     rs = st.rs
     dec = st.stack[-1]
-    pub = {k: v for k, v in dec.items() if k != "committed"}
+    pub = dec.copy()
+    committed = pub.pop("committed", None)      # taken out, and put back last for a sealed choice
     if dec.get("sealed"):
-        pub["committed"] = [s for s, _ in dec["committed"]]
-        pub["hashes"] = {str(s): h for s, h in dec["committed"]}
+        pub["committed"] = [s for s, _ in committed]
+        pub["hashes"] = {str(s): h for s, h in committed}
     zone, colony = pub.get("zone"), pub.get("colony")
     if isinstance(zone, int):
         pub["zone"] = rs.zone_ids[zone]
@@ -84,49 +100,54 @@ def view(st: State, viewer: int | None, include_state: bool = False, board: bool
     only `determinize` reads (issue 13: the default leaves it out, the cheaper view every
     page and non-search bot reads). `board=False` also leaves out the map ("colonies",
     "sites", "rebels"): for a model that reads only the players and the decision (ISMCTS's
-    bid model)."""
+    bid model). Every list and dict in it is its own (a caller may change them)."""
     rs = st.rs
     static = _static(rs)
     zone_ids = static.zone_ids
     over = st.over
-    from_colonies = colony_prestige_all(st)
     hand_limit = rs.hand_limit
-    players = [{
-        "seat": s, "nation": st.nation[s], "money": st.money[s], "prestige": st.prestige[s],
-        "colony_prestige": from_colonies[s],
-        "hand": list(st.hands[s]) if (s == viewer or over) else None, "hand_count": len(st.hands[s]),
-        "hand_limit": hand_limit + st.hand_bonus[s], "income": st.income[s],
-        "tableau": [{"card": c, "target": t} for c, t in st.tableaus[s]],
-        "fleet": {"zone": zone_ids[st.fzone[s]], "ships": st.fships[s], "legality": st.legality[s],
-                  "cargo": list(st.cargo[s])},
-        "havens": [zone_ids[z] for z in st.havens[s]],
-    } for s in range(st.n)]
+    players: list[JsonDict] = []
+    add = players.append
+    zone_of = zone_ids.__getitem__
+    for s, nation, money, prestige, from_colonies, hand, bonus, income, tableau, fzone, ships, legality, cargo, \
+            havens in zip(range(st.n), st.nation, st.money, st.prestige, colony_prestige_all(st), st.hands,
+                          st.hand_bonus, st.income, st.tableaus, st.fzone, st.fships, st.legality, st.cargo,
+                          st.havens):
+        add({"seat": s, "nation": nation, "money": money, "prestige": prestige, "colony_prestige": from_colonies,
+             "hand": hand[:] if (s == viewer or over) else None, "hand_count": len(hand),
+             "hand_limit": hand_limit + bonus, "income": income,
+             "tableau": [{"card": c, "target": t} for c, t in tableau] if tableau else [],
+             "fleet": {"zone": zone_ids[fzone], "ships": ships, "legality": legality, "cargo": cargo[:]},
+             "havens": list(map(zone_of, havens))})
+    market, haven = st.market, st.haven
     out: JsonDict = {
         "viewer": viewer, "ruleset": rs.name, "ruleset_version": rs.version, "ruleset_params": dict(rs.overrides),
         "version": st.version, "cycle": st.cycle, "year": YEARS[st.year], "step": step_name(st),
-        "order": list(st.order), "acting": list(acting(st)), "decision": public_decision(st), "players": players,
+        "order": st.order[:], "acting": list(acting(st)), "decision": public_decision(st), "players": players,
     }
     if board:
-        owner, labour, chests, fort = st.col_owner, st.col_labour, st.col_chests, st.col_fort
-        out["colonies"] = [{"id": cid, "name": name, "zone": zone, "goods": goods, "owner": _owner(owner[c]),
-                            "labour": labour[c], "chests": chests[c], "fort": fort[c]}
-                           for c, (cid, name, zone, goods) in enumerate(static.colonies)]
-        out["sites"] = [{"id": sid, "name": name, "zone": zone_ids[z], "kind": kind, "wilderness": wild,
-                         "count": count, "capacity": cap}
-                        for sid, name, z, kind, wild, count, cap in zip(st.site_ids, st.site_names, st.site_zone,
-                                                                        st.site_kind, st.site_wild, st.site_count,
-                                                                        st.site_cap)]
+        colonies = list(map(dict.copy, static.colonies))        # map: the copies in one C loop
+        for d, o, labour, chests, fort in zip(colonies, st.col_owner, st.col_labour, st.col_chests, st.col_fort):
+            d["owner"] = "crown" if o == CROWN else o
+            d["labour"] = labour
+            d["chests"] = chests
+            d["fort"] = fort
+        sites = list(map(dict.copy, static.site_dicts(st)))
+        for d, count in zip(sites, st.site_count):
+            d["count"] = count
+        out["colonies"] = colonies
+        out["sites"] = sites
         out["rebels"] = {zone_ids[z]: n for z, n in enumerate(st.rebels) if n}
-    market, haven = st.market, st.haven
-    out.update({
-        "decks": {"market": {"top": market[0] if market else None, "count": len(market)},
-                  "haven": {"top": haven[0] if haven else None, "count": len(haven)},
-                  "market_discard": list(st.market_discard)},
-        "supply": dict(st.supply), "gone": dict(st.gone),
-        "my_sealed_choice": st.secrets.get(viewer) if viewer is not None else None,
-        "seed_hash": st.seed_hash, "seed": st.seed if over else None,
-        "over": over, "result": st.result,
-    })
+    out["decks"] = {"market": {"top": market[0] if market else None, "count": len(market)},
+                    "haven": {"top": haven[0] if haven else None, "count": len(haven)},
+                    "market_discard": st.market_discard[:]}
+    out["supply"] = st.supply.copy()
+    out["gone"] = st.gone.copy()
+    out["my_sealed_choice"] = st.secrets.get(viewer) if viewer is not None else None
+    out["seed_hash"] = st.seed_hash
+    out["seed"] = st.seed if over else None
+    out["over"] = over
+    out["result"] = st.result
     if include_state:
         out["state"] = information_state(st, viewer)
     return out
@@ -149,6 +170,16 @@ def model_view(st: State, viewer: int | None) -> JsonDict:
                      "fleet": {"zone": zone_ids[st.fzone[s]], "ships": st.fships[s], "legality": st.legality[s]}}
                     for s in range(st.n)],
     }
+
+
+def bid_facts(st: State, seat: int) -> tuple[Any, ...]:
+    """The public facts a bid model reads, without building anything (ISMCTS's memo of the
+    heuristic's bids, issue 13): the pending decision's card, deck and initiator, `seat`'s
+    money, legality and ships, and the cycle; each is the value `model_view(st, seat)` shows
+    (tests/engine/test_fast_views.py)."""
+    dec = st.stack[-1] if st.stack else {}
+    return (dec.get("card"), dec.get("deck"), dec.get("initiator"), st.money[seat], st.legality[seat],
+            st.fships[seat], st.cycle)
 
 
 def redact(events: list[Event], viewer: int | None, reveal_all: bool = False) -> list[Event]:
