@@ -337,10 +337,19 @@ class Outbox:
                 pass
 
     async def deliver_one(self) -> bool:
-        """Claim, send and settle the oldest due message; False when none is due."""
-        if self.storage.pg:
-            return await self._deliver_pg()
-        return await self._deliver_sqlite()
+        """Claim, send and settle the oldest due message; False when none is due. A server that
+        stops (the worker cancelled) mid-send first finishes that message and settles it, within
+        the send's own timeouts: left claimed, a SQLite row would wait out its lease after the
+        restart, and a PostgreSQL one, rolled back after the SMTP server took it, would go twice."""
+        job = asyncio.ensure_future(self._deliver_pg() if self.storage.pg else self._deliver_sqlite())
+        try:
+            return await asyncio.shield(job)
+        except asyncio.CancelledError:
+            try:
+                await job
+            except Exception:
+                log.exception("outbox: the message in flight at the stop failed")
+            raise
 
     def _due(self, now: float) -> Any:
         o = t.outbox.c
