@@ -158,6 +158,11 @@ def send_email(smtp_url: str, payload: dict) -> None:
         s.send_message(msg)
 
 
+def _internal_allowed() -> bool:
+    """PAXH_WEBHOOK_PRIVATE=1: webhooks may reach internal addresses (tests, a private deployment)."""
+    return os.environ.get("PAXH_WEBHOOK_PRIVATE", "") == "1"
+
+
 def _internal(ip: str) -> bool:
     """Whether an address is loopback, private, link-local or otherwise not on the internet."""
     import ipaddress
@@ -178,7 +183,7 @@ def _checked_peer(sock: Any, host: str) -> None:
     """The address a webhook connection reached is checked after connecting, not only the name
     before: a name that resolves to a public address for the check and to an internal one for
     the connection (DNS rebinding) is refused here."""
-    if os.environ.get("PAXH_WEBHOOK_PRIVATE", "") != "1" and _internal(str(sock.getpeername()[0])):
+    if not _internal_allowed() and _internal(str(sock.getpeername()[0])):
         sock.close()
         raise SendError(f"webhook host {host!r} connected to an internal address")
 
@@ -226,7 +231,7 @@ def post_webhook(url: str, body: dict) -> None:
     u = urlsplit(url)
     if u.scheme not in ("http", "https") or not u.hostname:
         raise SendError("webhooks are http(s) URLs")
-    if os.environ.get("PAXH_WEBHOOK_PRIVATE", "") != "1" and _private(u.hostname):
+    if not _internal_allowed() and _private(u.hostname):
         raise SendError(f"webhook host {u.hostname!r} is an internal address (PAXH_WEBHOOK_PRIVATE=1 allows it)")
     req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
                                  headers={"Content-Type": "application/json", "User-Agent": "pax-hispanica"})

@@ -141,8 +141,7 @@ async def api_create(request: Request) -> JSONResponse:
 async def api_view(request: Request, token: str) -> JSONResponse:
     s = site(request)
     try:
-        rights = await s.resolve(token)
-        live = await s.svc.get(rights.game_id)
+        rights, live = await s.game_for(token)
     except ServerError as e:
         return error_response(e)
     seat = next(iter(rights.seats)) if rights.role == "seat" else None
@@ -182,8 +181,7 @@ async def api_seat_bot(request: Request, token: str) -> JSONResponse:
 async def api_record(request: Request, token: str) -> JSONResponse:
     s = site(request)
     try:
-        rights = await s.resolve(token)
-        live = await s.svc.get(rights.game_id)
+        rights, live = await s.game_for(token)
     except ServerError as e:
         return error_response(e)
     if not live.over:

@@ -149,8 +149,7 @@ async def api_notify(request: Request, token: str) -> JSONResponse:
 async def api_clock(request: Request, token: str) -> JSONResponse:
     s = site(request)
     try:
-        rights = await s.resolve(token)
-        live = await s.svc.get(rights.game_id)
+        rights, live = await s.game_for(token)
         state = await _play(s.svc).clocks.state(live)
     except ServerError as e:
         return error_response(e)
@@ -161,8 +160,7 @@ async def api_clock(request: Request, token: str) -> JSONResponse:
 async def api_chat(request: Request, token: str) -> JSONResponse:
     s = site(request)
     try:
-        rights = await s.resolve(token)
-        live = await s.svc.get(rights.game_id)
+        rights, live = await s.game_for(token)
         lang = request.query_params.get("lang", "en")
         state = await _play(s.svc).chat.state(live, rights, lang if lang in LANGS else "en")
     except ServerError as e:
@@ -180,8 +178,7 @@ async def api_chat_post(request: Request, token: str) -> JSONResponse:
     s = site(request)
     try:
         body = await _body(request, ChatPostIn)
-        rights = await s.resolve(token)
-        live = await s.svc.get(rights.game_id)
+        rights, live = await s.game_for(token)
         row = await _play(s.svc).chat.post(live, rights, body.text)
     except ServerError as e:
         return error_response(e)
@@ -192,8 +189,7 @@ async def api_chat_post(request: Request, token: str) -> JSONResponse:
 async def api_chat_end(request: Request, token: str) -> JSONResponse:
     s = site(request)
     try:
-        rights = await s.resolve(token)
-        live = await s.svc.get(rights.game_id)
+        rights, live = await s.game_for(token)
         if not await _is_host(rights, live, request):
             raise ServerError("wrong_seat", "only the host ends the table's chat", status=403)
         await _play(s.svc).chat.end(live)

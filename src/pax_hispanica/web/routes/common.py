@@ -15,7 +15,7 @@ from fastapi.templating import Jinja2Templates
 from .. import security
 from ..games import Service
 from ..i18n import LANGS, Tr
-from ..model import Rights, ServerError
+from ..model import LiveGame, Rights, ServerError
 from ..ratelimit import RateLimited, RateLimits
 
 COOKIE = "paxh_user"
@@ -86,6 +86,11 @@ class Site:
         if not TOKEN.fullmatch(token):
             raise ServerError("unknown_token", "no game has this link", status=404)
         return await self.svc.resolve(token)
+
+    async def game_for(self, token: str) -> tuple[Rights, LiveGame]:
+        """What a link opens and its live game (ServerError for an unknown link or a damaged game)."""
+        rights = await self.resolve(token)
+        return rights, await self.svc.get(rights.game_id)
 
     def request_lang(self, request: Request) -> str:
         """The language for a page when the user is not at hand (errors): ?lang, else the user's

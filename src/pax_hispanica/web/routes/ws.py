@@ -254,8 +254,7 @@ async def ws_game(ws: WebSocket, token: str) -> None:
     svc = s.svc
     await ws.accept()
     try:
-        rights = await s.resolve(token)
-        live = await svc.get(rights.game_id)
+        rights, live = await s.game_for(token)
     except ServerError as e:
         await ws.send_text(json.dumps(error_frame(e)))
         await ws.close(code=4404)
