@@ -1,7 +1,9 @@
 """The engine's public API: the one module every outer layer uses (docs/api.md).
 
 A game is `(ruleset version, config, seed, actions)`; everything else is derived
-by replay. Nothing here does I/O except the explicit save/load helpers.
+by replay. The engine (`engine/`) does no I/O; here only the explicit save/load helpers
+and `load_ruleset` (pax_hispanica.rulesets: a ruleset's TOML files, read once and cached)
+touch files. Engine functions that need a ruleset by name are given that loader.
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from .engine.decisions import DECISIONS as _DECISIONS, describe as _describe
 from .engine.errors import IllegalAction
 from .engine.flow import acting as _acting
 from .engine.rules import RULES
-from .engine.ruleset import RulesetError, load_ruleset, parameter_names
+from .engine.ruleset import RulesetError, parameter_names
 from .engine.keys import derived_seed
-from .engine.knowledge import known_cards
+from .engine.knowledge import known_cards as _known_cards
 from .engine.view_index import ViewIndex, index
 from .engine.scenario import build as _build_scenario
 from .engine.jsontypes import Action, Event, JsonDict
@@ -28,6 +30,7 @@ from .engine.keys import seed_hash
 from .engine.sealed import verify, verify_log
 from .engine.setup import new_state
 from .engine.state import Result, State
+from .rulesets import load_ruleset
 
 __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
            "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "model_view", "bid_facts", "information_state", "redact", "determinize", "determinizer",
@@ -72,7 +75,7 @@ def _config(config: ConfigLike) -> JsonDict:
 
 
 def new_game(config: ConfigLike, seed: int) -> State:
-    return new_state(_config(config), seed)[0]
+    return new_state(_config(config), seed, rulesets=load_ruleset)[0]
 
 
 acting = _acting         # the seats to act now (cached on the state by apply): no wrapper frame (issue 13)
@@ -117,11 +120,12 @@ def decision_types() -> list[dict[str, Any]]:
 
 
 def _seat_view(state_or_view: State | JsonDict, seat: int | None) -> tuple[JsonDict, Any]:
+    """The seat's view, and its ruleset (a state's) or the loader that resolves the view's."""
     if isinstance(state_or_view, State):
         return _view.view(state_or_view, seat), state_or_view.rs
     if seat is not None and state_or_view.get("viewer") != seat:
         raise ValueError(f"a view of seat {state_or_view.get('viewer')!r} cannot answer for seat {seat}")
-    return state_or_view, None
+    return state_or_view, load_ruleset
 
 
 def unavailable(state_or_view: State | JsonDict, seat: int | None = None) -> list[JsonDict]:
@@ -141,7 +145,7 @@ def battle_preview(state_or_view: State | JsonDict, seat: int | None, target: st
     the best and worst case (docs/api.md, "Battle preview"). `attacker` and `zone` default
     to `seat` and its fleet's zone; None when `target` cannot be attacked there."""
     v, rs = _seat_view(state_or_view, seat)
-    return _why.battle_preview(v, target, attacker, zone, rs)
+    return _why.battle_preview(v, target, attacker, zone, rs=rs)
 
 
 def battle_previews(state_or_view: State | JsonDict, seat: int) -> dict[str, JsonDict]:
@@ -164,9 +168,24 @@ model_view = _view.model_view         # the public facts of a view an opponent m
 bid_facts = _view.bid_facts           # model_view's facts of a bid as a tuple, nothing built (ISMCTS's memo key)
 information_state = _information.information_state     # what view(..., include_state=True) adds as "state"
 redact = _view.redact
-determinize = _information.determinize                # from a view with its "state", or an information state
-determinizer = _information.Determinizer              # determinizer(view)(seed) == determinize(view, seed)
 summary = _view.summary
+
+
+def determinize(v: JsonDict, seed: int, known: JsonDict | None = None) -> State:
+    """A full State consistent with a view with its "state", or with an information state
+    (engine/information.py, determinize; `known`: known_cards of the viewer's log)."""
+    return _information.determinize(v, seed, known, rulesets=load_ruleset)
+
+
+def determinizer(v: JsonDict, known: JsonDict | None = None) -> _information.Determinizer:
+    """The samples of one view, worked out once: determinizer(view)(seed) == determinize(view, seed)."""
+    return _information.Determinizer(v, known, rulesets=load_ruleset)
+
+
+def known_cards(view: JsonDict, events: list[Event]) -> JsonDict:
+    """What `view["viewer"]` can know of each hand and deck, from its view and its log
+    (`redact(events, viewer)`); docs/api.md, "What a seat knows"."""
+    return _known_cards(view, events, load_ruleset)
 
 
 def card_catalogue(ruleset: str = "reference") -> dict[str, JsonDict]:
@@ -212,7 +231,8 @@ def snapshot(state: State) -> bytes:
 
 
 def restore(data: bytes) -> State:
-    return State.from_dict(json.loads(data))
+    d = json.loads(data)
+    return State.from_dict(d, load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None))
 
 
 class Game:
@@ -226,14 +246,14 @@ class Game:
     @classmethod
     def new(cls, config: ConfigLike, seed: int) -> "Game":
         cfg = _config(config)
-        st, events = new_state(cfg, seed)
+        st, events = new_state(cfg, seed, rulesets=load_ruleset)
         rec = {"format": RECORD_FORMAT, "ruleset_version": st.rs.version, "config": cfg, "seed": seed,
                "actions": []}
         return cls(rec, st, events)
 
     @classmethod
     def from_scenario(cls, scenario: JsonDict) -> "Game":
-        st, events = _build_scenario(scenario)
+        st, events = _build_scenario(scenario, load_ruleset)
         rec = {"format": RECORD_FORMAT, "ruleset_version": st.rs.version, "scenario":
                {k: v for k, v in scenario.items() if k != "actions"}, "config": scenario["config"],
                "seed": scenario.get("seed", 0), "actions": []}

@@ -11,7 +11,7 @@ from pax_hispanica.engine.end import colony_prestige_all
 from pax_hispanica.engine.flow import YEARS, acting, step_name
 from pax_hispanica.engine.flow import seats_to_act
 from pax_hispanica.engine.rng import below, seed_state, shuffle
-from pax_hispanica.engine.ruleset import load_ruleset
+from pax_hispanica.rulesets import load_ruleset
 from pax_hispanica.engine.state import CROWN, FLAT, NESTED, SAVED, State
 from pax_hispanica.engine.vocab import CARGO, DECK, LABOUR, LEGALITY
 

@@ -7,7 +7,7 @@ import pytest
 
 from pax_hispanica import api
 from pax_hispanica.engine.flow import YEAR_STEPS, YEARS
-from pax_hispanica.engine.ruleset import load_ruleset
+from pax_hispanica.rulesets import load_ruleset
 from support import scenario
 
 from .helpers import play

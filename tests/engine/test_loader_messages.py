@@ -9,8 +9,9 @@ import uuid
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.engine import schema
-from pax_hispanica.engine.ruleset import DATA, RulesetError, load_ruleset
+from pax_hispanica import schemas as schema
+from pax_hispanica.engine.ruleset import RulesetError
+from pax_hispanica.rulesets import DATA, load_ruleset
 
 from support import modified_ruleset
 

@@ -8,7 +8,8 @@ import shutil
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.engine.ruleset import DATA, RulesetError, load_ruleset
+from pax_hispanica.engine.ruleset import RulesetError
+from pax_hispanica.rulesets import DATA, load_ruleset
 
 from .helpers import play
 

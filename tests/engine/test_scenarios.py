@@ -85,7 +85,7 @@ def test_PRJ_7_a_malformed_scenario_is_refused_with_a_readable_error(change, wor
 
 def _seeded_setup(scn):
     from pax_hispanica.engine.setup import new_state
-    return new_state(scn["config"], scn.get("seed", 0), start=False)
+    return new_state(scn["config"], scn.get("seed", 0), start=False, rulesets=api.load_ruleset)
 
 
 def test_PRJ_33_the_log_begins_with_ScenarioLoaded_and_no_event_of_the_discarded_setup():

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.engine.ruleset import load_ruleset
+from pax_hispanica.rulesets import load_ruleset
 from pax_hispanica.engine.sealed import seed_hash
 from pax_hispanica.engine.state import CROWN
 

@@ -133,7 +133,7 @@ def test_to_dict_and_from_dict_are_the_generic_walks_they_replaced():
                 assert json.dumps(d) == json.dumps(ref) and snap == json.dumps(d, separators=(",", ":")).encode()
                 for f in FLAT + NESTED + ("supply", "gone", "stack"):
                     assert d[f] is not getattr(st, f), f
-                _same_shape(_state_fields(State.from_dict(d)), _state_fields(reference_from_dict(ref)))
+                _same_shape(_state_fields(State.from_dict(d, st.rs)), _state_fields(reference_from_dict(ref)))
                 for viewer in (None, 0):
                     _same_shape(information.information_state(st, viewer), reference_masked_state(st, viewer))
                 n += 1
@@ -145,10 +145,10 @@ def test_to_dict_and_from_dict_are_the_generic_walks_they_replaced():
     st = st.copy()
     st.cursor = {"skipped": (2, 5)}            # LAB-3's colonies with no source (rare in play)
     _same_shape(st.to_dict(), reference_to_dict(st))
-    _same_shape(State.from_dict(st.to_dict()).cursor, {"skipped": (2, 5)})
+    _same_shape(State.from_dict(st.to_dict(), st.rs).cursor, {"skipped": (2, 5)})
     old = st.to_dict()
     del old["seed_hash"]
-    assert State.from_dict(old).seed_hash == st.seed_hash
+    assert State.from_dict(old, st.rs).seed_hash == st.seed_hash
 
 
 def test_saving_uses_no_exec_and_no_generic_walk():

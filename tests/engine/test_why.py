@@ -13,7 +13,7 @@ import pytest
 
 from pax_hispanica import api
 from pax_hispanica.engine import why
-from pax_hispanica.engine.ruleset import load_ruleset
+from pax_hispanica.rulesets import load_ruleset
 from support import options, random_game, scenario
 
 from .test_views import perturbed
@@ -237,7 +237,7 @@ def test_HID_1_why_not_reads_the_view_only():
                     and api.decision(g.state, None)["decision"] == "play_turn")
     seat = api.acting(g.state)[0]
     v = api.view(g.state, seat)
-    assert api.unavailable(v, seat) == api.unavailable(g.state, seat) == why.unavailable(v)
+    assert api.unavailable(v, seat) == api.unavailable(g.state, seat) == why.unavailable(v, load_ruleset)
     with pytest.raises(ValueError):
         api.unavailable(v, (seat + 1) % 3)         # another seat's view cannot answer for it
     assert api.unavailable(g.state, (seat + 1) % 3) == []       # not asked now

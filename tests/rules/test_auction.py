@@ -14,7 +14,7 @@ from hypothesis import strategies as hs
 
 from pax_hispanica import api
 from pax_hispanica.engine import audit
-from pax_hispanica.engine.ruleset import DATA, load_ruleset
+from pax_hispanica.rulesets import DATA, load_ruleset
 from support import options, scenario
 
 RS = load_ruleset()

@@ -14,7 +14,8 @@ import pytest
 from pax_hispanica import api
 from pax_hispanica.engine import audit, cards as card_rules
 from pax_hispanica.engine.flow import Out
-from pax_hispanica.engine.ruleset import BESPOKE, DATA, EFFECTS, RulesetError, load_ruleset
+from pax_hispanica.engine.ruleset import BESPOKE, EFFECTS, RulesetError
+from pax_hispanica.rulesets import DATA, load_ruleset
 from support import options, scenario
 
 RS = load_ruleset()

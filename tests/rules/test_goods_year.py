@@ -68,7 +68,7 @@ def site_count(state, site) -> int:
 def fresh(nations=NO_SPAIN, ruleset=None, seed=1):
     """The seeded setup a scenario starts from (its supply and its PRNG), before any year is played."""
     from pax_hispanica.engine.setup import new_state
-    return new_state(config(nations, ruleset), seed, start=False)[0]
+    return new_state(config(nations, ruleset), seed, start=False, rulesets=api.load_ruleset)[0]
 
 
 # ---- GDS-1: the steps in order ------------------------------------------------------------------------------

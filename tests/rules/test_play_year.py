@@ -10,7 +10,7 @@ import pytest
 
 from pax_hispanica import api
 from pax_hispanica.engine import audit
-from pax_hispanica.engine.ruleset import load_ruleset
+from pax_hispanica.rulesets import load_ruleset
 from pax_hispanica.engine.rng import below
 from support import options, scenario
 

@@ -10,7 +10,7 @@ import pytest
 
 optuna = pytest.importorskip("optuna")
 
-from pax_hispanica.engine import ruleset as rsmod
+from pax_hispanica import rulesets as rsmod
 from pax_hispanica.sim import objectives as ob
 from pax_hispanica.sim import tune, tune_report
 

@@ -8,7 +8,7 @@ import re
 import shutil
 
 from pax_hispanica import api, bots
-from pax_hispanica.engine.ruleset import DATA
+from pax_hispanica.rulesets import DATA
 from pax_hispanica.web import svgmap
 from pax_hispanica.web.i18n import Tr
 from pax_hispanica.web.info import ruleset_info

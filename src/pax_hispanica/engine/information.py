@@ -15,7 +15,7 @@ from .decisions import saved_decision, secret_domain
 from .flow import seats_to_act
 from .jsontypes import JsonDict
 from .rng import below, seed_state, shuffle
-from .ruleset import Ruleset, load_ruleset
+from .ruleset import Ruleset, Rulesets
 from .state import State, from_fields, plain_config, plain_cursor, plain_result
 
 HIDDEN = "?"
@@ -65,7 +65,7 @@ def information_state(st: State, viewer: int | None) -> dict[str, Any]:
     }
 
 
-def determinize(v: JsonDict, seed: int, known: JsonDict | None = None) -> State:
+def determinize(v: JsonDict, seed: int, known: JsonDict | None = None, *, rulesets: Rulesets) -> State:
     """A full State consistent with a view `v` (one with its "state") or with an information
     state itself: hidden cards dealt at random from the unseen ones, others' sealed choices
     drawn from their legal range, a fresh PRNG. It reads nothing but `v` (and `known`), so
@@ -76,7 +76,7 @@ def determinize(v: JsonDict, seed: int, known: JsonDict | None = None) -> State:
     viewer))` (HID-2). Its known hand cards are kept in their hands and a deck's sure cards
     in that deck; only the rest is dealt at random (in a game set up normally every hand is
     known, so only deck orders below the top and others' sealed choices are drawn)."""
-    dz = Determinizer(v, known)
+    dz = Determinizer(v, known, rulesets=rulesets)
     return dz._deal(seed, dz.template)      # its only sample may be the template itself
 
 
@@ -90,13 +90,13 @@ class Determinizer:
 
     __slots__ = ("d", "template", "unseen_m", "unseen_h", "market", "haven", "hands", "secrets", "known")
 
-    def __init__(self, v: JsonDict, known: JsonDict | None = None) -> None:
+    def __init__(self, v: JsonDict, known: JsonDict | None = None, *, rulesets: Rulesets) -> None:
         d = v.get("state", v)
         if "hands" not in d:
             raise ValueError("determinize needs the masked state: a view made with include_state=True, "
                              "or api.information_state(state, seat)")
         self.d = d
-        rs = load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
+        rs = rulesets(d["ruleset"], (d.get("config") or {}).get("params") or None)
         seen: set[str] = set(d["market_discard"])
         for h in d["hands"]:
             seen.update(h)
@@ -211,7 +211,7 @@ def _sorted_decks(rs: Ruleset) -> tuple[list[str], list[str]]:
     from), worked out once per ruleset object (never changed: callers filter them)."""
     got = _DECKS.get(id(rs))
     if got is None or got[0] is not rs:
-        if len(_DECKS) > 256:             # rulesets are few (load_ruleset caches them)
+        if len(_DECKS) > 256:             # rulesets are few (the loader caches them)
             _DECKS.clear()
         got = _DECKS[id(rs)] = (rs, sorted(rs.market), sorted(rs.haven))
     return got[1], got[2]

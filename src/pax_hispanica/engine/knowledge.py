@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .ruleset import load_ruleset
+from .ruleset import Rulesets
 
 _LEAVE_HAND = ("CardPlayed", "CardSold", "CardDiscarded")
 
@@ -53,12 +53,13 @@ def _card_moves(events: list[dict[str, Any]]) -> tuple[dict[str, int], set[str]]
     return winner, back_in_deck
 
 
-def known_cards(view: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+def known_cards(view: dict[str, Any], events: list[dict[str, Any]], rulesets: Rulesets) -> dict[str, Any]:
     """What `view["viewer"]` can know of each hand and deck, from its view and its log
     (`api.redact(events, viewer)`): per seat the hand's size, the cards known in it and how
     many are unknown; per deck its size, face-up top, the cards known to be in it, and the
-    cards that are in it or in an unknown hand ("unsure"). docs/api.md, "What a seat knows"."""
-    rs = load_ruleset(view["ruleset"], view.get("ruleset_params") or None)
+    cards that are in it or in an unknown hand ("unsure"). docs/api.md, "What a seat knows".
+    `rulesets` resolves the view's ruleset (api.known_cards passes the loader)."""
+    rs = rulesets(view["ruleset"], view.get("ruleset_params") or None)
     players = view["players"]
     n = len(players)
     scenario = any(e["type"] == "ScenarioLoaded" for e in events)

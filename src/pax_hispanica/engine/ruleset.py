@@ -1,4 +1,10 @@
-"""Load and validate a ruleset: parameters, map, nations and cards, from TOML.
+"""Build and validate a ruleset: parameters, map, nations and cards, from its files' tables.
+
+The engine reads no files: `pax_hispanica.rulesets` reads a ruleset folder's TOML files and
+hands their parsed tables to `build_ruleset` here (file name -> table), and applies a
+variant's parameters with `variant`; it also caches the result by folder and parameters.
+Engine functions that need a ruleset by name are given a `Rulesets` resolver (the api
+passes `pax_hispanica.rulesets.load_ruleset`).
 
 Validation is strict: an unknown key, effect, zone, goods type or card is a
 `RulesetError` that names the file and the entry, so a person editing the data
@@ -9,11 +15,11 @@ those that join entries or files: zones a sea names, a nation's home colony, ran
 
 from __future__ import annotations
 
-import tomllib
+import copy
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 from pydantic import ValidationError
 
@@ -32,11 +38,14 @@ from .ruleset_schema import (
 from .schema import first_problem
 from .vocab import Deck
 
-__all__ = ["BESPOKE", "DATA", "EFFECTS", "LEGALITIES", "PARAMS", "SITE_KINDS", "STR_CHOICES", "Card", "Ruleset",
-           "RulesetError", "check_params", "load_ruleset", "parameter_names", "parameter_types"]
+__all__ = ["BESPOKE", "EFFECTS", "FILE_NAMES", "LEGALITIES", "PARAMS", "SITE_KINDS", "STR_CHOICES", "Card",
+           "Ruleset", "RulesetError", "Rulesets", "build_ruleset", "check_params", "parameter_names",
+           "parameter_types", "variant"]
 
-DATA = Path(__file__).resolve().parent.parent / "data"
 Raw = dict[str, Any]          # a TOML table, its shape already checked by ruleset_schema
+Files = Mapping[str, Raw]     # a ruleset folder's files, parsed: file name -> its top-level table
+# The files of a ruleset folder, in the order they are checked (ruleset_schema.FILES declares each one's shape).
+FILE_NAMES = ("ruleset.toml", "map.toml", "nations.toml", "market.toml", "haven.toml", "battle.toml")
 
 
 class RulesetError(ValueError):
@@ -147,24 +156,21 @@ class Ruleset:
         return z < self.n_land
 
 
-def _read(path: Path) -> Raw:
-    try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        raise RulesetError(f"{path.name}: file missing from ruleset {path.parent.name}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise RulesetError(f"{path.name}: not valid TOML: {e}") from None
+Rulesets: TypeAlias = Callable[[str, Raw | None], Ruleset]
+"""A resolver: (ruleset name or folder path, variant parameters or None) -> the Ruleset. The
+engine never loads one itself; the api passes `pax_hispanica.rulesets.load_ruleset`."""
 
 
-def _load(path: Path) -> Raw:
-    """A ruleset file, read and checked against its declared shape (ruleset_schema.FILES)."""
-    raw = _read(path)
+def _load(files: Files, fname: str, name: str) -> Raw:
+    """A ruleset file's table, checked against its declared shape (ruleset_schema.FILES)."""
+    raw = files.get(fname)
+    if raw is None:
+        raise RulesetError(f"{fname}: file missing from ruleset {name}")
     try:
-        FILES[path.name].model_validate(raw)
+        FILES[fname].model_validate(raw)
     except ValidationError as e:
-        namer = partial(name_entry, path.name)
-        raise RulesetError(first_problem(path.name, raw, e, namer, word)) from None
+        namer = partial(name_entry, fname)
+        raise RulesetError(first_problem(fname, raw, e, namer, word)) from None
     return raw
 
 
@@ -250,35 +256,6 @@ def _cards(fname: str, raw: Raw, deck: Deck, nations: dict[str, Raw]) -> dict[st
     return out
 
 
-def load_ruleset(name: str = "reference", params: Raw | None = None) -> Ruleset:
-    """Load a ruleset by name (a folder of pax_hispanica/data) or by path; loaded once per folder.
-
-    ``params`` overrides some of its numbers by name (PRJ-31: a variant, as
-    ``{"crown_colony_prestige": 1}``); they are checked against the schema."""
-    if not params:
-        return _by_name(name)      # no path lookup once loaded: states are rebuilt often (ISMCTS)
-    if not isinstance(params, dict) or len(params) > len(parameter_types()):
-        check_params(params)       # refused before anything is sorted or hashed
-    try:
-        key = tuple(sorted(params.items()))
-        hash(key)
-    except (AttributeError, TypeError):
-        check_params(params)       # refuses what is not a table of names and plain values
-        raise RulesetError("parameter overrides must be a table of name = value") from None
-    return _variant_named(name, key)
-
-
-@lru_cache(maxsize=64)
-def _variant_named(name: str, items: tuple[tuple[str, Any], ...]) -> Ruleset:
-    folder = (Path(name) if "/" in name else DATA / name).resolve()
-    return _variant(folder, tuple(sorted(check_params(dict(items)).items())))
-
-
-@lru_cache(maxsize=64)
-def _by_name(name: str) -> Ruleset:
-    return _load_folder((Path(name) if "/" in name else DATA / name).resolve())
-
-
 def parameter_types() -> dict[str, type]:
     """Every parameter a variant may override -> its type (the schema, flattened as in Ruleset.params)."""
     return {f"supply_{key}" if section == "supply" else key: typ
@@ -310,12 +287,10 @@ def check_params(params: Raw) -> Raw:
     return dict(params)
 
 
-@lru_cache(maxsize=64)
-def _variant(folder: Path, overrides: tuple[tuple[str, Any], ...]) -> Ruleset:
-    """A copy of the folder's ruleset with some parameters replaced; an override is the
-    value for every player count (it also replaces that key in [setup.by_players])."""
-    import copy
-    base = _load_folder(folder)
+def variant(base: Ruleset, overrides: Raw) -> Ruleset:
+    """A copy of a ruleset with some parameters replaced (PRJ-31; `overrides` already passed
+    check_params); an override is the value for every player count (it also replaces that
+    key in [setup.by_players]). Built anew each call: the loader caches it."""
     changed = dict(overrides)
     for key, value in changed.items():          # PRJ-31: every number within the ruleset's range
         if key in base.params["ranges"]:
@@ -411,16 +386,16 @@ def _sites(m: _Map, lands: list[Raw]) -> None:
         raise RulesetError(f"map.toml: duplicate site id {_first_duplicate(ids)!r}")
 
 
-def _map(folder: Path) -> _Map:
-    mp = _load(folder / "map.toml")
+def _map(files: Files, name: str) -> _Map:
+    mp = _load(files, "map.toml", name)
     m = _zones(mp)
     _links(m, mp)
     _sites(m, mp["land"])
     return m
 
 
-def _nations(folder: Path, col_ids: list[str]) -> tuple[dict[str, Raw], list[str]]:
-    nat = _load(folder / "nations.toml")
+def _nations(files: Files, name: str, col_ids: list[str]) -> tuple[dict[str, Raw], list[str]]:
+    nat = dict(_load(files, "nations.toml", name))      # a copy: the caller's table stays as given
     order = nat.pop("order")
     if not order or set(order) != set(nat):
         raise RulesetError("nations.toml: `order` must list every nation once")
@@ -430,35 +405,37 @@ def _nations(folder: Path, col_ids: list[str]) -> tuple[dict[str, Raw], list[str
     return nat, order
 
 
-def _decks(folder: Path, nations: dict[str, Raw]) -> tuple[dict[str, Card], dict[str, Card]]:
-    cards = _cards("market.toml", _load(folder / "market.toml"), Deck.MARKET, nations)
-    haven = _cards("haven.toml", _load(folder / "haven.toml"), Deck.HAVEN, nations)
+def _decks(files: Files, name: str, nations: dict[str, Raw]) -> tuple[dict[str, Card], dict[str, Card]]:
+    cards = _cards("market.toml", _load(files, "market.toml", name), Deck.MARKET, nations)
+    haven = _cards("haven.toml", _load(files, "haven.toml", name), Deck.HAVEN, nations)
     if set(cards) & set(haven):
         raise RulesetError(f"haven.toml: card {min(set(cards) & set(haven))}: its id is also in market.toml")
     return cards, haven
 
 
-def _battle_cards(folder: Path) -> list[Raw]:
-    battle = _load(folder / "battle.toml")
+def _battle_cards(files: Files, name: str) -> list[Raw]:
+    battle = _load(files, "battle.toml", name)
     if sorted(c["side"] for c in battle["card"]) != ["attacker", "target"]:
         raise RulesetError("battle.toml: needs exactly one card per side (attacker, target)")
     cards: list[Raw] = battle["card"]
     return cards
 
 
-@lru_cache(maxsize=16)
-def _load_folder(folder: Path) -> Ruleset:
-    raw = _load(folder / "ruleset.toml")          # read once: its parameters and its version
+def build_ruleset(name: str, files: Files) -> Ruleset:
+    """The ruleset of a folder named `name`, from its files' parsed tables (file name -> table,
+    FILE_NAMES), every one checked; a RulesetError names the file, the entry and the key.
+    Pure: it reads nothing but `files` (pax_hispanica.rulesets reads them from disk)."""
+    raw = _load(files, "ruleset.toml", name)      # its parameters and its version
     params = _params(raw)
-    m = _map(folder)
-    nat, order = _nations(folder, m.cols["ids"])
-    cards, haven = _decks(folder, nat)
-    battle = _battle_cards(folder)
+    m = _map(files, name)
+    nat, order = _nations(files, name, m.cols["ids"])
+    cards, haven = _decks(files, name, nat)
+    battle = _battle_cards(files, name)
     if params["start_zone"] not in m.zone_index:
         raise RulesetError(f"ruleset.toml: [setup] start_zone: unknown zone {params['start_zone']!r}")
     cols, sites = m.cols, m.sites
     rs = Ruleset(
-        name=folder.name, version=raw["version"], params=params, zone_ids=m.zone_ids, zone_names=m.zone_names,
+        name=name, version=raw["version"], params=params, zone_ids=m.zone_ids, zone_names=m.zone_names,
         n_land=m.n_land, europe=len(m.zone_ids) - 1, adjacent=[tuple(sorted(a)) for a in m.adjacent],
         col_ids=cols["ids"], col_names=cols["names"], col_zone=cols["zone"], col_goods=cols["goods"],
         col_crown=cols["crown"], col_fort=cols["fort"],

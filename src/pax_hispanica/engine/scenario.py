@@ -35,6 +35,7 @@ from .flow import YEAR_STEPS, YEARS, Out, advance
 from .scenario_schema import SCENARIO, name_entry
 from .schema import first_problem
 from .keys import seed_hash
+from .ruleset import Rulesets
 from .setup import new_state
 from .state import CROWN, State, replaced
 from .vocab import CARGO, LEGALITY, labour_of
@@ -179,10 +180,10 @@ def _map(st: State, pos: Raw) -> None:
         st.rebels[rs.zone_index[zid]] = n
 
 
-def build(scn: Raw) -> tuple[State, list[Raw]]:
-    """The position of a scenario, before its actions."""
+def build(scn: Raw, rulesets: Rulesets) -> tuple[State, list[Raw]]:
+    """The position of a scenario, before its actions; `rulesets` resolves its config's ruleset."""
     check_shape(scn)
-    st, events = new_state(scn["config"], scn.get("seed", 0), start=False)
+    st, events = new_state(scn["config"], scn.get("seed", 0), start=False, rulesets=rulesets)
     pos = scn.get("position", {})
     st = st.copy()
     st.stack, st.cursor, st.secrets = [], {}, {}

@@ -7,7 +7,7 @@ from .flow import Out, advance, YEARS
 from .keys import is_seed
 from .rng import seed_state, shuffle
 from .jsontypes import Event, JsonDict
-from .ruleset import Ruleset, RulesetError, load_ruleset
+from .ruleset import Ruleset, RulesetError, Rulesets
 from .keys import seed_hash
 from .state import CROWN, State
 from .vocab import CITIZEN, Legality
@@ -48,25 +48,27 @@ def check_config(config: JsonDict, rs: Ruleset) -> list[str]:
     return list(nations)
 
 
-def ruleset_of(config: JsonDict) -> Ruleset:
-    """The config's ruleset with its variant parameters (PRJ-31) applied."""
+def ruleset_of(config: JsonDict, rulesets: Rulesets) -> Ruleset:
+    """The config's ruleset with its variant parameters (PRJ-31) applied, from `rulesets`
+    (the engine loads none itself: the api passes pax_hispanica.rulesets.load_ruleset)."""
     try:
-        return load_ruleset(config.get("ruleset", "reference"), config.get("params") or None)
+        return rulesets(config.get("ruleset", "reference"), config.get("params") or None)
     except RulesetError as e:
         if config.get("params"):
             raise IllegalAction("bad_config", "PRJ-31", f"Variant parameters: {e}") from None
         raise
 
 
-def new_state(config: JsonDict, seed: int, start: bool = True) -> tuple[State, list[Event]]:
-    """The set-up game; with start=False it stops before the first Goods Year (scenarios set their own position)."""
+def new_state(config: JsonDict, seed: int, start: bool = True, *, rulesets: Rulesets) -> tuple[State, list[Event]]:
+    """The set-up game; with start=False it stops before the first Goods Year (scenarios set their own position).
+    `rulesets` resolves the config's ruleset name and parameters to a Ruleset."""
     check_seed(seed)
     if not isinstance(config, dict):
         raise IllegalAction("bad_config", "PRJ-31", "A config is a table of players, nations, ruleset, params.")
     ruleset = config.get("ruleset", "reference")
     if not isinstance(ruleset, str) or not 0 < len(ruleset) <= 200:
         raise IllegalAction("bad_config", "PRJ-31", "The ruleset is named by a short string.")
-    rs = ruleset_of(config)
+    rs = ruleset_of(config, rulesets)
     nations = check_config(config, rs)
     n = len(nations)
     st = State.__new__(State)

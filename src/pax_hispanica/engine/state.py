@@ -14,7 +14,7 @@ from typing import Any, TypedDict, TypeVar, cast
 from .decisions import loaded_decision, saved_decision
 from .flow import Cursor
 from .jsontypes import JsonDict
-from .ruleset import Ruleset, load_ruleset
+from .ruleset import Ruleset
 from .vocab import CARGO, CITIZEN, LABOUR, LEGALITY, Cargo, Labour, Legality
 
 CROWN = -1          # owner of the Crown colonies when nobody plays the Spanish
@@ -233,9 +233,9 @@ class State:
         }
 
     @classmethod
-    def from_dict(cls, d: JsonDict, rs: Ruleset | None = None) -> "State":
-        """The State of a saved one (to_dict's, or an older snapshot without seed_hash)."""
-        rs = rs or load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
+    def from_dict(cls, d: JsonDict, rs: Ruleset) -> "State":
+        """The State of a saved one (to_dict's, or an older snapshot without seed_hash), under
+        its ruleset: `rs` is d["ruleset"] with d["config"]["params"] (api.restore loads it)."""
         known = d.get("seed_hash")
         if known is None:                   # snapshots saved before the field existed
             from .keys import seed_hash

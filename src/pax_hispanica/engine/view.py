@@ -63,7 +63,7 @@ _STATIC: dict[int, _Static] = {}
 def _static(rs: Ruleset) -> _Static:
     s = _STATIC.get(id(rs))
     if s is None or s.rs is not rs:
-        if len(_STATIC) > 256:            # rulesets are few (load_ruleset caches them); never grow unbounded
+        if len(_STATIC) > 256:            # rulesets are few (the loader caches them); never grow unbounded
             _STATIC.clear()
         s = _STATIC[id(rs)] = _Static(rs)
     return s

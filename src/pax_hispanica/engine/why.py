@@ -25,15 +25,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .ruleset import Ruleset, load_ruleset
+from .ruleset import Ruleset, Rulesets
 
 Descriptor = dict[str, Any]
 
 CROWN_OWNER = "crown"        # how a view names the Crown as an owner
 
 
-def ruleset_of(view: Mapping[str, Any]) -> Ruleset:
-    return load_ruleset(str(view.get("ruleset") or "reference"), dict(view.get("ruleset_params") or {}) or None)
+def ruleset_of(view: Mapping[str, Any], rs: Ruleset | Rulesets) -> Ruleset:
+    """The view's ruleset: `rs` itself, or resolved from the view's names by `rs` (a resolver,
+    only when needed: the engine loads none itself)."""
+    if isinstance(rs, Ruleset):
+        return rs
+    return rs(str(view.get("ruleset") or "reference"), dict(view.get("ruleset_params") or {}) or None)
 
 
 class _Board:
@@ -287,7 +291,7 @@ REASONS = {"labour": _labour, "initiate": _initiate, "play_turn": _play_turn, "r
 from $0 to one's money) has nothing to explain."""
 
 
-def unavailable(view: Mapping[str, Any], rs: Ruleset | None = None) -> list[Descriptor]:
+def unavailable(view: Mapping[str, Any], rs: Ruleset | Rulesets) -> list[Descriptor]:
     """The options the rules forbid `view["viewer"]` in the pending decision, from that view
     alone; [] for a spectator, a seat not asked now, or a game over."""
     seat = view.get("viewer")
@@ -299,20 +303,21 @@ def unavailable(view: Mapping[str, Any], rs: Ruleset | None = None) -> list[Desc
     reasons = REASONS.get(str(dec.get("d")))
     if reasons is None:
         return []
-    return reasons(_Board(view, rs or ruleset_of(view)), dec)
+    return reasons(_Board(view, ruleset_of(view, rs)), dec)
 
 
 # ---- battle preview -----------------------------------------------------------------------------
 def battle_preview(view: Mapping[str, Any], target: str, attacker: int | None = None, zone: str | None = None,
-                   rs: Ruleset | None = None) -> dict[str, Any] | None:
+                   *, rs: Ruleset | Rulesets) -> dict[str, Any] | None:
     """A battle's Strengths before it is fought, from one seat's view (BAT-1, BAT-2, BAT-3):
     the attacker's (1 per ship) and the target's own (a colony: its owner's Strength in the
     zone plus its fort; Rebels: 1 each; a site: 1 per Indigenous), every other player with
     tokens in the zone who will choose a side, with the Strength it adds, and the best and
     worst case for the attacker (all of them with it, all against it; a tie goes to the
     target, BAT-4). `attacker` and `zone` default to the viewer and its fleet's zone; None
-    when `target` is not something that can be attacked there."""
-    b = _Board(view, rs or ruleset_of(view))
+    when `target` is not something that can be attacked there. `rs`: the ruleset, or a
+    resolver of the view's ruleset name (ruleset_of)."""
+    b = _Board(view, ruleset_of(view, rs))
     viewer: int | None = view.get("viewer")
     attacker = viewer if attacker is None else attacker
     if attacker is None:
@@ -340,14 +345,14 @@ def battle_preview(view: Mapping[str, Any], target: str, attacker: int | None = 
             "worst": {"attacker": a, "target": t + extra, "wins": a > t + extra}}
 
 
-def battle_previews(view: Mapping[str, Any], rs: Ruleset | None = None) -> dict[str, dict[str, Any]]:
+def battle_previews(view: Mapping[str, Any], rs: Ruleset | Rulesets) -> dict[str, dict[str, Any]]:
     """The previews a seat needs now: target -> battle_preview for each attack its voyage
     may make, or the battle it is asked to support (keyed by the battle's target)."""
     dec = view.get("decision") or {}
     seat = view.get("viewer")
     if seat is None or seat not in (view.get("acting") or []):
         return {}
-    rs = rs or ruleset_of(view)
+    rs = ruleset_of(view, rs)
     if dec.get("d") == "support":
         p = battle_preview(view, dec["target"], attacker=dec["attacker"], zone=dec["zone"], rs=rs)
         return {dec["target"]: p} if p else {}

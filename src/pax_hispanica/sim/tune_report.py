@@ -37,7 +37,7 @@ def write_ruleset(source: str | Path, params: dict, dest: Path, note: str = "") 
     """Copy the ruleset folder and write ``params`` into its ruleset.toml (each key in its
     section, [setup.by_players.N] overrides included, since a --set value holds for every
     player count); comments are kept. Checked by loading the copy."""
-    from ..engine import ruleset as rsmod
+    from .. import rulesets as rsmod
 
     src = Path(source) if "/" in str(source) else rsmod.DATA / str(source)
     if dest.exists():
