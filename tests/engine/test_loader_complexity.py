@@ -1,5 +1,6 @@
-"""The loaders stay readable: no function of the ruleset and scenario loaders, or of their
-declared schemas, rates worse than C in cyclomatic complexity (radon: A-C are 1-20)."""
+"""The loaders stay readable: no function of the ruleset and scenario loaders (the engine's
+builders and checks, and pax_hispanica.rulesets and .schemas, which read and write the files),
+or of their declared schemas, rates worse than C in cyclomatic complexity (radon: A-C are 1-20)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from pathlib import Path
 import pytest
 from radon.complexity import cc_rank, cc_visit
 
-ENGINE = Path(__file__).resolve().parents[2] / "src" / "pax_hispanica" / "engine"
-MODULES = ["ruleset.py", "scenario.py", "schema.py", "ruleset_schema.py", "scenario_schema.py"]
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "pax_hispanica"
+MODULES = ["engine/ruleset.py", "engine/scenario.py", "engine/schema.py", "engine/ruleset_schema.py",
+           "engine/scenario_schema.py", "rulesets.py", "schemas.py"]
 
 
 def _all(blocks):
@@ -22,7 +24,7 @@ def _all(blocks):
 
 @pytest.mark.parametrize("module", MODULES)
 def test_no_loader_function_rates_worse_than_C(module):
-    blocks = list(_all(cc_visit((ENGINE / module).read_text())))
+    blocks = list(_all(cc_visit((PACKAGE / module).read_text())))
     assert blocks, module
     worse = [f"{b.fullname} {cc_rank(b.complexity)} ({b.complexity})" for b in blocks
              if cc_rank(b.complexity) > "C"]

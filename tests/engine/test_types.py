@@ -1,5 +1,6 @@
-"""The engine and its API type-check under `mypy --strict` (issue 13, "Typed state"), with the
-configuration of pyproject.toml's [tool.mypy]: no blanket ignores, no module exempt."""
+"""The engine, its API and the loaders outside the engine (rulesets.py, schemas.py) type-check
+under `mypy --strict` (issue 13, "Typed state"), with the configuration of pyproject.toml's
+[tool.mypy]: no blanket ignores, no module exempt."""
 from __future__ import annotations
 
 import re
@@ -7,13 +8,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "pax_hispanica"
+FILES = ("engine", "api.py", "rulesets.py", "schemas.py")    # the engine, its API, and the loaders outside it
 
 
 def test_PRJ_7_engine_and_api_pass_mypy_strict(tmp_path):
     from mypy import api as mypy_api
     out, err, status = mypy_api.run(["--config-file", str(ROOT / "pyproject.toml"), "--strict",
                                      "--cache-dir", str(tmp_path), "--no-error-summary", "--hide-error-context",
-                                     str(SRC / "engine"), str(SRC / "api.py")])
+                                     *(str(SRC / f) for f in FILES)])
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert status == 0 and not errors, f"{len(errors)} mypy errors:\n" + ("\n".join(errors[:50]) or out + err)
 
@@ -23,12 +25,12 @@ def test_PRJ_7_the_mypy_configuration_is_strict_and_exempts_nothing():
     cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
     assert cfg["strict"] is True
     assert "overrides" not in cfg and "ignore_errors" not in cfg and "disable_error_code" not in cfg
-    assert set(cfg["files"]) == {"src/pax_hispanica/engine", "src/pax_hispanica/api.py"}
+    assert set(cfg["files"]) == {f"src/pax_hispanica/{f}" for f in FILES}
 
 
 def test_PRJ_7_no_blanket_or_bare_type_ignores():
     """A `# type: ignore` names its error code and stands on one line; none covers a module."""
-    for path in [*sorted((SRC / "engine").rglob("*.py")), SRC / "api.py"]:
+    for path in [*sorted((SRC / "engine").rglob("*.py")), *(SRC / f for f in FILES[1:])]:
         text = path.read_text()
         assert "ignore_errors" not in text and "mypy: ignore" not in text, path
         for n, line in enumerate(text.splitlines(), 1):
