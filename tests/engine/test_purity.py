@@ -220,3 +220,52 @@ def test_a_game_is_played_replayed_and_restored_without_files_clock_or_random(tm
             api.load_ruleset(str(other))                  # not loaded yet: reading it is refused
     assert touched
     assert api.load_ruleset(str(other)).version == api.load_ruleset("reference").version
+
+
+# ---- the split: the engine builds from parsed tables, pax_hispanica.rulesets reads them ---------
+
+def test_the_engine_builds_a_ruleset_from_parsed_tables_and_leaves_them_as_given():
+    """engine.ruleset.build_ruleset takes the files' tables (no path, nothing read): the same
+    ruleset as the loader's, and the tables unchanged (the loader's cache never sees a change)."""
+    import copy
+
+    from pax_hispanica import rulesets
+    from pax_hispanica.engine.ruleset import FILE_NAMES, build_ruleset, variant
+    files = rulesets.read_files(DATA / "reference")
+    assert sorted(files) == sorted(FILE_NAMES)
+    before = copy.deepcopy(files)
+    with nothing_to_touch() as touched:
+        built = build_ruleset("reference", files)
+        changed = variant(built, {"start_money": 12})
+    assert touched == [] and files == before
+    loaded = rulesets.load_ruleset("reference")
+    assert built is not loaded and vars(built) == vars(loaded)
+    assert vars(changed) == vars(rulesets.load_ruleset("reference", {"start_money": 12}))
+    assert built.params["start_money"] != 12 and changed.params["start_money"] == 12
+
+
+def test_a_table_the_builder_is_not_given_is_named_as_a_missing_file():
+    from pax_hispanica import rulesets
+    from pax_hispanica.engine.ruleset import FILE_NAMES, RulesetError, build_ruleset
+    files = rulesets.read_files(DATA / "reference")
+    for fname in FILE_NAMES:
+        with pytest.raises(RulesetError) as e:
+            build_ruleset("mine", {k: v for k, v in files.items() if k != fname})
+        assert str(e.value) == f"{fname}: file missing from ruleset mine"
+
+
+def test_the_loader_reads_a_folder_once_and_a_variant_once_per_parameters(tmp_path):
+    """pax_hispanica.rulesets caches by folder and (folder, parameters): a name or path of one
+    folder is one Ruleset, a variant is one Ruleset per parameters, and neither is read again."""
+    from pax_hispanica import rulesets
+    folder = tmp_path / "mine"
+    shutil.copytree(DATA / "reference", folder)
+    first = rulesets.load_ruleset(str(folder))
+    with nothing_to_touch() as touched:
+        assert rulesets.load_ruleset(str(folder)) is first
+        assert rulesets.load_ruleset("reference") is rulesets.load_ruleset("reference")
+    assert touched == []
+    assert rulesets.load_ruleset(str(folder / ".." / "mine")) is first
+    v = rulesets.load_ruleset(str(folder), {"start_money": 12, "cycles": 3})
+    assert v is rulesets.load_ruleset(str(folder), {"cycles": 3, "start_money": 12}) and v is not first
+    assert v.name == first.name == "mine" and first.start_money != 12 and v.start_money == 12
