@@ -235,7 +235,7 @@ class State:
     @classmethod
     def from_dict(cls, d: JsonDict, rs: Ruleset) -> "State":
         """The State of a saved one (to_dict's, or an older snapshot without seed_hash), under
-        its ruleset: `rs` is d["ruleset"] with d["config"]["params"] (api.restore loads it)."""
+        its ruleset: `rs` is the ruleset `d` names, with its config's params (api.restore loads it)."""
         known = d.get("seed_hash")
         if known is None:                   # snapshots saved before the field existed
             from .keys import seed_hash
