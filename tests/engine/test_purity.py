@@ -114,7 +114,7 @@ def test_no_engine_module_does_io_reads_a_clock_or_draws_global_random(path):
 
 def test_no_loaded_engine_module_holds_a_module_that_does_io():
     """Every engine module, imported: none holds (under any name) a module of the banned ones."""
-    import pax_hispanica.engine as engine
+    from pax_hispanica import engine
     names = [m.name for m in pkgutil.walk_packages(engine.__path__, "pax_hispanica.engine.")]
     assert len(names) > 25 and "pax_hispanica.engine.ruleset" in names
     for name in names:
@@ -205,7 +205,7 @@ def test_a_game_is_played_replayed_and_restored_without_files_clock_or_random(tm
                 break
             seat = api.acting(g.state)[0]
             g.act(_pick(api.expand(api.legal_actions(g.state, seat)), a))
-        st, _ = _play(g.state, 120)
+        _play(g.state, 120)
         assert api.replay(g.record).state.to_dict() == g.state.to_dict()
         assert api.verify_record(g.record) == []
         vg = api.Game.new(api.Config(players=4, params=variant), 3)
