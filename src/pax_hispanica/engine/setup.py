@@ -5,7 +5,7 @@ from __future__ import annotations
 from .errors import IllegalAction, short
 from .flow import Out, advance, YEARS
 from .keys import is_seed
-from .rng import seed_state, shuffle
+from .rng import Chance, draw_shuffle, seed_state
 from .jsontypes import Event, JsonDict
 from .ruleset import Ruleset, RulesetError, load_ruleset
 from .keys import seed_hash
@@ -58,8 +58,10 @@ def ruleset_of(config: JsonDict) -> Ruleset:
         raise
 
 
-def new_state(config: JsonDict, seed: int, start: bool = True) -> tuple[State, list[Event]]:
-    """The set-up game; with start=False it stops before the first Goods Year (scenarios set their own position)."""
+def new_state(config: JsonDict, seed: int, start: bool = True,
+              chance: Chance | None = None) -> tuple[State, list[Event]]:
+    """The set-up game; with start=False it stops before the first Goods Year (scenarios set their own position).
+    `chance`: the draws' outcomes supplied (PRJ-70), else the seed's generator."""
     check_seed(seed)
     if not isinstance(config, dict):
         raise IllegalAction("bad_config", "PRJ-31", "A config is a table of players, nations, ruleset, params.")
@@ -83,7 +85,7 @@ def new_state(config: JsonDict, seed: int, start: bool = True) -> tuple[State, l
     st.undo_stack, st.undo_seat = (), None
     st.stack, st.cursor, st.secrets = [], {}, {}
     st.order = list(range(n))
-    st.rng = shuffle(seed, st.rng, st.order)                    # CYC-4: random Player Order
+    st.rng = draw_shuffle(seed, st.rng, st.order, chance)                    # CYC-4: random Player Order
     st.money = [rs.setup_value("start_money", n)] * n
     st.prestige = [0] * n
     st.nation = nations
@@ -121,9 +123,9 @@ def new_state(config: JsonDict, seed: int, start: bool = True) -> tuple[State, l
     if st.supply["citizens"] < 0:
         raise IllegalAction("bad_config", "CYC-4", "The ruleset's Citizen supply is too small for its map.")
     st.market, st.market_discard, st.haven = rs.market[:], [], rs.haven[:]
-    st.rng = shuffle(seed, st.rng, st.market)
-    st.rng = shuffle(seed, st.rng, st.haven)
-    out = Out(st)
+    st.rng = draw_shuffle(seed, st.rng, st.market, chance)
+    st.rng = draw_shuffle(seed, st.rng, st.haven, chance)
+    out = Out(st, chance)
     out.emit("GameStarted", "CYC-4", players=n, nations=nations, order=list(st.order),
              ruleset=rs.name, ruleset_version=rs.version, seed_hash=seed_hash(seed),
              crown_owner=None if crown == CROWN else crown,
