@@ -277,3 +277,26 @@ def test_PRJ_70_AUC_6_a_hand_chosen_market_draw_gives_that_card(bottom):
             assert s.st.market[-1] == target and top != target
         else:
             assert top == target == s.st.market[0]
+
+
+def test_PRJ_70_HID_1_resampling_at_a_chance_node_keeps_each_seats_information():
+    """Between an action and its result (the draws of a year's end, GDS-5, or a refill) each
+    seat's resampled state is a chance node with that seat's information state; the outcomes
+    drawn so far are nobody's information, so they are drawn anew."""
+    game = load(3)
+    rng = np.random.default_rng(4)
+    s = started(game, rng=rng)
+    while not (s.is_chance_node() and s._pending[2]):
+        play_random(s, rng, 1)
+    actor = s._pending[1]
+    for player in range(3):
+        key = s.information_state_string(player)
+        assert (f"action {s._pending[0]}" in key) == (player == actor)
+        for i in range(3):
+            r = s.resample_from_infostate(player, lambda: (i + 0.5) / 3)
+            assert r.is_chance_node() and r._pending[1] == actor and r._pending[2] == ()
+            assert r.information_state_string(player) == key
+            np.testing.assert_array_equal(r.information_state_tensor(player), s.information_state_tensor(player))
+            while r.is_chance_node():
+                r.apply_action(0)
+            assert not r.is_chance_node()
