@@ -12,7 +12,10 @@ Measured (CPU time of this process, median of --runs runs of --seconds each):
   - the same without building observations (``raw_env.game`` directly: mask + apply) to show
     what the observation costs;
   - OpenSpiel python_pax_hispanica (4 players): ``legal_actions`` + ``apply_action`` per decision
-    (chance nodes counted as steps too), and the same with ``information_state_tensor``;
+    (chance nodes counted as steps too), and the same with ``information_state_tensor``; with
+    the default ``chance="events"`` (a chance node per draw, PRJ-70) and with ``chance="seed"``
+    (8 seed-byte nodes), each also as players' decisions per second (the chance nodes' time
+    counted, not the nodes), the figure that compares the two;
   - OpenSpiel "hearts" (C++): ``legal_actions`` + ``apply_action`` per step, chance included.
 """
 
@@ -70,7 +73,8 @@ def engine_masked_steps(seconds: float, seed: int) -> float:
     return n / (CLOCK() - t0)
 
 
-def openspiel_steps(name: str, params: dict, seconds: float, seed: int, tensor: bool = False) -> float:
+def openspiel_steps(name: str, params: dict, seconds: float, seed: int, tensor: bool = False,
+                    decisions: bool = False) -> float:
     game = pyspiel.load_game(name, params)
     r = random.Random(seed)
     state = game.new_initial_state()
@@ -80,12 +84,13 @@ def openspiel_steps(name: str, params: dict, seconds: float, seed: int, tensor: 
             state = game.new_initial_state()
         if state.is_chance_node():
             actions = [a for a, _ in state.chance_outcomes()]
+            n += not decisions
         else:
             actions = state.legal_actions()
             if tensor:
                 state.information_state_tensor()
+            n += 1
         state.apply_action(r.choice(actions))
-        n += 1
     return n / (CLOCK() - t0)
 
 
@@ -105,6 +110,13 @@ def main() -> None:
             lambda s: openspiel_steps("python_pax_hispanica", {"players": 4}, a.seconds, s),
         "OpenSpiel python_pax_hispanica, 4 players, + information_state_tensor":
             lambda s: openspiel_steps("python_pax_hispanica", {"players": 4}, a.seconds, s, tensor=True),
+        "OpenSpiel python_pax_hispanica, 4 players, players' decisions only (chance nodes' time counted)":
+            lambda s: openspiel_steps("python_pax_hispanica", {"players": 4}, a.seconds, s, decisions=True),
+        "OpenSpiel python_pax_hispanica, 4 players, chance=\"seed\" (legal_actions + apply_action)":
+            lambda s: openspiel_steps("python_pax_hispanica", {"players": 4, "chance": "seed"}, a.seconds, s),
+        "OpenSpiel python_pax_hispanica, 4 players, chance=\"seed\", players' decisions only":
+            lambda s: openspiel_steps("python_pax_hispanica", {"players": 4, "chance": "seed"}, a.seconds, s,
+                                      decisions=True),
         "OpenSpiel hearts (C++), from Python (legal_actions + apply_action)":
             lambda s: openspiel_steps("hearts", {}, a.seconds, s),
     }

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from os import PathLike
 from typing import Any, TypeAlias
 
@@ -30,6 +30,7 @@ from .engine.keys import seed_hash
 from .engine.sealed import verify, verify_log
 from .engine.setup import new_state
 from .engine.state import Result, State
+from .engine.rng import Chance as _Chance, ChanceNeeded
 from .rulesets import load_ruleset
 
 __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
@@ -39,7 +40,8 @@ __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", 
            "from_scenario", "known_cards", "index", "ViewIndex", "card_catalogue", "seed_hash", "verify", "load_ruleset",
            "parameters", "verify_log", "verify_record", "ruleset_refusal", "OLD_RULESETS", "count_actions", "nth_action", "iter_actions",
            "derived_seed", "decision_types", "SEALED_DECISIONS", "SEALED_ACTION_TYPES", "is_sealed_action",
-           "is_sealed_decision", "board_layout", "unavailable", "battle_preview", "battle_previews"]
+           "is_sealed_decision", "board_layout", "unavailable", "battle_preview", "battle_previews",
+           "ChanceNeeded", "new_game_with_outcomes", "apply_with_outcomes"]
 
 # 2: PRJ-1's keyed counter-mode generator and HMAC salts. A record of format 1 (SplitMix64)
 # would replay to another game, so it is refused rather than replayed.
@@ -76,6 +78,31 @@ def _config(config: ConfigLike) -> JsonDict:
 
 def new_game(config: ConfigLike, seed: int) -> State:
     return new_state(_config(config), seed, rulesets=load_ruleset)[0]
+
+
+def _all_used(chance: _Chance) -> None:
+    if chance.used != len(chance.outcomes):
+        raise ValueError(f"{len(chance.outcomes)} outcomes supplied for {chance.used} draws")
+
+
+def new_game_with_outcomes(config: ConfigLike, seed: int, outcomes: Sequence[int]) -> State:
+    """PRJ-70: new_game with the outcomes of its draws (shuffles' Fisher-Yates draws, dice)
+    supplied in order instead of drawn from the seed's generator (the seed still keys the
+    sealed choices' salts). Raises ChanceNeeded (`.n` outcomes, `.items` a shuffle's choices)
+    when they run out, ValueError if some are left over. For explicit chance nodes (rl.openspiel)."""
+    chance = _Chance(outcomes)
+    st = new_state(_config(config), seed, rulesets=load_ruleset, chance=chance)[0]
+    _all_used(chance)
+    return st
+
+
+def apply_with_outcomes(state: State, action: Action, outcomes: Sequence[int]) -> tuple[State, list[Event]]:
+    """PRJ-70: apply with the outcomes of the action's draws supplied (as new_game_with_outcomes);
+    pure, so a caller told ChanceNeeded runs it again from the same state with one more outcome."""
+    chance = _Chance(outcomes)
+    out = core.apply(state, action, chance)
+    _all_used(chance)
+    return out
 
 
 acting = _acting         # the seats to act now (cached on the state by apply): no wrapper frame (issue 13)

@@ -11,6 +11,7 @@ from .decisions import (BOOL, DECISIONS, INT, NONE, STR, Fields, action_fields, 
 from .jsontypes import Action, Descriptor, Event
 from .flow import Out, QuietOut, acting, advance, seats_to_act
 from .state import State
+from .rng import Chance
 
 # PRJ-7: each action type's fields besides seat and type, and the JSON types each may take
 # (None only where the field is optional). Derived from the decision types (decisions.py), each
@@ -123,8 +124,9 @@ def can_undo(st: State, seat: int) -> bool:
     return bool(st.undo_stack) and st.undo_seat == seat and not st.over
 
 
-def apply(st: State, action: Action) -> tuple[State, list[Event]]:
-    """Apply one action to a copy of `st`; `st` itself never changes."""
+def apply(st: State, action: Action, chance: Chance | None = None) -> tuple[State, list[Event]]:
+    """Apply one action to a copy of `st`; `st` itself never changes. `chance`: the outcomes of
+    its draws, supplied (PRJ-70: api.apply_with_outcomes), else the state's generator."""
     seat = check_shape(st, action)
     if st.over:
         raise IllegalAction("game_over", "CYC-2", "The game is over.")
@@ -134,7 +136,7 @@ def apply(st: State, action: Action) -> tuple[State, list[Event]]:
     if seat not in now:
         who = ", ".join(str(s) for s in now)
         raise IllegalAction("not_your_turn", "PRJ-7", f"Seat {seat} is not to act now (waiting for seat {who}).")
-    out = Out(st.copy())
+    out = Out(st.copy(), chance)
     return _act(st, seat, action, out), out.events
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .flow import Out
-from .rng import below, shuffle
+from .rng import draw, draw_shuffle
 from .vocab import HAVEN, MARKET, Deck
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def refill(st: State, deck: Deck, out: Out) -> bool:
     if deck == MARKET and not st.market and st.market_discard:
         st.market = st.market_discard[:]          # shuffled in place below: a list of its own
         st.market_discard = []
-        st.rng = shuffle(st.seed, st.rng, st.market)
+        st.rng = draw_shuffle(st.seed, st.rng, st.market, out.chance)
         out.irreversible = True
         out.emit("DeckRefilled", "AUC-6", deck=deck, size=len(st.market))
         return True
@@ -68,7 +68,7 @@ def return_haven_card(st: State, card: str, out: Out) -> None:
     if n == 0:
         pos = 0
     else:
-        st.rng, r = below(st.seed, st.rng, n)
+        st.rng, r = draw(st.seed, st.rng, n, out.chance)
         pos = r + 1
     haven = st.haven[:]                                   # shared between states: replaced
     haven.insert(pos, card)

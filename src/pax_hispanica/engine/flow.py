@@ -20,6 +20,7 @@ from .errors import IllegalAction
 from .events import ADDRESSED, EVENT_TYPES, FIELDS as EVENT_FIELDS
 from .rules import RULES
 from . import vocab
+from .rng import Chance
 
 if TYPE_CHECKING:
     from .state import State
@@ -42,15 +43,18 @@ EMITTED: dict[tuple[str, str], tuple[frozenset[str], bool]] = {
 
 
 class Out:
-    """Collects the events of one action and whether it revealed or drew anything."""
+    """Collects the events of one action and whether it revealed or drew anything; `chance`:
+    the supplied outcomes of its draws (PRJ-70, the RL layer's explicit chance), None for the
+    generator (every other caller)."""
 
-    __slots__ = ("st", "events", "irreversible")
+    __slots__ = ("st", "events", "irreversible", "chance")
     quiet = False                      # QuietOut: the events are not built (core.apply_trusted)
 
-    def __init__(self, st: State) -> None:
+    def __init__(self, st: State, chance: Chance | None = None) -> None:
         self.st = st
         self.events: list[dict[str, Any]] = []
         self.irreversible = False
+        self.chance = chance
 
     def emit(self, type_: str, rule: str, to: Iterable[int] | None = None, **fields: Any) -> None:
         # events.py declares every type's fields and rules: a misspelt or missing field fails here

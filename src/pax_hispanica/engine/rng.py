@@ -9,6 +9,19 @@ forward from one observed output).
 
 Every function takes the game's seed (which names the key, derived once and cached)
 and the counter, and returns the new counter.
+
+The seam for explicit chance (PRJ-70): the rules draw through `draw` and `draw_shuffle`, which
+take an optional `Chance`, the outcomes of the draws supplied by the caller instead of the
+generator. Only the RL layer's
+explicit chance nodes pass one (api.apply_with_outcomes, api.new_game_with_outcomes); every
+other caller passes none and gets the generator, unchanged. A draw of n is an outcome in
+0..n-1, each of probability 1/n; a shuffle is its Fisher-Yates draws, one per position from
+the last down to the second (outcome j: the card now at j goes to that position); a draw of 1
+takes no outcome (it is 0). When the supplied outcomes run out, the draw raises
+`ChanceNeeded` (how many outcomes the next draw has): the caller, whose apply is pure, runs it
+again from the same state with one more outcome. A supplied draw moves the counter on by one,
+as the generator does (bar a rejection, about n in 2**64), so the outcomes the generator would
+have drawn give the generator's game exactly, counter included.
 """
 
 from __future__ import annotations
@@ -16,9 +29,49 @@ from __future__ import annotations
 import hashlib
 import struct
 from functools import lru_cache
+from collections.abc import Sequence
 from typing import Any
 
 from .keys import derive
+
+
+class ChanceNeeded(Exception):
+    """A draw has no supplied outcome left (PRJ-70): `n` outcomes (0..n-1, each 1/n), the
+    `counter` the generator would have drawn it from, `used` outcomes taken before it, and for
+    a shuffle's draw the items it chooses among (`items[j]` is outcome j), else None."""
+
+    def __init__(self, n: int, counter: int, used: int, items: tuple[Any, ...] | None) -> None:
+        super().__init__(f"chance needed: a draw of {n} outcomes after {used}")
+        self.n = n
+        self.counter = counter
+        self.used = used
+        self.items = items
+
+
+class Chance:
+    """The supplied outcomes of one apply's draws, taken in order (PRJ-70). Made afresh for each
+    apply by its caller; the engine never keeps one in a state."""
+
+    __slots__ = ("outcomes", "used")
+
+    def __init__(self, outcomes: Sequence[int]) -> None:
+        self.outcomes: tuple[int, ...] = tuple(outcomes)
+        self.used = 0
+
+    def take(self, n: int, counter: int, items: tuple[Any, ...] | None = None) -> int:
+        """The next outcome of a draw of n (0 for n = 1, which takes none)."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        if n == 1:
+            return 0
+        used = self.used
+        if used == len(self.outcomes):
+            raise ChanceNeeded(n, counter, used, items)
+        x = self.outcomes[used]
+        if not 0 <= x < n:
+            raise ValueError(f"outcome {x} of a draw of {n} (outcome {used})")
+        self.used = used + 1
+        return x
 
 U64 = 1 << 64
 # The counters' 8 little-endian bytes for the first ones (a sample's draws start at 0) and
@@ -76,5 +129,29 @@ def shuffle(seed: int, counter: int, items: list[Any]) -> int:
             counter += 1
             x = u64(h.digest())[0]
         j = x % n
+        items[i], items[j] = items[j], items[i]
+    return counter
+
+
+# ---- the game's draws (PRJ-70) ---------------------------------------------------------------
+# The rules draw through these two: with no Chance they are `below` and `shuffle` (the
+# generator, every caller but the RL layer); with one, its outcomes. Sampling (determinize)
+# calls `below` and `shuffle` directly: its draws are never a game's chance.
+
+def draw(seed: int, counter: int, n: int, chance: Chance | None) -> tuple[int, int]:
+    """`below(seed, counter, n)`, or with `chance` its next outcome (the counter moved on by one)."""
+    if chance is None:
+        return below(seed, counter, n)
+    return counter + 1, chance.take(n, counter)
+
+
+def draw_shuffle(seed: int, counter: int, items: list[Any], chance: Chance | None) -> int:
+    """`shuffle(seed, counter, items)`, or with `chance` the same Fisher-Yates with its outcomes
+    as the draws (a ChanceNeeded names the items the next draw chooses among)."""
+    if chance is None:
+        return shuffle(seed, counter, items)
+    for i in range(len(items) - 1, 0, -1):
+        j = chance.take(i + 1, counter, tuple(items[: i + 1]) if chance.used == len(chance.outcomes) else None)
+        counter += 1
         items[i], items[j] = items[j], items[i]
     return counter

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .errors import IllegalAction, short
 from .flow import Out, advance, YEARS
 from .keys import is_seed
-from .rng import seed_state, shuffle
+from .rng import Chance, draw_shuffle, seed_state
 from .jsontypes import Event, JsonDict
 from .ruleset import Ruleset, RulesetError, Rulesets
 from .keys import seed_hash
@@ -59,9 +59,11 @@ def ruleset_of(config: JsonDict, rulesets: Rulesets) -> Ruleset:
         raise
 
 
-def new_state(config: JsonDict, seed: int, start: bool = True, *, rulesets: Rulesets) -> tuple[State, list[Event]]:
+def new_state(config: JsonDict, seed: int, start: bool = True, *, rulesets: Rulesets,
+              chance: Chance | None = None) -> tuple[State, list[Event]]:
     """The set-up game; with start=False it stops before the first Goods Year (scenarios set their own position).
-    `rulesets` resolves the config's ruleset name and parameters to a Ruleset."""
+    `rulesets` resolves the config's ruleset name and parameters to a Ruleset; `chance`: the
+    draws' outcomes supplied (PRJ-70), else the seed's generator."""
     check_seed(seed)
     if not isinstance(config, dict):
         raise IllegalAction("bad_config", "PRJ-31", "A config is a table of players, nations, ruleset, params.")
@@ -85,7 +87,7 @@ def new_state(config: JsonDict, seed: int, start: bool = True, *, rulesets: Rule
     st.undo_stack, st.undo_seat = (), None
     st.stack, st.cursor, st.secrets = [], {}, {}
     st.order = list(range(n))
-    st.rng = shuffle(seed, st.rng, st.order)                    # CYC-4: random Player Order
+    st.rng = draw_shuffle(seed, st.rng, st.order, chance)                    # CYC-4: random Player Order
     st.money = [rs.setup_value("start_money", n)] * n
     st.prestige = [0] * n
     st.nation = nations
@@ -123,9 +125,9 @@ def new_state(config: JsonDict, seed: int, start: bool = True, *, rulesets: Rule
     if st.supply["citizens"] < 0:
         raise IllegalAction("bad_config", "CYC-4", "The ruleset's Citizen supply is too small for its map.")
     st.market, st.market_discard, st.haven = rs.market[:], [], rs.haven[:]
-    st.rng = shuffle(seed, st.rng, st.market)
-    st.rng = shuffle(seed, st.rng, st.haven)
-    out = Out(st)
+    st.rng = draw_shuffle(seed, st.rng, st.market, chance)
+    st.rng = draw_shuffle(seed, st.rng, st.haven, chance)
+    out = Out(st, chance)
     out.emit("GameStarted", "CYC-4", players=n, nations=nations, order=list(st.order),
              ruleset=rs.name, ruleset_version=rs.version, seed_hash=seed_hash(seed),
              crown_owner=None if crown == CROWN else crown,

@@ -5,24 +5,42 @@
   choosers, in the order of ``api.acting``; a chooser's information state never carries another's
   committed value (only that it is committed), so the sequential game has the same information
   sets as the simultaneous one.
-- **Chance: explicit, as the seed** (``ChanceMode.EXPLICIT_STOCHASTIC``). The engine draws every
-  shuffle and die roll inside ``api.apply`` from the game's secret seed (PRJ-1, a keyed generator):
-  all of a game's chance is its seed, and exposing each shuffle and roll as its own node would
-  change the engine, its records and its commitments. So a game begins with ``SEED_BYTES`` = 8
-  chance nodes, each drawing one byte of a 64-bit seed uniformly (256 outcomes); the engine game
-  is set up from it, and every later draw is a function of it. No player observes the bytes.
-  The history (8 bytes, then the actions) therefore determines the state, and OpenSpiel's
-  serialisation and RandomSimTest work unchanged. (The sampled-stochastic mode was the other
-  choice; OpenSpiel serialises such games through ``Game::GetRNGState``, which a Python game
-  cannot implement, so neither ``serialize_game_and_state`` nor RandomSimTest's serialisation
-  would run.) ``resample_from_infostate`` draws a full state consistent with the player's
-  information (``api.determinize``: hidden hands and decks and others' sealed choices resampled,
-  a fresh seed for the shuffles and dice to come), which is what ISMCTS needs.
+- **Chance: the game's own random events** (PRJ-70, ``ChanceMode.EXPLICIT_STOCHASTIC``,
+  parameter ``chance="events"``, the default). Every draw the engine makes is a chance node whose
+  outcomes are the draw's uniform choices, each of probability 1/n: a die roll (GDS-6: outcome
+  r is the face r+1), the place a returned Haven card goes (HND-4), and each shuffle (the Player
+  Order, CYC-4; the Market and Haven decks; the year's goods, GDS-5; a Market refill, AUC-6) as
+  its Fisher-Yates draws, one node per position from the last down to the second, the outcome
+  being which of the cards still unplaced goes there (``action_to_string`` names it). A draw
+  of one thing is no node. The engine takes the outcomes through its one seam
+  (``api.new_game_with_outcomes`` / ``api.apply_with_outcomes``): an action (or the setup) is
+  applied with the outcomes chosen so far; if it needs another, the engine says how many
+  (``api.ChanceNeeded``) and this state is a chance node; each outcome re-runs that apply from
+  the same engine state (apply is pure, so re-running is exact). So a game starts with the
+  setup's draws (3 + 45 + 9 + 9 = 66 nodes for 4 players), and an action that draws is followed
+  by its draws' nodes. ``max_chance_outcomes`` is the largest draw, the 46-card Market deck. The
+  engine seed (parameter ``seed``, default 0) only keys the sealed choices' salts; no player
+  observes it or the outcomes (the views and so the information states strip the hashes).
+  Playing the outcomes the engine's generator would have drawn gives the engine's game with
+  that seed exactly (tests/rl/test_openspiel.py).
+- **Chance as the seed** (``chance="seed"``, the earlier design, kept as an option): 8 chance
+  nodes draw the bytes of a 64-bit seed (256 outcomes each) and the engine draws everything
+  from it; cheaper to step, but the chance structure is hidden in the seed.
+- Both are EXPLICIT: the history determines the state, and OpenSpiel's serialisation and
+  RandomSimTest work. (The sampled-stochastic mode was the other choice; OpenSpiel serialises
+  such games through ``Game::GetRNGState``, which a Python game cannot implement.)
+- ``resample_from_infostate`` draws a state consistent with the player's information
+  (``api.determinize``: hidden hands and decks and others' sealed choices resampled) whose
+  future draws are again chance nodes (events) or a fresh seed's (seed). At a chance node it
+  determinizes the engine state before the action being resolved, keeps that action for its
+  actor (or, for another seat, who does not see it, draws one of the actor's legal actions that
+  draws too), and restarts its draws: the outcomes drawn so far are seen by no one.
 - **Utility**: zero-sum final rank, ``1 - 2*rank/(n-1)`` (+1 the winner, -1 the last).
 - **Information state / observation**: both are the seat's view (rl.observation): the tensor of
   ``ObservationLayout`` and, as the string, the canonical JSON of the view without its
   seed-dependent fields. The information state is Markov (the current view), not the full
-  history of observations.
+  history of observations. At a chance node between an action and its result they are those of
+  the state before the action (the string adds that a seat has acted, and the actor's action).
 - Actions are the integers of ``rl.encoding`` (``bid_cap`` parameter).
 """
 
@@ -40,8 +58,10 @@ from pax_hispanica.rl.observation import ObservationLayout
 
 SHORT_NAME = "python_pax_hispanica"
 MAX_GAME_LENGTH = 5000          # decisions; random play ends in about 70 (2 players) to 260 (5)
-SEED_BYTES = 8
-_DEFAULTS = {"players": 4, "bid_cap": BID_CAP}
+MAX_CHANCE_NODES = 5000         # draws (events): random play makes about 100 (2 players) to 250 (5)
+SEED_BYTES = 8                  # chance="seed": the seed's bytes
+CHANCE_MODES = ("events", "seed")
+_DEFAULTS = {"players": 4, "bid_cap": BID_CAP, "chance": "events", "seed": 0}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -58,6 +78,13 @@ _GAME_TYPE = pyspiel.GameType(
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=dict(_DEFAULTS))
+
+
+def max_draw(players: int, ruleset: str = "reference") -> int:
+    """The most outcomes a draw of the game has (PRJ-70): a shuffle of the Market or Haven deck,
+    of the Player Order or the goods, a die, a Haven card's place (at most the Haven deck)."""
+    rs = api.load_ruleset(ruleset)
+    return max(len(rs.market), len(rs.haven), len(rs.goods_types), rs.die_sides, players)
 
 
 class _Position:
@@ -91,13 +118,19 @@ class PaxHispanicaGame(pyspiel.Game):
     def __init__(self, params=None):
         p = {**_DEFAULTS, **(params or {})}
         self.n, self.bid_cap = int(p["players"]), int(p["bid_cap"])
+        self.chance, self.seed = str(p["chance"]), int(p["seed"])
         if not 2 <= self.n <= 5:
             raise ValueError(f"players must be 2..5, not {self.n}")
+        if self.chance not in CHANCE_MODES:
+            raise ValueError(f"chance must be one of {', '.join(CHANCE_MODES)}, not {self.chance!r}")
         self.enc = encoding_for(None, self.bid_cap)
         self.layout = ObservationLayout()
-        info = pyspiel.GameInfo(num_distinct_actions=self.enc.size, max_chance_outcomes=256, num_players=self.n,
+        self.config = api.Config(players=self.n)
+        events = self.chance == "events"
+        info = pyspiel.GameInfo(num_distinct_actions=self.enc.size,
+                                max_chance_outcomes=max_draw(self.n) if events else 256, num_players=self.n,
                                 min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
-                                max_game_length=MAX_GAME_LENGTH + SEED_BYTES)
+                                max_game_length=MAX_GAME_LENGTH + (MAX_CHANCE_NODES if events else SEED_BYTES))
         super().__init__(_GAME_TYPE, info, p)
 
     def new_initial_state(self):
@@ -110,45 +143,81 @@ class PaxHispanicaGame(pyspiel.Game):
 class PaxHispanicaState(pyspiel.State):
     def __init__(self, game: PaxHispanicaGame):
         super().__init__(game)
-        self._seed_bytes = []               # the chance outcomes drawn so far (the seed's bytes)
-        self._pos = None                    # the engine state, once the seed is drawn
+        self._seed_bytes = []               # chance="seed": the seed's bytes drawn so far
+        self._pos = None                    # the engine state, once set up; before a pending action
+        # chance="events": the apply being resolved, (action, seat, outcomes so far); action and
+        # seat None for the setup. None at a decision or the end.
+        self._pending = None
+        # the chance node's draw: (n, the items a shuffle chooses among or None, the generator's
+        # counter it would draw from: tests replay the engine's own game through it)
+        self._need = None
+        if game.chance == "events":
+            self._pending = (None, None, ())
+            self._resolve()
 
     @property
     def st(self):
         return self._pos.st
 
+    def _resolve(self):
+        """Run the pending apply with its outcomes: done, or the next draw becomes a chance node."""
+        action, seat, outcomes = self._pending
+        g = self.get_game()
+        try:
+            if action is None:
+                st = api.new_game_with_outcomes(g.config, g.seed, outcomes)
+            else:
+                st, _ = api.apply_with_outcomes(self.st, g.enc.decode(action, seat), outcomes)
+        except api.ChanceNeeded as e:
+            self._need = (e.n, e.items, e.counter)
+            return
+        self._pos, self._pending, self._need = _Position(st), None, None
+
     def current_player(self):
-        if self._pos is None:
+        if self._pending is not None or self._pos is None:
             return pyspiel.PlayerId.CHANCE
         if api.is_over(self.st):
             return pyspiel.PlayerId.TERMINAL
         return api.acting(self.st)[0]
 
     def chance_outcomes(self):
-        return [(i, 1.0 / 256) for i in range(256)]
+        if self._need is None:
+            return [(i, 1.0 / 256) for i in range(256)]
+        n = self._need[0]
+        return [(i, 1.0 / n) for i in range(n)]
 
     def _legal_actions(self, player):
         return self.get_game().enc.legal_indices(api.legal_actions(self.st, player))
 
     def _apply_action(self, action):
+        action = int(action)
+        if self._pending is not None:
+            a, seat, outcomes = self._pending
+            self._pending = (a, seat, outcomes + (action,))
+            self._resolve()
+            return
         if self._pos is None:
-            self._seed_bytes = self._seed_bytes + [int(action)]
+            self._seed_bytes = self._seed_bytes + [action]
             if len(self._seed_bytes) == SEED_BYTES:
                 seed = int.from_bytes(bytes(self._seed_bytes), "big")
-                self._pos = _Position(api.new_game(api.Config(players=self.get_game().n), seed=seed))
+                self._pos = _Position(api.new_game(self.get_game().config, seed=seed))
             return
-        seat = api.acting(self.st)[0]
-        st, _ = api.apply(self.st, self.get_game().enc.decode(int(action), seat))
-        self._pos = _Position(st)
+        self._pending = (action, api.acting(self.st)[0], ())
+        self._resolve()
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed byte {action}"
+            if self._need is None:
+                return f"seed byte {action}"
+            n, items = self._need[:2]
+            if items is not None and 0 <= action < len(items):
+                return f"draw {items[action]} ({action} of {n})"
+            return f"outcome {action} of {n}"
         a = self.get_game().enc.decode(int(action), player)
         return a["type"] + "".join(f" {k}={v}" for k, v in a.items() if k not in ("seat", "type"))
 
     def is_terminal(self):
-        return self._pos is not None and api.is_over(self.st)
+        return self._pending is None and self._pos is not None and api.is_over(self.st)
 
     def returns(self):
         g = self.get_game()
@@ -160,12 +229,42 @@ class PaxHispanicaState(pyspiel.State):
         return out
 
     def resample_from_infostate(self, player, probability_sampler=None):
-        """A state drawn from `player`'s information set (api.determinize of its information state)."""
-        u = probability_sampler() if probability_sampler is not None else np.random.random()
-        seed = int(u * 2 ** 53)
-        new = self.get_game().new_initial_state()
-        new._seed_bytes = list(range(SEED_BYTES))           # (the seed is no longer these bytes: unseen)
-        new._pos = _Position(api.determinize(api.information_state(self.st, player), seed))
+        """A state drawn from `player`'s information set: api.determinize of its information
+        state, future draws again chance nodes (module docstring)."""
+        def u():
+            return probability_sampler() if probability_sampler is not None else np.random.random()
+
+        g = self.get_game()
+        new = g.new_initial_state()
+        if g.chance == "seed":
+            if self._pos is None:
+                return new if not self._seed_bytes else self._setup_resampled(new, u)
+            new._seed_bytes = list(range(SEED_BYTES))       # (the seed is no longer these bytes: unseen)
+            new._pos = _Position(api.determinize(api.information_state(self.st, player), int(u() * 2 ** 53)))
+            return new
+        if self._pos is None:                               # the setup's draws, seen by no one
+            return self._setup_resampled(new, u)
+        pre = api.determinize(api.information_state(self.st, player), int(u() * 2 ** 53))
+        new._pos, new._pending, new._need = _Position(pre), None, None
+        if self._pending is None:
+            return new
+        action, seat, _ = self._pending
+        if seat != player:          # the actor's action is not seen until its draws are done
+            legal = g.enc.legal_indices(api.legal_actions(pre, seat))
+            drawing = [a for a in legal if _draws(pre, g.enc.decode(a, seat))]
+            if not drawing:
+                raise ValueError("no action of the actor draws in the resampled state")
+            action = drawing[min(int(u() * len(drawing)), len(drawing) - 1)]
+        new._pending = (action, seat, ())
+        new._resolve()
+        return new
+
+    def _setup_resampled(self, new, u):
+        """`new` (an initial state) given as many setup outcomes as this state has, drawn by `u`."""
+        k = len(self._seed_bytes) if self.get_game().chance == "seed" else len(self._pending[2])
+        for _ in range(k):
+            n = len(new.chance_outcomes())
+            new.apply_action(min(int(u() * n), n - 1))
         return new
 
     def information_state_string(self, player=None):
@@ -176,16 +275,37 @@ class PaxHispanicaState(pyspiel.State):
 
     def _string(self, player) -> str:
         if self._pos is None:
+            if self._pending is not None:
+                return f"setup: {len(self._pending[2])} draws made"
             return f"setup: {len(self._seed_bytes)} of {SEED_BYTES} seed bytes drawn"
-        return json.dumps(_public(api.view(self.st, player, include_state=False)), sort_keys=True,
-                          separators=(",", ":"))
+        s = json.dumps(_public(api.view(self.st, player, include_state=False)), sort_keys=True,
+                       separators=(",", ":"))
+        if self._pending is not None:
+            action, seat, _ = self._pending
+            s += f"\nseat {seat} has acted" + (f": action {action}" if seat == player else "") + "; drawing"
+        return s
 
     def __str__(self):
         if self._pos is None:
+            if self._pending is not None:
+                return f"setup: outcomes {list(self._pending[2])}"
             return f"setup: seed bytes {self._seed_bytes}"
         # the public summary and a digest of the whole position (hands, deck order, PRNG, ...)
         digest = hashlib.sha256(api.snapshot(self.st)).hexdigest()[:16]
-        return json.dumps(api.summary(self.st), sort_keys=True, default=str) + f"\nposition {digest}"
+        s = json.dumps(api.summary(self.st), sort_keys=True, default=str) + f"\nposition {digest}"
+        if self._pending is not None:
+            action, seat, outcomes = self._pending
+            s += f"\nseat {seat} action {action}, outcomes {list(outcomes)}"
+        return s
+
+
+def _draws(st, action) -> bool:
+    """Whether applying `action` to `st` makes a draw of more than one outcome."""
+    try:
+        api.apply_with_outcomes(st, action, ())
+    except api.ChanceNeeded:
+        return True
+    return False
 
 
 class PaxHispanicaObserver:

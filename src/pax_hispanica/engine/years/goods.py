@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..decisions import STR, Decision, LabourContext, register
 from ..flow import Out, require
-from ..rng import below, shuffle
+from ..rng import draw, draw_shuffle
 from ..state import CROWN, counted
 from ..vocab import SLAVE
 from .. import labour
@@ -117,7 +117,7 @@ def place_chests(st: State, out: Out) -> bool:
     in map order while the Chest supply lasts (PRJ-15)."""
     rs = st.rs
     types = list(rs.goods_types)
-    st.rng = shuffle(st.seed, st.rng, types)
+    st.rng = draw_shuffle(st.seed, st.rng, types, out.chance)
     drawn = sorted(types[: rs.goods_per_year])
     out.emit("GoodsDrawn", "GDS-5", goods=drawn)
     placed, capped, short = [], [], []
@@ -147,7 +147,7 @@ def slave_attrition(st: State, out: Out) -> bool:
     for c, lab in enumerate(labour_at):
         if lab != SLAVE:
             continue
-        st.rng, r = below(st.seed, st.rng, rs.die_sides)
+        st.rng, r = draw(st.seed, st.rng, rs.die_sides, out.chance)
         roll = r + 1
         outcome = "works"
         if roll == rs.slave_death:
