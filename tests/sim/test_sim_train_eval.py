@@ -78,6 +78,31 @@ def test_a_tiny_training_run_writes_a_model_that_loads_and_ismcts_uses(tmp_path)
     assert hand._values(state, 3) != bot._values(state, 3)     # the option changes the evaluation
 
 
+def test_the_recorded_command_is_the_canonical_one_whatever_the_caller(tmp_path, monkeypatch):
+    """meta.command is rebuilt from the parsed options (every option that changes the weights,
+    at its default too), not copied from sys.argv: a test's CliRunner, `python -m` or a
+    wrapper script would record their own argv, which does not reproduce the run."""
+    out = tmp_path / "eval x.json"
+    monkeypatch.setattr("sys.argv", ["/usr/bin/something-else", "--unrelated", "words"])
+    result = CliRunner().invoke(app, ["train-eval", "-g", "6", "--players", "4,3", "--every", "8", "--steps", "20",
+                                      "-s", "3", "--workers", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    command = json.loads(out.read_text())["meta"]["command"]
+    assert command == ("paxh train-eval --games 6 --players 4,3 --tables 'heuristic;heuristic,heuristic,random' "
+                       f"--every 8 --holdout 0.2 --l2 0.001 --steps 20 --label ranking --seed 3 --out '{out}'")
+    assert "unrelated" not in command and "--workers" not in command
+    # the command, run again, parses to the same options and writes the same weights
+    import shlex
+    again = tmp_path / "again.json"
+    argv = shlex.split(command.replace(shlex.quote(str(out)), shlex.quote(str(again))))
+    assert argv[:2] == ["paxh", "train-eval"]
+    result = CliRunner().invoke(app, argv[1:])
+    assert result.exit_code == 0, result.output
+    first, second = json.loads(out.read_text()), json.loads(again.read_text())
+    assert first["weights"] == second["weights"]
+    assert second["meta"]["command"] == command.replace(shlex.quote(str(out)), shlex.quote(str(again)))
+
+
 def test_the_shipped_weights_load_and_name_their_command():
     model = learned.load()
     assert model.features == FEATURES
