@@ -33,3 +33,11 @@ def test_every_python_example_runs(path, tmp_path, monkeypatch):
 
 def test_the_api_reference_has_examples():
     assert len(_blocks(ROOT / "docs" / "api.md")) >= 3
+
+
+def test_no_placeholder_is_left_in_the_docs():
+    """A figure written as a placeholder (README_AB_PLACEHOLDER, STRENGTH_PLACEHOLDER, ...) to be
+    filled after a run once reached main; the README and docs/ name no placeholder."""
+    found = [f"{p.name}:{n}" for p in FILES for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"\b[A-Z][A-Z_]*_PLACEHOLDER\b", line)]
+    assert not found, found

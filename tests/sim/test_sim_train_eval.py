@@ -78,6 +78,31 @@ def test_a_tiny_training_run_writes_a_model_that_loads_and_ismcts_uses(tmp_path)
     assert hand._values(state, 3) != bot._values(state, 3)     # the option changes the evaluation
 
 
+def test_the_recorded_command_is_the_canonical_one_whatever_the_caller(tmp_path, monkeypatch):
+    """meta.command is rebuilt from the parsed options (every option that changes the weights,
+    at its default too), not copied from sys.argv: a test's CliRunner, `python -m` or a
+    wrapper script would record their own argv, which does not reproduce the run."""
+    out = tmp_path / "eval x.json"
+    monkeypatch.setattr("sys.argv", ["/usr/bin/something-else", "--unrelated", "words"])
+    result = CliRunner().invoke(app, ["train-eval", "-g", "6", "--players", "4,3", "--every", "8", "--steps", "20",
+                                      "-s", "3", "--workers", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    command = json.loads(out.read_text())["meta"]["command"]
+    assert command == ("paxh train-eval --games 6 --players 4,3 --tables 'heuristic;heuristic,heuristic,random' "
+                       f"--every 8 --holdout 0.2 --l2 0.001 --steps 20 --label ranking --seed 3 --out '{out}'")
+    assert "unrelated" not in command and "--workers" not in command
+    # the command, run again, parses to the same options and writes the same weights
+    import shlex
+    again = tmp_path / "again.json"
+    argv = shlex.split(command.replace(shlex.quote(str(out)), shlex.quote(str(again))))
+    assert argv[:2] == ["paxh", "train-eval"]
+    result = CliRunner().invoke(app, argv[1:])
+    assert result.exit_code == 0, result.output
+    first, second = json.loads(out.read_text()), json.loads(again.read_text())
+    assert first["weights"] == second["weights"]
+    assert second["meta"]["command"] == command.replace(shlex.quote(str(out)), shlex.quote(str(again)))
+
+
 def test_the_shipped_weights_load_and_name_their_command():
     model = learned.load()
     assert model.features == FEATURES
@@ -147,3 +172,29 @@ def test_the_ranking_fit_uses_every_place_and_recovers_a_planted_rule():
     assert report["learned"]["accuracy"] > 0.7
     with pytest.raises(ValueError, match="label"):
         te._groups(data, [0], "score")
+
+
+def test_the_learned_values_temperature_sharpens_and_ismcts_passes_its_own():
+    """learned.values(..., temperature) is softmax(logits / temperature): 1 is the fitted model
+    (unchanged), a smaller one sharpens it (the leader's value rises), and ISMCTS's
+    `temperature` option reaches the learned evaluation as it reaches the hand-written one."""
+    model = learned.load()
+    rs = api.load_ruleset("reference")
+    state = api.new_game(api.Config(players=4), seed=3)
+    bot = make_agent("heuristic", 1)
+    for _ in range(60):                  # a position where the seats differ
+        seat = api.acting(state)[0]
+        state, _ = api.apply(state, bot.decide(api.view(state, seat), api.legal_actions(state, seat)))
+    summ = api.summary(state)
+    z = model.logits(seat_features(summ, rs))
+    assert max(z) - min(z) > 0.1
+    base = model.values(summ, rs)
+    assert model.values(summ, rs, temperature=1.0) == base
+    sharp = model.values(summ, rs, temperature=0.5)
+    expect = [math.exp(2 * v) for v in z]
+    assert sharp == pytest.approx([e / sum(expect) for e in expect], rel=1e-12)
+    assert max(sharp) > max(base) and math.isclose(sum(sharp), 1.0)
+    search = make_agent("ismcts", 1, iterations=4, eval="learned", temperature=0.5)
+    seat = api.acting(state)[0]
+    search.decide(api.view(state, seat, include_state=True), api.legal_actions(state, seat))
+    assert search._values(state, 4) == sharp

@@ -183,7 +183,7 @@ class ISMCTSAgent(BaseAgent):
             return [1.0 if p == winner else 0.0 for p in range(n)]
         summ = api.summary(state)
         if self._learned is not None and self._rs is not None:
-            return self._learned.values(summ, self._rs, self._chest, self._worth)
+            return self._learned.values(summ, self._rs, self._chest, self._worth, self.temperature)
         scores = scores_from_public(summ, self._chest, self._rs.money_per_prestige if self._rs is not None else None)
         if self.future and self._rs is not None:
             scores = [s + self.future * f for s, f in zip(scores, future_prestige(summ, self._rs, self._worth))]

@@ -102,11 +102,16 @@ class LearnedEvaluation:
         w, m, s = self.weights, self.mean, self.scale
         return [math.fsum(wk * (x - mk) / sk for wk, x, mk, sk in zip(w, row, m, s)) for row in rows]
 
-    def values(self, summary: dict, rs: Any, chest: dict | None = None, worth: dict | None = None) -> list[float]:
-        """Each seat's probability of winning, summing to 1."""
+    def values(self, summary: dict, rs: Any, chest: dict | None = None, worth: dict | None = None,
+               temperature: float = 1.0) -> list[float]:
+        """Each seat's probability of winning, summing to 1: softmax(logits / temperature),
+        so temperature 1 is the fitted model and a smaller one sharpens it."""
         z = self.logits(seat_features(summary, rs, chest, worth))
         if not z:
             return []
+        if temperature != 1.0:
+            t = max(float(temperature), 1e-6)
+            z = [v / t for v in z]
         top = max(z)
         ex = [math.exp(v - top) for v in z]
         total = sum(ex)

@@ -11,6 +11,19 @@ from typing import Annotated
 import typer
 
 
+def canonical_command(*, games: int, players: str, tables: str, every: int, holdout: float, l2: float,
+                      steps: int, label: str, seed: int, out: Path | str) -> str:
+    """The command that reproduces a run, from its parsed options: every option that changes
+    the weights, in one order, spelt out even at its default (so a later change of a default
+    does not change what the command means), quoted for a POSIX shell. It does not depend on
+    how the command was called (`paxh`, `python -m`, a test's CliRunner: sys.argv differs).
+    --workers and --dask are left out: they change where the games are played, not which."""
+    parts = ["paxh", "train-eval", "--games", str(games), "--players", players, "--tables", tables,
+             "--every", str(every), "--holdout", repr(float(holdout)), "--l2", repr(float(l2)),
+             "--steps", str(steps), "--label", label, "--seed", str(seed), "--out", str(out)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
 def train_eval_command(
     games: Annotated[int, typer.Option("--games", "-g", min=2, help="Games to learn from, spread over the player counts and tables.")] = 2000,
     players: Annotated[str, typer.Option("--players", "-p", help="Player counts, comma separated.")] = "3,4,5",
@@ -57,7 +70,8 @@ def train_eval_command(
         data = te.generate(games, counts, table_list, every=every, seed=seed, workers=workers, dask_address=dask,
                            progress=lambda done, total: bar.update(task, completed=done))
     play_seconds = time.perf_counter() - t0
-    command = "paxh train-eval " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 1 else "paxh train-eval"
+    command = canonical_command(games=games, players=",".join(map(str, counts)), tables=";".join(table_list),
+                                every=every, holdout=holdout, l2=l2, steps=steps, label=label, seed=seed, out=out)
     meta = {"command": command, "seed": seed, "games": games, "players": list(counts), "tables": list(table_list),
             "every": every, "holdout": holdout, "label": label, "positions": len(data), "play_seconds": round(play_seconds, 1)}
     try:
