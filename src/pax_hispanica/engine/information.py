@@ -14,8 +14,8 @@ from . import years  # noqa: F401  (registers the decisions whose secret domains
 from .decisions import saved_decision, secret_domain
 from .flow import seats_to_act
 from .jsontypes import JsonDict
-from .rng import below, seed_state, shuffle
 from .ruleset import Ruleset, load_ruleset
+from .sampling import Stream
 from .state import State, from_fields, plain_config, plain_cursor, plain_result
 
 HIDDEN = "?"
@@ -82,13 +82,14 @@ def determinize(v: JsonDict, seed: int, known: JsonDict | None = None) -> State:
 
 class Determinizer:
     """Samples of one view (issue 13): what depends on the view alone (the ruleset, the cards
-    seen, the unseen ones in order, a template State built straight from the fields) is
-    worked out once; each sample shuffles the unseen cards, deals them and takes a copy of
-    the template (State.copy: nothing it holds is shared with another sample but what states
-    always share). The draws are determinize's, in the same order, so the samples are too
-    (tests/engine/test_fast_views.py checks them against the old construction)."""
+    seen, the unseen ones in order, where the hidden places are, a template State built
+    straight from the fields) is worked out once; each sample draws from its own stream
+    (engine/sampling.py, PRJ-45), deals the unseen cards into the hidden places and takes a
+    copy of the template (State.copy: nothing it holds is shared with another sample but
+    what states always share)."""
 
-    __slots__ = ("d", "template", "unseen_m", "unseen_h", "market", "haven", "hands", "secrets", "known")
+    __slots__ = ("d", "template", "unseen_m", "unseen_h", "market", "haven", "hands", "secrets", "known",
+                 "hidden_m", "hidden_h", "hidden_hands", "need", "secret_seats")
 
     def __init__(self, v: JsonDict, known: JsonDict | None = None) -> None:
         d = v.get("state", v)
@@ -97,51 +98,113 @@ class Determinizer:
                              "or api.information_state(state, seat)")
         self.d = d
         rs = load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
+        self.market, self.haven, self.hands = d["market"], d["haven"], d["hands"]
+        self.secrets = {int(k): val for k, val in d["secrets"].items()}
+        self.secret_seats = _secret_seats(d, self.secrets)
+        self.template = _template(d, rs)
+        self.hidden_m = _places(self.market)
+        self.hidden_h = _places(self.haven)
+        self.hidden_hands = [_places(h) for h in self.hands]
+        if known is not None:
+            self.known: _KnownDeal | None = _KnownDeal(d, rs, known)
+            self.need = self.known.need + len(self.secret_seats)
+            self.unseen_m = self.unseen_h = []
+            return
+        self.known = None
         seen: set[str] = set(d["market_discard"])
         for h in d["hands"]:
             seen.update(h)
         for tab in d["tableaus"]:
             seen.update([c for c, _ in tab])
-        seen.update(d["market"])
-        seen.update(d["haven"])
+        seen.update(self.market)
+        seen.update(self.haven)
         seen.discard(HIDDEN)                # "?" names no card
         market, haven = _sorted_decks(rs)
         self.unseen_m = [c for c in market if c not in seen]     # sorted: the decks' cards are
         self.unseen_h = [c for c in haven if c not in seen]      # sorted once per ruleset
-        self.market, self.haven, self.hands = d["market"], d["haven"], d["hands"]
-        self.secrets = {int(k): val for k, val in d["secrets"].items()}
-        self.template = _template(d, rs)
-        self.known = None if known is None else _KnownDeal(d, rs, known)
+        self.need = (self.hidden_m[0] + self.hidden_h[0] + sum(h[0] for h in self.hidden_hands)
+                     + len(self.secret_seats))
 
     def __call__(self, seed: int) -> State:
         return self._deal(seed, self.template.copy())
 
     def _deal(self, seed: int, st: State) -> State:
-        """Deal a sample into `st`, a copy of the template (or the template, used once)."""
+        """Deal a sample into `st`, a copy of the template (or the template, used once):
+        the market's hidden places from the unseen Market cards, the haven's from the unseen
+        Haven cards, the hands' from what is left of both (a uniform pick each, PRJ-45)."""
+        s = Stream(seed, self.need)
         if self.known is not None:
-            return self._finish(seed, st, *self.known.deal(seed))
-        rng = seed_state(seed)
-        unseen_m, unseen_h = self.unseen_m[:], self.unseen_h[:]
-        rng = shuffle(seed, rng, unseen_m)
-        rng = shuffle(seed, rng, unseen_h)
-        market = [c if c != HIDDEN else unseen_m.pop() for c in self.market]
-        haven = [c if c != HIDDEN else unseen_h.pop() for c in self.haven]
-        rest = unseen_m + unseen_h
-        rng = shuffle(seed, rng, rest)
-        hands = [[c if c != HIDDEN else rest.pop() for c in h] for h in self.hands]
-        return self._finish(seed, st, market, haven, hands, rng)
+            return self._finish(s, seed, st, *self.known.deal(s, self))
+        um, uh = self.unseen_m[:], self.unseen_h[:]
+        km, kh = self.hidden_m[0], self.hidden_h[0]
+        s.pick(um, km)
+        s.pick(uh, kh)
+        market, haven = _fill(self.market, self.hidden_m, um), _fill(self.haven, self.hidden_h, uh)
+        rest = um[km:] + uh[kh:]
+        hands: list[list[str]] = []
+        s.pick(rest, sum(places[0] for places in self.hidden_hands))
+        k = 0
+        for h, places in zip(self.hands, self.hidden_hands):
+            if places[0]:
+                hands.append(_fill(h, places, rest[k:k + places[0]]))
+                k += places[0]
+            else:
+                hands.append(h[:])
+        return self._finish(s, seed, st, market, haven, hands)
 
-    def _finish(self, seed: int, st: State, market: list[str], haven: list[str], hands: list[list[str]],
-                rng: int) -> State:
+    def _finish(self, s: Stream, seed: int, st: State, market: list[str], haven: list[str],
+                hands: list[list[str]]) -> State:
         secrets = dict(self.secrets)
-        rng = _sample_secrets(self.d, secrets, seed, rng)
+        for seat, domain in self.secret_seats:     # another seat's sealed choice: any value it allows
+            secrets[seat] = domain[s.below(len(domain))]
         st.market, st.haven, st.hands, st.secrets = market, haven, hands, secrets
-        st.seed, st.rng = seed, rng
+        st.seed, st.rng = seed, 0                   # a fresh PRNG (engine/rng.py's, from counter 0)
         if self.d.get("seed_hash") is None:     # as State.from_dict: a view saved before the field existed
             from .keys import seed_hash
             st.seed_hash = seed_hash(seed)
         st.acting_now = seats_to_act(st)     # complete: a search applies to it, never changes it
         return st
+
+
+def _places(cards: list[str]) -> tuple[Any, ...]:
+    """Where a list's hidden cards are: (how many, first, last + 1) when they are one run
+    (a deck below its face-up top, a hand of which nothing is shown), else (how many, -1,
+    -1, their indices)."""
+    k = cards.count(HIDDEN)
+    if not k:
+        return (0, 0, 0)
+    first = cards.index(HIDDEN)
+    if k == 1 or cards[first:first + k].count(HIDDEN) == k:
+        return (k, first, first + k)
+    return (k, -1, -1, [i for i, c in enumerate(cards) if c == HIDDEN])
+
+
+def _fill(cards: list[str], places: tuple[Any, ...], picked: list[str]) -> list[str]:
+    """`cards` with its hidden places filled, in order, from `picked` (at least as many)."""
+    out = cards[:]
+    k = places[0]
+    if not k:
+        return out
+    if len(picked) < k:
+        raise ValueError("the view hides more cards than are unseen")
+    if places[1] >= 0:
+        out[places[1]:places[2]] = picked[:k]
+    else:
+        for i, c in zip(places[3], picked):
+            out[i] = c
+    return out
+
+
+def _secret_seats(d: JsonDict, secrets: dict[int, Any]) -> list[tuple[int, Any]]:
+    """Others' sealed choices of the pending decision: (seat, its legal range) for each one a
+    sample draws, in the order the seats committed."""
+    out: list[tuple[int, Any]] = []
+    if d["stack"] and d["stack"][-1].get("sealed"):
+        dec = d["stack"][-1]
+        for s, _ in dec["committed"]:
+            if s not in secrets:
+                out.append((s, secret_domain(d, dec, s)))
+    return out
 
 
 class _KnownDeal:
@@ -151,13 +214,12 @@ class _KnownDeal:
     random, into the decks' remaining slots and the hands' unknown ones. Every assignment
     consistent with what is known is equally likely."""
 
-    __slots__ = ("market", "haven", "seen", "hands", "sure", "unsure", "unknown")
+    __slots__ = ("hands", "sure", "unsure", "unknown", "free", "need")
 
     def __init__(self, d: JsonDict, rs: Any, known: JsonDict) -> None:
         n = len(d["hands"])
         if len(known.get("hands", ())) != n:
             raise ValueError("known cards for another table: their seats are not the view's")
-        self.market, self.haven, self.seen = d["market"], d["haven"], d["hands"]
         hands: list[list[str] | None] = []
         self.unknown: list[int] = []
         for s, h in enumerate(d["hands"]):
@@ -173,34 +235,42 @@ class _KnownDeal:
         self.hands = hands
         self.sure: dict[str, list[str]] = {}
         self.unsure: dict[str, list[str]] = {}
+        self.free: dict[str, int] = {}
         for deck in ("market", "haven"):
             shown = {c for c in d[deck] if c != HIDDEN}
             self.sure[deck] = [c for c in known["decks"][deck]["cards"] if c not in shown]
             self.unsure[deck] = [c for c in known["decks"][deck]["unsure"] if c not in shown]
-            if len(self.sure[deck]) > d[deck].count(HIDDEN):
+            self.free[deck] = d[deck].count(HIDDEN) - len(self.sure[deck])
+            if self.free[deck] < 0:
                 raise ValueError(f"known cards disagree with the view: the {deck} deck's size")
-        free = sum(d[deck].count(HIDDEN) - len(self.sure[deck]) for deck in ("market", "haven"))
-        if free + sum(self.unknown) != len(self.unsure["market"]) + len(self.unsure["haven"]):
+        if sum(self.free.values()) + sum(self.unknown) != len(self.unsure["market"]) + len(self.unsure["haven"]):
             raise ValueError("known cards disagree with the view: the unsure cards do not fill the hidden places")
+        self.need = sum(2 * self.free[deck] + len(self.sure[deck]) for deck in self.free) + sum(self.unknown)
 
-    def deal(self, seed: int) -> tuple[list[str], list[str], list[list[str]], int]:
-        rng = seed_state(seed)
+    def deal(self, s: Stream, dz: Determinizer) -> tuple[list[str], list[str], list[list[str]]]:
+        """Each deck: its free places' cards picked from its unsure ones, then the sure and
+        picked cards in a random order into its hidden places; the hands' unknown cards
+        picked from the unsure cards left (PRJ-45)."""
         rest: list[str] = []
         piles: list[list[str]] = []
-        for deck, cards in (("market", self.market), ("haven", self.haven)):
+        for deck, cards, places in (("market", dz.market, dz.hidden_m), ("haven", dz.haven, dz.hidden_h)):
             unsure = self.unsure[deck][:]
-            if unsure:
-                rng = shuffle(seed, rng, unsure)
-            pile = self.sure[deck] + [unsure.pop() for _ in range(cards.count(HIDDEN) - len(self.sure[deck]))]
-            rest += unsure
-            if len(pile) > 1:
-                rng = shuffle(seed, rng, pile)
-            piles.append([c if c != HIDDEN else pile.pop() for c in cards])
-        if len(rest) > 1:
-            rng = shuffle(seed, rng, rest)
-        hands = [list(h) if k is None else k + [rest.pop() for _ in range(u)]
-                 for h, k, u in zip(self.seen, self.hands, self.unknown)]
-        return piles[0], piles[1], hands, rng
+            free = self.free[deck]
+            s.pick(unsure, free)
+            pile = self.sure[deck] + unsure[:free]
+            rest += unsure[free:]
+            s.pick(pile, len(pile))
+            piles.append(_fill(cards, places, pile))
+        s.pick(rest, sum(self.unknown))
+        hands: list[list[str]] = []
+        k = 0
+        for h, kh, u in zip(dz.hands, self.hands, self.unknown):
+            if kh is None:
+                hands.append(list(h))
+            else:
+                hands.append(kh + rest[k:k + u])
+                k += u
+        return piles[0], piles[1], hands
 
 
 _DECKS: dict[int, tuple[Ruleset, list[str], list[str]]] = {}
@@ -215,19 +285,6 @@ def _sorted_decks(rs: Ruleset) -> tuple[list[str], list[str]]:
             _DECKS.clear()
         got = _DECKS[id(rs)] = (rs, sorted(rs.market), sorted(rs.haven))
     return got[1], got[2]
-
-
-def _sample_secrets(d: JsonDict, secrets: dict[int, Any], seed: int, rng: int) -> int:
-    """Others' sealed choices of the pending decision, drawn from their legal range into
-    `secrets`; returns the PRNG's new counter."""
-    if d["stack"] and d["stack"][-1].get("sealed"):
-        dec = d["stack"][-1]
-        for s, _ in dec["committed"]:
-            if s not in secrets:            # another seat's sealed choice: any value its decision allows
-                domain = secret_domain(d, dec, s)
-                rng, x = below(seed, rng, len(domain))
-                secrets[s] = domain[x]
-    return rng
 
 
 def _template(d: JsonDict, rs: Ruleset) -> State:
