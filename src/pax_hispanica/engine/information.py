@@ -8,6 +8,7 @@ generic walk). It equals `State.to_dict()` masked, byte for byte
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from . import years  # noqa: F401  (registers the decisions whose secret domains determinize draws from)
@@ -115,13 +116,13 @@ class Determinizer:
         for h in d["hands"]:
             seen.update(h)
         for tab in d["tableaus"]:
-            seen.update([c for c, _ in tab])
+            seen.update(map(_first, tab))
         seen.update(self.market)
         seen.update(self.haven)
-        seen.discard(HIDDEN)                # "?" names no card
-        market, haven = _sorted_decks(rs)
-        self.unseen_m = [c for c in market if c not in seen]     # sorted: the decks' cards are
-        self.unseen_h = [c for c in haven if c not in seen]      # sorted once per ruleset
+        market, haven = _deck_sets(rs)
+        # the unseen cards, sorted ("?" names no card, so it is in no deck's set)
+        self.unseen_m = sorted(market.difference(seen))
+        self.unseen_h = sorted(haven.difference(seen))
         self.need = (self.hidden_m[0] + self.hidden_h[0] + sum(h[0] for h in self.hidden_hands)
                      + len(self.secret_seats))
 
@@ -273,17 +274,18 @@ class _KnownDeal:
         return piles[0], piles[1], hands
 
 
-_DECKS: dict[int, tuple[Ruleset, list[str], list[str]]] = {}
+_DECKS: dict[int, tuple[Ruleset, frozenset[str], frozenset[str]]] = {}
+_first = itemgetter(0)
 
 
-def _sorted_decks(rs: Ruleset) -> tuple[list[str], list[str]]:
-    """The ruleset's market and haven cards, sorted (what a sample deals the unseen ones
-    from), worked out once per ruleset object (never changed: callers filter them)."""
+def _deck_sets(rs: Ruleset) -> tuple[frozenset[str], frozenset[str]]:
+    """The ruleset's market and haven cards as sets (what a sample deals the unseen ones
+    from, sorted), worked out once per ruleset object."""
     got = _DECKS.get(id(rs))
     if got is None or got[0] is not rs:
         if len(_DECKS) > 256:             # rulesets are few (load_ruleset caches them)
             _DECKS.clear()
-        got = _DECKS[id(rs)] = (rs, sorted(rs.market), sorted(rs.haven))
+        got = _DECKS[id(rs)] = (rs, frozenset(rs.market), frozenset(rs.haven))
     return got[1], got[2]
 
 
