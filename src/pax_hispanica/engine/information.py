@@ -8,6 +8,7 @@ generic walk). It equals `State.to_dict()` masked, byte for byte
 
 from __future__ import annotations
 
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
@@ -16,7 +17,8 @@ from .decisions import saved_decision, secret_domain
 from .flow import seats_to_act
 from .jsontypes import JsonDict
 from .ruleset import Ruleset, load_ruleset
-from .sampling import Stream
+from .keys import seed_hash
+from .sampling import SEARCH_SEED, Stream
 from .state import State, from_fields, plain_config, plain_cursor, plain_result
 
 HIDDEN = "?"
@@ -108,7 +110,7 @@ class Determinizer:
         self.hidden_hands = [_places(h) for h in self.hands]
         if known is not None:
             self.known: _KnownDeal | None = _KnownDeal(d, rs, known)
-            self.need = self.known.need + len(self.secret_seats)
+            self.need = self.known.need + len(self.secret_seats) + 2
             self.unseen_m = self.unseen_h = []
             return
         self.known = None
@@ -124,7 +126,7 @@ class Determinizer:
         self.unseen_m = sorted(market.difference(seen))
         self.unseen_h = sorted(haven.difference(seen))
         self.need = (self.hidden_m[0] + self.hidden_h[0] + sum(h[0] for h in self.hidden_hands)
-                     + len(self.secret_seats))
+                     + len(self.secret_seats) + 2)
 
     def __call__(self, seed: int) -> State:
         return self._deal(seed, self.template.copy())
@@ -159,10 +161,10 @@ class Determinizer:
         for seat, domain in self.secret_seats:     # another seat's sealed choice: any value it allows
             secrets[seat] = domain[s.below(len(domain))]
         st.market, st.haven, st.hands, st.secrets = market, haven, hands, secrets
-        st.seed, st.rng = seed, 0                   # a fresh PRNG (engine/rng.py's, from counter 0)
+        # its own generator: the search's public seed at a counter of its own (sampling.SEARCH_SEED)
+        st.seed, st.rng = SEARCH_SEED, s.counter()
         if self.d.get("seed_hash") is None:     # as State.from_dict: a view saved before the field existed
-            from .keys import seed_hash
-            st.seed_hash = seed_hash(seed)
+            st.seed_hash = _search_seed_hash()
         st.acting_now = seats_to_act(st)     # complete: a search applies to it, never changes it
         return st
 
@@ -287,6 +289,11 @@ def _deck_sets(rs: Ruleset) -> tuple[frozenset[str], frozenset[str]]:
             _DECKS.clear()
         got = _DECKS[id(rs)] = (rs, frozenset(rs.market), frozenset(rs.haven))
     return got[1], got[2]
+
+
+@lru_cache(maxsize=1)
+def _search_seed_hash() -> str:
+    return seed_hash(SEARCH_SEED)
 
 
 def _template(d: JsonDict, rs: Ruleset) -> State:

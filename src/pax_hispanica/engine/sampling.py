@@ -44,6 +44,13 @@ U32 = 1 << 32
 LIMITS = tuple(U32 - (U32 % n) if n else 0 for n in range(1025))
 _UNPACK = [struct.Struct(f"<{m}I").unpack for m in range(257)]
 SLACK = 4            # words asked for beyond a sample's known need: a rejection reads one more
+# The seed of every sample's own generator (PRJ-1's, for what the rules draw after the sample:
+# deck refills, ...) and of its sealed choices' salts. It is public and the same for every
+# sample, so the keys and salts the engine derives from it are worked out once for a whole
+# search, not once per sample; each sample starts that generator at its own random counter
+# (`counter`), so two samples' later draws are as independent as two games'.
+SEARCH_SEED = 0x7061786873616D70          # b"paxhsamp"
+COUNTER_BITS = 62                          # leaves 2**62 draws before the 8-byte counter overflows
 
 
 def words(seed: int, count: int) -> tuple[int, ...]:
@@ -82,6 +89,14 @@ class Stream:
             self.pos += 1
             if x < limit:
                 return x % n
+
+    def counter(self) -> int:
+        """A 62-bit start for the sample's own generator: two words, read whole."""
+        while self.pos + 2 > len(self.w):
+            self._more()
+        lo, hi = self.w[self.pos], self.w[self.pos + 1]
+        self.pos += 2
+        return (lo | hi << 32) >> (64 - COUNTER_BITS)
 
     def _again(self, n: int, pos: int, after: int) -> int:
         """A word at `pos - 1` was rejected for range n: the draw goes on from `pos`; the
