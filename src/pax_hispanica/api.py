@@ -30,7 +30,7 @@ from .engine.setup import new_state
 from .engine.state import Result, State
 
 __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
-           "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "model_view", "bid_facts", "information_state", "redact", "determinize", "determinizer",
+           "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "model_view", "bid_facts", "score_facts", "information_state", "redact", "determinize", "determinizer",
            "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
            "from_scenario", "known_cards", "index", "ViewIndex", "card_catalogue", "seed_hash", "verify", "load_ruleset",
@@ -167,6 +167,7 @@ redact = _view.redact
 determinize = _information.determinize                # from a view with its "state", or an information state
 determinizer = _information.Determinizer              # determinizer(view)(seed) == determinize(view, seed)
 summary = _view.summary
+score_facts = _information.score_facts   # summary's facts a search's cut-off scoring reads, as tuples (ISMCTS)
 
 
 def card_catalogue(ruleset: str = "reference") -> dict[str, JsonDict]:

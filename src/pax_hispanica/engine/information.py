@@ -14,6 +14,7 @@ from typing import Any
 
 from . import years  # noqa: F401  (registers the decisions whose secret domains determinize draws from)
 from .decisions import saved_decision, secret_domain
+from .end import colony_prestige_all
 from .flow import seats_to_act
 from .jsontypes import JsonDict
 from .ruleset import Ruleset, load_ruleset
@@ -66,6 +67,16 @@ def information_state(st: State, viewer: int | None) -> dict[str, Any]:
         "stack": [saved_decision(dec) for dec in st.stack],
         "ruleset": st.config.get("ruleset", st.rs.name),      # a folder path stays a path
     }
+
+
+def score_facts(st: State) -> tuple[int, list[tuple[int, int, int, int, int, int, str, int]]]:
+    """What a search's cut-off scoring reads of a (sampled) state, as tuples, nothing else
+    built (ISMCTS's `_values`): the cycle, and per seat (prestige, money, colony_prestige,
+    hand size, income, ships, legality, Chests aboard), equal to `api.summary`'s values
+    (tests/bots/test_ismcts_values.py). All of it is public (HID-1)."""
+    colonies = colony_prestige_all(st)
+    return st.cycle, [(st.prestige[s], st.money[s], colonies[s], len(st.hands[s]), st.income[s], st.fships[s],
+                       st.legality[s], st.cargo[s].count("chest")) for s in range(st.n)]
 
 
 def determinize(v: JsonDict, seed: int, known: JsonDict | None = None) -> State:
