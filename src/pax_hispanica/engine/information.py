@@ -1,7 +1,7 @@
 """A seat's information state (HID-1) and sampling full states consistent with it (for
 search bots): the masked state of `api.view(..., include_state=True)`.
 
-Built from the state's fields directly, field by field as `State.to_dict` is (issue 13: no
+Built from `State.to_dict` (one field table for both), its hidden fields masked (issue 13: no
 generic walk). It equals `State.to_dict()` masked, byte for byte
 (tests/engine/test_fast_views.py keeps the old construction as its reference).
 """
@@ -13,14 +13,14 @@ from operator import itemgetter
 from typing import Any
 
 from . import years  # noqa: F401  (registers the decisions whose secret domains determinize draws from)
-from .decisions import saved_decision, secret_domain
+from .decisions import secret_domain
 from .end import colony_prestige_all
 from .flow import seats_to_act
 from .jsontypes import JsonDict
 from .ruleset import Ruleset, load_ruleset
 from .keys import seed_hash
 from .sampling import SEARCH_SEED, Stream
-from .state import State, from_fields, plain_config, plain_cursor, plain_result
+from .state import State, from_fields
 
 HIDDEN = "?"
 
@@ -28,45 +28,20 @@ HIDDEN = "?"
 def information_state(st: State, viewer: int | None) -> dict[str, Any]:
     """The state as `viewer` may know it: hidden cards are '?', no seed, no PRNG, others'
     sealed choices gone; once the game is over everything is shown but the PRNG.
-    The keys come in `State.to_dict`'s order (SAVED, then "ruleset"), so the JSON is the same
-    (tests/engine/test_fast_views.py); written out field by field, as to_dict is."""
-    over = st.over
-    if over:
-        market, haven = st.market[:], st.haven[:]
-        hands = [h[:] for h in st.hands]
-        secrets = {str(seat): value for seat, value in st.secrets.items()}
-    else:
-        market = st.market[:1] + [HIDDEN] * (len(st.market) - 1)
-        haven = st.haven[:1] + [HIDDEN] * (len(st.haven) - 1)
-        hands = [h[:] if s == viewer else [HIDDEN] * len(h) for s, h in enumerate(st.hands)]
+    Built from `State.to_dict` (one field table for both: the saved state's keys, order and
+    conversions), with the masked fields replaced in place, so the key order and the JSON
+    are to_dict's (tests/engine/test_fast_views.py checks it against the old construction)."""
+    d = st.to_dict()
+    d["rng"] = None
+    if not st.over:
+        d["seed"] = None
+        market, haven = st.market, st.haven
+        d["market"] = market[:1] + [HIDDEN] * (len(market) - 1)
+        d["haven"] = haven[:1] + [HIDDEN] * (len(haven) - 1)
+        d["hands"] = [h[:] if s == viewer else [HIDDEN] * len(h) for s, h in enumerate(st.hands)]
         # one's own sealed choice only, as the old view had it
-        secrets = {str(viewer): st.secrets[viewer]} if viewer in st.secrets else {}
-    return {
-        # SCALARS
-        "config": plain_config(st.config), "seed": st.seed if over else None, "seed_hash": st.seed_hash,
-        "rng": None, "n": st.n, "cycle": st.cycle, "year": st.year, "step": st.step, "event_seq": st.event_seq,
-        "version": st.version, "over": over, "result": plain_result(st.result),
-        "minted": st.minted, "burned": st.burned,
-        # FLAT
-        "order": st.order[:], "money": st.money[:], "prestige": st.prestige[:], "nation": st.nation[:],
-        "hand_bonus": st.hand_bonus[:], "income": st.income[:], "moves_bonus": st.moves_bonus[:],
-        "fzone": st.fzone[:], "fships": st.fships[:], "legality": st.legality[:],
-        "col_owner": st.col_owner[:], "col_labour": st.col_labour[:], "col_chests": st.col_chests[:],
-        "col_fort": st.col_fort[:], "site_ids": st.site_ids[:], "site_names": st.site_names[:],
-        "site_zone": st.site_zone[:], "site_kind": st.site_kind[:], "site_wild": st.site_wild[:],
-        "site_count": st.site_count[:], "site_cap": st.site_cap[:], "rebels": st.rebels[:],
-        "market": market, "market_discard": st.market_discard[:], "haven": haven,
-        # NESTED
-        "hands": hands,
-        "tableaus": [[[card, target] for card, target in tab] for tab in st.tableaus],
-        "havens": [h[:] for h in st.havens],
-        "cargo": [c[:] for c in st.cargo],
-        # DICTS, and the decisions
-        "supply": st.supply.copy(), "gone": st.gone.copy(), "secrets": secrets,
-        "cursor": plain_cursor(st.cursor),
-        "stack": [saved_decision(dec) for dec in st.stack],
-        "ruleset": st.config.get("ruleset", st.rs.name),      # a folder path stays a path
-    }
+        d["secrets"] = {str(viewer): st.secrets[viewer]} if viewer in st.secrets else {}
+    return d
 
 
 def score_facts(st: State) -> tuple[int, list[tuple[int, int, int, int, int, int, str, int]]]:
