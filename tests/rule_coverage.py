@@ -43,6 +43,8 @@ EXEMPT: dict[str, str] = {
               "event cites it: tests/engine/test_record.py, tests/web/test_damaged.py",
     "PRJ-39": "the web server's clocks apply it (web/clocks.py, pace \"year\") with ordinary actions; no "
               "engine event cites it: tests/web/test_online.py",
+    "PRJ-45": "determinize's samples apply it (engine/sampling.py), outside any game; no engine event "
+              "cites it: tests/engine/test_sampling.py, tests/engine/test_fast_views.py",
     "PRJ-70": "only the RL layer supplies a draw's outcomes (rl/openspiel.py, chance=\"events\"); a game "
               "played by the engine's generator never does: tests/rl/test_openspiel.py, tests/engine/test_chance_seam.py",
 }

@@ -34,7 +34,7 @@ from .engine.rng import Chance as _Chance, ChanceNeeded
 from .rulesets import load_ruleset
 
 __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
-           "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "model_view", "bid_facts", "information_state", "redact", "determinize", "determinizer",
+           "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "model_view", "bid_facts", "score_facts", "information_state", "redact", "determinize", "determinizer",
            "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
            "from_scenario", "known_cards", "index", "ViewIndex", "card_catalogue", "seed_hash", "verify", "load_ruleset",
@@ -196,6 +196,7 @@ bid_facts = _view.bid_facts           # model_view's facts of a bid as a tuple, 
 information_state = _information.information_state     # what view(..., include_state=True) adds as "state"
 redact = _view.redact
 summary = _view.summary
+score_facts = _information.score_facts   # summary's facts a search's cut-off scoring reads, as tuples (ISMCTS)
 
 
 def determinize(v: JsonDict, seed: int, known: JsonDict | None = None) -> State:

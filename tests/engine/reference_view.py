@@ -7,13 +7,13 @@ sampler (engine/information.py's Determinizer), which must give the same states.
 
 from __future__ import annotations
 
+import hashlib
+
 from pax_hispanica.engine.end import colony_prestige_all
-from pax_hispanica.engine.flow import YEARS, acting, step_name
-from pax_hispanica.engine.flow import seats_to_act
-from pax_hispanica.engine.rng import below, seed_state, shuffle
-from pax_hispanica.rulesets import load_ruleset
+from pax_hispanica.engine.flow import YEARS, acting, seats_to_act, step_name
 from pax_hispanica.engine.state import CROWN, FLAT, NESTED, SAVED, State
 from pax_hispanica.engine.vocab import CARGO, DECK, LABOUR, LEGALITY
+from pax_hispanica.rulesets import load_ruleset
 
 HIDDEN = "?"
 
@@ -146,18 +146,45 @@ def reference_view(st: State, viewer: int | None, include_state: bool = True) ->
     }
 
 
+class _ReferenceStream:
+    """PRJ-45's draws written out plainly (engine/sampling.py must give the same): the words
+    of SHAKE-256(b"paxh-sample" 0x00 seed as 32 big-endian bytes), 4 little-endian bytes each,
+    read one at a time from a long enough digest; below(n) rejects a word w >= 2**32 - 2**32 % n."""
+
+    def __init__(self, seed: int) -> None:
+        self.stream = hashlib.shake_256(b"paxh-sample\x00" + seed.to_bytes(32, "big")).digest(4 * 4096)
+        self.at = 0
+
+    def below(self, n: int) -> int:
+        while True:
+            w = int.from_bytes(self.stream[4 * self.at:4 * self.at + 4], "little")
+            self.at += 1
+            if w < 2 ** 32 - 2 ** 32 % n:
+                return w % n
+
+    def pick(self, pool: list, k: int) -> list:
+        """A partial Fisher-Yates shuffle: the first k of pool, in a uniformly random order."""
+        pool = list(pool)
+        for i in range(min(k, len(pool) - 1)):
+            j = i + self.below(len(pool) - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        return pool
+
+
 def reference_determinize(v: dict, seed: int) -> State:
     """A full State consistent with a view `v` (one with its "state") or with an information
-    state itself: hidden cards dealt at random from the unseen ones, others' sealed choices
-    drawn from their legal range, a fresh PRNG. It reads nothing but `v`, so two states
-    with the same view give the same sample."""
+    state itself: hidden cards dealt at random from the unseen ones (PRJ-45: the market's
+    hidden places from the unseen Market cards, the haven's from the unseen Haven cards, in
+    order, then the hands' from what is left of both), others' sealed choices drawn from
+    their legal range, a fresh PRNG. It reads nothing but `v`, so two states with the same
+    view give the same sample."""
     d = v.get("state", v)
     if "hands" not in d:
         raise ValueError("determinize needs the masked state: a view made with include_state=True, "
                          "or api.information_state(state, seat)")
     d = dict(d)
     rs = load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None)
-    rng = seed_state(seed)
+    draws = _ReferenceStream(seed)
     known: set[str] = set()
     for h in d["hands"]:
         known.update(c for c in h if c != HIDDEN)
@@ -168,24 +195,27 @@ def reference_determinize(v: dict, seed: int) -> State:
         known.update(c for c in d[deck] if c != HIDDEN)
     unseen_m = sorted(c for c in rs.market if c not in known)
     unseen_h = sorted(c for c in rs.haven if c not in known)
-    rng = shuffle(seed, rng, unseen_m)
-    rng = shuffle(seed, rng, unseen_h)
-    market = [c if c != HIDDEN else unseen_m.pop() for c in d["market"]]
-    haven = [c if c != HIDDEN else unseen_h.pop() for c in d["haven"]]
-    rest = unseen_m + unseen_h
-    rng = shuffle(seed, rng, rest)
-    hands = [[c if c != HIDDEN else rest.pop() for c in h] for h in d["hands"]]
+    km, kh = d["market"].count(HIDDEN), d["haven"].count(HIDDEN)
+    unseen_m = draws.pick(unseen_m, km)
+    unseen_h = draws.pick(unseen_h, kh)
+    fill_m, fill_h = iter(unseen_m[:km]), iter(unseen_h[:kh])
+    market = [c if c != HIDDEN else next(fill_m) for c in d["market"]]
+    haven = [c if c != HIDDEN else next(fill_h) for c in d["haven"]]
+    k = sum(h.count(HIDDEN) for h in d["hands"])
+    rest = iter(draws.pick(unseen_m[km:] + unseen_h[kh:], k)[:k])
+    hands = [[c if c != HIDDEN else next(rest) for c in h] for h in d["hands"]]
     secrets = {int(k): val for k, val in d["secrets"].items()}
     if d["stack"] and d["stack"][-1].get("sealed"):
         dec = d["stack"][-1]
         for s, _ in dec["committed"]:
             if s not in secrets:
                 if dec["d"] == "bid":
-                    rng, x = below(seed, rng, d["money"][s] + 1)
-                    secrets[s] = x
+                    secrets[s] = draws.below(d["money"][s] + 1)
                 else:
-                    rng, x = below(seed, rng, 2)
-                    secrets[s] = ("attacker", "target")[x]
+                    secrets[s] = ("attacker", "target")[draws.below(2)]
+    words = [draws.below(2 ** 32), draws.below(2 ** 32)]      # two whole words: never rejected
+    rng = (words[0] | words[1] << 32) >> 2
+    seed = 0x7061786873616D70                                  # PRJ-45's public SEARCH_SEED
     st = reference_from_dict({**d, "market": market, "haven": haven, "hands": hands,
                           "secrets": {str(k): x for k, x in secrets.items()}, "seed": seed, "rng": rng}, rs)
     st.acting_now = seats_to_act(st)         # complete: a search applies to it, never changes it

@@ -42,7 +42,13 @@ from .base import Action, BaseAgent, Descriptor, bounded_actions, count_actions,
 # one's money included (base.spread): the tree's width and a decision's cost never grow
 # with a player's money. Below it (every reference game) every amount is considered.
 RANGE_CAP = 64
-from .features import chest_prestige, future_prestige, legality_worth, score_estimates, scores_from_public, softmax_values
+from .features import (CARGO_DISCOUNT, HAND_PRESTIGE, SHIP_PRESTIGE, chest_prestige, future_prestige, legality_worth,
+                       score_estimates, scores_from_public, softmax_values)
+from .features import _reference as _reference_ruleset
+
+
+def _reference_mpp() -> float:
+    return float(_reference_ruleset().money_per_prestige)
 
 # A tree edge's key: an action's (field, value) pairs sorted by field, or
 # ("sealed", seat, type) for another seat's secret choice (its chance edge). Tuples hash
@@ -78,9 +84,16 @@ def greedy_playout_action(actions: list[Action], rng: random.Random) -> Action:
         top = max(a["amount"] for a in actions)
         want = rng.randint(0, max(0, top // 2))
         return min(actions, key=lambda a: abs(a["amount"] - want))
-    best = max(_PLAYOUT_RANK.get(a.get("type"), 0) for a in actions)
-    pool = [a for a in actions if _PLAYOUT_RANK.get(a.get("type"), 0) == best]
-    top_type = pool[0].get("type")
+    rank = _PLAYOUT_RANK.get
+    types = [a.get("type") for a in actions]
+    top_type = types[0]
+    if types.count(top_type) == len(types):      # one kind (often): every action is in the pool
+        pool = actions
+    else:
+        ranks = [rank(t, 0) for t in types]
+        best = max(ranks)
+        pool = [a for a, r in zip(actions, ranks) if r == best]
+        top_type = pool[0].get("type")
     if top_type == "move":
         home = [a for a in pool if a.get("to") == "europe"]
         if home and rng.random() < 0.5:
@@ -181,6 +194,8 @@ class ISMCTSAgent(BaseAgent):
         if api.is_over(state):
             winner = api.result(state)["winner"]
             return [1.0 if p == winner else 0.0 for p in range(n)]
+        if self._learned is None and self._rs is not None and hasattr(api, "score_facts"):
+            return softmax_values(self._fact_scores(*api.score_facts(state)), self.temperature)
         summ = api.summary(state)
         if self._learned is not None and self._rs is not None:
             return self._learned.values(summ, self._rs, self._chest, self._worth, self.temperature)
@@ -188,6 +203,26 @@ class ISMCTSAgent(BaseAgent):
         if self.future and self._rs is not None:
             scores = [s + self.future * f for s, f in zip(scores, future_prestige(summ, self._rs, self._worth))]
         return softmax_values(scores, self.temperature)
+
+    def _fact_scores(self, cycle: int, seats: list[tuple]) -> list[float]:
+        """scores_from_public(summary) plus `future` times future_prestige(summary), read from
+        api.score_facts' tuples: the same arithmetic in the same order, so the same floats
+        (tests/bots/test_ismcts_values.py), without building the summary's dicts."""
+        rs, chest = self._rs, self._chest
+        mpp = float(rs.money_per_prestige or _reference_mpp())
+        left = max(0, rs.cycles - int(cycle)) + 0.5
+        worth = self._worth or legality_worth(rs)
+        future, income_per, rs_mpp = self.future, rs.colony_income, rs.money_per_prestige
+        out = []
+        for prestige, money, colonies, hand, income, ships, legality, chests in seats:
+            cargo = chests * chest.get(legality, 1.0) * CARGO_DISCOUNT
+            extra = max(0, (ships or 1) - 1) * SHIP_PRESTIGE
+            score = float(prestige) + money / mpp + float(colonies) + cargo + extra + HAND_PRESTIGE * hand
+            if future:
+                earnings = (income or 0) + (colonies or 0) * income_per
+                score = score + future * ((earnings + worth.get(legality, 0.0)) * left / rs_mpp)
+            out.append(score)
+        return out
 
     def _playout_bot(self, seat: int) -> Any:
         bot = self._playout_bots.get(seat)

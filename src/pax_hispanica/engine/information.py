@@ -1,22 +1,26 @@
 """A seat's information state (HID-1) and sampling full states consistent with it (for
 search bots): the masked state of `api.view(..., include_state=True)`.
 
-Built from the state's fields directly, field by field as `State.to_dict` is (issue 13: no
+Built from `State.to_dict` (one field table for both), its hidden fields masked (issue 13: no
 generic walk). It equals `State.to_dict()` masked, byte for byte
 (tests/engine/test_fast_views.py keeps the old construction as its reference).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from . import years  # noqa: F401  (registers the decisions whose secret domains determinize draws from)
-from .decisions import saved_decision, secret_domain
+from .decisions import secret_domain
+from .end import colony_prestige_all
 from .flow import seats_to_act
 from .jsontypes import JsonDict
-from .rng import below, seed_state, shuffle
+from .keys import seed_hash
 from .ruleset import Ruleset, Rulesets
-from .state import State, from_fields, plain_config, plain_cursor, plain_result
+from .sampling import SEARCH_SEED, Stream
+from .state import State, from_fields
 
 HIDDEN = "?"
 
@@ -24,45 +28,30 @@ HIDDEN = "?"
 def information_state(st: State, viewer: int | None) -> dict[str, Any]:
     """The state as `viewer` may know it: hidden cards are '?', no seed, no PRNG, others'
     sealed choices gone; once the game is over everything is shown but the PRNG.
-    The keys come in `State.to_dict`'s order (SAVED, then "ruleset"), so the JSON is the same
-    (tests/engine/test_fast_views.py); written out field by field, as to_dict is."""
-    over = st.over
-    if over:
-        market, haven = st.market[:], st.haven[:]
-        hands = [h[:] for h in st.hands]
-        secrets = {str(seat): value for seat, value in st.secrets.items()}
-    else:
-        market = st.market[:1] + [HIDDEN] * (len(st.market) - 1)
-        haven = st.haven[:1] + [HIDDEN] * (len(st.haven) - 1)
-        hands = [h[:] if s == viewer else [HIDDEN] * len(h) for s, h in enumerate(st.hands)]
+    Built from `State.to_dict` (one field table for both: the saved state's keys, order and
+    conversions), with the masked fields replaced in place, so the key order and the JSON
+    are to_dict's (tests/engine/test_fast_views.py checks it against the old construction)."""
+    d = st.to_dict()
+    d["rng"] = None
+    if not st.over:
+        d["seed"] = None
+        market, haven = st.market, st.haven
+        d["market"] = market[:1] + [HIDDEN] * (len(market) - 1)
+        d["haven"] = haven[:1] + [HIDDEN] * (len(haven) - 1)
+        d["hands"] = [h[:] if s == viewer else [HIDDEN] * len(h) for s, h in enumerate(st.hands)]
         # one's own sealed choice only, as the old view had it
-        secrets = {str(viewer): st.secrets[viewer]} if viewer in st.secrets else {}
-    return {
-        # SCALARS
-        "config": plain_config(st.config), "seed": st.seed if over else None, "seed_hash": st.seed_hash,
-        "rng": None, "n": st.n, "cycle": st.cycle, "year": st.year, "step": st.step, "event_seq": st.event_seq,
-        "version": st.version, "over": over, "result": plain_result(st.result),
-        "minted": st.minted, "burned": st.burned,
-        # FLAT
-        "order": st.order[:], "money": st.money[:], "prestige": st.prestige[:], "nation": st.nation[:],
-        "hand_bonus": st.hand_bonus[:], "income": st.income[:], "moves_bonus": st.moves_bonus[:],
-        "fzone": st.fzone[:], "fships": st.fships[:], "legality": st.legality[:],
-        "col_owner": st.col_owner[:], "col_labour": st.col_labour[:], "col_chests": st.col_chests[:],
-        "col_fort": st.col_fort[:], "site_ids": st.site_ids[:], "site_names": st.site_names[:],
-        "site_zone": st.site_zone[:], "site_kind": st.site_kind[:], "site_wild": st.site_wild[:],
-        "site_count": st.site_count[:], "site_cap": st.site_cap[:], "rebels": st.rebels[:],
-        "market": market, "market_discard": st.market_discard[:], "haven": haven,
-        # NESTED
-        "hands": hands,
-        "tableaus": [[[card, target] for card, target in tab] for tab in st.tableaus],
-        "havens": [h[:] for h in st.havens],
-        "cargo": [c[:] for c in st.cargo],
-        # DICTS, and the decisions
-        "supply": st.supply.copy(), "gone": st.gone.copy(), "secrets": secrets,
-        "cursor": plain_cursor(st.cursor),
-        "stack": [saved_decision(dec) for dec in st.stack],
-        "ruleset": st.config.get("ruleset", st.rs.name),      # a folder path stays a path
-    }
+        d["secrets"] = {str(viewer): st.secrets[viewer]} if viewer in st.secrets else {}
+    return d
+
+
+def score_facts(st: State) -> tuple[int, list[tuple[int, int, int, int, int, int, str, int]]]:
+    """What a search's cut-off scoring reads of a (sampled) state, as tuples, nothing else
+    built (ISMCTS's `_values`): the cycle, and per seat (prestige, money, colony_prestige,
+    hand size, income, ships, legality, Chests aboard), equal to `api.summary`'s values
+    (tests/bots/test_ismcts_values.py). All of it is public (HID-1)."""
+    colonies = colony_prestige_all(st)
+    return st.cycle, [(st.prestige[s], st.money[s], colonies[s], len(st.hands[s]), st.income[s], st.fships[s],
+                       st.legality[s], st.cargo[s].count("chest")) for s in range(st.n)]
 
 
 def determinize(v: JsonDict, seed: int, known: JsonDict | None = None, *, rulesets: Rulesets) -> State:
@@ -82,13 +71,14 @@ def determinize(v: JsonDict, seed: int, known: JsonDict | None = None, *, rulese
 
 class Determinizer:
     """Samples of one view (issue 13): what depends on the view alone (the ruleset, the cards
-    seen, the unseen ones in order, a template State built straight from the fields) is
-    worked out once; each sample shuffles the unseen cards, deals them and takes a copy of
-    the template (State.copy: nothing it holds is shared with another sample but what states
-    always share). The draws are determinize's, in the same order, so the samples are too
-    (tests/engine/test_fast_views.py checks them against the old construction)."""
+    seen, the unseen ones in order, where the hidden places are, a template State built
+    straight from the fields) is worked out once; each sample draws from its own stream
+    (engine/sampling.py, PRJ-45), deals the unseen cards into the hidden places and takes a
+    copy of the template (State.copy: nothing it holds is shared with another sample but
+    what states always share)."""
 
-    __slots__ = ("d", "template", "unseen_m", "unseen_h", "market", "haven", "hands", "secrets", "known")
+    __slots__ = ("d", "template", "unseen_m", "unseen_h", "market", "haven", "hands", "secrets", "known",
+                 "hidden_m", "hidden_h", "hidden_hands", "need", "secret_seats")
 
     def __init__(self, v: JsonDict, known: JsonDict | None = None, *, rulesets: Rulesets) -> None:
         d = v.get("state", v)
@@ -97,51 +87,113 @@ class Determinizer:
                              "or api.information_state(state, seat)")
         self.d = d
         rs = rulesets(d["ruleset"], (d.get("config") or {}).get("params") or None)
+        self.market, self.haven, self.hands = d["market"], d["haven"], d["hands"]
+        self.secrets = {int(k): val for k, val in d["secrets"].items()}
+        self.secret_seats = _secret_seats(d, self.secrets)
+        self.template = _template(d, rs)
+        self.hidden_m = _places(self.market)
+        self.hidden_h = _places(self.haven)
+        self.hidden_hands = [_places(h) for h in self.hands]
+        if known is not None:
+            self.known: _KnownDeal | None = _KnownDeal(d, rs, known)
+            self.need = self.known.need + len(self.secret_seats) + 2
+            self.unseen_m = self.unseen_h = []
+            return
+        self.known = None
         seen: set[str] = set(d["market_discard"])
         for h in d["hands"]:
             seen.update(h)
         for tab in d["tableaus"]:
-            seen.update([c for c, _ in tab])
-        seen.update(d["market"])
-        seen.update(d["haven"])
-        seen.discard(HIDDEN)                # "?" names no card
-        market, haven = _sorted_decks(rs)
-        self.unseen_m = [c for c in market if c not in seen]     # sorted: the decks' cards are
-        self.unseen_h = [c for c in haven if c not in seen]      # sorted once per ruleset
-        self.market, self.haven, self.hands = d["market"], d["haven"], d["hands"]
-        self.secrets = {int(k): val for k, val in d["secrets"].items()}
-        self.template = _template(d, rs)
-        self.known = None if known is None else _KnownDeal(d, rs, known)
+            seen.update(map(_first, tab))
+        seen.update(self.market)
+        seen.update(self.haven)
+        market, haven = _deck_sets(rs)
+        # the unseen cards, sorted ("?" names no card, so it is in no deck's set)
+        self.unseen_m = sorted(market.difference(seen))
+        self.unseen_h = sorted(haven.difference(seen))
+        self.need = (self.hidden_m[0] + self.hidden_h[0] + sum(h[0] for h in self.hidden_hands)
+                     + len(self.secret_seats) + 2)
 
     def __call__(self, seed: int) -> State:
         return self._deal(seed, self.template.copy())
 
     def _deal(self, seed: int, st: State) -> State:
-        """Deal a sample into `st`, a copy of the template (or the template, used once)."""
+        """Deal a sample into `st`, a copy of the template (or the template, used once):
+        the market's hidden places from the unseen Market cards, the haven's from the unseen
+        Haven cards, the hands' from what is left of both (a uniform pick each, PRJ-45)."""
+        s = Stream(seed, self.need)
         if self.known is not None:
-            return self._finish(seed, st, *self.known.deal(seed))
-        rng = seed_state(seed)
-        unseen_m, unseen_h = self.unseen_m[:], self.unseen_h[:]
-        rng = shuffle(seed, rng, unseen_m)
-        rng = shuffle(seed, rng, unseen_h)
-        market = [c if c != HIDDEN else unseen_m.pop() for c in self.market]
-        haven = [c if c != HIDDEN else unseen_h.pop() for c in self.haven]
-        rest = unseen_m + unseen_h
-        rng = shuffle(seed, rng, rest)
-        hands = [[c if c != HIDDEN else rest.pop() for c in h] for h in self.hands]
-        return self._finish(seed, st, market, haven, hands, rng)
+            return self._finish(s, seed, st, *self.known.deal(s, self))
+        um, uh = self.unseen_m[:], self.unseen_h[:]
+        km, kh = self.hidden_m[0], self.hidden_h[0]
+        s.pick(um, km)
+        s.pick(uh, kh)
+        market, haven = _fill(self.market, self.hidden_m, um), _fill(self.haven, self.hidden_h, uh)
+        rest = um[km:] + uh[kh:]
+        hands: list[list[str]] = []
+        s.pick(rest, sum(places[0] for places in self.hidden_hands))
+        k = 0
+        for h, places in zip(self.hands, self.hidden_hands):
+            if places[0]:
+                hands.append(_fill(h, places, rest[k:k + places[0]]))
+                k += places[0]
+            else:
+                hands.append(h[:])
+        return self._finish(s, seed, st, market, haven, hands)
 
-    def _finish(self, seed: int, st: State, market: list[str], haven: list[str], hands: list[list[str]],
-                rng: int) -> State:
+    def _finish(self, s: Stream, seed: int, st: State, market: list[str], haven: list[str],
+                hands: list[list[str]]) -> State:
         secrets = dict(self.secrets)
-        rng = _sample_secrets(self.d, secrets, seed, rng)
+        for seat, domain in self.secret_seats:     # another seat's sealed choice: any value it allows
+            secrets[seat] = domain[s.below(len(domain))]
         st.market, st.haven, st.hands, st.secrets = market, haven, hands, secrets
-        st.seed, st.rng = seed, rng
+        # its own generator: the search's public seed at a counter of its own (sampling.SEARCH_SEED)
+        st.seed, st.rng = SEARCH_SEED, s.counter()
         if self.d.get("seed_hash") is None:     # as State.from_dict: a view saved before the field existed
-            from .keys import seed_hash
-            st.seed_hash = seed_hash(seed)
+            st.seed_hash = _search_seed_hash()
         st.acting_now = seats_to_act(st)     # complete: a search applies to it, never changes it
         return st
+
+
+def _places(cards: list[str]) -> tuple[Any, ...]:
+    """Where a list's hidden cards are: (how many, first, last + 1) when they are one run
+    (a deck below its face-up top, a hand of which nothing is shown), else (how many, -1,
+    -1, their indices)."""
+    k = cards.count(HIDDEN)
+    if not k:
+        return (0, 0, 0)
+    first = cards.index(HIDDEN)
+    if k == 1 or cards[first:first + k].count(HIDDEN) == k:
+        return (k, first, first + k)
+    return (k, -1, -1, [i for i, c in enumerate(cards) if c == HIDDEN])
+
+
+def _fill(cards: list[str], places: tuple[Any, ...], picked: list[str]) -> list[str]:
+    """`cards` with its hidden places filled, in order, from `picked` (at least as many)."""
+    out = cards[:]
+    k = places[0]
+    if not k:
+        return out
+    if len(picked) < k:
+        raise ValueError("the view hides more cards than are unseen")
+    if places[1] >= 0:
+        out[places[1]:places[2]] = picked[:k]
+    else:
+        for i, c in zip(places[3], picked):
+            out[i] = c
+    return out
+
+
+def _secret_seats(d: JsonDict, secrets: dict[int, Any]) -> list[tuple[int, Any]]:
+    """Others' sealed choices of the pending decision: (seat, its legal range) for each one a
+    sample draws, in the order the seats committed."""
+    out: list[tuple[int, Any]] = []
+    if d["stack"] and d["stack"][-1].get("sealed"):
+        dec = d["stack"][-1]
+        for s, _ in dec["committed"]:
+            if s not in secrets:
+                out.append((s, secret_domain(d, dec, s)))
+    return out
 
 
 class _KnownDeal:
@@ -151,13 +203,12 @@ class _KnownDeal:
     random, into the decks' remaining slots and the hands' unknown ones. Every assignment
     consistent with what is known is equally likely."""
 
-    __slots__ = ("market", "haven", "seen", "hands", "sure", "unsure", "unknown")
+    __slots__ = ("hands", "sure", "unsure", "unknown", "free", "need")
 
     def __init__(self, d: JsonDict, rs: Any, known: JsonDict) -> None:
         n = len(d["hands"])
         if len(known.get("hands", ())) != n:
             raise ValueError("known cards for another table: their seats are not the view's")
-        self.market, self.haven, self.seen = d["market"], d["haven"], d["hands"]
         hands: list[list[str] | None] = []
         self.unknown: list[int] = []
         for s, h in enumerate(d["hands"]):
@@ -173,61 +224,62 @@ class _KnownDeal:
         self.hands = hands
         self.sure: dict[str, list[str]] = {}
         self.unsure: dict[str, list[str]] = {}
+        self.free: dict[str, int] = {}
         for deck in ("market", "haven"):
             shown = {c for c in d[deck] if c != HIDDEN}
             self.sure[deck] = [c for c in known["decks"][deck]["cards"] if c not in shown]
             self.unsure[deck] = [c for c in known["decks"][deck]["unsure"] if c not in shown]
-            if len(self.sure[deck]) > d[deck].count(HIDDEN):
+            self.free[deck] = d[deck].count(HIDDEN) - len(self.sure[deck])
+            if self.free[deck] < 0:
                 raise ValueError(f"known cards disagree with the view: the {deck} deck's size")
-        free = sum(d[deck].count(HIDDEN) - len(self.sure[deck]) for deck in ("market", "haven"))
-        if free + sum(self.unknown) != len(self.unsure["market"]) + len(self.unsure["haven"]):
+        if sum(self.free.values()) + sum(self.unknown) != len(self.unsure["market"]) + len(self.unsure["haven"]):
             raise ValueError("known cards disagree with the view: the unsure cards do not fill the hidden places")
+        self.need = sum(2 * self.free[deck] + len(self.sure[deck]) for deck in self.free) + sum(self.unknown)
 
-    def deal(self, seed: int) -> tuple[list[str], list[str], list[list[str]], int]:
-        rng = seed_state(seed)
+    def deal(self, s: Stream, dz: Determinizer) -> tuple[list[str], list[str], list[list[str]]]:
+        """Each deck: its free places' cards picked from its unsure ones, then the sure and
+        picked cards in a random order into its hidden places; the hands' unknown cards
+        picked from the unsure cards left (PRJ-45)."""
         rest: list[str] = []
         piles: list[list[str]] = []
-        for deck, cards in (("market", self.market), ("haven", self.haven)):
+        for deck, cards, places in (("market", dz.market, dz.hidden_m), ("haven", dz.haven, dz.hidden_h)):
             unsure = self.unsure[deck][:]
-            if unsure:
-                rng = shuffle(seed, rng, unsure)
-            pile = self.sure[deck] + [unsure.pop() for _ in range(cards.count(HIDDEN) - len(self.sure[deck]))]
-            rest += unsure
-            if len(pile) > 1:
-                rng = shuffle(seed, rng, pile)
-            piles.append([c if c != HIDDEN else pile.pop() for c in cards])
-        if len(rest) > 1:
-            rng = shuffle(seed, rng, rest)
-        hands = [list(h) if k is None else k + [rest.pop() for _ in range(u)]
-                 for h, k, u in zip(self.seen, self.hands, self.unknown)]
-        return piles[0], piles[1], hands, rng
+            free = self.free[deck]
+            s.pick(unsure, free)
+            pile = self.sure[deck] + unsure[:free]
+            rest += unsure[free:]
+            s.pick(pile, len(pile))
+            piles.append(_fill(cards, places, pile))
+        s.pick(rest, sum(self.unknown))
+        hands: list[list[str]] = []
+        k = 0
+        for h, kh, u in zip(dz.hands, self.hands, self.unknown):
+            if kh is None:
+                hands.append(list(h))
+            else:
+                hands.append(kh + rest[k:k + u])
+                k += u
+        return piles[0], piles[1], hands
 
 
-_DECKS: dict[int, tuple[Ruleset, list[str], list[str]]] = {}
+_DECKS: dict[int, tuple[Ruleset, frozenset[str], frozenset[str]]] = {}
+_first = itemgetter(0)
 
 
-def _sorted_decks(rs: Ruleset) -> tuple[list[str], list[str]]:
-    """The ruleset's market and haven cards, sorted (what a sample deals the unseen ones
-    from), worked out once per ruleset object (never changed: callers filter them)."""
+def _deck_sets(rs: Ruleset) -> tuple[frozenset[str], frozenset[str]]:
+    """The ruleset's market and haven cards as sets (what a sample deals the unseen ones
+    from, sorted), worked out once per ruleset object."""
     got = _DECKS.get(id(rs))
     if got is None or got[0] is not rs:
         if len(_DECKS) > 256:             # rulesets are few (the loader caches them)
             _DECKS.clear()
-        got = _DECKS[id(rs)] = (rs, sorted(rs.market), sorted(rs.haven))
+        got = _DECKS[id(rs)] = (rs, frozenset(rs.market), frozenset(rs.haven))
     return got[1], got[2]
 
 
-def _sample_secrets(d: JsonDict, secrets: dict[int, Any], seed: int, rng: int) -> int:
-    """Others' sealed choices of the pending decision, drawn from their legal range into
-    `secrets`; returns the PRNG's new counter."""
-    if d["stack"] and d["stack"][-1].get("sealed"):
-        dec = d["stack"][-1]
-        for s, _ in dec["committed"]:
-            if s not in secrets:            # another seat's sealed choice: any value its decision allows
-                domain = secret_domain(d, dec, s)
-                rng, x = below(seed, rng, len(domain))
-                secrets[s] = domain[x]
-    return rng
+@lru_cache(maxsize=1)
+def _search_seed_hash() -> str:
+    return seed_hash(SEARCH_SEED)
 
 
 def _template(d: JsonDict, rs: Ruleset) -> State:

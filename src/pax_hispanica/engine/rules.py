@@ -93,6 +93,8 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-38": ("PRJ", "Variant plunder_loading = sack_or_own: a PLUNDER fleet also loads its own colonies' Chests free"),
     # applied by the web server's clocks (web/clocks.py, pace "year"), never by the engine
     "PRJ-39": ("PRJ", "Days per Year: one time budget for a seat's decisions of one Year"),
+    # applied by determinize's samples (engine/sampling.py, engine/information.py), never by a game's events
+    "PRJ-45": ("PRJ", "A search's samples draw from one keyed SHAKE-256 stream each, not from the game's generator"),
     # applied by the RL layer's explicit chance nodes (rl/openspiel.py) through rng.draw's seam, never in a game's events
     "PRJ-70": ("PRJ", "Explicit chance: a draw's outcomes may be supplied, one 1/n choice per die roll, place or shuffled position"),
 }
