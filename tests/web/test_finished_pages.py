@@ -103,3 +103,16 @@ def test_a_finished_games_page_has_no_tell_me_when_it_is_my_move(tmp_path):
                 wait_for(lambda: c.get(f"/api/view/{token}").json()["version"] != v["version"], what="the bot")
         assert v["over"]
         assert 'id="notify"' not in c.get(f"/play/{token}").text
+
+
+@pytest.mark.parametrize("lang, begun, random_nation", [("en", "it has begun", "Random"), ("ca", "ha començat", "A l’atzar")])
+def test_a_year_that_has_only_begun_says_so_and_the_lobby_capitalises_random(lang, begun, random_nation, tmp_path):
+    """"What happened: • Sail Year" alone read as a heading with its text lost."""
+    from pax_hispanica.web.i18n import Tr
+
+    out = render.env.get_template("_happened.html").render(
+        t=Tr(lang), lang=lang, summary=[{"title": "X", "items": [], "year": "sail"}, {"title": "Y", "items": ["a", "b"]}],
+        recent={"fleets": [], "zones": [], "colonies": [], "players": [], "cards": []})
+    assert f"<strong>X</strong>: {begun}</li>" in out and "<strong>Y</strong>: a; b</li>" in out
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'x.sqlite3'}", bot_delay=0)) as c:
+        assert f'<option value="">{random_nation}</option>' in c.get(f"/?lang={lang}", follow_redirects=True).text
