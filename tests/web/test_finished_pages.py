@@ -74,7 +74,8 @@ def test_PRJ_74_a_finished_game_names_the_places_it_made_on_its_page_and_replay(
     assert named > 0      # the names are on the page (the map, the log), not just absent ids
 
 
-@pytest.mark.parametrize("lang, empty, supply", [("en", "No cards in hand.", "Supply"), ("ca", "Cap carta a la mà.", "Reserva")])
+@pytest.mark.parametrize("lang, empty, supply", [("en", "No cards in hand.", "Supply"),
+                                                 ("ca", "Cap carta a la mà.", "Reserva")])
 def test_an_empty_hand_and_the_details_are_words_of_the_pages_language(lang, empty, supply):
     rec = games_that_made_places()[0]
     live = live_of(dict(rec, actions=rec["actions"][:0]))
@@ -105,13 +106,15 @@ def test_a_finished_games_page_has_no_tell_me_when_it_is_my_move(tmp_path):
         assert 'id="notify"' not in c.get(f"/play/{token}").text
 
 
-@pytest.mark.parametrize("lang, begun, random_nation", [("en", "it has begun", "Random"), ("ca", "ha començat", "A l’atzar")])
+@pytest.mark.parametrize("lang, begun, random_nation", [("en", "it has begun", "Random"),
+                                                        ("ca", "ha començat", "A l’atzar")])
 def test_a_year_that_has_only_begun_says_so_and_the_lobby_capitalises_random(lang, begun, random_nation, tmp_path):
     """"What happened: • Sail Year" alone read as a heading with its text lost."""
     from pax_hispanica.web.i18n import Tr
 
     out = render.env.get_template("_happened.html").render(
-        t=Tr(lang), lang=lang, summary=[{"title": "X", "items": [], "year": "sail"}, {"title": "Y", "items": ["a", "b"]}],
+        t=Tr(lang), lang=lang,
+        summary=[{"title": "X", "items": [], "year": "sail"}, {"title": "Y", "items": ["a", "b"]}],
         recent={"fleets": [], "zones": [], "colonies": [], "players": [], "cards": []})
     assert f"<strong>X</strong>: {begun}</li>" in out and "<strong>Y</strong>: a; b</li>" in out
     with TestClient(create_app(f"sqlite:///{tmp_path / 'x.sqlite3'}", bot_delay=0)) as c:
