@@ -43,6 +43,10 @@ EXEMPT: dict[str, str] = {
               "event cites it: tests/engine/test_record.py, tests/web/test_damaged.py",
     "PRJ-39": "the web server's clocks apply it (web/clocks.py, pace \"year\") with ordinary actions; no "
               "engine event cites it: tests/web/test_online.py",
+    "PRJ-73": "the web server's accounts apply it (web/ratelimit.py, web/routes/accounts.py); no engine "
+              "event cites it: tests/web/test_accounts.py, tests/web/test_ratelimit_shared.py",
+    "PRJ-74": "the web pages' words apply it (web/i18n.py, web/render.py); no engine event cites it: "
+              "tests/web/test_words.py, tests/web/test_finished_pages.py",
 }
 
 NOWHERE = "nowhere"

@@ -93,6 +93,10 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-38": ("PRJ", "Variant plunder_loading = sack_or_own: a PLUNDER fleet also loads its own colonies' Chests free"),
     # applied by the web server's clocks (web/clocks.py, pace "year"), never by the engine
     "PRJ-39": ("PRJ", "Days per Year: one time budget for a seat's decisions of one Year"),
+    # applied by the web server's accounts (web/ratelimit.py, web/routes/accounts.py), never by the engine
+    "PRJ-73": ("PRJ", "The accounts' rate limits are shared by all servers and cannot lock an owner out of his browser"),
+    # applied by the web pages' words (web/i18n.py, web/render.py), never by the engine
+    "PRJ-74": ("PRJ", "The pages show no id or bare dash for a thing of the game: empty lists as sentences, places named"),
 }
 
 
