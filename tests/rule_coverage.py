@@ -47,6 +47,10 @@ EXEMPT: dict[str, str] = {
               "cites it: tests/engine/test_sampling.py, tests/engine/test_fast_views.py",
     "PRJ-70": "only the RL layer supplies a draw's outcomes (rl/openspiel.py, chance=\"events\"); a game "
               "played by the engine's generator never does: tests/rl/test_openspiel.py, tests/engine/test_chance_seam.py",
+    "PRJ-73": "the web server's accounts apply it (web/ratelimit.py, web/routes/accounts.py); no engine "
+              "event cites it: tests/web/test_accounts.py, tests/web/test_ratelimit_shared.py",
+    "PRJ-74": "the web pages' words apply it (web/i18n.py, web/render.py); no engine event cites it: "
+              "tests/web/test_words.py, tests/web/test_finished_pages.py",
 }
 
 NOWHERE = "nowhere"

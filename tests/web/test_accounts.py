@@ -122,11 +122,60 @@ def test_brute_force_is_rate_limited(database_url):
         r = login(c, "eva")                  # even the right password, once over the limit
         assert r.status_code == 429 and r.headers.get("retry-after")
         assert c.get("/account", follow_redirects=False).status_code == 303
-    # per name too: another address (another limiter) still counts the name's tries
+    # per name too: another server (another limiter, its per-address limit far off) still counts
+    # the name's tries, from a browser that never logged in to it
+    with new_client(database_url, limits={"login_name": "3/hour"}) as c:
+        register(c, "fay")
     with new_client(database_url, limits={"login": "100/minute", "login_name": "3/hour"}) as c:
         for i in range(3):
-            assert login(c, "eva", f"guess{i:04d}").status_code == 401
-        assert login(c, "eva").status_code == 429
+            assert login(c, "fay", f"guess{i:04d}").status_code == 401
+        assert login(c, "fay").status_code == 429
+
+
+def test_PRJ_73_the_accounts_rate_limits_hold_across_two_servers_on_one_database(database_url):
+    """Counted in the database (rate_hits), not in each server's memory: two servers let a
+    client through the limit once, not twice. Retry-After is at most two windows (a sliding
+    window counter waits for the last window's count to weigh little enough)."""
+    limits = {"login": "4/minute", "register": "2/minute", "reset": "3/hour"}
+    with new_client(database_url, limits=limits) as a, new_client(database_url, limits=limits) as b:
+        codes = [login(c, "nobody", f"guess{i}").status_code for i, c in enumerate([a, b, a, b])]
+        assert codes == [401] * 4
+        for c in (a, b):
+            r = login(c, "nobody", "again")
+            assert r.status_code == 429 and 1 <= int(r.headers["retry-after"]) <= 120
+            assert "try again" in r.text.lower() or "torna-ho" in r.text.lower()
+        assert register(a, "reg_x").status_code == 303 and register(b, "reg_y").status_code == 303
+        logout(a)
+        r = register(a, "reg_z")
+        assert r.status_code == 429 and 1 <= int(r.headers["retry-after"]) <= 120
+        for i, c in enumerate([a, b, a]):
+            assert c.post("/forgot", data={"csrf": csrf_of(c.get("/forgot").text), "who": "x"}).status_code == 200
+        r = b.post("/forgot", data={"csrf": csrf_of(b.get("/forgot").text), "who": "x"})
+        assert r.status_code == 429 and 1 <= int(r.headers["retry-after"]) <= 7200
+    assert 0 < len(rows(database_url, adb.rate_hits)) <= 6   # (kind, window) x one address
+
+
+def test_PRJ_73_strangers_spending_a_names_login_limit_do_not_lock_its_owner_out_of_his_browser(database_url):
+    """A browser that has logged in to a name before counts its tries for it apart (the
+    paxh_known cookie): strangers who spend the name's limit lock out only browsers that never
+    logged in to it, and only until their own tries leave the window."""
+    limits = {"login": "100/minute", "login_name": "3/hour"}
+    with new_client(database_url, limits=limits) as owner, new_client(database_url, limits=limits) as stranger:
+        assert register(owner, "gil", "gil's password").status_code == 303
+        assert owner.cookies.get("paxh_known")
+        logout(owner)
+        for i in range(3):
+            assert login(stranger, "gil", f"guess{i}").status_code == 401
+        assert login(stranger, "gil", "gil's password").status_code == 429   # the name's limit
+        assert login(owner, "gil", "gil's password").status_code == 303      # his browser's own count
+        logout(owner)
+        # the owner's tag copied into another browser is not that browser's: still the name's count
+        stranger.cookies.set("paxh_known", owner.cookies.get("paxh_known"))
+        assert login(stranger, "gil", "gil's password").status_code == 429
+        # and the owner's browser has a limit of its own for the name
+        for i in range(2):
+            assert login(owner, "gil", f"typo{i}").status_code == 401
+        assert login(owner, "gil", "gil's password").status_code == 429
 
 
 def test_registration_is_rate_limited(database_url):

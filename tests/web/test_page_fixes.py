@@ -93,3 +93,22 @@ def test_going_back_keeps_the_language_chosen(server_factory, browser, sqlite_ur
     page.go_back()
     page.wait_for_selector("#conn.on")
     assert page.get_attribute("html", "lang") == "ca"
+
+
+def test_the_lobby_shows_only_the_chosen_paces_numbers(server_factory, browser, sqlite_url):
+    """On a phone, four greyed-out number fields for paces not chosen read as one jumble: only
+    the chosen pace's fields are shown (and sent)."""
+    srv = server_factory(sqlite_url)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    page.goto(srv.url + "/")
+    fields = ["#clock-minutes", "#clock-increment", "#turn-hours", "#year-days"]
+    assert [page.is_visible(f) for f in fields] == [False] * 4           # live: no numbers
+    page.select_option("#pace", "clock")
+    assert [page.is_visible(f) for f in fields] == [True, True, False, False]
+    page.select_option("#pace", "turn")
+    assert [page.is_visible(f) for f in fields] == [False, False, True, False]
+    page.select_option("#pace", "year")
+    assert [page.is_visible(f) for f in fields] == [False, False, False, True]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    ctx.close()

@@ -77,6 +77,40 @@ def test_every_event_of_the_corpus_renders_without_fallback(lang):
             assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), f"{lang} {typ}: a raw id in {text!r}"
 
 
+EMPTY = re.compile(r"—|:\s*[.,;)]|:\s*$|\(\s*\)")   # "refilled with Citizens: —.", "placed on: ."
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_event_with_an_empty_list_says_so_in_a_sentence(lang):
+    """An event whose list is empty (or whose card is null) reads as a sentence of its own,
+    "No Cathedral is refilled with Citizens.", never "Cathedrals refilled with Citizens: —."."""
+    info = ruleset_info()
+    tr = Tr(lang, ["Alpha", "Beta"], info.names, strict=True)
+    empty = [{"type": "CathedralsRefreshed", "filled": {}},
+             {"type": "ChestsPlaced", "colonies": [], "at_cap": ["cuba.habana"], "supply_short": []},
+             {"type": "DeckTopShown", "deck": "haven", "card": None, "size": 0},
+             {"type": "ScenarioHand", "seat": 1, "hand": [], "to": [1]}]
+    texts = [tr.event(ev) for ev in empty]
+    for ev, text in zip(empty, texts):
+        assert not EMPTY.search(text), f"{lang} {ev['type']}: {text!r}"
+    assert texts[0] == ("No Cathedral is refilled with Citizens." if lang == "en"
+                        else "No es reomple cap Catedral de Ciutadans.")
+    assert "Beta" in texts[3] and ("Haven" in texts[2] or "Refugi" in texts[2])
+    # the same events with something in them still list it
+    full = tr.event({"type": "CathedralsRefreshed", "filled": {"cuba.habana_cathedral": 2}})
+    assert ": " in full and "habana_cathedral" not in full
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_event_of_the_corpus_renders_an_empty_list_as_a_dash(lang):
+    info = ruleset_info()
+    tr = Tr(lang, ["Alpha", "Beta", "Gamma", "Delta", "Epsilon"], info.names, strict=True)
+    for _file, e in corpus.load():
+        for ev in api.replay(e["record"]).events:
+            text = tr.event(ev)
+            assert not EMPTY.search(text), f"{lang} {ev['type']}: {text!r} from {ev}"
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_action_the_engine_offers_in_the_corpus_has_words(lang):
     info = ruleset_info()

@@ -97,6 +97,10 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-45": ("PRJ", "A search's samples draw from one keyed SHAKE-256 stream each, not from the game's generator"),
     # applied by the RL layer's explicit chance nodes (rl/openspiel.py) through rng.draw's seam, never in a game's events
     "PRJ-70": ("PRJ", "Explicit chance: a draw's outcomes may be supplied, one 1/n choice per die roll, place or shuffled position"),
+    # applied by the web server's accounts (web/ratelimit.py, web/routes/accounts.py), never by the engine
+    "PRJ-73": ("PRJ", "The accounts' rate limits are shared by all servers and cannot lock an owner out of his browser"),
+    # applied by the web pages' words (web/i18n.py, web/render.py), never by the engine
+    "PRJ-74": ("PRJ", "The pages show no id or bare dash for a thing of the game: empty lists as sentences, places named"),
 }
 
 

@@ -106,3 +106,16 @@ sa.Index("ix_open_tables_lobby", open_tables.c.status, open_tables.c.public, ope
 sa.Index("ix_open_tables_game", open_tables.c.game_id)
 sa.Index("ix_table_seats_user", table_seats.c.user_id)
 sa.Index("ix_rating_changes_subject", rating_changes.c.subject, rating_changes.c.at)
+
+# the accounts' rate limits, shared by every server on the database (ratelimit.py, 0007): one
+# row per (limit, key, window) with the window's count; a row lives two windows, then the
+# periodic cleanup deletes it
+rate_hits = sa.Table(
+    "rate_hits", metadata,
+    sa.Column("scope", sa.String(48), primary_key=True),      # "<kind>:<window seconds>"
+    sa.Column("key", sa.String(32), primary_key=True),        # sha256 of the address or name (hex, cut)
+    sa.Column("bucket", sa.BigInteger, primary_key=True),     # floor(epoch seconds / window)
+    sa.Column("n", sa.Integer, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),           # epoch seconds: end of the next window
+)
+sa.Index("ix_rate_hits_expires", rate_hits.c.expires)

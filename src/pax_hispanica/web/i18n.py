@@ -265,6 +265,13 @@ class Tr:
         if tmpl:
             try:
                 wanted = {name.split(".")[0].split("[")[0] for _t, name, _s, _c in Formatter().parse(tmpl) if name}
+                # a list it names is empty (or a card null): "<type>.none" says so in a sentence,
+                # never "Chests placed on: ." or "Cathedrals refilled with Citizens: —."
+                if any(k in d and (d[k] is None or d[k] in ([], {})) for k in wanted):
+                    none = self.text(section, f"{d.get('type')}.none")
+                    if none is not None:
+                        tmpl = none
+                        wanted = {n.split(".")[0].split("[")[0] for _t, n, _s, _c in Formatter().parse(tmpl) if n}
                 return tmpl.format_map(self.fields(d, wanted))
             except Fallback:
                 raise

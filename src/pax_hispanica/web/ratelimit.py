@@ -1,4 +1,4 @@
-"""Rate limits per client address (the `limits` library, moving window, memory).
+"""Rate limits per client address (and, for logins, per user name).
 
     PAXH_RATE_CREATE   games created (POST /api/games, the lobby form)   default "30/minute"
     PAXH_RATE_ACT      actions (POST /api/act, /api/seat/.../bot, WebSocket act/leave/takeover)  default "20/second"
@@ -9,10 +9,24 @@
 
 A value is anything `limits.parse` reads ("30/minute", "5 per second",
 "100/hour;10/second"); "0", "off" or "" turns that limit off (the load
-benchmark plays 100 games from one address). The counts live in this process:
-with several servers each one counts its own requests, so a client that
-spreads its requests over N servers gets up to N times the limit (fine for
-stopping a runaway client; a shared store would need Redis).
+benchmark plays 100 games from one address).
+
+Where they are counted:
+
+- the accounts' limits (SHARED: login, login_name, register, reset) in the database, table
+  rate_hits, so they hold across every server on it: with N servers a client still gets the
+  limit once, not N times. A sliding window counter: one row per (limit, key, window) holding
+  the window's count; a request is let through while
+  count(previous window) x (the part of it still inside the last window length) + count(this
+  window) stays under the limit, and counted by one conditional upsert
+  (INSERT ... ON CONFLICT DO UPDATE SET n = n + 1 WHERE n < cap RETURNING n), atomic on SQLite
+  and PostgreSQL alike. All of a kind's limits are counted in one transaction: a refused request
+  is not counted. Keys are sha256 of the address or name (no addresses stored); a row lives two
+  windows and each server deletes the expired ones once a minute, so the table holds at most a
+  few rows per address or name seen in the last two hours.
+- games created and actions (create, act) in this process's memory (the `limits` library,
+  moving window): 20 actions a second must not cost a database write each; with several
+  servers each one counts its own (fine for stopping a runaway client).
 
 The address is the connection's peer. Behind a reverse proxy every client has
 the proxy's address: run uvicorn with --proxy-headers (or give each server its
@@ -20,10 +34,14 @@ own limits) there.
 """
 from __future__ import annotations
 
+import hashlib
+import logging
 import math
 import os
 import time
+from typing import Any
 
+import sqlalchemy as sa
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -37,6 +55,9 @@ DEFAULTS = {"create": "30/minute", "act": "20/second",
 ENV = {"create": "PAXH_RATE_CREATE", "act": "PAXH_RATE_ACT", "login": "PAXH_RATE_LOGIN",
        "login_name": "PAXH_RATE_LOGIN_NAME", "register": "PAXH_RATE_REGISTER", "reset": "PAXH_RATE_RESET"}
 OFF = {"", "0", "off", "none", "false"}
+SHARED = frozenset({"login", "login_name", "register", "reset"})   # counted in the database
+CLEANUP_SECONDS = 60.0
+log = logging.getLogger("pax_hispanica.web")
 
 
 class RateLimited(ServerError):
@@ -61,11 +82,38 @@ class RateLimits:
     """`check(kind, address)` raises RateLimited when `address` is over a limit
     of `kind`; a request that is refused is not counted."""
 
-    def __init__(self, limits: dict[str, str | None] | None = None) -> None:
+    def __init__(self, limits: dict[str, str | None] | None = None, storage: Any = None) -> None:
+        """storage: the web game's store.Storage, where the SHARED kinds are counted (without
+        one, every kind is counted in memory)."""
         limits = limits or {}
         self.items = {kind: _items(limits[kind] if kind in limits else os.environ.get(ENV[kind], default))
                       for kind, default in DEFAULTS.items()}
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.storage = storage
+        self.next_cleanup = 0.0
+
+    async def hit(self, kind: str, who: str | None) -> None:
+        """`check` for any kind: a SHARED kind is counted in the database when there is one."""
+        if self.storage is None or kind not in SHARED:
+            self.check(kind, who)
+            return
+        items = self.items.get(kind)
+        if not items:
+            return
+        from .accounts_db import rate_hits
+
+        key = hashlib.sha256(f"{kind}\0{who or 'unknown'}".encode()).hexdigest()[:32]
+        now = time.time()
+        async with self.storage.write() as conn:   # all or nothing: a refused request is not counted
+            for item in items:
+                await _hit_one(conn, rate_hits, self.storage.pg, kind, item, key, now)
+        if now >= self.next_cleanup:
+            self.next_cleanup = now + CLEANUP_SECONDS
+            try:
+                async with self.storage.write() as conn:
+                    await conn.execute(rate_hits.delete().where(rate_hits.c.expires < now))
+            except Exception:   # a busy database: the next minute's cleanup deletes them
+                log.exception("rate_hits cleanup failed")
 
     def describe(self) -> dict[str, str]:
         return {k: "; ".join(str(i) for i in v) or "off" for k, v in self.items.items()}
@@ -81,3 +129,44 @@ class RateLimits:
                 raise RateLimited(kind, max(1, math.ceil(stats.reset_time - time.time())))
         for item in items:
             self.limiter.hit(item, kind, who)
+
+
+async def _hit_one(conn: Any, table: sa.Table, pg: bool, kind: str, item: RateLimitItem, key: str,
+                   now: float) -> None:
+    """Count one request against `item` in its current window, or raise RateLimited (sliding
+    window counter: the previous window's count weighs by how much of it is still inside the
+    last `window` seconds)."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    window = item.get_expiry()
+    bucket = int(now // window)
+    scope = f"{kind}:{window}"   # not the amount: servers whose settings differ share the counts
+    c = table.c
+    row = sa.and_(c.scope == scope, c.key == key)
+
+    async def count(b: int) -> int:
+        n = (await conn.execute(sa.select(c.n).where(row, c.bucket == b))).scalar_one_or_none()
+        return n or 0
+
+    prev = await count(bucket - 1)
+    weight = 1.0 - (now - bucket * window) / window     # the previous window's part still counted
+    cap = math.floor(item.amount - prev * weight + 1e-9)  # this window's count must stay under it
+    counted = None
+    if cap >= 1:
+        insert = (postgresql if pg else sqlite).insert(table).values(
+            scope=scope, key=key, bucket=bucket, n=1, expires=(bucket + 2) * window)
+        upsert = insert.on_conflict_do_update(index_elements=[c.scope, c.key, c.bucket],
+                                              set_={"n": c.n + 1}, where=c.n < cap).returning(c.n)
+        counted = (await conn.execute(upsert)).scalar_one_or_none()
+    if counted is None:
+        raise RateLimited(kind, _retry_after(item.amount, window, prev, await count(bucket), now - bucket * window))
+
+
+def _retry_after(amount: int, window: int, prev: int, cur: int, into: float) -> int:
+    """Seconds until one more request fits: `into` seconds into this window, which holds `cur`
+    requests after the previous window's `prev`."""
+    if cur + 1 <= amount and prev > 0:   # later in this window, as the previous one weighs less
+        wait = (1.0 - (amount - cur - 1) / prev) * window - into
+    else:                                # in the next window, once this one weighs little enough
+        wait = window - into + max(0.0, 1.0 - (amount - 1) / max(cur, 1)) * window
+    return max(1, math.ceil(wait))

@@ -263,7 +263,7 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "map": Markup(svg),
         "choices": choices, "map_choices": bool(places.options),
         "previews": boardparts.previews(state, None if botted or not legal else viewer, tr),
-        "details": Markup(details({k: view.get(k) for k in ("supply", "gone", "seed_hash") if k in view})),
+        "details": Markup(details({k: view.get(k) for k in ("supply", "gone", "seed_hash") if k in view}, tr)),
         "version": live.version,
         "variant": ", ".join(f"{k} = {v}" for k, v in (view.get("ruleset_params") or {}).items()),
     }
@@ -385,18 +385,23 @@ env.globals["LANGS"] = LANGS
 env.globals["NATIONS"] = NATIONS
 
 
-def details(x: Any) -> str:
-    """Other parts of a view (supply, pieces out of play) as nested definition lists."""
+def details(x: Any, tr: Tr | None = None) -> str:
+    """Other parts of a view (supply, pieces out of play) as nested definition lists, labelled
+    in the page's language (catalogue keys "detail_<key>", else the key made readable)."""
     if isinstance(x, dict):
         if not x:
             return ""
-        return "<dl>" + "".join(f"<dt>{escape(humanize(k))}</dt><dd>{details(v)}</dd>" for k, v in x.items()) \
-            + "</dl>"
+        return "<dl>" + "".join(f"<dt>{escape(_detail_label(k, tr))}</dt><dd>{details(v, tr)}</dd>"
+                                for k, v in x.items()) + "</dl>"
     if isinstance(x, list):
         if all(not isinstance(v, (dict, list)) for v in x):
             return str(escape(", ".join(str(v) for v in x))) or "—"
-        return "<ol start=0>" + "".join(f"<li>{details(v)}</li>" for v in x) + "</ol>"
+        return "<ol start=0>" + "".join(f"<li>{details(v, tr)}</li>" for v in x) + "</ol>"
     return str(escape("—" if x is None else x))
+
+
+def _detail_label(key: Any, tr: Tr | None) -> str:
+    return (tr.text("ui", f"detail_{key}") if tr is not None else None) or humanize(str(key))
 
 
 # the blocks of _parts.html, each in its own `#part-<name>` (_board.html); the log is sent entry by
@@ -572,4 +577,4 @@ def replay_context(live: LiveGame, step: int, lang: str) -> dict:
             "players": players_table(public, tr, live),
             "log": log_entries(events, tr, tail=None),
             "action": tr.action(live.record["actions"][step - 1]) if step > 0 else "",
-            "seed": live.seed, "details": Markup(details({k: public.get(k) for k in ("supply", "gone")}))}
+            "seed": live.seed, "details": Markup(details({k: public.get(k) for k in ("supply", "gone")}, tr))}

@@ -244,6 +244,10 @@ class Csrf:
     def ok(self, user_id: str, token: object) -> bool:
         return isinstance(token, str) and hmac.compare_digest(self.token(user_id), token)
 
+    def tag(self, text: str) -> str:
+        """A tag only this server's secret makes (the known-browser cookie, routes/accounts.py)."""
+        return hmac.new(self.key, b"tag:" + text.encode(), hashlib.sha256).hexdigest()[:32]
+
 
 # ---------------------------------------------------------------- headers
 # every path but these public, token-free ones is sent with Cache-Control: no-store

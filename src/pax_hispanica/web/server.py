@@ -73,7 +73,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     app.state.svc = svc
     # clocks, notifications, chat (play.py, routes/chat.py); its outbox also sends the accounts' mail
     play_service = play.install(app, svc)
-    app.state.rate_limits = limits = RateLimits(rate_limits)
+    app.state.rate_limits = limits = RateLimits(rate_limits, svc.storage)   # the accounts' limits: in the database
     app.state.site = Site(svc, limits, security.Csrf(secret), Jinja2Templates(env=render.env),
                           accounts=Accounts(svc.storage, mail or play_service.outbox), tables=tables,
                           ratings=ratings)

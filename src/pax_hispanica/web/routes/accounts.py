@@ -14,6 +14,7 @@ the request came over HTTPS.
 """
 from __future__ import annotations
 
+import hmac
 import json
 from typing import Any
 
@@ -31,7 +32,8 @@ from ..i18n import LANGS, Tr
 from ..model import ServerError
 from ..ratelimit import RateLimited
 from ..seam import DEFAULT_BOT, api
-from .common import TOKEN, FormVisit, MemberForm, MemberPage, PageVisit, Site, Visit, client_address, site
+from .common import (COOKIE_AGE, TOKEN, FormVisit, MemberForm, MemberPage, PageVisit, Site, Visit, client_address,
+                     cookie_user, site)
 
 router = APIRouter()
 
@@ -98,6 +100,36 @@ async def _login_as(s: Site, request: Request, user: dict, uid: str, claim: bool
     return _set_session(request, resp, token)
 
 
+# A browser that has logged in to an account before carries KNOWN_COOKIE, a tag per account
+# name: HMAC(server secret, browser's user id, name). Its login tries for that name are counted
+# under the name and the browser, not the name alone, so strangers who spend the name's
+# limit (login_name) never lock its owner out of a browser the owner has used (PRJ-73).
+KNOWN_COOKIE = "paxh_known"
+KNOWN_TAGS = 4          # the last few accounts this browser logged in to
+
+
+def _browser_tag(s: Site, request: Request, name_key: str) -> str | None:
+    browser = cookie_user(request)
+    return None if browser is None else s.csrf.tag(f"known:{browser}:{name_key}")
+
+
+def _login_name_key(s: Site, request: Request, name_key: str) -> str:
+    tag = _browser_tag(s, request, name_key)
+    if tag is not None and any(hmac.compare_digest(tag, t) for t in request.cookies.get(KNOWN_COOKIE, "").split(".")):
+        return f"{name_key}\0{tag}"
+    return name_key
+
+
+def _remember_known(s: Site, request: Request, resp: Response, name_key: str) -> Response:
+    tag = _browser_tag(s, request, name_key)
+    if tag is None:    # a browser seen for the first time: its user id is only now being set
+        return resp
+    tags = [t for t in request.cookies.get(KNOWN_COOKIE, "").split(".") if t and t != tag]
+    resp.set_cookie(KNOWN_COOKIE, ".".join([tag, *tags][:KNOWN_TAGS]), max_age=COOKIE_AGE, httponly=True,
+                    samesite="lax", secure=request.url.scheme == "https")
+    return resp
+
+
 # ---------------------------------------------------------------------- register, log in, out
 @router.get("/register", response_class=HTMLResponse)
 async def register_page(request: Request, v: PageVisit) -> Response:
@@ -111,7 +143,7 @@ async def register(request: Request, v: FormVisit) -> Response:
     form: dict = {}
     try:
         form = await _form(s, request, user)
-        s.limits.check("register", client_address(request))
+        await s.limits.hit("register", client_address(request))
         if form.get("password", "") != form.get("password2", ""):
             raise ServerError("password_mismatch", "the two passwords differ")
         uid = await s.accounts.register(form.get("user_name", ""), form.get("password", ""), form.get("email", ""),
@@ -120,7 +152,8 @@ async def register(request: Request, v: FormVisit) -> Response:
         return _refusal(s, request, user, e, "register.html", form={"user_name": form.get("user_name", "")[:32],
                                                                     "email": form.get("email", "")[:254]},
                         anon_games=0)
-    return await _login_as(s, request, user, uid, form.get("claim") == "1", "/account")
+    resp = await _login_as(s, request, user, uid, form.get("claim") == "1", "/account")
+    return _remember_known(s, request, resp, form.get("user_name", "").strip().lower())
 
 
 @router.get("/login", response_class=HTMLResponse)
@@ -138,13 +171,15 @@ async def login(request: Request, v: FormVisit) -> Response:
     try:
         form = await _form(s, request, user)
         name = form.get("user_name", "")[:64]
-        s.limits.check("login", client_address(request))
-        s.limits.check("login_name", name.strip().lower())
+        name_key = name.strip().lower()
+        await s.limits.hit("login", client_address(request))
+        await s.limits.hit("login_name", _login_name_key(s, request, name_key))
         uid = await s.accounts.authenticate(name, form.get("password", ""))
     except ServerError as e:
         return _refusal(s, request, user, e, "login.html", form={"user_name": form.get("user_name", "")[:32],
                                                                  "next": _next(form)}, anon_games=0)
-    return await _login_as(s, request, user, uid, form.get("claim") == "1", _next(form))
+    resp = await _login_as(s, request, user, uid, form.get("claim") == "1", _next(form))
+    return _remember_known(s, request, resp, name_key)
 
 
 @router.post("/logout")
@@ -170,7 +205,7 @@ async def forgot(request: Request, v: FormVisit) -> Response:
     s, user = v.site, v.user
     try:
         form = await _form(s, request, user)
-        s.limits.check("reset", client_address(request))
+        await s.limits.hit("reset", client_address(request))
         tr = Tr(user["lang"])
         await s.accounts.request_reset(form.get("who", ""), str(request.base_url), tr("reset_mail_subject"),
                                        tr("reset_mail_body"))
