@@ -345,9 +345,10 @@ def from_fields(d: JsonDict, rs: Ruleset, seed_hash: str) -> State:
     st.acting_now = None
     # SCALARS
     st.config = d["config"]
-    st.seed = d["seed"]
+    # an information state has no seed and no PRNG (None): a sample deals them (information.py)
+    st.seed = 0 if d["seed"] is None else d["seed"]
     st.seed_hash = seed_hash
-    st.rng = d["rng"]
+    st.rng = 0 if d["rng"] is None else d["rng"]
     st.n = d["n"]
     st.cycle = d["cycle"]
     st.year = d["year"]
@@ -428,5 +429,5 @@ def plain_cursor(cursor: Cursor) -> JsonDict:
 def loaded_cursor(cursor: JsonDict) -> Cursor:
     out = cast(Cursor, dict(cursor))
     if "skipped" in out:
-        out["skipped"] = tuple(out["skipped"])
+        out["skipped"] = tuple(cursor["skipped"])     # read from the saved dict: it holds a list
     return out
