@@ -1,6 +1,7 @@
 """Decisions as declared types (issue 13): the one registry of what a player can be asked.
 
-Each decision is a class registered with `@register`. It declares:
+Each decision is a class registered with `register(cls)` (a call after the class, not a
+decorator: mypyc compiles a decorated class as a plain Python class). It declares:
 - `name`: what the pending decision dict on `st.stack` has as "d";
 - `rule`: its rule ID, saved with the decision as "rule";
 - `actions`: the action types it accepts, each with its fields besides seat and type and
@@ -161,7 +162,7 @@ D = TypeVar("D", bound=type[Decision[Any]])
 
 
 def register(cls: D) -> D:
-    """Class decorator: declare a decision type (one instance handles every decision of it)."""
+    """Declare a decision type (one instance handles every decision of it)."""
     assert cls.name not in DECISIONS, f"decision {cls.name!r} declared twice"
     assert cls.rule and cls.actions, cls.name
     if cls.sealed:

@@ -157,7 +157,8 @@ def _colonies(st: State, colonies: dict[str, Raw]) -> None:
         if cid not in rs.col_index:
             _fail(f"scenario: unknown colony space {cid!r}")
         c = rs.col_index[cid]
-        if col.get("owner") not in (None, "crown", *range(st.n)):
+        owners: tuple[object, ...] = (None, "crown", *range(st.n))    # named: mypyc fails on `in (*...)`
+        if col.get("owner") not in owners:
             _fail(f"scenario: colony {cid}: owner is a seat, 'crown' or null; labour 'citizen', 'slave' or null")
         owner = col.get("owner", st.col_owner[c])
         st.col_owner[c] = CROWN if owner == "crown" else owner

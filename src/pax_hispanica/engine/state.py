@@ -18,7 +18,7 @@ from .ruleset import Ruleset
 from .vocab import CARGO, CITIZEN, LABOUR, LEGALITY, Cargo, Labour, Legality
 
 CROWN = -1          # owner of the Crown colonies when nobody plays the Spanish
-_new = object.__new__
+
 T = TypeVar("T")
 K = TypeVar("K")
 V = TypeVar("V")
@@ -134,7 +134,7 @@ class State:
         (money, cargo, supply) are copied one level (two for cargo), decisions one level (their
         values are tuples and ints, never changed in place). Written out field by field, the hot
         path of apply; tests/engine/test_state_copy.py checks it against the field lists."""
-        new = _new(State)
+        new = State.__new__(State)           # not object.__new__: mypyc refuses it for a compiled class
         new.rs = self.rs
         new.undo_stack = self.undo_stack
         new.undo_seat = self.undo_seat
@@ -338,16 +338,17 @@ def from_fields(d: JsonDict, rs: Ruleset, seed_hash: str) -> State:
     template, which then deal the secrets): fresh lists (the state never shares one with `d`),
     tuples for tableau entries, decisions and the cursor, and the vocabulary's members for the
     words (vocab.py). The secrets are left empty; supply, gone, config and result are `d`'s."""
-    st = _new(State)
+    st = State.__new__(State)           # not object.__new__: mypyc refuses it for a compiled class
     st.rs = rs
     st.undo_stack = ()
     st.undo_seat = None
     st.acting_now = None
     # SCALARS
     st.config = d["config"]
-    st.seed = d["seed"]
+    # an information state has no seed and no PRNG (None): a sample deals them (information.py)
+    st.seed = 0 if d["seed"] is None else d["seed"]
     st.seed_hash = seed_hash
-    st.rng = d["rng"]
+    st.rng = 0 if d["rng"] is None else d["rng"]
     st.n = d["n"]
     st.cycle = d["cycle"]
     st.year = d["year"]
@@ -428,5 +429,5 @@ def plain_cursor(cursor: Cursor) -> JsonDict:
 def loaded_cursor(cursor: JsonDict) -> Cursor:
     out = cast(Cursor, dict(cursor))
     if "skipped" in out:
-        out["skipped"] = tuple(out["skipped"])
+        out["skipped"] = tuple(cursor["skipped"])     # read from the saved dict: it holds a list
     return out

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import decks
 from ..decisions import BOOL, INT, NONE, STR, BidContext, Decision, DecisionContext, register
-from ..flow import Out, require
+from ..flow import Out, Step, require
 from ..sealed import commit
 from ..state import appended
 from ..vocab import DECK, DECKS, Deck
@@ -50,11 +50,11 @@ def initiate_options(st: State, seat: int) -> list[dict[str, Any]]:
     return opts
 
 
-@register
 class Initiate(Decision[DecisionContext]):
     """AUC-1: initiate an auction (a deck, and whether buried treasure, AUC-2) or pass."""
 
-    name, rule = "initiate", "AUC-1"
+    name = "initiate"
+    rule = "AUC-1"
     actions = {"initiate": {"deck": (STR,), "buried": (BOOL, NONE)}, "pass": {}}
 
     def legal(self, st: State, dec: DecisionContext, seat: int) -> list[dict[str, Any]]:
@@ -77,6 +77,7 @@ class Initiate(Decision[DecisionContext]):
                 f"The {deck} deck has {n} card(s): not enough for this auction.")
         st.stack.pop()
         start_bidding(st, seat, chosen, buried, out)
+register(Initiate)                # not @register: mypyc compiles a decorated class as a plain Python class
 
 
 def start_bidding(st: State, initiator: int, deck: Deck, buried: bool, out: Out) -> None:
@@ -92,13 +93,14 @@ def start_bidding(st: State, initiator: int, deck: Deck, buried: bool, out: Out)
                    card=card)
 
 
-@register
 class SealedBid(Decision[BidContext]):
     """AUC-3: a sealed bid, from $0 to all one's money."""
 
-    name, rule = "bid", "AUC-3"
+    name = "bid"
+    rule = "AUC-3"
     actions = {"bid": {"amount": (INT,)}}
-    sealed, secret_field = True, "amount"
+    sealed = True
+    secret_field = "amount"
 
     def secret_domain(self, info: Mapping[str, Any], dec: Mapping[str, Any], seat: int) -> Sequence[int]:
         return range(info["money"][seat] + 1)        # money is public (HID-1)
@@ -117,6 +119,7 @@ class SealedBid(Decision[BidContext]):
         require(0 <= amount <= st.money[seat], "bid_out_of_range", "AUC-3",
                 f"A bid is from $0 to your money (${st.money[seat]}).")
         commit(st, dec, seat, amount, out, resolve_auction)
+register(SealedBid)                # not @register: mypyc compiles a decorated class as a plain Python class
 
 
 def resolve_auction(st: State, dec: BidContext, bids: dict[int, int], out: Out) -> None:
@@ -147,4 +150,4 @@ def resolve_auction(st: State, dec: BidContext, bids: dict[int, int], out: Out) 
         decks.show_top(st, dec["deck"], out)
 
 
-STEPS = (auctions,)
+STEPS: tuple[Step, ...] = (auctions,)

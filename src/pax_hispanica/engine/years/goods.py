@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..decisions import STR, Decision, LabourContext, register
-from ..flow import Out, require
+from ..flow import Out, Step, require
 from ..rng import draw, draw_shuffle
 from ..state import CROWN, counted
 from ..vocab import SLAVE
@@ -61,12 +61,12 @@ def labour_acquisition(st: State, out: Out) -> bool:
     return False
 
 
-@register
 class Labour(Decision[LabourContext]):
     """One vacant colony of the seat acquires labour (LAB-1): the seat names the colony and the source
     (LAB-6: the seat picks which of its colonies is next, PRJ-12)."""
 
-    name, rule = "labour", "LAB-6"
+    name = "labour"
+    rule = "LAB-6"
     actions = {"labour": {"colony": (STR,), "source": (STR,), "site": (STR,)},
                "leave_vacant": {"colony": (STR,)}}
 
@@ -89,6 +89,7 @@ class Labour(Decision[LabourContext]):
                     f"{cid} may not stay vacant while a source of labour exists ({sources}).")
         labour.acquire(st, col, action["seat"], action.get("source"), action.get("site"), out)
         st.stack.pop()
+register(Labour)                # not @register: mypyc compiles a decorated class as a plain Python class
 
 
 def die_off(st: State, out: Out) -> bool:
@@ -179,5 +180,5 @@ def pay_earnings(st: State, out: Out) -> bool:
     return False
 
 
-STEPS = (update_player_order, refresh_cathedrals, labour_acquisition, die_off, place_chests,
+STEPS: tuple[Step, ...] = (update_player_order, refresh_cathedrals, labour_acquisition, die_off, place_chests,
          slave_attrition, pay_earnings)

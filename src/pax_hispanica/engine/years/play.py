@@ -9,7 +9,7 @@ from .. import cards as card_rules
 from .. import decks
 from ..decisions import STR, NONE, Decision, DecisionContext, Fields, register
 from ..errors import IllegalAction
-from ..flow import Out, require
+from ..flow import Out, Step, require
 from ..state import State, appended, without
 from ..vocab import HAVEN, MARKET
 
@@ -87,11 +87,11 @@ def sell_or_discard(st: State, seat: int, action: dict[str, Any], out: Out) -> N
         decks.discard_market_card(st, c, out)
 
 
-@register
 class PlayTurn(Decision[DecisionContext]):
     """PLY-1: play, sell or discard cards, then end the turn (within the hand limit, HND-2)."""
 
-    name, rule = "play_turn", "PLY-1"
+    name = "play_turn"
+    rule = "PLY-1"
     actions = {"play": {"card": (STR,), "target": (STR, NONE)}, **SELL_OR_DISCARD, "end_turn": {}}
 
     def legal(self, st: State, dec: DecisionContext, seat: int) -> list[dict[str, Any]]:
@@ -114,6 +114,7 @@ class PlayTurn(Decision[DecisionContext]):
             play_card(st, seat, action, out)
         else:
             require(False, "wrong_action", "PLY-1", "Play, sell or discard a card, or end your turn.")
+register(PlayTurn)                # not @register: mypyc compiles a decorated class as a plain Python class
 
 
 def play_card(st: State, seat: int, action: dict[str, Any], out: Out) -> None:
@@ -134,11 +135,11 @@ def play_card(st: State, seat: int, action: dict[str, Any], out: Out) -> None:
     card_rules.play_effects(st, seat, card, target, out)
 
 
-@register
 class HandLimit(Decision[DecisionContext]):
     """HND-2: at the end of the Play Year, sell or discard down to the hand limit."""
 
-    name, rule = "reduce_hand", "HND-2"
+    name = "reduce_hand"
+    rule = "HND-2"
     actions = SELL_OR_DISCARD
 
     def legal(self, st: State, dec: DecisionContext, seat: int) -> list[dict[str, Any]]:
@@ -152,6 +153,7 @@ class HandLimit(Decision[DecisionContext]):
         sell_or_discard(st, seat, action, out)
         if len(st.hands[seat]) <= st.hand_limit(seat):
             st.stack.pop()
+register(HandLimit)                # not @register: mypyc compiles a decorated class as a plain Python class
 
 
-STEPS = (play_turns, hand_limit_at_year_end)
+STEPS: tuple[Step, ...] = (play_turns, hand_limit_at_year_end)

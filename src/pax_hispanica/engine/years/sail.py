@@ -11,7 +11,7 @@ from ..battle import BattleOutcome
 from ..decisions import (INT, NONE, STR, Decision, SupportContext, VoyageContext, VoyageProgress,
                          register)
 from ..end import end_of_cycle
-from ..flow import Out, require
+from ..flow import Out, Step, require
 from ..sealed import commit
 from ..state import replaced
 from ..vocab import ABOARD, CHEST, SMUGGLER
@@ -67,12 +67,12 @@ def end_voyage(st: State, seat: int, out: Out) -> None:
     out.emit("VoyageEnded", "SAIL-1", seat=seat, zone=st.rs.zone_ids[st.fzone[seat]])
 
 
-@register
 class Voyage(Decision[VoyageContext]):
     """SAIL-1: one fleet's voyage, one action at a time until it ends; the decision keeps the
     voyage's progress (VoyageProgress) and applies its battles' outcomes to it."""
 
-    name, rule = "voyage", "SAIL-1"
+    name = "voyage"
+    rule = "SAIL-1"
     actions = {"start_at_haven": {"zone": (STR,)}, "move": {"to": (STR,)}, "attack": {"target": (STR,)},
                "enslave": {"count": (INT,)}, "load_chests": {"colony": (STR,), "count": (INT,)},
                "unload": {"colony": (STR,), "meeple": (STR, NONE)}, "unload_haven": {}, "end_voyage": {}}
@@ -113,6 +113,7 @@ class Voyage(Decision[VoyageContext]):
                 "On a voyage: move, attack, enslave, load_chests, unload, unload_haven or end_voyage.")
         assert handler is not None
         handler(st, seat, dec, action, out)
+register(Voyage)                # not @register: mypyc compiles a decorated class as a plain Python class
 
 
 def _start_at_haven(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
@@ -232,14 +233,15 @@ VOYAGE_ACTIONS = {"start_at_haven": _start_at_haven, "move": _move, "attack": _a
 assert set(VOYAGE_ACTIONS) == set(Voyage.actions)
 
 
-@register
 class Support(Decision[SupportContext]):
     """BAT-3: every other player with tokens in the zone plays a Battle Card, in secret:
     support the attacker or the target (never neutral)."""
 
-    name, rule = "support", "BAT-3"
+    name = "support"
+    rule = "BAT-3"
     actions = {"support": {"side": (STR,)}}
-    sealed, secret_field = True, "side"
+    sealed = True
+    secret_field = "side"
 
     def secret_domain(self, info: Mapping[str, Any], dec: Mapping[str, Any], seat: int) -> Sequence[str]:
         return battle.SIDES
@@ -258,6 +260,7 @@ class Support(Decision[SupportContext]):
     @staticmethod
     def resolve(st: State, dec: SupportContext, sides: dict[int, str], out: Out) -> BattleOutcome:
         return battle.resolve(st, dec["attacker"], dec["zone"], dec["target"], sides, out)
+register(Support)                # not @register: mypyc compiles a decorated class as a plain Python class
 
 
-STEPS = (voyages, end_of_cycle)
+STEPS: tuple[Step, ...] = (voyages, end_of_cycle)
