@@ -10,7 +10,11 @@ Rules of thumb
   (the initiator wins ties and is paid by any other winner); bid a share of
   what the card is worth to us (its value minus its cost), keeping a reserve.
 - Play Year: play the card whose value minus cost is best while it is
-  positive; pick the target (colony space, land zone) that scores best; over
+  positive, a situational card valued by what its effect is worth here (a fort
+  against a raider that would win by one, a legality by the Chests it could
+  load, a Cathedral or Militia where our colony needs labour, a hand limit that
+  keeps a card, a move that makes a round trip fit); bids use the flat figures
+  only; pick the target (colony space, land zone) that scores best; over
   the hand limit, sell the least valuable Market card, else discard.
 - Sail Year: with Treasure aboard, sail to where it scores (Europe, or a Haven
   for Smugglers and Plunderers); without, sail to the land zone with the most
@@ -69,14 +73,16 @@ class HeuristicAgent(BaseAgent):
         return max(1, rs.cycles - int(view.get("cycle", 1)) + 1)
 
     def card_value(self, view: dict, me: dict, card_id: str | None, deck: str | None = None,
-                   target: str | None = None) -> float:
+                   target: str | None = None, now: bool = True) -> float:
         """What a card is worth to us, in dollars (`money_per_prestige` $ = 1 Prestige at the end), before its cost:
-        a flat figure by kind of effect, plus what the effect is worth in this position
-        (`_situational`: a fort where a raider could sack, a legality by the Chests it could
-        load, a Cathedral or a Militia where our colonies need labour, ...), for `target` if
-        given, else for the best target."""
+        a flat figure by kind of effect, plus, with `now`, what the effect is worth in this
+        position (`_situational`: a fort where a raider could sack, a legality by the Chests
+        it could load, a Cathedral or a Militia where our colonies need labour, ...), for
+        `target` if given, else for the best target. A bid uses the flat figure only
+        (`now=False`): it reads the card, the bidder's money, fleet and the cycle and nothing
+        of the board, which ISMCTS's bid model relies on (bots/ismcts.py, api.bid_facts)."""
         flat = self._flat_value(view, me, card_id, deck)
-        return flat if card_id is None else flat + self._situational(view, me, card_id, target)
+        return flat if card_id is None or not now else flat + self._situational(view, me, card_id, target)
 
     def _flat_value(self, view: dict, me: dict, card_id: str | None, deck: str | None = None) -> float:
         fleet = me["fleet"]
@@ -367,7 +373,7 @@ class HeuristicAgent(BaseAgent):
         rs = self.rs(view)
         dec = view.get("decision") or {}
         card = dec.get("card")
-        val = self.card_value(view, me, card, dec.get("deck"))
+        val = self.card_value(view, me, card, dec.get("deck"), now=False)
         cost = rs.cards[card].cost if card else 0
         net = max(0.0, val - cost)
         if cost > me["money"] + 3:            # could not afford to play it for a while
