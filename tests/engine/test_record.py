@@ -126,4 +126,4 @@ def test_PRJ_55_a_record_of_reference_2_is_refused_with_the_way_to_play_it_again
     assert "reference-2" in msg and "reference-3" in msg and "PRJ-37" in msg and "PRJ-55" in msg, msg
     assert "--set prestige_to_win=25" in msg
     again = api.Game.new({**g.record["config"], "params": {"prestige_to_win": 25}}, g.record["seed"])
-    assert again.state.rs.prestige_to_win == 25 and api.load_ruleset().prestige_to_win == 4
+    assert again.state.rs.prestige_to_win == 25 and api.load_ruleset().prestige_to_win == 5
