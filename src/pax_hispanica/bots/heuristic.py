@@ -124,10 +124,8 @@ class HeuristicAgent(BaseAgent):
                 v += n
             elif k == "place_visita":
                 v += 1.0
-            elif k == "place_cathedral":      # and the labour it gives now: _cathedral_value
-                v += 0.5
-            elif k == "remove_rebels":        # and the kidnap it unblocks now: _rebels_value
-                v += 0.5
+            elif k in ("place_cathedral", "remove_rebels"):
+                v += 0.5                      # and the labour it gives now: _cathedral_value, _rebels_value
             elif k == "extra_moves":          # by the voyages left: _moves_value
                 pass
             elif k == "haven":
