@@ -93,6 +93,8 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-38": ("PRJ", "Variant plunder_loading = sack_or_own: a PLUNDER fleet also loads its own colonies' Chests free"),
     # applied by the web server's clocks (web/clocks.py, pace "year"), never by the engine
     "PRJ-39": ("PRJ", "Days per Year: one time budget for a seat's decisions of one Year"),
+    # a number of the ruleset (prestige_to_win), applied by CYC-2's check
+    "PRJ-55": ("PRJ", "The Prestige goal where games end: prestige_to_win 5 (reference-3)"),
 }
 
 
