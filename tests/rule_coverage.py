@@ -328,6 +328,8 @@ def witnesses(game: api.Game, events: list[dict]) -> Counter:
             w["PRJ-19"] += 1                          # refilled as soon as the discard pile has a card
         if t == "GameEnded":
             w["CYC-2"] += 1                           # the game ended by its length or early
+            if ev.get("reason") == "prestige_goal":
+                w["PRJ-55"] += 1                      # the Prestige goal reached (5 in the reference)
         if "to" in ev:
             w["HID-1"] += 1                           # a secret: an event only the seats of "to" may see
         else:

@@ -53,7 +53,10 @@ OLD_FORMATS = {"paxh-record-1": "made by an earlier engine whose random generato
 OLD_RULESETS = {"reference-1": "the reference ruleset before PRJ-37, with RULES.md's numbers or, for "
                                "a while, PRJ-36's (money_per_prestige, start_money, plunder_money, "
                                "privateer_money): which, the record cannot tell, and under other "
-                               "numbers its moves make another game"}
+                               "numbers its moves make another game",
+                "reference-2": "the reference ruleset of PRJ-36's numbers with prestige_to_win 25, before "
+                               "PRJ-55 lowered the goal; play it again as a variant of this version "
+                               "with --set prestige_to_win=25 (PRJ-31), as a new game"}
 
 
 @dataclass

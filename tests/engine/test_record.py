@@ -48,11 +48,11 @@ def test_PRJ_37_a_record_of_reference_1_is_refused_with_the_reason_not_replayed(
 
     from pax_hispanica.cli import app
     g = play(2, 5, stop=lambda g: len(g.record["actions"]) >= 3)
-    assert g.record["ruleset_version"] == g.state.rs.version == "reference-2"
+    assert g.record["ruleset_version"] == g.state.rs.version == "reference-3"
     old = {**g.record, "ruleset_version": "reference-1"}
     with pytest.raises(ValueError) as e:
         api.replay(old)
-    assert "reference-1" in str(e.value) and "reference-2" in str(e.value) and "PRJ-37" in str(e.value)
+    assert "reference-1" in str(e.value) and "reference-3" in str(e.value) and "PRJ-37" in str(e.value)
     assert "PRJ-36" in str(e.value)
     path = tmp_path / "old.json"
     api.save_record(old, path)
@@ -112,3 +112,18 @@ def test_the_same_seed_gives_the_same_game_in_other_processes_with_other_hash_se
         out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True,
                              env={**os.environ, "PYTHONHASHSEED": hs})
         assert out.stdout.strip() == here
+
+
+def test_PRJ_55_a_record_of_reference_2_is_refused_with_the_way_to_play_it_again():
+    """reference-2 had the goal of 25 Prestige; under reference-3's goal (PRJ-55) its moves
+    could make a game that ends earlier, so its record is refused, never replayed, and the
+    refusal says how to play that ruleset again (a variant, PRJ-31)."""
+    g = play(2, 5, stop=lambda g: len(g.record["actions"]) >= 3)
+    old = {**g.record, "ruleset_version": "reference-2"}
+    with pytest.raises(ValueError) as e:
+        api.replay(old)
+    msg = str(e.value)
+    assert "reference-2" in msg and "reference-3" in msg and "PRJ-37" in msg and "PRJ-55" in msg, msg
+    assert "--set prestige_to_win=25" in msg
+    again = api.Game.new({**g.record["config"], "params": {"prestige_to_win": 25}}, g.record["seed"])
+    assert again.state.rs.prestige_to_win == 25 and api.load_ruleset().prestige_to_win == 5

@@ -29,18 +29,20 @@ def test_PRJ_31_sweep_parses_one_parameter_and_several_values():
 
 def test_PRJ_31_each_row_is_the_simulation_of_that_variant_on_the_same_games(tmp_path):
     out = tmp_path / "sweep"
+    # the goal out of reach (PRJ-55's 5 Prestige ends some games early), so that every game
+    # lasts its variant's cycles; a --set number stays in every row's variant
     r = CliRunner().invoke(_app(), ["simulate", "--players", "2", "--games", "4", "--seed", "3",
                                     "--bots", "heuristic,random", "--sweep", "cycles=1,2", "--json",
-                                    "--out", str(out)])
+                                    "--set", "prestige_to_win=25", "--out", str(out)])
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     assert data["parameter"] == "cycles" and data["values"] == [1, 2]
     assert [x["cycles_mean"] for x in data["rows"]] == [1, 2]
     for value, got in zip((1, 2), data["rows"]):
-        alone = sim.report(sim.run(2, 4, "heuristic,random", seed=3, params={"cycles": value}))
+        alone = sim.report(sim.run(2, 4, "heuristic,random", seed=3, params={"cycles": value, "prestige_to_win": 25}))
         assert got == row(value, alone)                  # the same games as a plain --set run
         summary = json.loads((out / f"cycles={value}" / "summary.json").read_text())
-        assert summary["meta"]["params"] == {"cycles": value}
+        assert summary["meta"]["params"] == {"cycles": value, "prestige_to_win": 25}
         assert without_timings({k: v for k, v in summary.items() if k != "meta"}) == \
             without_timings({k: v for k, v in alone.items()})
     assert json.loads((out / "sweep.json").read_text())["rows"] == data["rows"]

@@ -10,7 +10,11 @@ Rules of thumb
   (the initiator wins ties and is paid by any other winner); bid a share of
   what the card is worth to us (its value minus its cost), keeping a reserve.
 - Play Year: play the card whose value minus cost is best while it is
-  positive; pick the target (colony space, land zone) that scores best; over
+  positive, a situational card valued by what its effect is worth here (a fort
+  against a raider that would win by one, a legality by the Chests it could
+  load, a Cathedral or Militia where our colony needs labour, a hand limit that
+  keeps a card, a move that makes a round trip fit); bids use the flat figures
+  only; pick the target (colony space, land zone) that scores best; over
   the hand limit, sell the least valuable Market card, else discard.
 - Sail Year: with Treasure aboard, sail to where it scores (Europe, or a Haven
   for Smugglers and Plunderers); without, sail to the land zone with the most
@@ -68,8 +72,19 @@ class HeuristicAgent(BaseAgent):
         rs = self.rs(view)
         return max(1, rs.cycles - int(view.get("cycle", 1)) + 1)
 
-    def card_value(self, view: dict, me: dict, card_id: str | None, deck: str | None = None) -> float:
-        """What a card is worth to us, in dollars (`money_per_prestige` $ = 1 Prestige at the end), before its cost."""
+    def card_value(self, view: dict, me: dict, card_id: str | None, deck: str | None = None,
+                   target: str | None = None, now: bool = True) -> float:
+        """What a card is worth to us, in dollars (`money_per_prestige` $ = 1 Prestige at the end), before its cost:
+        a flat figure by kind of effect, plus, with `now`, what the effect is worth in this
+        position (`_situational`: a fort where a raider could sack, a legality by the Chests
+        it could load, a Cathedral or a Militia where our colonies need labour, ...), for
+        `target` if given, else for the best target. A bid uses the flat figure only
+        (`now=False`): it reads the card, the bidder's money, fleet and the cycle and nothing
+        of the board, which ISMCTS's bid model relies on (bots/ismcts.py, api.bid_facts)."""
+        flat = self._flat_value(view, me, card_id, deck)
+        return flat if card_id is None or not now else flat + self._situational(view, me, card_id, target)
+
+    def _flat_value(self, view: dict, me: dict, card_id: str | None, deck: str | None = None) -> float:
         fleet = me["fleet"]
         key = (card_id, deck, fleet["legality"], fleet["ships"], self.cycles_left(view))
         memo = self.__dict__.setdefault("_card_memo", {})
@@ -81,7 +96,7 @@ class HeuristicAgent(BaseAgent):
         rs = self.rs(view)
         if card_id is None:                 # unseen (buried): the deck's average
             ids = rs.market if deck == "market" else rs.haven
-            vals = [self.card_value(view, me, c) - rs.cards[c].cost for c in ids]
+            vals = [self._flat_value(view, me, c) - rs.cards[c].cost for c in ids]
             return sum(vals) / len(vals) + sum(rs.cards[c].cost for c in ids) / len(ids) if vals else 0.0
         card = rs.cards[card_id]
         left = self.cycles_left(view)
@@ -94,30 +109,197 @@ class HeuristicAgent(BaseAgent):
                 v += 3.0 * min(n, rs.max_ships - fleet["ships"]) * min(1.0, left / 2)
             elif k == "found_colony":
                 v += 5.0 + 1.0 * left
-            elif k == "build_fort":
-                v += 1.0
+            elif k == "build_fort":           # and what it saves now: _fort_value
+                v += 0.5
             elif k == "set_legality":
                 worth = legality_worth(rs)
                 v += max(0.0, worth[e["value"]] - worth.get(fleet["legality"], 2.0)) * left
             elif k == "income":
                 v += n * left
-            elif k == "hand_limit":
+            elif k == "hand_limit":           # and the cards it keeps now: _hand_room_value
                 v += 0.5 * n
             elif k == "prestige":
                 v += rs.money_per_prestige * n
             elif k == "money":
                 v += n
-            elif k in ("place_visita", "place_cathedral"):
+            elif k == "place_visita":
                 v += 1.0
-            elif k == "remove_rebels":
-                v += 0.5
-            elif k == "extra_moves":
-                v += 1.0 * n * min(1.0, left / 2)
+            elif k in ("place_cathedral", "remove_rebels"):
+                v += 0.5                      # and the labour it gives now: _cathedral_value, _rebels_value
+            elif k == "extra_moves":          # by the voyages left: _moves_value
+                pass
             elif k == "haven":
                 v += 1.5 + (1.5 if fleet["legality"] in ("SMUGGLER", "PLUNDER") else 0.0)
         if card.bespoke:
             v += 3.0
         return v
+
+    # -- what an effect is worth in this position ------------------------------
+    SITUATIONAL = frozenset({"build_fort", "set_legality", "hand_limit", "place_cathedral",
+                             "remove_rebels", "extra_moves"})
+
+    def _situational(self, view: dict, me: dict, card_id: str, target: str | None) -> float:
+        rs = self.rs(view)
+        card = rs.cards[card_id]
+        if not any(e["kind"] in self.SITUATIONAL for e in card.effects):
+            return 0.0
+        left = self.cycles_left(view)
+        v = 0.0
+        for e in card.effects:
+            k, n = e["kind"], e.get("n", 1)
+            if k == "build_fort":
+                v += self._fort_value(view, me, target, left)
+            elif k == "set_legality":
+                v += self._legality_now(view, me, e["value"])
+            elif k == "hand_limit":
+                v += self._hand_room_value(view, me, card_id, n)
+            elif k == "place_cathedral":
+                v += self._cathedral_value(view, me, target, int(e.get("capacity", 0)), left)
+            elif k == "remove_rebels":
+                v += self._rebels_value(view, me, target, n, left)
+            elif k == "extra_moves":
+                v += self._moves_value(view, me, n, left)
+        return v
+
+    def _chest_dollars(self, view: dict, me: dict, legality: str | None = None) -> float:
+        """What one Chest unloaded in Europe is worth to us, in $ (TRS-5 at the ruleset's numbers)."""
+        rs = self.rs(view)
+        return chest_prestige(rs).get(legality or me["fleet"]["legality"], 1.0) * rs.money_per_prestige
+
+    def _fort_value(self, view: dict, me: dict, target: str | None, left: int) -> float:
+        """BAT-1: a fort is +1 Strength for a colony that is attacked; it saves the colony's
+        Chests and labour (BAT-5) from a rival PLUNDER or PRIVATEER fleet (TRS-2, TRS-4) that
+        would win by exactly one, and may save it from a fleet that grows or gets support."""
+        mine = [c for c in view["colonies"] if c["owner"] == me["seat"] and not c.get("fort")
+                and (target is None or c["id"] == target)]
+        raiders = [p for p in view["players"] if p["seat"] != me["seat"]
+                   and p["fleet"]["legality"] in ("PLUNDER", "PRIVATEER")]
+        if not mine or not raiders:
+            return 0.0
+        chest = self._chest_dollars(view, me) if me["fleet"]["legality"] != "PLUNDER" else 1.0
+        best = 0.0
+        for c in mine:
+            ours = self._side_strength(view, me["seat"], c["zone"])
+            future = 1 if c["labour"] is not None and left > 1 else 0
+            stake = min(self.rs(view).chest_cap, c["chests"] + future) * chest + (2.0 if c["labour"] else 0.0)
+            saved = 0.0
+            for p in raiders:
+                margin = p["fleet"]["ships"] - ours          # BAT-4: the attacker must be stronger
+                saved += 0.5 * (1.0 if margin == 1 else 0.25 if margin <= 0 else 0.1)
+            best = max(best, min(1.0, saved) * stake * min(1.0, left / 2))
+        return best
+
+    def _loadable_chests(self, view: dict, me: dict, legality: str) -> float:
+        """The Chests on the map a fleet of ours under `legality` could load now (TRS-2..4), at
+        what each is worth to us once home, less the bribe or fee it pays (TRS-3, TRS-4)."""
+        rs = self.rs(view)
+        as_if = {**me, "fleet": {**me["fleet"], "legality": legality}}
+        chest = self._chest_dollars(view, me, legality)
+        spanish = next((p["seat"] for p in view["players"] if p["nation"] == "spanish"), None)
+        total, count = 0.0, 0
+        for c in sorted(view["colonies"], key=lambda c: -c["chests"]):
+            if c["chests"] <= 0 or not self._loadable(view, as_if, c):
+                continue
+            fee = 0.0
+            if c["owner"] != me["seat"]:
+                if legality == "SMUGGLER":
+                    fee = rs.smuggler_bribe
+                elif legality == "CONQUISTADOR" and c["owner"] == spanish:
+                    fee = rs.conquistador_spanish_fee
+            total += c["chests"] * max(0.0, chest - fee)
+            count += c["chests"]
+        room = me["fleet"]["ships"] * rs.ship_capacity * 2          # about two voyages' worth
+        return total * min(1.0, room / count) if count else 0.0
+
+    def _legality_now(self, view: dict, me: dict, legality: str) -> float:
+        """TRS-1..6: a legality is worth the Chests it lets us load that ours does not (half of
+        them: the others sail for them too)."""
+        current = me["fleet"]["legality"]
+        if legality == current:
+            return 0.0
+        return 0.5 * max(0.0, self._loadable_chests(view, me, legality) - self._loadable_chests(view, me, current))
+
+    def _hand_room_value(self, view: dict, me: dict, card_id: str, n: int) -> float:
+        """HND-1, HND-2: a higher hand limit is worth the cards it keeps that would otherwise be
+        sold for `sell_price` (HND-3) at the end of this play turn."""
+        rs = self.rs(view)
+        hand = [c for c in (me.get("hand") or []) if c != card_id]
+        excess = len(hand) - me.get("hand_limit", rs.hand_limit)
+        if excess <= 0:
+            return 0.0
+        nets = sorted(self.card_value(view, me, c) - rs.cards[c].cost for c in hand
+                      if rs.cards[c].effects and not any(e["kind"] == "hand_limit" for e in rs.cards[c].effects))
+        return sum(max(0.0, x - rs.sell_price) for x in nets[:min(n, excess)])
+
+    def _colony_at_risk(self, view: dict, rs: Any, left: int) -> float:
+        """A colony that dies off (GDS-4) loses its Prestige at the end (CYC-3) and its earnings (GDS-7)."""
+        return rs.prestige_per_colony * rs.money_per_prestige + rs.colony_income * max(0, left - 1)
+
+    def _cathedral_value(self, view: dict, me: dict, target: str | None, capacity: int, left: int) -> float:
+        """GDS-3, LAB-1, LAB-2: a new Cathedral is filled with Citizens in the next Goods Year,
+        so our colonies in its land zone can employ: a vacant one with no other labour source
+        survives the die-off (GDS-4), a Slave-worked one stops losing its Slave (GDS-6)."""
+        rs = self.rs(view)
+        if left <= 1 or capacity <= 0 or not view.get("supply", {}).get("citizens", 1):
+            return 0.0
+        zones = {c["zone"] for c in view["colonies"] if c["owner"] == me["seat"]}
+        if target is not None:
+            zones &= {target}
+        best = 0.0
+        for z in zones:
+            sites = [s for s in view["sites"] if s["zone"] == z]
+            citizens = sum(s.get("capacity", 0) for s in sites if s["kind"] == "cathedral")
+            kidnap = (not view.get("rebels", {}).get(z) and
+                      any(s["kind"] in ("tribal", "visita") and s["count"] > 0 and not s.get("wilderness") for s in sites))
+            gain, slots = 0.0, max(0, capacity + citizens - sum(1 for c in view["colonies"] if c["zone"] == z
+                                                             and c["owner"] == me["seat"] and c["labour"] == "citizen"))
+            needy = [c for c in view["colonies"] if c["zone"] == z and c["owner"] == me["seat"] and c["labour"] != "citizen"]
+            for c in sorted(needy, key=lambda c: c["labour"] is not None)[:max(0, min(capacity, slots))]:
+                if c["labour"] is None:
+                    gain += 1.0 if kidnap or citizens else self._colony_at_risk(view, rs, left)
+                else:
+                    gain += 1.0                     # GDS-6: a Slave dies or revolts 1 in 3 Goods Years
+            best = max(best, gain)
+        return best
+
+    def _rebels_value(self, view: dict, me: dict, target: str | None, n: int, left: int) -> float:
+        """LAB-4: no kidnapping in a rebellious land zone; removing its last Rebels lets our
+        vacant colonies there kidnap labour before the die-off (GDS-4)."""
+        rs = self.rs(view)
+        best = 0.0
+        for z, rebels in (view.get("rebels") or {}).items():
+            if (target is not None and z != target) or not rebels or rebels > n:
+                continue
+            sites = [s for s in view["sites"] if s["zone"] == z]
+            kidnap = any(s["kind"] in ("tribal", "visita") and s["count"] > 0 and not s.get("wilderness") for s in sites)
+            employ = me["money"] >= rs.employ_cost + 1 and any(s["kind"] == "cathedral" and s["count"] > 0 for s in sites)
+            if not kidnap:
+                continue
+            gain = 0.0
+            for c in view["colonies"]:
+                if c["zone"] == z and c["owner"] == me["seat"]:
+                    gain += (0.5 if employ else self._colony_at_risk(view, rs, left)) if c["labour"] is None else 0.3
+            best = max(best, gain)
+        return best
+
+    def _moves_value(self, view: dict, me: dict, n: int, left: int) -> float:
+        """SAIL-1: more moves in every later voyage; worth most when they let a voyage reach
+        the nearest Chests we could load and come back to Europe (a fleet stays where its
+        voyage ends, so a round trip that does not fit takes two voyages)."""
+        rs = self.rs(view)
+        def card_of(t: Any) -> str:
+            return t if isinstance(t, str) else t["card"] if isinstance(t, dict) else t[0]
+        moves = rs.fleet_moves + sum(e.get("n", 1) for t in (me.get("tableau") or [])
+                                     for e in rs.cards[card_of(t)].effects if e["kind"] == "extra_moves")
+        goals = self._goal_zones(view, me)
+        if not goals:
+            return 0.0
+        d = self.distances(view, "europe")
+        near = min(d.get(z, 99) for z in goals)
+        voyages = max(0, left - 1) + (view.get("year") != "sail")
+        if moves < 2 * near <= moves + n:
+            return 1.5 * n * voyages
+        return 0.25 * n * voyages
 
     # -- decide ----------------------------------------------------------------
     def decide(self, view: dict, legal: list[Descriptor]) -> Action:
@@ -189,7 +371,7 @@ class HeuristicAgent(BaseAgent):
         rs = self.rs(view)
         dec = view.get("decision") or {}
         card = dec.get("card")
-        val = self.card_value(view, me, card, dec.get("deck"))
+        val = self.card_value(view, me, card, dec.get("deck"), now=False)
         cost = rs.cards[card].cost if card else 0
         net = max(0.0, val - cost)
         if cost > me["money"] + 3:            # could not afford to play it for a while
@@ -210,7 +392,7 @@ class HeuristicAgent(BaseAgent):
         scored = []
         for a in plays:
             card = rs.cards[a["card"]]
-            net = self.card_value(view, me, a["card"]) - card.cost
+            net = self.card_value(view, me, a["card"], target=a.get("target")) - card.cost
             scored.append((net + self._target_bonus(view, me, a), a))
         scored.sort(key=lambda x: -x[0])
         if scored and scored[0][0] > 0:

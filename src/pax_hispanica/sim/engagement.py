@@ -115,7 +115,10 @@ class Tracker:
             return None
         return [int(p.get("prestige", 0)) + int(p.get("colony_prestige", 0) or 0) for p in ps]
 
-    def facts(self, result: dict | None) -> dict:
+    def facts(self, result: dict | None, last_cycle: int | None = None) -> dict:
+        """The game's engagement facts; ``last_cycle`` (the ruleset's `cycles`) tells a game that
+        reached `prestige_to_win` before its last cycle (``ended_early``, CYC-2) from one that
+        reached it in the last Sail Year, which would have ended there anyway."""
         res = result or {}
         scores = list(res.get("scores") or [])
         samples = self.samples + ([scores] if scores else [])
@@ -136,6 +139,8 @@ class Tracker:
             out["money_end"] = list(res["money"])
         if res.get("reason") is not None:
             out["ended_by"] = res["reason"]
+            if last_cycle is not None and isinstance(res.get("cycles"), int):
+                out["ended_early"] = res["reason"] == "prestige_goal" and res["cycles"] < last_cycle
         return out
 
 
@@ -207,8 +212,11 @@ def summarise(results: list[dict], card_names: list[str] | None = None) -> dict:
     out["cycles_per_game"] = mean_ci(cycles)
     out["forced"] = share(sum(e["forced"] for e in eng), decisions)
     out["passes"] = share(sum(e["passes"] for e in eng), decisions)
+    # CYC-2: ended early = the goal reached before the last cycle (a game without the ruleset's
+    # cycle count, e.g. a toy game's, counts any end by the goal); reached = in any cycle
     ended = [e.get("ended_by") for e in eng]
-    out["ended_by_prestige"] = share(sum(1 for x in ended if x == "prestige_goal"), n)
+    out["ended_by_prestige"] = share(sum(1 for e in eng if e.get("ended_early", e.get("ended_by") == "prestige_goal")), n)
+    out["reached_prestige_goal"] = share(sum(1 for x in ended if x == "prestige_goal"), n)
     money = [m for e in eng for m in (e.get("money_end") or [])]
     out["money_unspent_end"] = mean_ci(money)
     cards_pp = [len(c) for r in games for c in r.get("cards_played") or []]

@@ -141,6 +141,14 @@ def _has_lean_views(api: Any) -> bool:
         return False
 
 
+def _last_cycle(api: Any, spec: dict) -> int | None:
+    """The ruleset's `cycles` (CYC-2) for this game's variant, or None for an API without rulesets."""
+    try:
+        return int(api.load_ruleset(spec.get("ruleset", "reference"), spec.get("params") or None).cycles)
+    except Exception:  # noqa: BLE001 -- a toy game's API has no ruleset
+        return None
+
+
 def play_game(spec: dict) -> dict:
     """Play one game to the end; never raises (an engine or bot error is
     recorded in the result's ``error``)."""
@@ -221,7 +229,7 @@ def play_game(spec: dict) -> dict:
         out["scores"] = list(res.get("scores") or [])
         out["ranking"] = list(res.get("ranking") or [])
         out.update(facts.at_end(api, state, n, res))
-        out["engagement"] = tracker.facts(res)
+        out["engagement"] = tracker.facts(res, _last_cycle(api, spec))
         if every:
             out["positions"] = positions
     except Exception as exc:  # noqa: BLE001 -- recorded, counted and shown in the report
