@@ -182,9 +182,17 @@ def test_the_learned_values_temperature_sharpens_and_ismcts_passes_its_own():
     rs = api.load_ruleset("reference")
     state = api.new_game(api.Config(players=4), seed=3)
     bot = make_agent("heuristic", 1)
-    for _ in range(60):                  # a position where the seats differ
-        seat = api.acting(state)[0]
+    from pax_hispanica.bots.ismcts import RANGE_CAP, bounded_actions, playable
+
+    def at_choice(st) -> bool:           # ISMCTS searches only where it has more than one action
+        return any(len(bounded_actions(playable(api.legal_actions(st, s)), RANGE_CAP)) > 1
+                   for s in api.acting(st)[:1])
+
+    moves = 0
+    while moves < 60 or not at_choice(state):
+        seat = api.acting(state)[0]      # 60 moves on, at a choice: a position where the seats differ
         state, _ = api.apply(state, bot.decide(api.view(state, seat), api.legal_actions(state, seat)))
+        moves += 1
     summ = api.summary(state)
     z = model.logits(seat_features(summ, rs))
     assert max(z) - min(z) > 0.1
@@ -196,5 +204,6 @@ def test_the_learned_values_temperature_sharpens_and_ismcts_passes_its_own():
     assert max(sharp) > max(base) and math.isclose(sum(sharp), 1.0)
     search = make_agent("ismcts", 1, iterations=4, eval="learned", temperature=0.5)
     seat = api.acting(state)[0]
+    assert at_choice(state)              # the search sets its evaluation up only when it searches
     search.decide(api.view(state, seat, include_state=True), api.legal_actions(state, seat))
     assert search._values(state, 4) == sharp

@@ -15,6 +15,24 @@ from pax_hispanica.web.ratelimit import RateLimited, RateLimits
 from pax_hispanica.web.store import Storage
 
 
+def run_apart(coro_fn) -> None:
+    """asyncio.run(coro_fn()) in a thread of its own: the browser tests' Playwright keeps an
+    event loop running in the main thread for the session, where asyncio.run() refuses."""
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(coro_fn())
+        except BaseException as e:  # noqa: BLE001  (re-raised in the test's thread below)
+            errors.append(e)
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join()
+    if errors:
+        raise errors[0]
+
+
 class Clock:
     def __init__(self, t: float) -> None:
         self.t = t
@@ -92,7 +110,7 @@ def test_PRJ_73_retry_after_is_enough_and_windows_expire(database_url, monkeypat
         assert await _count(storage) == 2     # only this request's rows (minute and hour) remain
         await storage.close()
 
-    asyncio.run(run())
+    run_apart(run)
 
 
 async def _count(storage: Storage) -> int:
@@ -115,7 +133,7 @@ def test_PRJ_73_a_refused_request_is_not_counted_in_any_of_its_limits(database_u
         assert counts == [2, 2]     # the minute's count did not grow with the hour's refusals
         await storage.close()
 
-    asyncio.run(run())
+    run_apart(run)
 
 
 @pytest.mark.parametrize("kind", ["create", "act"])
@@ -130,4 +148,4 @@ def test_the_game_limits_stay_in_memory(kind, tmp_path):
         assert await _count(storage) == 0
         await storage.close()
 
-    asyncio.run(run())
+    run_apart(run)
