@@ -36,3 +36,15 @@ def _entries(text: str) -> list[tuple[str | None, str]]:
         elif not line.strip():
             ctx = None
     return out
+
+
+@pytest.mark.parametrize("lang", ["en", "ca"])
+def test_every_rule_has_a_title_in_the_catalogue(lang):
+    """The rules page and every error's rule link name a rule by its catalogue title; a rule
+    added to engine/rules.py without one shows its English text on a Catalan page."""
+    from pax_hispanica import api
+    with (LOCALES / lang / "LC_MESSAGES" / "messages.po").open("rb") as fh:
+        catalogue = read_po(fh, abort_invalid=True)
+    missing = [rid for rid in api.RULES
+               if not ((m := catalogue.get(rid, context="rule_titles")) and m.string)]
+    assert not missing, f"rules without a {lang} title (msgctxt rule_titles): {missing}"
