@@ -135,8 +135,8 @@ def shuffle(seed: int, counter: int, items: list[Any]) -> int:
 
 # ---- the game's draws (PRJ-70) ---------------------------------------------------------------
 # The rules draw through these two: with no Chance they are `below` and `shuffle` (the
-# generator, every caller but the RL layer); with one, its outcomes. Sampling (determinize)
-# calls `below` and `shuffle` directly: its draws are never a game's chance.
+# generator, every caller but the RL layer); with one, its outcomes. A search's samples
+# (determinize) draw from their own stream (engine/sampling.py, PRJ-45), never a game's chance.
 
 def draw(seed: int, counter: int, n: int, chance: Chance | None) -> tuple[int, int]:
     """`below(seed, counter, n)`, or with `chance` its next outcome (the counter moved on by one)."""
