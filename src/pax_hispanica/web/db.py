@@ -7,7 +7,10 @@ path. The record of a game is `games.config` + `games.seed` + the rows of
 """
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
@@ -112,6 +115,20 @@ def is_postgres(url: str) -> bool:
 MIGRATION_LOCK = 0x70617868
 
 
+def use_wal(cur: Any, tries: int = 200) -> None:
+    """Put a SQLite file in WAL mode (persistent: readers and the one writer stop blocking
+    each other). The switch is refused at once, not waited for, while another connection
+    holds a lock, so it is retried for up to about 10 s."""
+    for attempt in range(tries):
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or attempt == tries - 1:
+                raise
+            time.sleep(0.05)
+
+
 def migrate(url: str) -> None:
     """Bring the schema to the newest Alembic revision (idempotent).
 
@@ -128,6 +145,11 @@ def migrate(url: str) -> None:
     cfg.attributes["quiet"] = True
     if not is_postgres(url):
         command.upgrade(cfg, "head")
+        conn = sqlite3.connect(make_url(sync_url(url)).database or ":memory:", timeout=30)
+        try:
+            use_wal(conn.cursor())
+        finally:
+            conn.close()
         return
     engine = sa.create_engine(sync_url(url), poolclass=sa.pool.NullPool)
     try:

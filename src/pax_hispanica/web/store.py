@@ -80,7 +80,12 @@ class _Blocking:
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
+    # WAL is a property of the file (db.migrate sets it once): switching needs an exclusive
+    # lock that SQLite refuses at once, without waiting, while another server's connection
+    # reads, so a connection only switches a file that is not in WAL yet
+    cur.execute("PRAGMA journal_mode")
+    if str(cur.fetchone()[0]).lower() != "wal":
+        db.use_wal(cur)
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
