@@ -74,19 +74,47 @@ def client(database_url: str):
 
 
 def free_port() -> int:
+    """A port free now (another process may take it before it is bound again: where the test
+    starts the listener itself, prefer `listening_socket`)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
+def listening_socket(port: int | None = None, wait: float = 30.0) -> socket.socket:
+    """A socket listening on 127.0.0.1:port (port None: one the kernel picks), inheritable by a
+    child process. A given port (a server started again on it) is retried for `wait` seconds
+    while the previous listener's socket is still being released."""
+    deadline = time.monotonic() + wait
+    while True:
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port or 0))
+        except OSError:
+            s.close()
+            if not port or time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+            continue
+        s.listen(128)
+        s.set_inheritable(True)
+        return s
+
+
 class Server:
-    """`paxh serve` in a child process on 127.0.0.1 (killed and restarted at will)."""
+    """`paxh serve` in a child process on 127.0.0.1 (killed and restarted at will).
+
+    The port is bound here and the listening socket handed to the child (uvicorn's fd): a port
+    chosen first and bound later by the child could be taken meanwhile by another process on a
+    shared machine (the child would die, or /healthz would answer from someone else's server)."""
 
     def __init__(self, database_url: str, port: int | None = None, bot_delay: float = 0.02,
                  env: dict[str, str] | None = None) -> None:
         self.database_url = database_url
         self.env = env or {}
-        self.port = port or free_port()
+        self.sock = listening_socket(port)     # held from now on: the port is ours
+        self.port = self.sock.getsockname()[1]
         self.bot_delay = bot_delay
         self.proc: subprocess.Popen | None = None
 
@@ -95,23 +123,34 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> "Server":
+        if self.sock is None:                  # started again after a stop or kill: the same port
+            self.sock = listening_socket(self.port)
         env = {**os.environ, "PAXH_BOT_DELAY": str(self.bot_delay), **self.env}
+        fd = self.sock.fileno()
         code = ("from pax_hispanica.web.server import run; "
-                f"run(host='127.0.0.1', port={self.port}, database_url={self.database_url!r})")
+                f"run(host='127.0.0.1', port={self.port}, database_url={self.database_url!r}, fd={fd})")
         self.log = tempfile.NamedTemporaryFile("w+", prefix="paxh-server-", suffix=".log", delete=False)
-        self.proc = subprocess.Popen([sys.executable, "-c", code], env=env,
-                                     stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.time() + 30
-        while time.time() < deadline:
+        try:
+            self.proc = subprocess.Popen([sys.executable, "-c", code], env=env, pass_fds=(fd,),
+                                         stdout=self.log, stderr=subprocess.STDOUT)
+        finally:
+            # the child has its copy; ours would keep the port accepting (and connections
+            # hanging) after the child dies, where a test expects them refused
+            self.sock.close()
+            self.sock = None
+        deadline = time.monotonic() + 90       # a cold start on a loaded 2-core machine
+        while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError("server died: " + Path(self.log.name).read_text(errors="replace")[-3000:])
             try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
+                # the socket listens already: the request waits in its queue until the app is up
+                with urllib.request.urlopen(self.url + "/healthz", timeout=5) as r:
                     if r.status == 200:
                         return self
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not start")
+        self.kill()
+        raise RuntimeError("server did not start: " + Path(self.log.name).read_text(errors="replace")[-3000:])
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:

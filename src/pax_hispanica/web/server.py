@@ -88,8 +88,11 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     return app
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None, data_dir: str = "data") -> None:
-    """Serve the web game (blocking)."""
+def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None, data_dir: str = "data",
+        fd: int | None = None) -> None:
+    """Serve the web game (blocking). fd: a listening socket's file descriptor to serve on
+    instead of binding host:port (the tests bind it first, so no other process can take the
+    port between its choice and the server's start)."""
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -103,7 +106,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)
+    uvicorn.run(app, host=host, port=port, fd=fd, log_level="warning", ws_max_size=64 * 1024)
 
 
 if __name__ == "__main__":  # python -m pax_hispanica.web.server [port]
