@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import email
 import json
+import socket
 import threading
 import time
 from email import policy
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from .conftest import free_port
 
 
 class Mailbox:
@@ -46,7 +46,11 @@ class Smtp:
     (a server that is down first, then comes up)."""
 
     def __init__(self, port: int | None = None, delay: float = 0.0) -> None:
-        self.port = port or free_port()
+        # the port is held (bound, not listening: a connection is refused, as with no server)
+        # until start(), so no other process takes it while the servers already point at it
+        self.hold = socket.socket()
+        self.hold.bind(("127.0.0.1", port or 0))
+        self.port = self.hold.getsockname()[1]
         self.box = Mailbox(delay)
         self.controller = None
 
@@ -56,11 +60,13 @@ class Smtp:
 
     def start(self) -> "Smtp":
         from aiosmtpd.controller import Controller
+        self.hold.close()
         self.controller = Controller(self.box, hostname="127.0.0.1", port=self.port)
         self.controller.start()
         return self
 
     def stop(self) -> None:
+        self.hold.close()
         if self.controller is not None:
             self.controller.stop()
             self.controller = None
@@ -70,7 +76,6 @@ class Hooks:
     """An HTTP server on 127.0.0.1 that records every JSON POST (a webhook receiver)."""
 
     def __init__(self) -> None:
-        self.port = free_port()
         self.bodies: list[dict] = []
         hooks = self
 
@@ -84,7 +89,8 @@ class Hooks:
             def log_message(self, *a):
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)    # bound at once: no port race
+        self.port = self.httpd.server_address[1]
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
 
