@@ -9,7 +9,9 @@ import pytest
 
 from pax_hispanica import api
 
-pytestmark = [pytest.mark.postgres, pytest.mark.timeout(180)]
+from .helpers import wait_for
+
+pytestmark = [pytest.mark.postgres, pytest.mark.timeout(240)]
 
 
 def test_bot_games_go_on_after_their_server_is_killed(server_factory, pg_url):
@@ -17,22 +19,30 @@ def test_bot_games_go_on_after_their_server_is_killed(server_factory, pg_url):
     b = server_factory(pg_url, bot_delay=0.02)
     bots = [{"kind": "bot", "bot_kind": "heuristic"}, {"kind": "bot", "bot_kind": "random"}]
     games = [a.post("/api/games", {"players": 2, "seats": bots}) for _ in range(4)]
-    time.sleep(2.0)
+    # A has moved every game (waited for, not a fixed sleep: a busy machine may be slow to start)
+    wait_for(lambda: all(b.get(f"/api/view/{g['spectator']}")["version"] > 0 for g in games), 60,
+             "server A to move its bots")
     at_kill = [b.get(f"/api/view/{g['spectator']}") for g in games]
-    assert all(v["version"] > 0 for v in at_kill), "server A moved its bots"
     assert not any(v["over"] for v in at_kill), "the games are still going when A dies"
     a.kill()
     killed = time.monotonic()
+    # what A had stored when it died (read after the kill: A moves nothing more)
+    stored = {g["spectator"]: b.get(f"/api/view/{g['spectator']}")["version"] for g in games}
+    moved: dict[str, float] = {}    # when B was first seen moving each game
     pending = {g["spectator"] for g in games}
-    while pending and time.monotonic() - killed < 60:
+    while pending and time.monotonic() - killed < 150:
         for tok in list(pending):
-            if b.get(f"/api/view/{tok}")["over"]:
+            v = b.get(f"/api/view/{tok}")
+            if v["version"] > stored[tok]:
+                moved.setdefault(tok, time.monotonic() - killed)
+            if v["over"]:
                 pending.discard(tok)
         time.sleep(0.5)
     took = time.monotonic() - killed
-    assert not pending, f"{len(pending)} games did not finish on B within 60 s"
-    # the lease is 3 s, the poll 1 s, and the rest of each game well under 5 s on B
-    assert took < 30, took
+    assert not pending, f"{len(pending)} games did not finish on B within 150 s"
+    # B takes each game over once A's lease runs out (the lease is 3 s, the poll 1 s): the
+    # takeover is what is timed, not the rest of the games, which a loaded machine may slow
+    assert set(moved) == set(stored) and max(moved.values()) < 30, moved
     print(f"all {len(games)} games finished on B {took:.1f} s after A was killed")
     for g in games:
         view = b.get(f"/api/view/{g['spectator']}")

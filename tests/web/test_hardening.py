@@ -248,12 +248,14 @@ def test_a_body_that_lies_about_its_length_is_cut_at_the_limit():
 
 
 def test_nesting_and_long_numbers_are_caught_before_json_loads():
-    t = time.perf_counter()
+    # this thread's CPU time, not the wall clock: the bound is on the work done, which other
+    # processes on a loaded machine do not stretch
+    t = time.thread_time()
     for text in (DEEP, '{"a": ' * 5000 + "1" + "}" * 5000, "1" * 60_000, '[1e' + "9" * 40 + "]"):
         with pytest.raises(security.ServerError) as e:
             security.parse_json(text)
         assert e.value.code == "malformed"
-    assert time.perf_counter() - t < 0.5
+    assert time.thread_time() - t < 0.5
     # brackets and digits inside strings are text, not structure
     assert security.parse_json('{"a": "[[[[' + "[" * 100 + '", "b": "' + "9" * 100 + '"}')["b"] == "9" * 100
     assert security.parse_json('{"s": "\\"[[[["}') == {"s": '"[[[['}
@@ -533,6 +535,7 @@ def raw_request(port: int, data: bytes, timeout: float = 10) -> bytes:
         return out
 
 
+@pytest.mark.timeout(180)   # a server process's cold start on a loaded machine
 def test_a_real_server_refuses_big_and_lying_bodies_and_big_frames(server_factory, url):
     import websockets.sync.client as wsc
 
@@ -566,6 +569,7 @@ def test_a_real_server_refuses_big_and_lying_bodies_and_big_frames(server_factor
 
 # ---------------------------------------------------------------- the CSP in a real browser
 @pytest.mark.browser
+@pytest.mark.timeout(240)   # the file's 40 s is for in-process tests: this one takes ~20 s unloaded
 def test_the_pages_work_under_the_csp_in_chromium(server_factory, browser, url):
     """No CSP violation on the lobby, the host page and a game page; the lobby form (its script
     and CSRF token) creates a game; a click on an action is sent and the board updates.

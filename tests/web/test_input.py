@@ -66,7 +66,9 @@ def drive_to_bids(srv, g) -> None:
 def test_a_typed_bid_keeps_its_value_and_focus_when_a_bot_acts(server_factory, browser, sqlite_url):
     """The bug a player hit against bots: the update that a bot's sealed bid brings used to
     replace the board, so the bid being typed went back to $0 and Submit then bid $0."""
-    srv = server_factory(sqlite_url, bot_delay=2.5)   # the bot bids while the person types
+    # the bot bids while the person types: 5 s after the bid opens, time enough on a loaded
+    # machine for the few steps before the typing (with 2.5 s the bid could come first)
+    srv = server_factory(sqlite_url, bot_delay=5.0)
     g = srv.post("/api/games", {"players": 2, "seats": [{"kind": "human", "name": "Ana"},
                                                          {"kind": "bot", "bot_kind": "random"}]})
     page = open_page(browser, f"{srv.url}/play/{g['seats'][0]['token']}")
@@ -84,7 +86,8 @@ def test_a_typed_bid_keeps_its_value_and_focus_when_a_bot_acts(server_factory, b
     typed_id = box.get_attribute("id")
     assert typed_id and active_id(page) == typed_id
     # the bot's sealed bid arrives as an update (ChoiceCommitted), with the person still typing
-    wait_for(lambda: version(page) > before, timeout=15, what="the bot's bid to arrive")
+    assert not page.query_selector("#log li[data-type=ChoiceCommitted]"), "the bot bid before the typing"
+    wait_for(lambda: version(page) > before, timeout=30, what="the bot's bid to arrive")
     assert page.query_selector("#log li[data-type=ChoiceCommitted]")
     assert box.input_value() == "3", "the update reset the bid being typed"
     assert active_id(page) == typed_id, "the update took the focus away"

@@ -260,11 +260,12 @@ def test_a_390x844_phone_needs_no_sideways_scroll_and_reads_the_map(browser, gam
     for path in ("/", f"/play/{games['mid']['tokens'][0]}", f"/play/{games['end']['tokens'][0]}",
                  f"/replay/{games['end']['spectator']}?step=30", "/rules"):
         page = open_page(browser, f"{srv.url}{path}", phone=True)
-        page.wait_for_timeout(200)
+        if path.startswith("/play"):
+            page.wait_for_selector("#conn.on")    # measured once the live board is in (was: 200 ms)
+        page.evaluate("() => document.fonts.ready.then(() => true)")   # laid out with its fonts
         wide = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
         assert wide[0] <= wide[1], f"{path} scrolls sideways: {wide}"
         if path.startswith("/play"):
-            page.wait_for_selector("#conn.on")
             # every decision is reachable without sideways scroll: each control lies inside the screen
             out = page.evaluate("""() => [...document.querySelectorAll('#decision button, #decision input')]
                 .filter(e => { const r = e.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth; })
