@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from pax_hispanica.web import db
 
-from .helpers import first_legal
+from .helpers import first_legal, wait_for
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -41,14 +41,15 @@ def seeded_game(client, seed: int, players: int = 2) -> dict:
 
 def acting_token(client, game) -> tuple[str, dict]:
     """The token of a human seat that must act now, with its view."""
-    for _ in range(200):
+    def find():
         for s in game["seats"]:
             if s["token"]:
                 v = client.get(f"/api/view/{s['token']}").json()
                 if v["legal"]:
                     return s["token"], v
-        time.sleep(0.02)
-    raise AssertionError("no human seat must act")
+        return None
+    # a deadline, not a count of polls (whose time shrinks to nothing... or grows with the load)
+    return wait_for(find, 30, "a human seat that must act", pause=lambda: time.sleep(0.02))
 
 
 def stored_actions(database_url: str, game_id: str) -> int:
@@ -258,12 +259,8 @@ def test_leaving_player_is_replaced_by_a_bot(client):
     assert r.status_code == 200, r.text
     assert r.json()["seats"][seat]["kind"] == "bot"
     # the bot acts in that seat on its own
-    for _ in range(300):
-        now = client.get(f"/api/view/{token}").json()
-        if now["version"] > v["version"]:
-            break
-        time.sleep(0.02)
-    assert now["version"] > v["version"]
+    now = wait_for(lambda: (n := client.get(f"/api/view/{token}").json())["version"] > v["version"] and n,
+                   30, "the bot's move", pause=lambda: time.sleep(0.02))
     # and the human can no longer act for it
     if now["legal"]:
         err(client.post(f"/api/act/{token}", json={"version": now["version"], "action": first_legal(now["legal"])}),
@@ -399,12 +396,17 @@ def test_a_failing_bot_does_not_stall_the_game(tmp_path, monkeypatch):
     monkeypatch.setattr(games, "make_bot", lambda kind, seed, strength=None: Broken())
     with TestClient(create_app(f"sqlite:///{tmp_path / 'b.sqlite3'}", bot_delay=0)) as c:
         g = c.post("/api/games", json={"players": 2, "seats": [{"kind": "bot"}, {"kind": "bot"}]}).json()
-        for _ in range(500):
-            v = c.get(f"/api/view/{g['spectator']}").json()
-            if v["over"]:
-                break
-            time.sleep(0.02)
-        assert v["over"], f"stalled at version {v['version']}"
+        # a whole game of fallback moves: a deadline (the old 500 polls of 20 ms were ~10 s,
+        # short for a loaded machine), and on failure where it stalled
+        seen = {}
+
+        def over() -> bool:
+            seen.update(c.get(f"/api/view/{g['spectator']}").json())
+            return seen["over"]
+        try:
+            wait_for(over, 90, "the game's end", pause=lambda: time.sleep(0.02))
+        except AssertionError:
+            raise AssertionError(f"stalled at version {seen.get('version')}") from None
 
 
 def test_a_player_who_left_can_be_replaced_by_the_others(client):
