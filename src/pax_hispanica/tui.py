@@ -42,7 +42,7 @@ def card_short(tr: Tr, cid: str | None, target: Any = None) -> str:
         return tr("tui_no_card")
     d = cardtext.describe(cid, tr, getattr(tr, "ruleset", "reference"))
     if target is not None:
-        d = {**d, "name": d["name"] + tr.text("words", "on").format(target=tr.value("target", target))}
+        d = {**d, "name": d["name"] + tr.fill(tr.text("words", "on"), {"target": tr.value("target", target)})}
     return cardtext.short_text(d, tr)
 
 

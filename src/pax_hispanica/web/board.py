@@ -96,7 +96,7 @@ def why_sentence(d: dict, tr: Tr) -> str:
             or tr.text("why", code))
     if tmpl is None:
         return tr("why_generic", code=code)
-    return tmpl.format_map(words)
+    return tr.fill(tmpl, words)
 
 
 def unavailable(state: Any, viewer: int | None, view: dict, tr: Tr) -> tuple[dict[str, list[dict]], dict[str, list[str]]]:

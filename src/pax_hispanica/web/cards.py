@@ -46,7 +46,7 @@ def _say(tr: Tr, section: str, key: str, params: dict) -> str:
         return humanize(key) + (" (" + ", ".join(f"{k} {v}" for k, v in params.items()) + ")" if params else "")
     fields = SafeDict({k: Count(v, tr) if isinstance(v, int) and not isinstance(v, bool) else tr.word(v)
                        for k, v in params.items()})
-    return tmpl.format_map(fields)
+    return tr.fill(tmpl, fields)
 
 
 def describe(cid: str, tr: Tr, ruleset: str = "reference") -> dict:

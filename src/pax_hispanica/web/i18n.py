@@ -20,6 +20,8 @@ from typing import Any
 
 from gettext import GNUTranslations as Translations
 
+from . import catalan
+
 LANGS = ("en", "ca")
 DOMAIN = "messages"
 _HERE = Path(__file__).parent / "locales"
@@ -164,11 +166,18 @@ class Tr:
             return None
         return self.gt.pgettext(section, key)
 
+    def fill(self, template: str, values: dict) -> str:
+        """template.format_map(values), in Catalan with the articles and contractions of the
+        names put into it (catalan.format_prose: "des de la Catedral de ...", "al Golf ...")."""
+        if self.lang == "ca":
+            return catalan.format_prose(template, values)
+        return template.format_map(values)
+
     def __call__(self, key: str, **kw: Any) -> str:
         s = self.text("ui", key)
         if s is None:
             s = humanize(key)
-        return s.format_map(SafeDict(kw)) if kw else s
+        return self.fill(s, SafeDict(kw)) if kw else s
 
     def n(self, key: str, n: int, **kw: Any) -> str:
         """The counted words `key` for the number n ("1 ship", "2 ships"), from the plurals of the catalogue."""
@@ -177,7 +186,7 @@ class Tr:
             if self.strict:
                 raise Fallback(f"no plural {key!r}")
             return f"{n} {humanize(key).lower()}"
-        return s.format_map(SafeDict(kw, n=n))
+        return self.fill(s, SafeDict(kw, n=n))
 
     def seat(self, s: Any) -> str:
         if isinstance(s, int) and not isinstance(s, bool):
@@ -244,7 +253,7 @@ class Tr:
             if self.strict:
                 raise Fallback(f"no label for field {key!r}")
             label = humanize(key).lower()
-        return label.format_map(SafeDict(value=self.value(key, v)))
+        return self.fill(label, SafeDict(value=self.value(key, v)))
 
     def fields(self, d: dict, wanted: set | None = None) -> dict:
         """The fields of an event or action as words (only those in `wanted`, if given)."""
@@ -256,7 +265,7 @@ class Tr:
             f[k] = Count(v, self) if isinstance(v, int) and not isinstance(v, bool) and not is_seat \
                 else self.value(k, v)
         f["buried_text"] = self.text("words", "buried") if d.get("buried") else ""
-        f["target_text"] = (self.text("words", "on").format(target=self.value("target", d["target"]))
+        f["target_text"] = (self.fill(self.text("words", "on"), {"target": self.value("target", d["target"])})
                             if d.get("target") is not None else "")
         return f
 
@@ -272,7 +281,7 @@ class Tr:
                     if none is not None:
                         tmpl = none
                         wanted = {n.split(".")[0].split("[")[0] for _t, n, _s, _c in Formatter().parse(tmpl) if n}
-                return tmpl.format_map(self.fields(d, wanted))
+                return self.fill(tmpl, self.fields(d, wanted))
             except Fallback:
                 raise
             except (ValueError, IndexError, KeyError, AttributeError) as e:
