@@ -75,6 +75,42 @@ def test_spectators_are_kept_out_when_the_table_says_so_and_the_host_ends_the_ch
     assert [m["text"] for m in client.get(f"/api/chat/{t0}").json()["items"]] == ["players only"]
 
 
+def _finish(c, g: dict) -> None:
+    """Hand every seat to a random bot and wait until the bots have finished the game."""
+    svc = c.app.state.svc
+    for seat in range(len(g["seats"])):
+        c.portal.call(svc.seat_to_bot, Rights(g["game"], "host"), seat, "random")
+    wait_for(lambda: c.get(f"/api/view/{g['spectator']}").json()["over"], 120, "the bots to finish the game")
+
+
+def test_the_host_cannot_end_a_finished_games_chat_nor_end_it_twice(client):
+    """A finished game's page offers no "End the table's chat", and the routes (HTTP and
+    WebSocket) refuse it cleanly, changing nothing; a chat ended already is refused the same way."""
+    client.get("/")                 # this browser's user (its cookie) makes the game: it is the host
+    g = _game(client)
+    t0 = g["seats"][0]["token"]
+    assert 'id="chat-end"' in client.get(f"/play/{t0}").text           # the host's own page, the game on
+    assert client.get(f"/api/chat/{t0}").json()["may_end"] is True
+    _finish(client, g)
+    assert 'id="chat-end"' not in client.get(f"/play/{t0}").text
+    assert client.get(f"/api/chat/{t0}").json()["may_end"] is False
+    r = client.post(f"/api/chat/{g['host']}/end")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "game_over", r.text
+    with client.websocket_connect(f"/ws/{g['host']}?fmt=json") as ws:
+        ws.send_json({"type": "chat_end", "id": "e1"})
+        while (m := ws.receive_json())["type"] not in ("error", "ack"):
+            pass
+        assert m["type"] == "error" and m["code"] == "game_over", m
+    chat = client.get(f"/api/chat/{t0}").json()
+    assert chat["enabled"] is True                                     # nothing was changed
+    # a live game's chat ended once: the second end is refused, the chat stays closed
+    g2 = _game(client)
+    assert client.post(f"/api/chat/{g2['host']}/end").status_code == 200
+    assert client.get(f"/api/chat/{g2['seats'][0]['token']}").json()["may_end"] is False
+    r = client.post(f"/api/chat/{g2['host']}/end")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "chat_off", r.text
+
+
 def test_reports_are_kept_for_a_moderator(client, monkeypatch):
     monkeypatch.setenv("PAXH_ADMINS", "mod")
     g = _game(client)

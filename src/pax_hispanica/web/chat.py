@@ -117,6 +117,7 @@ class Chat:
                  if r["kind"] == "system" or (see_players and r["seat"] not in muted)]
         return {"type": "chat", "full": True, "items": items, "enabled": setting != "off",
                 "may_write": rights.role == "seat" and setting != "off", "muted": sorted(muted),
+                "may_end": setting != "off" and not live.over,     # the host's "End the table's chat"
                 "hidden": not see_players}
 
     # ------------------------------------------------------------ writing
@@ -216,7 +217,12 @@ class Chat:
                 await conn.execute(t.chat_mutes.insert().values(game_id=live.id, seat=seat, muted=other))
 
     async def end(self, live: LiveGame) -> None:
-        """The host closes the table's chat."""
+        """The host closes the table's chat: refused (409, nothing changed) once the game is
+        over (the page offers no such button then) or once the chat is closed already."""
+        if live.over:
+            raise ServerError("game_over", "the game is over: its table's chat is not ended any more", status=409)
+        if await self.setting(live.id) == "off":
+            raise ServerError("chat_off", "this table's chat is closed already", status=409)
         async with self.storage.write() as conn:
             c = t.table_rules.c
             r = await conn.execute(t.table_rules.update().where(c.game_id == live.id).values(chat="off"))

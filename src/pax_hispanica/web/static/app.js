@@ -131,6 +131,8 @@
       }
     }
     board.dataset.version = msg.version;
+    const chatEnd = document.getElementById("chat-end");   // outside #board: the game ended under it
+    if (chatEnd && msg.over) chatEnd.closest("p").remove();
     if (pending !== null) setBusy(true);   // new buttons wait for the answer too
     markTurn();
     if (window.PaxBoard) window.PaxBoard.afterUpdate();   // static/board.js: choices, last moves, banners, zoom

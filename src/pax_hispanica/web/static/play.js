@@ -136,7 +136,7 @@
       const form = $("chat-form");
       if (form) form.hidden = !msg.may_write;
       const end = $("chat-end");
-      if (end) end.hidden = !msg.enabled;
+      if (end) end.hidden = !msg.may_end;      // closed already, or the game is over
       drawMuted();
     }
     addItems(msg.items || msg.add || []);
