@@ -6,10 +6,14 @@ chromium against real servers on loopback (throwaway SQLite databases):
   the map zoomed in; the replay with its scrubber; the final score table;
 - the decisions taken on the map: a voyage that may attack (the places to click, the battle
   previews; on a phone the map panned to them), a labour decision (the colony and its sources)
-  and a support decision (both sides' Strength before choosing).
+  and a support decision (both sides' Strength before choosing);
+- the accounts' pages (`--only accounts`, docs/img/accounts-*.png, always in English but the
+  one Catalan account page): registering (with an anonymous game to take along), the account
+  page (desktop, phone, Catalan), settings, a refused login, a public table waiting for players,
+  the lobby listing it, and a finished table with its rematch button.
 
     PYTHONPATH=src .venv/bin/python scripts/screenshots.py [OUT_DIR] [--lang ca] [--seed 3]
-        [--only game,board]
+        [--only game,board,accounts]
 
 OUT_DIR defaults to docs/img. A bid of $3 is typed (and kept focused) so the shot shows what a
 player sees while a sealed bid is being made; the bots act slowly so the auction stays open.
@@ -118,14 +122,124 @@ def _board_scene(b, srv, token: str, scene: str, ready: str, lang: str, out: Pat
         ctx.close()
 
 
+# the accounts' shots, as docs/web.md ("Accounts") shows them: scene -> the sizes taken
+ACCOUNT_SHOTS = {"register": ("desktop",), "account": ("desktop", "phone"), "account-ca": ("phone",),
+                 "settings": ("phone",), "login-refused": ("phone",), "table-open": ("desktop",),
+                 "lobby-open-tables": ("desktop", "phone"), "table-over": ("phone",)}
+
+
+def accounts_shots(b, out: Path) -> None:
+    """The accounts' pages: each scene is reached in a fresh context of each size it is taken
+    at (a phone with touch), logged in as the user it shows, against one server."""
+    import re
+
+    from web.test_accounts_browser import login, register
+
+    def take(scene: str, size: str, page) -> None:
+        page.wait_for_load_state("load")
+        shoot(page, out / f"accounts-{scene}-{size}.png", full_page=True)
+
+    def as_user(size: str, user: str | None):
+        ctx, page = _page(b, size, SIZES[size])
+        if user:
+            login(page, srv.url, user)
+            page.wait_for_url(re.compile(r".*/account$"))
+        return ctx, page
+
+    with tempfile.TemporaryDirectory() as tmp:
+        srv = Server(f"sqlite:///{tmp}/paxh.sqlite3", bot_delay=0.0).start()
+        base = srv.url
+        try:
+            # an anonymous game, then "Register" offers to take it along; rosa registers
+            ctx, page = _page(b, "desktop", SIZES["desktop"])
+            page.goto(base + "/")
+            page.select_option("#players", "2")
+            page.click("#create")
+            page.wait_for_url(re.compile(r".*/play/.*"))
+            page.goto(base + "/register")
+            page.wait_for_selector("input[name=claim]")
+            take("register", "desktop", page)
+            register(page, base, "rosa")
+            take("account", "desktop", page)
+            ctx.close()
+            for size in ACCOUNT_SHOTS["account"][1:]:
+                ctx, page = as_user(size, "rosa")
+                take("account", size, page)
+                ctx.close()
+            ctx, page = as_user("phone", "rosa")
+            page.goto(base + "/account/settings")
+            take("settings", "phone", page)
+            ctx.close()
+            ctx, page = as_user("phone", "rosa")     # last of rosa's: ?lang=ca becomes her language
+            page.goto(base + "/account?lang=ca")
+            take("account-ca", "phone", page)
+            ctx.close()
+            ctx, page = as_user("phone", None)
+            login(page, base, "rosa", "not the password")
+            page.wait_for_selector("#form-error")
+            take("login-refused", "phone", page)
+            ctx.close()
+            # sol opens a public table for three; teo sees it in the lobby
+            for name in ("sol", "teo"):
+                ctx, page = _page(b, "desktop", SIZES["desktop"])
+                register(page, base, name)
+                ctx.close()
+            host_ctx, host = as_user("desktop", "sol")
+
+            def open_table() -> str:
+                host.goto(base + "/")
+                host.click("#new-table summary")
+                host.select_option("#table-players", "3")
+                host.check("#table-public")
+                host.click("#open-table")
+                host.wait_for_url(re.compile(r".*/tables/.*"))
+                return host.url.rsplit("/", 1)[1]
+            waiting = open_table()
+            take("table-open", "desktop", host)
+            for size in ACCOUNT_SHOTS["lobby-open-tables"]:
+                ctx, page = as_user(size, "teo")
+                page.goto(base + "/")
+                page.wait_for_selector(f"#open-tables tr[data-table='{waiting}']")
+                take("lobby-open-tables", size, page)
+                ctx.close()
+            # a second table: teo joins, sol starts it with a bot in the last seat, both leave
+            # their seats to bots, and the finished table offers a rematch
+            played = open_table()
+            guest_ctx, guest = as_user("desktop", "teo")
+            guest.goto(base + "/")
+            guest.click(f"#open-tables tr[data-table='{played}'] button.join")
+            guest.wait_for_url(f"{base}/tables/{played}")
+            host.wait_for_selector("#table-seats a:has-text('teo')")
+            host.select_option("select[name=bot_kind]", "random")
+            host.click("#start")
+            host.wait_for_selector("#my-seat")
+            for p in (host, guest):
+                p.goto(f"{base}/tables/{played}")
+                p.click("#my-seat")
+                p.wait_for_selector("#conn.on")
+                p.click("#leave")
+                p.click("#leave-yes")
+                p.wait_for_selector("#leave", state="detached")
+            host_ctx.close()
+            guest_ctx.close()
+            ctx, page = as_user("phone", "teo")
+            page.goto(f"{base}/tables/{played}")
+            page.wait_for_selector("#over", timeout=300_000)
+            page.wait_for_selector("#rematch")
+            take("table-over", "phone", page)
+            ctx.close()
+        finally:
+            srv.stop()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out", nargs="?", default=str(ROOT / "docs" / "img"))
     ap.add_argument("--lang", default="en")
     ap.add_argument("--seed", type=int, default=3, help="the random moves of the map's decisions")
-    ap.add_argument("--only", default="game,board",
+    ap.add_argument("--only", default="game,board,accounts",
                     help="which shots: game (auction, card, leave, happened, zoom, replay, score table), "
-                         "board (the map's decisions)")
+                         "board (the map's decisions), accounts (docs/img/accounts-*: the accounts' pages)")
     args = ap.parse_args()
     only = set(args.only.split(","))
     out = Path(args.out)
@@ -135,6 +249,13 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     suffix = "" if args.lang == "en" else "-" + args.lang
+    if "accounts" in only and args.lang == "en":   # their one Catalan page is among them
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                accounts_shots(b, out)
+            finally:
+                b.close()
     if "board" in only:
         with sync_playwright() as p:
             b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
