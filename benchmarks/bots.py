@@ -109,15 +109,21 @@ def compare_rng(positions: int, iterations: int, rounds: int, seed: int) -> dict
     rates: dict[str, list] = {"splitmix": [], "keyed": []}
     for r in range(rounds):
         for name in (("splitmix", "keyed") if r % 2 == 0 else ("keyed", "splitmix")):
-            _splitmix.use(name)
+            report = _splitmix.use(name)
+            if name == "splitmix":
+                swap = report
             t0 = time.process_time()
             for i, (view, legal) in enumerate(pos):
                 make_agent("ismcts", seed + i, iterations=iterations).decide(view, legal)
             rates[name].append(positions * iterations / (time.process_time() - t0))
     _splitmix.use("keyed")
+    # what the comparison covers: said with its figures, not skipped in silence
+    print("compare-rng: swapped " + ", ".join(swap["swapped"]) + "; not swapped: "
+          + "; ".join(f"{k}: {v}" for k, v in swap["not_swapped"].items()), file=sys.stderr)
     return {"positions": positions, "iterations_per_decision": iterations, "rounds": rounds,
             **{name: {"iterations_per_second_median": round(statistics.median(v), 1),
-                      "all": [round(x, 1) for x in v]} for name, v in rates.items()}}
+                      "all": [round(x, 1) for x in v]} for name, v in rates.items()},
+            "generator_swap": {"swapped": swap["swapped"], "not_swapped": swap["not_swapped"]}}
 
 
 def _rate(games: int, workers: int, seed: int) -> float:
