@@ -211,3 +211,29 @@ def test_chat_in_the_browser_is_escaped_muted_and_the_clock_ticks(server_factory
     assert not errors, errors
     for c in ctxs + [phone]:
         c.close()
+
+
+@pytest.mark.browser
+def test_the_end_chat_button_goes_when_the_game_ends_under_the_hosts_page(server_factory, browser, tmp_path):
+    """The host's open page loses "End the table's chat" when the game ends (the chat panel is
+    outside the board the updates redraw); a fresh load of the finished game has none either."""
+    srv = server_factory(f"sqlite:///{tmp_path / 'paxh.sqlite3'}", bot_delay=0.0)
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(srv.url + "/")
+    page.select_option("#players", "2")
+    page.select_option("select[name=kind1]", "bot")
+    page.select_option("select[name=bot1]", "random")
+    page.click("#create")                                   # this browser hosts the game
+    page.wait_for_selector("#conn.on")
+    page.wait_for_selector("#chat-end", state="visible")
+    page.click("#leave")                                    # a bot takes the host's seat: bots finish it
+    page.click("#leave-yes")
+    page.wait_for_selector("#result", timeout=180_000)
+    page.wait_for_selector("#chat-end", state="detached")
+    page.reload()
+    page.wait_for_selector("#result")
+    assert page.query_selector("#chat-end") is None
+    assert errors == []
+    page.context.close()
