@@ -1,7 +1,6 @@
 """--dask: a scheduler and two workers on loopback give the local run's results."""
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -18,31 +17,37 @@ distributed = pytest.importorskip("distributed")
 DASK = str(Path(sys.executable).with_name("dask"))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
+    """The scheduler binds a port of its own choice (port 0) and writes its address to a
+    scheduler file, which the workers read: no port is chosen first and taken by another
+    process meanwhile (a shared, loaded machine)."""
     work = tmp_path_factory.mktemp("dask")
-    port = _free_port()
-    address = f"tcp://127.0.0.1:{port}"
+    sched = work / "scheduler.json"
     env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
-    procs = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                               "--no-dashboard", "--no-show"],
+    procs = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--scheduler-file",
+                               str(sched), "--no-dashboard", "--no-show"],
                               cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
     try:
+        deadline = time.time() + 120
+        address = None
+        while address is None:
+            if procs[0].poll() is not None:
+                raise RuntimeError(f"the dask scheduler exited ({procs[0].returncode})")
+            try:
+                address = json.loads(sched.read_text())["address"]
+            except (OSError, ValueError, KeyError):
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.2)
         for i in range(2):
             procs.append(subprocess.Popen(
-                [DASK, "worker", address, "--host", "127.0.0.1", "--nthreads", "1", "--nworkers", "1",
-                 "--no-dashboard", "--name", f"w{i}", "--local-directory", str(work / f"w{i}")],
+                [DASK, "worker", "--scheduler-file", str(sched), "--host", "127.0.0.1", "--nthreads", "1",
+                 "--nworkers", "1", "--no-dashboard", "--name", f"w{i}", "--local-directory", str(work / f"w{i}")],
                 cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        deadline = time.time() + 60
         while True:
             try:
-                with distributed.Client(address, timeout=5, set_as_default=False) as client:
+                with distributed.Client(address, timeout=10, set_as_default=False) as client:
                     client.wait_for_workers(2, timeout=max(1, deadline - time.time()))
                 break
             except Exception:
