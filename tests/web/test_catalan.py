@@ -51,6 +51,10 @@ def test_only_the_seam_is_touched_never_the_inside_of_a_name():
     assert catalan.format_prose("de {zone}", {"zone": "Golf de Mèxic"}) == "del Golf de Mèxic"
     # "a" inside a word, or a word ending in "de", is not a preposition
     assert catalan.format_prose("Lada {zone}", {"zone": "Golf"}) == "Lada el Golf"
+    # only the template's own words count as the preposition, never the end of a value
+    assert catalan.format_prose("{seat} {zone}", {"seat": "Joan de", "zone": "Europa"}) == "Joan de Europa"
+    # a template with no place and no preposition before a value is formatted as it is
+    assert catalan.format_prose("{seat} paga {n} $", {"seat": "Anna", "n": 3}) == "Anna paga 3 $"
     # a sentence that begins with a place begins with a capital
     assert catalan.format_prose("{site}: buida.", {"site": "Catedral de Caracas"}) == "La Catedral de Caracas: buida."
 

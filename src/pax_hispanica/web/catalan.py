@@ -11,6 +11,8 @@ sentence with `format_prose`; `article` and `join` are the pieces, tested one by
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from string import Formatter
 from typing import Any, Mapping
 
 # The article a place name takes in running text, by its first word (a common noun: "the Gulf
@@ -101,24 +103,41 @@ def format_prose(template: str, values: Mapping, place_keys: frozenset = PLACE_K
     """template.format_map(values) in Catalan: each place value with its article, each value
     joined to the preposition before it (`join`); a sentence that begins with an article
     begins with a capital. A missing key behaves as `values` says (SafeDict, StrictDict)."""
+    if not _needs_prose(template, place_keys):
+        return template.format_map(values)
     text = template.format_map(_MarkedMap(values, place_keys))
     if _OPEN not in text:
         return text
     out: list[str] = []
+    literal = ""                     # the template's own words right before the value
     for piece in re.split(f"({_OPEN}.*?{_CLOSE})", text, flags=re.DOTALL):
         if not piece.startswith(_OPEN):
             out.append(piece)
+            literal = piece
             continue
         value = piece[1:-1]
-        before = "".join(out)
-        m = _PREP.search(before[:-1]) if before.endswith(" ") else None
+        m = _PREP.search(literal[:-1]) if literal.endswith(" ") else None
         if m and value:
-            out = [before[:m.start()] + join(m.group(1), value)]
+            out[-1] = literal[:m.start()] + join(m.group(1), value)
         else:
-            if not before.strip() and starts_with_article(value):
+            if not "".join(out).strip() and starts_with_article(value):
                 value = value[:1].upper() + value[1:]     # "La Catedral de ... "
             out.append(value)
+        literal = ""
     return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def _needs_prose(template: str, place_keys: frozenset) -> bool:
+    """Whether any value of `template` is a place or follows a preposition (else it is
+    formatted as it is: most sentences, at no extra cost)."""
+    try:
+        fields = list(Formatter().parse(template))
+    except ValueError:
+        return True          # let format_map say what is wrong with it
+    return any(name is not None and (name.split(".")[0].split("[")[0] in place_keys
+                                     or _PREP.search(literal[:-1]) is not None and literal.endswith(" "))
+               for literal, name, _spec, _conv in fields)
 
 
 def starts_with_article(text: str) -> bool:
