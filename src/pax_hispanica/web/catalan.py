@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from string import Formatter
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 # The article a place name takes in running text, by its first word (a common noun: "the Gulf
 # of Mexico"); names that are proper nouns (Cuba, Caracas, La Habana, Europa) take none.
