@@ -11,9 +11,9 @@ sentence with `format_prose`; `article` and `join` are the pieces, tested one by
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from string import Formatter
-from collections.abc import Mapping
 from typing import Any
 
 # The article a place name takes in running text, by its first word (a common noun: "the Gulf
