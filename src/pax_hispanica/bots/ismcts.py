@@ -22,7 +22,10 @@ Each iteration
    colonies' earnings and legality will still bring, features.future_prestige);
 5. backs the per-seat values up the path.
 
-The most visited root action is played.  Reproducibility: the search PRNG is
+The most visited root action is played (``select="confident"``: the prior's action unless
+another root action's mean value is more than ``z`` standard errors above it; ``qnorm``: the
+root's UCB reads its children's means rescaled to 0..1; both off by default, docs/bots.md
+"What decides the root").  Reproducibility: the search PRNG is
 seeded from the bot's seed and the (view, legal) pair, so the same view and
 seed always give the same decision with ``iterations`` (a ``seconds`` budget
 depends on the machine's speed, so only iteration budgets are reproducible).
