@@ -22,7 +22,10 @@ Each iteration
    colonies' earnings and legality will still bring, features.future_prestige);
 5. backs the per-seat values up the path.
 
-The most visited root action is played.  Reproducibility: the search PRNG is
+The most visited root action is played (``select="confident"``: the prior's action unless
+another root action's mean value is more than ``z`` standard errors above it; ``qnorm``: the
+root's UCB reads its children's means rescaled to 0..1; both off by default, docs/bots.md
+"What decides the root").  Reproducibility: the search PRNG is
 seeded from the bot's seed and the (view, legal) pair, so the same view and
 seed always give the same decision with ``iterations`` (a ``seconds`` budget
 depends on the machine's speed, so only iteration budgets are reproducible).
@@ -128,8 +131,20 @@ class ISMCTSAgent(BaseAgent):
                  exploration: float = 0.3, temperature: float = 1.0,
                  max_iterations: int = 1_000_000, playout: str = "auto",
                  prior: float = 0.5, model: float = 0.8, future: float = 1.0,
-                 eval: str = "handwritten", **options: Any) -> None:  # noqa: A002 -- the bot option's name
+                 eval: str = "handwritten", select: str = "visits", z: float = 2.0, min_visits: int = 3,
+                 qnorm: bool | int | str = False, **options: Any) -> None:  # noqa: A002 -- the bot option's name
         super().__init__(seed, api, **options)
+        # the root's choice: the most visited action ("visits"), or ("confident") the most visited
+        # unless another root action's mean value beats the prior's by more than `z` standard
+        # errors (each with `min_visits` visits or more), then the best such action (docs/bots.md)
+        if select not in ("visits", "confident"):
+            raise ValueError("select is 'visits' or 'confident'")
+        self.select = select
+        self.z = float(z)
+        self.min_visits = int(min_visits)
+        # qnorm: at the root, UCB reads each child's mean value rescaled to 0..1 over the root's
+        # children (min-max, as MuZero does), so the exploration constant meets the values' spread
+        self.qnorm = str(qnorm).lower() not in ("0", "false", "no", "")
         if iterations is None and seconds is None:
             iterations = 200
         self.iterations = int(iterations) if iterations is not None else None
@@ -323,6 +338,7 @@ class ISMCTSAgent(BaseAgent):
             prior_action = self._heuristic.decide(view, legal)
             self._prior_key = action_key(prior_action)
         root: _Node | None = None
+        self._root_sq: dict[int, float] = {}     # select=confident: each root child's sum of squared values
         n_players = None
         iterations = 0
         budget_iters = self.iterations if self.iterations is not None else self.max_iterations
@@ -353,6 +369,8 @@ class ISMCTSAgent(BaseAgent):
             for k in candidates:
                 root.children.setdefault(k, _Node(n_players or 0, root_keys[k], me))
         best_key = max(candidates, key=lambda k: (root.children[k].visits, -_rank(k, root_keys)))
+        if self.select == "confident":
+            best_key = self._confident(root, candidates, best_key, me)
         elapsed = time.perf_counter() - t0
         self.total_iterations += iterations
         self.total_seconds += elapsed
@@ -370,6 +388,33 @@ class ISMCTSAgent(BaseAgent):
             ],
         }
         return root_keys[best_key]
+
+    def _confident(self, root: _Node, candidates: list[Key], best_key: Key, me: int) -> Key:
+        """select=confident: the prior's action (else the most visited) unless another root
+        action with `min_visits` visits has a mean value more than `z` standard errors (of the
+        difference of the two means, from each child's own values) above it; then the one of
+        those with the highest mean."""
+        sq = self._root_sq
+        base = self._prior_key if self._prior_key in candidates and root.children[self._prior_key].visits else best_key
+        b = root.children[base]
+
+        def stats(c: _Node) -> tuple[float, float]:
+            m = c.reward[me] / c.visits
+            var = max(0.0, sq.get(id(c), 0.0) / c.visits - m * m)
+            return m, var / c.visits
+
+        if b.visits < 2:
+            return best_key
+        mb, vb = stats(b)
+        best, best_m = base, mb
+        for k in candidates:
+            c = root.children[k]
+            if k == base or c.visits < max(2, self.min_visits):
+                continue
+            m, v = stats(c)
+            if m > best_m and m - mb > self.z * math.sqrt(v + vb):
+                best, best_m = k, m
+        return best
 
     def _iterate(self, state: Any, root: _Node, me: int, root_keys: dict[Key, Action],
                  rng: random.Random, n: int) -> None:
@@ -437,9 +482,15 @@ class ISMCTSAgent(BaseAgent):
             best, best_score = None, -1.0
             c_explore = self.exploration
             bias_key = self._prior_key if node is root else None
+            lo, width = 0.0, 1.0
+            if self.qnorm and node is root:
+                qs = [node.children[k].reward[seat] / node.children[k].visits for k, _ in keyed]
+                lo = min(qs)
+                width = (max(qs) - lo) or 1.0
             for k, a in keyed:
                 c = node.children[k]
-                score = c.reward[seat] / c.visits + c_explore * math.sqrt(math.log(c.avail) / c.visits)
+                score = ((c.reward[seat] / c.visits - lo) / width
+                         + c_explore * math.sqrt(math.log(c.avail) / c.visits))
                 if k == bias_key:          # progressive bias toward the heuristic's choice
                     score += self.prior / (1 + c.visits) ** 0.5
                 if score > best_score:
@@ -474,6 +525,9 @@ class ISMCTSAgent(BaseAgent):
             state = step(state, a)
             steps += 1
         values = self._values(state, n)
+        if self.select == "confident" and len(path) > 1:
+            key = id(path[1])
+            self._root_sq[key] = self._root_sq.get(key, 0.0) + values[me] * values[me]
         for nd in path:
             nd.visits += 1
             r = nd.reward
