@@ -39,7 +39,7 @@ __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", 
            "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
            "from_scenario", "known_cards", "index", "ViewIndex", "card_catalogue", "seed_hash", "verify", "load_ruleset",
-           "parameters", "verify_log", "verify_record", "ruleset_refusal", "OLD_RULESETS", "ruleset_versions", "view_ruleset", "count_actions", "nth_action", "iter_actions",
+           "parameters", "verify_log", "verify_record", "ruleset_refusal", "RulesetRefused", "OLD_RULESETS", "ruleset_versions", "view_ruleset", "count_actions", "nth_action", "iter_actions",
            "derived_seed", "decision_types", "SEALED_DECISIONS", "SEALED_ACTION_TYPES", "is_sealed_action",
            "is_sealed_decision", "board_layout", "unavailable", "battle_preview", "battle_previews",
            "ChanceNeeded", "new_game_with_outcomes", "apply_with_outcomes"]
@@ -53,6 +53,11 @@ OLD_FORMATS = {"paxh-record-1": "made by an earlier engine whose random generato
 # PRJ-50: under that version, built by the loader's version table (data/versions.toml) when it
 # is an earlier one. The earlier versions that are refused, not replayed, and why:
 OLD_RULESETS = {v.name: v.refused for v in _versions().values() if v.refused}
+
+
+class RulesetRefused(ValueError):
+    """PRJ-37: a record, saved game or stored game of a ruleset version this engine does not
+    replay (refused or unknown); the message says why and which versions it replays (PRJ-50)."""
 
 
 def ruleset_versions() -> dict[str, JsonDict]:
@@ -85,7 +90,7 @@ def _pinned(cfg: JsonDict, version: Any) -> Rulesets:
         try:
             load_ruleset(name, None, version=str(version))
         except UnknownVersion:
-            raise ValueError(ruleset_refusal(version, load_ruleset(name).version)) from None
+            raise RulesetRefused(ruleset_refusal(version, load_ruleset(name).version)) from None
     return partial(load_ruleset, version=str(version))
 
 
@@ -366,7 +371,7 @@ def replay(record: JsonDict, upto: int | None = None) -> Game:
     else:
         g = Game.new(record["config"], record["seed"], ruleset_version=made)
     if g.state.rs.version != record.get("ruleset_version", g.state.rs.version):
-        raise ValueError(ruleset_refusal(record["ruleset_version"], g.state.rs.version))
+        raise RulesetRefused(ruleset_refusal(record["ruleset_version"], g.state.rs.version))
     for a in actions:
         g.act(a)
     return g
