@@ -228,9 +228,9 @@ def _resolve_table(table: Raw, current: dict[str, Version]) -> dict[str, Version
             raise RulesetError(f"{fname}: [{name}] is a folder's current version; an entry names an earlier one")
         if not isinstance(entry, dict) or not set(entry) <= {"base", "params", "since", "refused"}:
             raise RulesetError(f"{fname}: [{name}] takes base, params and since, or refused")
-        if "refused" in entry:
-            if set(entry) != {"refused"} or not isinstance(entry["refused"], str) or not entry["refused"]:
-                raise RulesetError(f"{fname}: [{name}] refused is the reason alone, a string")
+        if "refused" in entry and (set(entry) != {"refused"} or not isinstance(entry["refused"], str)
+                                   or not entry["refused"]):
+            raise RulesetError(f"{fname}: [{name}] refused is the reason alone, a string")
 
     def resolve(name: str, seen: tuple[str, ...]) -> Version:
         if name in out:

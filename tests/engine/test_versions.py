@@ -18,6 +18,7 @@ from pax_hispanica.bots.heuristic import HeuristicAgent
 from pax_hispanica.cli import app as cli_app
 
 FIXTURE = Path(__file__).parent / "data" / "reference_2_game.json"
+SCENARIO = "battle_with_support.json"
 
 
 def sha(data: bytes | str) -> str:
@@ -225,3 +226,14 @@ def test_PRJ_50_every_version_of_the_shipped_table_builds():
         assert rs.version == name and rs.overrides == {}
         for key, value in v["params"].items():
             assert rs.params[key] == value
+
+
+def test_PRJ_50_a_scenario_record_replays_under_the_version_it_names():
+    scenario = json.loads((Path(__file__).parents[2] / "docs" / "scenarios" / SCENARIO).read_text())
+    g = api.from_scenario(scenario)
+    assert g.record["ruleset_version"] == "reference-3"
+    old = api.replay({**g.record, "ruleset_version": "reference-2"})
+    assert (old.state.rs.version, old.state.rs.prestige_to_win) == ("reference-2", 25)
+    assert old.record["ruleset_version"] == "reference-2"
+    with pytest.raises(api.RulesetRefused):
+        api.replay({**g.record, "ruleset_version": "reference-1"})
