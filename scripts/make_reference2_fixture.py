@@ -7,7 +7,9 @@ The commit (default: the parent of 8ca406f, which introduced reference-3) is ext
 subprocess whose PYTHONPATH is that old tree's src alone, so every byte below comes from the
 old engine and the old web server:
 
-* tests/engine/data/reference_2_game.json: one 3-player game of heuristic bots (seed 2050),
+* tests/engine/data/reference_2_game.json: the old reference ruleset's numbers (api.parameters,
+  [setup.by_players]) and the sha256 of its cards, board and map; one 3-player game of
+  heuristic bots (seed 2050),
   its record, and the sha256 of what the old engine made of it: every snapshot after each
   action (chained), the final snapshot, the full event log, and the final views of every seat
   and of a spectator (with and without the masked state);
@@ -59,7 +61,15 @@ def engine_game() -> dict:
     for seat in (None, 0, 1, 2):
         for full in (False, True):
             views[f"{seat}/{'state' if full else 'plain'}"] = sha(view_bytes(api.view(st, seat, include_state=full)))
-    return {"made_by": "scripts/make_reference2_fixture.py", "record": game.record,
+    rs = api.load_ruleset()
+    tables = {"parameters": api.parameters(), "by_players": {str(n): v for n, v in rs.params["by_players"].items()},
+              "cards": sha(json.dumps(api.card_catalogue(), sort_keys=True)),
+              "board": sha(json.dumps(api.board_layout(), sort_keys=True)),
+              "map": sha(json.dumps([rs.zone_ids, rs.zone_names, [list(a) for a in rs.adjacent], rs.col_ids, rs.col_zone, rs.col_goods,
+                                     rs.col_crown, rs.col_fort, rs.site_ids, rs.site_zone, rs.site_kind,
+                                     rs.site_count, rs.site_cap, rs.nation_order, rs.nations, rs.market, rs.haven,
+                                     rs.battle_cards], sort_keys=True))}
+    return {"made_by": "scripts/make_reference2_fixture.py", "ruleset": tables, "record": game.record,
             "expect": {"ruleset_version": st.rs.version, "prestige_to_win": st.rs.prestige_to_win,
                        "actions": len(game.record["actions"]), "result": api.result(st),
                        "snapshot_chain": chain, "final_snapshot": sha(api.snapshot(st)),

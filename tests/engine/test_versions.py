@@ -83,6 +83,23 @@ def test_PRJ_50_a_variant_of_today_with_the_old_goal_is_not_the_same_game_in_byt
     assert api.view(api.replay(record).state, None)["ruleset_params"] == {}
 
 
+def test_PRJ_50_reference_2s_numbers_cards_and_map_are_the_old_engines():
+    """Today's reference-2 (reference-3 with the table's numbers) has every number, card and
+    map entry the old engine's reference had: if a later version changes anything the table
+    cannot express (a card, the map, a number per player count), this fails."""
+    old = old_game()["ruleset"]
+    rs = api.load_ruleset("reference-2")
+    assert api.parameters("reference-2") == old["parameters"]
+    assert {str(n): v for n, v in rs.params["by_players"].items()} == old["by_players"]
+    assert sha(json.dumps(api.card_catalogue("reference-2"), sort_keys=True)) == old["cards"]
+    assert sha(json.dumps(api.board_layout("reference-2"), sort_keys=True)) == old["board"]
+    assert sha(json.dumps([rs.zone_ids, rs.zone_names, [list(a) for a in rs.adjacent], rs.col_ids, rs.col_zone,
+                           rs.col_goods, rs.col_crown, rs.col_fort, rs.site_ids, rs.site_zone, rs.site_kind,
+                           rs.site_count, rs.site_cap, rs.nation_order, rs.nations, rs.market, rs.haven,
+                           rs.battle_cards], sort_keys=True)) == old["map"]
+    assert api.parameters()["prestige_to_win"]["value"] == 5 != old["parameters"]["prestige_to_win"]["value"]
+
+
 def test_PRJ_50_reference_2_is_reference_3_with_the_goal_of_25():
     old, now = api.load_ruleset("reference-2"), api.load_ruleset()
     assert (now.version, now.prestige_to_win) == ("reference-3", 5)
