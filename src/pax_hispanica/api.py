@@ -81,8 +81,8 @@ _CURRENT = frozenset(v.name for v in _versions().values() if v.current)
 
 
 def _pinned(cfg: JsonDict, version: Any) -> Rulesets:
-    """The resolver for a new game of `cfg` at `version`; ValueError (PRJ-37's refusal, naming
-    the versions there are) when that ruleset has no such version."""
+    """The resolver for a new game of `cfg` at `version`; RulesetRefused (a ValueError: PRJ-37's
+    refusal, naming the versions there are) when that ruleset has no such version."""
     if version is None:
         return load_ruleset
     name = cfg.get("ruleset", "reference") if isinstance(cfg, dict) else None
@@ -90,7 +90,11 @@ def _pinned(cfg: JsonDict, version: Any) -> Rulesets:
         try:
             load_ruleset(name, None, version=str(version))
         except UnknownVersion:
-            raise RulesetRefused(ruleset_refusal(version, load_ruleset(name).version)) from None
+            try:
+                current = load_ruleset(name).version
+            except RulesetError:        # the config names a refused version itself
+                current = "none of that name"
+            raise RulesetRefused(ruleset_refusal(version, current)) from None
     return partial(load_ruleset, version=str(version))
 
 

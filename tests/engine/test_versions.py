@@ -254,3 +254,12 @@ def test_PRJ_50_a_scenario_record_replays_under_the_version_it_names():
     assert old.record["ruleset_version"] == "reference-2"
     with pytest.raises(api.RulesetRefused):
         api.replay({**g.record, "ruleset_version": "reference-1"})
+
+
+def test_PRJ_37_PRJ_50_a_config_naming_a_refused_version_is_refused_with_the_reason():
+    with pytest.raises(api.RulesetRefused) as e:
+        api.Game.new(api.Config(players=3, ruleset="reference-1"), 1, ruleset_version="reference-1")
+    assert "RULES.md's numbers" in str(e.value) and "reference-2" in str(e.value)
+    with pytest.raises(api.RulesetError) as e2:       # unpinned: the loader's own refusal
+        api.Game.new(api.Config(players=3, ruleset="reference-1"), 1)
+    assert "refused" in str(e2.value) and "reference-3" in str(e2.value)
