@@ -40,7 +40,10 @@ EXEMPT: dict[str, str] = {
     "PRJ-35": "the web server's ratings apply it (web/ratings.py) to finished games; no engine event "
               "cites it: tests/web/test_ratings.py",
     "PRJ-37": "replaying a record applies it (api.replay, web/integrity.py), before any event; no engine "
-              "event cites it: tests/engine/test_record.py, tests/web/test_damaged.py",
+              "event cites it: tests/engine/test_record.py, tests/web/test_damaged.py, tests/engine/test_versions.py",
+    "PRJ-50": "the loader's version table applies it (rulesets.py, data/versions.toml) when a record "
+              "names an earlier version; no engine event cites it: tests/engine/test_versions.py, "
+              "tests/web/test_versions_web.py",
     "PRJ-39": "the web server's clocks apply it (web/clocks.py, pace \"year\") with ordinary actions; no "
               "engine event cites it: tests/web/test_online.py",
     "PRJ-45": "determinize's samples apply it (engine/sampling.py), outside any game; no engine event "

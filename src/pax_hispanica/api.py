@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from collections.abc import Mapping, Sequence
 from os import PathLike
@@ -20,7 +21,7 @@ from .engine.decisions import DECISIONS as _DECISIONS, describe as _describe
 from .engine.errors import IllegalAction
 from .engine.flow import acting as _acting
 from .engine.rules import RULES
-from .engine.ruleset import RulesetError, parameter_names
+from .engine.ruleset import RulesetError, Rulesets, parameter_names
 from .engine.keys import derived_seed
 from .engine.knowledge import known_cards as _known_cards
 from .engine.view_index import ViewIndex, index
@@ -31,14 +32,14 @@ from .engine.sealed import verify, verify_log
 from .engine.setup import new_state
 from .engine.state import Result, State
 from .engine.rng import Chance as _Chance, ChanceNeeded
-from .rulesets import load_ruleset
+from .rulesets import UnknownVersion, load_ruleset, version_list, versions as _versions
 
 __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
            "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "model_view", "bid_facts", "score_facts", "information_state", "redact", "determinize", "determinizer",
            "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
            "from_scenario", "known_cards", "index", "ViewIndex", "card_catalogue", "seed_hash", "verify", "load_ruleset",
-           "parameters", "verify_log", "verify_record", "ruleset_refusal", "OLD_RULESETS", "count_actions", "nth_action", "iter_actions",
+           "parameters", "verify_log", "verify_record", "ruleset_refusal", "RulesetRefused", "OLD_RULESETS", "ruleset_versions", "view_ruleset", "count_actions", "nth_action", "iter_actions",
            "derived_seed", "decision_types", "SEALED_DECISIONS", "SEALED_ACTION_TYPES", "is_sealed_action",
            "is_sealed_decision", "board_layout", "unavailable", "battle_preview", "battle_previews",
            "ChanceNeeded", "new_game_with_outcomes", "apply_with_outcomes"]
@@ -48,15 +49,59 @@ __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", 
 RECORD_FORMAT = "paxh-record-2"
 OLD_FORMATS = {"paxh-record-1": "made by an earlier engine whose random generator (SplitMix64) this "
                                 "version no longer has; it cannot be replayed exactly"}
-# PRJ-37: a record names the ruleset version it was made with and replays only under it.
-# Earlier versions of the reference ruleset, and why a record of one is refused, not replayed.
-OLD_RULESETS = {"reference-1": "the reference ruleset before PRJ-37, with RULES.md's numbers or, for "
-                               "a while, PRJ-36's (money_per_prestige, start_money, plunder_money, "
-                               "privateer_money): which, the record cannot tell, and under other "
-                               "numbers its moves make another game",
-                "reference-2": "the reference ruleset of PRJ-36's numbers with prestige_to_win 25, before "
-                               "PRJ-55 lowered the goal; play it again as a variant of this version "
-                               "with --set prestige_to_win=25 (PRJ-31), as a new game"}
+# PRJ-37: a record names the ruleset version it was made with and replays only under it;
+# PRJ-50: under that version, built by the loader's version table (data/versions.toml) when it
+# is an earlier one. The earlier versions that are refused, not replayed, and why:
+OLD_RULESETS = {v.name: v.refused for v in _versions().values() if v.refused}
+
+
+class RulesetRefused(ValueError):
+    """PRJ-37: a record, saved game or stored game of a ruleset version this engine does not
+    replay (refused or unknown); the message says why and which versions it replays (PRJ-50)."""
+
+
+def ruleset_versions() -> dict[str, JsonDict]:
+    """PRJ-50: every ruleset version this engine knows, name -> {"folder": the data folder it
+    is built from (None: refused), "current": a folder's own version, "base" and "params": an
+    earlier version is its base with these numbers, "since": the decision after which it is
+    earlier, "refused": why a record of it is not replayed (None: it is)}."""
+    return {v.name: {"folder": v.folder, "current": v.current, "base": v.base, "params": dict(v.params),
+                     "since": v.since, "refused": v.refused} for v in _versions().values()}
+
+
+def _rulesets(version: Any) -> Rulesets:
+    """The resolver of a game pinned to ruleset `version` (PRJ-50); the plain loader for none
+    or a folder's current version (the same Ruleset objects: nothing changes for them)."""
+    if version is None or version in _CURRENT:
+        return load_ruleset
+    return partial(load_ruleset, version=str(version))
+
+
+_CURRENT = frozenset(v.name for v in _versions().values() if v.current)
+
+
+def _pinned(cfg: JsonDict, version: Any) -> Rulesets:
+    """The resolver for a new game of `cfg` at `version`; RulesetRefused (a ValueError: PRJ-37's
+    refusal, naming the versions there are) when that ruleset has no such version."""
+    if version is None:
+        return load_ruleset
+    name = cfg.get("ruleset", "reference") if isinstance(cfg, dict) else None
+    if isinstance(name, str):
+        try:
+            load_ruleset(name, None, version=str(version))
+        except UnknownVersion:
+            try:
+                current = load_ruleset(name).version
+            except RulesetError:        # the config names a refused version itself
+                current = "none of that name"
+            raise RulesetRefused(ruleset_refusal(version, current)) from None
+    return partial(load_ruleset, version=str(version))
+
+
+def view_ruleset(view: JsonDict) -> Any:
+    """The Ruleset a view was made under: its "ruleset", "ruleset_params" and "ruleset_version"
+    (PRJ-50: an earlier version's numbers for a game of it); what a bot reading views loads."""
+    return _rulesets(view.get("ruleset_version"))(view.get("ruleset", "reference"), view.get("ruleset_params") or None)
 
 
 @dataclass
@@ -79,8 +124,11 @@ def _config(config: ConfigLike) -> JsonDict:
     return config.to_dict() if isinstance(config, Config) else dict(config)
 
 
-def new_game(config: ConfigLike, seed: int) -> State:
-    return new_state(_config(config), seed, rulesets=load_ruleset)[0]
+def new_game(config: ConfigLike, seed: int, ruleset_version: str | None = None) -> State:
+    """A new game's state; `ruleset_version` pins an earlier version of its ruleset (PRJ-50;
+    default: the ruleset's current one, or the version the config's `ruleset` names)."""
+    cfg = _config(config)
+    return new_state(cfg, seed, rulesets=_pinned(cfg, ruleset_version))[0]
 
 
 def _all_used(chance: _Chance) -> None:
@@ -155,7 +203,7 @@ def _seat_view(state_or_view: State | JsonDict, seat: int | None) -> tuple[JsonD
         return _view.view(state_or_view, seat), state_or_view.rs
     if seat is not None and state_or_view.get("viewer") != seat:
         raise ValueError(f"a view of seat {state_or_view.get('viewer')!r} cannot answer for seat {seat}")
-    return state_or_view, load_ruleset
+    return state_or_view, _rulesets(state_or_view.get("ruleset_version"))
 
 
 def unavailable(state_or_view: State | JsonDict, seat: int | None = None) -> list[JsonDict]:
@@ -205,18 +253,18 @@ score_facts = _information.score_facts   # summary's facts a search's cut-off sc
 def determinize(v: JsonDict, seed: int, known: JsonDict | None = None) -> State:
     """A full State consistent with a view with its "state", or with an information state
     (engine/information.py, determinize; `known`: known_cards of the viewer's log)."""
-    return _information.determinize(v, seed, known, rulesets=load_ruleset)
+    return _information.determinize(v, seed, known, rulesets=_rulesets(v.get("ruleset_version")))
 
 
 def determinizer(v: JsonDict, known: JsonDict | None = None) -> _information.Determinizer:
     """The samples of one view, worked out once: determinizer(view)(seed) == determinize(view, seed)."""
-    return _information.Determinizer(v, known, rulesets=load_ruleset)
+    return _information.Determinizer(v, known, rulesets=_rulesets(v.get("ruleset_version")))
 
 
 def known_cards(view: JsonDict, events: list[Event]) -> JsonDict:
     """What `view["viewer"]` can know of each hand and deck, from its view and its log
     (`redact(events, viewer)`); docs/api.md, "What a seat knows"."""
-    return _known_cards(view, events, load_ruleset)
+    return _known_cards(view, events, _rulesets(view.get("ruleset_version")))
 
 
 def card_catalogue(ruleset: str = "reference") -> dict[str, JsonDict]:
@@ -240,10 +288,11 @@ def board_layout(ruleset: str = "reference") -> JsonDict:
                         for n in rs.nation_order}}
 
 
-def parameters(ruleset: str = "reference", params: JsonDict | None = None) -> dict[str, JsonDict]:
+def parameters(ruleset: str = "reference", params: JsonDict | None = None,
+               version: str | None = None) -> dict[str, JsonDict]:
     """The numbers a variant may override (PRJ-31): name -> {"value", "type", "range"} in this
-    ruleset; "range" is [least, most] for a whole number, None for a name (a string)."""
-    rs = load_ruleset(ruleset, params)
+    ruleset (at `version`, PRJ-50); "range" is [least, most] for a whole number, None for a name."""
+    rs = load_ruleset(ruleset, params, version=version)
     ranges = rs.params["ranges"]
     return {k: {"value": rs.params[k], "type": t, "range": list(ranges[k]) if k in ranges else None}
             for k, t in parameter_names().items()}
@@ -261,9 +310,13 @@ def snapshot(state: State) -> bytes:
     return json.dumps(state.to_dict(), separators=(",", ":")).encode()
 
 
-def restore(data: bytes) -> State:
+def restore(data: bytes, ruleset_version: str | None = None) -> State:
+    """The State of a snapshot. A snapshot names its ruleset as its config does (a folder, or a
+    version: PRJ-50), not the version; `ruleset_version` pins it (the game's record's), so a
+    snapshot of an earlier version's game restores under that version's numbers."""
     d = json.loads(data)
-    return State.from_dict(d, load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None))
+    params = (d.get("config") or {}).get("params") or None
+    return State.from_dict(d, load_ruleset(d["ruleset"], params, version=ruleset_version))
 
 
 class Game:
@@ -275,16 +328,19 @@ class Game:
         self.events = events
 
     @classmethod
-    def new(cls, config: ConfigLike, seed: int) -> "Game":
+    def new(cls, config: ConfigLike, seed: int, ruleset_version: str | None = None) -> "Game":
+        """A new game; `ruleset_version` pins an earlier version of its ruleset (PRJ-50: a
+        record's or a stored game's), else the config's ruleset gives it (a new game: the
+        current version). ValueError when that ruleset has no such version (PRJ-37)."""
         cfg = _config(config)
-        st, events = new_state(cfg, seed, rulesets=load_ruleset)
+        st, events = new_state(cfg, seed, rulesets=_pinned(cfg, ruleset_version))
         rec = {"format": RECORD_FORMAT, "ruleset_version": st.rs.version, "config": cfg, "seed": seed,
                "actions": []}
         return cls(rec, st, events)
 
     @classmethod
-    def from_scenario(cls, scenario: JsonDict) -> "Game":
-        st, events = _build_scenario(scenario, load_ruleset)
+    def from_scenario(cls, scenario: JsonDict, ruleset_version: str | None = None) -> "Game":
+        st, events = _build_scenario(scenario, _pinned(scenario.get("config") or {}, ruleset_version))
         rec = {"format": RECORD_FORMAT, "ruleset_version": st.rs.version, "scenario":
                {k: v for k, v in scenario.items() if k != "actions"}, "config": scenario["config"],
                "seed": scenario.get("seed", 0), "actions": []}
@@ -312,22 +368,26 @@ def replay(record: JsonDict, upto: int | None = None) -> Game:
     if fmt != RECORD_FORMAT:
         raise ValueError(f"unknown record format {str(fmt)[:40]!r}")
     actions = record["actions"] if upto is None else record["actions"][:upto]
+    made = record.get("ruleset_version")     # PRJ-50: the game replays under its own version
+    made = None if made is None else str(made)
     if "scenario" in record:
-        g = Game.from_scenario(record["scenario"])
+        g = Game.from_scenario(record["scenario"], ruleset_version=made)
     else:
-        g = Game.new(record["config"], record["seed"])
+        g = Game.new(record["config"], record["seed"], ruleset_version=made)
     if g.state.rs.version != record.get("ruleset_version", g.state.rs.version):
-        raise ValueError(ruleset_refusal(record["ruleset_version"], g.state.rs.version))
+        raise RulesetRefused(ruleset_refusal(record["ruleset_version"], g.state.rs.version))
     for a in actions:
         g.act(a)
     return g
 
 
 def ruleset_refusal(made: Any, engine: str) -> str:
-    """PRJ-37: why a record of ruleset version `made` is not replayed by this engine's `engine`."""
+    """PRJ-37: why a record of ruleset version `made` is not replayed by this engine's `engine`
+    (its ruleset's current version), with the versions it does replay (PRJ-50)."""
     made = str(made)[:40]
     why = OLD_RULESETS.get(made, "a version this engine does not have")
-    return f"record made with ruleset {made}, this engine has {engine} (PRJ-37): {made} is {why}"
+    return (f"record made with ruleset {made}, this engine has {engine} (PRJ-37): {made} is {why}; "
+            f"the versions it replays: {version_list()} (PRJ-50)")
 
 
 def verify_record(record: JsonDict) -> list[str]:

@@ -174,12 +174,18 @@ def db_check(
             typer.echo(f"checked {done}/{total} games", err=True)
 
     try:
-        damaged, total = check_database(url, progress)
+        by_version: dict[str, list[int]] = {}
+        damaged, total = check_database(url, progress, by_version)
     except NoSchema as e:
         typer.echo(f"paxh db check: {e}", err=True)
         raise typer.Exit(2) from None
     for gid, reason in damaged:
         typer.echo(f"damaged game {gid}: {reason}")
+    current = {name for name, v in api.ruleset_versions().items() if v["current"]}
+    for version, (games, bad) in sorted(by_version.items()):   # PRJ-50: each replays under its own version
+        what = "current" if version in current else "earlier, replayed under its own numbers" \
+            if version in api.ruleset_versions() and not api.ruleset_versions()[version]["refused"] else "not replayed"
+        typer.echo(f"ruleset {version}: {games} games, {bad} damaged ({what})")
     typer.echo(f"{total} games checked, {len(damaged)} damaged", err=True)
     if damaged:
         raise typer.Exit(1)

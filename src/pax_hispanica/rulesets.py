@@ -11,11 +11,21 @@ and a name is not looked up on disk again once loaded (states are rebuilt often:
 
 `load_ruleset` is what the api (`api.load_ruleset`) and the engine functions given a
 resolver call; outer layers reach it through `pax_hispanica.api`.
+
+PRJ-50: the version table. `data/versions.toml` names each earlier version of a ruleset that
+is exactly a later one with some numbers changed (reference-2 = reference-3 with
+prestige_to_win 25), and the versions that are refused, with the reason. A version name loads
+like a folder name (`load_ruleset("reference-2")`), and `load_ruleset(name, params,
+version=V)` loads the folder's version V (a record's `ruleset_version`): the base version
+with the table's numbers, under the old name, with no variant parameters of its own, so a
+game of V views, records and hashes exactly as the engine of V made them. Adding a version
+is one entry of that file (docs/rules.md PRJ-50).
 """
 
 from __future__ import annotations
 
 import tomllib
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -32,18 +42,48 @@ from .engine.ruleset import (
     variant,
 )
 
-__all__ = ["DATA", "FILE_NAMES", "PARAMS", "Ruleset", "RulesetError", "check_params", "folder_of", "load_ruleset",
-           "parameter_names", "parameter_types", "read_files"]
+__all__ = ["DATA", "FILE_NAMES", "PARAMS", "Ruleset", "RulesetError", "UnknownVersion", "Version",
+           "VERSIONS_FILE", "check_params", "folder_of", "load_ruleset", "parameter_names", "parameter_types",
+           "read_files", "version_list", "versions"]
 
 DATA = Path(__file__).resolve().parent / "data"
+VERSIONS_FILE = DATA / "versions.toml"
 Raw = dict[str, Any]
 
 
-def load_ruleset(name: str = "reference", params: Raw | None = None) -> Ruleset:
-    """Load a ruleset by name (a folder of pax_hispanica/data) or by path; loaded once per folder.
+class UnknownVersion(RulesetError):
+    """A ruleset version this loader does not build (refused, or unknown); the message says
+    which versions there are (PRJ-50)."""
+
+
+@dataclass(frozen=True)
+class Version:
+    """One ruleset version the loader knows (PRJ-50): a folder's current version (no params),
+    an earlier one built from it (`params`: every number that differs from the folder's data,
+    through the chain of bases), or a refused one (`refused`: why; `folder` None)."""
+
+    name: str
+    folder: str | None
+    params: tuple[tuple[str, Any], ...] = ()
+    base: str | None = None
+    since: str | None = None
+    refused: str | None = None
+
+    @property
+    def current(self) -> bool:
+        return self.folder is not None and self.base is None
+
+
+def load_ruleset(name: str = "reference", params: Raw | None = None, version: str | None = None) -> Ruleset:
+    """Load a ruleset by name (a folder of pax_hispanica/data, or a version of one: PRJ-50) or
+    by path; loaded once per folder.
 
     ``params`` overrides some of its numbers by name (PRJ-31: a variant, as
-    ``{"crown_colony_prestige": 1}``); they are checked against the schema."""
+    ``{"crown_colony_prestige": 1}``); they are checked against the schema. ``version``: the
+    version of that ruleset to load (a record's ``ruleset_version``, PRJ-50); a version the
+    folder does not have raises UnknownVersion, naming those it has."""
+    if version is not None:
+        name = _pinned_name(name, str(version))
     if not params:
         return _by_name(name)      # no path lookup once loaded: states are rebuilt often (ISMCTS)
     if not isinstance(params, dict) or len(params) > len(parameter_types()):
@@ -77,19 +117,152 @@ def read_files(folder: Path) -> dict[str, Raw]:
     return files
 
 
+def _is_version_name(name: str) -> bool:
+    """A name that is not a folder of pax_hispanica/data but a version of one (PRJ-50)."""
+    return "/" not in name and not (DATA / name).is_dir() and name in versions()
+
+
 @lru_cache(maxsize=64)
 def _by_name(name: str) -> Ruleset:
+    if _is_version_name(name):
+        return _version(name)
     return _load_folder(folder_of(name))
 
 
 @lru_cache(maxsize=64)
 def _variant_named(name: str, items: tuple[tuple[str, Any], ...]) -> Ruleset:
-    return _variant(folder_of(name), tuple(sorted(check_params(dict(items)).items())))
+    base: Path | str = name if _is_version_name(name) else folder_of(name)
+    return _variant(base, tuple(sorted(check_params(dict(items)).items())))
 
 
 @lru_cache(maxsize=64)
-def _variant(folder: Path, overrides: tuple[tuple[str, Any], ...]) -> Ruleset:
-    return variant(_load_folder(folder), dict(overrides))
+def _variant(base: Path | str, overrides: tuple[tuple[str, Any], ...]) -> Ruleset:
+    return variant(_load_folder(base) if isinstance(base, Path) else _version(base), dict(overrides))
+
+
+# ---- PRJ-50: the version table --------------------------------------------------------------
+
+@lru_cache(maxsize=16)
+def _version(name: str) -> Ruleset:
+    """An earlier version built from its folder's data with the table's numbers, under its own
+    name; its variant parameters are none (a game's own `params` go on top, as before)."""
+    v = versions().get(name)
+    if v is None or v.folder is None:
+        raise UnknownVersion(_unknown(name))
+    base = _load_folder((DATA / v.folder).resolve())
+    if not v.params:
+        return base
+    for n, over in base.params["by_players"].items():    # a number per player count is not one number
+        if any(k in over for k, _ in v.params):
+            raise RulesetError(f"{VERSIONS_FILE.name}: [{name}] changes a number that {v.folder} sets per "
+                               f"player count ([setup.by_players.{n}]): not expressible as one number")
+    rs = variant(base, dict(v.params))
+    rs.version = name
+    rs.overrides = {}
+    return rs
+
+
+@lru_cache(maxsize=64)
+def _pinned_name(name: str, version: str) -> str:
+    """The name that loads ruleset `name` at `version`: `name` itself when that is its version,
+    else the version's own name when the table builds it from the same folder."""
+    if _by_name(name).version == version:
+        return name
+    v = versions().get(version)
+    if v is not None and v.folder is not None and "/" not in name:
+        folder = versions()[name].folder if _is_version_name(name) else name
+        if folder_of(folder or "") == (DATA / v.folder).resolve():
+            return version
+    raise UnknownVersion(_unknown(version, name))
+
+
+def _unknown(version: str, name: str | None = None) -> str:
+    v = versions().get(version)
+    shown = version[:40]
+    if v is not None and v.refused:
+        head = f"ruleset version {shown} is refused: it is {v.refused}"
+    elif name is not None and v is not None:
+        head = f"ruleset {name[:60]} has no version {shown} (that is a version of {v.folder})"
+    elif name is not None:
+        head = f"ruleset {name[:60]} has no version {shown}"
+    else:
+        head = f"no ruleset version {shown}"
+    return f"{head}; the versions this engine plays: {version_list()} (PRJ-50)"
+
+
+def version_list() -> str:
+    """The versions the loader builds and those it refuses, in words (for error messages)."""
+    vs = versions().values()
+    playable = [f"{v.name} (current, ruleset {v.folder})" if v.current else
+                f"{v.name} ({v.base} with {', '.join(f'{k}={val}' for k, val in v.params)})"
+                for v in vs if v.folder is not None]
+    refused = [v.name for v in vs if v.refused]
+    return ", ".join(playable) + (f"; refused: {', '.join(refused)}" if refused else "")
+
+
+@lru_cache(maxsize=1)
+def versions() -> dict[str, Version]:
+    """Every ruleset version the loader knows: each folder's current one (its ruleset.toml's
+    `version`), then data/versions.toml's entries, each resolved to its folder and every
+    number that differs from it (through its chain of bases). Checked: a base that exists,
+    no loop, parameters the schema knows (check_params), a refusal's reason."""
+    out: dict[str, Version] = {}
+    for folder in sorted(DATA.iterdir()):
+        try:
+            with (folder / "ruleset.toml").open("rb") as f:
+                name = tomllib.load(f).get("version")
+        except (FileNotFoundError, NotADirectoryError, tomllib.TOMLDecodeError):
+            continue
+        if isinstance(name, str):
+            out[name] = Version(name, folder.name)
+    with VERSIONS_FILE.open("rb") as f:
+        table = tomllib.load(f)
+    return _resolve_table(table, out)
+
+
+def _resolve_table(table: Raw, current: dict[str, Version]) -> dict[str, Version]:
+    fname = VERSIONS_FILE.name
+    out = dict(current)
+    for name, entry in table.items():
+        if name in out:
+            raise RulesetError(f"{fname}: [{name}] is a folder's current version; an entry names an earlier one")
+        if not isinstance(entry, dict) or not set(entry) <= {"base", "params", "since", "refused"}:
+            raise RulesetError(f"{fname}: [{name}] takes base, params and since, or refused")
+        if "refused" in entry and (set(entry) != {"refused"} or not isinstance(entry["refused"], str)
+                                   or not entry["refused"]):
+            raise RulesetError(f"{fname}: [{name}] refused is the reason alone, a string")
+
+    def resolve(name: str, seen: tuple[str, ...]) -> Version:
+        if name in out:
+            return out[name]
+        entry = table.get(name)
+        if entry is None:
+            raise RulesetError(f"{fname}: [{seen[-1]}] base {name!r} is no version: neither a folder's "
+                               f"current one nor an entry")
+        if name in seen:
+            raise RulesetError(f"{fname}: [{name}] is its own base (through {' -> '.join(seen)})")
+        if "refused" in entry:
+            if seen:
+                raise RulesetError(f"{fname}: [{seen[-1]}] base {name!r} is refused")
+            out[name] = Version(name, None, refused=" ".join(entry["refused"].split()))
+            return out[name]
+        if not isinstance(entry.get("base"), str) or not isinstance(entry.get("params", {}), dict):
+            raise RulesetError(f"{fname}: [{name}] needs base = a version, and params = a table")
+        try:
+            own = check_params(dict(entry.get("params", {})))
+        except RulesetError as e:
+            raise RulesetError(f"{fname}: [{name}] params: {e}") from None
+        base = resolve(entry["base"], (*seen, name))
+        params = dict(base.params)
+        params.update(own)
+        since = entry.get("since")
+        out[name] = Version(name, base.folder, tuple(sorted(params.items())), entry["base"],
+                            since if isinstance(since, str) else None)
+        return out[name]
+
+    for name in table:
+        resolve(name, ())
+    return out
 
 
 @lru_cache(maxsize=16)

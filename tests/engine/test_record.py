@@ -114,16 +114,14 @@ def test_the_same_seed_gives_the_same_game_in_other_processes_with_other_hash_se
         assert out.stdout.strip() == here
 
 
-def test_PRJ_55_a_record_of_reference_2_is_refused_with_the_way_to_play_it_again():
-    """reference-2 had the goal of 25 Prestige; under reference-3's goal (PRJ-55) its moves
-    could make a game that ends earlier, so its record is refused, never replayed, and the
-    refusal says how to play that ruleset again (a variant, PRJ-31)."""
+def test_PRJ_55_PRJ_50_a_record_of_reference_2_replays_under_its_goal_of_25():
+    """reference-2 had the goal of 25 Prestige; reference-3's is 5 (PRJ-55). A record that
+    names reference-2 replays under reference-2's numbers (the version table, PRJ-50), not
+    reference-3's; a new game gets reference-3 (tests/engine/test_versions.py replays a record
+    the old engine made)."""
     g = play(2, 5, stop=lambda g: len(g.record["actions"]) >= 3)
     old = {**g.record, "ruleset_version": "reference-2"}
-    with pytest.raises(ValueError) as e:
-        api.replay(old)
-    msg = str(e.value)
-    assert "reference-2" in msg and "reference-3" in msg and "PRJ-37" in msg and "PRJ-55" in msg, msg
-    assert "--set prestige_to_win=25" in msg
-    again = api.Game.new({**g.record["config"], "params": {"prestige_to_win": 25}}, g.record["seed"])
-    assert again.state.rs.prestige_to_win == 25 and api.load_ruleset().prestige_to_win == 5
+    r = api.replay(old)
+    assert (r.state.rs.version, r.state.rs.prestige_to_win) == ("reference-2", 25)
+    assert r.record["ruleset_version"] == "reference-2"
+    assert api.replay(g.record).state.rs.prestige_to_win == 5 == api.load_ruleset().prestige_to_win

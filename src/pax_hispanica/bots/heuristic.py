@@ -47,8 +47,11 @@ class HeuristicAgent(BaseAgent):
     def rs(self, view: dict) -> Any:
         params = view.get("ruleset_params") or None
         if (self._rs is None or self._rs.name != view.get("ruleset", self._rs.name)
-                or (getattr(self._rs, "overrides", None) or None) != params):
-            self._rs = self.api.load_ruleset(view.get("ruleset", "reference"), params)
+                or (getattr(self._rs, "overrides", None) or None) != params
+                or getattr(self._rs, "version", None) != view.get("ruleset_version", getattr(self._rs, "version", None))):
+            # PRJ-50: a game of an earlier ruleset version is played with that version's numbers
+            self._rs = (self.api.view_ruleset(view) if hasattr(self.api, "view_ruleset")
+                        else self.api.load_ruleset(view.get("ruleset", "reference"), params))
             self._dist = {}
         return self._rs
 

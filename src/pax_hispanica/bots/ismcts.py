@@ -322,11 +322,13 @@ class ISMCTSAgent(BaseAgent):
         rng = random.Random(stable_seed("ismcts", self.seed, view, legal))
         self._playout_bots = {}     # fresh playout bots: a decision never depends on earlier ones
         self._card_memo, self._bid_memo = self._memos.setdefault(
-            json.dumps([view.get("ruleset"), view.get("ruleset_params") or None], sort_keys=True), ({}, {}))
+            json.dumps([view.get("ruleset"), view.get("ruleset_params") or None, view.get("ruleset_version")],
+                       sort_keys=True), ({}, {}))
         self._prior_key = None
         self._chest = self._rs = self._worth = None
         if hasattr(api, "load_ruleset") and "ruleset" in view:
-            self._rs = api.load_ruleset(view["ruleset"], view.get("ruleset_params") or None)
+            self._rs = (api.view_ruleset(view) if hasattr(api, "view_ruleset")     # PRJ-50: the view's version
+                        else api.load_ruleset(view["ruleset"], view.get("ruleset_params") or None))
             self._chest = chest_prestige(self._rs)
             self._worth = legality_worth(self._rs)
         prior_action = None

@@ -89,12 +89,14 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-35": ("PRJ", "Rated games: finished table games with no variant, an account, and no seat a bot took over"),
     "PRJ-36": ("PRJ", "Tuned reference numbers: $6 a Prestige, $6 to start, PLUNDER $3 and PRIVATEER $0 per Chest"),
     # applied when a record is replayed (api.replay, web/integrity.py), never by a game's events
-    "PRJ-37": ("PRJ", "The ruleset's version: a record of another version is refused, never replayed"),
+    "PRJ-37": ("PRJ", "The ruleset's version: a record replays only under the version it names; one this engine lacks is refused"),
     "PRJ-38": ("PRJ", "Variant plunder_loading = sack_or_own: a PLUNDER fleet also loads its own colonies' Chests free"),
     # applied by the web server's clocks (web/clocks.py, pace "year"), never by the engine
     "PRJ-39": ("PRJ", "Days per Year: one time budget for a seat's decisions of one Year"),
     # applied by determinize's samples (engine/sampling.py, engine/information.py), never by a game's events
     "PRJ-45": ("PRJ", "A search's samples draw from one keyed SHAKE-256 stream each, not from the game's generator"),
+    # applied by the loader's version table (rulesets.py, data/versions.toml) when a record is replayed
+    "PRJ-50": ("PRJ", "Earlier ruleset versions: one that is a later version with other numbers replays under its own numbers"),
     # a number of the ruleset (prestige_to_win), applied by CYC-2's check
     "PRJ-55": ("PRJ", "The Prestige goal where games end: prestige_to_win 5 (reference-3)"),
     # applied by the RL layer's explicit chance nodes (rl/openspiel.py) through rng.draw's seam, never in a game's events

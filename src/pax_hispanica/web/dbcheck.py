@@ -38,9 +38,12 @@ class NoSchema(Exception):
     """The URL holds no Pax Hispanica database of this version."""
 
 
-def check_database(url: str, progress: Callable[[int, int], None] | None = None) -> tuple[list[tuple[str, str]], int]:
+def check_database(url: str, progress: Callable[[int, int], None] | None = None,
+                   by_version: dict[str, list[int]] | None = None) -> tuple[list[tuple[str, str]], int]:
     """([(game id, what is wrong)], number of games checked). Raises NoSchema when the URL
-    holds no database of this version (nothing is created or migrated: the check is read-only)."""
+    holds no database of this version (nothing is created or migrated: the check is read-only).
+    `by_version`, if given, is filled with ruleset version -> [games, of them damaged] (PRJ-50:
+    a game replays under the version its row names)."""
     u = sa.engine.make_url(db.sync_url(url))
     if u.get_backend_name() == "sqlite" and not (u.database and Path(u.database).is_file()):
         raise NoSchema(f"no database file at {u.database}")
@@ -60,6 +63,10 @@ def check_database(url: str, progress: Callable[[int, int], None] | None = None)
                     reason = check_game(conn, g)
                     if reason is not None:
                         damaged.append((gid, reason))
+                    if by_version is not None:
+                        counts = by_version.setdefault(str(g["ruleset_version"] or "(none)")[:64], [0, 0])
+                        counts[0] += 1
+                        counts[1] += reason is not None
                 if progress is not None and (i % PROGRESS_EVERY == 0 or i == len(ids)):
                     progress(i, len(ids))
     finally:

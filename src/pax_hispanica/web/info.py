@@ -70,10 +70,22 @@ def rule_titles() -> dict:
     return out
 
 
-@lru_cache(maxsize=8)
-def win_condition(ruleset: str = "reference") -> dict:
-    """The numbers of the win condition (CYC-2, CYC-3) as the ruleset's data has them."""
-    params = api.parameters(ruleset)
-    return {"cycles": params["cycles"]["value"], "prestige": params["prestige_to_win"]["value"],
-            "money": params["money_per_prestige"]["value"], "colony": params["prestige_per_colony"]["value"],
-            "start_money": params["start_money"]["value"]}
+@lru_cache(maxsize=32)
+def win_condition(ruleset: str = "reference", version: str | None = None,
+                  params: tuple[tuple[str, object], ...] = ()) -> dict:
+    """The numbers of the win condition (CYC-2, CYC-3) as the ruleset's data has them, at
+    `version` (PRJ-50: an earlier version's numbers; None: the current one) and with a game's
+    variant `params` (PRJ-31), plus the version they are of."""
+    p = api.parameters(ruleset, dict(params) or None, version=version)
+    shown = version or api.load_ruleset(ruleset).version
+    return {"cycles": p["cycles"]["value"], "prestige": p["prestige_to_win"]["value"],
+            "money": p["money_per_prestige"]["value"], "colony": p["prestige_per_colony"]["value"],
+            "start_money": p["start_money"]["value"], "version": shown}
+
+
+def playable_version(version: str | None) -> tuple[str, str] | None:
+    """(data folder, version) for a version this engine plays (PRJ-50), else None."""
+    known = api.ruleset_versions().get(version) if isinstance(version, str) else None
+    if not known or known["refused"] or not known["folder"]:
+        return None
+    return str(known["folder"]), str(version)

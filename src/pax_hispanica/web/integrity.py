@@ -107,8 +107,11 @@ def start(game_id: str, config_text: str, seed_text: Any, ruleset_version: str |
         seed = int(seed_text)
     except (TypeError, ValueError):
         raise Damage(None, "the game's config or seed is unreadable") from None
+    pinned = str(ruleset_version) if ruleset_version else None     # PRJ-50: the game's own version
     try:
-        game = api.Game.new(config, seed)
+        game = api.Game.new(config, seed, ruleset_version=pinned)
+    except getattr(api, "RulesetRefused", ()) as e:       # PRJ-37: a version this engine does not play
+        raise Damage(None, str(e)) from None
     except Exception as e:
         raise Damage(None, f"the engine cannot set the game up ({type(e).__name__}: {e})") from None
     made = game.record.get("ruleset_version")

@@ -14,7 +14,7 @@ from . import board as boardparts, cards as cardtext, happened, svgmap
 from .scores import score_table
 from .games import NATIONS, LiveGame
 from .i18n import LANGS, Tr, humanize
-from .info import Info, ruleset_info
+from .info import Info, ruleset_info, win_condition
 from .seam import api
 
 env = Environment(loader=FileSystemLoader(str(Path(__file__).parent / "templates")),
@@ -266,7 +266,22 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "details": Markup(details({k: view.get(k) for k in ("supply", "gone", "seed_hash") if k in view}, tr)),
         "version": live.version,
         "variant": ", ".join(f"{k} = {v}" for k, v in (view.get("ruleset_params") or {}).items()),
+        **game_numbers(view),
     }
+
+
+def game_numbers(view: Any) -> dict:
+    """The game's ruleset version and its Prestige goal (CYC-2), with its variant (PRJ-31), as
+    the status line shows them: a game of an earlier version keeps its numbers (PRJ-50)."""
+    if not isinstance(view, dict) or not view.get("ruleset_version"):
+        return {"ruleset_version": None, "goal": None}
+    version = str(view["ruleset_version"])
+    try:
+        win = win_condition(str(view.get("ruleset") or "reference"), version,
+                            tuple(sorted((view.get("ruleset_params") or {}).items())))
+    except Exception:  # noqa: BLE001 -- an odd ruleset: the page still works, without the goal
+        return {"ruleset_version": version, "goal": None}
+    return {"ruleset_version": version, "goal": win["prestige"]}
 
 
 def public_lot(view: Any, tr: Tr) -> dict:

@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from .. import render, security
 from ..i18n import Tr, rule_pages
-from ..info import rule_titles, win_condition
+from ..info import playable_version, rule_titles, win_condition
 from ..model import ServerError
 from ..play import form_table
 from ..ratelimit import RateLimited
@@ -165,8 +165,13 @@ async def replay_page(request: Request, v: PageVisit, token: str, step: str | No
 @router.get("/rules", response_class=HTMLResponse)
 async def rules_page(request: Request, v: PageVisit) -> Response:
     s, user = v.site, v.user
+    # PRJ-50: ?version= shows the numbers of that ruleset version (a game's page links here with
+    # its own); a version this engine does not play shows the current numbers
+    asked = playable_version(request.query_params.get("version"))
+    win = win_condition(*asked) if asked else win_condition()
+    current = win["version"] == win_condition()["version"]
     return s.page(request, user, "rules.html", paragraphs=rule_pages(user["lang"]), titles=rule_titles(),
-                  rule=request.query_params.get("rule", ""), win=win_condition())
+                  rule=request.query_params.get("rule", ""), win=win, current_version=current)
 
 
 @router.get("/favicon.ico")
