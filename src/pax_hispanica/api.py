@@ -74,12 +74,22 @@ class Config:
 ConfigLike: TypeAlias = "Config | Mapping[str, Any]"
 """A game's config: a Config, or its dict (players, nations, ruleset, options, params)."""
 
+# The entry points below that take a caller's data (a config, a seed, an action, a seat, a
+# record, a snapshot, a scenario) declare it `object` and narrow it before use, so that what
+# is malformed is refused with the engine's own error (IllegalAction, or the documented
+# ValueError), never a TypeError, whether the engine is compiled or not (docs/api.md, "Errors":
+# a compiled function checks its declared argument types before its body runs).
 
-def _config(config: ConfigLike) -> JsonDict:
-    return config.to_dict() if isinstance(config, Config) else dict(config)
+
+def _config(config: object) -> object:
+    """A Config as its dict, a mapping as a plain dict; anything else as it is (setup refuses it)."""
+    if isinstance(config, Config):
+        return config.to_dict()
+    return dict(config) if isinstance(config, Mapping) else config
 
 
-def new_game(config: ConfigLike, seed: int) -> State:
+def new_game(config: object, seed: object) -> State:
+    """(ConfigLike, seed): IllegalAction("bad_config", ...) for a config or seed setup refuses."""
     return new_state(_config(config), seed, rulesets=load_ruleset)[0]
 
 
@@ -88,18 +98,19 @@ def _all_used(chance: _Chance) -> None:
         raise ValueError(f"{len(chance.outcomes)} outcomes supplied for {chance.used} draws")
 
 
-def new_game_with_outcomes(config: ConfigLike, seed: int, outcomes: Sequence[int]) -> State:
+def new_game_with_outcomes(config: object, seed: object, outcomes: object) -> State:
     """PRJ-70: new_game with the outcomes of its draws (shuffles' Fisher-Yates draws, dice)
     supplied in order instead of drawn from the seed's generator (the seed still keys the
     sealed choices' salts). Raises ChanceNeeded (`.n` outcomes, `.items` a shuffle's choices)
-    when they run out, ValueError if some are left over. For explicit chance nodes (rl.openspiel)."""
+    when they run out, ValueError if some are left over or they are not a sequence of whole
+    numbers. For explicit chance nodes (rl.openspiel)."""
     chance = _Chance(outcomes)
     st = new_state(_config(config), seed, rulesets=load_ruleset, chance=chance)[0]
     _all_used(chance)
     return st
 
 
-def apply_with_outcomes(state: State, action: Action, outcomes: Sequence[int]) -> tuple[State, list[Event]]:
+def apply_with_outcomes(state: State, action: object, outcomes: object) -> tuple[State, list[Event]]:
     """PRJ-70: apply with the outcomes of the action's draws supplied (as new_game_with_outcomes);
     pure, so a caller told ChanceNeeded runs it again from the same state with one more outcome."""
     chance = _Chance(outcomes)
@@ -111,13 +122,13 @@ def apply_with_outcomes(state: State, action: Action, outcomes: Sequence[int]) -
 acting = _acting         # the seats to act now (cached on the state by apply): no wrapper frame (issue 13)
 
 
-def decision(state: State, seat: int | None = None) -> JsonDict | None:
+def decision(state: State, seat: object = None) -> JsonDict | None:
     """What `seat` is asked now, as everyone may see it: {"decision": name, "rule": rule ID,
     "seats": the seats it asks, ...its public context} (docs/api.md, "Decisions"); None when
     `seat` is not to act now, or nobody is. seat=None: the pending decision, whoever acts.
     The view's "decision" is the same dict with the name under "d" (kept as it was)."""
-    if seat is not None and seat not in _acting(state):
-        return None
+    if seat is not None and (type(seat) is not int or seat not in _acting(state)):
+        return None                              # (a bool is not a seat, though True == 1)
     pub = _view.public_decision(state)
     if pub is None:
         return None
@@ -149,16 +160,19 @@ def decision_types() -> list[dict[str, Any]]:
     return [_describe(d) for d in _DECISIONS.values()]
 
 
-def _seat_view(state_or_view: State | JsonDict, seat: int | None) -> tuple[JsonDict, Any]:
-    """The seat's view, and its ruleset (a state's) or the loader that resolves the view's."""
+def _seat_view(state_or_view: State | JsonDict, seat: object) -> tuple[JsonDict, Any]:
+    """The seat's view, and its ruleset (a state's) or the loader that resolves the view's;
+    ValueError for a seat that is not None or a seat of the game, or not the view's viewer."""
     if isinstance(state_or_view, State):
         return _view.view(state_or_view, seat), state_or_view.rs
+    if not isinstance(state_or_view, dict):
+        raise ValueError("a State or a view (a dict) is asked for")
     if seat is not None and state_or_view.get("viewer") != seat:
         raise ValueError(f"a view of seat {state_or_view.get('viewer')!r} cannot answer for seat {seat}")
     return state_or_view, load_ruleset
 
 
-def unavailable(state_or_view: State | JsonDict, seat: int | None = None) -> list[JsonDict]:
+def unavailable(state_or_view: State | JsonDict, seat: object = None) -> list[JsonDict]:
     """Why not? The options the rules forbid `seat` in its pending decision right now, each
     {"decision", "action": the action's shape, "code", "rule", "params"} (docs/api.md, "Why
     not?"); [] when `seat` is not asked now. Computed from `seat`'s view alone (a State is
@@ -168,7 +182,7 @@ def unavailable(state_or_view: State | JsonDict, seat: int | None = None) -> lis
     return _why.unavailable(v, rs)
 
 
-def battle_preview(state_or_view: State | JsonDict, seat: int | None, target: str, attacker: int | None = None,
+def battle_preview(state_or_view: State | JsonDict, seat: object, target: str, attacker: int | None = None,
                    zone: str | None = None) -> JsonDict | None:
     """A battle's Strengths before it is fought, from `seat`'s view (BAT-1..BAT-4): the
     attacker's and the target's, the other players in the zone who will choose a side, and
@@ -178,7 +192,7 @@ def battle_preview(state_or_view: State | JsonDict, seat: int | None, target: st
     return _why.battle_preview(v, target, attacker, zone, rs=rs)
 
 
-def battle_previews(state_or_view: State | JsonDict, seat: int) -> dict[str, JsonDict]:
+def battle_previews(state_or_view: State | JsonDict, seat: object) -> dict[str, JsonDict]:
     """The previews `seat` needs now: one per attack its voyage may make, or the battle it is
     asked to support; target id -> battle_preview."""
     v, rs = _seat_view(state_or_view, seat)
@@ -261,9 +275,15 @@ def snapshot(state: State) -> bytes:
     return json.dumps(state.to_dict(), separators=(",", ":")).encode()
 
 
-def restore(data: bytes) -> State:
+def restore(data: object) -> State:
+    """A snapshot's state again; ValueError for data that is not a snapshot's bytes (or str)
+    of a JSON object naming its ruleset (a malformed one: json's ValueError)."""
+    if not isinstance(data, (bytes, bytearray, str)):
+        raise ValueError(f"a snapshot is bytes, not {type(data).__name__}")
     d = json.loads(data)
-    return State.from_dict(d, load_ruleset(d["ruleset"], (d.get("config") or {}).get("params") or None))
+    if not isinstance(d, dict) or not isinstance(d.get("ruleset"), str) or not isinstance(d.get("config"), dict):
+        raise ValueError("not a snapshot: a JSON object with its ruleset and config")
+    return State.from_dict(d, load_ruleset(d["ruleset"], d["config"].get("params") or None))
 
 
 class Game:
@@ -275,16 +295,19 @@ class Game:
         self.events = events
 
     @classmethod
-    def new(cls, config: ConfigLike, seed: int) -> "Game":
+    def new(cls, config: object, seed: object) -> "Game":
+        """(ConfigLike, seed): IllegalAction("bad_config", ...) for a config or seed setup refuses."""
         cfg = _config(config)
         st, events = new_state(cfg, seed, rulesets=load_ruleset)
-        rec = {"format": RECORD_FORMAT, "ruleset_version": st.rs.version, "config": cfg, "seed": seed,
-               "actions": []}
+        rec: JsonDict = {"format": RECORD_FORMAT, "ruleset_version": st.rs.version, "config": cfg,
+                         "seed": st.seed, "actions": []}
         return cls(rec, st, events)
 
     @classmethod
-    def from_scenario(cls, scenario: JsonDict) -> "Game":
+    def from_scenario(cls, scenario: object) -> "Game":
+        """IllegalAction("bad_scenario", "PRJ-7", ...) for what is not a scenario (docs/scenarios.md)."""
         st, events = _build_scenario(scenario, load_ruleset)
+        assert isinstance(scenario, dict)              # build refuses anything else (bad_scenario)
         rec = {"format": RECORD_FORMAT, "ruleset_version": st.rs.version, "scenario":
                {k: v for k, v in scenario.items() if k != "actions"}, "config": scenario["config"],
                "seed": scenario.get("seed", 0), "actions": []}
@@ -293,29 +316,38 @@ class Game:
             g.act(a)
         return g
 
-    def act(self, action: Action) -> list[Event]:
+    def act(self, action: object) -> list[Event]:
         self.state, events = core.apply(self.state, action)
         self.record["actions"].append(action)
         self.events.extend(events)
         return events
 
 
-def from_scenario(scenario: JsonDict) -> Game:
+def from_scenario(scenario: object) -> Game:
     return Game.from_scenario(scenario)
 
 
-def replay(record: JsonDict, upto: int | None = None) -> Game:
-    """Rebuild a game from its record, applying the first `upto` actions (all by default)."""
+def replay(record: object, upto: object = None) -> Game:
+    """Rebuild a game from its record, applying the first `upto` actions (all by default).
+    ValueError for a record that is not a JSON object with a list of actions, of another
+    format or ruleset version, or an `upto` that is not None or a whole number; setup's and
+    the actions' own refusals are IllegalAction."""
+    if not isinstance(record, dict):
+        raise ValueError(f"a record is a JSON object, not {type(record).__name__}")
+    if upto is not None and type(upto) is not int:
+        raise ValueError(f"upto is a number of actions or None, not {type(upto).__name__}")
     fmt = record.get("format", RECORD_FORMAT)
     if fmt in OLD_FORMATS:
         raise ValueError(f"record format {fmt}: {OLD_FORMATS[fmt]}")
     if fmt != RECORD_FORMAT:
         raise ValueError(f"unknown record format {str(fmt)[:40]!r}")
+    if not isinstance(record.get("actions"), list):
+        raise ValueError("a record's actions are a list")
     actions = record["actions"] if upto is None else record["actions"][:upto]
     if "scenario" in record:
         g = Game.from_scenario(record["scenario"])
     else:
-        g = Game.new(record["config"], record["seed"])
+        g = Game.new(record.get("config"), record.get("seed"))
     if g.state.rs.version != record.get("ruleset_version", g.state.rs.version):
         raise ValueError(ruleset_refusal(record["ruleset_version"], g.state.rs.version))
     for a in actions:
@@ -330,11 +362,11 @@ def ruleset_refusal(made: Any, engine: str) -> str:
     return f"record made with ruleset {made}, this engine has {engine} (PRJ-37): {made} is {why}"
 
 
-def verify_record(record: JsonDict) -> list[str]:
+def verify_record(record: object) -> list[str]:
     """PRJ-1, after the game: replay the record and check its public log against its seed
-    (seed_hash, every salt and commitment); [] when everything checks."""
+    (seed_hash, every salt and commitment); [] when everything checks. Refuses as replay does."""
     g = replay(record)
-    return verify_log(redact(g.events, None), record["seed"] if "scenario" not in record else g.state.seed)
+    return verify_log(redact(g.events, None), g.state.seed)
 
 
 def save_record(record: JsonDict, path: str | PathLike[str]) -> None:
