@@ -33,7 +33,7 @@ from .engine.state import Result, State
 from .engine.rng import Chance as _Chance, ChanceNeeded
 from .rulesets import load_ruleset
 
-__all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
+__all__ = ["COMPILED", "Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
            "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "model_view", "bid_facts", "score_facts", "information_state", "redact", "determinize", "determinizer",
            "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
@@ -42,6 +42,10 @@ __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", 
            "derived_seed", "decision_types", "SEALED_DECISIONS", "SEALED_ACTION_TYPES", "is_sealed_action",
            "is_sealed_decision", "board_layout", "unavailable", "battle_preview", "battle_previews",
            "ChanceNeeded", "new_game_with_outcomes", "apply_with_outcomes"]
+
+# Whether the engine loaded is the compiled one (mypyc extensions next to the sources: the opt-in
+# `PAXH_COMPILE=1` build, README "Installing") or the pure-Python one (the default install).
+COMPILED: bool = not core.__file__.endswith(".py") if core.__file__ else False
 
 # 2: PRJ-1's keyed counter-mode generator and HMAC salts. A record of format 1 (SplitMix64)
 # would replay to another game, so it is refused rather than replayed.
