@@ -17,7 +17,7 @@ from typing import Any, TypeAlias
 
 from .engine import core, information as _information, view as _view, why as _why
 from .engine.decisions import DECISIONS as _DECISIONS, describe as _describe
-from .engine.errors import IllegalAction
+from .engine.errors import IllegalAction, short
 from .engine.flow import acting as _acting
 from .engine.rules import RULES
 from .engine.ruleset import RulesetError, parameter_names
@@ -172,7 +172,7 @@ def _seat_view(state_or_view: State | JsonDict, seat: object) -> tuple[JsonDict,
     if not isinstance(state_or_view, dict):
         raise ValueError("a State or a view (a dict) is asked for")
     if seat is not None and state_or_view.get("viewer") != seat:
-        raise ValueError(f"a view of seat {state_or_view.get('viewer')!r} cannot answer for seat {seat}")
+        raise ValueError(f"a view of seat {short(state_or_view.get('viewer'))} cannot answer for seat {short(seat)}")
     return state_or_view, load_ruleset
 
 
