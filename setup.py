@@ -15,6 +15,7 @@ the pure engine back. Mutation testing (scripts/mutation.py) and coverage need t
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -39,8 +40,16 @@ def compiled_modules() -> list[Path]:
     return [p for p in found if str(p.relative_to(PKG)) not in LEFT_OUT]
 
 
+# pip runs this file twice: for the metadata alone (dist_info, egg_info), then for the build; only
+# the build needs the extensions (mypycify type-checks and writes the C, about a minute of CPU).
+METADATA_ONLY = {"dist_info", "egg_info"}
+
+
 def _ext_modules() -> list[object]:
     if os.environ.get("PAXH_COMPILE", "") != "1":
+        return []
+    command = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
+    if command in METADATA_ONLY:
         return []
     from mypyc.build import mypycify          # mypy: the dev extra (pip install -e '.[dev]')
     return list(mypycify([*MYPY_FLAGS, *(str(p.relative_to(ROOT)) for p in compiled_modules())], opt_level="3"))

@@ -7,13 +7,13 @@
 # Not part of the default run (scripts/test.sh): the build alone takes 2-6 minutes of wall
 # time on a loaded 2-core machine. Extra arguments go to pytest (e.g. -x, -k golden).
 #
-#   bash scripts/test_compiled.sh            # PYTHON=... to use another interpreter than .venv's
+#   bash scripts/test_compiled.sh            # PYTHON=... another interpreter than .venv's; KEEP=1 keeps the copy
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 py=${PYTHON:-$root/.venv/bin/python}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/paxh-compiled.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+if [ "${KEEP:-0}" = 1 ]; then echo "keeping $tmp (KEEP=1)"; else trap 'rm -rf "$tmp"' EXIT; fi
 git ls-files -co --exclude-standard | while IFS= read -r f; do
   if [ -f "$f" ]; then mkdir -p "$tmp/$(dirname "$f")" && cp -p "$f" "$tmp/$f"; fi
 done
