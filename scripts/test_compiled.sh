@@ -28,4 +28,4 @@ fi
 echo "built in $(( $(date +%s) - start )) s: $(find src -name '*.so' | wc -l) extension(s)"
 export PYTHONPATH="$tmp/src:$tmp/tests"
 "$py" -c "from pax_hispanica import api; import sys; sys.exit(0 if api.COMPILED else 'api.COMPILED is false: the build did not take')"
-"$py" -m pytest -p no:cacheprovider -q tests/engine tests/rules tests/bots "$@"
+"$py" -m pytest -p no:cacheprovider tests/engine tests/rules tests/bots "$@"     # -q: pyproject addopts
