@@ -4,7 +4,7 @@
 # engine there with mypyc through setup.py (PAXH_COMPILE=1 ... build_ext --inplace, what the
 # opt-in editable install runs), check that api.COMPILED is true there, and run
 # tests/engine, tests/rules and tests/bots against it. The checkout itself stays pure Python.
-# Not part of the default run (scripts/test.sh): the build alone takes 2-6 minutes of wall
+# Not part of the default run (scripts/test.sh): the build alone takes 2-12 minutes of wall
 # time on a loaded 2-core machine. Extra arguments go to pytest (e.g. -x, -k golden).
 #
 #   bash scripts/test_compiled.sh            # PYTHON=... another interpreter than .venv's; KEEP=1 keeps the copy
