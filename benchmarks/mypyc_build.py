@@ -14,16 +14,14 @@ the .so files (README, "Benchmarks", fifth round):
     mkdir /tmp/fc-pure && git archive HEAD src | tar -x -C /tmp/fc-pure
     .venv/bin/python benchmarks/fast_paths.py --old /tmp/fc-pure --rounds 3 --quick
 
-Left out (kept as Python; none is on the hot path of a game):
-  - ruleset.py: the Ruleset dataclass reads its parameters through __getattr__ and
-    self.__dict__, and declares them in an `if TYPE_CHECKING:` block in the class body,
-    which mypyc refuses ("Unsupported statement in class body");
-  - schema.py, ruleset_schema.py, scenario_schema.py: the pydantic models of the loaders
-    (mypyc's generated C refers to `pydantic.main`'s module cache and does not compile).
+The modules compiled, the ones left out (and why) and the mypy flags are setup.py's, the
+opt-in compiled install (`PAXH_COMPILE=1 pip install --no-build-isolation -e .`, README
+"Installing"), so the two builds compile the same thing.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -31,12 +29,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 PKG = SRC / "pax_hispanica"
-LEFT_OUT = ("engine/ruleset.py", "engine/schema.py", "engine/ruleset_schema.py", "engine/scenario_schema.py")
+_spec = importlib.util.spec_from_file_location("paxh_setup", ROOT / "setup.py")
+assert _spec is not None and _spec.loader is not None
+_setup = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_setup)           # setup.py calls setup() only when run as a script
+LEFT_OUT: tuple[str, ...] = _setup.LEFT_OUT
 
 
 def modules() -> list[str]:
-    found = sorted(PKG.glob("engine/*.py")) + sorted(PKG.glob("engine/years/*.py")) + [PKG / "api.py"]
-    return [str(p.relative_to(SRC)) for p in found if str(p.relative_to(PKG)) not in LEFT_OUT]
+    return [str(p.relative_to(SRC)) for p in _setup.compiled_modules()]
 
 
 def clean() -> int:
@@ -49,8 +50,7 @@ def clean() -> int:
 
 def build() -> int:
     mypyc = Path(sys.executable).with_name("mypyc")
-    cmd = [str(mypyc), "--strict", "--warn-unreachable", "--enable-error-code", "ignore-without-code",
-           "--enable-error-code", "truthy-bool", "--python-version", "3.11", *modules()]
+    cmd = [str(mypyc), *_setup.MYPY_FLAGS, *modules()]
     return subprocess.run(cmd, cwd=SRC).returncode
 
 

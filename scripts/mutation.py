@@ -291,6 +291,13 @@ def report(names: list[str] | None, target: float, show_equivalent: bool = False
     return score, survivors
 
 
+def compiled_extensions() -> list[str]:
+    """The mypyc extensions in src/ (the opt-in compiled build, setup.py): mutmut mutates the .py
+    sources, which Python does not load while a module's .so sits next to them."""
+    src = ROOT / "src"
+    return sorted(str(p.relative_to(ROOT)) for p in [*src.rglob("*.so"), *src.rglob("*.pyd")])
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     mode = ap.add_mutually_exclusive_group()
@@ -316,6 +323,12 @@ def main() -> int:
         import mutmut  # noqa: F401
     except ImportError:
         print("mutmut is not installed: pip install -e '.[dev]'")
+        return 2
+    compiled = compiled_extensions()
+    if compiled:
+        print(f"the engine is compiled here ({len(compiled)} extension(s), e.g. {compiled[0]}): a mutant of a "
+              "module Python loads from its .so would never run. Mutate the pure sources: "
+              "python benchmarks/mypyc_build.py clean (or reinstall without PAXH_COMPILE)")
         return 2
     if a.fresh and MUTANTS.exists():
         import shutil

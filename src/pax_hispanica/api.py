@@ -18,7 +18,7 @@ from typing import Any, TypeAlias
 
 from .engine import core, information as _information, view as _view, why as _why
 from .engine.decisions import DECISIONS as _DECISIONS, describe as _describe
-from .engine.errors import IllegalAction
+from .engine.errors import IllegalAction, short
 from .engine.flow import acting as _acting
 from .engine.rules import RULES
 from .engine.ruleset import RulesetError, Rulesets, parameter_names
@@ -34,7 +34,7 @@ from .engine.state import Result, State
 from .engine.rng import Chance as _Chance, ChanceNeeded
 from .rulesets import UnknownVersion, load_ruleset, version_list, versions as _versions
 
-__all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
+__all__ = ["COMPILED", "Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
            "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "model_view", "bid_facts", "score_facts", "information_state", "redact", "determinize", "determinizer",
            "is_over",
            "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
@@ -43,6 +43,10 @@ __all__ = ["Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", 
            "derived_seed", "decision_types", "SEALED_DECISIONS", "SEALED_ACTION_TYPES", "is_sealed_action",
            "is_sealed_decision", "board_layout", "unavailable", "battle_preview", "battle_previews",
            "ChanceNeeded", "new_game_with_outcomes", "apply_with_outcomes"]
+
+# Whether the engine loaded is the compiled one (mypyc extensions next to the sources: the opt-in
+# `PAXH_COMPILE=1` build, README "Installing") or the pure-Python one (the default install).
+COMPILED: bool = not core.__file__.endswith(".py") if core.__file__ else False
 
 # 2: PRJ-1's keyed counter-mode generator and HMAC salts. A record of format 1 (SplitMix64)
 # would replay to another game, so it is refused rather than replayed.
@@ -80,7 +84,7 @@ def _rulesets(version: Any) -> Rulesets:
 _CURRENT = frozenset(v.name for v in _versions().values() if v.current)
 
 
-def _pinned(cfg: JsonDict, version: Any) -> Rulesets:
+def _pinned(cfg: object, version: Any) -> Rulesets:
     """The resolver for a new game of `cfg` at `version`; RulesetRefused (a ValueError: PRJ-37's
     refusal, naming the versions there are) when that ruleset has no such version."""
     if version is None:
@@ -119,16 +123,33 @@ class Config:
 ConfigLike: TypeAlias = "Config | Mapping[str, Any]"
 """A game's config: a Config, or its dict (players, nations, ruleset, options, params)."""
 
+# The entry points below that take a caller's data (a config, a seed, an action, a seat, a
+# record, a snapshot, a scenario) declare it `object` and narrow it before use, so that what
+# is malformed is refused with the engine's own error (IllegalAction, or the documented
+# ValueError), never a TypeError, whether the engine is compiled or not (docs/api.md, "Errors":
+# a compiled function checks its declared argument types before its body runs).
 
-def _config(config: ConfigLike) -> JsonDict:
-    return config.to_dict() if isinstance(config, Config) else dict(config)
+
+def _config(config: object) -> object:
+    """A Config as its dict, a mapping as a plain dict; anything else as it is (setup refuses it)."""
+    if isinstance(config, Config):
+        return config.to_dict()
+    return dict(config) if isinstance(config, Mapping) else config
 
 
-def new_game(config: ConfigLike, seed: int, ruleset_version: str | None = None) -> State:
-    """A new game's state; `ruleset_version` pins an earlier version of its ruleset (PRJ-50;
-    default: the ruleset's current one, or the version the config's `ruleset` names)."""
+def _version_arg(version: object) -> str | None:
+    """A caller's `ruleset_version`: None or a version's name (PRJ-50); ValueError otherwise."""
+    if version is None or isinstance(version, str):
+        return version
+    raise ValueError(f"a ruleset version is a name (a string), not {type(version).__name__}")
+
+
+def new_game(config: object, seed: object, ruleset_version: object = None) -> State:
+    """(ConfigLike, seed): IllegalAction("bad_config", ...) for a config or seed setup refuses;
+    `ruleset_version` pins an earlier version of its ruleset (PRJ-50; default: the ruleset's
+    current one, or the version the config's `ruleset` names)."""
     cfg = _config(config)
-    return new_state(cfg, seed, rulesets=_pinned(cfg, ruleset_version))[0]
+    return new_state(cfg, seed, rulesets=_pinned(cfg, _version_arg(ruleset_version)))[0]
 
 
 def _all_used(chance: _Chance) -> None:
@@ -136,18 +157,19 @@ def _all_used(chance: _Chance) -> None:
         raise ValueError(f"{len(chance.outcomes)} outcomes supplied for {chance.used} draws")
 
 
-def new_game_with_outcomes(config: ConfigLike, seed: int, outcomes: Sequence[int]) -> State:
+def new_game_with_outcomes(config: object, seed: object, outcomes: object) -> State:
     """PRJ-70: new_game with the outcomes of its draws (shuffles' Fisher-Yates draws, dice)
     supplied in order instead of drawn from the seed's generator (the seed still keys the
     sealed choices' salts). Raises ChanceNeeded (`.n` outcomes, `.items` a shuffle's choices)
-    when they run out, ValueError if some are left over. For explicit chance nodes (rl.openspiel)."""
+    when they run out, ValueError if some are left over or they are not a sequence of whole
+    numbers. For explicit chance nodes (rl.openspiel)."""
     chance = _Chance(outcomes)
     st = new_state(_config(config), seed, rulesets=load_ruleset, chance=chance)[0]
     _all_used(chance)
     return st
 
 
-def apply_with_outcomes(state: State, action: Action, outcomes: Sequence[int]) -> tuple[State, list[Event]]:
+def apply_with_outcomes(state: State, action: object, outcomes: object) -> tuple[State, list[Event]]:
     """PRJ-70: apply with the outcomes of the action's draws supplied (as new_game_with_outcomes);
     pure, so a caller told ChanceNeeded runs it again from the same state with one more outcome."""
     chance = _Chance(outcomes)
@@ -159,13 +181,13 @@ def apply_with_outcomes(state: State, action: Action, outcomes: Sequence[int]) -
 acting = _acting         # the seats to act now (cached on the state by apply): no wrapper frame (issue 13)
 
 
-def decision(state: State, seat: int | None = None) -> JsonDict | None:
+def decision(state: State, seat: object = None) -> JsonDict | None:
     """What `seat` is asked now, as everyone may see it: {"decision": name, "rule": rule ID,
     "seats": the seats it asks, ...its public context} (docs/api.md, "Decisions"); None when
     `seat` is not to act now, or nobody is. seat=None: the pending decision, whoever acts.
     The view's "decision" is the same dict with the name under "d" (kept as it was)."""
-    if seat is not None and seat not in _acting(state):
-        return None
+    if seat is not None and (type(seat) is not int or seat not in _acting(state)):
+        return None                              # (a bool is not a seat, though True == 1)
     pub = _view.public_decision(state)
     if pub is None:
         return None
@@ -197,16 +219,19 @@ def decision_types() -> list[dict[str, Any]]:
     return [_describe(d) for d in _DECISIONS.values()]
 
 
-def _seat_view(state_or_view: State | JsonDict, seat: int | None) -> tuple[JsonDict, Any]:
-    """The seat's view, and its ruleset (a state's) or the loader that resolves the view's."""
+def _seat_view(state_or_view: State | JsonDict, seat: object) -> tuple[JsonDict, Any]:
+    """The seat's view, and its ruleset (a state's) or the loader that resolves the view's;
+    ValueError for a seat that is not None or a seat of the game, or not the view's viewer."""
     if isinstance(state_or_view, State):
         return _view.view(state_or_view, seat), state_or_view.rs
+    if not isinstance(state_or_view, dict):
+        raise ValueError("a State or a view (a dict) is asked for")
     if seat is not None and state_or_view.get("viewer") != seat:
-        raise ValueError(f"a view of seat {state_or_view.get('viewer')!r} cannot answer for seat {seat}")
+        raise ValueError(f"a view of seat {short(state_or_view.get('viewer'))} cannot answer for seat {short(seat)}")
     return state_or_view, _rulesets(state_or_view.get("ruleset_version"))
 
 
-def unavailable(state_or_view: State | JsonDict, seat: int | None = None) -> list[JsonDict]:
+def unavailable(state_or_view: State | JsonDict, seat: object = None) -> list[JsonDict]:
     """Why not? The options the rules forbid `seat` in its pending decision right now, each
     {"decision", "action": the action's shape, "code", "rule", "params"} (docs/api.md, "Why
     not?"); [] when `seat` is not asked now. Computed from `seat`'s view alone (a State is
@@ -216,7 +241,7 @@ def unavailable(state_or_view: State | JsonDict, seat: int | None = None) -> lis
     return _why.unavailable(v, rs)
 
 
-def battle_preview(state_or_view: State | JsonDict, seat: int | None, target: str, attacker: int | None = None,
+def battle_preview(state_or_view: State | JsonDict, seat: object, target: str, attacker: int | None = None,
                    zone: str | None = None) -> JsonDict | None:
     """A battle's Strengths before it is fought, from `seat`'s view (BAT-1..BAT-4): the
     attacker's and the target's, the other players in the zone who will choose a side, and
@@ -226,7 +251,7 @@ def battle_preview(state_or_view: State | JsonDict, seat: int | None, target: st
     return _why.battle_preview(v, target, attacker, zone, rs=rs)
 
 
-def battle_previews(state_or_view: State | JsonDict, seat: int) -> dict[str, JsonDict]:
+def battle_previews(state_or_view: State | JsonDict, seat: object) -> dict[str, JsonDict]:
     """The previews `seat` needs now: one per attack its voyage may make, or the battle it is
     asked to support; target id -> battle_preview."""
     v, rs = _seat_view(state_or_view, seat)
@@ -310,13 +335,19 @@ def snapshot(state: State) -> bytes:
     return json.dumps(state.to_dict(), separators=(",", ":")).encode()
 
 
-def restore(data: bytes, ruleset_version: str | None = None) -> State:
-    """The State of a snapshot. A snapshot names its ruleset as its config does (a folder, or a
-    version: PRJ-50), not the version; `ruleset_version` pins it (the game's record's), so a
-    snapshot of an earlier version's game restores under that version's numbers."""
+def restore(data: object, ruleset_version: object = None) -> State:
+    """A snapshot's state again; ValueError for data that is not a snapshot's bytes (or str)
+    of a JSON object naming its ruleset (a malformed one: json's ValueError). A snapshot names
+    its ruleset as its config does (a folder, or a version: PRJ-50), not the version;
+    `ruleset_version` pins it (the game's record's), so a snapshot of an earlier version's
+    game restores under that version's numbers."""
+    if not isinstance(data, (bytes, bytearray, str)):
+        raise ValueError(f"a snapshot is bytes, not {type(data).__name__}")
     d = json.loads(data)
-    params = (d.get("config") or {}).get("params") or None
-    return State.from_dict(d, load_ruleset(d["ruleset"], params, version=ruleset_version))
+    if not isinstance(d, dict) or not isinstance(d.get("ruleset"), str) or not isinstance(d.get("config"), dict):
+        raise ValueError("not a snapshot: a JSON object with its ruleset and config")
+    return State.from_dict(d, load_ruleset(d["ruleset"], d["config"].get("params") or None,
+                                           version=_version_arg(ruleset_version)))
 
 
 class Game:
@@ -328,19 +359,24 @@ class Game:
         self.events = events
 
     @classmethod
-    def new(cls, config: ConfigLike, seed: int, ruleset_version: str | None = None) -> "Game":
-        """A new game; `ruleset_version` pins an earlier version of its ruleset (PRJ-50: a
-        record's or a stored game's), else the config's ruleset gives it (a new game: the
-        current version). ValueError when that ruleset has no such version (PRJ-37)."""
+    def new(cls, config: object, seed: object, ruleset_version: object = None) -> "Game":
+        """(ConfigLike, seed): IllegalAction("bad_config", ...) for a config or seed setup refuses.
+        `ruleset_version` pins an earlier version of its ruleset (PRJ-50: a record's or a
+        stored game's), else the config's ruleset gives it (a new game: the current version).
+        ValueError when that ruleset has no such version (PRJ-37)."""
         cfg = _config(config)
-        st, events = new_state(cfg, seed, rulesets=_pinned(cfg, ruleset_version))
-        rec = {"format": RECORD_FORMAT, "ruleset_version": st.rs.version, "config": cfg, "seed": seed,
-               "actions": []}
+        st, events = new_state(cfg, seed, rulesets=_pinned(cfg, _version_arg(ruleset_version)))
+        rec: JsonDict = {"format": RECORD_FORMAT, "ruleset_version": st.rs.version, "config": cfg,
+                         "seed": st.seed, "actions": []}
         return cls(rec, st, events)
 
     @classmethod
-    def from_scenario(cls, scenario: JsonDict, ruleset_version: str | None = None) -> "Game":
-        st, events = _build_scenario(scenario, _pinned(scenario.get("config") or {}, ruleset_version))
+    def from_scenario(cls, scenario: object, ruleset_version: object = None) -> "Game":
+        """IllegalAction("bad_scenario", "PRJ-7", ...) for what is not a scenario (docs/scenarios.md)."""
+        sc_config = scenario.get("config") if isinstance(scenario, dict) else None
+        st, events = _build_scenario(scenario, _pinned(sc_config if isinstance(sc_config, dict) else {},
+                                                       _version_arg(ruleset_version)))
+        assert isinstance(scenario, dict)              # build refuses anything else (bad_scenario)
         rec = {"format": RECORD_FORMAT, "ruleset_version": st.rs.version, "scenario":
                {k: v for k, v in scenario.items() if k != "actions"}, "config": scenario["config"],
                "seed": scenario.get("seed", 0), "actions": []}
@@ -349,31 +385,40 @@ class Game:
             g.act(a)
         return g
 
-    def act(self, action: Action) -> list[Event]:
+    def act(self, action: object) -> list[Event]:
         self.state, events = core.apply(self.state, action)
         self.record["actions"].append(action)
         self.events.extend(events)
         return events
 
 
-def from_scenario(scenario: JsonDict) -> Game:
+def from_scenario(scenario: object) -> Game:
     return Game.from_scenario(scenario)
 
 
-def replay(record: JsonDict, upto: int | None = None) -> Game:
-    """Rebuild a game from its record, applying the first `upto` actions (all by default)."""
+def replay(record: object, upto: object = None) -> Game:
+    """Rebuild a game from its record, applying the first `upto` actions (all by default).
+    ValueError for a record that is not a JSON object with a list of actions, of another
+    format or ruleset version, or an `upto` that is not None or a whole number; setup's and
+    the actions' own refusals are IllegalAction."""
+    if not isinstance(record, dict):
+        raise ValueError(f"a record is a JSON object, not {type(record).__name__}")
+    if upto is not None and type(upto) is not int:
+        raise ValueError(f"upto is a number of actions or None, not {type(upto).__name__}")
     fmt = record.get("format", RECORD_FORMAT)
     if fmt in OLD_FORMATS:
         raise ValueError(f"record format {fmt}: {OLD_FORMATS[fmt]}")
     if fmt != RECORD_FORMAT:
         raise ValueError(f"unknown record format {str(fmt)[:40]!r}")
+    if not isinstance(record.get("actions"), list):
+        raise ValueError("a record's actions are a list")
     actions = record["actions"] if upto is None else record["actions"][:upto]
     made = record.get("ruleset_version")     # PRJ-50: the game replays under its own version
     made = None if made is None else str(made)
     if "scenario" in record:
         g = Game.from_scenario(record["scenario"], ruleset_version=made)
     else:
-        g = Game.new(record["config"], record["seed"], ruleset_version=made)
+        g = Game.new(record.get("config"), record.get("seed"), ruleset_version=made)
     if g.state.rs.version != record.get("ruleset_version", g.state.rs.version):
         raise RulesetRefused(ruleset_refusal(record["ruleset_version"], g.state.rs.version))
     for a in actions:
@@ -390,11 +435,11 @@ def ruleset_refusal(made: Any, engine: str) -> str:
             f"the versions it replays: {version_list()} (PRJ-50)")
 
 
-def verify_record(record: JsonDict) -> list[str]:
+def verify_record(record: object) -> list[str]:
     """PRJ-1, after the game: replay the record and check its public log against its seed
-    (seed_hash, every salt and commitment); [] when everything checks."""
+    (seed_hash, every salt and commitment); [] when everything checks. Refuses as replay does."""
     g = replay(record)
-    return verify_log(redact(g.events, None), record["seed"] if "scenario" not in record else g.state.seed)
+    return verify_log(redact(g.events, None), g.state.seed)
 
 
 def save_record(record: JsonDict, path: str | PathLike[str]) -> None:

@@ -17,6 +17,26 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Pax Hispanica: the rules engine, bots, simulator and web game.")
 
 
+def version_line() -> str:
+    """What `paxh --version` prints: the version, and which engine is loaded (api.COMPILED)."""
+    from . import __version__
+    engine = "compiled engine (mypyc)" if api.COMPILED else "pure-Python engine"
+    return f"paxh {__version__}, {engine}"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(version_line())
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                                   help="Print the version and which engine is loaded, and exit.")]
+             = False) -> None:
+    pass
+
+
 def _register_sim_command(name: str, module: str, attr: str, summary: str) -> None:
     """A command of the `sim` extra; without the extra it is still listed and says what is missing."""
     try:

@@ -38,6 +38,112 @@ def test_PRJ_7_malformed_seat_or_not_an_object(game, action):
     assert refused(game.state, action).code == "malformed"
 
 
+@pytest.mark.parametrize("action", [None, [], "pass", 3, 2.5, b"pass", {"type": "pass"}, {"seat": "0", "type": "pass"},
+                                    {"seat": True, "type": "pass"}, {"seat": 1.0, "type": "pass"},
+                                    {"seat": None, "type": "pass"}, {"seat": [0], "type": "pass"}])
+def test_PRJ_7_every_entry_point_that_takes_an_action_refuses_what_is_not_one(game, action):
+    """The action is the caller's data (declared `object`, narrowed by the engine): apply,
+    apply_trusted, apply_with_outcomes and Game.act refuse it with IllegalAction, never a
+    TypeError (a compiled engine checks declared argument types before the body runs)."""
+    assert refused(game.state, action).code == "malformed"
+    st = game.state
+    before = st.to_dict()
+    g = api.replay(game.record)
+    for call in (lambda: api.apply_trusted(st, action), lambda: api.apply_with_outcomes(st, action, []),
+                 lambda: g.act(action)):
+        with pytest.raises(api.IllegalAction) as e:
+            call()
+        assert (e.value.code, e.value.rule) == ("malformed", "PRJ-7")
+    assert st.to_dict() == before and g.record["actions"] == game.record["actions"]
+
+
+NOT_SEATS = ["0", 1.0, None, [0], (0,), True, False, -1, 3, 10 ** 30]
+
+
+@pytest.mark.parametrize("seat", NOT_SEATS, ids=repr)
+def test_PRJ_7_a_value_that_is_not_a_seat_is_never_to_act(game, seat):
+    """legal_actions, decision and can_undo of a value that is not a seat number of the game (a
+    bool is not one, even where it equals the acting seat) answer "nothing to do", never raise."""
+    g = api.replay(game.record)
+    checked = set()
+    while len(checked) < 2:                      # seat 1 to act, then seat 1 able to undo
+        st = g.state
+        (acting,) = api.acting(st)
+        if acting == 1:                          # True == 1, but is not a seat
+            assert api.legal_actions(st, 1) and api.decision(st, 1) is not None
+            assert api.legal_actions(st, True) == [] and api.decision(st, True) is None
+            checked.add("acting")
+        if api.can_undo(st, 1):
+            assert not api.can_undo(st, True)
+            checked.add("undo")
+        g.act(api.nth_action(api.legal_actions(st, acting), 0))
+    assert api.legal_actions(st, seat) == []
+    assert not api.can_undo(st, seat)
+    if seat is not None:                         # decision(state, None): the pending decision
+        assert api.decision(st, seat) is None
+
+
+@pytest.mark.parametrize("seat", [s for s in NOT_SEATS if s is not None], ids=repr)
+def test_PRJ_7_a_view_is_of_a_seat_of_the_game_or_a_spectator(game, seat):
+    """view (and what is built from a seat's view: unavailable, battle previews) refuses a
+    viewer that is not None or a seat number 0..n-1 with ValueError, as documented."""
+    st = game.state
+    assert api.view(st, None)["viewer"] is None and api.view(st, 2)["viewer"] == 2
+    for call in (lambda: api.view(st, seat), lambda: api.view(st, seat, include_state=True),
+                 lambda: api.unavailable(st, seat), lambda: api.battle_previews(st, seat)):
+        with pytest.raises(ValueError):
+            call()
+
+
+@pytest.mark.parametrize("config", [None, 3, "players=3", [("players", 3)], b"{}"], ids=repr)
+def test_PRJ_31_a_config_that_is_not_a_table_is_refused_with_bad_config(config):
+    for call in (lambda: api.new_game(config, 1), lambda: api.Game.new(config, 1)):
+        with pytest.raises(api.IllegalAction) as e:
+            call()
+        assert (e.value.code, e.value.rule) == ("bad_config", "PRJ-31")
+
+
+@pytest.mark.parametrize("scn", [None, [], "scenario", 3, [("config", {"players": 3})]], ids=repr)
+def test_PRJ_7_a_scenario_that_is_not_a_table_is_refused_with_bad_scenario(scn):
+    with pytest.raises(api.IllegalAction) as e:
+        api.from_scenario(scn)
+    assert (e.value.code, e.value.rule) == ("bad_scenario", "PRJ-7")
+
+
+def test_PRJ_7_replay_and_restore_refuse_what_is_not_a_record_or_a_snapshot_with_ValueError(game):
+    """replay, verify_record and restore take stored or sent data: ValueError (docs/api.md,
+    "Errors") for what is not a record or a snapshot, never a TypeError or AttributeError."""
+    rec = game.record
+    for bad in (None, [], "record", 3, {**rec, "actions": None}, {**rec, "actions": "abc"},
+                {k: v for k, v in rec.items() if k != "actions"}):
+        for call in (lambda: api.replay(bad), lambda: api.verify_record(bad)):
+            with pytest.raises(ValueError):
+                call()
+    for upto in ("3", 1.0, [1]):
+        with pytest.raises(ValueError):
+            api.replay(rec, upto=upto)
+    assert api.replay(rec, upto=0).state.to_dict() == api.Game.new(rec["config"], rec["seed"]).state.to_dict()
+    # a record without its config or seed: setup's own refusal
+    for key in ("config", "seed"):
+        with pytest.raises(api.IllegalAction) as e:
+            api.replay({k: v for k, v in rec.items() if k != key})
+        assert e.value.code == "bad_config"
+    snap = api.snapshot(game.state)
+    assert api.snapshot(api.restore(snap)) == snap == api.snapshot(api.restore(snap.decode()))
+    for bad in (None, 3, [snap], b"not json", b"[]", b"{}", b'{"ruleset": 3}', b'{"ruleset": "reference"}'):
+        with pytest.raises(ValueError):
+            api.restore(bad)
+
+
+@pytest.mark.parametrize("outcomes", [None, 3, "01", [0.0], [True], [[0]], b"\x00"], ids=repr)
+def test_PRJ_70_outcomes_that_are_not_whole_numbers_are_refused_with_ValueError(game, outcomes):
+    with pytest.raises(ValueError):
+        api.new_game_with_outcomes({"players": 3}, 1, outcomes)
+    (seat,) = api.acting(game.state)
+    with pytest.raises(ValueError):
+        api.apply_with_outcomes(game.state, api.nth_action(api.legal_actions(game.state, seat), 0), outcomes)
+
+
 @pytest.mark.parametrize("type_", [None, "", "fly", 3, "PASS", ["pass"]])
 def test_PRJ_7_unknown_action_type_is_malformed(game, type_):
     seat = api.acting(game.state)[0]

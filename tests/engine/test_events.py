@@ -43,8 +43,9 @@ def test_every_event_of_the_corpus_has_its_declared_fields_rule_and_audience():
     assert len(seen) >= len(EVENTS) - 3, set(EVENTS) - seen      # the corpus meets nearly every type
 
 
-class _St:
-    event_seq = 0
+def _state():
+    """A real State to emit on (compiled, Out checks it is given one): a new game's."""
+    return api.new_game(api.Config(players=3), 1).copy()
 
 
 @pytest.mark.parametrize("bad", [
@@ -55,6 +56,10 @@ class _St:
 ])
 def test_an_undeclared_event_field_type_or_rule_is_refused_at_emit(bad):
     type_, rule, fields = bad
+    st = _state()
+    seq = st.event_seq
     with pytest.raises(AssertionError):
-        Out(_St()).emit(type_, rule, **fields)
-    Out(_St()).emit("FleetMoved", "SAIL-1", seat=0, zone="cuba", moves_left=1)   # the declared one passes
+        Out(st).emit(type_, rule, **fields)
+    out = Out(st)
+    out.emit("FleetMoved", "SAIL-1", seat=0, zone="cuba", moves_left=1)   # the declared one passes
+    assert [e["type"] for e in out.events] == ["FleetMoved"] and out.events[0]["seq"] == st.event_seq == seq + 1

@@ -94,6 +94,30 @@ def test_PRJ_1_a_seed_that_is_not_a_whole_number_below_2_256_is_refused_at_setup
         api.from_scenario({"config": {"players": 3}, "seed": bad, "position": {}})
 
 
+@pytest.mark.parametrize("bad", [-1, 2 ** 256, True, False, 1.0, "1", None, [1]])
+def test_PRJ_1_every_entry_point_that_takes_a_seed_refuses_a_bad_one_with_bad_config(bad):
+    """new_game, new_game_with_outcomes and replay take the caller's seed as it came (declared
+    `object`, narrowed by the engine): bad_config, never a TypeError (compiled, an `int`
+    argument would raise one, or unbox a bool to 1, before the engine's check)."""
+    calls = [lambda: api.new_game(api.Config(players=3), bad),
+             lambda: api.new_game({"players": 3}, bad),
+             lambda: api.new_game_with_outcomes({"players": 3}, bad, []),
+             lambda: api.replay({"format": api.RECORD_FORMAT, "config": {"players": 3}, "seed": bad, "actions": []})]
+    for call in calls:
+        with pytest.raises(api.IllegalAction) as e:
+            call()
+        assert (e.value.code, e.value.rule) == ("bad_config", "PRJ-1")
+    # verify_log with a seed that is not one: a problem to report, not an exception
+    log = api.redact(api.Game.new({"players": 3}, 5).events, None)
+    assert api.verify_log(log, bad) == ["the seed is not a whole number from 0 to 2**256-1"]
+    assert api.verify_log(log, 5) == []
+
+
+def test_PRJ_1_a_record_keeps_the_seed_setup_accepted():
+    g = api.Game.new({"players": 3}, 2 ** 200 + 3)
+    assert type(g.record["seed"]) is int and g.record["seed"] == g.state.seed == 2 ** 200 + 3
+
+
 def test_PRJ_1_salts_are_the_hmac_of_the_seed_and_differ_between_games_with_other_seeds():
     salts = {}
     for seed in (11, 2 ** 90 + 11):

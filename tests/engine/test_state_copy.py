@@ -10,10 +10,11 @@ refuse every write in place)."""
 
 from __future__ import annotations
 
-import inspect
+import ast
 import itertools
 import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st_
@@ -26,6 +27,7 @@ from pax_hispanica.engine.state import (
     COPIED,
     COPIED_NESTED,
     DICTS,
+    FIELDS,
     FLAT,
     NESTED,
     SAVED,
@@ -37,14 +39,35 @@ from pax_hispanica.engine.state import (
 )
 from .reference_view import reference_from_dict, reference_masked_state, reference_to_dict
 
+ENGINE = Path(__file__).resolve().parents[2] / "src" / "pax_hispanica" / "engine"
+
+
+def _source(module) -> str:
+    """A module's source, read from the checkout (a compiled module has no source to inspect)."""
+    return (ENGINE / f"{module.__name__.rsplit('.', 1)[1]}.py").read_text(encoding="utf-8")
+
+
+def _declared_fields() -> list[str]:
+    """The names class State annotates in engine/state.py, in order (its declared fields)."""
+    tree = ast.parse(_source(state_module))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "State")
+    return [n.target.id for n in cls.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)]
+
 
 def test_the_field_lists_cover_every_saved_field_once():
     assert sorted(SHARED + COPIED) == sorted(FLAT)
     assert sorted(SHARED_NESTED + COPIED_NESTED) == sorted(NESTED)
     assert sorted(SHARED_DICTS + DICTS) == sorted(ALL_DICTS)
-    assert len(set(SAVED)) == len(SAVED)
-    assert set(State.__slots__) == set(SAVED) | {"rs", "undo_stack", "undo_seat", "acting_now"}
-    assert list(State.__annotations__) == list(State.__slots__)      # the annotations name every slot, in order
+    assert len(set(SAVED)) == len(SAVED) and len(set(FIELDS)) == len(FIELDS)
+    assert set(FIELDS) == set(SAVED) | {"rs", "undo_stack", "undo_seat", "acting_now"}
+    assert _declared_fields() == list(FIELDS)      # the annotations name every field, in order
+    if hasattr(State, "__slots__"):                # the pure-Python State (a compiled one has none)
+        assert tuple(State.__slots__) == FIELDS
+    st = api.new_game(api.Config(players=3), 1).copy()
+    for f in FIELDS:
+        getattr(st, f)                             # every field is set on a copy
+    with pytest.raises(AttributeError):            # and a State holds no field outside FIELDS
+        st.not_a_field = 1
 
 
 def test_copy_sets_every_slot_shares_what_it_may_and_copies_the_rest():
@@ -55,10 +78,13 @@ def test_copy_sets_every_slot_shares_what_it_may_and_copies_the_rest():
         g.act(r.choice(api.expand(api.legal_actions(g.state, seat))))
     st = g.state
     new = st.copy()
-    for f in State.__slots__:
-        getattr(new, f)                    # every slot is set
+    for f in FIELDS:
+        getattr(new, f)                    # every field is set
     assert api.snapshot(new) == api.snapshot(st)
     assert new.acting_now is None
+    assert set(SCALARS + SHARED + SHARED_NESTED + SHARED_DICTS + COPIED + COPIED_NESTED + DICTS + ("stack",)
+               + ("rs", "undo_stack", "undo_seat", "acting_now")) == set(FIELDS)     # every field below
+    assert new.rs is st.rs and new.undo_stack is st.undo_stack and new.undo_seat == st.undo_seat
     for f in SCALARS + SHARED + SHARED_NESTED + SHARED_DICTS:
         assert getattr(new, f) is getattr(st, f), f
     for f in COPIED + COPIED_NESTED + DICTS + ("stack",):
@@ -154,7 +180,7 @@ def test_to_dict_and_from_dict_are_the_generic_walks_they_replaced():
 def test_saving_uses_no_exec_and_no_generic_walk():
     """The code that copies, saves and loads states names its fields (issue 13)."""
     for module in (state_module, information):
-        source = inspect.getsource(module)
+        source = _source(module)
         assert "exec(" not in source and "eval(" not in source and "_plain(" not in source
         assert "getattr(" not in source and "setattr(" not in source
 

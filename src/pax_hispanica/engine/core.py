@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import cast
 
 from . import years  # noqa: F401  (registers the years' steps and decisions)
 from .errors import IllegalAction, short
@@ -66,8 +67,10 @@ def check_shape(st: State, action: object) -> int:
     return seat
 
 
-def legal_actions(st: State, seat: int) -> list[Descriptor]:
-    if seat not in acting(st):
+def legal_actions(st: State, seat: object) -> list[Descriptor]:
+    """The seat's legal actions as descriptors; [] when `seat` is not to act now (a caller's
+    value that is not a seat number, a bool included, is never to act)."""
+    if type(seat) is not int or seat not in acting(st):
         return []
     dec = st.stack[-1]
     return DECISIONS[dec["d"]].legal(st, dec, seat)
@@ -120,14 +123,16 @@ def expand(descriptors: list[Descriptor]) -> list[Action]:
     return list(iter_actions(descriptors))
 
 
-def can_undo(st: State, seat: int) -> bool:
-    return bool(st.undo_stack) and st.undo_seat == seat and not st.over
+def can_undo(st: State, seat: object) -> bool:
+    return bool(st.undo_stack) and type(seat) is int and st.undo_seat == seat and not st.over
 
 
-def apply(st: State, action: Action, chance: Chance | None = None) -> tuple[State, list[Event]]:
+def apply(st: State, given: object, chance: Chance | None = None) -> tuple[State, list[Event]]:
     """Apply one action to a copy of `st`; `st` itself never changes. `chance`: the outcomes of
-    its draws, supplied (PRJ-70: api.apply_with_outcomes), else the state's generator."""
-    seat = check_shape(st, action)
+    its draws, supplied (PRJ-70: api.apply_with_outcomes), else the state's generator. The
+    action is the caller's data, declared `object`: check_shape refuses anything malformed."""
+    seat = check_shape(st, given)
+    action = cast(Action, given)             # check_shape: a dict of a seat, a known type, its fields
     if st.over:
         raise IllegalAction("game_over", "CYC-2", "The game is over.")
     if action["type"] == "undo":
@@ -140,18 +145,19 @@ def apply(st: State, action: Action, chance: Chance | None = None) -> tuple[Stat
     return _act(st, seat, action, out), out.events
 
 
-def apply_trusted(st: State, action: Action) -> State:
+def apply_trusted(st: State, action: object) -> State:
     """The search path (issue 13): the next state of a *legal* action, exactly what `apply`
     gives (tests/engine/test_trusted_apply.py compares to_dict over random positions), for
     bots' internal simulations. It skips the shape checks (PRJ-7: an action that is not one
     of legal_actions' may fail in any way) and builds no events (each still takes its
     number: event_seq is state); a sealed choice's commitment is still hashed, since the hash
-    is part of the pending decision, but the reveal's salts are not. Returns the state only."""
-    if action["type"] == "undo" or st.over:
+    is part of the pending decision, but the reveal's salts are not. Returns the state only.
+    What is not even a dict is refused as apply refuses it (IllegalAction, never TypeError)."""
+    if not isinstance(action, dict) or action.get("type") == "undo" or st.over:
         return apply(st, action)[0]
-    seat = action["seat"]
-    if seat not in acting(st):
-        return apply(st, action)[0]            # raises not_your_turn, as apply does
+    seat = action.get("seat")
+    if type(seat) is not int or seat not in acting(st):
+        return apply(st, action)[0]            # raises malformed or not_your_turn, as apply does
     return _act(st, seat, action, QuietOut(st.copy()))
 
 

@@ -17,17 +17,24 @@ never listed again: `core.ACTION_FIELDS`/`ACTION_TYPES`/`MAX_KEYS` (the shape ch
 sealed sets, determinize's resampling and `api.decision_types()`.
 
 A pending decision is saved as a plain dict (its "context"): "d", "seats", "rule", then the
-fields its type declares in a TypedDict below, in the order they were pushed, so snapshots
+fields its type declares in a TypedDict (engine/contexts.py), in the order they were pushed, so snapshots
 and records are what they were before these types existed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, NotRequired, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from mypy_extensions import mypyc_attr
+
+# the saved contexts (TypedDicts), re-exported: engine/contexts.py, kept as Python when compiled
+from .contexts import BidContext as BidContext, DecisionContext as DecisionContext
+from .contexts import LabourContext as LabourContext, SealedContext as SealedContext
+from .contexts import SupportContext as SupportContext, VoyageContext as VoyageContext
+from .contexts import VoyageProgress as VoyageProgress
 from .flow import Out, push as _push
-from .vocab import DECK, Deck
+from .vocab import DECK
 
 if TYPE_CHECKING:
     from .state import State
@@ -37,54 +44,6 @@ Fields = Mapping[str, tuple[type, ...]]
 """An action type's fields besides seat and type, and the JSON types each may take."""
 
 JSON_TYPE_NAMES = {STR: "string", INT: "integer", BOOL: "boolean", NONE: "null"}
-
-
-# ---- the saved contexts ----------------------------------------------------------------------
-class DecisionContext(TypedDict):
-    """What every pending decision saves: its name, the seats that must act, its rule."""
-    d: str
-    seats: tuple[int, ...]
-    rule: str
-
-
-class SealedContext(DecisionContext):
-    """A sealed choice (sealed.py): the seats that have committed with their hashes, and the
-    id its salts and commitments are made from."""
-    sealed: bool
-    committed: tuple[tuple[int, str], ...]
-    id: str
-
-
-class LabourContext(DecisionContext):
-    colonies: tuple[str, ...]          # LAB-6: the seat's vacant colonies that have a source now
-
-
-class BidContext(SealedContext):
-    initiator: int
-    deck: Deck
-    pos: int                           # the card's place in its deck: 1 for buried treasure (AUC-2)
-    card: str | None                   # the card sold, None while buried
-
-
-class VoyageProgress(TypedDict):
-    """SAIL-1: a fleet's progress on its voyage, kept in the voyage decision itself."""
-    moves: int                         # moves left
-    battled: tuple[int, ...]           # PRJ-16: land zones fought in on this voyage
-    started: bool                      # PRJ-9: moved, or started at a Haven
-    won_site: str | None               # LOAD-1: the site subdued in this zone (enslaving allowed)
-    sacked: int | None                 # TRS-2, TRS-4: the colony sacked in this zone (its index)
-    taken: int                         # TRS-4: Chests taken from the sacked colony
-    royal: NotRequired[int]            # PRJ-30: Chests loaded from the King's colonies, once any
-
-
-class VoyageContext(DecisionContext, VoyageProgress):
-    pass
-
-
-class SupportContext(SealedContext):
-    attacker: int
-    zone: int
-    target: str
 
 
 C = TypeVar("C", bound=Mapping[str, Any])
@@ -127,6 +86,11 @@ TUPLE_FIELDS = ("seats", "committed", "colonies", "battled")
 
 
 # ---- the declared types ----------------------------------------------------------------------
+# mypyc_attr (the one decorator mypyc keeps a class native under): compiled, a Python class
+# may still subclass Decision, as tests/engine/test_decisions.py does to stand a decision type
+# with another secret domain in for a registered one. The engine's own decision types keep
+# their native method calls (interpreted subclasses get a vtable of their own).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Decision(Generic[C]):
     """A decision type; subclasses declare the class attributes and `legal`/`act`."""
 

@@ -54,7 +54,11 @@ class Chance:
 
     __slots__ = ("outcomes", "used")
 
-    def __init__(self, outcomes: Sequence[int]) -> None:
+    def __init__(self, outcomes: object) -> None:
+        # the caller's data (declared `object`): a sequence of whole numbers, else ValueError
+        if isinstance(outcomes, (str, bytes)) or not isinstance(outcomes, Sequence) \
+                or not all(type(x) is int for x in outcomes):
+            raise ValueError("the outcomes are a sequence of whole numbers")
         self.outcomes: tuple[int, ...] = tuple(outcomes)
         self.used = 0
 

@@ -53,7 +53,7 @@ SEARCH_SEED = 0x7061786873616D70          # b"paxhsamp"
 COUNTER_BITS = 62                          # leaves 2**62 draws before the 8-byte counter overflows
 
 
-def words(seed: int, count: int) -> tuple[int, ...]:
+def words(seed: object, count: int) -> tuple[int, ...]:
     """The first `count` words of W(seed)."""
     if not is_seed(seed):
         raise ValueError("a sample's seed is a whole number in 0..2**256-1")

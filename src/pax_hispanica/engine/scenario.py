@@ -181,8 +181,11 @@ def _map(st: State, pos: Raw) -> None:
         st.rebels[rs.zone_index[zid]] = n
 
 
-def build(scn: Raw, rulesets: Rulesets) -> tuple[State, list[Raw]]:
-    """The position of a scenario, before its actions; `rulesets` resolves its config's ruleset."""
+def build(scn: object, rulesets: Rulesets) -> tuple[State, list[Raw]]:
+    """The position of a scenario, before its actions; `rulesets` resolves its config's ruleset.
+    `scn` is the caller's data (declared `object`, narrowed here): bad_scenario, never TypeError."""
+    if not isinstance(scn, dict):
+        _fail("A scenario is a JSON object (config, seed, position, actions).")
     check_shape(scn)
     st, events = new_state(scn["config"], scn.get("seed", 0), start=False, rulesets=rulesets)
     pos = scn.get("position", {})

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .decisions import SealedContext
 from .flow import Out, require
-from .keys import derive, seed_hash  # noqa: F401  (seed_hash: re-exported, the seed's commitment)
+from .keys import derive, is_seed, seed_hash  # noqa: F401  (seed_hash: re-exported, the seed's commitment)
 from .state import with_item
 
 if TYPE_CHECKING:
@@ -95,10 +95,13 @@ def verify(dec_id: str, choice: dict[str, Any]) -> bool:
     return bool(commitment(dec_id, choice["seat"], choice["value"], choice["salt"]) == choice["hash"])
 
 
-def verify_log(events: list[dict[str, Any]], seed: int) -> list[str]:
+def verify_log(events: list[dict[str, Any]], seed: object) -> list[str]:
     """What is wrong with a game's public log once its seed is known (PRJ-1); [] when nothing is:
     the seed matches GameStarted.seed_hash (ScenarioLoaded's for a scenario), and every revealed choice has the salt derived from
-    the seed, matches its hash, and that hash is the one committed before the reveal."""
+    the seed, matches its hash, and that hash is the one committed before the reveal. A seed
+    that is not one (keys.is_seed; the caller's data, declared `object`) is the one problem."""
+    if not is_seed(seed):
+        return ["the seed is not a whole number from 0 to 2**256-1"]
     problems = []
     started = next((e for e in events if e.get("type") in ("GameStarted", "ScenarioLoaded")), None)
     if started is None or started.get("seed_hash") != seed_hash(seed):

@@ -17,11 +17,13 @@ CONFIG_KEYS = frozenset({"players", "nations", "ruleset", "options", "params"})
 MAX_OPTIONS = 16
 
 
-def check_seed(seed: object) -> None:
-    """PRJ-1: a seed is a whole number in 0..2**256-1 (served games use 128 random bits)."""
+def check_seed(seed: object) -> int:
+    """PRJ-1: a seed is a whole number in 0..2**256-1 (served games use 128 random bits); the
+    seed itself, narrowed to an int, else bad_config."""
     if not is_seed(seed):
         raise IllegalAction("bad_config", "PRJ-1",
                             f"The seed must be a whole number from 0 to 2**256-1, not {short(seed)}.")
+    return seed
 
 
 def check_config(config: JsonDict, rs: Ruleset) -> list[str]:
@@ -59,12 +61,14 @@ def ruleset_of(config: JsonDict, rulesets: Rulesets) -> Ruleset:
         raise
 
 
-def new_state(config: JsonDict, seed: int, start: bool = True, *, rulesets: Rulesets,
+def new_state(config: object, given_seed: object, start: bool = True, *, rulesets: Rulesets,
               chance: Chance | None = None) -> tuple[State, list[Event]]:
     """The set-up game; with start=False it stops before the first Goods Year (scenarios set their own position).
     `rulesets` resolves the config's ruleset name and parameters to a Ruleset; `chance`: the
-    draws' outcomes supplied (PRJ-70), else the seed's generator."""
-    check_seed(seed)
+    draws' outcomes supplied (PRJ-70), else the seed's generator. `config` and the seed are the
+    caller's data, declared `object` and narrowed here (PRJ-1, PRJ-31: IllegalAction, never
+    TypeError, compiled or not)."""
+    seed = check_seed(given_seed)
     if not isinstance(config, dict):
         raise IllegalAction("bad_config", "PRJ-31", "A config is a table of players, nations, ruleset, params.")
     ruleset = config.get("ruleset", "reference")

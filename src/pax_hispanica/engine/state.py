@@ -50,6 +50,10 @@ ALL_DICTS = ("supply", "gone", "secrets", "cursor")
 SHARED_DICTS = ("gone", "secrets", "cursor")
 DICTS = tuple(f for f in ALL_DICTS if f not in SHARED_DICTS)          # the dicts State.copy copies: supply
 SAVED = SCALARS + FLAT + NESTED + ALL_DICTS + ("stack",)
+# Every field of a State, in the order of its declarations below: what is saved, and what is not
+# (the ruleset, the undo history, the cached acting seats). The tests read it rather than
+# `__slots__`, which a compiled State (mypyc) does not have.
+FIELDS = ("rs", "undo_stack", "undo_seat", "acting_now", *SAVED)
 
 
 class Result(TypedDict):
@@ -67,10 +71,10 @@ class State:
     # acting_now: the seats that must act, stored by apply once the new state is complete
     # (flow.acting); None while a state is being built or changed (copy, from_dict), and
     # unset on a state made by setup or a scenario, which flow.acting then computes.
-    __slots__ = ("rs", "undo_stack", "undo_seat", "acting_now", *SAVED)
+    __slots__ = FIELDS
 
     # The slots' types, for type checkers (annotations only: a slotted class has no class
-    # attributes of these names). tests/engine/test_state_copy.py checks they name the slots.
+    # attributes of these names). tests/engine/test_state_copy.py checks they name FIELDS, in order.
     rs: Ruleset
     undo_stack: tuple[State, ...]
     undo_seat: int | None

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .end import colony_prestige_all
+from .errors import short
 from .flow import YEARS, acting, step_name
 from .information import HIDDEN, determinize, information_state
 from .jsontypes import Event, JsonDict
@@ -94,13 +95,16 @@ def public_decision(st: State) -> JsonDict | None:
     return pub
 
 
-def view(st: State, viewer: int | None, include_state: bool = False, board: bool = True) -> JsonDict:
+def view(st: State, viewer: object, include_state: bool = False, board: bool = True) -> JsonDict:
     """What one seat (or a spectator, viewer=None) sees: its readable parts, and with
     `include_state=True` also the masked state as "state" (`api.information_state`), which
     only `determinize` reads (issue 13: the default leaves it out, the cheaper view every
     page and non-search bot reads). `board=False` also leaves out the map ("colonies",
     "sites", "rebels"): for a model that reads only the players and the decision (ISMCTS's
-    bid model). Every list and dict in it is its own (a caller may change them)."""
+    bid model). Every list and dict in it is its own (a caller may change them). `viewer` is
+    the caller's (declared `object`): ValueError unless None or a seat number of this game."""
+    if viewer is not None and (type(viewer) is not int or not 0 <= viewer < st.n):
+        raise ValueError(f"a view is of a seat 0..{st.n - 1} or None (a spectator), not {short(viewer)}")
     rs = st.rs
     static = _static(rs)
     zone_ids = static.zone_ids
