@@ -45,6 +45,8 @@ EXEMPT: dict[str, str] = {
               "engine event cites it: tests/web/test_online.py",
     "PRJ-45": "determinize's samples apply it (engine/sampling.py), outside any game; no engine event "
               "cites it: tests/engine/test_sampling.py, tests/engine/test_fast_views.py",
+    "PRJ-56": "a variant, off in the reference (prestige_goal = \"held\"), and no corpus game sets it: "
+              "tests/engine/test_cycle.py (test_CYC_2_PRJ_56_...)",
     "PRJ-70": "only the RL layer supplies a draw's outcomes (rl/openspiel.py, chance=\"events\"); a game "
               "played by the engine's generator never does: tests/rl/test_openspiel.py, tests/engine/test_chance_seam.py",
     "PRJ-73": "the web server's accounts apply it (web/ratelimit.py, web/routes/accounts.py); no engine "
@@ -330,6 +332,8 @@ def witnesses(game: api.Game, events: list[dict]) -> Counter:
             w["CYC-2"] += 1                           # the game ended by its length or early
             if ev.get("reason") == "prestige_goal":
                 w["PRJ-55"] += 1                      # the Prestige goal reached (5 in the reference)
+                if rs.prestige_goal == "standing":
+                    w["PRJ-56"] += 1                  # the goal counted the score CYC-3 would give
         if "to" in ev:
             w["HID-1"] += 1                           # a secret: an event only the seats of "to" may see
         else:

@@ -97,6 +97,8 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-45": ("PRJ", "A search's samples draw from one keyed SHAKE-256 stream each, not from the game's generator"),
     # a number of the ruleset (prestige_to_win), applied by CYC-2's check
     "PRJ-55": ("PRJ", "The Prestige goal where games end: prestige_to_win 5 (reference-3)"),
+    # a ruleset option (prestige_goal), applied by CYC-2's check
+    "PRJ-56": ("PRJ", "Variant prestige_goal = standing: the goal counts the score CYC-3 would give"),
     # applied by the RL layer's explicit chance nodes (rl/openspiel.py) through rng.draw's seam, never in a game's events
     "PRJ-70": ("PRJ", "Explicit chance: a draw's outcomes may be supplied, one 1/n choice per die roll, place or shuffled position"),
     # applied by the web server's accounts (web/ratelimit.py, web/routes/accounts.py), never by the engine
