@@ -275,3 +275,33 @@ def test_PRJ_56_an_unknown_prestige_goal_is_refused_at_setup():
     with pytest.raises(api.IllegalAction) as e:
         api.new_game(api.Config(players=3, params={"prestige_goal": "score"}), 1)
     assert e.value.code == "bad_config" and "prestige_goal" in str(e.value) and "PRJ-56" in str(e.value)
+
+
+# ---- PRJ-57: goal_from_cycle (the goal is checked only from that cycle's Sail Year on) ----
+
+def test_CYC_2_PRJ_57_the_reference_checks_the_goal_from_the_first_cycle():
+    assert RS.goal_from_cycle == 1
+    g = _sail_end({"cycle": 1, "players": [{}, {"prestige": RS.prestige_to_win}]})
+    assert api.is_over(g.state) and g.state.result["reason"] == "prestige_goal"
+
+
+@pytest.mark.parametrize("goal", ["held", "standing"])
+def test_CYC_2_PRJ_57_the_goal_is_not_checked_before_goal_from_cycle(goal):
+    position = {"players": [{}, {"prestige": 5, "money": 0}, {}]}
+    params = {"prestige_goal": goal, "prestige_to_win": 5, "goal_from_cycle": 2}
+    early = scenario({"year": "sail", "step": "voyages", "order": [0, 1, 2], "cycle": 1, **position},
+                     nations=NO_SPAIN, params=params)
+    on_time = scenario({"year": "sail", "step": "voyages", "order": [0, 1, 2], "cycle": 2, **position},
+                       nations=NO_SPAIN, params=params)
+    for g in (early, on_time):
+        for s in (0, 1, 2):
+            g.act({"seat": s, "type": "end_voyage"})
+    assert not api.is_over(early.state) and early.state.cycle == 2          # cycle 1: not yet
+    assert api.is_over(on_time.state) and on_time.state.result["reason"] == "prestige_goal"
+    assert on_time.state.result["cycles"] == 2 and on_time.state.result["winner"] == 1
+
+
+def test_PRJ_57_goal_from_cycle_outside_its_range_is_refused_at_setup():
+    with pytest.raises(api.IllegalAction) as e:
+        api.new_game(api.Config(players=3, params={"goal_from_cycle": 0}), 1)
+    assert e.value.code == "bad_config" and "goal_from_cycle" in str(e.value)

@@ -23,10 +23,12 @@ def goal_standing(st: State) -> list[int]:
 
 def end_of_cycle(st: State, out: Out) -> bool:
     """CYC-2: the game ends after the last cycle's Sail Year, or after one where someone reached
-    the goal (Prestige held; PRJ-56's variant: the score CYC-3 would give)."""
+    the goal (Prestige held; PRJ-56's variant: the score CYC-3 would give), from cycle
+    `goal_from_cycle` on (PRJ-57; 1 in the reference, CYC-2 as written)."""
     rs = st.rs
     standing = goal_standing(st)
-    leaders = [s for s in range(st.n) if standing[s] >= rs.prestige_to_win]
+    checked = st.cycle >= rs.goal_from_cycle                    # PRJ-57: not before this cycle's Sail Year
+    leaders = [s for s in range(st.n) if checked and standing[s] >= rs.prestige_to_win]
     if st.cycle >= rs.cycles or leaders:
         final_scoring(st, out, "prestige_goal" if leaders else "last_cycle")
     return False

@@ -111,6 +111,7 @@ class Ruleset:
         prestige_per_colony: ClassVar[int]
         crown_colony_prestige: ClassVar[int]
         prestige_goal: ClassVar[str]
+        goal_from_cycle: ClassVar[int]
         start_money: ClassVar[int]
         start_ships: ClassVar[int]
         start_zone: ClassVar[str]

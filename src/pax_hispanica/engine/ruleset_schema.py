@@ -28,7 +28,7 @@ Legality = Literal["PLUNDER", "SMUGGLER", "CONQUISTADOR", "PRIVATEER"]
 # section -> key -> type: the parameter schema of ruleset.toml
 PARAMS: dict[str, dict[str, type]] = {
     "game": {"cycles": int, "prestige_to_win": int, "money_per_prestige": int, "prestige_per_colony": int,
-             "crown_colony_prestige": int, "prestige_goal": str},
+             "crown_colony_prestige": int, "prestige_goal": str, "goal_from_cycle": int},
     "setup": {"start_money": int, "start_ships": int, "start_zone": str},
     "supply": {"citizens": int, "indigenous": int, "chests": int},
     "goods": {"goods_per_year": int, "chest_cap": int, "die_sides": int, "slave_death": int,
