@@ -328,6 +328,8 @@ def witnesses(game: api.Game, events: list[dict]) -> Counter:
             w["PRJ-30"] += 1                          # the royal fifth of the King's colonies
         if t == "EarningsPaid" and ev.get("kings_colonies"):
             w["PRJ-30"] += 1                          # the King's colonies pay crown_colony_income
+        if t == "ChestsLoaded" and ev["rule"] == "PRJ-38" and "plunder_loading" not in rs.overrides:
+            w["PRJ-58"] += 1                          # the reference's own PLUNDER loading (reference-4)
         if t == "DeckRefilled":
             w["PRJ-19"] += 1                          # refilled as soon as the discard pile has a card
         if t == "GameEnded":

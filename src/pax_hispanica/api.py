@@ -56,7 +56,11 @@ OLD_RULESETS = {"reference-1": "the reference ruleset before PRJ-37, with RULES.
                                "numbers its moves make another game",
                 "reference-2": "the reference ruleset of PRJ-36's numbers with prestige_to_win 25, before "
                                "PRJ-55 lowered the goal; play it again as a variant of this version "
-                               "with --set prestige_to_win=25 (PRJ-31), as a new game"}
+                               "with --set prestige_to_win=25 --set plunder_loading=sack (PRJ-31), as a new game",
+                "reference-3": "the reference ruleset with plunder_loading sack (TRS-2 as written: a PLUNDER fleet "
+                               "loads only what it sacked), before PRJ-58 made PRJ-38's sack_or_own the reference; "
+                               "play it again as a variant of this version with --set plunder_loading=sack "
+                               "(PRJ-31), as a new game"}
 
 
 @dataclass

@@ -48,11 +48,11 @@ def test_PRJ_37_a_record_of_reference_1_is_refused_with_the_reason_not_replayed(
 
     from pax_hispanica.cli import app
     g = play(2, 5, stop=lambda g: len(g.record["actions"]) >= 3)
-    assert g.record["ruleset_version"] == g.state.rs.version == "reference-3"
+    assert g.record["ruleset_version"] == g.state.rs.version == "reference-4"
     old = {**g.record, "ruleset_version": "reference-1"}
     with pytest.raises(ValueError) as e:
         api.replay(old)
-    assert "reference-1" in str(e.value) and "reference-3" in str(e.value) and "PRJ-37" in str(e.value)
+    assert "reference-1" in str(e.value) and "reference-4" in str(e.value) and "PRJ-37" in str(e.value)
     assert "PRJ-36" in str(e.value)
     path = tmp_path / "old.json"
     api.save_record(old, path)
@@ -123,7 +123,24 @@ def test_PRJ_55_a_record_of_reference_2_is_refused_with_the_way_to_play_it_again
     with pytest.raises(ValueError) as e:
         api.replay(old)
     msg = str(e.value)
-    assert "reference-2" in msg and "reference-3" in msg and "PRJ-37" in msg and "PRJ-55" in msg, msg
-    assert "--set prestige_to_win=25" in msg
-    again = api.Game.new({**g.record["config"], "params": {"prestige_to_win": 25}}, g.record["seed"])
+    assert "reference-2" in msg and "reference-4" in msg and "PRJ-37" in msg and "PRJ-55" in msg, msg
+    assert "--set prestige_to_win=25 --set plunder_loading=sack" in msg          # reference-4 + overrides
+    again = api.Game.new({**g.record["config"], "params": {"prestige_to_win": 25, "plunder_loading": "sack"}},
+                         g.record["seed"])
     assert again.state.rs.prestige_to_win == 25 and api.load_ruleset().prestige_to_win == 5
+    assert again.state.rs.plunder_loading == "sack"
+
+
+def test_PRJ_58_a_record_of_reference_3_is_refused_with_the_way_to_play_it_again():
+    """reference-3 loaded a PLUNDER fleet only from what it sacked (TRS-2 as written); under
+    reference-4 (PRJ-58: PRJ-38's sack_or_own) its moves could make another game, so its record
+    is refused, never replayed, and the refusal gives the variant that plays reference-3 again."""
+    g = play(2, 5, stop=lambda g: len(g.record["actions"]) >= 3)
+    old = {**g.record, "ruleset_version": "reference-3"}
+    with pytest.raises(ValueError) as e:
+        api.replay(old)
+    msg = str(e.value)
+    assert "reference-3" in msg and "reference-4" in msg and "PRJ-37" in msg and "PRJ-58" in msg, msg
+    assert "--set plunder_loading=sack" in msg and "prestige_to_win" not in msg
+    again = api.Game.new({**g.record["config"], "params": {"plunder_loading": "sack"}}, g.record["seed"])
+    assert again.state.rs.plunder_loading == "sack" and api.load_ruleset().plunder_loading == "sack_or_own"

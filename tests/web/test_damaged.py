@@ -215,11 +215,12 @@ def test_a_game_made_by_the_old_generator_is_reported_never_replayed(database_ur
     assert out.exit_code == 1 and "SplitMix64" in out.output, out.output
 
 
-@pytest.mark.parametrize("old", ["reference-1", "reference-2"])
+@pytest.mark.parametrize("old", ["reference-1", "reference-2", "reference-3"])
 def test_PRJ_37_a_game_of_an_earlier_reference_ruleset_is_reported_never_replayed(database_url, old):
     """A stored game whose row names reference-1 (the reference before PRJ-37) or reference-2
-    (the goal of 25 Prestige, before PRJ-55) is damaged with the reason, its rows kept: it is
-    never replayed under reference-3's numbers."""
+    (the goal of 25 Prestige, before PRJ-55) or reference-3 (PLUNDER loading only by sacking,
+    before PRJ-58) is damaged with the reason, its rows kept: it is never replayed under
+    reference-4's rules."""
     g = played_game(database_url)
     sql(database_url, "UPDATE games SET ruleset_version = :v WHERE id = :g", v=old, g=g["game"])
     before = rows(database_url, g["game"])
@@ -227,7 +228,7 @@ def test_PRJ_37_a_game_of_an_earlier_reference_ruleset_is_reported_never_replaye
         r = c.get(f"/api/view/{g['spectator']}")
         assert r.status_code == 409 and r.json()["error"]["code"] == "damaged_game"
         msg = r.json()["error"]["message"]
-        assert old in msg and "reference-3" in msg and "PRJ-37" in msg, msg
+        assert old in msg and "reference-4" in msg and "PRJ-37" in msg, msg
     assert rows(database_url, g["game"]) == before
     out = CliRunner().invoke(cli_app, ["db", "check", "--database-url", database_url, "-q"])
     assert out.exit_code == 1 and old in out.output, out.output

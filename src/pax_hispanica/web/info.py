@@ -76,4 +76,5 @@ def win_condition(ruleset: str = "reference") -> dict:
     params = api.parameters(ruleset)
     return {"cycles": params["cycles"]["value"], "prestige": params["prestige_to_win"]["value"],
             "money": params["money_per_prestige"]["value"], "colony": params["prestige_per_colony"]["value"],
-            "start_money": params["start_money"]["value"]}
+            "start_money": params["start_money"]["value"],
+            "plunder_loading": params.get("plunder_loading", {}).get("value", "sack")}
