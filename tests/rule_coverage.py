@@ -48,6 +48,10 @@ EXEMPT: dict[str, str] = {
               "engine event cites it: tests/web/test_online.py",
     "PRJ-45": "determinize's samples apply it (engine/sampling.py), outside any game; no engine event "
               "cites it: tests/engine/test_sampling.py, tests/engine/test_fast_views.py",
+    "PRJ-56": "a variant, off in the reference (prestige_goal = \"held\"), and no corpus game sets it: "
+              "tests/engine/test_cycle.py (test_CYC_2_PRJ_56_...)",
+    "PRJ-57": "a number that only withholds an early end (goal_from_cycle; 1 in the reference, CYC-2 as "
+              "written), so no event shows it: tests/engine/test_cycle.py (test_CYC_2_PRJ_57_...)",
     "PRJ-70": "only the RL layer supplies a draw's outcomes (rl/openspiel.py, chance=\"events\"); a game "
               "played by the engine's generator never does: tests/rl/test_openspiel.py, tests/engine/test_chance_seam.py",
     "PRJ-73": "the web server's accounts apply it (web/ratelimit.py, web/routes/accounts.py); no engine "
@@ -327,12 +331,16 @@ def witnesses(game: api.Game, events: list[dict]) -> Counter:
             w["PRJ-30"] += 1                          # the royal fifth of the King's colonies
         if t == "EarningsPaid" and ev.get("kings_colonies"):
             w["PRJ-30"] += 1                          # the King's colonies pay crown_colony_income
+        if t == "ChestsLoaded" and ev["rule"] == "PRJ-38" and "plunder_loading" not in rs.overrides:
+            w["PRJ-58"] += 1                          # the reference's own PLUNDER loading (reference-4)
         if t == "DeckRefilled":
             w["PRJ-19"] += 1                          # refilled as soon as the discard pile has a card
         if t == "GameEnded":
             w["CYC-2"] += 1                           # the game ended by its length or early
             if ev.get("reason") == "prestige_goal":
                 w["PRJ-55"] += 1                      # the Prestige goal reached (5 in the reference)
+                if rs.prestige_goal == "standing":
+                    w["PRJ-56"] += 1                  # the goal counted the score CYC-3 would give
         if "to" in ev:
             w["HID-1"] += 1                           # a secret: an event only the seats of "to" may see
         else:

@@ -192,9 +192,14 @@ def _unknown(version: str, name: str | None = None) -> str:
 
 def version_list() -> str:
     """The versions the loader builds and those it refuses, in words (for error messages)."""
-    vs = versions().values()
-    playable = [f"{v.name} (current, ruleset {v.folder})" if v.current else
-                f"{v.name} ({v.base} with {', '.join(f'{k}={val}' for k, val in v.params)})"
+    table = versions()
+    vs = table.values()
+
+    def own(v: Version) -> str:   # the numbers that differ from its base's, not the whole chain's
+        base = dict(table[v.base].params) if v.base in table else {}
+        return ", ".join(f"{k}={val}" for k, val in v.params if k not in base or base[k] != val)
+
+    playable = [f"{v.name} (current, ruleset {v.folder})" if v.current else f"{v.name} ({v.base} with {own(v)})"
                 for v in vs if v.folder is not None]
     refused = [v.name for v in vs if v.refused]
     return ", ".join(playable) + (f"; refused: {', '.join(refused)}" if refused else "")

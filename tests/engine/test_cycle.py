@@ -220,3 +220,88 @@ def test_CYC_3_result_and_game_ended_event_agree():
     assert sorted(r["ranking"]) == [0, 1, 2, 3] and r["ranking"][0] == r["winner"]
     key = [(r["scores"][s], r["money"][s]) for s in r["ranking"]]
     assert key == sorted(key, reverse=True)
+
+
+# ---- PRJ-56: the variant prestige_goal = "standing" (the goal counts the score CYC-3 would give) ----
+
+# seat 1: 2 Prestige held, $12 (2 Prestige at $6) and its home colony (1): a standing of 5
+STANDING_5 = {"players": [{"prestige": 0, "money": 0}, {"prestige": 2, "money": 12}, {"prestige": 0, "money": 0}]}
+
+
+def _goal(goal, prestige_to_win, cycle=2, position=STANDING_5):
+    g = scenario({"year": "sail", "step": "voyages", "order": [0, 1, 2], "cycle": cycle, **position},
+                 nations=NO_SPAIN, params={"prestige_goal": goal, "prestige_to_win": prestige_to_win})
+    while not api.is_over(g.state) and YEARS[g.state.year] == "sail":
+        g.act({"seat": api.acting(g.state)[0], "type": "end_voyage"})
+    return g
+
+
+def test_CYC_2_PRJ_56_the_reference_goal_counts_prestige_held():
+    assert RS.prestige_goal == "held" and RS.money_per_prestige == 6     # STANDING_5 is written for $6
+    g = _goal("held", 5)                        # held 2 < 5: money and colonies do not count
+    assert not api.is_over(g.state) and g.state.cycle == 3
+
+
+def test_CYC_2_PRJ_56_standing_ends_the_game_when_held_money_and_colonies_reach_the_goal():
+    g = _goal("standing", 5)
+    assert api.is_over(g.state)
+    r = g.state.result
+    assert r["reason"] == "prestige_goal" and r["cycles"] == 2 and r["winner"] == 1
+    by = {b["seat"]: b for b in next(e for e in g.events if e["type"] == "FinalScoring")["breakdown"]}
+    assert (by[1]["from_money"], by[1]["from_colonies"]) == (2, 1)
+    assert r["scores"][1] == 2 + 2 + 1           # the final score is the standing the goal counted
+
+
+def test_CYC_2_PRJ_56_standing_one_short_of_the_goal_goes_on():
+    g = _goal("standing", 6)                     # 5 < 6
+    assert not api.is_over(g.state) and g.state.cycle == 3
+    money = {"players": [{}, {"prestige": 2, "money": 11}, {}]}     # $11 is 1 Prestige, not 2: 4 < 5
+    assert not api.is_over(_goal("standing", 5, position=money).state)
+
+
+def test_CYC_2_PRJ_56_standing_is_checked_after_the_sail_year_only():
+    g = scenario({"cycle": 2, "year": "play", "step": "play_turns", "order": [0, 1, 2],
+                  "players": [{"hand": []}, {"prestige": 2, "money": 12, "hand": []}, {"hand": []}]},
+                 nations=NO_SPAIN, params={"prestige_goal": "standing", "prestige_to_win": 5})
+    for s in (0, 1, 2):
+        g.act({"seat": s, "type": "end_turn"})
+    assert not api.is_over(g.state) and YEARS[g.state.year] == "sail"
+    for s in (0, 1, 2):
+        g.act({"seat": s, "type": "end_voyage"})
+    assert api.is_over(g.state) and g.state.result["reason"] == "prestige_goal"
+
+
+def test_PRJ_56_an_unknown_prestige_goal_is_refused_at_setup():
+    with pytest.raises(api.IllegalAction) as e:
+        api.new_game(api.Config(players=3, params={"prestige_goal": "score"}), 1)
+    assert e.value.code == "bad_config" and "prestige_goal" in str(e.value) and "PRJ-56" in str(e.value)
+
+
+# ---- PRJ-57: goal_from_cycle (the goal is checked only from that cycle's Sail Year on) ----
+
+def test_CYC_2_PRJ_57_the_reference_checks_the_goal_from_the_first_cycle():
+    assert RS.goal_from_cycle == 1
+    g = _sail_end({"cycle": 1, "players": [{}, {"prestige": RS.prestige_to_win}]})
+    assert api.is_over(g.state) and g.state.result["reason"] == "prestige_goal"
+
+
+@pytest.mark.parametrize("goal", ["held", "standing"])
+def test_CYC_2_PRJ_57_the_goal_is_not_checked_before_goal_from_cycle(goal):
+    position = {"players": [{}, {"prestige": 5, "money": 0}, {}]}
+    params = {"prestige_goal": goal, "prestige_to_win": 5, "goal_from_cycle": 2}
+    early = scenario({"year": "sail", "step": "voyages", "order": [0, 1, 2], "cycle": 1, **position},
+                     nations=NO_SPAIN, params=params)
+    on_time = scenario({"year": "sail", "step": "voyages", "order": [0, 1, 2], "cycle": 2, **position},
+                       nations=NO_SPAIN, params=params)
+    for g in (early, on_time):
+        for s in (0, 1, 2):
+            g.act({"seat": s, "type": "end_voyage"})
+    assert not api.is_over(early.state) and early.state.cycle == 2          # cycle 1: not yet
+    assert api.is_over(on_time.state) and on_time.state.result["reason"] == "prestige_goal"
+    assert on_time.state.result["cycles"] == 2 and on_time.state.result["winner"] == 1
+
+
+def test_PRJ_57_goal_from_cycle_outside_its_range_is_refused_at_setup():
+    with pytest.raises(api.IllegalAction) as e:
+        api.new_game(api.Config(players=3, params={"goal_from_cycle": 0}), 1)
+    assert e.value.code == "bad_config" and "goal_from_cycle" in str(e.value)

@@ -89,7 +89,12 @@ def test_PRJ_50_reference_2s_numbers_cards_and_map_are_the_old_engines():
     cannot express (a card, the map, a number per player count), this fails."""
     old = old_game()["ruleset"]
     rs = api.load_ruleset("reference-2")
-    assert api.parameters("reference-2") == old["parameters"]
+    now = api.parameters("reference-2")
+    assert {k: v for k, v in now.items() if k in old["parameters"]} == old["parameters"]
+    # parameters added since, each at the value that is the rule as the old engine played it
+    # (a variant option off): a new one fails here until its value for old games is checked
+    assert {k: v["value"] for k, v in now.items() if k not in old["parameters"]} == {
+        "prestige_goal": "held", "goal_from_cycle": 1}          # PRJ-56, PRJ-57: CYC-2 as written
     assert {str(n): v for n, v in rs.params["by_players"].items()} == old["by_players"]
     assert sha(json.dumps(api.card_catalogue("reference-2"), sort_keys=True)) == old["cards"]
     assert sha(json.dumps(api.board_layout("reference-2"), sort_keys=True)) == old["board"]
@@ -101,8 +106,11 @@ def test_PRJ_50_reference_2s_numbers_cards_and_map_are_the_old_engines():
 
 
 def test_PRJ_50_reference_2_is_reference_3_with_the_goal_of_25():
-    old, now = api.load_ruleset("reference-2"), api.load_ruleset()
-    assert (now.version, now.prestige_to_win) == ("reference-3", 5)
+    old, now = api.load_ruleset("reference-2"), api.load_ruleset("reference-3")
+    assert (now.version, now.prestige_to_win, now.plunder_loading) == ("reference-3", 5, "sack")
+    current = api.load_ruleset()          # reference-4 (PRJ-58): reference-3 is it with plunder_loading sack
+    assert (current.version, current.plunder_loading) == ("reference-4", "sack_or_own")
+    assert now.params == {**current.params, "plunder_loading": "sack"}
     assert (old.version, old.name, old.prestige_to_win, old.overrides) == ("reference-2", "reference", 25, {})
     assert old.params == {**now.params, "prestige_to_win": 25}
     assert list(old.params) == list(now.params)               # same order: the same bytes wherever listed
@@ -112,15 +120,18 @@ def test_PRJ_50_reference_2_is_reference_3_with_the_goal_of_25():
     assert (with_params.version, with_params.prestige_to_win, with_params.cycles, with_params.overrides) == \
         ("reference-2", 25, 3, {"cycles": 3})
     table = api.ruleset_versions()
-    assert table["reference-3"]["current"] and table["reference-3"]["folder"] == "reference"
+    assert table["reference-4"]["current"] and table["reference-4"]["folder"] == "reference"
+    assert table["reference-3"] == {"folder": "reference", "current": False, "base": "reference-4",
+                                    "params": {"plunder_loading": "sack"}, "since": "PRJ-58", "refused": None}
     assert table["reference-2"] == {"folder": "reference", "current": False, "base": "reference-3",
-                                    "params": {"prestige_to_win": 25}, "since": "PRJ-55", "refused": None}
+                                    "params": {"plunder_loading": "sack", "prestige_to_win": 25},   # through reference-3
+                                    "since": "PRJ-55", "refused": None}
     assert table["reference-1"]["refused"] and table["reference-1"]["folder"] is None
     assert set(api.OLD_RULESETS) == {"reference-1"}
 
 
 def test_PRJ_50_a_new_game_gets_the_current_version_and_a_config_may_pin_an_earlier_one():
-    assert api.Game.new(api.Config(players=3), 9).record["ruleset_version"] == "reference-3"
+    assert api.Game.new(api.Config(players=3), 9).record["ruleset_version"] == "reference-4"
     g = api.Game.new(api.Config(players=3, ruleset="reference-2"), 9)
     assert (g.state.rs.version, g.state.rs.prestige_to_win, g.record["ruleset_version"]) == ("reference-2", 25,
                                                                                             "reference-2")
@@ -144,7 +155,7 @@ def test_PRJ_50_restore_of_an_old_games_snapshot_takes_the_games_version():
     data = api.snapshot(g.state)
     st = api.restore(data, ruleset_version="reference-2")
     assert st.rs.version == "reference-2" and st.to_dict() == g.state.to_dict()
-    assert api.restore(data).rs.version == "reference-3"        # unpinned: the folder's current version
+    assert api.restore(data).rs.version == "reference-4"        # unpinned: the folder's current version
     for action in record["actions"][60:]:
         st, _ = api.apply(st, action)
     assert sha(api.snapshot(st)) == old_game()["expect"]["final_snapshot"]
@@ -177,7 +188,7 @@ def test_PRJ_37_PRJ_50_a_record_of_a_version_this_engine_does_not_play_is_refuse
     msg = str(e.value)
     assert isinstance(e.value, ValueError)
     assert version in msg and "PRJ-37" in msg and "PRJ-50" in msg, msg
-    assert "reference-3 (current" in msg and "reference-2 (reference-3 with prestige_to_win=25)" in msg, msg
+    assert "reference-4 (current" in msg and "reference-3 (reference-4 with plunder_loading=sack)" in msg and "reference-2 (reference-3 with prestige_to_win=25)" in msg, msg
     if version == "reference-1":
         assert "RULES.md's numbers" in msg and "refused: reference-1" in msg
     path = tmp_path / "old.json"
@@ -248,7 +259,7 @@ def test_PRJ_50_every_version_of_the_shipped_table_builds():
 def test_PRJ_50_a_scenario_record_replays_under_the_version_it_names():
     scenario = json.loads((Path(__file__).parents[2] / "docs" / "scenarios" / SCENARIO).read_text())
     g = api.from_scenario(scenario)
-    assert g.record["ruleset_version"] == "reference-3"
+    assert g.record["ruleset_version"] == "reference-4"
     old = api.replay({**g.record, "ruleset_version": "reference-2"})
     assert (old.state.rs.version, old.state.rs.prestige_to_win) == ("reference-2", 25)
     assert old.record["ruleset_version"] == "reference-2"

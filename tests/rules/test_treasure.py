@@ -59,8 +59,10 @@ def refused(st, colony, count=1, seat=0):
 # ---- what each legality may load, from whom (before any battle) ------------------------------
 
 @pytest.mark.parametrize("legality,nations,expected", [
-    # TRS-2: PLUNDER loads only by sacking: not even its own colony's Chests
+    # TRS-2 as written: PLUNDER loads only by sacking, not even its own colony's Chests
+    # (plunder_loading = sack, a variant since PRJ-58; the reference: PRJ-38's own colonies free)
     ("PLUNDER", NO_SPAIN, {}),
+    ("PLUNDER_REFERENCE", NO_SPAIN, {OWN: 2}),
     # TRS-3: SMUGGLER: own free, anyone else's for a bribe
     ("SMUGGLER", NO_SPAIN, {OWN: 2, OTHER: 2, CROWN_COL: 2}),
     # TRS-4: CONQUISTADOR: own and the Crown's; never another player's colony
@@ -70,7 +72,10 @@ def refused(st, colony, count=1, seat=0):
     ("PRIVATEER", NO_SPAIN, {OWN: 2}),
 ])
 def test_TRS_1_what_each_legality_may_load_before_a_battle(legality, nations, expected):
-    g = treasure_game(legality, nations)
+    if legality == "PLUNDER_REFERENCE":
+        g = treasure_game("PLUNDER", nations)
+    else:
+        g = treasure_game(legality, nations, params={"plunder_loading": "sack"} if legality == "PLUNDER" else None)
     assert loadable(g.state) == expected
     for colony in {OWN, OTHER, CROWN_COL} - set(expected):
         err = refused(g.state, colony)
@@ -133,8 +138,11 @@ def test_TRS_4_CONQUISTADOR_never_loads_another_players_colony_even_after_winnin
     assert refused(g.state, OTHER).code == "legality_forbids"
 
 
+TRS_2 = {"plunder_loading": "sack"}      # TRS-2 as written (the reference is PRJ-58's sack_or_own)
+
+
 def test_TRS_2_PLUNDER_must_sack_then_loads_free():
-    g = treasure_game("PLUNDER")
+    g = treasure_game("PLUNDER", params=TRS_2)
     ev = g.act({"seat": 0, "type": "attack", "target": OTHER})      # 3 ships against colony + Citizen
     assert any(e["type"] == "ColonySacked" for e in ev)
     assert loadable(g.state) == {OTHER: 2}                           # only the sacked colony
@@ -150,7 +158,7 @@ def test_TRS_2_PLUNDER_must_sack_then_loads_free():
 
 
 def test_TRS_2_PLUNDER_sacking_the_Crown():
-    g = treasure_game("PLUNDER", ships=3, chests=3)
+    g = treasure_game("PLUNDER", ships=3, chests=3, params=TRS_2)
     ev = g.act({"seat": 0, "type": "attack", "target": CROWN_COL})  # colony + Citizen = 2
     assert next(e for e in ev if e["type"] == "BattleDeclared")["supporters"] == [1]   # Curaçao's owner
     ev = g.act({"seat": 1, "type": "support", "side": "attacker"})
@@ -159,7 +167,7 @@ def test_TRS_2_PLUNDER_sacking_the_Crown():
 
 
 def test_TRS_2_a_lost_battle_gives_no_Chests():
-    g = treasure_game("PLUNDER", ships=2)
+    g = treasure_game("PLUNDER", ships=2, params=TRS_2)
     g.act({"seat": 0, "type": "attack", "target": OTHER})           # 2 against 2: the target wins
     assert loadable(g.state) == {}
 
@@ -205,9 +213,8 @@ def test_PRJ_18_claimed_Chests_need_no_room_aboard():
 @pytest.mark.parametrize("legality", ["PLUNDER", "SMUGGLER", "CONQUISTADOR", "PRIVATEER"])
 def test_TRS_1_loading_is_bounded_by_cargo_space(legality):
     g = treasure_game(legality, ships=1, cargo=["citizen"], chests=3)
-    if legality == "PLUNDER":
-        assert loadable(g.state) == {}
-        return
+    if legality == "PLUNDER":      # TRS-2 as written loads nothing before a sack (PRJ-58's reference: own colonies)
+        assert loadable(treasure_game(legality, ships=1, cargo=["citizen"], chests=3, params=TRS_2).state) == {}
     assert loadable(g.state)[OWN] == 1
     assert refused(g.state, OWN, 2).code == "bad_count"
 
@@ -379,11 +386,19 @@ def test_TRS_5_Chests_and_meeples_are_conserved_and_Prestige_rises_only_by_logge
 
 # ---- PRJ-38: the variant plunder_loading = "sack_or_own" ------------------------------------
 
-def test_PRJ_38_TRS_2_by_default_a_plunderer_may_not_load_its_own_colony():
-    g = treasure_game("PLUNDER")
-    assert api.load_ruleset("reference").plunder_loading == "sack"
+def test_PRJ_38_TRS_2_as_written_a_plunderer_may_not_load_its_own_colony():
+    g = treasure_game("PLUNDER", params=TRS_2)
     assert loadable(g.state) == {}
     assert refused(g.state, OWN).code == "legality_forbids"
+
+
+def test_PRJ_58_the_reference_lets_a_plunderer_load_its_own_colony():
+    assert api.load_ruleset("reference").plunder_loading == "sack_or_own"
+    assert api.load_ruleset("reference").version == "reference-4"
+    g = treasure_game("PLUNDER")
+    assert loadable(g.state) == {OWN: 2}
+    assert load(g, OWN, 2)["rule"] == "PRJ-38"
+    assert api.view(g.state, 0)["ruleset_params"] == {}          # the reference itself, not a variant
 
 
 def test_PRJ_38_with_the_variant_a_plunderer_loads_its_own_colony_free_and_still_must_sack_others():
@@ -392,7 +407,7 @@ def test_PRJ_38_with_the_variant_a_plunderer_loads_its_own_colony_free_and_still
     # why not (api.unavailable): the others' colonies are forbidden by TRS-2, its own is not
     forbid = {d["params"]["colony"]: d["rule"] for d in api.unavailable(g.state, 0) if d["code"] == "legality_forbids"}
     assert forbid == {OTHER: "TRS-2", CROWN_COL: "TRS-2"}
-    default = {d["params"]["colony"] for d in api.unavailable(treasure_game("PLUNDER").state, 0)
+    default = {d["params"]["colony"] for d in api.unavailable(treasure_game("PLUNDER", params=TRS_2).state, 0)
                if d["code"] == "legality_forbids"}
     assert default == {OWN, OTHER, CROWN_COL}
     assert refused(g.state, OTHER).code == "legality_forbids"
@@ -412,7 +427,7 @@ def test_PRJ_38_with_the_variant_a_plunderer_loads_its_own_colony_free_and_still
 def test_PRJ_38_other_legalities_and_PLUNDER_scoring_are_unchanged_by_the_variant():
     for legality in ("SMUGGLER", "CONQUISTADOR", "PRIVATEER"):
         assert loadable(treasure_game(legality, params={"plunder_loading": "sack_or_own"}).state) == \
-            loadable(treasure_game(legality).state), legality
+            loadable(treasure_game(legality, params=TRS_2).state), legality
 
 
 def test_PRJ_38_an_unknown_plunder_loading_is_refused_at_setup():

@@ -239,6 +239,18 @@ def test_CYC_2_CYC_3_the_rules_page_explains_the_sources_and_the_win_condition_f
     assert "How to read" not in ca and "Com llegir les regles" in ca
 
 
+def test_TRS_2_PRJ_58_the_rules_page_says_a_plunderer_loads_its_own_colonies_in_the_reference(client):
+    """TRS-2's title says PLUNDER must sack; the reference ruleset (PRJ-58) uses PRJ-38's
+    sack_or_own, and the rules page says so in both languages, from the ruleset's value."""
+    assert api.parameters("reference")["plunder_loading"]["value"] == "sack_or_own"
+    en = client.get("/rules?lang=en").text
+    para = en[en.index('id="plunder-loading"'):].split("</p>", 1)[0]
+    assert "its own colonies" in para and "PRJ-58" in para and "TRS-2" in para and "plunder_loading = sack" in para
+    ca = client.get("/rules?lang=ca").text
+    para_ca = ca[ca.index('id="plunder-loading"'):].split("</p>", 1)[0]
+    assert "les seves colònies" in para_ca and "PRJ-58" in para_ca
+
+
 def test_PLY_1_the_rules_page_says_when_a_nation_cannot_pay_for_a_card_in_its_first_cycle(client):
     """Issue 15: "every nation can afford to play cards in its first cycle, or the rules page
     says why not". Among heuristic bots a nation could pay for a card in cycle 1 in 82-96% of

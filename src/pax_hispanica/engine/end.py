@@ -11,10 +11,24 @@ if TYPE_CHECKING:
     from .state import State
 
 
+def goal_standing(st: State) -> list[int]:
+    """What CYC-2's goal counts for every seat: the Prestige held, or with PRJ-56's variant
+    (`prestige_goal = "standing"`) the score CYC-3 would give if the game ended now (held
+    Prestige + 1 per $money_per_prestige + the colonies' Prestige)."""
+    if st.rs.prestige_goal != "standing":
+        return list(st.prestige)
+    colonies = colony_prestige_all(st)
+    return [st.prestige[s] + st.money[s] // st.rs.money_per_prestige + colonies[s] for s in range(st.n)]
+
+
 def end_of_cycle(st: State, out: Out) -> bool:
-    """CYC-2: the game ends after the last cycle's Sail Year, or after one where someone reached the goal."""
+    """CYC-2: the game ends after the last cycle's Sail Year, or after one where someone reached
+    the goal (Prestige held; PRJ-56's variant: the score CYC-3 would give), from cycle
+    `goal_from_cycle` on (PRJ-57; 1 in the reference, CYC-2 as written)."""
     rs = st.rs
-    leaders = [s for s in range(st.n) if st.prestige[s] >= rs.prestige_to_win]
+    standing = goal_standing(st)
+    checked = st.cycle >= rs.goal_from_cycle                    # PRJ-57: not before this cycle's Sail Year
+    leaders = [s for s in range(st.n) if checked and standing[s] >= rs.prestige_to_win]
     if st.cycle >= rs.cycles or leaders:
         final_scoring(st, out, "prestige_goal" if leaders else "last_cycle")
     return False

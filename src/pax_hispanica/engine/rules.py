@@ -99,6 +99,12 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-50": ("PRJ", "Earlier ruleset versions: one that is a later version with other numbers replays under its own numbers"),
     # a number of the ruleset (prestige_to_win), applied by CYC-2's check
     "PRJ-55": ("PRJ", "The Prestige goal where games end: prestige_to_win 5 (reference-3)"),
+    # a ruleset option (prestige_goal), applied by CYC-2's check
+    "PRJ-56": ("PRJ", "Variant prestige_goal = standing: the goal counts the score CYC-3 would give"),
+    # a number of the ruleset (goal_from_cycle), applied by CYC-2's check
+    "PRJ-57": ("PRJ", "The Prestige goal is checked only from cycle goal_from_cycle on"),
+    # a ruleset option's reference value (plunder_loading), applied where PRJ-38 applies
+    "PRJ-58": ("PRJ", "The reference lets a PLUNDER fleet load its own colonies (PRJ-38's variant, reference-4)"),
     # applied by the RL layer's explicit chance nodes (rl/openspiel.py) through rng.draw's seam, never in a game's events
     "PRJ-70": ("PRJ", "Explicit chance: a draw's outcomes may be supplied, one 1/n choice per die roll, place or shuffled position"),
     # applied by the web server's accounts (web/ratelimit.py, web/routes/accounts.py), never by the engine

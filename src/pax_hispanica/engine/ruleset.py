@@ -110,6 +110,8 @@ class Ruleset:
         money_per_prestige: ClassVar[int]
         prestige_per_colony: ClassVar[int]
         crown_colony_prestige: ClassVar[int]
+        prestige_goal: ClassVar[str]
+        goal_from_cycle: ClassVar[int]
         start_money: ClassVar[int]
         start_ships: ClassVar[int]
         start_zone: ClassVar[str]
@@ -284,6 +286,8 @@ def check_params(params: Raw) -> Raw:
         raise RulesetError("parameter employ_range must be 'same_zone' or 'anywhere'")
     if params.get("plunder_loading", "sack") not in STR_CHOICES["plunder_loading"]:
         raise RulesetError("parameter plunder_loading must be 'sack' or 'sack_or_own' (PRJ-38)")
+    if params.get("prestige_goal", "held") not in STR_CHOICES["prestige_goal"]:
+        raise RulesetError("parameter prestige_goal must be 'held' or 'standing' (PRJ-56)")
     return dict(params)
 
 

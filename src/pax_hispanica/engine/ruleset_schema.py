@@ -28,7 +28,7 @@ Legality = Literal["PLUNDER", "SMUGGLER", "CONQUISTADOR", "PRIVATEER"]
 # section -> key -> type: the parameter schema of ruleset.toml
 PARAMS: dict[str, dict[str, type]] = {
     "game": {"cycles": int, "prestige_to_win": int, "money_per_prestige": int, "prestige_per_colony": int,
-             "crown_colony_prestige": int},
+             "crown_colony_prestige": int, "prestige_goal": str, "goal_from_cycle": int},
     "setup": {"start_money": int, "start_ships": int, "start_zone": str},
     "supply": {"citizens": int, "indigenous": int, "chests": int},
     "goods": {"goods_per_year": int, "chest_cap": int, "die_sides": int, "slave_death": int,
@@ -43,8 +43,10 @@ PARAMS: dict[str, dict[str, type]] = {
                  "smuggler_money": int, "plunder_money": int, "plunder_chests_per_prestige": int,
                  "plunder_loading": str},
 }
-# start_zone: a zone of the map; plunder_loading: TRS-2 as written, or PRJ-38's variant
-STR_CHOICES = {"employ_range": ("same_zone", "anywhere"), "plunder_loading": ("sack", "sack_or_own")}
+# start_zone: a zone of the map; plunder_loading: TRS-2 as written, or PRJ-38's variant;
+# prestige_goal: CYC-2 as written (Prestige held), or PRJ-56's variant (the score CYC-3 would give)
+STR_CHOICES = {"employ_range": ("same_zone", "anywhere"), "plunder_loading": ("sack", "sack_or_own"),
+               "prestige_goal": ("held", "standing")}
 
 # effect kind -> (allowed parameters, what it targets or None)
 EFFECTS: dict[str, tuple[frozenset[str], str | None]] = {

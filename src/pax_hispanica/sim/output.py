@@ -227,7 +227,9 @@ def _why_html(why: dict) -> str:
 # Ruleset options that change a rule rather than a number, and the project decision of each
 VARIANT_RULES = {("plunder_loading", "sack_or_own"): "PRJ-38: a PLUNDER fleet also loads its own colonies' Chests, free "
                                                      "(TRS-2: only by sacking)",
-                 ("employ_range", "anywhere"): "LAB-2: a colony employs from any Cathedral, not only its land zone's"}
+                 ("employ_range", "anywhere"): "LAB-2: a colony employs from any Cathedral, not only its land zone's",
+                 ("prestige_goal", "standing"): "PRJ-56: the Prestige goal counts the score CYC-3 would give (held "
+                                                "Prestige, money and colonies), not only Prestige held (CYC-2)"}
 
 
 def variant_rules(params: dict) -> list[str]:

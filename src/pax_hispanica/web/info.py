@@ -80,7 +80,8 @@ def win_condition(ruleset: str = "reference", version: str | None = None,
     shown = version or api.load_ruleset(ruleset).version
     return {"cycles": p["cycles"]["value"], "prestige": p["prestige_to_win"]["value"],
             "money": p["money_per_prestige"]["value"], "colony": p["prestige_per_colony"]["value"],
-            "start_money": p["start_money"]["value"], "version": shown}
+            "start_money": p["start_money"]["value"], "version": shown,
+            "plunder_loading": p.get("plunder_loading", {}).get("value", "sack")}
 
 
 def playable_version(version: str | None) -> tuple[str, str] | None:
