@@ -24,9 +24,10 @@ and records are what they were before these types existed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, NotRequired, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NotRequired, TypedDict, TypeVar, cast
 
 from .flow import Out, push as _push
+from .keys import commitment, salt
 from .vocab import DECK, Deck
 
 if TYPE_CHECKING:
@@ -49,9 +50,10 @@ class DecisionContext(TypedDict):
 
 class SealedContext(DecisionContext):
     """A sealed choice (sealed.py): the seats that have committed with their hashes, and the
-    id its salts and commitments are made from."""
+    id its salts and commitments are made from. A hash is None where apply_trusted committed
+    (issue 13): `committed_hashes` makes it when a saved state or a view reads it."""
     sealed: bool
-    committed: tuple[tuple[int, str], ...]
+    committed: tuple[tuple[int, str | None], ...]
     id: str
 
 
@@ -91,14 +93,27 @@ C = TypeVar("C", bound=Mapping[str, Any])
 
 
 # ---- saving ----------------------------------------------------------------------------------
-def saved_decision(dec: Mapping[str, Any]) -> dict[str, Any]:
+def committed_hashes(dec: Mapping[str, Any], seed: int, secrets: Mapping[int, Any]) -> tuple[tuple[int, str], ...]:
+    """A sealed decision's (seat, hash) pairs with every hash made: apply_trusted commits
+    without hashing (issue 13: a search never reads a hash), and the hash it leaves None is
+    made here from the seat's sealed value (`secrets`: the state's, or the revealed values),
+    the state's seed and the decision's id: the digest sealed.commit makes on the normal path."""
+    committed: tuple[tuple[int, str | None], ...] = dec["committed"]
+    if all(h is not None for _, h in committed):
+        return cast("tuple[tuple[int, str], ...]", committed)      # every hash made (checked just above)
+    did = dec["id"]
+    return tuple((s, commitment(did, s, secrets[s], salt(seed, did, s)) if h is None else h) for s, h in committed)
+
+
+def saved_decision(dec: Mapping[str, Any], seed: int = 0, secrets: Mapping[int, Any] | None = None) -> dict[str, Any]:
     """A pending decision as saved (JSON), in its own key order: the contexts above hold
     tuples in these fields only (tests/engine/test_decisions.py checks it against the
-    TypedDicts), the rest are numbers, strings, booleans or None. No generic walk (issue 13)."""
+    TypedDicts), the rest are numbers, strings, booleans or None. No generic walk (issue 13).
+    `seed`, `secrets`: the state's, which make a hash apply_trusted left unmade (committed_hashes)."""
     out = dict(dec)
     out["seats"] = list(dec["seats"])
     if "committed" in dec:                                   # SealedContext
-        out["committed"] = [[seat, h] for seat, h in dec["committed"]]
+        out["committed"] = [[seat, h] for seat, h in committed_hashes(dec, seed, secrets or {})]
     if "colonies" in dec:                                    # LabourContext
         out["colonies"] = list(dec["colonies"])
     if "battled" in dec:                                     # VoyageProgress

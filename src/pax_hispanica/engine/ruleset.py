@@ -102,6 +102,9 @@ class Ruleset:
     # drawing only (no rule reads them): map.toml's [board] size and each zone's `pos`
     board_size: tuple[int, int] | None = None
     zone_pos: list[tuple[int, int] | None] = field(default_factory=list)   # zone index -> (x, y)
+    # derived from col_zone once (build_ruleset; issue 13): zone index -> its colony spaces, in
+    # colony order, so a voyage's options look at its zone's colonies, not at every colony
+    zone_cols: list[tuple[int, ...]] = field(default_factory=list)
 
     if TYPE_CHECKING:     # the parameters (ruleset_schema.PARAMS), read like fields through __getattr__;
         # tests/engine/test_types.py checks these names and types against PARAMS
@@ -449,6 +452,7 @@ def build_ruleset(name: str, files: Files) -> Ruleset:
     rs.battle_cards = battle
     rs.overrides = {}
     rs.board_size, rs.zone_pos = m.board, m.pos
+    rs.zone_cols = [tuple(c for c, cz in enumerate(rs.col_zone) if cz == z) for z in range(len(rs.zone_ids))]
     for key, value in params.items():      # parameters as plain attributes: rs.chest_cap without __getattr__
         rs.__dict__.setdefault(key, value)
     return rs

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .decisions import committed_hashes
 from .end import colony_prestige_all
 from .flow import YEARS, acting, step_name
 from .information import HIDDEN, determinize, information_state
@@ -80,7 +81,7 @@ def public_decision(st: State) -> JsonDict | None:
     committed = pub.pop("committed", None)      # taken out, and put back last for a sealed choice
     if dec.get("sealed"):
         pub["committed"] = [s for s, _ in committed]
-        pub["hashes"] = {str(s): h for s, h in committed}
+        pub["hashes"] = {str(s): h for s, h in committed_hashes(dec, st.seed, st.secrets)}
     zone, colony = pub.get("zone"), pub.get("colony")
     if isinstance(zone, int):
         pub["zone"] = rs.zone_ids[zone]
