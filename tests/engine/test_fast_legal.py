@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from pax_hispanica import api
 from pax_hispanica.bots import make_agent
 from pax_hispanica.engine import battle, loading, treasure
@@ -107,3 +109,50 @@ def test_SAIL_1_voyage_options_and_BAT_2_targets_are_the_old_scans_in_the_same_o
     assert voyages > 300, voyages
     for kind in ("move", "attack", "load_chests", "unload", "end_voyage"):
         assert seen.get(kind, 0) >= 5, (kind, sorted(seen.items()))
+
+
+def old_colony_prestige_all(st) -> list[int]:
+    """end.colony_prestige_all as it was: a loop over every colony space."""
+    out = [0] * st.n
+    if st.over:
+        return out
+    rs = st.rs
+    spanish = st.spanish_seat()
+    normal, kings, crown = rs.prestige_per_colony, rs.crown_colony_prestige, rs.col_crown
+    for c, owner in enumerate(st.col_owner):
+        if owner is not None and owner >= 0:
+            out[owner] += kings if (owner == spanish and crown[c]) else normal
+    return out
+
+
+@pytest.mark.parametrize("params", [{}, {"crown_colony_prestige": 2, "prestige_per_colony": 1},
+                                    {"crown_colony_prestige": 0, "prestige_per_colony": 3}])
+def test_CYC_3_PRJ_30_colony_prestige_counted_per_seat_is_the_old_loops(params):
+    """end.colony_prestige_all counts each seat's colonies (list.count) and adds the Spanish
+    player's King's colonies' difference (Ruleset.crown_cols): the old per-colony loop's
+    numbers, at every state of random games with and without the Spanish player, and for
+    a colony given to each seat and to the Crown in turn."""
+    from pax_hispanica.engine.end import colony_prestige_all
+    from pax_hispanica.engine.state import CROWN
+    spanish_seen = crown_owned = 0
+    for players, seed in [(2, 41), (4, 42), (5, 43)]:
+        st = api.new_game(api.Config(players=players, params=params), seed)
+        r = random.Random(seed)
+        while True:
+            assert colony_prestige_all(st) == old_colony_prestige_all(st)
+            spanish = st.spanish_seat()
+            spanish_seen += spanish is not None
+            if not st.over and st.rs.crown_cols:
+                alt = st.copy()
+                c = st.rs.crown_cols[st.version % len(st.rs.crown_cols)]
+                for owner in (*range(st.n), CROWN, None):
+                    alt.col_owner = alt.col_owner[:]
+                    alt.col_owner[c] = owner
+                    crown_owned += owner == spanish and spanish is not None
+                    assert colony_prestige_all(alt) == old_colony_prestige_all(alt)
+            if st.over:
+                break
+            seat = r.choice(api.acting(st))
+            legal = api.legal_actions(st, seat)
+            st, _ = api.apply(st, api.nth_action(legal, r.randrange(api.count_actions(legal))))
+    assert spanish_seen and crown_owned

@@ -24,15 +24,15 @@ def colony_prestige_all(st: State) -> list[int]:
     """CYC-3 with PRJ-30, for every seat: the Prestige its colonies will add at the final
     scoring if it were now (the King's colonies of the Spanish player score
     `crown_colony_prestige`); 0 once the game is over and they have scored."""
-    out = [0] * st.n
     if st.over:
-        return out
+        return [0] * st.n
     rs = st.rs
+    owners = st.col_owner
+    normal, kings = rs.prestige_per_colony, rs.crown_colony_prestige
+    out = [normal * owners.count(s) for s in range(st.n)]      # counted in C (issue 13)
     spanish = st.spanish_seat()
-    normal, kings, crown = rs.prestige_per_colony, rs.crown_colony_prestige, rs.col_crown
-    for c, owner in enumerate(st.col_owner):
-        if owner is not None and owner >= 0:
-            out[owner] += kings if (owner == spanish and crown[c]) else normal
+    if spanish is not None and kings != normal:      # the Spanish player's King's colonies score `kings`
+        out[spanish] += (kings - normal) * sum(owners[c] == spanish for c in rs.crown_cols)
     return out
 
 

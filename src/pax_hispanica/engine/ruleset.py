@@ -105,6 +105,7 @@ class Ruleset:
     # derived from col_zone once (build_ruleset; issue 13): zone index -> its colony spaces, in
     # colony order, so a voyage's options look at its zone's colonies, not at every colony
     zone_cols: list[tuple[int, ...]] = field(default_factory=list)
+    crown_cols: tuple[int, ...] = ()          # likewise: the King's colony spaces (col_crown), in order
 
     if TYPE_CHECKING:     # the parameters (ruleset_schema.PARAMS), read like fields through __getattr__;
         # tests/engine/test_types.py checks these names and types against PARAMS
@@ -453,6 +454,7 @@ def build_ruleset(name: str, files: Files) -> Ruleset:
     rs.overrides = {}
     rs.board_size, rs.zone_pos = m.board, m.pos
     rs.zone_cols = [tuple(c for c, cz in enumerate(rs.col_zone) if cz == z) for z in range(len(rs.zone_ids))]
+    rs.crown_cols = tuple(c for c, crown in enumerate(rs.col_crown) if crown)
     for key, value in params.items():      # parameters as plain attributes: rs.chest_cap without __getattr__
         rs.__dict__.setdefault(key, value)
     return rs
