@@ -128,10 +128,10 @@ def old_colony_prestige_all(st) -> list[int]:
 @pytest.mark.parametrize("params", [{}, {"crown_colony_prestige": 2, "prestige_per_colony": 1},
                                     {"crown_colony_prestige": 0, "prestige_per_colony": 3}])
 def test_CYC_3_PRJ_30_colony_prestige_counted_per_seat_is_the_old_loops(params):
-    """end.colony_prestige_all counts each seat's colonies (list.count) and adds the Spanish
-    player's King's colonies' difference (Ruleset.crown_cols): the old per-colony loop's
-    numbers, at every state of random games with and without the Spanish player, and for
-    a colony given to each seat and to the Crown in turn."""
+    """end.colony_prestige_all reuses its last numbers when the owners and nations equal the
+    last ones (issue 13): the old per-colony loop's numbers at every state of random games
+    with and without the Spanish player, and for one King's colony given to each seat, to
+    the Crown and to nobody in turn (each a new list: the memo must see the change)."""
     from pax_hispanica.engine.end import colony_prestige_all
     from pax_hispanica.engine.state import CROWN
     spanish_seen = crown_owned = 0
@@ -142,14 +142,17 @@ def test_CYC_3_PRJ_30_colony_prestige_counted_per_seat_is_the_old_loops(params):
             assert colony_prestige_all(st) == old_colony_prestige_all(st)
             spanish = st.spanish_seat()
             spanish_seen += spanish is not None
-            if not st.over and st.rs.crown_cols:
+            crown_cols = [c for c, crown in enumerate(st.rs.col_crown) if crown]
+            if not st.over and crown_cols:
                 alt = st.copy()
-                c = st.rs.crown_cols[st.version % len(st.rs.crown_cols)]
+                c = crown_cols[st.version % len(crown_cols)]
                 for owner in (*range(st.n), CROWN, None):
                     alt.col_owner = alt.col_owner[:]
                     alt.col_owner[c] = owner
                     crown_owned += owner == spanish and spanish is not None
                     assert colony_prestige_all(alt) == old_colony_prestige_all(alt)
+                    alt.col_owner[c] = st.col_owner[c]        # changed in place: compared by value
+                    assert colony_prestige_all(alt) == old_colony_prestige_all(st)
             if st.over:
                 break
             seat = r.choice(api.acting(st))

@@ -105,9 +105,8 @@ class Ruleset:
     # derived from col_zone once (build_ruleset; issue 13): zone index -> its colony spaces, in
     # colony order, so a voyage's options look at its zone's colonies, not at every colony
     zone_cols: list[tuple[int, ...]] = field(default_factory=list)
-    crown_cols: tuple[int, ...] = ()          # likewise: the King's colony spaces (col_crown), in order
 
-    if TYPE_CHECKING:     # the parameters (ruleset_schema.PARAMS), read like fields through __getattr__;
+    if TYPE_CHECKING:     # the parameters (ruleset_schema.PARAMS), plain attributes set by build_ruleset;
         # tests/engine/test_types.py checks these names and types against PARAMS
         cycles: ClassVar[int]
         prestige_to_win: ClassVar[int]
@@ -147,11 +146,10 @@ class Ruleset:
         plunder_money: ClassVar[int]
         plunder_chests_per_prestige: ClassVar[int]
 
-    def __getattr__(self, key: str) -> Any:       # rs.chest_cap etc.: parameters read like fields
-        try:
-            return self.__dict__["params"][key]
-        except KeyError:
-            raise AttributeError(key) from None
+    # No __getattr__ (issue 13): build_ruleset and variant store every parameter as a plain
+    # attribute (rs.chest_cap), and a class with a __getattr__ hook makes *every* attribute read
+    # of a ruleset (rs.zone_ids, rs.col_ids, ...) take CPython's slow, unspecialised path:
+    # about 500 instructions a read instead of a few dozen.
 
     def setup_value(self, key: str, players: int) -> Any:
         return self.params["by_players"].get(players, {}).get(key, self.params[key])
@@ -454,7 +452,6 @@ def build_ruleset(name: str, files: Files) -> Ruleset:
     rs.overrides = {}
     rs.board_size, rs.zone_pos = m.board, m.pos
     rs.zone_cols = [tuple(c for c, cz in enumerate(rs.col_zone) if cz == z) for z in range(len(rs.zone_ids))]
-    rs.crown_cols = tuple(c for c, crown in enumerate(rs.col_crown) if crown)
     for key, value in params.items():      # parameters as plain attributes: rs.chest_cap without __getattr__
         rs.__dict__.setdefault(key, value)
     return rs
