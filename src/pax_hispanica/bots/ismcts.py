@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import json
 import math
-import operator
 import random
 import time
 from typing import Any
@@ -181,12 +180,13 @@ class ISMCTSAgent(BaseAgent):
     def _bounded(legal: list[Descriptor]) -> list[Action]:
         out: list[Action] = []
         for d in legal:
-            if d.get("kind") != "choice":
+            if d.get("kind") == "choice":
+                for o in d["options"]:
+                    if o.get("type") == "undo":
+                        return bounded_actions(playable(legal), RANGE_CAP)
+                    out.append(dict(o))
+            else:
                 return bounded_actions(playable(legal), RANGE_CAP)
-            options = d["options"]
-            if "undo" in map(_get_type, options):      # looked at and copied in C (issue 13)
-                return bounded_actions(playable(legal), RANGE_CAP)
-            out += map(dict, options)
         return out
 
     def _values(self, state: Any, n: int) -> list[float]:
@@ -479,9 +479,6 @@ class ISMCTSAgent(BaseAgent):
             r = nd.reward
             for i in range(n):
                 r[i] += values[i]
-
-
-_get_type = operator.methodcaller("get", "type")
 
 
 def _first_type(legal: list[Descriptor]) -> Any:

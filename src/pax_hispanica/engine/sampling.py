@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from operator import add as _add, lt as _lt, mod as _mod
 from typing import Any
 
 from .keys import is_seed
@@ -129,15 +128,6 @@ class Stream:
         while pos + last > len(self.w):
             self._more()
         w, limits = self.w, LIMITS
-        drawn = w[pos:pos + last]
-        # nearly always no word is rejected (each with probability < n / 2**32): then the
-        # draws are the words mod n, n - 1, ..., checked and reduced in C (issue 13), and
-        # only the swaps are a Python loop; the same swaps as the loop below
-        if all(map(_lt, drawn, limits[n:n - last:-1])):
-            for i, j in enumerate(map(_add, range(last), map(_mod, drawn, range(n, n - last, -1)))):
-                pool[i], pool[j] = pool[j], pool[i]
-            self.pos = pos + last
-            return
         for i in range(last):
             m = n - i
             x = w[pos]
