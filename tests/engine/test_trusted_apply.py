@@ -63,13 +63,42 @@ def test_PRJ_7_the_trusted_path_gives_the_normal_next_state_for_every_legal_acti
     assert checked > 3000 and sealed > 100
 
 
-def test_PRJ_7_a_sealed_choice_is_still_committed_by_its_hash_on_the_trusted_path():
-    st = next(s for s in POSITIONS if s.stack and s.stack[-1].get("sealed") and len(api.acting(s)) > 1)
-    seat = api.acting(st)[0]
-    action = api.nth_action(api.legal_actions(st, seat), 0)
-    trusted = api.apply_trusted(st, action)
-    assert trusted.stack[-1]["committed"] == api.apply(st, action)[0].stack[-1]["committed"]
-    assert (seat, trusted.stack[-1]["committed"][-1][1]) in trusted.stack[-1]["committed"]
+def test_PRJ_1_a_sealed_choice_on_the_trusted_path_is_hashed_when_read_the_normal_paths_hash():
+    """issue 13: apply_trusted commits without hashing (None in the stack), and every reader
+    of the hash (the saved state, the view's "hashes", api.decision) gets the digest apply
+    made; a reveal by the normal path from a trusted commit publishes the normal path's log."""
+    checked = 0
+    for st in POSITIONS:
+        if not (st.stack and st.stack[-1].get("sealed") and len(api.acting(st)) > 1):
+            continue
+        seat = api.acting(st)[0]
+        action = api.nth_action(api.legal_actions(st, seat), 0)
+        trusted, (normal, _) = api.apply_trusted(st, action), api.apply(st, action)
+        assert dict(trusted.stack[-1]["committed"])[seat] is None           # not hashed in a search
+        h = dict(normal.stack[-1]["committed"])[seat]
+        assert isinstance(h, str) and len(h) == 64
+        assert trusted.to_dict() == normal.to_dict()
+        for viewer in (None, *range(st.n)):
+            assert api.view(trusted, viewer)["decision"]["hashes"][str(seat)] == h
+            assert api.view(trusted, viewer, include_state=True) == api.view(normal, viewer, include_state=True)
+        assert api.decision(trusted) == api.decision(normal)
+        # the others commit by the normal path: the reveal's log is the normal path's, and checks
+        a, b = normal, trusted
+        a_events, b_events = [], []
+        while a.stack and a.stack[-1].get("id") == st.stack[-1]["id"]:
+            s2 = api.acting(a)[0]
+            act = api.nth_action(api.legal_actions(a, s2), 0)
+            a, ea = api.apply(a, act)
+            b, eb = api.apply(b, act)
+            a_events += ea
+            b_events += eb
+        assert a_events == b_events and any(e["type"] == "ChoicesRevealed" for e in a_events)
+        revealed = next(e for e in b_events if e["type"] == "ChoicesRevealed")
+        assert {c["seat"]: c["hash"] for c in revealed["choices"]}[seat] == h
+        assert all(api.verify(revealed["id"], c) for c in revealed["choices"])
+        assert a.to_dict() == b.to_dict()
+        checked += 1
+    assert checked >= 5, checked
 
 
 @pytest.mark.parametrize("players,seed", [(2, 5), (3, 6), (4, 7), (5, 8)])

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "pax_hispanica"
 FILES = ("engine", "api.py", "rulesets.py", "schemas.py")    # the engine, its API, and the loaders outside it
@@ -40,10 +42,27 @@ def test_PRJ_7_no_blanket_or_bare_type_ignores():
 
 
 def test_PRJ_31_the_declared_parameter_types_of_Ruleset_are_the_schema():
-    """Ruleset declares each parameter's type for type checkers (read at run time through
-    __getattr__): the same names and types as the schema (ruleset_schema.PARAMS)."""
+    """Ruleset declares each parameter's type for type checkers (plain attributes at run
+    time, set by build_ruleset): the same names and types as the schema (ruleset_schema.PARAMS)."""
     from pax_hispanica.engine import ruleset
     text = Path(ruleset.__file__).read_text()
     block = text.split("    if TYPE_CHECKING:", 1)[1].split("\n\n", 1)[0]
     declared = dict(re.findall(r"^\s+(\w+): ClassVar\[(\w+)\]$", block, re.M))
     assert declared == {k: t.__name__ for k, t in ruleset.parameter_types().items()}
+
+
+def test_PRJ_31_every_parameter_is_a_plain_attribute_of_a_ruleset_and_of_a_variant():
+    """issue 13: a ruleset's parameters are instance attributes (no __getattr__ hook, which
+    would slow every attribute read of a ruleset), equal to its params, in the loaded ruleset
+    and in a variant (PRJ-31), whose overrides they show."""
+    from pax_hispanica import api
+    from pax_hispanica.engine import ruleset
+    assert "__getattr__" not in vars(ruleset.Ruleset)
+    base = api.load_ruleset("reference")
+    var = api.load_ruleset("reference", {"prestige_to_win": 30, "hand_limit": 4})
+    for rs in (base, var):
+        for key in ruleset.parameter_types():
+            assert key in vars(rs) and getattr(rs, key) == rs.params[key], key
+    assert (var.prestige_to_win, var.hand_limit) == (30, 4) and base.prestige_to_win != 30
+    with pytest.raises(AttributeError):
+        base.no_such_parameter

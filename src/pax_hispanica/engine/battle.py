@@ -39,8 +39,8 @@ def parse_target(st: State, zone: int, target: object) -> tuple[str, int | None]
 
 def targets(st: State, seat: int, zone: int) -> list[str]:
     rs = st.rs
-    out = [rs.col_ids[c] for c, z in enumerate(rs.col_zone)
-           if z == zone and st.col_owner[c] is not None and st.col_owner[c] != seat]
+    owner = st.col_owner
+    out = [rs.col_ids[c] for c in rs.zone_cols[zone] if owner[c] is not None and owner[c] != seat]
     if st.rebels[zone] > 0:
         out.append("rebels")
     out += [st.site_ids[i] for i, z in enumerate(st.site_zone)

@@ -150,8 +150,9 @@ def apply_trusted(st: State, action: object) -> State:
     gives (tests/engine/test_trusted_apply.py compares to_dict over random positions), for
     bots' internal simulations. It skips the shape checks (PRJ-7: an action that is not one
     of legal_actions' may fail in any way) and builds no events (each still takes its
-    number: event_seq is state); a sealed choice's commitment is still hashed, since the hash
-    is part of the pending decision, but the reveal's salts are not. Returns the state only.
+    number: event_seq is state); a sealed choice's commitment is left unhashed (None) until
+    something reads it (decisions.committed_hashes: the saved state, the view, a reveal),
+    which then gets apply's digest; no reveal's salts either. Returns the state only.
     What is not even a dict is refused as apply refuses it (IllegalAction, never TypeError)."""
     if not isinstance(action, dict) or action.get("type") == "undo" or st.over:
         return apply(st, action)[0]

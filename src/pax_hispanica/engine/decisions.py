@@ -24,7 +24,7 @@ and records are what they were before these types existed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -34,6 +34,7 @@ from .contexts import LabourContext as LabourContext, SealedContext as SealedCon
 from .contexts import SupportContext as SupportContext, VoyageContext as VoyageContext
 from .contexts import VoyageProgress as VoyageProgress
 from .flow import Out, push as _push
+from .keys import commitment, salt
 from .vocab import DECK
 
 if TYPE_CHECKING:
@@ -50,14 +51,27 @@ C = TypeVar("C", bound=Mapping[str, Any])
 
 
 # ---- saving ----------------------------------------------------------------------------------
-def saved_decision(dec: Mapping[str, Any]) -> dict[str, Any]:
+def committed_hashes(dec: Mapping[str, Any], seed: int, secrets: Mapping[int, Any]) -> tuple[tuple[int, str], ...]:
+    """A sealed decision's (seat, hash) pairs with every hash made: apply_trusted commits
+    without hashing (issue 13: a search never reads a hash), and the hash it leaves None is
+    made here from the seat's sealed value (`secrets`: the state's, or the revealed values),
+    the state's seed and the decision's id: the digest sealed.commit makes on the normal path."""
+    committed: tuple[tuple[int, str | None], ...] = dec["committed"]
+    if all(h is not None for _, h in committed):
+        return cast("tuple[tuple[int, str], ...]", committed)      # every hash made (checked just above)
+    did = dec["id"]
+    return tuple((s, commitment(did, s, secrets[s], salt(seed, did, s)) if h is None else h) for s, h in committed)
+
+
+def saved_decision(dec: Mapping[str, Any], seed: int = 0, secrets: Mapping[int, Any] | None = None) -> dict[str, Any]:
     """A pending decision as saved (JSON), in its own key order: the contexts above hold
     tuples in these fields only (tests/engine/test_decisions.py checks it against the
-    TypedDicts), the rest are numbers, strings, booleans or None. No generic walk (issue 13)."""
+    TypedDicts), the rest are numbers, strings, booleans or None. No generic walk (issue 13).
+    `seed`, `secrets`: the state's, which make a hash apply_trusted left unmade (committed_hashes)."""
     out = dict(dec)
     out["seats"] = list(dec["seats"])
     if "committed" in dec:                                   # SealedContext
-        out["committed"] = [[seat, h] for seat, h in dec["committed"]]
+        out["committed"] = [[seat, h] for seat, h in committed_hashes(dec, seed, secrets or {})]
     if "colonies" in dec:                                    # LabourContext
         out["colonies"] = list(dec["colonies"])
     if "battled" in dec:                                     # VoyageProgress

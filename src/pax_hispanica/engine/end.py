@@ -34,19 +34,31 @@ def end_of_cycle(st: State, out: Out) -> bool:
     return False
 
 
+# The last answer of colony_prestige_all, with copies of what it was worked out from (the
+# ruleset, the colonies' owners, the nations): states of one game share those lists until a
+# rule changes one (State.copy), so most calls (each view, each search's cut-off) find it.
+_LAST_COLONY_PRESTIGE: tuple[Any, list[Any], list[str], list[int]] = (None, [], [], [])
+
+
 def colony_prestige_all(st: State) -> list[int]:
     """CYC-3 with PRJ-30, for every seat: the Prestige its colonies will add at the final
     scoring if it were now (the King's colonies of the Spanish player score
-    `crown_colony_prestige`); 0 once the game is over and they have scored."""
-    out = [0] * st.n
+    `crown_colony_prestige`); 0 once the game is over and they have scored. A new list each
+    call; the last one's numbers are reused when the owners and nations are equal (by value)."""
+    global _LAST_COLONY_PRESTIGE
     if st.over:
-        return out
-    rs = st.rs
-    spanish = st.spanish_seat()
+        return [0] * st.n
+    rs, owners = st.rs, st.col_owner
+    last_rs, last_owners, last_nations, last = _LAST_COLONY_PRESTIGE
+    if last_rs is rs and last_owners == owners and last_nations == st.nation:
+        return last[:]
     normal, kings, crown = rs.prestige_per_colony, rs.crown_colony_prestige, rs.col_crown
-    for c, owner in enumerate(st.col_owner):
+    spanish = st.spanish_seat()
+    out = [0] * st.n
+    for c, owner in enumerate(owners):
         if owner is not None and owner >= 0:
             out[owner] += kings if (owner == spanish and crown[c]) else normal
+    _LAST_COLONY_PRESTIGE = (rs, owners[:], st.nation[:], out[:])     # one assignment: never half made
     return out
 
 

@@ -102,8 +102,11 @@ class Ruleset:
     # drawing only (no rule reads them): map.toml's [board] size and each zone's `pos`
     board_size: tuple[int, int] | None = None
     zone_pos: list[tuple[int, int] | None] = field(default_factory=list)   # zone index -> (x, y)
+    # derived from col_zone once (build_ruleset; issue 13): zone index -> its colony spaces, in
+    # colony order, so a voyage's options look at its zone's colonies, not at every colony
+    zone_cols: list[tuple[int, ...]] = field(default_factory=list)
 
-    if TYPE_CHECKING:     # the parameters (ruleset_schema.PARAMS), read like fields through __getattr__;
+    if TYPE_CHECKING:     # the parameters (ruleset_schema.PARAMS), plain attributes set by build_ruleset;
         # tests/engine/test_types.py checks these names and types against PARAMS
         cycles: ClassVar[int]
         prestige_to_win: ClassVar[int]
@@ -145,11 +148,10 @@ class Ruleset:
         plunder_money: ClassVar[int]
         plunder_chests_per_prestige: ClassVar[int]
 
-    def __getattr__(self, key: str) -> Any:       # rs.chest_cap etc.: parameters read like fields
-        try:
-            return self.__dict__["params"][key]
-        except KeyError:
-            raise AttributeError(key) from None
+    # No __getattr__ (issue 13): build_ruleset and variant store every parameter as a plain
+    # attribute (rs.chest_cap), and a class with a __getattr__ hook makes *every* attribute read
+    # of a ruleset (rs.zone_ids, rs.col_ids, ...) take CPython's slow, unspecialised path:
+    # about 500 instructions a read instead of a few dozen.
 
     def setup_value(self, key: str, players: int) -> Any:
         return self.params["by_players"].get(players, {}).get(key, self.params[key])
@@ -453,6 +455,7 @@ def build_ruleset(name: str, files: Files) -> Ruleset:
     rs.battle_cards = battle
     rs.overrides = {}
     rs.board_size, rs.zone_pos = m.board, m.pos
+    rs.zone_cols = [tuple(c for c, cz in enumerate(rs.col_zone) if cz == z) for z in range(len(rs.zone_ids))]
     for key, value in params.items():      # parameters as plain attributes: rs.chest_cap without __getattr__
         rs.__dict__.setdefault(key, value)
     return rs

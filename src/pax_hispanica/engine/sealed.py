@@ -11,14 +11,14 @@ choices by seat, never by arrival (PRJ-1).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .decisions import SealedContext
 from .flow import Out, require
-from .keys import derive, is_seed, seed_hash  # noqa: F401  (seed_hash: re-exported, the seed's commitment)
+from .decisions import committed_hashes
+from .keys import (_salt_key, _salt_pads, commitment, derive, is_seed, salt,  # noqa: F401  (re-exported: the
+                   seed_hash)                                  # salts and commitments live in keys.py)
 from .state import with_item
 
 if TYPE_CHECKING:
@@ -29,48 +29,16 @@ S = TypeVar("S", bound=SealedContext)            # the sealed decision's saved c
 V = TypeVar("V")                                 # a secret's type
 
 
-@lru_cache(maxsize=256)
-def _salt_key(seed: int) -> bytes:
-    return derive(seed, "paxh-salt")
-
-
-@lru_cache(maxsize=256)
-def _salt_pads(seed: int) -> tuple[hashlib._Hash, hashlib._Hash]:
-    """HMAC-SHA256 keyed with K_salt, as its two padded SHA-256 states (RFC 2104), never updated
-    themselves: each salt continues a copy of each (the same digest as hmac.new, checked by
-    tests/engine/test_rng.py, without hmac.HMAC.copy's Python-level work)."""
-    key = _salt_key(seed)
-    if len(key) > 64:                  # SHA-256's block: a longer key is hashed first (RFC 2104)
-        key = hashlib.sha256(key).digest()
-    key = key.ljust(64, b"\0")
-    return (hashlib.sha256(bytes(x ^ 0x36 for x in key)), hashlib.sha256(bytes(x ^ 0x5C for x in key)))
-
-
-@lru_cache(maxsize=4096)
-def salt(seed: int, dec_id: str, seat: int) -> str:
-    """A seat's salt for one sealed decision: HMAC-SHA256(K_salt, "id|seat"). Memoised (a pure
-    function of its arguments), so the reveal reads the salts its commits made."""
-    inner_pad, outer_pad = _salt_pads(seed)
-    inner = inner_pad.copy()
-    inner.update(f"{dec_id}|{seat}".encode())
-    outer = outer_pad.copy()
-    outer.update(inner.digest())
-    return outer.hexdigest()
-
-
-def commitment(dec_id: str, seat: int, value: object, salt_: str) -> str:
-    return hashlib.sha256(f"{dec_id}|{seat}|{value}|{salt_}".encode()).hexdigest()
-
-
 def commit(st: State, dec: S, seat: int, value: V, out: Out,
            resolve: Callable[[State, S, dict[int, V], Out], R]) -> R | None:
     """Record `seat`'s secret choice; when all have chosen, reveal and return
     resolve(st, dec, values, out) (None while some seat has yet to choose)."""
     require(seat not in {s for s, _ in dec["committed"]}, "already_committed", dec["rule"],
             "Your choice is already sealed; it cannot be changed before the reveal.")
-    # the hash is part of the state (the decision's "committed"), so even apply_trusted makes it
-    s = salt(st.seed, dec["id"], seat)
-    h = commitment(dec["id"], seat, value, s)
+    # apply_trusted (out.quiet) leaves the hash None: nobody reads it in a search, and
+    # decisions.committed_hashes makes it, the same digest, wherever a saved state or a view
+    # reads it (issue 13; tests/engine/test_trusted_apply.py)
+    h = None if out.quiet else commitment(dec["id"], seat, value, salt(st.seed, dec["id"], seat))
     st.secrets = with_item(st.secrets, seat, value)      # shared between states: replaced
     dec["committed"] = dec["committed"] + ((seat, h),)
     out.irreversible = True
@@ -85,7 +53,7 @@ def commit(st: State, dec: S, seat: int, value: V, out: Out,
         out.emit("ChoicesRevealed", dec["rule"])
     else:
         revealed = [{"seat": x, "value": values[x], "salt": salt(st.seed, dec["id"], x), "hash": h}
-                    for x, h in sorted(dec["committed"])]
+                    for x, h in sorted(committed_hashes(dec, st.seed, values))]
         out.emit("ChoicesRevealed", dec["rule"], decision=dec["d"], id=dec["id"], choices=revealed)
     return resolve(st, dec, values, out)
 

@@ -232,7 +232,7 @@ class State:
             "supply": self.supply.copy(), "gone": self.gone.copy(),
             "secrets": {str(seat): value for seat, value in self.secrets.items()},
             "cursor": plain_cursor(self.cursor),
-            "stack": [saved_decision(dec) for dec in self.stack],
+            "stack": [saved_decision(dec, self.seed, self.secrets) for dec in self.stack],
             "ruleset": self.config.get("ruleset", self.rs.name),      # a folder path stays a path
         }
 

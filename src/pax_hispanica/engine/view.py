@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .decisions import committed_hashes
 from .end import colony_prestige_all
 from .errors import short
 from .flow import YEARS, acting, step_name
@@ -29,9 +30,14 @@ class _Static:
     """What a view shows that only the ruleset decides, computed once per ruleset: each
     colony's dict with its printed parts (id, name, zone, goods) in the view's key order,
     which a view copies and fills in (a copy of a dict is cheaper than building one); and
-    the same for the sites, from the last site lists seen (cards may add sites in play)."""
+    the same for the sites, from the last site lists seen (cards may add sites in play).
+    Besides, the last board seen (issue 13): the colonies' and the sites' dicts filled from
+    the last state's lists, kept with copies of those lists; a view of a state whose lists
+    are equal to them (compared by value, so a list changed in place can never fool it)
+    copies those dicts instead of filling new ones. States of one game share their lists
+    until a rule changes one (State.copy), so consecutive views mostly hit."""
 
-    __slots__ = ("colonies", "rs", "sites", "zone_ids")
+    __slots__ = ("colonies", "rs", "sites", "zone_ids", "filled_colonies", "filled_sites")
 
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs                      # kept so that a ruleset's id is never reused while cached
@@ -42,6 +48,9 @@ class _Static:
             for c in range(len(rs.col_ids))]
         # (copies of the site lists they were built from, the sites' dicts without their count)
         self.sites: tuple[tuple[list[Any], ...], list[JsonDict]] = ((), [])
+        # (copies of the lists they were filled from, the filled dicts): the last board seen
+        self.filled_colonies: tuple[tuple[list[Any], ...], list[JsonDict]] = ((), [])
+        self.filled_sites: tuple[tuple[list[Any], ...], list[JsonDict]] = ((), [])
 
     def site_dicts(self, st: State) -> list[JsonDict]:
         """The sites' dicts of `st` with everything but the count (which changes often) filled
@@ -55,6 +64,31 @@ class _Static:
                       "capacity": cap}
                      for sid, name, z, kind, wild, cap in zip(*lists)]
             self.sites = (tuple(x[:] for x in lists), dicts)      # one assignment: never half updated
+        return dicts
+
+    def colony_dicts(self, st: State) -> list[JsonDict]:
+        """The colonies' dicts of `st`, filled: to be copied, never handed out."""
+        seen, dicts = self.filled_colonies
+        lists = (st.col_owner, st.col_labour, st.col_chests, st.col_fort)
+        if seen != lists:
+            dicts = list(map(dict.copy, self.colonies))        # map: the copies in one C loop
+            for d, o, labour, chests, fort in zip(dicts, *lists):
+                d["owner"] = "crown" if o == CROWN else o
+                d["labour"] = labour
+                d["chests"] = chests
+                d["fort"] = fort
+            self.filled_colonies = (tuple(x[:] for x in lists), dicts)
+        return dicts
+
+    def filled_site_dicts(self, st: State) -> list[JsonDict]:
+        """The sites' dicts of `st` with their counts: to be copied, never handed out."""
+        seen, dicts = self.filled_sites
+        lists = (st.site_count, st.site_ids, st.site_names, st.site_zone, st.site_kind, st.site_wild, st.site_cap)
+        if seen != lists:
+            dicts = list(map(dict.copy, self.site_dicts(st)))
+            for d, count in zip(dicts, st.site_count):
+                d["count"] = count
+            self.filled_sites = (tuple(x[:] for x in lists), dicts)
         return dicts
 
 
@@ -81,7 +115,7 @@ def public_decision(st: State) -> JsonDict | None:
     committed = pub.pop("committed", None)      # taken out, and put back last for a sealed choice
     if dec.get("sealed"):
         pub["committed"] = [s for s, _ in committed]
-        pub["hashes"] = {str(s): h for s, h in committed}
+        pub["hashes"] = {str(s): h for s, h in committed_hashes(dec, st.seed, st.secrets)}
     zone, colony = pub.get("zone"), pub.get("colony")
     if isinstance(zone, int):
         pub["zone"] = rs.zone_ids[zone]
@@ -130,17 +164,8 @@ def view(st: State, viewer: object, include_state: bool = False, board: bool = T
         "order": st.order[:], "acting": list(acting(st)), "decision": public_decision(st), "players": players,
     }
     if board:
-        colonies = list(map(dict.copy, static.colonies))        # map: the copies in one C loop
-        for d, o, labour, chests, fort in zip(colonies, st.col_owner, st.col_labour, st.col_chests, st.col_fort):
-            d["owner"] = "crown" if o == CROWN else o
-            d["labour"] = labour
-            d["chests"] = chests
-            d["fort"] = fort
-        sites = list(map(dict.copy, static.site_dicts(st)))
-        for d, count in zip(sites, st.site_count):
-            d["count"] = count
-        out["colonies"] = colonies
-        out["sites"] = sites
+        out["colonies"] = list(map(dict.copy, static.colony_dicts(st)))     # the view's own dicts
+        out["sites"] = list(map(dict.copy, static.filled_site_dicts(st)))
         out["rebels"] = {zone_ids[z]: n for z, n in enumerate(st.rebels) if n}
     out["decks"] = {"market": {"top": market[0] if market else None, "count": len(market)},
                     "haven": {"top": haven[0] if haven else None, "count": len(haven)},

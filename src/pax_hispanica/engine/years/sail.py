@@ -48,14 +48,19 @@ def voyage_options(st: State, seat: int, v: VoyageProgress) -> list[dict[str, An
             i = st.site_ids.index(v["won_site"])
             n = min(st.site_count[i], loading.meeple_room(st, seat))
             opts += [{"seat": seat, "type": "enslave", "count": k} for k in range(1, n + 1)]
-        for c, cz in enumerate(rs.col_zone):
-            if cz == z and st.col_owner[c] is not None and st.col_chests[c] > 0:
+        here = rs.zone_cols[z]            # the zone's colony spaces, in colony order (issue 13)
+        owner, chests = st.col_owner, st.col_chests
+        for c in here:
+            if owner[c] is not None and chests[c] > 0:
                 n = treasure.load_limit(st, seat, c, v)
                 opts += [{"seat": seat, "type": "load_chests", "colony": rs.col_ids[c], "count": k}
                          for k in range(1, n + 1)]
-        kinds = [str(m) for m in dict.fromkeys(x for x in st.cargo[seat] if x != CHEST)]   # an action holds plain strings (PRJ-7)
-        opts += [{"seat": seat, "type": "unload", "colony": rs.col_ids[c], "meeple": m}
-                 for c in st.vacant_colonies(seat) if rs.col_zone[c] == z for m in kinds]
+        cargo = st.cargo[seat]
+        if cargo:
+            kinds = [str(m) for m in dict.fromkeys(x for x in cargo if x != CHEST)]   # an action holds plain strings (PRJ-7)
+            labour = st.col_labour
+            opts += [{"seat": seat, "type": "unload", "colony": rs.col_ids[c], "meeple": m}
+                     for c in here if owner[c] == seat and labour[c] is None for m in kinds]
         if z in st.havens[seat] and CHEST in st.cargo[seat]:
             opts.append({"seat": seat, "type": "unload_haven"})
     opts.append({"seat": seat, "type": "end_voyage"})
