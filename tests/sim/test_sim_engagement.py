@@ -177,8 +177,12 @@ def test_PRJ_38_the_report_shows_the_variant_rule_and_loadings_by_rule(tmp_path)
     assert by_rule["PRJ-38"]["mean"] == pytest.approx(counted / len(results))
     text = output.write_all(results, s, tmp_path, {"params": params})["report"].read_text()
     assert "Variant rules" in text and "PRJ-38" in text and "loading under PRJ-38" in text
+    # TRS-2 as written (reference-3's rule, an option since PRJ-58 made sack_or_own the reference)
+    as_written = sim.run(3, 6, "heuristic", seed=1, params={"plunder_loading": "sack"},
+                         nations=["french", "english", "dutch"])
+    assert all("PRJ-38" not in r["engagement"]["loads_by_rule"] for r in as_written)
     default = sim.run(3, 6, "heuristic", seed=1, nations=["french", "english", "dutch"])
-    assert all("PRJ-38" not in r["engagement"]["loads_by_rule"] for r in default)
+    assert sum(r["engagement"]["loads_by_rule"].get("PRJ-38", 0) for r in default) > 0   # the reference's rule now
     assert "Variant rules" not in output.render_html(report(default), {}, {})
 
 
