@@ -60,40 +60,9 @@ def search(positions: list, n: int) -> None:
             make_agent("ismcts", 1000 + i, iterations=n).decide(v, legal)
 
 
-def main(op: str, n: int) -> None:
-    if op in ("loop", "trusted"):
-        for g in range(n):
-            game(1 + g, trusted=op == "trusted")
-        return
-    if op == "ismcts":                 # N iterations on each of test_ismcts_pinned's 16 positions
-        search(ismcts_positions(), n)
-        return
-    states = game(1, every=7) + game(2, every=7)
-    seat = (lambda st: api.acting(st)[0])
-    views = {id(s): api.view(s, seat(s), include_state=True) for s in states}
-    snaps = {id(s): api.snapshot(s) for s in states}
-    samplers = {k: api.determinizer(v) for k, v in views.items()}
-    first = {id(s): api.nth_action(api.legal_actions(s, seat(s)), 0) for s in states}
-    fn = {"none": lambda st: None, "copy": lambda st: st.copy(), "to_dict": lambda st: st.to_dict(),
-          "restore": lambda st: api.restore(snaps[id(st)]), "view": lambda st: api.view(st, seat(st)),
-          "view_state": lambda st: api.view(st, seat(st), include_state=True),
-          "information_state": lambda st: api.information_state(st, seat(st)),
-          "determinize": lambda st: api.determinize(views[id(st)], 123),
-          "sample": lambda st: samplers[id(st)](123),
-          "legal": lambda st: api.legal_actions(st, seat(st)), "shape": lambda st: core.check_shape(st, first[id(st)]),
-          "apply": lambda st: api.apply(st, first[id(st)]),
-          "apply_trusted": lambda st: api.apply_trusted(st, first[id(st)])}[op]
-    for _ in range(n):
-        for st in states:
-            fn(st)
-
-
-def segments(ops: list[str], n: int) -> None:
-    """Every OP of `ops` in one process, each after a call of os.getppid (libc's getppid),
-    which valgrind is told to dump before (--dump-before=getppid): part 1 is the setup, and
-    part k + 1 OP k's N rounds. One process instead of one per OP (a run under callgrind on
-    a loaded machine takes minutes), the setup counted once; the same positions and calls."""
-    import os
+def per_state_ops() -> tuple[list, dict]:
+    """The positions (every 7th state of two random games) and each OP that runs once per
+    position, with what it needs (views, snapshots, samplers, a first action) made beforehand."""
     states = game(1, every=7) + game(2, every=7)
     seat = (lambda st: api.acting(st)[0])
     views = {id(s): api.view(s, seat(s), include_state=True) for s in states}
@@ -109,6 +78,31 @@ def segments(ops: list[str], n: int) -> None:
           "legal": lambda st: api.legal_actions(st, seat(st)), "shape": lambda st: core.check_shape(st, first[id(st)]),
           "apply": lambda st: api.apply(st, first[id(st)]),
           "apply_trusted": lambda st: api.apply_trusted(st, first[id(st)])}
+    return states, fn
+
+
+def main(op: str, n: int) -> None:
+    if op in ("loop", "trusted"):
+        for g in range(n):
+            game(1 + g, trusted=op == "trusted")
+        return
+    if op == "ismcts":                 # N iterations on each of test_ismcts_pinned's 16 positions
+        search(ismcts_positions(), n)
+        return
+    states, fns = per_state_ops()
+    fn = fns[op]
+    for _ in range(n):
+        for st in states:
+            fn(st)
+
+
+def segments(ops: list[str], n: int) -> None:
+    """Every OP of `ops` in one process, each after a call of os.getppid (libc's getppid),
+    which valgrind is told to dump before (--dump-before=getppid): part 1 is the setup, and
+    part k + 1 OP k's N rounds. One process instead of one per OP (a run under callgrind on
+    a loaded machine takes minutes), the setup counted once; the same positions and calls."""
+    import os
+    states, fn = per_state_ops()
     positions = ismcts_positions() if "ismcts" in ops else []
     for op in ops:
         os.getppid()
