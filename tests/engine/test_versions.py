@@ -274,3 +274,17 @@ def test_PRJ_37_PRJ_50_a_config_naming_a_refused_version_is_refused_with_the_rea
     with pytest.raises(api.RulesetError) as e2:       # unpinned: the loader's own refusal
         api.Game.new(api.Config(players=3, ruleset="reference-1"), 1)
     assert "refused" in str(e2.value) and "reference-3" in str(e2.value)
+
+
+@pytest.mark.parametrize("bad", [3, 2.5, True, ["reference-2"], {"v": 1}, b"reference-2"])
+def test_PRJ_50_a_ruleset_version_that_is_not_a_name_is_refused(bad):
+    """A caller's ruleset_version is None or a string (api._version_arg): anything else is a
+    ValueError naming what it was, at every entry point that takes one, and changes nothing."""
+    cfg = api.Config(players=3)
+    data = api.snapshot(api.Game.new(cfg, 9).state)
+    for call in (lambda: api.new_game(cfg, 9, ruleset_version=bad),
+                 lambda: api.Game.new(cfg, 9, ruleset_version=bad),
+                 lambda: api.restore(data, ruleset_version=bad)):
+        with pytest.raises(ValueError) as e:
+            call()
+        assert "a ruleset version is a name" in str(e.value) and type(bad).__name__ in str(e.value)
