@@ -97,9 +97,26 @@ def load_ruleset(name: str = "reference", params: Raw | None = None, version: st
     return _variant_named(name, key)
 
 
+# Folders outside pax_hispanica/data loaded by path in this process: their ruleset's name (the
+# folder's name) -> the folders. A game's views and records carry only that name, so a bot that
+# reloads the ruleset of the view it reads (`paxh simulate --ruleset /a/folder`) finds the folder
+# by it; two loaded folders of one name are ambiguous and refused by name (folder_of).
+_LOADED_BY_PATH: dict[str, set[Path]] = {}
+
+
 def folder_of(name: str) -> Path:
-    """The folder of a ruleset: a name is a folder of pax_hispanica/data, a path (with "/") itself."""
-    return (Path(name) if "/" in name else DATA / name).resolve()
+    """The folder of a ruleset: a path (with "/") itself; a name, a folder of pax_hispanica/data,
+    else the folder of that name this process loaded by path."""
+    if "/" in name:
+        return Path(name).resolve()
+    here = (DATA / name).resolve()
+    loaded = _LOADED_BY_PATH.get(name)
+    if here.is_dir() or not loaded:
+        return here
+    if len(loaded) > 1:
+        raise RulesetError(f"ruleset {name!r}: more than one folder of that name was loaded "
+                           f"({', '.join(sorted(map(str, loaded)))}); load it by its path")
+    return next(iter(loaded))
 
 
 def read_files(folder: Path) -> dict[str, Raw]:
@@ -272,4 +289,11 @@ def _resolve_table(table: Raw, current: dict[str, Version]) -> dict[str, Version
 
 @lru_cache(maxsize=16)
 def _load_folder(folder: Path) -> Ruleset:
-    return build_ruleset(folder.name, read_files(folder))
+    ruleset = build_ruleset(folder.name, read_files(folder))
+    if folder != (DATA / folder.name).resolve():
+        same_name = _LOADED_BY_PATH.setdefault(folder.name, set())
+        if same_name and folder not in same_name:      # the name no longer names one folder
+            _by_name.cache_clear()
+            _variant_named.cache_clear()
+        same_name.add(folder)
+    return ruleset
