@@ -43,9 +43,9 @@ def test_the_preposition_contracts_or_elides_with_what_follows(prep, value, want
 
 
 def test_only_the_seam_is_touched_never_the_inside_of_a_name():
-    out = catalan.format_prose("{seat} guanya {card} per {price} $.", {"seat": "Espanyols",
+    out = catalan.format_prose("{seat} guanya {card} per {price} $.", {"seat": "Espanya",
                                                                        "card": "Secretario de Indias", "price": 3})
-    assert out == "Espanyols guanya Secretario de Indias per 3 $."
+    assert out == "Espanya guanya Secretario de Indias per 3 $."
     # a value that is not a place takes no article even if its first word is one's
     assert catalan.format_prose("de {card}", {"card": "Golf de Mèxic"}) == "de Golf de Mèxic"
     assert catalan.format_prose("de {zone}", {"zone": "Golf de Mèxic"}) == "del Golf de Mèxic"
@@ -67,10 +67,10 @@ def test_missing_fields_behave_as_the_mapping_says():
 
 
 def test_the_events_and_actions_read_naturally_in_catalan():
-    tr = Tr("ca", ["Espanyols", "Anglesos"], NAMES)
-    assert tr.event({"type": "VoyageBegan", "seat": 0, "zone": "europe"}) == "Espanyols salpa des d'Europa."
+    tr = Tr("ca", ["Espanya", "Anglaterra"], NAMES)
+    assert tr.event({"type": "VoyageBegan", "seat": 0, "zone": "europe"}) == "Espanya salpa des d'Europa."
     moved = tr.event({"type": "FleetMoved", "seat": 1, "zone": "golfo_mexico", "moves_left": 2})
-    assert moved.startswith("Anglesos navega fins al Golf de Mèxic ("), moved
+    assert moved.startswith("Anglaterra navega fins al Golf de Mèxic ("), moved
     site = next(s for s, n in NAMES.items() if n.startswith("Cathedral of Caracas"))
     labour = tr.action({"type": "labour", "source": "citizen", "colony": "caracas", "site": site})
     assert labour.endswith("des de la Catedral de Caracas"), labour
@@ -102,7 +102,7 @@ def test_every_catalan_sentence_with_a_place_reads_naturally_for_every_place(sec
     """Each template of the catalogue that names a place, filled with every zone, colony and
     site of the reference map: no "de el"/"a el"/"de els", no "de" before a vowel, no bare
     common-noun place ("des de Catedral de ...") after a preposition."""
-    tr = Tr("ca", ["Espanyols", "Anglesos"], NAMES)
+    tr = Tr("ca", ["Espanya", "Anglaterra"], NAMES)
     templates = _templates_with_places(section)
     assert templates
     bad = re.compile(r"\b(?:de|a|per) (?:el|els)\b|\bde (?=h?[aeiouàèéíòóú])|"
@@ -119,3 +119,15 @@ def test_every_catalan_sentence_with_a_place_reads_naturally_for_every_place(sec
             if bad.search(masked):
                 problems.append((key, local, out))
     assert not problems, problems[:10]
+
+
+def test_a_nation_is_named_in_catalan_as_one_subject_of_a_singular_verb():
+    """Every Catalan sentence about a seat agrees with a singular subject ("{seat} salpa",
+    "Només {nation} pot jugar"), so a nation is named by its country ("Espanya salpa"), never
+    by its people in the plural ("Espanyols salpa"); the Crown keeps its article."""
+    nations = catalogue("ca")["nations"]
+    for key in RS.nations:
+        name = nations[key]
+        assert name != catalogue("en")["nations"][key], key          # translated
+        assert not re.search(r"(?:os|es|ns|ls)$", name), (key, name)   # no plural of a people
+    assert nations["crown"] == "la Corona"

@@ -20,14 +20,14 @@ def test_events_render_in_each_language_with_names():
           "card": "galeon-1", "price": 3}
     names = {"galeon-1": "Galeón"}
     assert Tr("en", ["Spanish", "English"], names).event(ev) == "English wins Galeón for $3."
-    assert Tr("ca", ["Espanyols", "Anglesos"], names).event(ev) == "Anglesos guanya Galeón per 3 $."
+    assert Tr("ca", ["Espanya", "Anglaterra"], names).event(ev) == "Anglaterra guanya Galeón per 3 $."
 
 
 def test_unknown_events_and_actions_render_generically():
-    tr = Tr("ca", ["Espanyols", "Anglesos"])
+    tr = Tr("ca", ["Espanya", "Anglaterra"])
     text = tr.event({"seq": 1, "type": "KrakenAwoke", "rule": "X-1", "page": "REF", "seat": 1, "zone": "atlantico",
                      "to": None})
-    assert text.startswith("Kraken Awoke") and "Anglesos" in text and "Oceà Atlàntic" in text   # a place, in Catalan
+    assert text.startswith("Kraken Awoke") and "Anglaterra" in text and "Oceà Atlàntic" in text   # a place, in Catalan
     assert tr.action({"seat": 0, "type": "summon_kraken", "where": "atlantico"}).startswith("Summon kraken")
     # a known event missing a field still renders
     assert Tr("en").event({"type": "AuctionWon"})
