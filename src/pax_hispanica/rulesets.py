@@ -289,7 +289,15 @@ def _resolve_table(table: Raw, current: dict[str, Version]) -> dict[str, Version
 
 @lru_cache(maxsize=16)
 def _load_folder(folder: Path) -> Ruleset:
-    ruleset = build_ruleset(folder.name, read_files(folder))
+    try:
+        ruleset = build_ruleset(folder.name, read_files(folder))
+    except RulesetError as e:
+        if "missing key(s)" not in str(e) or folder.parent == DATA.resolve():
+            raise
+        # a designer's copy of an earlier version lacks the numbers added since (PRJ-31)
+        raise RulesetError(f"{e}; a ruleset folder copied from an earlier version lacks the numbers "
+                           f"added since: copy them from {DATA / 'reference' / 'ruleset.toml'} "
+                           f"(`paxh rules --params` lists every number with its default and range)") from None
     if folder != (DATA / folder.name).resolve():
         same_name = _LOADED_BY_PATH.setdefault(folder.name, set())
         if same_name and folder not in same_name:      # the name no longer names one folder

@@ -147,3 +147,22 @@ def test_PRJ_31_play_a_variant_in_the_terminal_and_its_record_keeps_it(tmp_path:
     assert api.replay(rec).state.over
     bad = run("play", "--set", "cycles=zero")
     assert bad.returncode == 2 and "cycles must be int" in bad.stderr
+
+
+def test_PRJ_31_simulate_a_folder_copied_from_an_earlier_version_names_the_missing_number(tmp_path: Path):
+    """A designer's copy of the ruleset from before a number was added is refused with the
+    file, the table and the key (rich must not eat "[game]" as markup), and where to copy it from."""
+    import shutil
+
+    from pax_hispanica.rulesets import DATA
+    folder = tmp_path / "older-copy"
+    shutil.copytree(DATA / "reference", folder)
+    toml = folder / "ruleset.toml"
+    lines = toml.read_text(encoding="utf-8").splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line.startswith("goal_from_cycle ="))
+    toml.write_text("".join(lines[:first] + lines[first + 1:]), encoding="utf-8")
+    bad = run("simulate", "--games", "1", "--ruleset", str(folder))
+    text = " ".join(bad.stderr.split())        # rich wraps long lines
+    assert bad.returncode == 2
+    assert "ruleset.toml: [game]: missing key(s) ['goal_from_cycle']" in text, text
+    assert "copy them from" in text and "paxh rules --params" in text

@@ -58,7 +58,8 @@ def simulate_command(
             for v in values:
                 _check_ruleset(ruleset, {**params, name: v}, api_module)
     except ValueError as exc:
-        err.print(f"[red]error:[/] {exc}")
+        from rich.markup import escape     # an error's text may hold [brackets]
+        err.print(f"[red]error:[/] {escape(str(exc))}")
         raise typer.Exit(2)
     if sweep:
         _sweep(err, name, values, players, games, bots, seed, workers, dask, json_mode, out, nations,
@@ -76,7 +77,8 @@ def simulate_command(
                           ruleset=ruleset, params=params,
                           log_explanations=log_explanations and out is not None)
     except ValueError as exc:
-        err.print(f"[red]error:[/] {exc}")
+        from rich.markup import escape     # an error's text may hold [brackets]
+        err.print(f"[red]error:[/] {escape(str(exc))}")
         raise typer.Exit(2)
     wall = time.perf_counter() - t0
     from ..bots.base import load_api
@@ -215,6 +217,7 @@ def _print_summary(summary: dict, out: Path | None, params: dict | None = None) 
                 f"{k} {100 * v['played']['share']:.0f}% / {100 * v['could_play']['share']:.0f}%"
                 for k, v in first.items()))
     for e in summary["error_examples"]:
-        con.print(f"[red]game {e['index']} (seed {e['seed']}): {e['error']}[/]")
+        from rich.markup import escape     # an error's text may hold [brackets]
+        con.print(f"[red]game {e['index']} (seed {e['seed']}): {escape(str(e['error']))}[/]")
     if out is not None:
         con.print(f"report: {out / output.REPORT_FILE}")

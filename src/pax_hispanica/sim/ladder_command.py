@@ -38,7 +38,8 @@ def ladder_command(
     try:
         configs = lad.parse_ladder(bots)
     except ValueError as exc:
-        err.print(f"[red]error:[/] {exc}")
+        from rich.markup import escape     # an error's text may hold [brackets]
+        err.print(f"[red]error:[/] {escape(str(exc))}")
         raise typer.Exit(2)
     t0 = time.perf_counter()
     show_bar = (not json_mode) or sys.stderr.isatty()

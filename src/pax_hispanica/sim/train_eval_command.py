@@ -60,7 +60,8 @@ def train_eval_command(
         if label not in te.LABELS:
             raise ValueError(f"--label: one of {', '.join(te.LABELS)}, not {label!r}")
     except ValueError as exc:
-        err.print(f"[red]error:[/] {exc}")
+        from rich.markup import escape     # an error's text may hold [brackets]
+        err.print(f"[red]error:[/] {escape(str(exc))}")
         raise typer.Exit(2)
     t0 = time.perf_counter()
     show_bar = (not json_mode) or sys.stderr.isatty()
@@ -77,7 +78,8 @@ def train_eval_command(
     try:
         model, report = te.train(data, holdout=holdout, l2=l2, steps=steps, meta=meta, label=label)
     except ValueError as exc:
-        err.print(f"[red]error:[/] {exc}")
+        from rich.markup import escape     # an error's text may hold [brackets]
+        err.print(f"[red]error:[/] {escape(str(exc))}")
         raise typer.Exit(2)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(model.to_json(), indent=1) + "\n")
