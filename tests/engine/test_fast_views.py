@@ -265,3 +265,20 @@ def test_a_view_without_the_board_is_the_view_without_the_map():
         whole = api.view(st, 0, include_state=False)
         light = api.view(st, 0, include_state=False, board=False)
         assert light == {k: v for k, v in whole.items() if k not in ("colonies", "sites", "rebels")}
+
+
+def test_a_view_hiding_more_cards_than_are_unseen_is_refused():
+    st = next(s for s in POSITIONS if not s.over)
+    seat = api.acting(st)[0]
+    for field, extra in (("market", 200), ("haven", 200)):
+        info = api.information_state(st, seat)
+        info[field] = info[field] + ["?"] * extra
+        with pytest.raises(ValueError, match="hides more cards than are unseen"):
+            api.determinizer(info)
+        with pytest.raises(ValueError, match="hides more cards than are unseen"):
+            api.determinize(info, 1)
+    info = api.information_state(st, seat)
+    other = (seat + 1) % len(info["hands"])
+    info["hands"][other] = info["hands"][other] + ["?"] * 200
+    with pytest.raises(ValueError, match="hides more cards than are unseen"):
+        api.determinize(info, 1)

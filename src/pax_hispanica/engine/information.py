@@ -116,6 +116,9 @@ class Determinizer:
         # the unseen cards, sorted ("?" names no card, so it is in no deck)
         self.unseen_m = list(filterfalse(seen.__contains__, deck_m))
         self.unseen_h = list(filterfalse(seen.__contains__, deck_h))
+        if (len(self.unseen_m) < self.hidden_m[0] or len(self.unseen_h) < self.hidden_h[0]
+                or len(self.unseen_m) + len(self.unseen_h) < self.hidden_m[0] + self.hidden_h[0] + self.k_hands):
+            raise ValueError("the view hides more cards than are unseen")
         self.need = self.hidden_m[0] + self.hidden_h[0] + self.k_hands + len(self.secret_seats) + 2
 
     def __call__(self, seed: int) -> State:
@@ -129,10 +132,19 @@ class Determinizer:
         if self.known is not None:
             return self._finish(s, st, *self.known.deal(s, self))
         um, uh = self.unseen_m[:], self.unseen_h[:]
-        km, kh = self.hidden_m[0], self.hidden_h[0]
+        places, km = self.hidden_m, self.hidden_m[0]
         s.pick(um, km)
-        s.pick(uh, kh)
-        market, haven = _fill(self.market, self.hidden_m, um), _fill(self.haven, self.hidden_h, uh)
+        if km and places[1] >= 0:         # one run of hidden places (a deck below its top): filled in place
+            market = self.market[:]
+            market[places[1]:places[2]] = um[:km]
+        else:
+            market = _fill(self.market, places, um)
+        places, kh = self.hidden_h, self.hidden_h[0]
+        if kh:
+            s.pick(uh, kh)
+            haven = _fill(self.haven, places, uh)
+        else:
+            haven = self.haven[:]
         k = self.k_hands
         if not k:                 # no hand hides a card
             return self._finish(s, st, market, haven, list(map(list.copy, self.hands)))
