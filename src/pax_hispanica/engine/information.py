@@ -22,7 +22,7 @@ from .keys import seed_hash
 from .ruleset import Ruleset, Rulesets
 from .sampling import SEARCH_SEED, Stream
 from .state import State, loaded_cursor
-from .vocab import CARGO, LABOUR, LEGALITY
+from .vocab import CARGO, LABOUR, LEGALITY, Labour
 
 HIDDEN = "?"
 
@@ -304,7 +304,8 @@ def _search_seed_hash() -> str:
     return seed_hash(SEARCH_SEED)
 
 
-_LABOUR = {None: None, **LABOUR}
+_LABOUR: dict[str | None, Labour | None] = dict(LABOUR.items())       # a colony's labour, or None
+_LABOUR[None] = None
 
 
 def _template(d: JsonDict, rs: Ruleset) -> State:

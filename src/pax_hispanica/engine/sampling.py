@@ -78,7 +78,7 @@ class Stream:
         self.seed = seed
         count = need + SLACK
         raw = _shake(PREFIX + seed.to_bytes(32, "big")).digest(WORD * count)
-        self.w = _UNPACK[count](raw) if count < len(_UNPACK) else struct.unpack(f"<{count}I", raw)
+        self.w: tuple[int, ...] = _UNPACK[count](raw) if count < len(_UNPACK) else struct.unpack(f"<{count}I", raw)
         self.pos = 0
 
     def _more(self) -> None:
