@@ -277,7 +277,8 @@ score_facts = _information.score_facts   # summary's facts a search's cut-off sc
 
 def determinize(v: JsonDict, seed: int, known: JsonDict | None = None) -> State:
     """A full State consistent with a view with its "state", or with an information state
-    (engine/information.py, determinize; `known`: known_cards of the viewer's log)."""
+    (engine/information.py, determinize; `known`: known_cards of the viewer's log). The state
+    shares the view's lists that no rule changes in place: do not change the view while using it."""
     return _information.determinize(v, seed, known, rulesets=_rulesets(v.get("ruleset_version")))
 
 

@@ -16,7 +16,8 @@ from pax_hispanica import api
 from pax_hispanica.bots import make_agent
 from pax_hispanica.engine.flow import acting as cached_acting
 from pax_hispanica.engine.flow import seats_to_act
-from pax_hispanica.engine.state import COPIED, DICTS
+from pax_hispanica.engine.state import (COPIED, COPIED_NESTED, DICTS, FIELDS, SHARED, SHARED_DICTS, SHARED_NESTED,
+                                         from_fields)
 
 from .reference_view import reference_determinize, reference_masked_state, reference_view
 
@@ -142,6 +143,62 @@ def test_determinize_gives_the_old_samples():
     assert checked > 300
 
 
+def test_determinize_template_is_from_fields_field_by_field():
+    """The sampler's template shares the view's lists instead of copying them (issue 13,
+    seventh round) and converts the rest itself: every field equals what state.from_fields
+    builds, with the same types down to the elements (the words as vocab's members, tableau
+    entries and the decisions' sequences as tuples), but the sample's own (seed, PRNG, the
+    hidden cards, the secrets) and the shared lists are the view's own objects."""
+    checked = 0
+    for st in POSITIONS[::4]:
+        for seat in api.acting(st) or [0]:
+            info = json.loads(_bytes(api.information_state(st, seat)))     # as a client has it: plain words
+            dz = api.determinizer(info)
+            tpl = dz.template
+            ref = from_fields(info, tpl.rs, info.get("seed_hash") or "")
+            for name in FIELDS:
+                if name in ("seed", "rng", "market", "haven", "hands", "secrets", "acting_now"):
+                    continue
+                a, b = getattr(tpl, name), getattr(ref, name)
+                assert a == b and type(a) is type(b), name
+                if isinstance(a, list):
+                    assert [type(x) for x in a] == [type(x) for x in b], name
+                    for x, y in zip(a, b):
+                        if isinstance(x, (list, dict)):
+                            assert x == y and [type(e) for e in x] == [type(e) for e in y], name
+                            if name == "stack":
+                                assert {k: type(e) for k, e in x.items()} == {k: type(e) for k, e in y.items()}
+            for name in SHARED + SHARED_NESTED + SHARED_DICTS:
+                if name not in ("legality", "col_labour", "tableaus", "secrets", "cursor"):
+                    assert getattr(tpl, name) is info[name], name      # shared, not copied
+            for name in COPIED + COPIED_NESTED + DICTS + ("stack",):
+                assert getattr(tpl, name) is not info[name], name
+            checked += 1
+    assert checked > 30
+
+
+def test_playing_a_sample_leaves_the_view_it_shares_lists_with_unchanged():
+    """A sample shares the view's lists that no rule changes in place: whole stretches of
+    play from samples (apply and apply_trusted) leave the view as it was, byte for byte."""
+    r = random.Random(13)
+    for st in POSITIONS[::9]:
+        if st.over:
+            continue
+        seat = api.acting(st)[0]
+        v = api.view(st, seat, include_state=True)
+        before = _bytes(v)
+        for seed, trusted in ((1, False), (2, True)):
+            for sample in (api.determinize(v, seed), api.determinizer(v)(seed)):
+                for _ in range(40):
+                    if sample.over:
+                        break
+                    s = r.choice(api.acting(sample))
+                    legal = api.legal_actions(sample, s)
+                    a = api.nth_action(legal, r.randrange(api.count_actions(legal)))
+                    sample = api.apply_trusted(sample, a) if trusted else api.apply(sample, a)[0]
+        assert _bytes(v) == before
+
+
 def test_samples_of_one_determinizer_share_nothing_a_rule_changes():
     st = next(s for s in POSITIONS if not s.over and s.year == 3 and s.version > 60)
     seat = api.acting(st)[0]
@@ -208,3 +265,20 @@ def test_a_view_without_the_board_is_the_view_without_the_map():
         whole = api.view(st, 0, include_state=False)
         light = api.view(st, 0, include_state=False, board=False)
         assert light == {k: v for k, v in whole.items() if k not in ("colonies", "sites", "rebels")}
+
+
+def test_a_view_hiding_more_cards_than_are_unseen_is_refused():
+    st = next(s for s in POSITIONS if not s.over)
+    seat = api.acting(st)[0]
+    for field, extra in (("market", 200), ("haven", 200)):
+        info = api.information_state(st, seat)
+        info[field] = info[field] + ["?"] * extra
+        with pytest.raises(ValueError, match="hides more cards than are unseen"):
+            api.determinizer(info)
+        with pytest.raises(ValueError, match="hides more cards than are unseen"):
+            api.determinize(info, 1)
+    info = api.information_state(st, seat)
+    other = (seat + 1) % len(info["hands"])
+    info["hands"][other] = info["hands"][other] + ["?"] * 200
+    with pytest.raises(ValueError, match="hides more cards than are unseen"):
+        api.determinize(info, 1)

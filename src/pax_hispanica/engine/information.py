@@ -9,18 +9,20 @@ generic walk). It equals `State.to_dict()` masked, byte for byte
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import filterfalse
 from operator import itemgetter
 from typing import Any
 
 from . import years  # noqa: F401  (registers the decisions whose secret domains determinize draws from)
-from .decisions import secret_domain
+from .decisions import loaded_decision, secret_domain
 from .end import colony_prestige_all
 from .flow import seats_to_act
 from .jsontypes import JsonDict
 from .keys import seed_hash
 from .ruleset import Ruleset, Rulesets
 from .sampling import SEARCH_SEED, Stream
-from .state import State, from_fields
+from .state import State, loaded_cursor
+from .vocab import CARGO, LABOUR, LEGALITY, Labour
 
 HIDDEN = "?"
 
@@ -64,21 +66,25 @@ def determinize(v: JsonDict, seed: int, known: JsonDict | None = None, *, rulese
     `known`: what the viewer knows from its own log, `api.known_cards(view, api.redact(events,
     viewer))` (HID-2). Its known hand cards are kept in their hands and a deck's sure cards
     in that deck; only the rest is dealt at random (in a game set up normally every hand is
-    known, so only deck orders below the top and others' sealed choices are drawn)."""
+    known, so only deck orders below the top and others' sealed choices are drawn).
+
+    The state shares the view's lists that no rule changes in place (State.copy's SHARED
+    fields, issue 13's structural sharing): change the view and you change its samples."""
     dz = Determinizer(v, known, rulesets=rulesets)
     return dz._deal(seed, dz.template)      # its only sample may be the template itself
 
 
 class Determinizer:
     """Samples of one view (issue 13): what depends on the view alone (the ruleset, the cards
-    seen, the unseen ones in order, where the hidden places are, a template State built
-    straight from the fields) is worked out once; each sample draws from its own stream
+    seen, the unseen ones in order, where the hidden places are, the seats to act, a template
+    State sharing the view's lists) is worked out once; each sample draws from its own stream
     (engine/sampling.py, PRJ-45), deals the unseen cards into the hidden places and takes a
     copy of the template (State.copy: nothing it holds is shared with another sample but
     what states always share)."""
 
     __slots__ = ("d", "template", "unseen_m", "unseen_h", "market", "haven", "hands", "secrets", "known",
-                 "hidden_m", "hidden_h", "hidden_hands", "need", "secret_seats")
+                 "hidden_m", "hidden_h", "hidden_hands", "need", "secret_seats", "k_hands", "acting",
+                 "old_view")
 
     def __init__(self, v: JsonDict, known: JsonDict | None = None, *, rulesets: Rulesets) -> None:
         d = v.get("state", v)
@@ -87,13 +93,17 @@ class Determinizer:
                              "or api.information_state(state, seat)")
         self.d = d
         rs = rulesets(d["ruleset"], (d.get("config") or {}).get("params") or None)
-        self.market, self.haven, self.hands = d["market"], d["haven"], d["hands"]
-        self.secrets = {int(k): val for k, val in d["secrets"].items()}
+        market, haven, hands = self.market, self.haven, self.hands = d["market"], d["haven"], d["hands"]
+        self.secrets = {int(k): val for k, val in d["secrets"].items()} if d["secrets"] else {}
         self.secret_seats = _secret_seats(d, self.secrets)
-        self.template = _template(d, rs)
-        self.hidden_m = _places(self.market)
-        self.hidden_h = _places(self.haven)
-        self.hidden_hands = [_places(h) for h in self.hands]
+        self.template = st = _template(d, rs)
+        # the seats to act read the stack and its public commitments only: the same in every sample
+        self.acting = seats_to_act(st)
+        self.old_view = d.get("seed_hash") is None    # as State.from_dict: a view saved before the field existed
+        self.hidden_m = _places(market)
+        self.hidden_h = _places(haven)
+        self.hidden_hands = hidden_hands = [_places(h) for h in hands]
+        self.k_hands = sum(map(_first, hidden_hands))
         if known is not None:
             self.known: _KnownDeal | None = _KnownDeal(d, rs, known)
             self.need = self.known.need + len(self.secret_seats) + 2
@@ -101,18 +111,15 @@ class Determinizer:
             return
         self.known = None
         seen: set[str] = set(d["market_discard"])
-        for h in d["hands"]:
-            seen.update(h)
-        for tab in d["tableaus"]:
-            seen.update(map(_first, tab))
-        seen.update(self.market)
-        seen.update(self.haven)
-        market, haven = _deck_sets(rs)
-        # the unseen cards, sorted ("?" names no card, so it is in no deck's set)
-        self.unseen_m = sorted(market.difference(seen))
-        self.unseen_h = sorted(haven.difference(seen))
-        self.need = (self.hidden_m[0] + self.hidden_h[0] + sum(h[0] for h in self.hidden_hands)
-                     + len(self.secret_seats) + 2)
+        seen.update(market, haven, *hands, *[map(_first, tab) for tab in d["tableaus"]])
+        deck_m, deck_h = _sorted_decks(rs)
+        # the unseen cards, sorted ("?" names no card, so it is in no deck)
+        self.unseen_m = list(filterfalse(seen.__contains__, deck_m))
+        self.unseen_h = list(filterfalse(seen.__contains__, deck_h))
+        if (len(self.unseen_m) < self.hidden_m[0] or len(self.unseen_h) < self.hidden_h[0]
+                or len(self.unseen_m) + len(self.unseen_h) < self.hidden_m[0] + self.hidden_h[0] + self.k_hands):
+            raise ValueError("the view hides more cards than are unseen")
+        self.need = self.hidden_m[0] + self.hidden_h[0] + self.k_hands + len(self.secret_seats) + 2
 
     def __call__(self, seed: int) -> State:
         return self._deal(seed, self.template.copy())
@@ -123,15 +130,27 @@ class Determinizer:
         Haven cards, the hands' from what is left of both (a uniform pick each, PRJ-45)."""
         s = Stream(seed, self.need)
         if self.known is not None:
-            return self._finish(s, seed, st, *self.known.deal(s, self))
+            return self._finish(s, st, *self.known.deal(s, self))
         um, uh = self.unseen_m[:], self.unseen_h[:]
-        km, kh = self.hidden_m[0], self.hidden_h[0]
+        places, km = self.hidden_m, self.hidden_m[0]
         s.pick(um, km)
-        s.pick(uh, kh)
-        market, haven = _fill(self.market, self.hidden_m, um), _fill(self.haven, self.hidden_h, uh)
+        if km and places[1] >= 0:         # one run of hidden places (a deck below its top): filled in place
+            market = self.market[:]
+            market[places[1]:places[2]] = um[:km]
+        else:
+            market = _fill(self.market, places, um)
+        places, kh = self.hidden_h, self.hidden_h[0]
+        if kh:
+            s.pick(uh, kh)
+            haven = _fill(self.haven, places, uh)
+        else:
+            haven = self.haven[:]
+        k = self.k_hands
+        if not k:                 # no hand hides a card
+            return self._finish(s, st, market, haven, list(map(list.copy, self.hands)))
         rest = um[km:] + uh[kh:]
         hands: list[list[str]] = []
-        s.pick(rest, sum(places[0] for places in self.hidden_hands))
+        s.pick(rest, k)
         k = 0
         for h, places in zip(self.hands, self.hidden_hands):
             if places[0]:
@@ -139,19 +158,22 @@ class Determinizer:
                 k += places[0]
             else:
                 hands.append(h[:])
-        return self._finish(s, seed, st, market, haven, hands)
+        return self._finish(s, st, market, haven, hands)
 
-    def _finish(self, s: Stream, seed: int, st: State, market: list[str], haven: list[str],
+    def _finish(self, s: Stream, st: State, market: list[str], haven: list[str],
                 hands: list[list[str]]) -> State:
-        secrets = dict(self.secrets)
-        for seat, domain in self.secret_seats:     # another seat's sealed choice: any value it allows
-            secrets[seat] = domain[s.below(len(domain))]
+        if self.secret_seats:
+            secrets = self.secrets.copy()
+            for seat, domain in self.secret_seats:     # another seat's sealed choice: any value it allows
+                secrets[seat] = domain[s.below(len(domain))]
+        else:
+            secrets = self.secrets
         st.market, st.haven, st.hands, st.secrets = market, haven, hands, secrets
         # its own generator: the search's public seed at a counter of its own (sampling.SEARCH_SEED)
-        st.seed, st.rng = SEARCH_SEED, s.counter()
-        if self.d.get("seed_hash") is None:     # as State.from_dict: a view saved before the field existed
+        st.rng = s.counter()
+        if self.old_view:
             st.seed_hash = _search_seed_hash()
-        st.acting_now = seats_to_act(st)     # complete: a search applies to it, never changes it
+        st.acting_now = self.acting     # complete: a search applies to it, never changes it
         return st
 
 
@@ -262,18 +284,18 @@ class _KnownDeal:
         return piles[0], piles[1], hands
 
 
-_DECKS: dict[int, tuple[Ruleset, frozenset[str], frozenset[str]]] = {}
+_DECKS: dict[int, tuple[Ruleset, tuple[str, ...], tuple[str, ...]]] = {}
 _first = itemgetter(0)
 
 
-def _deck_sets(rs: Ruleset) -> tuple[frozenset[str], frozenset[str]]:
-    """The ruleset's market and haven cards as sets (what a sample deals the unseen ones
-    from, sorted), worked out once per ruleset object."""
+def _sorted_decks(rs: Ruleset) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ruleset's market and haven cards, each card once, sorted (what a sample deals the
+    unseen ones from, in this order), worked out once per ruleset object."""
     got = _DECKS.get(id(rs))
     if got is None or got[0] is not rs:
         if len(_DECKS) > 256:             # rulesets are few (the loader caches them)
             _DECKS.clear()
-        got = _DECKS[id(rs)] = (rs, frozenset(rs.market), frozenset(rs.haven))
+        got = _DECKS[id(rs)] = (rs, tuple(sorted(set(rs.market))), tuple(sorted(set(rs.haven))))
     return got[1], got[2]
 
 
@@ -282,8 +304,76 @@ def _search_seed_hash() -> str:
     return seed_hash(SEARCH_SEED)
 
 
+_LABOUR: dict[str | None, Labour | None] = dict(LABOUR.items())       # a colony's labour, or None
+_LABOUR[None] = None
+
+
 def _template(d: JsonDict, rs: Ruleset) -> State:
-    """The State of an information state's fields, straight from them (state.from_fields, as
-    State.from_dict builds it); the hidden cards, the secrets, seed and PRNG are the sample's
-    (Determinizer), and so is seed_hash when an old view has none."""
-    return from_fields(d, rs, d.get("seed_hash") or "")
+    """The State of an information state's fields, for its samples (issue 13: structural
+    sharing, as State.copy shares). The lists and dicts no rule changes in place (State.copy's
+    SHARED, SHARED_NESTED and SHARED_DICTS: a rule puts a new one in place) are the view's
+    own; what has to be converted is built (the words as vocab's members, tableau entries,
+    decisions and the cursor as tuples, as state.from_fields makes them), and what State.copy
+    copies is copied (money, cargo, supply: a sample's copy copies them again). The hidden
+    cards, the secrets, the PRNG and the seats to act are the sample's (Determinizer), and so
+    is seed_hash when an old view has none; the seed is SEARCH_SEED (sampling.py).
+    tests/engine/test_fast_views.py checks it against state.from_fields, field by field."""
+    st = State.__new__(State)           # not object.__new__: mypyc refuses it for a compiled class
+    st.rs = rs
+    st.undo_stack = ()
+    st.undo_seat = None
+    st.acting_now = None
+    # SCALARS
+    st.config = d["config"]
+    st.seed = SEARCH_SEED
+    st.seed_hash = d.get("seed_hash") or ""
+    st.rng = 0
+    st.n = d["n"]
+    st.cycle = d["cycle"]
+    st.year = d["year"]
+    st.step = d["step"]
+    st.event_seq = d["event_seq"]
+    st.version = d["version"]
+    st.over = d["over"]
+    st.result = d["result"]
+    st.minted = d["minted"]
+    st.burned = d["burned"]
+    # FLAT: SHARED, the view's lists; money copied; the words as their members
+    st.order = d["order"]
+    st.money = d["money"][:]
+    st.prestige = d["prestige"]
+    st.nation = d["nation"]
+    st.hand_bonus = d["hand_bonus"]
+    st.income = d["income"]
+    st.moves_bonus = d["moves_bonus"]
+    st.fzone = d["fzone"]
+    st.fships = d["fships"]
+    st.legality = list(map(LEGALITY.__getitem__, d["legality"]))
+    st.col_owner = d["col_owner"]
+    st.col_labour = list(map(_LABOUR.__getitem__, d["col_labour"]))
+    st.col_chests = d["col_chests"]
+    st.col_fort = d["col_fort"]
+    st.site_ids = d["site_ids"]
+    st.site_names = d["site_names"]
+    st.site_zone = d["site_zone"]
+    st.site_kind = d["site_kind"]
+    st.site_wild = d["site_wild"]
+    st.site_count = d["site_count"]
+    st.site_cap = d["site_cap"]
+    st.rebels = d["rebels"]
+    st.market = d["market"]               # the sample's own (Determinizer._deal)
+    st.market_discard = d["market_discard"]
+    st.haven = d["haven"]                 # the sample's own
+    # NESTED: SHARED_NESTED, the view's lists (hands: the shown ones; a sample deals the rest)
+    st.hands = d["hands"]
+    st.tableaus = [list(map(tuple, tab)) for tab in d["tableaus"]]
+    st.havens = d["havens"]
+    st.cargo = [list(map(CARGO.__getitem__, c)) for c in d["cargo"]]
+    # DICTS, and the decisions
+    st.supply = d["supply"].copy()
+    st.gone = d["gone"]
+    st.secrets = {}
+    st.cursor = loaded_cursor(d["cursor"])
+    stack = d["stack"]
+    st.stack = [loaded_decision(stack[0])] if len(stack) == 1 else [loaded_decision(dec) for dec in stack]
+    return st
