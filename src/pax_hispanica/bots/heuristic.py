@@ -42,9 +42,14 @@ class HeuristicAgent(BaseAgent):
         self.bid_share = bid_share
         self._rs: Any = None
         self._dist: dict[int, list[int]] = {}
+        self._deciding: Any = None          # the view of the decision being made (decide)
+        self._rs_view: Any = None           # the view rs() last read, while it is that decision's
+
 
     # -- shared reading of the view ------------------------------------------
     def rs(self, view: dict) -> Any:
+        if view is self._rs_view:           # decide's own view, read once per decision (issue 13)
+            return self._rs
         params = view.get("ruleset_params") or None
         if (self._rs is None or self._rs.name != view.get("ruleset", self._rs.name)
                 or (getattr(self._rs, "overrides", None) or None) != params
@@ -53,6 +58,8 @@ class HeuristicAgent(BaseAgent):
             self._rs = (self.api.view_ruleset(view) if hasattr(self.api, "view_ruleset")
                         else self.api.load_ruleset(view.get("ruleset", "reference"), params))
             self._dist = {}
+        if view is self._deciding:
+            self._rs_view = view
         return self._rs
 
     def distances(self, view: dict, zone: str) -> dict[str, int]:
@@ -306,6 +313,13 @@ class HeuristicAgent(BaseAgent):
 
     # -- decide ----------------------------------------------------------------
     def decide(self, view: dict, legal: list[Descriptor]) -> Action:
+        self._deciding, self._rs_view = view, None
+        try:
+            return self._decide(view, legal)
+        finally:
+            self._deciding = self._rs_view = None
+
+    def _decide(self, view: dict, legal: list[Descriptor]) -> Action:
         legal = playable(legal)
         n = count_actions(legal)
         if not n:
