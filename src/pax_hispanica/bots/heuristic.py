@@ -384,6 +384,28 @@ class HeuristicAgent(BaseAgent):
         return self._say(best, "initiate on the card worth most to us (initiator wins ties, AUC-4)",
                          net_value=round(best_val, 2))
 
+    def bid_on_facts(self, rs: Any, facts: tuple, bids: Descriptor) -> Action:
+        """decide(api.model_view(state, seat), [bids]) for a bid range `bids`, built from
+        `facts`, api.bid_facts(state, seat) (the pending decision's card, deck and initiator,
+        the bidder's money, legality and ships, and the cycle), and `rs`, the game's ruleset:
+        the same action, since a bid reads only those facts (_bid, card_value with now=False;
+        tests/bots/test_ismcts_model.py compares the two). ISMCTS's bid model calls it when its
+        memo has no bid for the facts, so that no model view is built (issue 13)."""
+        card, deck, initiator, money, legality, ships, cycle = facts
+        lo, hi = int(bids["min"]), int(bids["max"])
+        if hi - lo + 1 <= 1:                 # decide: the only legal action (none: its error)
+            return self.decide({}, [bids])
+        seat = bids["action"]["seat"]
+        me = {"seat": seat, "money": money, "fleet": {"legality": legality, "ships": ships}}
+        view = {"ruleset": rs.name, "ruleset_version": rs.version, "ruleset_params": dict(rs.overrides),
+                "cycle": cycle, "decision": {"card": card, "deck": deck, "initiator": initiator},
+                "players": {seat: me}}
+        self._deciding, self._rs_view = view, None
+        try:
+            return self._bid(view, me, bids)
+        finally:
+            self._deciding = self._rs_view = None
+
     def _bid(self, view: dict, me: dict, bids: Descriptor) -> Action:
         rs = self.rs(view)
         dec = view.get("decision") or {}

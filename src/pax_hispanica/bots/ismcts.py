@@ -331,10 +331,16 @@ class ISMCTSAgent(BaseAgent):
         if len(legal) != 1 or legal[0].get("kind") != "range" or legal[0]["action"].get("type") != "bid":
             return self._playout_bot(seat).decide(api.model_view(state, seat), legal)
         b = legal[0]
-        key = (seat, *api.bid_facts(state, seat), b["min"], b["max"])
+        facts = api.bid_facts(state, seat)
+        key = (seat, *facts, b["min"], b["max"])
         got = self._bid_memo.get(key)
         if got is None:
-            got = self._bid_memo[key] = self._playout_bot(seat).decide(api.model_view(state, seat), legal)
+            bot = self._playout_bot(seat)
+            if self._rs is not None and hasattr(bot, "bid_on_facts"):     # the same bid, no model view built
+                got = bot.bid_on_facts(self._rs, facts, b)
+            else:
+                got = bot.decide(api.model_view(state, seat), legal)
+            self._bid_memo[key] = got
         return dict(got)
 
     # -- the search --------------------------------------------------------
