@@ -39,7 +39,7 @@ import random
 import time
 from typing import Any
 
-from .base import Action, BaseAgent, Descriptor, bounded_actions, count_actions, playable, stable_seed
+from .base import Action, BaseAgent, Descriptor, bounded_actions, count_actions, playable, spread, stable_seed
 
 # A wide bid range is searched over at most this many amounts, evenly spread, $0 and all
 # one's money included (base.spread): the tree's width and a decision's cost never grow
@@ -111,25 +111,50 @@ def greedy_playout_action(actions: list[Action], rng: random.Random) -> Action:
         want = rng.randint(0, max(0, top // 2))
         return min(actions, key=lambda a: abs(a["amount"] - want))
     for a in actions:
-        if a.get("type") != top_type:           # several kinds: the best-ranked kind's pool
+        if a.get("type") != top_type:           # several kinds: the best-ranked kind's actions, in order
             rank = _PLAYOUT_RANK.get
-            ranks = [rank(a.get("type"), 0) for a in actions]
-            best = max(ranks)
-            pool = [a for a, r in zip(actions, ranks) if r == best]
+            best, pool = -1, []
+            for a in actions:
+                r = rank(a.get("type"), 0)
+                if r > best:
+                    best, pool = r, [a]
+                elif r == best:
+                    pool.append(a)
             top_type = pool[0].get("type")
             break
     else:                                       # one kind (often): every action is in the pool
         pool = actions
     if top_type == "move":
-        home = [a for a in pool if a.get("to") == "europe"]
-        if home and rng.random() < 0.5:
-            return home[0]
+        for a in pool:                          # Europe first, half the time
+            if a.get("to") == "europe":
+                if rng.random() < 0.5:
+                    return a
+                break
     elif top_type in ("load_chests", "enslave"):
         return max(pool, key=lambda a: a.get("count", 0))
     elif top_type == "labour":
         employ = [a for a in pool if a.get("source") == "employ"]
         pool = employ or pool
     return pool[below(len(pool))]
+
+
+def _greedy_bid(d: Descriptor, rng: random.Random) -> Action | None:
+    """greedy_playout_action(bounded_actions([d], RANGE_CAP), rng) for one bid range `d`, the
+    same action and the same draws, read from the amounts without listing an action per
+    amount (None where that list is empty)."""
+    values = spread(int(d["min"]), int(d["max"]), RANGE_CAP)
+    if not values:
+        return None
+    if len(values) == 1:
+        v = values[0]
+    elif rng.random() < 0.15:
+        v = values[(getattr(rng, "_randbelow", None) or rng.randrange)(len(values))]
+    else:
+        want = rng.randint(0, max(0, max(values) // 2))
+        v = min(values, key=lambda x: abs(x - want))
+    a = dict(d["action"])
+    a[d["field"]] = v
+    return a
 
 
 class _Node:
@@ -590,6 +615,14 @@ class ISMCTSAgent(BaseAgent):
             legal = legal_actions(state, seat)
             if seat != me and legal and _first_type(legal) in sealed and count(legal) > 1:
                 state = step(state, self._sealed_choice(state, seat, None, rng, legal))
+                steps += 1
+                continue
+            if (playout == "greedy" and len(legal) == 1 and legal[0].get("kind") == "range"
+                    and legal[0]["field"] == "amount" and legal[0]["action"].get("type") == "bid"):
+                a = _greedy_bid(legal[0], rng)         # one's own bid: no list of every amount
+                if a is None:
+                    break
+                state = step(state, a)
                 steps += 1
                 continue
             actions = node_actions(legal)
