@@ -435,7 +435,8 @@ class ISMCTSAgent(BaseAgent):
             candidates = [self._prior_key if self._prior_key in root_keys else next(iter(root_keys))]
             for k in candidates:
                 root.children.setdefault(k, _Node(n_players or 0, root_keys[k], me))
-        best_key = max(candidates, key=lambda k: (root.children[k].visits, -_rank(k, root_keys)))
+        order = {k: i for i, k in enumerate(root_keys)}       # deterministic tie-break: the legal actions' order
+        best_key = max(candidates, key=lambda k: (root.children[k].visits, -order[k]))
         if self.select == "confident":
             best_key = self._confident(root, candidates, best_key, me)
         elapsed = time.perf_counter() - t0
@@ -675,11 +676,6 @@ def _stepper(api: Any) -> Any:
     if trusted is not None:
         return trusted
     return lambda state, action: api.apply(state, action)[0]
-
-
-def _rank(key: Key, root_keys: dict[Key, Action]) -> int:
-    # deterministic tie-break: the order of the legal actions
-    return list(root_keys).index(key)
 
 
 def _players(api: Any, state: Any, view: dict) -> int:
