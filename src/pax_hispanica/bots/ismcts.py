@@ -57,7 +57,7 @@ from .features import _reference as _reference_ruleset
 # decision, web/seam.think, and a benchmark one per position). A memo is emptied when it
 # reaches MEMO_CAP entries, so a long simulation's memory stays bounded.
 _SHARED_MEMOS: dict[tuple, tuple[Any, dict, dict]] = {}
-MEMO_CAP = 200_000
+MEMO_CAP = 50_000
 
 
 def _shared_memos(api: Any, ruleset_key: str) -> tuple[dict, dict]:
