@@ -102,3 +102,36 @@ def test_AUC_3_the_heuristic_bids_the_same_on_the_bid_facts_as_on_the_model_view
                 amounts.add(got["amount"])
             state = api.apply_trusted(state, api.nth_action(legal, rnd.randrange(api.count_actions(legal))))
     assert checked > 100 and len(amounts) > 3        # real bids, not only $0
+
+
+def test_the_bid_and_card_memos_are_shared_per_process_and_change_no_decision(monkeypatch):
+    """The heuristic's card values and the bid model's bids are memoised per process, API and
+    ruleset (ismcts._SHARED_MEMOS, issue 13's seventh round): a bot whose memos were filled by
+    other bots' searches decides exactly as one that starts from empty memos, and a memo that
+    reaches MEMO_CAP entries is emptied at the next decision."""
+    from pax_hispanica.bots import ismcts
+    state = _bid_position(78)
+    positions = []
+    while len(positions) < 3 and not api.is_over(state):
+        seat = api.acting(state)[0]
+        legal = api.legal_actions(state, seat)
+        if api.count_actions(legal) > 1:
+            positions.append((api.view(state, seat, include_state=True), legal))
+        state = api.apply_trusted(state, api.nth_action(legal, 0))
+    assert len(positions) == 3
+
+    def decide(k):
+        bot = make_agent("ismcts", 40 + k, iterations=25)
+        return bot.decide(*positions[k]), bot.explain()["alternatives"]
+
+    ismcts._SHARED_MEMOS.clear()
+    cold = [decide(k) for k in range(3)]
+    for k in range(3):
+        ismcts._SHARED_MEMOS.clear()
+        assert decide(k) == cold[k]                   # each from empty memos
+    assert decide(2) == cold[2] and decide(0) == cold[0]       # and warm, in another order
+    (_, cards, bids), = ismcts._SHARED_MEMOS.values()
+    assert cards and bids
+    monkeypatch.setattr(ismcts, "MEMO_CAP", len(bids))
+    again = ismcts._shared_memos(api, next(iter(ismcts._SHARED_MEMOS))[1])
+    assert again[1] is bids and not bids             # emptied in place at the cap
