@@ -401,6 +401,7 @@ class ISMCTSAgent(BaseAgent):
             from .heuristic import HeuristicAgent
             if not hasattr(self, "_heuristic"):
                 self._heuristic = HeuristicAgent(self.seed, self.api_ref)
+            self._heuristic._card_memo = self._card_memo      # the ruleset's card values, shared (pure)
             self._heuristic.rng.seed(stable_seed("prior", self.seed, view.get("version", 0)))
             prior_action = self._heuristic.decide(view, legal)
             self._prior_key = action_key(prior_action)
