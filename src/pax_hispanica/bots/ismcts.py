@@ -227,6 +227,8 @@ class ISMCTSAgent(BaseAgent):
         self._prior_key: Key | None = None
         self._chest: dict | None = None
         self._caps: tuple | None = None        # _prepare: once per decision
+        self._root_legal: Any = None
+        self._root_keyed: list = []
         self._consts: tuple | None = None
         self._fast_values = False
         self.total_iterations = 0
@@ -384,6 +386,9 @@ class ISMCTSAgent(BaseAgent):
                                  "iterations": 0, "alternatives": []}
             return root_actions[0]
         root_keys = {action_key(a): a for a in root_actions}
+        # a sample whose legal actions for the bot are the real ones (nearly all) has these keyed
+        # actions at the root: _iterate compares the descriptors instead of keying each action again
+        self._root_legal, self._root_keyed = legal, [(action_key(a), a) for a in root_actions]
         rng = random.Random(stable_seed("ismcts", self.seed, view, legal))
         self._playout_bots = {}     # fresh playout bots: a decision never depends on earlier ones
         self._card_memo, self._bid_memo = _shared_memos(api, json.dumps(
@@ -530,7 +535,10 @@ class ISMCTSAgent(BaseAgent):
                 legal = legal_actions(state, seat)
                 # the bot's own legal actions should not depend on what it cannot
                 # see; if a sample disagrees, the iteration is dropped
-                keyed = [(k, a) for a in node_actions(legal) if (k := action_key(a)) in root_keys]
+                if seat == me and legal == self._root_legal:
+                    keyed = self._root_keyed            # the same list as below, keyed once per decision
+                else:
+                    keyed = [(k, a) for a in node_actions(legal) if (k := action_key(a)) in root_keys]
                 if not keyed:
                     return
                 if seat != me and keyed[0][1].get("type") in sealed:
