@@ -41,7 +41,7 @@ class HeuristicAgent(BaseAgent):
         self.employ_reserve = employ_reserve
         self.bid_share = bid_share
         self._rs: Any = None
-        self._dist: dict[int, list[int]] = {}
+        self._dist: dict[int, dict[str, int]] = {}
         self._deciding: Any = None          # the view of the decision being made (decide)
         self._rs_view: Any = None           # the view rs() last read, while it is that decision's
 
@@ -63,9 +63,11 @@ class HeuristicAgent(BaseAgent):
         return self._rs
 
     def distances(self, view: dict, zone: str) -> dict[str, int]:
+        """Moves from `zone` to every zone it reaches (read only: one dict per zone and ruleset)."""
         rs = self.rs(view)
         z = rs.zone_index[zone]
-        if z not in self._dist:
+        got = self._dist.get(z)
+        if got is None:
             d = [-1] * len(rs.zone_ids)
             d[z] = 0
             q = deque([z])
@@ -75,8 +77,8 @@ class HeuristicAgent(BaseAgent):
                     if d[b] < 0:
                         d[b] = d[a] + 1
                         q.append(b)
-            self._dist[z] = d
-        return {rs.zone_ids[i]: x for i, x in enumerate(self._dist[z]) if x >= 0}
+            got = self._dist[z] = {rs.zone_ids[i]: x for i, x in enumerate(d) if x >= 0}
+        return got
 
     def cycles_left(self, view: dict) -> int:
         rs = self.rs(view)
