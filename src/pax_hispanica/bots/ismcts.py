@@ -97,12 +97,13 @@ _PLAYOUT_RANK = {
 }
 
 
-def greedy_playout_action(actions: list[Action], rng: random.Random) -> Action:
+def greedy_playout_action(actions: list[Action], rng: random.Random, below: Any = None) -> Action:
     """A fast, plausible move for playouts: usually (85%) the best-ranked kind
     of action, picked at random among its kind (Europe first among moves, the
     largest load, an employed rather than kidnapped labourer, a modest bid);
-    otherwise uniformly random."""
-    below = getattr(rng, "_randbelow", None) or rng.randrange    # randrange(n) is _randbelow(n) for n > 0
+    otherwise uniformly random. `below`: rng's randrange(n) (the search passes rng._randbelow,
+    the same draws without randrange's checks)."""
+    below = below or getattr(rng, "_randbelow", None) or rng.randrange    # randrange(n) is _randbelow(n) for n > 0
     if rng.random() < 0.15:
         return actions[below(len(actions))]
     top_type = actions[0].get("type")
@@ -641,7 +642,7 @@ class ISMCTSAgent(BaseAgent):
             if len(actions) == 1:
                 a = actions[0]
             elif playout == "greedy":
-                a = greedy_playout_action(actions, rng)
+                a = greedy_playout_action(actions, rng, below)
             elif playout == "heuristic":
                 a = self._playout_bot(seat).decide(api.view(state, seat, include_state=False), legal)
             else:
