@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import math
+from bisect import bisect_left
 import random
 import time
 from typing import Any
@@ -140,19 +141,37 @@ def greedy_playout_action(actions: list[Action], rng: random.Random, below: Any 
 
 
 def _greedy_bid(d: Descriptor, rng: random.Random) -> Action | None:
-    """greedy_playout_action(bounded_actions([d], RANGE_CAP), rng) for one bid range `d`, the
-    same action and the same draws, read from the amounts without listing an action per
-    amount (None where that list is empty)."""
-    values = spread(int(d["min"]), int(d["max"]), RANGE_CAP)
-    if not values:
-        return None
-    if len(values) == 1:
-        v = values[0]
-    elif rng.random() < 0.15:
-        v = values[(getattr(rng, "_randbelow", None) or rng.randrange)(len(values))]
+    """greedy_playout_action(bounded_actions([d], RANGE_CAP), rng) for one bid range `d` (its
+    only amount without a draw), the same action and the same draws, read from the amounts
+    without listing an action per amount (None where that list is empty): the nearest amount
+    to the wanted one is the wanted one itself within lo..hi, else the nearest end; over
+    RANGE_CAP amounts, the nearest of spread's (sorted) values, the lower on a tie as min's."""
+    lo, hi = int(d["min"]), int(d["max"])
+    below = getattr(rng, "_randbelow", None) or rng.randrange
+    if hi - lo + 1 <= RANGE_CAP:
+        n = hi - lo + 1
+        if n <= 0:
+            return None
+        if n == 1:
+            v = lo
+        elif rng.random() < 0.15:
+            v = lo + below(n)
+        else:
+            want = rng.randint(0, max(0, hi // 2))
+            v = lo if want < lo else hi if want > hi else want
     else:
-        want = rng.randint(0, max(0, max(values) // 2))
-        v = min(values, key=lambda x: abs(x - want))
+        values = spread(lo, hi, RANGE_CAP)
+        if rng.random() < 0.15:
+            v = values[below(len(values))]
+        else:
+            want = rng.randint(0, max(0, max(values) // 2))
+            i = bisect_left(values, want)
+            if i == len(values):
+                v = values[-1]
+            elif i == 0 or values[i] == want:
+                v = values[i]
+            else:
+                v = values[i - 1] if want - values[i - 1] <= values[i] - want else values[i]
     a = dict(d["action"])
     a[d["field"]] = v
     return a
