@@ -111,7 +111,8 @@ def _ismcts_log_positions(api, per_year: int) -> list:
 
 def _ismcts_rate(api, positions: list, iterations: int, per_year: dict | None = None) -> float:
     """Iterations/s over all the positions; `per_year` (if given) gets each year's rate too."""
-    from pax_hispanica.bots import make_agent
+    from pax_hispanica.bots import ismcts, make_agent
+    getattr(ismcts, "_SHARED_MEMOS", {}).clear()    # each rate from empty memos (kept per process since round 7)
     spent: dict = {}
     for i, (view, legal, *log) in enumerate(positions):
         bot = make_agent("ismcts", 1000 + i, iterations=iterations)

@@ -228,3 +228,32 @@ def test_CYC_3_score_estimates_value_money_at_the_rulesets_rate():
         base = scores_from_public({**view, "players": [{**p, "money": 0} for p in view["players"]]},
                                   chest_prestige(bot.rs(view)), mpp)
         assert [s - b for s, b in zip(bot._scores(view), base)] == pytest.approx([m / mpp for m in money])
+
+
+def test_AUC_3_a_playout_bid_read_from_the_range_is_the_listed_greedy_bid():
+    """ISMCTS's playouts choose their own bid from the range's amounts (ismcts._greedy_bid,
+    issue 13's seventh round): the same action, with the same draws of the search's PRNG, as
+    the playout's listed way (bounded_actions' list; its only action, else
+    greedy_playout_action), for narrow and wide ranges (up to RANGE_CAP amounts, and spread
+    beyond it)."""
+    import random
+    from pax_hispanica.bots import ismcts
+    from pax_hispanica.bots.base import bounded_actions
+    seen = set()
+    for top in (1, 2, 3, 7, 20, 63, 64, 65, 150, 1000):
+        for lo in (0, 1):
+            d = {"kind": "range", "decision": "bid", "rule": "AUC-3", "action": {"seat": 2, "type": "bid"},
+                 "field": "amount", "min": lo, "max": top}
+            for seed in range(40):
+                a, b = random.Random(seed), random.Random(seed)
+                listed = bounded_actions([d], ismcts.RANGE_CAP)      # what the playout did: one action
+                want = listed[0] if len(listed) == 1 else ismcts.greedy_playout_action(listed, a)   # taken as is
+                got = ismcts._greedy_bid(d, b)
+                assert got == want and a.getstate() == b.getstate()
+                seen.add(got["amount"])
+    assert len(seen) > 50
+    one = {"kind": "range", "decision": "bid", "rule": "AUC-3", "action": {"seat": 0, "type": "bid"},
+           "field": "amount", "min": 0, "max": 0}
+    r = random.Random(1)
+    before = r.getstate()
+    assert ismcts._greedy_bid(one, r) == {"seat": 0, "type": "bid", "amount": 0} and r.getstate() == before

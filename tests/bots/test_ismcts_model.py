@@ -78,3 +78,60 @@ def test_the_bid_model_needs_no_map():
                 seen += 1
             state, _ = api.apply(state, api.nth_action(legal, r.randrange(api.count_actions(legal))))
     assert seen >= 100
+
+
+def test_AUC_3_the_heuristic_bids_the_same_on_the_bid_facts_as_on_the_model_view():
+    """ISMCTS's bid model, on a memo miss, has the heuristic bid from api.bid_facts alone
+    (HeuristicAgent.bid_on_facts: no model view built, issue 13's seventh round): the same
+    action as decide(api.model_view(state, seat), legal), on every bid of random games under
+    the reference and a variant, for every bidder (initiator or not, rich or poor)."""
+    from pax_hispanica.bots.heuristic import HeuristicAgent
+    checked, amounts = 0, set()
+    for players, seed, params in ((4, 3, None), (3, 8, None), (5, 21, None), (4, 5, {"money_per_prestige": 4, "cycles": 6})):
+        state = api.new_game(api.Config(players=players, params=params or {}), seed)
+        rnd = random.Random(seed)
+        rs = api.view_ruleset(api.view(state, 0))
+        while not api.is_over(state):
+            seat = rnd.choice(api.acting(state))
+            legal = api.legal_actions(state, seat)
+            if legal[0]["decision"] == "bid":
+                want = HeuristicAgent(seed).decide(api.model_view(state, seat), legal)
+                got = HeuristicAgent(seed + 1).bid_on_facts(rs, api.bid_facts(state, seat), legal[0])
+                assert got == want
+                checked += 1
+                amounts.add(got["amount"])
+            state = api.apply_trusted(state, api.nth_action(legal, rnd.randrange(api.count_actions(legal))))
+    assert checked > 100 and len(amounts) > 3        # real bids, not only $0
+
+
+def test_the_bid_and_card_memos_are_shared_per_process_and_change_no_decision(monkeypatch):
+    """The heuristic's card values and the bid model's bids are memoised per process, API and
+    ruleset (ismcts._SHARED_MEMOS, issue 13's seventh round): a bot whose memos were filled by
+    other bots' searches decides exactly as one that starts from empty memos, and a memo that
+    reaches MEMO_CAP entries is emptied at the next decision."""
+    from pax_hispanica.bots import ismcts
+    state = _bid_position(78)
+    positions = []
+    while len(positions) < 3 and not api.is_over(state):
+        seat = api.acting(state)[0]
+        legal = api.legal_actions(state, seat)
+        if api.count_actions(legal) > 1:
+            positions.append((api.view(state, seat, include_state=True), legal))
+        state = api.apply_trusted(state, api.nth_action(legal, 0))
+    assert len(positions) == 3
+
+    def decide(k):
+        bot = make_agent("ismcts", 40 + k, iterations=25)
+        return bot.decide(*positions[k]), bot.explain()["alternatives"]
+
+    ismcts._SHARED_MEMOS.clear()
+    cold = [decide(k) for k in range(3)]
+    for k in range(3):
+        ismcts._SHARED_MEMOS.clear()
+        assert decide(k) == cold[k]                   # each from empty memos
+    assert decide(2) == cold[2] and decide(0) == cold[0]       # and warm, in another order
+    (_, cards, bids), = ismcts._SHARED_MEMOS.values()
+    assert cards and bids
+    monkeypatch.setattr(ismcts, "MEMO_CAP", len(bids))
+    again = ismcts._shared_memos(api, next(iter(ismcts._SHARED_MEMOS))[1])
+    assert again[1] is bids and not bids             # emptied in place at the cap

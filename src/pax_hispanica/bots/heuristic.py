@@ -41,10 +41,15 @@ class HeuristicAgent(BaseAgent):
         self.employ_reserve = employ_reserve
         self.bid_share = bid_share
         self._rs: Any = None
-        self._dist: dict[int, list[int]] = {}
+        self._dist: dict[int, dict[str, int]] = {}
+        self._deciding: Any = None          # the view of the decision being made (decide)
+        self._rs_view: Any = None           # the view rs() last read, while it is that decision's
+
 
     # -- shared reading of the view ------------------------------------------
     def rs(self, view: dict) -> Any:
+        if view is self._rs_view:           # decide's own view, read once per decision (issue 13)
+            return self._rs
         params = view.get("ruleset_params") or None
         if (self._rs is None or self._rs.name != view.get("ruleset", self._rs.name)
                 or (getattr(self._rs, "overrides", None) or None) != params
@@ -53,12 +58,16 @@ class HeuristicAgent(BaseAgent):
             self._rs = (self.api.view_ruleset(view) if hasattr(self.api, "view_ruleset")
                         else self.api.load_ruleset(view.get("ruleset", "reference"), params))
             self._dist = {}
+        if view is self._deciding:
+            self._rs_view = view
         return self._rs
 
     def distances(self, view: dict, zone: str) -> dict[str, int]:
+        """Moves from `zone` to every zone it reaches (read only: one dict per zone and ruleset)."""
         rs = self.rs(view)
         z = rs.zone_index[zone]
-        if z not in self._dist:
+        got = self._dist.get(z)
+        if got is None:
             d = [-1] * len(rs.zone_ids)
             d[z] = 0
             q = deque([z])
@@ -68,8 +77,8 @@ class HeuristicAgent(BaseAgent):
                     if d[b] < 0:
                         d[b] = d[a] + 1
                         q.append(b)
-            self._dist[z] = d
-        return {rs.zone_ids[i]: x for i, x in enumerate(self._dist[z]) if x >= 0}
+            got = self._dist[z] = {rs.zone_ids[i]: x for i, x in enumerate(d) if x >= 0}
+        return got
 
     def cycles_left(self, view: dict) -> int:
         rs = self.rs(view)
@@ -306,6 +315,13 @@ class HeuristicAgent(BaseAgent):
 
     # -- decide ----------------------------------------------------------------
     def decide(self, view: dict, legal: list[Descriptor]) -> Action:
+        self._deciding, self._rs_view = view, None
+        try:
+            return self._decide(view, legal)
+        finally:
+            self._deciding = self._rs_view = None
+
+    def _decide(self, view: dict, legal: list[Descriptor]) -> Action:
         legal = playable(legal)
         n = count_actions(legal)
         if not n:
@@ -369,6 +385,28 @@ class HeuristicAgent(BaseAgent):
             return self._say(next(a for a in actions if a["type"] == "pass"), "no auction to start")
         return self._say(best, "initiate on the card worth most to us (initiator wins ties, AUC-4)",
                          net_value=round(best_val, 2))
+
+    def bid_on_facts(self, rs: Any, facts: tuple, bids: Descriptor) -> Action:
+        """decide(api.model_view(state, seat), [bids]) for a bid range `bids`, built from
+        `facts`, api.bid_facts(state, seat) (the pending decision's card, deck and initiator,
+        the bidder's money, legality and ships, and the cycle), and `rs`, the game's ruleset:
+        the same action, since a bid reads only those facts (_bid, card_value with now=False;
+        tests/bots/test_ismcts_model.py compares the two). ISMCTS's bid model calls it when its
+        memo has no bid for the facts, so that no model view is built (issue 13)."""
+        card, deck, initiator, money, legality, ships, cycle = facts
+        lo, hi = int(bids["min"]), int(bids["max"])
+        if hi - lo + 1 <= 1:                 # decide: the only legal action (none: its error)
+            return self.decide({}, [bids])
+        seat = bids["action"]["seat"]
+        me = {"seat": seat, "money": money, "fleet": {"legality": legality, "ships": ships}}
+        view = {"ruleset": rs.name, "ruleset_version": rs.version, "ruleset_params": dict(rs.overrides),
+                "cycle": cycle, "decision": {"card": card, "deck": deck, "initiator": initiator},
+                "players": {seat: me}}
+        self._deciding, self._rs_view = view, None
+        try:
+            return self._bid(view, me, bids)
+        finally:
+            self._deciding = self._rs_view = None
 
     def _bid(self, view: dict, me: dict, bids: Descriptor) -> Action:
         rs = self.rs(view)

@@ -35,11 +35,12 @@ from __future__ import annotations
 
 import json
 import math
+from bisect import bisect_left
 import random
 import time
 from typing import Any
 
-from .base import Action, BaseAgent, Descriptor, bounded_actions, count_actions, playable, stable_seed
+from .base import Action, BaseAgent, Descriptor, bounded_actions, count_actions, playable, spread, stable_seed
 
 # A wide bid range is searched over at most this many amounts, evenly spread, $0 and all
 # one's money included (base.spread): the tree's width and a decision's cost never grow
@@ -48,6 +49,28 @@ RANGE_CAP = 64
 from .features import (CARGO_DISCOUNT, HAND_PRESTIGE, SHIP_PRESTIGE, chest_prestige, future_prestige, legality_worth,
                        score_estimates, scores_from_public, softmax_values)
 from .features import _reference as _reference_ruleset
+
+
+# The heuristic's card values and the bid model's bids, per API and ruleset (name, variant,
+# version): pure functions of their keys (the playout bots are the heuristic with its default
+# options, whose bids read nothing but the key's facts), so kept for the process and shared by
+# every ISMCTS bot in it (issue 13, seventh round: the web server makes a fresh bot for every
+# decision, web/seam.think, and a benchmark one per position). A memo is emptied when it
+# reaches MEMO_CAP entries, so a long simulation's memory stays bounded.
+_SHARED_MEMOS: dict[tuple, tuple[Any, dict, dict]] = {}
+MEMO_CAP = 50_000
+
+
+def _shared_memos(api: Any, ruleset_key: str) -> tuple[dict, dict]:
+    """(card values, bids) for the API and ruleset: id(api) in the key, the API kept in the
+    value so that its id is never another object's."""
+    got = _SHARED_MEMOS.get((id(api), ruleset_key))
+    if got is None:
+        got = _SHARED_MEMOS[(id(api), ruleset_key)] = (api, {}, {})
+    for memo in got[1:]:
+        if len(memo) >= MEMO_CAP:
+            memo.clear()
+    return got[1], got[2]
 
 
 def _reference_mpp() -> float:
@@ -75,38 +98,83 @@ _PLAYOUT_RANK = {
 }
 
 
-def greedy_playout_action(actions: list[Action], rng: random.Random) -> Action:
+def greedy_playout_action(actions: list[Action], rng: random.Random, below: Any = None) -> Action:
     """A fast, plausible move for playouts: usually (85%) the best-ranked kind
     of action, picked at random among its kind (Europe first among moves, the
     largest load, an employed rather than kidnapped labourer, a modest bid);
-    otherwise uniformly random."""
+    otherwise uniformly random. `below`: rng's randrange(n) (the search passes rng._randbelow,
+    the same draws without randrange's checks)."""
+    below = below or getattr(rng, "_randbelow", None) or rng.randrange    # randrange(n) is _randbelow(n) for n > 0
     if rng.random() < 0.15:
-        return actions[rng.randrange(len(actions))]
-    kind = actions[0].get("type")
-    if kind == "bid":
+        return actions[below(len(actions))]
+    top_type = actions[0].get("type")
+    if top_type == "bid":
         top = max(a["amount"] for a in actions)
         want = rng.randint(0, max(0, top // 2))
         return min(actions, key=lambda a: abs(a["amount"] - want))
-    rank = _PLAYOUT_RANK.get
-    types = [a.get("type") for a in actions]
-    top_type = types[0]
-    if types.count(top_type) == len(types):      # one kind (often): every action is in the pool
+    for a in actions:
+        if a.get("type") != top_type:           # several kinds: the best-ranked kind's actions, in order
+            rank = _PLAYOUT_RANK.get
+            best, pool = -1, []
+            for a in actions:
+                r = rank(a.get("type"), 0)
+                if r > best:
+                    best, pool = r, [a]
+                elif r == best:
+                    pool.append(a)
+            top_type = pool[0].get("type")
+            break
+    else:                                       # one kind (often): every action is in the pool
         pool = actions
-    else:
-        ranks = [rank(t, 0) for t in types]
-        best = max(ranks)
-        pool = [a for a, r in zip(actions, ranks) if r == best]
-        top_type = pool[0].get("type")
     if top_type == "move":
-        home = [a for a in pool if a.get("to") == "europe"]
-        if home and rng.random() < 0.5:
-            return home[0]
+        for a in pool:                          # Europe first, half the time
+            if a.get("to") == "europe":
+                if rng.random() < 0.5:
+                    return a
+                break
     elif top_type in ("load_chests", "enslave"):
         return max(pool, key=lambda a: a.get("count", 0))
     elif top_type == "labour":
         employ = [a for a in pool if a.get("source") == "employ"]
         pool = employ or pool
-    return pool[rng.randrange(len(pool))]
+    return pool[below(len(pool))]
+
+
+def _greedy_bid(d: Descriptor, rng: random.Random) -> Action | None:
+    """greedy_playout_action(bounded_actions([d], RANGE_CAP), rng) for one bid range `d` (its
+    only amount without a draw), the same action and the same draws, read from the amounts
+    without listing an action per amount (None where that list is empty): the nearest amount
+    to the wanted one is the wanted one itself within lo..hi, else the nearest end; over
+    RANGE_CAP amounts, the nearest of spread's (sorted) values, the lower on a tie as min's."""
+    lo, hi = int(d["min"]), int(d["max"])
+    below = getattr(rng, "_randbelow", None) or rng.randrange
+    if hi - lo + 1 <= RANGE_CAP:
+        n = hi - lo + 1
+        if n <= 0:
+            return None
+        if n == 1:
+            v = lo
+        elif rng.random() < 0.15:
+            v = lo + below(n)
+        else:
+            want = rng.randint(0, max(0, hi // 2))
+            v = lo if want < lo else hi if want > hi else want
+    else:
+        values = spread(lo, hi, RANGE_CAP)
+        if rng.random() < 0.15:
+            v = values[below(len(values))]
+        else:
+            want = rng.randint(0, max(0, max(values) // 2))
+            i = bisect_left(values, want)
+            if i == len(values):
+                v = values[-1]
+            elif i == 0 or values[i] == want:
+                v = values[i]
+            else:
+                v = values[i - 1] if want - values[i - 1] <= values[i] - want else values[i]
+    a = dict(d["action"])
+    a[d["field"]] = v
+    return a
 
 
 class _Node:
@@ -159,9 +227,7 @@ class ISMCTSAgent(BaseAgent):
             playout = "greedy"
         self._playout_bots: dict[int, Any] = {}
         self._bid_memo: dict[tuple, Action] = {}
-        # pure functions of the ruleset and their key, so kept from one decision to the next
-        # (per ruleset and variant): the heuristic's card values and the bid model's bids
-        self._memos: dict[str, tuple[dict, dict]] = {}
+        # the heuristic's card values and the bid model's bids: _SHARED_MEMOS's, per ruleset
         self._card_memo: dict = {}
         self.playout = playout
         self.prior = float(prior)
@@ -180,6 +246,11 @@ class ISMCTSAgent(BaseAgent):
         self._worth: dict[str, float] | None = None
         self._prior_key: Key | None = None
         self._chest: dict | None = None
+        self._caps: tuple | None = None        # _prepare: once per decision
+        self._root_legal: Any = None
+        self._root_keyed: list = []
+        self._consts: tuple | None = None
+        self._fast_values = False
         self.total_iterations = 0
         self.total_seconds = 0.0
 
@@ -209,7 +280,8 @@ class ISMCTSAgent(BaseAgent):
         if api.is_over(state):
             winner = api.result(state)["winner"]
             return [1.0 if p == winner else 0.0 for p in range(n)]
-        if self._learned is None and self._rs is not None and hasattr(api, "score_facts"):
+        if getattr(self, "_fast_values", None) or (self._learned is None and self._rs is not None
+                                                   and hasattr(api, "score_facts")):
             return softmax_values(self._fact_scores(*api.score_facts(state)), self.temperature)
         summ = api.summary(state)
         if self._learned is not None and self._rs is not None:
@@ -222,20 +294,28 @@ class ISMCTSAgent(BaseAgent):
     def _fact_scores(self, cycle: int, seats: list[tuple]) -> list[float]:
         """scores_from_public(summary) plus `future` times future_prestige(summary), read from
         api.score_facts' tuples: the same arithmetic in the same order, so the same floats
-        (tests/bots/test_ismcts_values.py), without building the summary's dicts."""
-        rs, chest = self._rs, self._chest
-        mpp = float(rs.money_per_prestige or _reference_mpp())
-        left = max(0, rs.cycles - int(cycle)) + 0.5
-        worth = self._worth or legality_worth(rs)
-        future, income_per, rs_mpp = self.future, rs.colony_income, rs.money_per_prestige
+        (tests/bots/test_ismcts_values.py), without building the summary's dicts. The ruleset's
+        numbers are read once per decision (kept while the ruleset, Chest values, legality
+        worths and `future` are the same objects)."""
+        rs, chest, future = self._rs, self._chest, self.future
+        c = getattr(self, "_consts", None)
+        if c is None or c[0] is not rs or c[1] is not chest or c[2] is not self._worth or c[3] != future:
+            c = self._consts = (rs, chest, self._worth, future, float(rs.money_per_prestige or _reference_mpp()),
+                                self._worth or legality_worth(rs), rs.colony_income, rs.money_per_prestige,
+                                rs.cycles, {})
+        mpp, worth, income_per, rs_mpp, cycles, lefts = c[4:]
+        left = lefts.get(cycle)
+        if left is None:
+            left = lefts[cycle] = max(0, cycles - int(cycle)) + 0.5
+        chest_of, worth_of = chest.get, worth.get
         out = []
         for prestige, money, colonies, hand, income, ships, legality, chests in seats:
-            cargo = chests * chest.get(legality, 1.0) * CARGO_DISCOUNT
+            cargo = chests * chest_of(legality, 1.0) * CARGO_DISCOUNT
             extra = max(0, (ships or 1) - 1) * SHIP_PRESTIGE
             score = float(prestige) + money / mpp + float(colonies) + cargo + extra + HAND_PRESTIGE * hand
             if future:
                 earnings = (income or 0) + (colonies or 0) * income_per
-                score = score + future * ((earnings + worth.get(legality, 0.0)) * left / rs_mpp)
+                score = score + future * ((earnings + worth_of(legality, 0.0)) * left / rs_mpp)
             out.append(score)
         return out
 
@@ -254,7 +334,8 @@ class ISMCTSAgent(BaseAgent):
         that seat's own view of the sampled state (bids follow public facts:
         the card, its cost, the bidder's money and legality), otherwise
         uniformly at random, so that no bid is ever ruled out."""
-        if self.model > 0 and rng.random() < self.model and hasattr(self.api, "load_ruleset"):
+        caps = getattr(self, "_caps", None) or _capabilities(self.api)
+        if self.model > 0 and rng.random() < self.model and caps[2]:
             api = self.api
             if legal is None:
                 legal = api.legal_actions(state, seat)
@@ -264,9 +345,9 @@ class ISMCTSAgent(BaseAgent):
             # choice reads the colonies, so it gets the view
             if kind != "bid":
                 return self._playout_bot(seat).decide(api.view(state, seat), legal)
-            if not hasattr(api, "model_view"):
+            if not caps[3]:
                 return self._playout_bot(seat).decide(api.view(state, seat, include_state=False, board=False), legal)
-            if hasattr(api, "bid_facts"):
+            if caps[4]:
                 return self._fact_bid(api, state, seat, legal)
             return self._model_bid(api.model_view(state, seat), seat, legal)
         if actions is None:
@@ -297,10 +378,16 @@ class ISMCTSAgent(BaseAgent):
         if len(legal) != 1 or legal[0].get("kind") != "range" or legal[0]["action"].get("type") != "bid":
             return self._playout_bot(seat).decide(api.model_view(state, seat), legal)
         b = legal[0]
-        key = (seat, *api.bid_facts(state, seat), b["min"], b["max"])
+        facts = api.bid_facts(state, seat)
+        key = (seat, *facts, b["min"], b["max"])
         got = self._bid_memo.get(key)
         if got is None:
-            got = self._bid_memo[key] = self._playout_bot(seat).decide(api.model_view(state, seat), legal)
+            bot = self._playout_bot(seat)
+            if self._rs is not None and hasattr(bot, "bid_on_facts"):     # the same bid, no model view built
+                got = bot.bid_on_facts(self._rs, facts, b)
+            else:
+                got = bot.decide(api.model_view(state, seat), legal)
+            self._bid_memo[key] = got
         return dict(got)
 
     # -- the search --------------------------------------------------------
@@ -319,11 +406,13 @@ class ISMCTSAgent(BaseAgent):
                                  "iterations": 0, "alternatives": []}
             return root_actions[0]
         root_keys = {action_key(a): a for a in root_actions}
+        # a sample whose legal actions for the bot are the real ones (nearly all) has these keyed
+        # actions at the root: _iterate compares the descriptors instead of keying each action again
+        self._root_legal, self._root_keyed = legal, [(action_key(a), a) for a in root_actions]
         rng = random.Random(stable_seed("ismcts", self.seed, view, legal))
         self._playout_bots = {}     # fresh playout bots: a decision never depends on earlier ones
-        self._card_memo, self._bid_memo = self._memos.setdefault(
-            json.dumps([view.get("ruleset"), view.get("ruleset_params") or None, view.get("ruleset_version")],
-                       sort_keys=True), ({}, {}))
+        self._card_memo, self._bid_memo = _shared_memos(api, json.dumps(
+            [view.get("ruleset"), view.get("ruleset_params") or None, view.get("ruleset_version")], sort_keys=True))
         self._prior_key = None
         self._chest = self._rs = self._worth = None
         if hasattr(api, "load_ruleset") and "ruleset" in view:
@@ -331,11 +420,13 @@ class ISMCTSAgent(BaseAgent):
                         else api.load_ruleset(view["ruleset"], view.get("ruleset_params") or None))
             self._chest = chest_prestige(self._rs)
             self._worth = legality_worth(self._rs)
+        self._prepare()
         prior_action = None
         if self.prior > 0 and hasattr(self.api, "load_ruleset"):
             from .heuristic import HeuristicAgent
             if not hasattr(self, "_heuristic"):
                 self._heuristic = HeuristicAgent(self.seed, self.api_ref)
+            self._heuristic._card_memo = self._card_memo      # the ruleset's card values, shared (pure)
             self._heuristic.rng.seed(stable_seed("prior", self.seed, view.get("version", 0)))
             prior_action = self._heuristic.decide(view, legal)
             self._prior_key = action_key(prior_action)
@@ -370,7 +461,8 @@ class ISMCTSAgent(BaseAgent):
             candidates = [self._prior_key if self._prior_key in root_keys else next(iter(root_keys))]
             for k in candidates:
                 root.children.setdefault(k, _Node(n_players or 0, root_keys[k], me))
-        best_key = max(candidates, key=lambda k: (root.children[k].visits, -_rank(k, root_keys)))
+        order = {k: i for i, k in enumerate(root_keys)}       # deterministic tie-break: the legal actions' order
+        best_key = max(candidates, key=lambda k: (root.children[k].visits, -order[k]))
         if self.select == "confident":
             best_key = self._confident(root, candidates, best_key, me)
         elapsed = time.perf_counter() - t0
@@ -418,45 +510,77 @@ class ISMCTSAgent(BaseAgent):
                 best, best_m = k, m
         return best
 
+    def _prepare(self) -> None:
+        """What every iteration of one decision reads and none of them changes (issue 13,
+        seventh round), looked up once per decision: the API's functions and what it offers,
+        and the cut-off scoring's constants (_fact_scores)."""
+        api = self.api
+        self._step = _stepper(api)
+        self._sealed_types = api.SEALED_ACTION_TYPES
+        self._caps = _capabilities(api)
+        self._fast_values = (self._learned is None and self._rs is not None and hasattr(api, "score_facts"))
+        self._consts = None
+
+    def _node_actions(self, legal: list[Descriptor]) -> list[Action]:
+        """_bounded(legal), without copying the options of the engine's one choice (nearly
+        every decision): the engine lists no undo (docs/api.md) and nothing here writes to an
+        option (a tree node keeps a copy of its own action)."""
+        if self._caps[0] and len(legal) == 1 and legal[0]["kind"] == "choice":
+            return legal[0]["options"]
+        return self._bounded(legal)
+
     def _iterate(self, state: Any, root: _Node, me: int, root_keys: dict[Key, Action],
                  rng: random.Random, n: int) -> None:
         api = self.api
-        sealed = api.SEALED_ACTION_TYPES      # the game's secret choices, as its API declares them
-        step = _stepper(api)
-        legal_actions = api.legal_actions
+        if getattr(self, "_caps", None) is None:
+            self._prepare()
+        sealed = self._sealed_types      # the game's secret choices, as its API declares them
+        step = self._step
+        is_over, acting, legal_actions = api.is_over, api.acting, api.legal_actions
+        node_actions = self._node_actions
+        below = getattr(rng, "_randbelow", None) or rng.randrange    # randrange(n) is _randbelow(n) for n > 0
+        sqrt, log = math.sqrt, math.log
         node = root
         path = [root]
         expanded = False
         first = True
-        while not api.is_over(state):
-            seats = api.acting(state)
+        while not is_over(state):
+            seats = acting(state)
             if not seats:
                 break
-            seat = me if first and me in seats else seats[0]
-            if not first and seat != me:
+            keyed: list[tuple[Key, Action]] | None
+            if first:
+                first = False
+                seat = me if me in seats else seats[0]
                 legal = legal_actions(state, seat)
-                if not legal:
-                    break
-                # another seat's secret choice: its actions are listed only if the model does not choose
-                actions = None if _first_type(legal) in sealed else self._bounded(legal)
+                # the bot's own legal actions should not depend on what it cannot
+                # see; if a sample disagrees, the iteration is dropped
+                if seat == me and legal == self._root_legal:
+                    keyed = self._root_keyed            # the same list as below, keyed once per decision
+                else:
+                    keyed = [(k, a) for a in node_actions(legal) if (k := action_key(a)) in root_keys]
+                if not keyed:
+                    return
+                if seat != me and keyed[0][1].get("type") in sealed:
+                    keyed = None
             else:
-                actions, legal = self._actions(state, seat)
-                if first:
-                    # the bot's own legal actions should not depend on what it cannot
-                    # see; if a sample disagrees, the iteration is dropped
-                    actions = [a for a in actions if action_key(a) in root_keys]
-                    if not actions:
-                        return
-                    if seat != me and actions[0].get("type") in sealed:
-                        actions = None
-            first = False
-            if actions is None:
+                seat = seats[0]
+                legal = legal_actions(state, seat)
+                if seat != me:
+                    if not legal:
+                        break
+                    # another seat's secret choice: its actions are listed only if the model does not choose
+                    keyed = None if _first_type(legal) in sealed else [(action_key(a), a) for a in node_actions(legal)]
+                else:
+                    keyed = [(action_key(a), a) for a in node_actions(legal)]
+            children = node.children
+            if keyed is None:
                 # a secret choice of another seat: chance, from our point of view
                 action = self._sealed_choice(state, seat, None, rng, legal)
                 key = ("sealed", seat, action.get("type"))
-                child = node.children.get(key)
+                child = children.get(key)
                 if child is None:
-                    child = node.children[key] = _Node(n, {"seat": seat, "type": action.get("type")}, seat)
+                    child = children[key] = _Node(n, {"seat": seat, "type": action.get("type")}, seat)
                     expanded = True
                 child.avail += 1
                 state = step(state, action)
@@ -465,17 +589,16 @@ class ISMCTSAgent(BaseAgent):
                 if expanded:
                     break
                 continue
-            keyed = [(action_key(a), a) for a in actions]
             untried = []
-            for k, a in keyed:
-                c = node.children.get(k)
+            for ka in keyed:
+                c = children.get(ka[0])
                 if c is None:
-                    untried.append((k, a))
+                    untried.append(ka)
                 else:
                     c.avail += 1
             if untried:
-                k, a = untried[rng.randrange(len(untried))]
-                child = node.children[k] = _Node(n, a, seat)
+                k, a = untried[below(len(untried))]
+                child = children[k] = _Node(n, dict(a), seat)
                 child.avail += 1
                 state = step(state, a)
                 path.append(child)
@@ -484,43 +607,62 @@ class ISMCTSAgent(BaseAgent):
             best, best_score = None, -1.0
             c_explore = self.exploration
             bias_key = self._prior_key if node is root else None
-            lo, width = 0.0, 1.0
             if self.qnorm and node is root:
-                qs = [node.children[k].reward[seat] / node.children[k].visits for k, _ in keyed]
+                qs = [children[k].reward[seat] / children[k].visits for k, _ in keyed]
                 lo = min(qs)
                 width = (max(qs) - lo) or 1.0
-            for k, a in keyed:
-                c = node.children[k]
-                score = ((c.reward[seat] / c.visits - lo) / width
-                         + c_explore * math.sqrt(math.log(c.avail) / c.visits))
-                if k == bias_key:          # progressive bias toward the heuristic's choice
-                    score += self.prior / (1 + c.visits) ** 0.5
-                if score > best_score:
-                    best, best_score = (k, a), score
+                for ka in keyed:
+                    c = children[ka[0]]
+                    score = ((c.reward[seat] / c.visits - lo) / width
+                             + c_explore * sqrt(log(c.avail) / c.visits))
+                    if ka[0] == bias_key:          # progressive bias toward the heuristic's choice
+                        score += self.prior / (1 + c.visits) ** 0.5
+                    if score > best_score:
+                        best, best_score = ka, score
+            else:     # the same floats as (q - 0.0) / 1.0 + ...: x - 0.0 and x / 1.0 are x exactly
+                for ka in keyed:
+                    c = children[ka[0]]
+                    visits = c.visits
+                    score = c.reward[seat] / visits + c_explore * sqrt(log(c.avail) / visits)
+                    if ka[0] == bias_key:          # progressive bias toward the heuristic's choice
+                        score += self.prior / (1 + visits) ** 0.5
+                    if score > best_score:
+                        best, best_score = ka, score
             assert best is not None
-            node = node.children[best[0]]
+            node = children[best[0]]
             state = step(state, best[1])
             path.append(node)
         # playout, cut short after `cutoff` decisions
         steps = 0
-        while steps < self.cutoff and not api.is_over(state):
-            seats = api.acting(state)
+        cutoff = self.cutoff
+        playout = self.playout
+        count = self._caps[1]
+        while steps < cutoff and not is_over(state):
+            seats = acting(state)
             if not seats:
                 break
             seat = seats[0]
             legal = legal_actions(state, seat)
-            if seat != me and legal and _first_type(legal) in sealed and count_actions(legal) > 1:
+            if seat != me and legal and _first_type(legal) in sealed and count(legal) > 1:
                 state = step(state, self._sealed_choice(state, seat, None, rng, legal))
                 steps += 1
                 continue
-            actions = self._bounded(legal)
+            if (playout == "greedy" and len(legal) == 1 and legal[0].get("kind") == "range"
+                    and legal[0]["field"] == "amount" and legal[0]["action"].get("type") == "bid"):
+                a = _greedy_bid(legal[0], rng)         # one's own bid: no list of every amount
+                if a is None:
+                    break
+                state = step(state, a)
+                steps += 1
+                continue
+            actions = node_actions(legal)
             if not actions:
                 break
             if len(actions) == 1:
                 a = actions[0]
-            elif self.playout == "greedy":
-                a = greedy_playout_action(actions, rng)
-            elif self.playout == "heuristic":
+            elif playout == "greedy":
+                a = greedy_playout_action(actions, rng, below)
+            elif playout == "heuristic":
                 a = self._playout_bot(seat).decide(api.view(state, seat, include_state=False), legal)
             else:
                 a = actions[rng.randrange(len(actions))]
@@ -535,6 +677,16 @@ class ISMCTSAgent(BaseAgent):
             r = nd.reward
             for i in range(n):
                 r[i] += values[i]
+
+
+def _capabilities(api: Any) -> tuple:
+    """What the search asks of its API, once per decision: (whether it is this engine's API,
+    whose legal actions never list an undo; its count_actions; whether its sealed choices can
+    follow the opponent model (load_ruleset); whether it has model_view; bid_facts)."""
+    import sys
+    ours = api is sys.modules.get("pax_hispanica.api")
+    return (ours, api.count_actions if ours else count_actions, hasattr(api, "load_ruleset"),
+            hasattr(api, "model_view"), hasattr(api, "bid_facts"))
 
 
 def _first_type(legal: list[Descriptor]) -> Any:
@@ -553,11 +705,6 @@ def _stepper(api: Any) -> Any:
     if trusted is not None:
         return trusted
     return lambda state, action: api.apply(state, action)[0]
-
-
-def _rank(key: Key, root_keys: dict[Key, Action]) -> int:
-    # deterministic tie-break: the order of the legal actions
-    return list(root_keys).index(key)
 
 
 def _players(api: Any, state: Any, view: dict) -> int:
