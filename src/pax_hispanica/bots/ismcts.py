@@ -132,8 +132,16 @@ class ISMCTSAgent(BaseAgent):
                  max_iterations: int = 1_000_000, playout: str = "auto",
                  prior: float = 0.5, model: float = 0.8, future: float = 1.0,
                  eval: str = "handwritten", select: str = "visits", z: float = 2.0, min_visits: int = 3,
-                 qnorm: bool | int | str = False, **options: Any) -> None:  # noqa: A002 -- the bot option's name
+                 qnorm: bool | int | str = False, prior_bot: str = "default",
+                 **options: Any) -> None:  # noqa: A002 -- the bot option's name
         super().__init__(seed, api, **options)
+        # the heuristic whose choice is the root's prior: "default" (today's constants), "tuned"
+        # (data/tuned_heuristic.json, bots/heuristic.py preset) or a JSON file of its options; the
+        # opponent model and the playouts keep the default heuristic (docs/bots.md, fourth round)
+        self.prior_bot = str(prior_bot)
+        if self.prior_bot != "default":
+            from .heuristic import preset
+            preset(self.prior_bot)          # a bad name or file fails here, not at the first decision
         # the root's choice: the most visited action ("visits"), or ("confident") the most visited
         # unless another root action's mean value beats the prior's by more than `z` standard
         # errors (each with `min_visits` visits or more), then the best such action (docs/bots.md)
@@ -335,7 +343,7 @@ class ISMCTSAgent(BaseAgent):
         if self.prior > 0 and hasattr(self.api, "load_ruleset"):
             from .heuristic import HeuristicAgent
             if not hasattr(self, "_heuristic"):
-                self._heuristic = HeuristicAgent(self.seed, self.api_ref)
+                self._heuristic = HeuristicAgent(self.seed, self.api_ref, preset=self.prior_bot)
             self._heuristic.rng.seed(stable_seed("prior", self.seed, view.get("version", 0)))
             prior_action = self._heuristic.decide(view, legal)
             self._prior_key = action_key(prior_action)
