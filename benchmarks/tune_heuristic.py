@@ -39,25 +39,25 @@ PLAYERS = 4
 
 # (low, high, kind): the search space around today's values
 SPACE: dict[str, tuple[float, float, str]] = {
-    "employ_reserve": (0, 4, "int"),
-    "bid_share": (0.2, 1.2, "float"),
-    "bid_rival": (0.4, 1.2, "float"),
-    "bid_reserve": (0, 4, "int"),
+    "employ_reserve": (0, 3, "int"),
+    "bid_share": (0.3, 1.0, "float"),
+    "bid_rival": (0.5, 1.1, "float"),
+    "bid_reserve": (0, 3, "int"),
     "bid_reserve_cost": (0.0, 1.0, "float"),
-    "bid_unaffordable": (0.0, 1.0, "float"),
-    "galleon_value": (0.0, 8.0, "float"),
-    "colony_value": (0.0, 12.0, "float"),
-    "colony_per_cycle": (0.0, 3.0, "float"),
-    "income_weight": (0.3, 2.0, "float"),
-    "legality_weight": (0.0, 2.5, "float"),
-    "haven_value": (0.0, 4.0, "float"),
-    "bespoke_value": (0.0, 6.0, "float"),
-    "situational_weight": (0.0, 2.5, "float"),
-    "buried_discount": (-1.0, 3.0, "float"),
-    "play_threshold": (-1.0, 3.0, "float"),
-    "home_fill": (0.3, 1.0, "float"),
-    "home_slack": (0, 3, "int"),
-    "attack_margin": (0, 2, "int"),
+    "bid_unaffordable": (0.0, 0.8, "float"),
+    "galleon_value": (1.0, 6.0, "float"),
+    "colony_value": (2.0, 9.0, "float"),
+    "colony_per_cycle": (0.3, 2.0, "float"),
+    "income_weight": (0.5, 1.6, "float"),
+    "legality_weight": (0.4, 1.8, "float"),
+    "haven_value": (0.5, 3.0, "float"),
+    "bespoke_value": (1.0, 5.0, "float"),
+    "situational_weight": (0.4, 1.8, "float"),
+    "buried_discount": (-0.5, 2.0, "float"),
+    "play_threshold": (-0.5, 1.5, "float"),
+    "home_fill": (0.5, 1.0, "float"),
+    "home_slack": (0, 2, "int"),
+    "attack_margin": (0, 1, "int"),
 }
 assert set(SPACE) == set(DEFAULTS)
 
@@ -135,6 +135,13 @@ def tune(args: argparse.Namespace) -> int:
     done = sum(1 for t in study.trials if t.state.name == "COMPLETE")
     study.optimize(objective, n_trials=max(0, args.trials - done))
     best = study.best_trial
+    if args.trials_out:
+        args.trials_out.parent.mkdir(parents=True, exist_ok=True)
+        with args.trials_out.open("w") as fh:
+            for t in study.trials:
+                if t.value is not None:
+                    fh.write(json.dumps({"trial": t.number, "rate": t.value, **t.user_attrs,
+                                         "params": rounded(t.params)}) + "\n")
     print(json.dumps({"best_trial": best.number, "rate": best.value, **best.user_attrs,
                       "params": rounded(best.params), "label": label(rounded(best.params)),
                       "trials": len(study.trials)}, indent=1))
@@ -194,11 +201,12 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("tune", "validate"):
         p = sub.add_parser(name)
         p.add_argument("--storage", default="sqlite:///out/tune_heuristic.db")
-        p.add_argument("--study", default="heuristic-vs-3-default")
+        p.add_argument("--study", default="heuristic-vs-3-default-narrow")
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--deals", type=int, default=50, help="deals, each played once per seat (4 games)")
-        p.add_argument("--startup", type=int, default=10, help="TPE's random trials first")
+        p.add_argument("--startup", type=int, default=6, help="TPE's random trials first")
     sub.choices["tune"].add_argument("--trials", type=int, default=40, help="complete trials wanted in the study")
+    sub.choices["tune"].add_argument("--trials-out", type=Path, help="every complete trial as a JSON line")
     v = sub.choices["validate"]
     v.add_argument("--params", help="a JSON file of options instead of the study's best")
     v.add_argument("--out", type=Path, required=True)
