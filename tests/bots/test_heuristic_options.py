@@ -16,7 +16,7 @@ from pax_hispanica.sim.runner import make_specs, play_game
 
 
 def _game(bot: str, seed: int = 7) -> dict:
-    r = play_game(make_specs(4, 1, ",".join([bot, "heuristic", "heuristic", "heuristic"]), seed, rotate=False)[0])
+    r = play_game(make_specs(4, 1, f"{bot},heuristic,heuristic,heuristic", seed, rotate=False)[0])
     assert r["error"] is None
     return r
 

@@ -33,7 +33,6 @@ from typing import Any
 from .base import Action, BaseAgent, Descriptor, count_actions, nth_action, playable
 from .features import chest_prestige, legality_worth, scores_from_public
 
-
 # The hand-set constants a heuristic bot can be given as options (`heuristic:bid_share=0.5`),
 # with today's values as defaults: a bot built with the defaults decides exactly as before
 # (tests/bots/test_ismcts_pinned.py, the corpus). docs/bots.md "Heuristic options".
@@ -84,7 +83,7 @@ _preset = preset
 class HeuristicAgent(BaseAgent):
     kind = "heuristic"
 
-    def __init__(self, seed: int = 0, api: Any = None, preset: str | None = None, **options: Any) -> None:  # noqa: A002
+    def __init__(self, seed: int = 0, api: Any = None, preset: str | None = None, **options: Any) -> None:
         chosen = {**DEFAULTS, **_preset(preset)}
         for k in list(options):
             if k in DEFAULTS:
