@@ -76,7 +76,9 @@ def make_agent(kind: str, seed: int, **options: Any) -> Agent:
     Options: ``api`` (the engine API module or its name; default
     ``pax_hispanica.api``); for "ismcts" also ``iterations`` or ``seconds``
     per decision, ``cutoff`` (playout length before a heuristic scores it),
-    ``exploration`` and ``temperature``."""
+    ``exploration``, ``temperature`` and ``prior_bot`` ("default", "tuned" or a JSON file: the
+    heuristic preset of the root's prior); for "heuristic" the options of
+    ``heuristic.DEFAULTS`` and ``preset`` ("tuned" or a JSON file; docs/bots.md)."""
     entry = REGISTRY.get(kind.strip().lower())
     if entry is None:
         raise ValueError(f"unknown bot kind {kind!r}; known: {', '.join(KINDS)}")

@@ -25,21 +25,73 @@ Rules of thumb
 """
 from __future__ import annotations
 
+import json
 from collections import deque
+from importlib import resources
 from typing import Any
 
 from .base import Action, BaseAgent, Descriptor, count_actions, nth_action, playable
 from .features import chest_prestige, legality_worth, scores_from_public
 
+# The hand-set constants a heuristic bot can be given as options (`heuristic:bid_share=0.5`),
+# with today's values as defaults: a bot built with the defaults decides exactly as before
+# (tests/bots/test_ismcts_pinned.py, the corpus). docs/bots.md "Heuristic options".
+DEFAULTS: dict[str, float] = {
+    "employ_reserve": 1,        # employ a Citizen when the money left after paying is at least this
+    "bid_share": 0.6,           # an initiator bids this share of the card's net value to us
+    "bid_rival": 0.8,           # ... a non-initiator that share times this
+    "bid_reserve": 1,           # $ kept when bidding, plus bid_reserve_cost times the card's cost
+    "bid_reserve_cost": 0.5,
+    "bid_unaffordable": 0.3,    # net value kept for a card costing more than our money + $3
+    "galleon_value": 3.0,       # $ per Galleon gained (at least two cycles left)
+    "colony_value": 5.0,        # $ for a colony, plus colony_per_cycle per cycle left
+    "colony_per_cycle": 1.0,
+    "income_weight": 1.0,       # $ per $ of income per cycle left
+    "legality_weight": 1.0,     # times the flat worth of a legality change per cycle left
+    "haven_value": 1.5,         # $ for a Haven (twice that for a SMUGGLER or PLUNDER fleet)
+    "bespoke_value": 3.0,       # $ added for a bespoke card
+    "situational_weight": 1.0,  # times what an effect is worth in this position (_situational)
+    "buried_discount": 0.5,     # $ taken off a buried card's (the deck's average) value
+    "play_threshold": 0.0,      # play the best card only when its net value is above this
+    "home_fill": 1.0,           # sail home once the Chests aboard fill this share of the hold
+    "home_slack": 1,            # ... or once the moves left are at most Europe's distance plus this
+    "attack_margin": 0,         # attack (or count as loadable by battle) only when stronger by more than this
+}
+TUNED_FILE = "tuned_heuristic.json"      # in pax_hispanica/data: benchmarks/tune_heuristic.py wrote it
+
+
+def preset(name: str | None) -> dict[str, float]:
+    """The options of a named preset: "default" ({}), "tuned" (data/tuned_heuristic.json's
+    "params"), or a JSON file with a "params" object (or the object itself)."""
+    if name in (None, "", "default"):
+        return {}
+    if name == "tuned":
+        data = json.loads(resources.files("pax_hispanica").joinpath("data", TUNED_FILE).read_text())
+    else:
+        with open(str(name)) as fh:
+            data = json.load(fh)
+    params = data.get("params", data)
+    unknown = set(params) - set(DEFAULTS)
+    if unknown:
+        raise ValueError(f"unknown heuristic options in preset {name!r}: {sorted(unknown)}")
+    return dict(params)
+
+
+_preset = preset
+
 
 class HeuristicAgent(BaseAgent):
     kind = "heuristic"
 
-    def __init__(self, seed: int = 0, api: Any = None, employ_reserve: int = 1,
-                 bid_share: float = 0.6, **options: Any) -> None:
+    def __init__(self, seed: int = 0, api: Any = None, preset: str | None = None, **options: Any) -> None:
+        chosen = {**DEFAULTS, **_preset(preset)}
+        for k in list(options):
+            if k in DEFAULTS:
+                chosen[k] = options.pop(k)
         super().__init__(seed, api, **options)
-        self.employ_reserve = employ_reserve
-        self.bid_share = bid_share
+        self.params = chosen
+        for k, v in chosen.items():
+            setattr(self, k, v)
         self._rs: Any = None
         self._dist: dict[int, dict[str, int]] = {}
         self._deciding: Any = None          # the view of the decision being made (decide)
@@ -94,7 +146,11 @@ class HeuristicAgent(BaseAgent):
         (`now=False`): it reads the card, the bidder's money, fleet and the cycle and nothing
         of the board, which ISMCTS's bid model relies on (bots/ismcts.py, api.bid_facts)."""
         flat = self._flat_value(view, me, card_id, deck)
-        return flat if card_id is None or not now else flat + self._situational(view, me, card_id, target)
+        if card_id is None or not now:
+            return flat
+        if self.situational_weight == 1.0:
+            return flat + self._situational(view, me, card_id, target)
+        return flat + self.situational_weight * self._situational(view, me, card_id, target)
 
     def _flat_value(self, view: dict, me: dict, card_id: str | None, deck: str | None = None) -> float:
         fleet = me["fleet"]
@@ -118,16 +174,16 @@ class HeuristicAgent(BaseAgent):
             k = e["kind"]
             n = e.get("n", 1)
             if k == "gain_galleon":
-                v += 3.0 * min(n, rs.max_ships - fleet["ships"]) * min(1.0, left / 2)
+                v += self.galleon_value * min(n, rs.max_ships - fleet["ships"]) * min(1.0, left / 2)
             elif k == "found_colony":
-                v += 5.0 + 1.0 * left
+                v += self.colony_value + self.colony_per_cycle * left
             elif k == "build_fort":           # and what it saves now: _fort_value
                 v += 0.5
             elif k == "set_legality":
                 worth = legality_worth(rs)
-                v += max(0.0, worth[e["value"]] - worth.get(fleet["legality"], 2.0)) * left
+                v += self.legality_weight * max(0.0, worth[e["value"]] - worth.get(fleet["legality"], 2.0)) * left
             elif k == "income":
-                v += n * left
+                v += self.income_weight * n * left
             elif k == "hand_limit":           # and the cards it keeps now: _hand_room_value
                 v += 0.5 * n
             elif k == "prestige":
@@ -141,9 +197,9 @@ class HeuristicAgent(BaseAgent):
             elif k == "extra_moves":          # by the voyages left: _moves_value
                 pass
             elif k == "haven":
-                v += 1.5 + (1.5 if fleet["legality"] in ("SMUGGLER", "PLUNDER") else 0.0)
+                v += self.haven_value + (self.haven_value if fleet["legality"] in ("SMUGGLER", "PLUNDER") else 0.0)
         if card.bespoke:
-            v += 3.0
+            v += self.bespoke_value
         return v
 
     # -- what an effect is worth in this position ------------------------------
@@ -373,7 +429,7 @@ class HeuristicAgent(BaseAgent):
             if a["type"] != "initiate":
                 continue
             if a.get("buried"):
-                val = self.card_value(view, me, None, a["deck"]) - 0.5
+                val = self.card_value(view, me, None, a["deck"]) - self.buried_discount
                 cost = 0.0
             else:
                 top = view["decks"][a["deck"]]["top"]
@@ -416,9 +472,9 @@ class HeuristicAgent(BaseAgent):
         cost = rs.cards[card].cost if card else 0
         net = max(0.0, val - cost)
         if cost > me["money"] + 3:            # could not afford to play it for a while
-            net *= 0.3
-        share = self.bid_share if dec.get("initiator") == me["seat"] else self.bid_share * 0.8
-        reserve = 1 + (cost if card else 0) // 2
+            net *= self.bid_unaffordable
+        share = self.bid_share if dec.get("initiator") == me["seat"] else self.bid_share * self.bid_rival
+        reserve = self.bid_reserve + int((cost if card else 0) * self.bid_reserve_cost)
         want = int(min(net * share, max(0, me["money"] - reserve)))
         amount = min(max(want, int(bids["min"])), int(bids["max"]))   # the nearest legal amount
         chosen = {**bids["action"], bids["field"]: amount}
@@ -436,7 +492,7 @@ class HeuristicAgent(BaseAgent):
             net = self.card_value(view, me, a["card"], target=a.get("target")) - card.cost
             scored.append((net + self._target_bonus(view, me, a), a))
         scored.sort(key=lambda x: -x[0])
-        if scored and scored[0][0] > 0:
+        if scored and scored[0][0] > self.play_threshold:
             return self._say(scored[0][1], "play the card whose value minus cost is best",
                              net_value=round(scored[0][0], 2))
         over = len(hand) > me.get("hand_limit", rs.hand_limit)
@@ -523,7 +579,7 @@ class HeuristicAgent(BaseAgent):
                 target += strength
             else:
                 attack += strength
-        return attack > target
+        return attack > target + self.attack_margin
 
     def _sail(self, view: dict, me: dict, actions: list[Action]) -> Action:
         by = {}
@@ -552,7 +608,8 @@ class HeuristicAgent(BaseAgent):
             return self._say(by["unload_haven"][0], "score our Chests at our Haven (CARD-2)")
         # where to go
         here = fleet["zone"]
-        if chests and (chests >= capacity or moves <= self.distances(view, here).get("europe", 0) + 1
+        if chests and (chests >= capacity * self.home_fill
+                       or moves <= self.distances(view, here).get("europe", 0) + self.home_slack
                        or not self._goal_zones(view, me)):
             goal = {"europe": 10.0}
             for h in me.get("havens", []):

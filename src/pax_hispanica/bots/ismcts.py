@@ -200,8 +200,16 @@ class ISMCTSAgent(BaseAgent):
                  max_iterations: int = 1_000_000, playout: str = "auto",
                  prior: float = 0.5, model: float = 0.8, future: float = 1.0,
                  eval: str = "handwritten", select: str = "visits", z: float = 2.0, min_visits: int = 3,
-                 qnorm: bool | int | str = False, **options: Any) -> None:  # noqa: A002 -- the bot option's name
+                 qnorm: bool | int | str = False, prior_bot: str = "default",
+                 **options: Any) -> None:  # noqa: A002 -- the bot option's name
         super().__init__(seed, api, **options)
+        # the heuristic whose choice is the root's prior: "default" (today's constants), "tuned"
+        # (data/tuned_heuristic.json, bots/heuristic.py preset) or a JSON file of its options; the
+        # opponent model and the playouts keep the default heuristic (docs/bots.md, fourth round)
+        self.prior_bot = str(prior_bot)
+        if self.prior_bot != "default":
+            from .heuristic import preset
+            preset(self.prior_bot)          # a bad name or file fails here, not at the first decision
         # the root's choice: the most visited action ("visits"), or ("confident") the most visited
         # unless another root action's mean value beats the prior's by more than `z` standard
         # errors (each with `min_visits` visits or more), then the best such action (docs/bots.md)
@@ -411,8 +419,9 @@ class ISMCTSAgent(BaseAgent):
         self._root_legal, self._root_keyed = legal, [(action_key(a), a) for a in root_actions]
         rng = random.Random(stable_seed("ismcts", self.seed, view, legal))
         self._playout_bots = {}     # fresh playout bots: a decision never depends on earlier ones
-        self._card_memo, self._bid_memo = _shared_memos(api, json.dumps(
-            [view.get("ruleset"), view.get("ruleset_params") or None, view.get("ruleset_version")], sort_keys=True))
+        ruleset_key = json.dumps(
+            [view.get("ruleset"), view.get("ruleset_params") or None, view.get("ruleset_version")], sort_keys=True)
+        self._card_memo, self._bid_memo = _shared_memos(api, ruleset_key)
         self._prior_key = None
         self._chest = self._rs = self._worth = None
         if hasattr(api, "load_ruleset") and "ruleset" in view:
@@ -425,8 +434,11 @@ class ISMCTSAgent(BaseAgent):
         if self.prior > 0 and hasattr(self.api, "load_ruleset"):
             from .heuristic import HeuristicAgent
             if not hasattr(self, "_heuristic"):
-                self._heuristic = HeuristicAgent(self.seed, self.api_ref)
-            self._heuristic._card_memo = self._card_memo      # the ruleset's card values, shared (pure)
+                self._heuristic = HeuristicAgent(self.seed, self.api_ref, preset=self.prior_bot)
+            # the ruleset's card values, shared (pure) by the bots whose options value cards alike:
+            # the default heuristic's with the playouts', a preset's with that preset's own
+            self._heuristic._card_memo = (self._card_memo if self.prior_bot == "default"
+                                          else _shared_memos(api, f"{ruleset_key} {self.prior_bot}")[0])
             self._heuristic.rng.seed(stable_seed("prior", self.seed, view.get("version", 0)))
             prior_action = self._heuristic.decide(view, legal)
             self._prior_key = action_key(prior_action)
