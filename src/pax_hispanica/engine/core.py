@@ -10,7 +10,7 @@ from .errors import IllegalAction, short
 from .decisions import (BOOL, DECISIONS, INT, NONE, STR, Fields, action_fields, sealed_action_types,
                         sealed_decisions)
 from .jsontypes import Action, Descriptor, Event
-from .flow import Out, QuietOut, acting, advance, seats_to_act
+from .flow import Out, QuietOut, advance, seats_to_act
 from .state import State
 from .rng import Chance
 
@@ -70,7 +70,15 @@ def check_shape(st: State, action: object) -> int:
 def legal_actions(st: State, seat: object) -> list[Descriptor]:
     """The seat's legal actions as descriptors; [] when `seat` is not to act now (a caller's
     value that is not a seat number, a bool included, is never to act)."""
-    if type(seat) is not int or seat not in acting(st):
+    if type(seat) is not int:
+        return []
+    try:                               # flow.acting written out: no frame on the loop's path (issue 13)
+        now = st.acting_now
+    except AttributeError:             # setup's or a scenario's state, or one built field by field
+        now = None
+    if now is None:
+        now = seats_to_act(st)
+    if seat not in now:
         return []
     dec = st.stack[-1]
     return DECISIONS[dec["d"]].legal(st, dec, seat)
@@ -85,8 +93,9 @@ def _size(d: Descriptor) -> int:
 
 def count_actions(descriptors: list[Descriptor]) -> int:
     """How many concrete actions the descriptors allow, without listing them."""
-    if len(descriptors) == 1:             # nearly always one: no generator (issue 13)
-        return _size(descriptors[0])
+    if len(descriptors) == 1:             # nearly always one: no generator, no _size frame (issue 13)
+        d = descriptors[0]
+        return len(d["options"]) if d["kind"] == "choice" else max(0, d["max"] - d["min"] + 1)
     return sum(_size(d) for d in descriptors)
 
 
@@ -94,11 +103,17 @@ def nth_action(descriptors: list[Descriptor], i: int) -> Action:
     """The i-th concrete action, in the order expand lists them (0 <= i < count_actions)."""
     if i < 0:
         raise IndexError(i)
-    for d in descriptors:
-        n = _size(d)
-        if i < n:
-            return d["options"][i] if d["kind"] == "choice" else {**d["action"], d["field"]: d["min"] + i}
-        i -= n
+    for d in descriptors:                 # _size written out: no frame per descriptor (issue 13)
+        if d["kind"] == "choice":
+            options = d["options"]
+            if i < len(options):
+                return options[i]
+            i -= len(options)
+        else:
+            n = max(0, d["max"] - d["min"] + 1)
+            if i < n:
+                return {**d["action"], d["field"]: d["min"] + i}
+            i -= n
     raise IndexError("action index out of range")
 
 
@@ -137,7 +152,12 @@ def apply(st: State, given: object, chance: Chance | None = None) -> tuple[State
         raise IllegalAction("game_over", "CYC-2", "The game is over.")
     if action["type"] == "undo":
         return _undo(st, seat)
-    now = acting(st)
+    try:                               # flow.acting written out: no frame on the loop's path (issue 13)
+        now = st.acting_now
+    except AttributeError:             # setup's or a scenario's state, or one built field by field
+        now = None
+    if now is None:
+        now = seats_to_act(st)
     if seat not in now:
         who = ", ".join(str(s) for s in now)
         raise IllegalAction("not_your_turn", "PRJ-7", f"Seat {seat} is not to act now (waiting for seat {who}).")
@@ -157,7 +177,13 @@ def apply_trusted(st: State, action: object) -> State:
     if not isinstance(action, dict) or action.get("type") == "undo" or st.over:
         return apply(st, action)[0]
     seat = action.get("seat")
-    if type(seat) is not int or seat not in acting(st):
+    try:                               # flow.acting written out: no frame on the loop's path (issue 13)
+        now = st.acting_now
+    except AttributeError:             # setup's or a scenario's state, or one built field by field
+        now = None
+    if now is None:
+        now = seats_to_act(st)
+    if type(seat) is not int or seat not in now:
         return apply(st, action)[0]            # raises malformed or not_your_turn, as apply does
     return _act(st, seat, action, QuietOut(st.copy()))
 
@@ -168,7 +194,8 @@ def _act(st: State, seat: int, action: Action, out: Out) -> State:
     rng_before = new.rng
     dec = new.stack[-1]
     DECISIONS[dec["d"]].act(new, dec, action, out)
-    advance(new, out)
+    if not new.stack:                  # advance's own test, without its frame while a decision is pending
+        advance(new, out)
     new.version += 1
     new.acting_now = now = seats_to_act(new)       # new is complete: nothing changes it from here
     if not out.irreversible and new.rng == rng_before and not dec.get("sealed") and now == (seat,):
