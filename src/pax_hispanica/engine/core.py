@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import cast
 
 from . import years  # noqa: F401  (registers the years' steps and decisions)
 from .errors import IllegalAction, short
@@ -51,18 +50,20 @@ def check_shape(st: State, action: object) -> int:
     if len(action) == 2:                 # a seat and a type (both checked above), nothing else
         return seat
     for k, v in action.items():
-        if k in ("seat", "type"):
+        if k == "seat" or k == "type":
             continue
-        if type(k) is not str or k not in fields:
+        allowed = fields.get(k) if type(k) is str else None      # one lookup per field (issue 13)
+        if allowed is None:
             raise _malformed(f"A {kind} action has no field {short(k)}"
                              + (f"; its fields: {', '.join(fields)}." if fields else "."))
-        allowed = fields[k]
-        if type(v) not in allowed:        # exact types: true is not a whole number
+        t = type(v)
+        if t not in allowed:              # exact types: true is not a whole number
             raise _malformed(f"Field {k!r} of a {kind} action must be "
                              f"{' or '.join(_TYPE_NAMES[t] for t in allowed)}.")
-        if type(v) is str and len(v) > MAX_STR:
-            raise _malformed(f"Field {k!r} is longer than {MAX_STR} characters.")
-        if type(v) is int and not -MAX_INT < v < MAX_INT:
+        if t is str:
+            if len(v) > MAX_STR:
+                raise _malformed(f"Field {k!r} is longer than {MAX_STR} characters.")
+        elif t is int and not -MAX_INT < v < MAX_INT:
             raise _malformed(f"Field {k!r} is out of range (|x| < 2**53).")
     return seat
 
@@ -105,7 +106,7 @@ def nth_action(descriptors: list[Descriptor], i: int) -> Action:
         raise IndexError(i)
     for d in descriptors:                 # _size written out: no frame per descriptor (issue 13)
         if d["kind"] == "choice":
-            options = d["options"]
+            options: list[Action] = d["options"]
             if i < len(options):
                 return options[i]
             i -= len(options)
@@ -147,7 +148,8 @@ def apply(st: State, given: object, chance: Chance | None = None) -> tuple[State
     its draws, supplied (PRJ-70: api.apply_with_outcomes), else the state's generator. The
     action is the caller's data, declared `object`: check_shape refuses anything malformed."""
     seat = check_shape(st, given)
-    action = cast(Action, given)             # check_shape: a dict of a seat, a known type, its fields
+    action: Action = given  # type: ignore[assignment]  # check_shape: a dict of a seat, a known type, its fields
+    #   (no typing.cast: a frame per apply in pure Python, issue 13)
     if st.over:
         raise IllegalAction("game_over", "CYC-2", "The game is over.")
     if action["type"] == "undo":
