@@ -58,6 +58,13 @@ def each(fn) -> None:
 ROWS: list[tuple] = []
 
 
+def _over(mine: list[tuple], step) -> object:
+    def run() -> None:
+        for r in mine:
+            step(r[0], r[5])
+    return run
+
+
 def main(n: int) -> None:
     ROWS[:] = rows = record(n)
     bot = random.Random(0)
@@ -78,12 +85,11 @@ def main(n: int) -> None:
     kinds = sorted({st.stack[-1]["d"] for st, *_ in rows})
     for kind in kinds:                  # apply and apply_trusted of each decision type's decisions
         mine = [r for r in rows if r[0].stack[-1]["d"] == kind]
-        parts[f"apply:{kind}:{len(mine)}"] = (lambda mine: lambda: [api.apply(r[0], r[5]) and None for r in mine])(mine)
-        parts[f"trusted:{kind}:{len(mine)}"] = (lambda mine: lambda: [api.apply_trusted(r[0], r[5]) and None
-                                                                      for r in mine])(mine)
+        parts[f"apply:{kind}:{len(mine)}"] = _over(mine, lambda st, a: api.apply(st, a))
+        parts[f"trusted:{kind}:{len(mine)}"] = _over(mine, api.apply_trusted)
     only = sys.argv[2].split(",") if len(sys.argv) > 2 else None
     parts = {k: f for k, f in parts.items() if only is None or k.split(":")[0] in only}
-    for name, fn in parts.items():
+    for fn in parts.values():
         os.getppid()
         fn()
     os.getppid()
