@@ -134,9 +134,9 @@ class State:
 
     def copy(self) -> "State":
         """A copy that apply() may change: scalars, SHARED, SHARED_NESTED and SHARED_DICTS are
-        shared (their writers replace them, never change them in place), the other lists and dicts
-        (money, cargo, supply) are copied one level (two for cargo), decisions one level (their
-        values are tuples and ints, never changed in place). Written out field by field, the hot
+        shared (their writers replace them, never change them in place), money (COPIED) is copied,
+        decisions one level (their values are tuples and ints, never changed in place); cargo and
+        supply are shared since issue 13's seventh round. Written out field by field, the hot
         path of apply; tests/engine/test_state_copy.py checks it against the field lists."""
         new = State.__new__(State)           # not object.__new__: mypyc refuses it for a compiled class
         new.rs = self.rs
