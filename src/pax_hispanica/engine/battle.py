@@ -135,7 +135,7 @@ def _attacker_wins(st: State, attacker: int, zone: int, kind: str, idx: int | No
 def lose_cargo(st: State, seat: int, items: list[Cargo], out: Out, rule: str) -> None:
     for item in items:
         if item == CHEST:
-            st.supply["chests"] += 1
+            st.supply = counted(st.supply, "chests", 1)   # shared between states: replaced
         else:
             st.gone = counted(st.gone, item, 1)        # shared between states: replaced
     if items:
@@ -147,12 +147,12 @@ def _attacker_loses(st: State, attacker: int, out: Out) -> BattleOutcome:
         st.fships = replaced(st.fships, attacker, st.fships[attacker] - 1)      # shared: replaced
         cap = st.fships[attacker] * st.rs.ship_capacity
         lost = st.cargo[attacker][cap:]
-        del st.cargo[attacker][cap:]
+        st.cargo = replaced(st.cargo, attacker, st.cargo[attacker][:cap])      # shared: replaced
         out.emit("GalleonLost", "BAT-5", seat=attacker, ships=st.fships[attacker])
         lose_cargo(st, attacker, lost, out, "PRJ-5")
         return BattleOutcome(attacker, False)
     lost = st.cargo[attacker][:]
-    st.cargo[attacker] = []
+    st.cargo = replaced(st.cargo, attacker, [])
     st.fzone = replaced(st.fzone, attacker, st.rs.europe)      # shared: replaced
     out.emit("FlagshipRouted", "BAT-5", seat=attacker)
     lose_cargo(st, attacker, lost, out, "BAT-5")

@@ -149,7 +149,7 @@ def _raised(per_seat: list[int], seat: int, n: int) -> list[int]:
 
 def _place_visita(st: State, seat: int, eff: Raw, target: Any, out: Out) -> None:
     n = min(eff["indigenous"], st.supply["indigenous"])
-    st.supply["indigenous"] -= n
+    st.supply = counted(st.supply, "indigenous", -n)      # shared between states: replaced
     sid = _new_site(st, target, "visita", n, 0)
     out.emit("VisitaPlaced", "CARD-1", seat=seat, zone=target, site=sid, indigenous=n)
 

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import cast
 
 from . import years  # noqa: F401  (registers the years' steps and decisions)
 from .errors import IllegalAction, short
 from .decisions import (BOOL, DECISIONS, INT, NONE, STR, Fields, action_fields, sealed_action_types,
                         sealed_decisions)
 from .jsontypes import Action, Descriptor, Event
-from .flow import Out, QuietOut, acting, advance, seats_to_act
+from .flow import Out, QuietOut, advance, seats_to_act
 from .state import State
 from .rng import Chance
 
@@ -51,18 +50,20 @@ def check_shape(st: State, action: object) -> int:
     if len(action) == 2:                 # a seat and a type (both checked above), nothing else
         return seat
     for k, v in action.items():
-        if k in ("seat", "type"):
+        if k == "seat" or k == "type":
             continue
-        if type(k) is not str or k not in fields:
+        allowed = fields.get(k) if type(k) is str else None      # one lookup per field (issue 13)
+        if allowed is None:
             raise _malformed(f"A {kind} action has no field {short(k)}"
                              + (f"; its fields: {', '.join(fields)}." if fields else "."))
-        allowed = fields[k]
-        if type(v) not in allowed:        # exact types: true is not a whole number
+        t = type(v)
+        if t not in allowed:              # exact types: true is not a whole number
             raise _malformed(f"Field {k!r} of a {kind} action must be "
                              f"{' or '.join(_TYPE_NAMES[t] for t in allowed)}.")
-        if type(v) is str and len(v) > MAX_STR:
-            raise _malformed(f"Field {k!r} is longer than {MAX_STR} characters.")
-        if type(v) is int and not -MAX_INT < v < MAX_INT:
+        if t is str:
+            if len(v) > MAX_STR:
+                raise _malformed(f"Field {k!r} is longer than {MAX_STR} characters.")
+        elif t is int and not -MAX_INT < v < MAX_INT:
             raise _malformed(f"Field {k!r} is out of range (|x| < 2**53).")
     return seat
 
@@ -70,7 +71,15 @@ def check_shape(st: State, action: object) -> int:
 def legal_actions(st: State, seat: object) -> list[Descriptor]:
     """The seat's legal actions as descriptors; [] when `seat` is not to act now (a caller's
     value that is not a seat number, a bool included, is never to act)."""
-    if type(seat) is not int or seat not in acting(st):
+    if type(seat) is not int:
+        return []
+    try:                               # flow.acting written out: no frame on the loop's path (issue 13)
+        now = st.acting_now
+    except AttributeError:             # setup's or a scenario's state, or one built field by field
+        now = None
+    if now is None:
+        now = seats_to_act(st)
+    if seat not in now:
         return []
     dec = st.stack[-1]
     return DECISIONS[dec["d"]].legal(st, dec, seat)
@@ -85,8 +94,9 @@ def _size(d: Descriptor) -> int:
 
 def count_actions(descriptors: list[Descriptor]) -> int:
     """How many concrete actions the descriptors allow, without listing them."""
-    if len(descriptors) == 1:             # nearly always one: no generator (issue 13)
-        return _size(descriptors[0])
+    if len(descriptors) == 1:             # nearly always one: no generator, no _size frame (issue 13)
+        d = descriptors[0]
+        return len(d["options"]) if d["kind"] == "choice" else max(0, d["max"] - d["min"] + 1)
     return sum(_size(d) for d in descriptors)
 
 
@@ -94,11 +104,17 @@ def nth_action(descriptors: list[Descriptor], i: int) -> Action:
     """The i-th concrete action, in the order expand lists them (0 <= i < count_actions)."""
     if i < 0:
         raise IndexError(i)
-    for d in descriptors:
-        n = _size(d)
-        if i < n:
-            return d["options"][i] if d["kind"] == "choice" else {**d["action"], d["field"]: d["min"] + i}
-        i -= n
+    for d in descriptors:                 # _size written out: no frame per descriptor (issue 13)
+        if d["kind"] == "choice":
+            options: list[Action] = d["options"]
+            if i < len(options):
+                return options[i]
+            i -= len(options)
+        else:
+            n = max(0, d["max"] - d["min"] + 1)
+            if i < n:
+                return {**d["action"], d["field"]: d["min"] + i}
+            i -= n
     raise IndexError("action index out of range")
 
 
@@ -132,12 +148,18 @@ def apply(st: State, given: object, chance: Chance | None = None) -> tuple[State
     its draws, supplied (PRJ-70: api.apply_with_outcomes), else the state's generator. The
     action is the caller's data, declared `object`: check_shape refuses anything malformed."""
     seat = check_shape(st, given)
-    action = cast(Action, given)             # check_shape: a dict of a seat, a known type, its fields
+    action: Action = given  # type: ignore[assignment]  # check_shape: a dict of a seat, a known type, its fields
+    #   (no typing.cast: a frame per apply in pure Python, issue 13)
     if st.over:
         raise IllegalAction("game_over", "CYC-2", "The game is over.")
     if action["type"] == "undo":
         return _undo(st, seat)
-    now = acting(st)
+    try:                               # flow.acting written out: no frame on the loop's path (issue 13)
+        now = st.acting_now
+    except AttributeError:             # setup's or a scenario's state, or one built field by field
+        now = None
+    if now is None:
+        now = seats_to_act(st)
     if seat not in now:
         who = ", ".join(str(s) for s in now)
         raise IllegalAction("not_your_turn", "PRJ-7", f"Seat {seat} is not to act now (waiting for seat {who}).")
@@ -157,7 +179,13 @@ def apply_trusted(st: State, action: object) -> State:
     if not isinstance(action, dict) or action.get("type") == "undo" or st.over:
         return apply(st, action)[0]
     seat = action.get("seat")
-    if type(seat) is not int or seat not in acting(st):
+    try:                               # flow.acting written out: no frame on the loop's path (issue 13)
+        now = st.acting_now
+    except AttributeError:             # setup's or a scenario's state, or one built field by field
+        now = None
+    if now is None:
+        now = seats_to_act(st)
+    if type(seat) is not int or seat not in now:
         return apply(st, action)[0]            # raises malformed or not_your_turn, as apply does
     return _act(st, seat, action, QuietOut(st.copy()))
 
@@ -168,7 +196,8 @@ def _act(st: State, seat: int, action: Action, out: Out) -> State:
     rng_before = new.rng
     dec = new.stack[-1]
     DECISIONS[dec["d"]].act(new, dec, action, out)
-    advance(new, out)
+    if not new.stack:                  # advance's own test, without its frame while a decision is pending
+        advance(new, out)
     new.version += 1
     new.acting_now = now = seats_to_act(new)       # new is complete: nothing changes it from here
     if not out.irreversible and new.rng == rng_before and not dec.get("sealed") and now == (seat,):

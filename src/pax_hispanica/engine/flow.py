@@ -36,10 +36,10 @@ class Cursor(TypedDict, total=False):
 YEARS = vocab.YEARS                               # CYC-1: D1..D4 (Year members, in order)
 YEAR_STEPS: dict[int, tuple[Step, ...]] = {}      # filled by engine.years
 
-# What Out.emit checks an event against, by (type, rule): the type's fields and whether it is
-# addressed (`to`, HID-2), in one lookup (issue 13).
-EMITTED: dict[tuple[str, str], tuple[frozenset[str], bool]] = {
-    (e.name, r): (EVENT_FIELDS[e.name], ADDRESSED[e.name]) for e in EVENT_TYPES for r in e.rules}
+# What Out.emit checks an event against, by (type, rule): the type's fields, whether it is
+# addressed (`to`, HID-2) and the rule's page (rules.page), in one lookup (issue 13).
+EMITTED: dict[tuple[str, str], tuple[frozenset[str], bool, str]] = {
+    (e.name, r): (EVENT_FIELDS[e.name], ADDRESSED[e.name], RULES[r][0]) for e in EVENT_TYPES for r in e.rules}
 
 
 class Out:
@@ -63,7 +63,7 @@ class Out:
             (type_, rule, sorted(fields), "docs/events.md; engine/events.py")
         st = self.st
         st.event_seq = seq = st.event_seq + 1
-        ev = {"seq": seq, "type": type_, "rule": rule, "page": RULES[rule][0], **fields}     # rules.page
+        ev = {"seq": seq, "type": type_, "rule": rule, "page": spec[2], **fields}     # rules.page
         if to is not None:             # the only seats that may see this event (HID-2)
             assert isinstance(to, (list, tuple)) and all(isinstance(s, int) for s in to), (type_, to)
             ev["to"] = sorted(to)
@@ -108,10 +108,12 @@ def seats_to_act(st: State) -> tuple[int, ...]:
     if st.over or not st.stack:
         return ()
     dec = st.stack[-1]
-    if dec.get("sealed"):
-        done = {s for s, _ in dec["committed"]}
-        return tuple(s for s in dec["seats"] if s not in done)
     seats: tuple[int, ...] = dec["seats"]
+    if dec.get("sealed"):
+        committed = dec["committed"]
+        if committed:                  # no generator: a plain list of the seats yet to choose (issue 13)
+            done = [s for s, _ in committed]
+            return tuple([s for s in seats if s not in done])
     return seats
 
 

@@ -117,7 +117,7 @@ def _fleet(st: State, s: int, f: Raw) -> None:
     if "legality" in f:
         st.legality = replaced(st.legality, s, LEGALITY[f["legality"]])
     if "cargo" in f:
-        st.cargo[s] = [CARGO[x] for x in f["cargo"]]
+        st.cargo = replaced(st.cargo, s, [CARGO[x] for x in f["cargo"]])     # shared lists: replaced
 
 
 def _player(st: State, s: int, p: Raw) -> list[str]:

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .decisions import SealedContext
-from .flow import Out, require
+from .errors import IllegalAction
+from .flow import Out
 from .decisions import committed_hashes
 from .keys import (_salt_key, _salt_pads, commitment, derive, is_seed, salt,  # noqa: F401  (re-exported: the
                    seed_hash)                                  # salts and commitments live in keys.py)
@@ -33,18 +34,21 @@ def commit(st: State, dec: S, seat: int, value: V, out: Out,
            resolve: Callable[[State, S, dict[int, V], Out], R]) -> R | None:
     """Record `seat`'s secret choice; when all have chosen, reveal and return
     resolve(st, dec, values, out) (None while some seat has yet to choose)."""
-    require(seat not in {s for s, _ in dec["committed"]}, "already_committed", dec["rule"],
-            "Your choice is already sealed; it cannot be changed before the reveal.")
+    committed = dec["committed"]
+    for s, _ in committed:             # a plain loop: no set built per commit (issue 13)
+        if s == seat:
+            raise IllegalAction("already_committed", dec["rule"],
+                                "Your choice is already sealed; it cannot be changed before the reveal.")
     # apply_trusted (out.quiet) leaves the hash None: nobody reads it in a search, and
     # decisions.committed_hashes makes it, the same digest, wherever a saved state or a view
     # reads it (issue 13; tests/engine/test_trusted_apply.py)
     h = None if out.quiet else commitment(dec["id"], seat, value, salt(st.seed, dec["id"], seat))
     st.secrets = with_item(st.secrets, seat, value)      # shared between states: replaced
-    dec["committed"] = dec["committed"] + ((seat, h),)
+    dec["committed"] = committed = committed + ((seat, h),)
     out.irreversible = True
     out.emit("ChoiceCommitted", dec["rule"], decision=dec["d"], id=dec["id"], seat=seat, hash=h)
     out.emit("ChoiceSealed", dec["rule"], to=[seat], decision=dec["d"], seat=seat, value=value)
-    if len(dec["committed"]) < len(dec["seats"]):
+    if len(committed) < len(dec["seats"]):
         return None
     values = {seat: st.secrets[seat] for seat in dec["seats"]}
     st.secrets = {}

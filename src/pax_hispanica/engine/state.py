@@ -42,13 +42,13 @@ SHARED = ("order", "nation", "hand_bonus", "income", "moves_bonus", "site_ids", 
           "site_kind", "site_wild", "site_cap", "prestige", "fships", "legality", "fzone", "col_owner",
           "col_labour", "col_chests", "col_fort", "site_count", "rebels", "market", "market_discard", "haven")
 COPIED = tuple(f for f in FLAT if f not in SHARED)        # money: changed in place by many rules
-SHARED_NESTED = ("tableaus", "havens", "hands")
-COPIED_NESTED = tuple(f for f in NESTED if f not in SHARED_NESTED)      # cargo
+SHARED_NESTED = ("tableaus", "havens", "hands", "cargo")
+COPIED_NESTED = tuple(f for f in NESTED if f not in SHARED_NESTED)      # none since cargo is shared
 SCALARS = ("config", "seed", "seed_hash", "rng", "n", "cycle", "year", "step", "event_seq", "version", "over",
            "result", "minted", "burned")
 ALL_DICTS = ("supply", "gone", "secrets", "cursor")
-SHARED_DICTS = ("gone", "secrets", "cursor")
-DICTS = tuple(f for f in ALL_DICTS if f not in SHARED_DICTS)          # the dicts State.copy copies: supply
+SHARED_DICTS = ("gone", "secrets", "cursor", "supply")
+DICTS = tuple(f for f in ALL_DICTS if f not in SHARED_DICTS)          # the dicts State.copy copies: none
 SAVED = SCALARS + FLAT + NESTED + ALL_DICTS + ("stack",)
 # Every field of a State, in the order of its declarations below: what is saved, and what is not
 # (the ruleset, the undo history, the cached acting seats). The tests read it rather than
@@ -134,9 +134,9 @@ class State:
 
     def copy(self) -> "State":
         """A copy that apply() may change: scalars, SHARED, SHARED_NESTED and SHARED_DICTS are
-        shared (their writers replace them, never change them in place), the other lists and dicts
-        (money, cargo, supply) are copied one level (two for cargo), decisions one level (their
-        values are tuples and ints, never changed in place). Written out field by field, the hot
+        shared (their writers replace them, never change them in place), money (COPIED) is copied,
+        decisions one level (their values are tuples and ints, never changed in place); cargo and
+        supply are shared since issue 13's seventh round. Written out field by field, the hot
         path of apply; tests/engine/test_state_copy.py checks it against the field lists."""
         new = State.__new__(State)           # not object.__new__: mypyc refuses it for a compiled class
         new.rs = self.rs
@@ -192,14 +192,14 @@ class State:
         new.tableaus = self.tableaus
         new.havens = self.havens
         new.hands = self.hands
-        # COPIED_NESTED
-        new.cargo = list(map(list.copy, self.cargo))
-        # DICTS
-        new.supply = self.supply.copy()
+        new.cargo = self.cargo
+        # COPIED_NESTED: none (cargo is shared since issue 13's seventh round)
+        # DICTS: none (supply likewise)
         # SHARED_DICTS
         new.gone = self.gone
         new.secrets = self.secrets
         new.cursor = self.cursor
+        new.supply = self.supply
         return new
 
     # ---- saving -------------------------------------------------------------------------

@@ -92,8 +92,8 @@ def load(st: State, seat: int, col: int, count: int, voyage: VoyageProgress, out
     if st.col_owner[col] == seat and is_kings_colony(st, col):
         voyage["royal"] = voyage.get("royal", 0) + count
     kept = count - claimed
-    st.supply["chests"] += claimed
-    st.cargo[seat].extend([CHEST] * kept)
+    st.supply = counted(st.supply, "chests", claimed)      # shared between states: replaced
+    st.cargo = replaced(st.cargo, seat, st.cargo[seat] + [CHEST] * kept)
     rule = _LOAD_RULE.get(st.legality[seat], "TRS-4")
     if st.legality[seat] == PLUNDER and voyage.get("sacked") != col:
         rule = "PRJ-38"                            # the variant's load from an own colony
@@ -107,7 +107,7 @@ def score(st: State, seat: int, legality: Legality, out: Out, rule: str = "TRS-5
     k = st.cargo[seat].count(CHEST)
     if k == 0:
         return
-    st.cargo[seat] = [x for x in st.cargo[seat] if x != CHEST]
+    st.cargo = replaced(st.cargo, seat, [x for x in st.cargo[seat] if x != CHEST])   # shared: replaced
     prestige = money = 0
     if legality == CONQUISTADOR:
         prestige = rs.conquistador_prestige * k

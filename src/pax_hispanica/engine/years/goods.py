@@ -27,12 +27,13 @@ def refresh_cathedrals(st: State, out: Out) -> bool:
     """GDS-3: fill each Cathedral up to capacity, in map order, while the supply lasts."""
     filled = {}
     count = st.site_count = st.site_count[:]        # shared between states: a list of its own
+    supply = st.supply = st.supply.copy()           # and a dict of its own
     for i, kind in enumerate(st.site_kind):
         if kind == "cathedral":
-            n = min(st.site_cap[i] - count[i], st.supply["citizens"])
+            n = min(st.site_cap[i] - count[i], supply["citizens"])
             if n > 0:
                 count[i] += n
-                st.supply["citizens"] -= n
+                supply["citizens"] -= n
                 filled[st.site_ids[i]] = n
     out.emit("CathedralsRefreshed", "GDS-3", filled=filled)
     return False
@@ -105,7 +106,7 @@ def die_off(st: State, out: Out) -> bool:
     for c in gone:
         owner = owners[c]
         chests = chests_at[c]
-        st.supply["chests"] += chests
+        st.supply = counted(st.supply, "chests", chests)     # shared between states: replaced
         owners[c] = None
         chests_at[c] = 0
         forts[c] = st.rs.col_fort[c]     # a fort printed on the map stays; a built one is lost
@@ -123,16 +124,17 @@ def place_chests(st: State, out: Out) -> bool:
     out.emit("GoodsDrawn", "GDS-5", goods=drawn)
     placed, capped, short = [], [], []
     chests = st.col_chests = st.col_chests[:]       # shared between states: a list of its own
+    supply = st.supply = st.supply.copy()           # and a dict of its own
     for c, goods in enumerate(rs.col_goods):
         if goods not in drawn or st.col_owner[c] is None or st.col_labour[c] is None:
             continue
         if chests[c] >= rs.chest_cap:
             capped.append(rs.col_ids[c])
-        elif st.supply["chests"] <= 0:
+        elif supply["chests"] <= 0:
             short.append(rs.col_ids[c])
         else:
             chests[c] += 1
-            st.supply["chests"] -= 1
+            supply["chests"] -= 1
             placed.append(rs.col_ids[c])
     out.emit("ChestsPlaced", "GDS-5", colonies=placed, at_cap=capped, supply_short=short)
     return False

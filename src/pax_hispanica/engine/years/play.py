@@ -104,8 +104,9 @@ class PlayTurn(Decision[DecisionContext]):
         seat, kind = action["seat"], action["type"]
         if kind == "end_turn":
             n, limit = len(st.hands[seat]), st.hand_limit(seat)
-            require(n <= limit, "over_hand_limit", "HND-2",
-                    f"You hold {n} cards and your hand limit is {limit}: sell or discard first.")
+            if n > limit:                  # written out, not require(): no message formatted (issue 13)
+                raise IllegalAction("over_hand_limit", "HND-2",
+                                    f"You hold {n} cards and your hand limit is {limit}: sell or discard first.")
             st.stack.pop()
             out.emit("PlayTurnEnded", "PLY-1", seat=seat)
         elif kind in ("sell", "discard"):

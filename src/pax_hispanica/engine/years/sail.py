@@ -11,6 +11,7 @@ from ..battle import BattleOutcome
 from ..decisions import (INT, NONE, STR, Decision, SupportContext, VoyageContext, VoyageProgress,
                          register)
 from ..end import end_of_cycle
+from ..errors import IllegalAction
 from ..flow import Out, Step, require
 from ..sealed import commit
 from ..state import replaced
@@ -114,9 +115,9 @@ class Voyage(Decision[VoyageContext]):
     def act(self, st: State, dec: VoyageContext, action: dict[str, Any], out: Out) -> None:
         seat, kind = action["seat"], action["type"]
         handler = VOYAGE_ACTIONS.get(kind)
-        require(handler is not None, "wrong_action", "SAIL-1",
-                "On a voyage: move, attack, enslave, load_chests, unload, unload_haven or end_voyage.")
-        assert handler is not None
+        if handler is None:                # written out, not require(): no call per action (issue 13)
+            raise IllegalAction("wrong_action", "SAIL-1",
+                                "On a voyage: move, attack, enslave, load_chests, unload, unload_haven or end_voyage.")
         handler(st, seat, dec, action, out)
 register(Voyage)                # not @register: mypyc compiles a decorated class as a plain Python class
 
@@ -137,10 +138,11 @@ def _start_at_haven(st: State, seat: int, v: VoyageContext, action: dict[str, An
 def _move(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     rs = st.rs
     to = rs.zone_index.get(action.get("to", ""))
-    require(v["moves"] > 0, "no_moves_left", "SAIL-1", "Your fleet has no moves left on this voyage.")
-    require(to is not None and to in rs.adjacent[st.fzone[seat]], "not_adjacent", "SAIL-1",
-            f"{action.get('to')!r} is not adjacent to your fleet's zone.")
-    assert to is not None
+    # the checks written out, not require(): no call, no message formatted while they pass (issue 13)
+    if v["moves"] <= 0:
+        raise IllegalAction("no_moves_left", "SAIL-1", "Your fleet has no moves left on this voyage.")
+    if to is None or to not in rs.adjacent[st.fzone[seat]]:
+        raise IllegalAction("not_adjacent", "SAIL-1", f"{action.get('to')!r} is not adjacent to your fleet's zone.")
     st.fzone = replaced(st.fzone, seat, to)         # shared between states: replaced
     v["moves"] -= 1
     v["started"] = True
