@@ -208,3 +208,62 @@ def test_a_view_without_the_board_is_the_view_without_the_map():
         whole = api.view(st, 0, include_state=False)
         light = api.view(st, 0, include_state=False, board=False)
         assert light == {k: v for k, v in whole.items() if k not in ("colonies", "sites", "rebels")}
+
+
+def _containers(x, out: dict) -> dict:
+    """Every list and dict in `x` (nested), by id, with the object (kept alive)."""
+    if isinstance(x, (list, dict)):
+        out[id(x)] = x
+        for v in (x.values() if isinstance(x, dict) else x):
+            _containers(v, out)
+    elif isinstance(x, tuple):
+        for v in x:
+            _containers(v, out)
+    return out
+
+
+def _state_containers(st) -> dict:
+    from pax_hispanica.engine.state import FIELDS
+    out: dict = {}
+    for name in FIELDS:
+        _containers(getattr(st, name, None), out)
+    return out
+
+
+def _mutate_all(x) -> None:
+    """Change every list and dict in `x` in place (nested ones first)."""
+    if isinstance(x, dict):
+        for v in list(x.values()):
+            _mutate_all(v)
+        x["mutated"] = 1
+    elif isinstance(x, list):
+        for v in x:
+            _mutate_all(v)
+        x.append("mutated")
+
+
+def test_a_views_lists_and_dicts_are_its_own():
+    """HID-1's views are handed to callers, which may change them (docs/api.md): no list or
+    dict of a view is another view's, the state's or the view cache's (the last board's filled
+    dicts, issue 13); changing every one of them in place changes no other view, no later view
+    and not the state. Positions of every year, with sealed choices, and finished games (whose
+    "result" is the state's own)."""
+    from pax_hispanica.engine import view as view_module
+    picked = [st for st in POSITIONS[::9]] + [st for st in POSITIONS if st.over][:3]
+    assert any(st.over for st in picked) and any(st.stack and st.stack[-1].get("sealed") for st in picked)
+    for st in picked:
+        for viewer in (None, 0):
+            for board in (True, False):
+                a = api.view(st, viewer, include_state=False, board=board)
+                b = api.view(st, viewer, include_state=False, board=board)
+                before, b_bytes = api.snapshot(st), _bytes(b)
+                mine = _containers(a, {})
+                cache = view_module._static(st.rs)
+                cached = _containers((cache.colonies, cache.sites, cache.filled_colonies, cache.filled_sites), {})
+                assert not set(mine) & set(_containers(b, {}))
+                assert not set(mine) & set(_state_containers(st))
+                assert not set(mine) & set(cached)
+                _mutate_all(a)
+                assert _bytes(b) == b_bytes
+                assert api.snapshot(st) == before
+                assert _bytes(api.view(st, viewer, include_state=False, board=board)) == b_bytes
