@@ -267,3 +267,50 @@ def test_a_views_lists_and_dicts_are_its_own():
                 assert _bytes(b) == b_bytes
                 assert api.snapshot(st) == before
                 assert _bytes(api.view(st, viewer, include_state=False, board=board)) == b_bytes
+
+
+@pytest.mark.parametrize("board", [True, False])
+def test_PRJ_65_a_shared_view_is_the_view(board):
+    """view(..., copy=False) (PRJ-65): equal to the default view, the same JSON, for every seat
+    and a spectator over all positions; only who owns its lists and dicts differs."""
+    for st in POSITIONS:
+        for viewer in [None, *range(st.n)]:
+            shared = api.view(st, viewer, board=board, copy=False)
+            own = api.view(st, viewer, board=board)
+            assert shared == own and list(shared) == list(own)
+            assert _bytes(shared) == _bytes(own)
+
+
+def test_PRJ_65_a_shared_view_shares_what_it_says_and_the_default_view_does_not():
+    """The shared view really is the cheaper one (it hands out the state's and the cache's
+    objects), so the default view's copies are not dead code: a mutant that shares in the
+    default view fails test_a_views_lists_and_dicts_are_its_own, one that copies here fails this."""
+    from pax_hispanica.engine import view as view_module
+    st = next(s for s in POSITIONS if not s.over and any(s.cargo) and s.market_discard)
+    v = api.view(st, 0, copy=False)
+    cache = view_module._static(st.rs)
+    assert v["players"][0]["hand"] is st.hands[0] and v["decks"]["market_discard"] is st.market_discard
+    assert v["supply"] is st.supply and v["order"] is st.order
+    assert v["colonies"] is cache.filled_colonies[1] and v["sites"] is cache.filled_sites[1]
+
+
+def test_PRJ_65_no_client_facing_code_asks_for_a_shared_view():
+    """A shared view must never reach a client or a caller's code: no module outside the engine
+    and the bots (the web server, the command line, the TUI, the simulator, the RL wrappers) calls
+    view(..., copy=...) at all."""
+    import ast
+    from pathlib import Path
+
+    import pax_hispanica
+    root = Path(pax_hispanica.__file__).parent
+    checked = 0
+    for path in root.rglob("*.py"):
+        rel = path.relative_to(root).parts
+        if rel[0] in ("engine", "bots"):
+            continue
+        checked += 1
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and any(k.arg == "copy" for k in node.keywords):
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                assert name != "view", f"{path}:{node.lineno} asks for a shared view (PRJ-65)"
+    assert checked > 30
