@@ -75,7 +75,7 @@ class _Static:
         differs from the last one seen, only the colonies whose owner, labour, chests or fort
         differ (by value) get a new dict; the others keep theirs (issue 13, seventh round)."""
         seen, dicts = self.filled_colonies
-        lists = (st.col_owner, st.col_labour, st.col_chests, st.col_fort)
+        lists: tuple[list[Any], ...] = (st.col_owner, st.col_labour, st.col_chests, st.col_fort)
         if seen != lists:
             blank = self.colonies
             n = len(blank)
@@ -171,7 +171,8 @@ def public_decision(st: State) -> JsonDict | None:
     if "committed" in pub:                       # taken out, and put back last for a sealed choice
         committed = pub.pop("committed")
         if dec.get("sealed"):
-            seats, hashes = [], {}
+            seats: list[int] = []
+            hashes: dict[str, str] = {}
             for s, h in committed:
                 if h is None:                    # apply_trusted left it unmade: make them all
                     seats, hashes = [], {}
