@@ -16,7 +16,8 @@ measures, on the same seeds for both:
     positions of random games (every 7th decision) of the mean of repeated calls, every
     call for the seat to act; `view` is api.view's default (with the masked state before
     issue 13's default change, without it after), `view_state` is include_state=True,
-    `view_lean` is include_state=False; to_dict is State.to_dict (what api.snapshot dumps),
+    `view_lean` is include_state=False, `view_shared` copy=False (PRJ-65; a checkout without it:
+    its default view); to_dict is State.to_dict (what api.snapshot dumps),
     restore is api.restore of that snapshot; determinize reads a view with its state; sample is
     one more sample of the same view (api.determinizer's, else determinize);
   - ismcts: iterations per second at a fixed budget on positions drawn evenly from the four
@@ -42,7 +43,7 @@ HERE = Path(__file__).resolve().parent
 CLOCK = time.process_time
 YEARS = ("goods", "auction", "play", "sail")
 ISMCTS = ("ismcts", *(f"ismcts_{y}" for y in YEARS), "ismcts_log")
-MEASURES = ("loop", "loop_trusted", "simulate", "view", "view_state", "view_lean", "information_state", "copy",
+MEASURES = ("loop", "loop_trusted", "simulate", "view", "view_state", "view_lean", "view_shared", "information_state", "copy",
             "to_dict", "restore", "determinize", "sample", *ISMCTS)
 UNITS = {"loop": "decisions/s", "loop_trusted": "decisions/s", "simulate": "decisions/s",
          **{m: "iterations/s" for m in ISMCTS}}
@@ -167,6 +168,10 @@ def worker(quick: bool, only: frozenset = frozenset(MEASURES)) -> dict:
     out["view"] = _per_call_us(lambda st: api.view(st, seat(st)), states, repeat)
     out["view_state"] = _per_call_us(lambda st: api.view(st, seat(st), include_state=True), states, repeat)
     out["view_lean"] = _per_call_us(lambda st: api.view(st, seat(st), include_state=False), states, repeat)
+    # view(..., copy=False) (PRJ-65) where the checkout has it, else its default view
+    import inspect
+    shared = {"copy": False} if "copy" in inspect.signature(api.view).parameters else {}
+    out["view_shared"] = _per_call_us(lambda st: api.view(st, seat(st), **shared), states, repeat)
     out["information_state"] = _per_call_us(lambda st: info(st, seat(st)), states, repeat)
     out["copy"] = _per_call_us(lambda st: st.copy(), states, repeat * 4)
     out["to_dict"] = _per_call_us(lambda st: st.to_dict(), states, repeat)

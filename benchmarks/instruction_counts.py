@@ -7,7 +7,7 @@ does not touch), old code against new:
 and subtract the same run with OP `none`. OP `loop` / `trusted` play N random 4-player games
 (acting, legal_actions, count + nth_action, apply / apply_trusted); the others call OP N
 times on each of the 46 positions of every 7th decision of two random games: copy, to_dict,
-restore, view, view_state, information_state, determinize, sample, and the apply path's parts
+restore, view, view_state, view_shared (copy=False, PRJ-65), information_state, determinize, sample, and the apply path's parts
 for the seat to act and the position's first legal action: legal (legal_actions), shape
 (core.check_shape), apply, apply_trusted (README, "Benchmarks"). OP `ismcts` runs ISMCTS with
 N iterations on each of tests/bots/test_ismcts_pinned.py's 16 positions (4 per year): subtract
@@ -72,6 +72,7 @@ def per_state_ops() -> tuple[list, dict]:
     fn = {"none": lambda st: None, "copy": lambda st: st.copy(), "to_dict": lambda st: st.to_dict(),
           "restore": lambda st: api.restore(snaps[id(st)]), "view": lambda st: api.view(st, seat(st)),
           "view_state": lambda st: api.view(st, seat(st), include_state=True),
+          "view_shared": lambda st: api.view(st, seat(st), copy=False),
           "information_state": lambda st: api.information_state(st, seat(st)),
           "determinize": lambda st: api.determinize(views[id(st)], 123),
           "sample": lambda st: samplers[id(st)](123),

@@ -52,6 +52,8 @@ EXEMPT: dict[str, str] = {
               "tests/engine/test_cycle.py (test_CYC_2_PRJ_56_...)",
     "PRJ-57": "a number that only withholds an early end (goal_from_cycle; 1 in the reference, CYC-2 as "
               "written), so no event shows it: tests/engine/test_cycle.py (test_CYC_2_PRJ_57_...)",
+    "PRJ-65": "engine/view.py applies it to a view a trusted reader asks for (copy=False); no event cites "
+              "it: tests/engine/test_fast_views.py",
     "PRJ-70": "only the RL layer supplies a draw's outcomes (rl/openspiel.py, chance=\"events\"); a game "
               "played by the engine's generator never does: tests/rl/test_openspiel.py, tests/engine/test_chance_seam.py",
     "PRJ-73": "the web server's accounts apply it (web/ratelimit.py, web/routes/accounts.py); no engine "

@@ -283,3 +283,109 @@ def test_a_view_hiding_more_cards_than_are_unseen_is_refused():
     info["hands"][other] = info["hands"][other] + ["?"] * 200
     with pytest.raises(ValueError, match="hides more cards than are unseen"):
         api.determinize(info, 1)
+
+
+def _containers(x, out: dict) -> dict:
+    """Every list and dict in `x` (nested), by id, with the object (kept alive)."""
+    if isinstance(x, (list, dict)):
+        out[id(x)] = x
+        for v in (x.values() if isinstance(x, dict) else x):
+            _containers(v, out)
+    elif isinstance(x, tuple):
+        for v in x:
+            _containers(v, out)
+    return out
+
+
+def _state_containers(st) -> dict:
+    from pax_hispanica.engine.state import FIELDS
+    out: dict = {}
+    for name in FIELDS:
+        _containers(getattr(st, name, None), out)
+    return out
+
+
+def _mutate_all(x) -> None:
+    """Change every list and dict in `x` in place (nested ones first)."""
+    if isinstance(x, dict):
+        for v in list(x.values()):
+            _mutate_all(v)
+        x["mutated"] = 1
+    elif isinstance(x, list):
+        for v in x:
+            _mutate_all(v)
+        x.append("mutated")
+
+
+def test_a_views_lists_and_dicts_are_its_own():
+    """HID-1's views are handed to callers, which may change them (docs/api.md): no list or
+    dict of a view is another view's, the state's or the view cache's (the last board's filled
+    dicts, issue 13); changing every one of them in place changes no other view, no later view
+    and not the state. Positions of every year, with sealed choices, and finished games (whose
+    "result" is the state's own)."""
+    from pax_hispanica.engine import view as view_module
+    picked = [st for st in POSITIONS[::9]] + [st for st in POSITIONS if st.over][:3]
+    assert any(st.over for st in picked) and any(st.stack and st.stack[-1].get("sealed") for st in picked)
+    for st in picked:
+        for viewer in (None, 0):
+            for board in (True, False):
+                a = api.view(st, viewer, include_state=False, board=board)
+                b = api.view(st, viewer, include_state=False, board=board)
+                before, b_bytes = api.snapshot(st), _bytes(b)
+                mine = _containers(a, {})
+                cache = view_module._static(st.rs)
+                cached = _containers((cache.colonies, cache.sites, cache.filled_colonies, cache.filled_sites), {})
+                assert not set(mine) & set(_containers(b, {}))
+                assert not set(mine) & set(_state_containers(st))
+                assert not set(mine) & set(cached)
+                _mutate_all(a)
+                assert _bytes(b) == b_bytes
+                assert api.snapshot(st) == before
+                assert _bytes(api.view(st, viewer, include_state=False, board=board)) == b_bytes
+
+
+@pytest.mark.parametrize("board", [True, False])
+def test_PRJ_65_a_shared_view_is_the_view(board):
+    """view(..., copy=False) (PRJ-65): equal to the default view, the same JSON, for every seat
+    and a spectator over all positions; only who owns its lists and dicts differs."""
+    for st in POSITIONS:
+        for viewer in [None, *range(st.n)]:
+            shared = api.view(st, viewer, board=board, copy=False)
+            own = api.view(st, viewer, board=board)
+            assert shared == own and list(shared) == list(own)
+            assert _bytes(shared) == _bytes(own)
+
+
+def test_PRJ_65_a_shared_view_shares_what_it_says_and_the_default_view_does_not():
+    """The shared view really is the cheaper one (it hands out the state's and the cache's
+    objects), so the default view's copies are not dead code: a mutant that shares in the
+    default view fails test_a_views_lists_and_dicts_are_its_own, one that copies here fails this."""
+    from pax_hispanica.engine import view as view_module
+    st = next(s for s in POSITIONS if not s.over and any(s.cargo) and s.market_discard)
+    v = api.view(st, 0, copy=False)
+    cache = view_module._static(st.rs)
+    assert v["players"][0]["hand"] is st.hands[0] and v["decks"]["market_discard"] is st.market_discard
+    assert v["supply"] is st.supply and v["order"] is st.order
+    assert v["colonies"] is cache.filled_colonies[1] and v["sites"] is cache.filled_sites[1]
+
+
+def test_PRJ_65_no_client_facing_code_asks_for_a_shared_view():
+    """A shared view must never reach a client or a caller's code: no module outside the engine
+    and the bots (the web server, the command line, the TUI, the simulator, the RL wrappers) calls
+    view(..., copy=...) at all."""
+    import ast
+    from pathlib import Path
+
+    import pax_hispanica
+    root = Path(pax_hispanica.__file__).parent
+    checked = 0
+    for path in root.rglob("*.py"):
+        rel = path.relative_to(root).parts
+        if rel[0] in ("engine", "bots"):
+            continue
+        checked += 1
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and any(k.arg == "copy" for k in node.keywords):
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                assert name != "view", f"{path}:{node.lineno} asks for a shared view (PRJ-65)"
+    assert checked > 30

@@ -105,6 +105,8 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-57": ("PRJ", "The Prestige goal is checked only from cycle goal_from_cycle on"),
     # a ruleset option's reference value (plunder_loading), applied where PRJ-38 applies
     "PRJ-58": ("PRJ", "The reference lets a PLUNDER fleet load its own colonies (PRJ-38's variant, reference-4)"),
+    # applied by engine/view.py when a trusted reader asks for it (view(..., copy=False)), never in a game's events
+    "PRJ-65": ("PRJ", "A shared view for trusted readers: the same view, sharing the state's lists and the view cache's board"),
     # applied by the RL layer's explicit chance nodes (rl/openspiel.py) through rng.draw's seam, never in a game's events
     "PRJ-70": ("PRJ", "Explicit chance: a draw's outcomes may be supplied, one 1/n choice per die roll, place or shuffled position"),
     # applied by the web server's accounts (web/ratelimit.py, web/routes/accounts.py), never by the engine

@@ -10,12 +10,14 @@ byte for byte, on positions of random and heuristic games.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ne
 from typing import Any
 
 from .decisions import committed_hashes
 from .end import colony_prestige_all
 from .errors import short
-from .flow import YEARS, acting, step_name
+from .flow import YEAR_STEPS, YEARS, acting, step_name
 from .information import HIDDEN, determinize, information_state
 from .jsontypes import Event, JsonDict
 from .ruleset import Ruleset
@@ -35,7 +37,9 @@ class _Static:
     the last state's lists, kept with copies of those lists; a view of a state whose lists
     are equal to them (compared by value, so a list changed in place can never fool it)
     copies those dicts instead of filling new ones. States of one game share their lists
-    until a rule changes one (State.copy), so consecutive views mostly hit."""
+    until a rule changes one (State.copy), so consecutive views mostly hit. When they do not,
+    only the colonies and sites whose values differ get new dicts (issue 13, seventh round): a
+    transition changes a few of them."""
 
     __slots__ = ("colonies", "rs", "sites", "zone_ids", "filled_colonies", "filled_sites")
 
@@ -67,29 +71,67 @@ class _Static:
         return dicts
 
     def colony_dicts(self, st: State) -> list[JsonDict]:
-        """The colonies' dicts of `st`, filled: to be copied, never handed out."""
+        """The colonies' dicts of `st`, filled: to be copied, never handed out. When the board
+        differs from the last one seen, only the colonies whose owner, labour, chests or fort
+        differ (by value) get a new dict; the others keep theirs (issue 13, seventh round)."""
         seen, dicts = self.filled_colonies
-        lists = (st.col_owner, st.col_labour, st.col_chests, st.col_fort)
+        lists: tuple[list[Any], ...] = (st.col_owner, st.col_labour, st.col_chests, st.col_fort)
         if seen != lists:
-            dicts = list(map(dict.copy, self.colonies))        # map: the copies in one C loop
-            for d, o, labour, chests, fort in zip(dicts, *lists):
-                d["owner"] = "crown" if o == CROWN else o
-                d["labour"] = labour
-                d["chests"] = chests
-                d["fort"] = fort
-            self.filled_colonies = (tuple(x[:] for x in lists), dicts)
+            blank = self.colonies
+            n = len(blank)
+            if seen and len(lists[0]) == len(lists[1]) == len(lists[2]) == len(lists[3]) == n:
+                dicts = dicts[:]
+                copies = []
+                for new, old in zip(lists, seen):
+                    if new == old:
+                        copies.append(old)           # equal by value, and never changed: kept
+                        continue
+                    copies.append(new[:])
+                    for i in compress(range(n), map(ne, new, old)):     # the differing ones, in C
+                        dicts[i] = _colony(blank[i], lists, i)
+                self.filled_colonies = (tuple(copies), dicts)
+            else:
+                dicts = list(map(dict.copy, blank))        # map: the copies in one C loop
+                for d, o, labour, chests, fort in zip(dicts, *lists):
+                    d["owner"] = "crown" if o == CROWN else o
+                    d["labour"] = labour
+                    d["chests"] = chests
+                    d["fort"] = fort
+                self.filled_colonies = (tuple(x[:] for x in lists), dicts)
         return dicts
 
     def filled_site_dicts(self, st: State) -> list[JsonDict]:
-        """The sites' dicts of `st` with their counts: to be copied, never handed out."""
+        """The sites' dicts of `st` with their counts: to be copied, never handed out; as with
+        the colonies, when only counts differ from the last sites seen, only those sites' dicts
+        are made anew."""
         seen, dicts = self.filled_sites
-        lists = (st.site_count, st.site_ids, st.site_names, st.site_zone, st.site_kind, st.site_wild, st.site_cap)
+        counts = st.site_count
+        lists = (counts, st.site_ids, st.site_names, st.site_zone, st.site_kind, st.site_wild, st.site_cap)
         if seen != lists:
-            dicts = list(map(dict.copy, self.site_dicts(st)))
-            for d, count in zip(dicts, st.site_count):
-                d["count"] = count
-            self.filled_sites = (tuple(x[:] for x in lists), dicts)
+            blank = self.site_dicts(st)
+            if seen and seen[1:] == lists[1:] and len(counts) == len(blank):
+                dicts = dicts[:]
+                for i in compress(range(len(counts)), map(ne, counts, seen[0])):
+                    d = dicts[i] = blank[i].copy()
+                    d["count"] = counts[i]
+                self.filled_sites = ((counts[:], *seen[1:]), dicts)
+            else:
+                dicts = list(map(dict.copy, blank))
+                for d, count in zip(dicts, counts):
+                    d["count"] = count
+                self.filled_sites = (tuple(x[:] for x in lists), dicts)
         return dicts
+
+
+def _colony(blank: JsonDict, lists: tuple[list[Any], ...], i: int) -> JsonDict:
+    """Colony `i`'s dict filled from the state's lists (owner, labour, chests, fort)."""
+    d = blank.copy()
+    o = lists[0][i]
+    d["owner"] = "crown" if o == CROWN else o
+    d["labour"] = lists[1][i]
+    d["chests"] = lists[2][i]
+    d["fort"] = lists[3][i]
+    return d
 
 
 _STATIC: dict[int, _Static] = {}
@@ -104,79 +146,167 @@ def _static(rs: Ruleset) -> _Static:
     return s
 
 
+_STEP_NAMES: dict[int, tuple[tuple[Any, ...], tuple[str, ...]]] = {}
+
+
+def _step_names(year: int) -> tuple[tuple[Any, ...], tuple[str, ...]]:
+    """The year's steps and their names (flow.step_name's), kept with the steps they were read
+    from (so a view reads a name without a call, and never an outdated one)."""
+    steps = YEAR_STEPS[year]
+    known = _STEP_NAMES[year] = (steps, tuple(f.__name__ for f in steps))
+    return known
+
+
+_SEAT_KEYS = tuple(str(s) for s in range(16))     # a seat's key in "hashes", without a str() call
+
+
 def public_decision(st: State) -> JsonDict | None:
     """The pending decision as everyone may see it: sealed choices show who has committed
     and their hashes (PRJ-1), never what; board indices become ids."""
-    if not st.stack:
+    stack = st.stack
+    if not stack:
         return None
-    rs = st.rs
-    dec = st.stack[-1]
+    dec = stack[-1]
     pub = dec.copy()
-    committed = pub.pop("committed", None)      # taken out, and put back last for a sealed choice
-    if dec.get("sealed"):
-        pub["committed"] = [s for s, _ in committed]
-        pub["hashes"] = {str(s): h for s, h in committed_hashes(dec, st.seed, st.secrets)}
-    zone, colony = pub.get("zone"), pub.get("colony")
-    if isinstance(zone, int):
-        pub["zone"] = rs.zone_ids[zone]
-    if isinstance(colony, int):
-        pub["colony"] = rs.col_ids[colony]
+    if "committed" in pub:                       # taken out, and put back last for a sealed choice
+        committed = pub.pop("committed")
+        if dec.get("sealed"):
+            seats: list[int] = []
+            hashes: dict[str, str] = {}
+            for s, h in committed:
+                if h is None:                    # apply_trusted left it unmade: make them all
+                    seats, hashes = [], {}
+                    for s2, h2 in committed_hashes(dec, st.seed, st.secrets):
+                        seats.append(s2)
+                        hashes[_SEAT_KEYS[s2] if 0 <= s2 < 16 else str(s2)] = h2
+                    break
+                seats.append(s)
+                hashes[_SEAT_KEYS[s] if 0 <= s < 16 else str(s)] = h
+            pub["committed"] = seats
+            pub["hashes"] = hashes
+    if "zone" in pub and isinstance(pub["zone"], int):
+        pub["zone"] = st.rs.zone_ids[pub["zone"]]
+    if "colony" in pub and isinstance(pub["colony"], int):
+        pub["colony"] = st.rs.col_ids[pub["colony"]]
     if "battled" in pub:
-        pub["battled"] = [rs.zone_ids[z] for z in pub["battled"]]
-    if isinstance(pub.get("sacked"), int):
-        pub["sacked"] = rs.col_ids[pub["sacked"]]
-    pub["seats"] = list(dec["seats"])
+        battled = pub["battled"]
+        if battled:
+            zone_ids = st.rs.zone_ids
+            pub["battled"] = [zone_ids[z] for z in battled]
+        else:
+            pub["battled"] = []
+    if "sacked" in pub and isinstance(pub["sacked"], int):
+        pub["sacked"] = st.rs.col_ids[pub["sacked"]]
+    pub["seats"] = [*dec["seats"]]
     return pub
 
 
-def view(st: State, viewer: object, include_state: bool = False, board: bool = True) -> JsonDict:
+def _own_result(result: Any) -> Any:
+    """A finished game's result with its lists copied (the view's own; the state keeps its own)."""
+    if result is None:
+        return None
+    return {k: [*v] if type(v) is list else v for k, v in result.items()}
+
+
+def view(st: State, viewer: object, include_state: bool = False, board: bool = True, copy: bool = True) -> JsonDict:
     """What one seat (or a spectator, viewer=None) sees: its readable parts, and with
     `include_state=True` also the masked state as "state" (`api.information_state`), which
     only `determinize` reads (issue 13: the default leaves it out, the cheaper view every
     page and non-search bot reads). `board=False` also leaves out the map ("colonies",
     "sites", "rebels"): for a model that reads only the players and the decision (ISMCTS's
     bid model). Every list and dict in it is its own (a caller may change them). `viewer` is
-    the caller's (declared `object`): ValueError unless None or a seat number of this game."""
+    the caller's (declared `object`): ValueError unless None or a seat number of this game.
+    Built with dict displays in the view's key order, lists copied with `[*x]`, no inner
+    function (a comprehension is one in Python 3.11) on the common paths (issue 13, seventh round).
+
+    `copy=False` (PRJ-65) is the same view (equal, the same JSON) for a trusted caller that only
+    reads it, such as a bot inside a search: its hands, cargo, order, discards, supply, gone
+    and result are the state's own objects and its colonies' and sites' dicts the view cache's,
+    so changing it would change the state or later views. Never for a view that leaves the
+    process or reaches a caller's code (the web server and the command line never ask for it)."""
     if viewer is not None and (type(viewer) is not int or not 0 <= viewer < st.n):
         raise ValueError(f"a view is of a seat 0..{st.n - 1} or None (a spectator), not {short(viewer)}")
     rs = st.rs
-    static = _static(rs)
+    static = _STATIC.get(id(rs))
+    if static is None or static.rs is not rs:
+        static = _static(rs)
     zone_ids = static.zone_ids
     over = st.over
     hand_limit = rs.hand_limit
     players: list[JsonDict] = []
     add = players.append
-    zone_of = zone_ids.__getitem__
-    for s, nation, money, prestige, from_colonies, hand, bonus, income, tableau, fzone, ships, legality, cargo, \
-            havens in zip(range(st.n), st.nation, st.money, st.prestige, colony_prestige_all(st), st.hands,
-                          st.hand_bonus, st.income, st.tableaus, st.fzone, st.fships, st.legality, st.cargo,
-                          st.havens):
-        add({"seat": s, "nation": nation, "money": money, "prestige": prestige, "colony_prestige": from_colonies,
-             "hand": hand[:] if (s == viewer or over) else None, "hand_count": len(hand),
-             "hand_limit": hand_limit + bonus, "income": income,
-             "tableau": [{"card": c, "target": t} for c, t in tableau] if tableau else [],
-             "fleet": {"zone": zone_ids[fzone], "ships": ships, "legality": legality, "cargo": cargo[:]},
-             "havens": list(map(zone_of, havens))})
+    nation, money, prestige, from_colonies, hands, bonus, income, tableaus, fzone, ships, legality, cargo, havens = \
+        st.nation, st.money, st.prestige, colony_prestige_all(st), st.hands, st.hand_bonus, st.income, st.tableaus, \
+        st.fzone, st.fships, st.legality, st.cargo, st.havens
+    for s in range(st.n):             # indexing: cheaper than one zip of the 14 lists
+        tableau = tableaus[s]
+        if tableau:
+            tab = []
+            for c, t in tableau:
+                tab.append({"card": c, "target": t})
+        else:
+            tab = []
+        hv = havens[s]
+        k = len(hv)
+        hand = hands[s]
+        add({"seat": s, "nation": nation[s], "money": money[s], "prestige": prestige[s],
+             "colony_prestige": from_colonies[s],
+             "hand": (([*hand] if copy else hand) if (s == viewer or over) else None),
+             "hand_count": len(hand), "hand_limit": hand_limit + bonus[s], "income": income[s], "tableau": tab,
+             "fleet": {"zone": zone_ids[fzone[s]], "ships": ships[s], "legality": legality[s],
+                       "cargo": [*cargo[s]] if copy else cargo[s]},
+             "havens": [] if not k else [zone_ids[hv[0]]] if k == 1 else
+                       [zone_ids[hv[0]], zone_ids[hv[1]]] if k == 2 else [zone_ids[z] for z in hv]})
     market, haven = st.market, st.haven
-    out: JsonDict = {
-        "viewer": viewer, "ruleset": rs.name, "ruleset_version": rs.version, "ruleset_params": dict(rs.overrides),
-        "version": st.version, "cycle": st.cycle, "year": YEARS[st.year], "step": step_name(st),
-        "order": st.order[:], "acting": list(acting(st)), "decision": public_decision(st), "players": players,
-    }
+    overrides = rs.overrides
+    try:
+        seats = st.acting_now
+    except AttributeError:              # a State built field by field elsewhere (tests' reference code)
+        seats = None
+    if seats is None:
+        seats = acting(st)
+    year, step = st.year, st.step
+    known = _STEP_NAMES.get(year)
+    if known is None or known[0] is not YEAR_STEPS[year]:
+        known = _step_names(year)
+    names = known[1]
+    rebels: JsonDict = {}
+    if board and any(st.rebels):
+        for z, k in enumerate(st.rebels):
+            if k:
+                rebels[zone_ids[z]] = k
+    if copy:
+        discard, supply, gone = [*st.market_discard], st.supply.copy(), st.gone.copy()
+        result = _own_result(st.result) if over else st.result
+        if board:
+            colonies = [*map(dict.copy, static.colony_dicts(st))]     # the view's own dicts
+            sites = [*map(dict.copy, static.filled_site_dicts(st))]
+    else:
+        discard, supply, gone, result = st.market_discard, st.supply, st.gone, st.result
+        if board:
+            colonies, sites = static.colony_dicts(st), static.filled_site_dicts(st)
+    decks = {"market": {"top": market[0] if market else None, "count": len(market)},
+             "haven": {"top": haven[0] if haven else None, "count": len(haven)}, "market_discard": discard}
     if board:
-        out["colonies"] = list(map(dict.copy, static.colony_dicts(st)))     # the view's own dicts
-        out["sites"] = list(map(dict.copy, static.filled_site_dicts(st)))
-        out["rebels"] = {zone_ids[z]: n for z, n in enumerate(st.rebels) if n}
-    out["decks"] = {"market": {"top": market[0] if market else None, "count": len(market)},
-                    "haven": {"top": haven[0] if haven else None, "count": len(haven)},
-                    "market_discard": st.market_discard[:]}
-    out["supply"] = st.supply.copy()
-    out["gone"] = st.gone.copy()
-    out["my_sealed_choice"] = st.secrets.get(viewer) if viewer is not None else None
-    out["seed_hash"] = st.seed_hash
-    out["seed"] = st.seed if over else None
-    out["over"] = over
-    out["result"] = st.result
+        out: JsonDict = {
+            "viewer": viewer, "ruleset": rs.name, "ruleset_version": rs.version,
+            "ruleset_params": {**overrides} if overrides else {}, "version": st.version, "cycle": st.cycle,
+            "year": YEARS[year], "step": names[step] if step < len(names) else "end",
+            "order": [*st.order] if copy else st.order, "acting": [*seats],
+            "decision": public_decision(st) if st.stack else None, "players": players,
+            "colonies": colonies, "sites": sites, "rebels": rebels, "decks": decks, "supply": supply, "gone": gone,
+            "my_sealed_choice": st.secrets.get(viewer) if viewer is not None else None,
+            "seed_hash": st.seed_hash, "seed": st.seed if over else None, "over": over, "result": result}
+    else:
+        out = {
+            "viewer": viewer, "ruleset": rs.name, "ruleset_version": rs.version,
+            "ruleset_params": {**overrides} if overrides else {}, "version": st.version, "cycle": st.cycle,
+            "year": YEARS[year], "step": names[step] if step < len(names) else "end",
+            "order": [*st.order] if copy else st.order, "acting": [*seats],
+            "decision": public_decision(st) if st.stack else None, "players": players,
+            "decks": decks, "supply": supply, "gone": gone,
+            "my_sealed_choice": st.secrets.get(viewer) if viewer is not None else None,
+            "seed_hash": st.seed_hash, "seed": st.seed if over else None, "over": over, "result": result}
     if include_state:
         out["state"] = information_state(st, viewer)
     return out
