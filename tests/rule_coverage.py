@@ -52,6 +52,10 @@ EXEMPT: dict[str, str] = {
               "tests/engine/test_cycle.py (test_CYC_2_PRJ_56_...)",
     "PRJ-57": "a number that only withholds an early end (goal_from_cycle; 1 in the reference, CYC-2 as "
               "written), so no event shows it: tests/engine/test_cycle.py (test_CYC_2_PRJ_57_...)",
+    "PRJ-67": "the loader applies it (engine/ruleset.py, variant) before setup; the reference's costs are "
+              "market.toml's and no corpus game overrides one: tests/engine/test_card_costs_and_crown.py",
+    "PRJ-68": "a variant, off in the reference (no kings_crown_share.<N>), and no corpus game sets it: "
+              "tests/engine/test_card_costs_and_crown.py (test_PRJ_68_...)",
     "PRJ-70": "only the RL layer supplies a draw's outcomes (rl/openspiel.py, chance=\"events\"); a game "
               "played by the engine's generator never does: tests/rl/test_openspiel.py, tests/engine/test_chance_seam.py",
     "PRJ-73": "the web server's accounts apply it (web/ratelimit.py, web/routes/accounts.py); no engine "

@@ -105,6 +105,10 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-57": ("PRJ", "The Prestige goal is checked only from cycle goal_from_cycle on"),
     # a ruleset option's reference value (plunder_loading), applied where PRJ-38 applies
     "PRJ-58": ("PRJ", "The reference lets a PLUNDER fleet load its own colonies (PRJ-38's variant, reference-4)"),
+    # the loader's parameters (engine/ruleset.py: card_cost.<id>), applied where PLY-1 charges a card's cost
+    "PRJ-67": ("PRJ", "A Market card's cost is a ruleset number: card_cost.<card id>, 0 to 6"),
+    # a variant rule (kings_crown_share.<N>), off in the reference, applied by PRJ-30's claim
+    "PRJ-68": ("PRJ", "Variant: the King's share by player count (kings_crown_share.<N>)"),
     # applied by the RL layer's explicit chance nodes (rl/openspiel.py) through rng.draw's seam, never in a game's events
     "PRJ-70": ("PRJ", "Explicit chance: a draw's outcomes may be supplied, one 1/n choice per die roll, place or shuffled position"),
     # applied by the web server's accounts (web/ratelimit.py, web/routes/accounts.py), never by the engine
