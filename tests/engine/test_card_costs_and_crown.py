@@ -171,3 +171,38 @@ def test_PRJ_68_a_bad_per_count_share_is_refused_at_setup_naming_the_key(params,
     with pytest.raises(api.IllegalAction) as e:
         api.new_game(api.Config(players=2, params=params), seed=1)
     assert (e.value.code, e.value.rule) == ("bad_config", "PRJ-31") and words in e.value.message, e.value.message
+
+
+def with_treasure_by_players(folder, text: str) -> str:
+    import shutil
+    from pax_hispanica.rulesets import DATA
+    shutil.copytree(DATA / "reference", folder)
+    toml = folder / "ruleset.toml"
+    toml.write_text(toml.read_text() + "\n" + text + "\n")
+    return str(folder)
+
+
+def test_PRJ_68_ruleset_toml_gives_the_kings_share_by_count_and_a_variant_goes_on_top(tmp_path):
+    folder = with_treasure_by_players(tmp_path / "r", "[treasure.by_players.5]\nkings_crown_share = 0")
+    rs = api.load_ruleset(folder)
+    assert rs.kings_share[2:] == (2, 2, 2, 0) and rs.kings_crown_share == 2
+    assert api.parameters(folder, extended=True)["kings_crown_share.5"]["value"] == 0
+    assert api.load_ruleset(folder, {"kings_crown_share.5": 1}).kings_share[2:] == (2, 2, 2, 1)
+    flat = api.load_ruleset(folder, {"kings_crown_share": 3})          # holds at every count (PRJ-31)
+    assert flat.kings_share[2:] == (3, 3, 3, 3) and "kings_crown_share.5" not in flat.params
+    st = api.new_game(api.Config(players=5, ruleset=folder, nations=WITH_SPAIN), seed=2)
+    assert treasure.crown_claim(st, 0, kings_colony(st), {}, 2) == 0
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[treasure.by_players.6]\nkings_crown_share = 0", "[treasure.by_players.6]: a player count is 2 to 5"),
+    ("[treasure.by_players.5]\nkings_crown_share = 21",
+     "[treasure.by_players.5] kings_crown_share must be at least 0 and at most 20"),
+    ("[treasure.by_players.5]\nsmuggler_bribe = 0", "[treasure.by_players.5]"),
+    ("[treasure.by_players.x]\nkings_crown_share = 0", "the player count must be a whole number"),
+])
+def test_PRJ_68_a_bad_treasure_by_players_table_is_refused_naming_it(tmp_path, text, words):
+    folder = with_treasure_by_players(tmp_path / "r", text)
+    with pytest.raises(api.RulesetError) as e:
+        api.load_ruleset(folder)
+    assert "ruleset.toml" in str(e.value) and words in str(e.value), str(e.value)

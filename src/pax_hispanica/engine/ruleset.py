@@ -237,6 +237,11 @@ def _params(raw: Raw) -> Raw:
             params[name] = raw[section][key]
     params["by_players"] = _by_players(fname, raw["setup"].get("by_players", {}), ranges)
     params["ranges"] = ranges
+    for n, over in raw["treasure"].get("by_players", {}).items():     # PRJ-68, as kings_crown_share.<N>
+        if int(n) not in PLAYER_COUNTS:
+            raise RulesetError(f"{fname}: [treasure.by_players.{n}]: a player count is 2 to 5")
+        _in_range(f"{fname}: [treasure.by_players.{n}]", "kings_crown_share", over["kings_crown_share"], ranges)
+        params[f"{KINGS_SHARE}{int(n)}"] = over["kings_crown_share"]
     return params
 
 
@@ -393,7 +398,9 @@ def variant(base: Ruleset, overrides: Raw) -> Ruleset:
         raise RulesetError(f"parameter start_zone: unknown zone {changed['start_zone']!r}")
     rs = copy.copy(base)
     per_count = {k: v for k, v in overrides.items() if k.startswith(KINGS_SHARE)}
-    params = {**base.params, **changed, **costs, **per_count}
+    kept = {k: v for k, v in base.params.items()          # an override of kings_crown_share holds at every count
+            if not ("kings_crown_share" in changed and k.startswith(KINGS_SHARE))}
+    params = {**kept, **changed, **costs, **per_count}
     params["by_players"] = {n: {k: v for k, v in over.items() if k not in changed}
                             for n, over in base.params["by_players"].items()}
     rs.params = params
@@ -549,7 +556,8 @@ def build_ruleset(name: str, files: Files) -> Ruleset:
     rs.board_size, rs.zone_pos = m.board, m.pos
     rs.zone_cols = [tuple(c for c, cz in enumerate(rs.col_zone) if cz == z) for z in range(len(rs.zone_ids))]
     rs.market_entries = _entries(files["market.toml"])
-    rs.kings_share = (params["kings_crown_share"],) * (max(PLAYER_COUNTS) + 1)
+    rs.kings_share = tuple(params.get(f"{KINGS_SHARE}{n}", params["kings_crown_share"])
+                           for n in range(max(PLAYER_COUNTS) + 1))
     for key, value in params.items():      # parameters as plain attributes: rs.chest_cap without __getattr__
         rs.__dict__.setdefault(key, value)
     return rs
