@@ -163,10 +163,11 @@ def cover(entries: Iterable[tuple[str, dict]], cov: Coverage | None = None) -> C
 
 
 def cover_record(rid: str, record: dict, cov: Coverage) -> None:
+    version = record.get("ruleset_version")              # PRJ-50: a record replays under its own version
     if "scenario" in record:
-        game = api.Game.from_scenario(record["scenario"])
+        game = api.Game.from_scenario(record["scenario"], ruleset_version=version)
     else:
-        game = api.Game.new(record["config"], record["seed"])
+        game = api.Game.new(record["config"], record["seed"], ruleset_version=version)
     if record["config"].get("params"):
         cov.add("witnessed", "PRJ-31", rid)              # a variant: the overrides are recorded and replayed
     st = game.state

@@ -15,7 +15,8 @@ from pax_hispanica.cli import app as cli_app
 from pax_hispanica.engine import treasure
 from pax_hispanica.sim import tune, tune_report
 
-CHEAP = {"card_cost.obispado": 1, "card_cost.secretario": 0}
+CHEAP = {"card_cost.obispado": 1, "card_cost.secretario": 0}    # reference-5's costs (PRJ-69)
+DEAR = {"card_cost.obispado": 3, "card_cost.secretario": 2}
 WITH_SPAIN = ["spanish", "english", "french", "dutch", "courland"]
 
 
@@ -37,30 +38,33 @@ def copies(rs, entry: str) -> list[str]:
 # ---- PRJ-67 -------------------------------------------------------------------------------------
 
 def test_PRJ_67_a_card_cost_sets_every_copy_of_that_card_and_nothing_else():
-    base, cheap = api.load_ruleset("reference"), api.load_ruleset("reference", CHEAP)
-    assert [base.cards[c].cost for c in copies(base, "obispado")] == [2, 2]
-    assert [cheap.cards[c].cost for c in copies(cheap, "obispado")] == [1, 1]
-    assert [cheap.cards[c].cost for c in copies(cheap, "secretario")] == [0, 0, 0]
+    base, dear = api.load_ruleset("reference"), api.load_ruleset("reference", DEAR)
+    assert [base.cards[c].cost for c in copies(base, "obispado")] == [1, 1]      # market.toml (PRJ-69)
+    assert [dear.cards[c].cost for c in copies(dear, "obispado")] == [3, 3]
+    assert [dear.cards[c].cost for c in copies(dear, "secretario")] == [2, 2, 2]
     others = [c for c in base.cards if c not in copies(base, "obispado") + copies(base, "secretario")]
-    assert others and all(cheap.cards[c] == base.cards[c] for c in others)
-    assert base.cards["obispado-1"].cost == 2          # the ruleset itself is untouched
-    assert cheap.overrides == CHEAP and cheap.params["card_cost.obispado"] == 1
+    assert others and all(dear.cards[c] == base.cards[c] for c in others)
+    assert base.cards["obispado-1"].cost == 1          # the ruleset itself is untouched
+    assert dear.overrides == DEAR and dear.params["card_cost.obispado"] == 3
 
 
 def test_PRJ_67_the_game_charges_the_overridden_cost_and_the_record_replays():
+    cheaper = {"card_cost.obispado": 0, "card_cost.galeon": 1}     # market.toml: $1 and $2
+    base = api.load_ruleset("reference")
+    assert base.cards["obispado-1"].cost == 1 and base.cards["galeon-1"].cost == 2
     played = []
     for seed in range(1, 40):
-        g = heuristic_game(api.Config(players=4, params=CHEAP), seed)
+        g = heuristic_game(api.Config(players=4, params=cheaper), seed)
         played = [e for e in g.events if e["type"] == "CardPlayed"
-                  and e["card"].rsplit("-", 1)[0] in ("obispado", "secretario")]
-        if {e["card"].rsplit("-", 1)[0] for e in played} == {"obispado", "secretario"}:
+                  and e["card"].rsplit("-", 1)[0] in ("obispado", "galeon")]
+        if {e["card"].rsplit("-", 1)[0] for e in played} == {"obispado", "galeon"}:
             break
-    assert {e["card"].rsplit("-", 1)[0] for e in played} == {"obispado", "secretario"}
+    assert {e["card"].rsplit("-", 1)[0] for e in played} == {"obispado", "galeon"}
     for e in played:
-        assert e["cost"] == CHEAP[f"card_cost.{e['card'].rsplit('-', 1)[0]}"], e
+        assert e["cost"] == cheaper[f"card_cost.{e['card'].rsplit('-', 1)[0]}"], e
     again = api.replay(json.loads(json.dumps(g.record)))
     assert api.snapshot(again.state) == api.snapshot(g.state)
-    assert api.view(g.state, 0)["ruleset_params"] == CHEAP          # public, as every variant (PRJ-31)
+    assert api.view(g.state, 0)["ruleset_params"] == cheaper        # public, as every variant (PRJ-31)
 
 
 @pytest.mark.parametrize("params, words", [
@@ -84,14 +88,15 @@ def test_PRJ_67_the_costs_are_listed_with_their_range_by_the_api_and_paxh_rules(
     table = api.parameters(extended=True)
     rs = api.load_ruleset("reference")
     assert {k for k in table if k.startswith("card_cost.")} == {f"card_cost.{e}" for e in rs.market_entries}
-    assert table["card_cost.obispado"] == {"value": 2, "type": "int", "range": [0, 6]}
-    assert api.parameters("reference", CHEAP, extended=True)["card_cost.secretario"]["value"] == 0
+    assert table["card_cost.obispado"] == {"value": 1, "type": "int", "range": [0, 6]}
+    assert api.parameters("reference", DEAR, extended=True)["card_cost.secretario"]["value"] == 2
     assert not any(k.startswith("card_cost.") for k in api.parameters())      # PRJ-31's list as it was
     out = CliRunner().invoke(cli_app, ["rules", "--params"]).output
-    assert any(line.split()[:3] == ["card_cost.obispado", "int", "2"] and line.split()[-1] == "0..6"
+    assert any(line.split()[:3] == ["card_cost.obispado", "int", "1"] and line.split()[-1] == "0..6"
                for line in out.splitlines()), out
-    assert api.card_catalogue("reference", CHEAP)["obispado-1"]["cost"] == 1
-    assert api.card_catalogue("reference")["obispado-1"]["cost"] == 2
+    assert api.card_catalogue("reference", DEAR)["obispado-1"]["cost"] == 3
+    assert api.card_catalogue("reference")["obispado-1"]["cost"] == 1
+    assert api.card_catalogue("reference", version="reference-4")["obispado-1"]["cost"] == 2
 
 
 def test_PRJ_67_a_version_table_entry_may_change_a_cards_cost():
@@ -106,12 +111,12 @@ def test_PRJ_67_a_version_table_entry_may_change_a_cards_cost():
 def test_PRJ_67_the_tuner_searches_a_cost_only_when_named_and_writes_it_to_market_toml(tmp_path):
     assert not any("." in k for k in tune.search_space())
     space = tune.search_space(names=["card_cost.obispado"], ranges={"card_cost.obispado": (0, 3)})
-    assert space == {"card_cost.obispado": {"low": 0, "high": 3, "value": 2}}
+    assert space == {"card_cost.obispado": {"low": 0, "high": 3, "value": 1}}
     with pytest.raises(ValueError):
         tune.search_space(names=["card_cost.obispado"], ranges={"card_cost.obispado": (0, 7)})
-    dest = tune_report.write_ruleset("reference", {**CHEAP, "start_money": 7}, tmp_path / "tuned")
+    dest = tune_report.write_ruleset("reference", {**DEAR, "start_money": 7}, tmp_path / "tuned")
     rs = api.load_ruleset(str(dest))
-    assert rs.cards["obispado-2"].cost == 1 and rs.cards["secretario-3"].cost == 0 and rs.start_money == 7
+    assert rs.cards["obispado-2"].cost == 3 and rs.cards["secretario-3"].cost == 2 and rs.start_money == 7
     assert rs.cards["galeon-1"].cost == api.load_ruleset("reference").cards["galeon-1"].cost
 
 
@@ -130,14 +135,15 @@ def test_PRJ_68_the_kings_share_is_the_one_of_the_games_player_count(players):
     assert st.rs.kings_share[players] == share
     # the Crown claims one Chest of every `share` the Spanish load from the King's colonies (PRJ-30)
     assert treasure.crown_claim(st, 0, c, {}, 4) == (4 // share if share else 0)
-    plain = api.new_game(api.Config(players=players, nations=WITH_SPAIN[:players]), seed=5)
-    assert treasure.crown_claim(plain, 0, c, {}, 4) == 2                   # off: 1 of every 2
+    old = api.new_game(api.Config(players=players, nations=WITH_SPAIN[:players]), seed=5, ruleset_version="reference-4")
+    assert treasure.crown_claim(old, 0, c, {}, 4) == 2                     # reference-4: 1 of every 2 at every count
 
 
-def test_PRJ_68_off_in_the_reference_and_an_override_of_kings_crown_share_holds_at_every_count():
-    assert api.load_ruleset("reference").kings_share[2:] == (2, 2, 2, 2)
-    rs = api.load_ruleset("reference", {"kings_crown_share": 3, "kings_crown_share.5": 0})
-    assert rs.kings_share[2:] == (3, 3, 3, 0) and rs.kings_crown_share == 3
+def test_PRJ_68_off_in_reference_4_and_an_override_of_kings_crown_share_holds_at_every_count():
+    assert api.load_ruleset("reference-4").kings_share[2:] == (2, 2, 2, 2)
+    assert api.load_ruleset("reference").kings_share[2:] == (2, 2, 2, 0)       # reference-5 (PRJ-69)
+    rs = api.load_ruleset("reference", {"kings_crown_share": 3, "kings_crown_share.4": 0})
+    assert rs.kings_share[2:] == (3, 3, 0, 3) and rs.kings_crown_share == 3
     table = api.parameters("reference", {"kings_crown_share.2": 1}, extended=True)
     assert table["kings_crown_share.2"] == {"value": 1, "type": "int", "range": [0, 20]}
     assert table["kings_crown_share.3"]["value"] == 2
@@ -183,22 +189,22 @@ def with_treasure_by_players(folder, text: str) -> str:
 
 
 def test_PRJ_68_ruleset_toml_gives_the_kings_share_by_count_and_a_variant_goes_on_top(tmp_path):
-    folder = with_treasure_by_players(tmp_path / "r", "[treasure.by_players.5]\nkings_crown_share = 0")
+    folder = with_treasure_by_players(tmp_path / "r", "[treasure.by_players.3]\nkings_crown_share = 1")
     rs = api.load_ruleset(folder)
-    assert rs.kings_share[2:] == (2, 2, 2, 0) and rs.kings_crown_share == 2
-    assert api.parameters(folder, extended=True)["kings_crown_share.5"]["value"] == 0
-    assert api.load_ruleset(folder, {"kings_crown_share.5": 1}).kings_share[2:] == (2, 2, 2, 1)
+    assert rs.kings_share[2:] == (2, 1, 2, 0) and rs.kings_crown_share == 2     # 5: the reference's own (PRJ-69)
+    assert api.parameters(folder, extended=True)["kings_crown_share.3"]["value"] == 1
+    assert api.load_ruleset(folder, {"kings_crown_share.3": 4}).kings_share[2:] == (2, 4, 2, 0)
     flat = api.load_ruleset(folder, {"kings_crown_share": 3})          # holds at every count (PRJ-31)
-    assert flat.kings_share[2:] == (3, 3, 3, 3) and "kings_crown_share.5" not in flat.params
-    st = api.new_game(api.Config(players=5, ruleset=folder, nations=WITH_SPAIN), seed=2)
-    assert treasure.crown_claim(st, 0, kings_colony(st), {}, 2) == 0
+    assert flat.kings_share[2:] == (3, 3, 3, 3) and not any(k.startswith("kings_crown_share.") for k in flat.params)
+    st = api.new_game(api.Config(players=3, ruleset=folder, nations=WITH_SPAIN[:3]), seed=2)
+    assert treasure.crown_claim(st, 0, kings_colony(st), {}, 2) == 2
 
 
 @pytest.mark.parametrize("text, words", [
     ("[treasure.by_players.6]\nkings_crown_share = 0", "[treasure.by_players.6]: a player count is 2 to 5"),
-    ("[treasure.by_players.5]\nkings_crown_share = 21",
-     "[treasure.by_players.5] kings_crown_share must be at least 0 and at most 20"),
-    ("[treasure.by_players.5]\nsmuggler_bribe = 0", "[treasure.by_players.5]"),
+    ("[treasure.by_players.3]\nkings_crown_share = 21",
+     "[treasure.by_players.3] kings_crown_share must be at least 0 and at most 20"),
+    ("[treasure.by_players.3]\nsmuggler_bribe = 0", "[treasure.by_players.3]"),
     ("[treasure.by_players.x]\nkings_crown_share = 0", "the player count must be a whole number"),
 ])
 def test_PRJ_68_a_bad_treasure_by_players_table_is_refused_naming_it(tmp_path, text, words):
