@@ -56,6 +56,9 @@ EXEMPT: dict[str, str] = {
               "market.toml's and no corpus game overrides one: tests/engine/test_card_costs_and_crown.py",
     "PRJ-68": "a variant, off in the reference (no kings_crown_share.<N>), and no corpus game sets it: "
               "tests/engine/test_card_costs_and_crown.py (test_PRJ_68_...)",
+    "PRJ-69": "the reference's data (market.toml's two costs, ruleset.toml's [treasure.by_players.5]), "
+              "charged under PLY-1 and claimed under PRJ-30, so no event cites it: "
+              "tests/engine/test_card_costs_and_crown.py (test_PRJ_69_...), tests/engine/test_versions.py",
     "PRJ-70": "only the RL layer supplies a draw's outcomes (rl/openspiel.py, chance=\"events\"); a game "
               "played by the engine's generator never does: tests/rl/test_openspiel.py, tests/engine/test_chance_seam.py",
     "PRJ-73": "the web server's accounts apply it (web/ratelimit.py, web/routes/accounts.py); no engine "

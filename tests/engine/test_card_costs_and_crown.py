@@ -212,3 +212,21 @@ def test_PRJ_68_a_bad_treasure_by_players_table_is_refused_naming_it(tmp_path, t
     with pytest.raises(api.RulesetError) as e:
         api.load_ruleset(folder)
     assert "ruleset.toml" in str(e.value) and words in str(e.value), str(e.value)
+
+
+# ---- PRJ-69 -------------------------------------------------------------------------------------
+
+def test_PRJ_69_reference_5_has_the_cheaper_cards_and_no_kings_share_with_5_players():
+    now, old = api.load_ruleset("reference"), api.load_ruleset("reference-4")
+    assert now.version == "reference-5" and old.version == "reference-4" and old.overrides == {}
+    assert (now.cards["obispado-1"].cost, now.cards["secretario-1"].cost) == (1, 0)
+    assert (old.cards["obispado-1"].cost, old.cards["secretario-1"].cost) == (2, 1)
+    assert now.kings_share[2:] == (2, 2, 2, 0) and old.kings_share[2:] == (2, 2, 2, 2)
+    differ = {c for c in now.cards if now.cards[c] != old.cards[c]}
+    assert differ == set(copies(now, "obispado") + copies(now, "secretario"))
+    assert {k: v for k, v in now.params.items() if old.params.get(k) != v} == {"kings_crown_share.5": 0}
+    for players in (2, 5):      # a reference-4 game still claims 1 of every 2 with 5 players
+        st = api.new_game(api.Config(players=players, nations=WITH_SPAIN[:players]), 3, ruleset_version="reference-4")
+        assert treasure.crown_claim(st, 0, kings_colony(st), {}, 2) == 1
+        st = api.new_game(api.Config(players=players, nations=WITH_SPAIN[:players]), 3)
+        assert treasure.crown_claim(st, 0, kings_colony(st), {}, 2) == (1 if players == 2 else 0)
