@@ -181,6 +181,7 @@ def test_PRJ_68_a_bad_per_count_share_is_refused_at_setup_naming_the_key(params,
 
 def with_treasure_by_players(folder, text: str) -> str:
     import shutil
+
     from pax_hispanica.rulesets import DATA
     shutil.copytree(DATA / "reference", folder)
     toml = folder / "ruleset.toml"

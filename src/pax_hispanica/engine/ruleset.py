@@ -556,8 +556,8 @@ def build_ruleset(name: str, files: Files) -> Ruleset:
     rs.board_size, rs.zone_pos = m.board, m.pos
     rs.zone_cols = [tuple(c for c, cz in enumerate(rs.col_zone) if cz == z) for z in range(len(rs.zone_ids))]
     rs.market_entries = _entries(files["market.toml"])
-    rs.kings_share = tuple(params.get(f"{KINGS_SHARE}{n}", params["kings_crown_share"])
-                           for n in range(max(PLAYER_COUNTS) + 1))
+    flat: int = params["kings_crown_share"]
+    rs.kings_share = tuple(int(params.get(f"{KINGS_SHARE}{n}", flat)) for n in range(max(PLAYER_COUNTS) + 1))
     for key, value in params.items():      # parameters as plain attributes: rs.chest_cap without __getattr__
         rs.__dict__.setdefault(key, value)
     return rs
