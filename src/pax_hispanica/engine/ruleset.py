@@ -376,19 +376,18 @@ def _with_card_costs(rs: Ruleset, costs: Raw) -> None:
     rs.cards = cards
 
 
-def variant(base: Ruleset, overrides: Raw) -> Ruleset:
-    """A copy of a ruleset with some parameters replaced (PRJ-31; `overrides` already passed
-    check_params); an override is the value for every player count (it also replaces that
-    key in [setup.by_players]). Built anew each call: the loader caches it."""
-    changed = {k: v for k, v in overrides.items() if not k.startswith((CARD_COST, KINGS_SHARE))}
-    costs = {k: v for k, v in overrides.items() if k.startswith(CARD_COST)}
-    shares = {int(k[len(KINGS_SHARE):]): v for k, v in overrides.items() if k.startswith(KINGS_SHARE)}
+def _check_shares(base: Ruleset, shares: dict[int, Any]) -> None:
+    """PRJ-68: each `kings_crown_share.<N>` within kings_crown_share's range."""
     lo, hi = base.params["ranges"]["kings_crown_share"]
     for n, value in shares.items():
         if not lo <= value <= hi:
             raise RulesetError(f"parameter {KINGS_SHARE}{n} must be at least {lo} and at most {hi} (the range of "
                                f"kings_crown_share, [{lo}, {hi}]), not {short(value)}")
-    for key, value in changed.items():          # PRJ-31: every number within the ruleset's range
+
+
+def _check_numbers(base: Ruleset, changed: Raw) -> None:
+    """PRJ-31: every number within the ruleset's range; a start zone of the map."""
+    for key, value in changed.items():
         if key in base.params["ranges"]:
             lo, hi = base.params["ranges"][key]
             if not lo <= value <= hi:
@@ -396,8 +395,26 @@ def variant(base: Ruleset, overrides: Raw) -> Ruleset:
                                    f"[{lo}, {hi}]), not {short(value)}")
     if "start_zone" in changed and changed["start_zone"] not in base.zone_index:
         raise RulesetError(f"parameter start_zone: unknown zone {changed['start_zone']!r}")
-    rs = copy.copy(base)
+
+
+def _kings_shares(base: Ruleset, changed: Raw, shares: dict[int, int]) -> tuple[int, ...]:
+    """PRJ-68: the King's share by player count: a kings_crown_share override at every count,
+    then each `kings_crown_share.<N>`."""
+    flat = changed.get("kings_crown_share")
+    return tuple(shares.get(n, base.kings_share[n] if flat is None else flat) for n in range(len(base.kings_share)))
+
+
+def variant(base: Ruleset, overrides: Raw) -> Ruleset:
+    """A copy of a ruleset with some parameters replaced (PRJ-31; `overrides` already passed
+    check_params); an override is the value for every player count (it also replaces that
+    key in [setup.by_players]). Built anew each call: the loader caches it."""
+    changed = {k: v for k, v in overrides.items() if not k.startswith((CARD_COST, KINGS_SHARE))}
+    costs = {k: v for k, v in overrides.items() if k.startswith(CARD_COST)}
     per_count = {k: v for k, v in overrides.items() if k.startswith(KINGS_SHARE)}
+    shares = {int(k[len(KINGS_SHARE):]): v for k, v in per_count.items()}
+    _check_shares(base, shares)
+    _check_numbers(base, changed)
+    rs = copy.copy(base)
     kept = {k: v for k, v in base.params.items()          # an override of kings_crown_share holds at every count
             if not ("kings_crown_share" in changed and k.startswith(KINGS_SHARE))}
     params = {**kept, **changed, **costs, **per_count}
@@ -409,9 +426,7 @@ def variant(base: Ruleset, overrides: Raw) -> Ruleset:
     if costs:
         _with_card_costs(rs, costs)
     if "kings_crown_share" in changed or shares:
-        flat = changed.get("kings_crown_share")
-        rs.kings_share = tuple(shares.get(n, base.kings_share[n] if flat is None else flat)
-                               for n in range(len(base.kings_share)))
+        rs.kings_share = _kings_shares(base, changed, shares)
     return rs
 
 
