@@ -54,6 +54,13 @@ EXEMPT: dict[str, str] = {
               "written), so no event shows it: tests/engine/test_cycle.py (test_CYC_2_PRJ_57_...)",
     "PRJ-65": "engine/view.py applies it to a view a trusted reader asks for (copy=False); no event cites "
               "it: tests/engine/test_fast_views.py",
+    "PRJ-67": "the loader applies it (engine/ruleset.py, variant) before setup; the reference's costs are "
+              "market.toml's and no corpus game overrides one: tests/engine/test_card_costs_and_crown.py",
+    "PRJ-68": "a variant, off in the reference (no kings_crown_share.<N>), and no corpus game sets it: "
+              "tests/engine/test_card_costs_and_crown.py (test_PRJ_68_...)",
+    "PRJ-69": "the reference's data (market.toml's two costs, ruleset.toml's [treasure.by_players.5]), "
+              "charged under PLY-1 and claimed under PRJ-30, so no event cites it: "
+              "tests/engine/test_card_costs_and_crown.py (test_PRJ_69_...), tests/engine/test_versions.py",
     "PRJ-70": "only the RL layer supplies a draw's outcomes (rl/openspiel.py, chance=\"events\"); a game "
               "played by the engine's generator never does: tests/rl/test_openspiel.py, tests/engine/test_chance_seam.py",
     "PRJ-73": "the web server's accounts apply it (web/ratelimit.py, web/routes/accounts.py); no engine "
@@ -161,10 +168,11 @@ def cover(entries: Iterable[tuple[str, dict]], cov: Coverage | None = None) -> C
 
 
 def cover_record(rid: str, record: dict, cov: Coverage) -> None:
+    version = record.get("ruleset_version")              # PRJ-50: a record replays under its own version
     if "scenario" in record:
-        game = api.Game.from_scenario(record["scenario"])
+        game = api.Game.from_scenario(record["scenario"], ruleset_version=version)
     else:
-        game = api.Game.new(record["config"], record["seed"])
+        game = api.Game.new(record["config"], record["seed"], ruleset_version=version)
     if record["config"].get("params"):
         cov.add("witnessed", "PRJ-31", rid)              # a variant: the overrides are recorded and replayed
     st = game.state

@@ -21,7 +21,7 @@ from .engine.decisions import DECISIONS as _DECISIONS, describe as _describe
 from .engine.errors import IllegalAction, short
 from .engine.flow import acting as _acting
 from .engine.rules import RULES
-from .engine.ruleset import RulesetError, Rulesets, parameter_names
+from .engine.ruleset import CARD_COST_RANGE, RulesetError, Rulesets, card_cost_params, kings_share_params, parameter_names
 from .engine.keys import derived_seed
 from .engine.knowledge import known_cards as _known_cards
 from .engine.view_index import ViewIndex, index
@@ -293,9 +293,11 @@ def known_cards(view: JsonDict, events: list[Event]) -> JsonDict:
     return _known_cards(view, events, _rulesets(view.get("ruleset_version")))
 
 
-def card_catalogue(ruleset: str = "reference") -> dict[str, JsonDict]:
-    """Every card of a ruleset as public data: name, deck, cost, conditions, effects, target."""
-    rs = load_ruleset(ruleset)
+def card_catalogue(ruleset: str = "reference", params: JsonDict | None = None,
+                   version: str | None = None) -> dict[str, JsonDict]:
+    """Every card of a ruleset as public data: name, deck, cost, conditions, effects, target;
+    with a variant's `params` and at `version` (PRJ-50), whose costs may differ (PRJ-67)."""
+    rs = load_ruleset(ruleset, params, version=version)
     return {cid: {"id": c.id, "name": c.name, "deck": c.deck, "cost": c.cost, "requires": dict(c.requires),
                   "effects": [dict(e) for e in c.effects], "bespoke": c.bespoke, "target": c.target}
             for cid, c in rs.cards.items()}
@@ -315,13 +317,21 @@ def board_layout(ruleset: str = "reference") -> JsonDict:
 
 
 def parameters(ruleset: str = "reference", params: JsonDict | None = None,
-               version: str | None = None) -> dict[str, JsonDict]:
+               version: str | None = None, extended: bool = False) -> dict[str, JsonDict]:
     """The numbers a variant may override (PRJ-31): name -> {"value", "type", "range"} in this
-    ruleset (at `version`, PRJ-50); "range" is [least, most] for a whole number, None for a name."""
+    ruleset (at `version`, PRJ-50); "range" is [least, most] for a whole number, None for a name.
+    With `extended`, also each Market card's cost, `card_cost.<card id>` (PRJ-67), and the King's
+    share by player count, `kings_crown_share.<N>` (PRJ-68), after them."""
     rs = load_ruleset(ruleset, params, version=version)
     ranges = rs.params["ranges"]
-    return {k: {"value": rs.params[k], "type": t, "range": list(ranges[k]) if k in ranges else None}
-            for k, t in parameter_names().items()}
+    out = {k: {"value": rs.params[k], "type": t, "range": list(ranges[k]) if k in ranges else None}
+           for k, t in parameter_names().items()}
+    if extended:
+        out.update({k: {"value": v, "type": "int", "range": list(CARD_COST_RANGE)}
+                    for k, v in card_cost_params(rs).items()})
+        out.update({k: {"value": v, "type": "int", "range": list(ranges["kings_crown_share"])}
+                    for k, v in kings_share_params(rs).items()})
+    return out
 
 
 def is_over(state: State) -> bool:

@@ -36,6 +36,7 @@ from .engine.ruleset import (
     Ruleset,
     RulesetError,
     build_ruleset,
+    card_cost_params,
     check_params,
     parameter_names,
     parameter_types,
@@ -43,7 +44,7 @@ from .engine.ruleset import (
 )
 
 __all__ = ["DATA", "FILE_NAMES", "PARAMS", "Ruleset", "RulesetError", "UnknownVersion", "Version",
-           "VERSIONS_FILE", "check_params", "folder_of", "load_ruleset", "parameter_names", "parameter_types",
+           "VERSIONS_FILE", "card_cost_params", "check_params", "folder_of", "load_ruleset", "parameter_names", "parameter_types",
            "read_files", "version_list", "versions"]
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -88,6 +89,8 @@ def load_ruleset(name: str = "reference", params: Raw | None = None, version: st
         return _by_name(name)      # no path lookup once loaded: states are rebuilt often (ISMCTS)
     if not isinstance(params, dict) or len(params) > len(parameter_types()):
         check_params(params)       # refused before anything is sorted or hashed
+    if any(v is True or v is False for v in params.values()):
+        check_params(params)       # no parameter is a bool; True == 1 would hit the cache of a 1
     try:
         key = tuple(sorted(params.items()))
         hash(key)

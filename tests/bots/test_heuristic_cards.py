@@ -13,7 +13,7 @@ NATIONS = ["dutch", "english", "french"]          # seat 0 SMUGGLER, 1 PRIVATEER
 
 
 def _play_position(hand, money=3, colonies=None, sites=None, rebels=None, fleet=None, others=None,
-                   cycle=2, tableau=None):
+                   cycle=2, tableau=None, params=None):
     me = {"money": money, "hand": hand}
     if fleet:
         me["fleet"] = fleet
@@ -26,7 +26,7 @@ def _play_position(hand, money=3, colonies=None, sites=None, rebels=None, fleet=
         position["sites"] = sites
     if rebels:
         position["rebels"] = rebels
-    return scenario(position, players=3, nations=NATIONS)
+    return scenario(position, players=3, nations=NATIONS, params=params)
 
 
 def _choice(g: api.Game) -> dict:
@@ -102,8 +102,15 @@ def test_HND_2_secretario_is_played_when_it_keeps_a_valuable_card_from_being_sol
 
 
 def test_HND_2_secretario_is_kept_when_the_hand_is_within_the_limit():
-    action = _choice(_play_position(["secretario-1", "grandeza-1"], money=1))
+    # at $1, its cost before reference-5 (PRJ-67: card_cost.secretario), a limit not needed is not worth it
+    action = _choice(_play_position(["secretario-1", "grandeza-1"], money=1, params={"card_cost.secretario": 1}))
     assert not _plays(action, "secretario-1")
+
+
+def test_HND_2_PRJ_69_secretario_at_no_cost_is_played_even_within_the_limit():
+    # reference-5's $0 (PRJ-69): a higher limit for nothing is worth playing (docs/bots.md, "reference-5 candidate")
+    action = _choice(_play_position(["secretario-1", "grandeza-1"], money=1))
+    assert _plays(action, "secretario-1")
 
 
 # -- Obispado (place_cathedral, GDS-3, LAB-1, GDS-4) ------------------------------------------
@@ -118,9 +125,17 @@ def test_GDS_4_obispado_is_played_where_our_vacant_colony_has_no_labour_source()
 
 
 def test_GDS_4_obispado_is_kept_when_our_colonies_are_worked_by_citizens():
+    # at $2, its cost before reference-5 (PRJ-67: card_cost.obispado)
+    colonies = {"florida.san_agustin": {"owner": 0, "labour": "citizen", "chests": 0}}
+    action = _choice(_play_position(["obispado-1"], colonies=colonies, params={"card_cost.obispado": 2}))
+    assert not _plays(action, "obispado-1")
+
+
+def test_GDS_4_PRJ_69_obispado_at_1_is_played_even_where_our_colonies_are_worked_by_citizens():
+    # reference-5's $1 (PRJ-69): the Cathedral's Citizens are worth more to the bot than $1
     colonies = {"florida.san_agustin": {"owner": 0, "labour": "citizen", "chests": 0}}
     action = _choice(_play_position(["obispado-1"], colonies=colonies))
-    assert not _plays(action, "obispado-1")
+    assert _plays(action, "obispado-1")
 
 
 # -- Milicia (remove_rebels, LAB-4) -----------------------------------------------------------

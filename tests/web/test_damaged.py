@@ -219,7 +219,7 @@ def test_a_game_made_by_the_old_generator_is_reported_never_replayed(database_ur
 def test_PRJ_37_a_game_of_an_earlier_reference_ruleset_is_reported_never_replayed(database_url, old):
     """A stored game whose row names reference-1 (the reference before PRJ-37, refused) or a
     version this engine does not have is damaged with the reason and the versions it plays
-    (PRJ-50), its rows kept: it is never replayed under reference-4's numbers. (A reference-2
+    (PRJ-50), its rows kept: it is never replayed under the current numbers. (A reference-2
     game continues: tests/web/test_versions_web.py.)"""
     g = played_game(database_url)
     sql(database_url, "UPDATE games SET ruleset_version = :v WHERE id = :g", v=old, g=g["game"])
@@ -228,7 +228,7 @@ def test_PRJ_37_a_game_of_an_earlier_reference_ruleset_is_reported_never_replaye
         r = c.get(f"/api/view/{g['spectator']}")
         assert r.status_code == 409 and r.json()["error"]["code"] == "damaged_game"
         msg = r.json()["error"]["message"]
-        assert old in msg and "reference-4" in msg and "PRJ-37" in msg, msg
+        assert old in msg and "reference-5" in msg and "PRJ-37" in msg, msg
         assert "reference-2 (reference-3 with prestige_to_win=25)" in msg, msg
     assert rows(database_url, g["game"]) == before
     out = CliRunner().invoke(cli_app, ["db", "check", "--database-url", database_url, "-q"])

@@ -107,6 +107,12 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-58": ("PRJ", "The reference lets a PLUNDER fleet load its own colonies (PRJ-38's variant, reference-4)"),
     # applied by engine/view.py when a trusted reader asks for it (view(..., copy=False)), never in a game's events
     "PRJ-65": ("PRJ", "A shared view for trusted readers: the same view, sharing the state's lists and the view cache's board"),
+    # the loader's parameters (engine/ruleset.py: card_cost.<id>), applied where PLY-1 charges a card's cost
+    "PRJ-67": ("PRJ", "A Market card's cost is a ruleset number: card_cost.<card id>, 0 to 6"),
+    # a variant rule (kings_crown_share.<N>), off in the reference, applied by PRJ-30's claim
+    "PRJ-68": ("PRJ", "Variant: the King's share by player count (kings_crown_share.<N>)"),
+    # the reference's data (market.toml, ruleset.toml's [treasure.by_players.5]), applied by PLY-1 and PRJ-30
+    "PRJ-69": ("PRJ", "reference-5: Obispado $1, Secretario de Indias $0, no King's share with 5 players"),
     # applied by the RL layer's explicit chance nodes (rl/openspiel.py) through rng.draw's seam, never in a game's events
     "PRJ-70": ("PRJ", "Explicit chance: a draw's outcomes may be supplied, one 1/n choice per die roll, place or shuffled position"),
     # applied by the web server's accounts (web/ratelimit.py, web/routes/accounts.py), never by the engine

@@ -16,6 +16,7 @@ those that join entries or files: zones a sea names, a nation's home colony, ran
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -38,14 +39,24 @@ from .ruleset_schema import (
 from .schema import first_problem
 from .vocab import Deck
 
-__all__ = ["BESPOKE", "EFFECTS", "FILE_NAMES", "LEGALITIES", "PARAMS", "SITE_KINDS", "STR_CHOICES", "Card",
-           "Ruleset", "RulesetError", "Rulesets", "build_ruleset", "check_params", "parameter_names",
+__all__ = ["BESPOKE", "CARD_COST", "CARD_COST_RANGE", "EFFECTS", "FILE_NAMES", "KINGS_SHARE", "LEGALITIES",
+           "PARAMS", "PLAYER_COUNTS", "SITE_KINDS", "STR_CHOICES", "Card", "Ruleset", "RulesetError", "Rulesets",
+           "build_ruleset", "card_cost_params", "check_params", "kings_share_params", "parameter_names",
            "parameter_types", "variant"]
 
 Raw = dict[str, Any]          # a TOML table, its shape already checked by ruleset_schema
 Files = Mapping[str, Raw]     # a ruleset folder's files, parsed: file name -> its top-level table
 # The files of a ruleset folder, in the order they are checked (ruleset_schema.FILES declares each one's shape).
 FILE_NAMES = ("ruleset.toml", "map.toml", "nations.toml", "market.toml", "haven.toml", "battle.toml")
+# PRJ-67: a Market card's cost as a parameter, `card_cost.<card id>` (the id of its market.toml
+# entry, every copy alike), within CARD_COST_RANGE, like the numbers of ruleset.toml.
+CARD_COST = "card_cost."
+CARD_COST_RANGE = (0, 6)
+MAX_CARD_COSTS = 64            # at most this many card costs in one table of overrides
+# PRJ-68: the King's share by player count, `kings_crown_share.<N>` (N players, 2..5): the
+# variant rule "the Crown by player count", off unless given (kings_crown_share at every count).
+KINGS_SHARE = "kings_crown_share."
+PLAYER_COUNTS = (2, 3, 4, 5)
 
 
 class RulesetError(ValueError):
@@ -105,6 +116,12 @@ class Ruleset:
     # derived from col_zone once (build_ruleset; issue 13): zone index -> its colony spaces, in
     # colony order, so a voyage's options look at its zone's colonies, not at every colony
     zone_cols: list[tuple[int, ...]] = field(default_factory=list)
+    # PRJ-67: each market.toml entry's id -> the ids of its copies (a `card_cost.<id>` parameter
+    # sets them all)
+    market_entries: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # PRJ-68: player count -> the King's share (kings_crown_share, or its `kings_crown_share.<N>`
+    # override), read where the Crown claims its Chests; index 0 and 1 unused
+    kings_share: tuple[int, ...] = ()
 
     if TYPE_CHECKING:     # the parameters (ruleset_schema.PARAMS), plain attributes set by build_ruleset;
         # tests/engine/test_types.py checks these names and types against PARAMS
@@ -220,6 +237,11 @@ def _params(raw: Raw) -> Raw:
             params[name] = raw[section][key]
     params["by_players"] = _by_players(fname, raw["setup"].get("by_players", {}), ranges)
     params["ranges"] = ranges
+    for n, over in raw["treasure"].get("by_players", {}).items():     # PRJ-68, as kings_crown_share.<N>
+        if int(n) not in PLAYER_COUNTS:
+            raise RulesetError(f"{fname}: [treasure.by_players.{n}]: a player count is 2 to 5")
+        _in_range(f"{fname}: [treasure.by_players.{n}]", "kings_crown_share", over["kings_crown_share"], ranges)
+        params[f"{KINGS_SHARE}{int(n)}"] = over["kings_crown_share"]
     return params
 
 
@@ -260,6 +282,15 @@ def _cards(fname: str, raw: Raw, deck: Deck, nations: dict[str, Raw]) -> dict[st
     return out
 
 
+def _entries(raw: Raw) -> dict[str, tuple[str, ...]]:
+    """A deck file's entries: entry id -> the ids of its copies (as `_cards` names them)."""
+    out = {}
+    for entry in raw["card"]:
+        copies = entry.get("copies", 1)
+        out[entry["id"]] = (entry["id"],) if copies == 1 else tuple(f"{entry['id']}-{i}" for i in range(1, copies + 1))
+    return out
+
+
 def parameter_types() -> dict[str, type]:
     """Every parameter a variant may override -> its type (the schema, flattened as in Ruleset.params)."""
     return {f"supply_{key}" if section == "supply" else key: typ
@@ -274,9 +305,15 @@ def parameter_names() -> dict[str, str]:
 def check_params(params: Raw) -> Raw:
     """The overrides, validated: known names, the schema's types (PRJ-31)."""
     known = parameter_types()
-    if not isinstance(params, dict) or len(params) > len(known):
+    if not isinstance(params, dict) or len(params) > len(known) + MAX_CARD_COSTS:
         raise RulesetError("parameter overrides must be a table of name = value, each name once")
     for key, value in params.items():
+        if isinstance(key, str) and key.startswith(CARD_COST):
+            _check_card_cost(key, value)
+            continue
+        if isinstance(key, str) and key.startswith(KINGS_SHARE):
+            _check_kings_share(key, value)
+            continue
         if key not in known:
             raise RulesetError(f"unknown parameter {short(key)}; `paxh rules --params` lists them")
         typ = known[key]
@@ -293,12 +330,64 @@ def check_params(params: Raw) -> Raw:
     return dict(params)
 
 
-def variant(base: Ruleset, overrides: Raw) -> Ruleset:
-    """A copy of a ruleset with some parameters replaced (PRJ-31; `overrides` already passed
-    check_params); an override is the value for every player count (it also replaces that
-    key in [setup.by_players]). Built anew each call: the loader caches it."""
-    changed = dict(overrides)
-    for key, value in changed.items():          # PRJ-31: every number within the ruleset's range
+def _check_card_cost(key: str, value: Any) -> None:
+    """PRJ-67: `card_cost.<card id>` = a whole number in CARD_COST_RANGE (the card's id is
+    checked against the ruleset's Market by `variant`)."""
+    cid = key[len(CARD_COST):]
+    if not (0 < len(cid) <= 64 and all(ch.isalnum() or ch == "_" for ch in cid)):
+        raise RulesetError(f"parameter {short(key)}: card_cost.<id> takes the id of a market.toml card")
+    lo, hi = CARD_COST_RANGE
+    if type(value) is not int:
+        raise RulesetError(f"parameter {key} must be int, not {short(value)}")
+    if not lo <= value <= hi:
+        raise RulesetError(f"parameter {key} must be at least {lo} and at most {hi} (a card's cost, PRJ-67), "
+                           f"not {short(value)}")
+
+
+def _check_kings_share(key: str, value: Any) -> None:
+    """PRJ-68: `kings_crown_share.<N>` for N in 2..5 = a whole number (its range, kings_crown_share's,
+    is checked by `variant`)."""
+    if key[len(KINGS_SHARE):] not in {str(n) for n in PLAYER_COUNTS}:
+        raise RulesetError(f"parameter {short(key)}: kings_crown_share.<N> takes a player count N, 2 to 5 (PRJ-68)")
+    if type(value) is not int:
+        raise RulesetError(f"parameter {key} must be int, not {short(value)}")
+
+
+def kings_share_params(rs: Ruleset) -> dict[str, int]:
+    """PRJ-68: `kings_crown_share.<N>` -> the King's share in `rs` with N players."""
+    return {f"{KINGS_SHARE}{n}": rs.kings_share[n] for n in PLAYER_COUNTS}
+
+
+def card_cost_params(rs: Ruleset) -> dict[str, int]:
+    """PRJ-67: `card_cost.<id>` -> the cost in `rs` of each Market card entry (its first copy's)."""
+    return {f"{CARD_COST}{eid}": rs.cards[ids[0]].cost for eid, ids in rs.market_entries.items()}
+
+
+def _with_card_costs(rs: Ruleset, costs: Raw) -> None:
+    """Replace the cost of every copy of each named Market card (PRJ-67), in a new cards table."""
+    cards = dict(rs.cards)
+    for key, cost in costs.items():
+        eid = key[len(CARD_COST):]
+        if eid not in rs.market_entries:
+            raise RulesetError(f"parameter {key}: {eid!r} is not a card of market.toml "
+                               f"(its entries: {', '.join(rs.market_entries)})")
+        for cid in rs.market_entries[eid]:
+            cards[cid] = dataclasses.replace(cards[cid], cost=cost)
+    rs.cards = cards
+
+
+def _check_shares(base: Ruleset, shares: dict[int, Any]) -> None:
+    """PRJ-68: each `kings_crown_share.<N>` within kings_crown_share's range."""
+    lo, hi = base.params["ranges"]["kings_crown_share"]
+    for n, value in shares.items():
+        if not lo <= value <= hi:
+            raise RulesetError(f"parameter {KINGS_SHARE}{n} must be at least {lo} and at most {hi} (the range of "
+                               f"kings_crown_share, [{lo}, {hi}]), not {short(value)}")
+
+
+def _check_numbers(base: Ruleset, changed: Raw) -> None:
+    """PRJ-31: every number within the ruleset's range; a start zone of the map."""
+    for key, value in changed.items():
         if key in base.params["ranges"]:
             lo, hi = base.params["ranges"][key]
             if not lo <= value <= hi:
@@ -306,13 +395,38 @@ def variant(base: Ruleset, overrides: Raw) -> Ruleset:
                                    f"[{lo}, {hi}]), not {short(value)}")
     if "start_zone" in changed and changed["start_zone"] not in base.zone_index:
         raise RulesetError(f"parameter start_zone: unknown zone {changed['start_zone']!r}")
+
+
+def _kings_shares(base: Ruleset, changed: Raw, shares: dict[int, int]) -> tuple[int, ...]:
+    """PRJ-68: the King's share by player count: a kings_crown_share override at every count,
+    then each `kings_crown_share.<N>`."""
+    flat = changed.get("kings_crown_share")
+    return tuple(shares.get(n, base.kings_share[n] if flat is None else flat) for n in range(len(base.kings_share)))
+
+
+def variant(base: Ruleset, overrides: Raw) -> Ruleset:
+    """A copy of a ruleset with some parameters replaced (PRJ-31; `overrides` already passed
+    check_params); an override is the value for every player count (it also replaces that
+    key in [setup.by_players]). Built anew each call: the loader caches it."""
+    changed = {k: v for k, v in overrides.items() if not k.startswith((CARD_COST, KINGS_SHARE))}
+    costs = {k: v for k, v in overrides.items() if k.startswith(CARD_COST)}
+    per_count = {k: v for k, v in overrides.items() if k.startswith(KINGS_SHARE)}
+    shares = {int(k[len(KINGS_SHARE):]): v for k, v in per_count.items()}
+    _check_shares(base, shares)
+    _check_numbers(base, changed)
     rs = copy.copy(base)
-    params = {**base.params, **changed}
+    kept = {k: v for k, v in base.params.items()          # an override of kings_crown_share holds at every count
+            if not ("kings_crown_share" in changed and k.startswith(KINGS_SHARE))}
+    params = {**kept, **changed, **costs, **per_count}
     params["by_players"] = {n: {k: v for k, v in over.items() if k not in changed}
                             for n, over in base.params["by_players"].items()}
     rs.params = params
-    rs.overrides = changed
+    rs.overrides = {**changed, **costs, **per_count}
     rs.__dict__.update(changed)
+    if costs:
+        _with_card_costs(rs, costs)
+    if "kings_crown_share" in changed or shares:
+        rs.kings_share = _kings_shares(base, changed, shares)
     return rs
 
 
@@ -456,6 +570,9 @@ def build_ruleset(name: str, files: Files) -> Ruleset:
     rs.overrides = {}
     rs.board_size, rs.zone_pos = m.board, m.pos
     rs.zone_cols = [tuple(c for c, cz in enumerate(rs.col_zone) if cz == z) for z in range(len(rs.zone_ids))]
+    rs.market_entries = _entries(files["market.toml"])
+    flat: int = params["kings_crown_share"]
+    rs.kings_share = tuple(int(params.get(f"{KINGS_SHARE}{n}", flat)) for n in range(max(PLAYER_COUNTS) + 1))
     for key, value in params.items():      # parameters as plain attributes: rs.chest_cap without __getattr__
         rs.__dict__.setdefault(key, value)
     return rs

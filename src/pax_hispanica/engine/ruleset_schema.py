@@ -93,6 +93,10 @@ _SECTIONS: dict[str, Any] = {s: (_section(s, k), ...) for s, k in PARAMS.items()
 # the ignore below: SetupOverride is a model made at run time (create_model), which no static type names
 _SECTIONS["setup"] = (create_model("SetupSection", __base__=_SECTIONS["setup"][0],
                                    by_players=(dict[PlayerCount, SetupOverride], {})), ...)   # type: ignore[valid-type]
+# PRJ-68: [treasure.by_players.N] kings_crown_share: the King's share with N players (2..5)
+TreasureOverride = create_model("TreasureOverride", __base__=Shape, kings_crown_share=(StrictInt, ...))
+_SECTIONS["treasure"] = (create_model("TreasureSection", __base__=_SECTIONS["treasure"][0],
+                                      by_players=(dict[PlayerCount, TreasureOverride], {})), ...)  # type: ignore[valid-type]
 # PRJ-31: [ranges] gives every whole-number parameter its [least, most]
 _INT_NAMES = [f"supply_{k}" if s == "supply" else k for s, keys in PARAMS.items() for k, t in keys.items() if t is int]
 _RANGE_FIELDS: dict[str, Any] = {k: (tuple[Bound, Bound], ...) for k in _INT_NAMES}
@@ -257,8 +261,8 @@ def name_entry(fname: str, raw: Any, loc: Loc) -> tuple[str, Loc]:
     if not loc:
         return "top level", ()
     if fname == "ruleset.toml":
-        if loc[:2] == ("setup", "by_players") and len(loc) > 2:
-            return f"[setup.by_players.{loc[2]}]", loc[3:]
+        if loc[:2] in (("setup", "by_players"), ("treasure", "by_players")) and len(loc) > 2:
+            return f"[{loc[0]}.by_players.{loc[2]}]", loc[3:]
         return (f"[{loc[0]}]", loc[1:]) if isinstance(item(raw, loc[:1]), dict) or len(loc) > 1 else ("top level", loc)
     if fname == "map.toml":
         return _map_entry(raw, loc)
@@ -310,7 +314,7 @@ def word(err: dict[str, Any], entry: str) -> str | None:
         return f"{entry.removesuffix(' requires')}: requires.legality must be a list of {', '.join(LEGALITIES)}"
     if kind == "literal_error" and loc[-1] in ("value", "legality"):
         return f"{entry}: unknown legality {err['input']!r}"
-    if kind == "string_pattern_mismatch" and loc[:2] == ("setup", "by_players"):
+    if kind == "string_pattern_mismatch" and loc[:2] in (("setup", "by_players"), ("treasure", "by_players")):
         return f"{entry}: the player count must be a whole number"
     if loc and loc[0] == "ranges" and len(loc) > 1:
         return f"[ranges] {loc[1]} must be [least, most], whole numbers 0..10**6"

@@ -48,9 +48,10 @@ def crown_claim(st: State, seat: int, col: int, voyage: VoyageProgress, count: i
     """TRS-4: a PRIVATEER taking Chests from a colony it beat gives the Crown one of every
     `privateer_crown_share` so taken (counted over the whole sack, rounded down).
     PRJ-30: the Spanish player loading the King's colonies gives the Crown one of every
-    `kings_crown_share` (the royal fifth; counted over the whole voyage)."""
+    `kings_crown_share` (the royal fifth; counted over the whole voyage), or with PRJ-68's
+    variant its `kings_crown_share.<N>` for the game's N players."""
     if st.col_owner[col] == seat and is_kings_colony(st, col):
-        share, before = st.rs.kings_crown_share, voyage.get("royal", 0)
+        share, before = st.rs.kings_share[st.n], voyage.get("royal", 0)     # PRJ-68: by player count
     elif st.legality[seat] != PRIVATEER or voyage.get("sacked") != col or st.col_owner[col] == seat:
         return 0
     else:

@@ -32,9 +32,10 @@ def search_space(ruleset: str = "reference", names: list[str] | None = None,
                  ranges: dict[str, tuple[int, int]] | None = None, api: str = DEFAULT_API) -> dict[str, dict]:
     """{name: {"low", "high", "value"}} for the chosen int parameters (all of them by default);
     ``ranges`` narrows a parameter's documented range (never widens it: the engine refuses)."""
-    table = load_api(api).parameters(ruleset)
+    table = load_api(api).parameters(ruleset, extended=True)
     ints = {k: v for k, v in table.items() if v["type"] == "int" and v.get("range")}
-    chosen = list(ints) if not names or names == ["all"] else names
+    # PRJ-67, PRJ-68: the cards' costs (card_cost.<id>) and the per-count King's share are searched only when named
+    chosen = [k for k in ints if "." not in k] if not names or names == ["all"] else names
     out = {}
     for name in chosen:
         if name not in ints:

@@ -33,6 +33,27 @@ def set_line(params: dict, baseline: dict | None = None) -> str:
     return " ".join(f"--set {k}={v}" for k, v in items) or "(the ruleset as it is)"
 
 
+def _write_card_costs(path: Path, params: dict) -> set[str]:
+    """PRJ-67: each `card_cost.<id>` of ``params`` written as the `cost` of that entry of
+    market.toml (the first `cost =` line after its `id =` line); the names written."""
+    costs = {k[len("card_cost."):]: v for k, v in params.items() if k.startswith("card_cost.")}
+    if not costs:
+        return set()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    entry, done = None, set()
+    for i, line in enumerate(lines):
+        m = re.match(r'\s*id\s*=\s*"([^"]*)"', line)
+        if m:
+            entry = m.group(1)
+            continue
+        m = re.match(r"(\s*cost\s*=\s*)(\d+)(.*)$", line)
+        if m and entry in costs and entry not in done:
+            lines[i] = f"{m.group(1)}{costs[entry]}{m.group(3)}"
+            done.add(entry)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return {f"card_cost.{e}" for e in done}
+
+
 def write_ruleset(source: str | Path, params: dict, dest: Path, note: str = "") -> Path:
     """Copy the ruleset folder and write ``params`` into its ruleset.toml (each key in its
     section, [setup.by_players.N] overrides included, since a --set value holds for every
@@ -68,13 +89,15 @@ def write_ruleset(source: str | Path, params: dict, dest: Path, note: str = "") 
         if m:
             lines[i] = f'{m.group(1)}"{m.group(2)}+tuned"{m.group(3)}'
             break
+    seen |= _write_card_costs(dest / "market.toml", params)
     missing = sorted(set(params) - seen)
     if missing:
         raise ValueError(f"ruleset.toml of {src} has no line for {', '.join(missing)}")
     header = f"# Written by `paxh tune`{': ' + note if note else ''}. Changed: {set_line(params)}\n"
     path.write_text(header + "\n".join(lines) + "\n", encoding="utf-8")
     loaded = rsmod.load_ruleset(str(dest.resolve()))
-    wrong = {k: v for k, v in params.items() if loaded.params.get(k) != v}
+    held = {**loaded.params, **rsmod.card_cost_params(loaded)}
+    wrong = {k: v for k, v in params.items() if held.get(k) != v}
     if wrong:
         raise ValueError(f"the written ruleset does not hold {wrong}")
     return dest

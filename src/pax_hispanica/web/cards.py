@@ -22,12 +22,20 @@ from .i18n import Count, Fallback, SafeDict, Tr, humanize
 from .seam import api
 
 
-@lru_cache(maxsize=8)
-def catalogue(ruleset: str = "reference") -> dict[str, dict]:
+@lru_cache(maxsize=32)
+def catalogue(ruleset: str = "reference", version: str | None = None,
+              params: tuple[tuple[str, Any], ...] = ()) -> dict[str, dict]:
+    """The cards of `ruleset` at `version` (PRJ-50) with a game's variant `params` (PRJ-31): a
+    card's cost may differ between them (PRJ-67)."""
     try:
-        return api.card_catalogue(ruleset)
-    except Exception:          # an unknown ruleset: cards show their ids only
-        return {}
+        return api.card_catalogue(ruleset, dict(params) or None, version=version)
+    except Exception:          # an unknown ruleset (or version): cards show their ids only
+        return {} if version is None and not params else catalogue(ruleset)
+
+
+def _game_cards(tr: Tr, ruleset: str) -> dict[str, dict]:
+    """The catalogue of the game (or page) `tr` speaks for: its version and variant, if it has them."""
+    return catalogue(ruleset, getattr(tr, "ruleset_version", None), getattr(tr, "ruleset_params", ()))
 
 
 @lru_cache(maxsize=8)
@@ -51,7 +59,7 @@ def _say(tr: Tr, section: str, key: str, params: dict) -> str:
 
 def describe(cid: str, tr: Tr, ruleset: str = "reference") -> dict:
     """The card `cid` in words: {"id", "name", "cost", "deck", "requires": [...], "effects": [...], "target"}."""
-    card = catalogue(ruleset).get(str(cid).split("#")[0])
+    card = _game_cards(tr, ruleset).get(str(cid).split("#")[0])
     if card is None:
         return {"id": cid, "name": tr.word(cid), "cost": None, "deck": None, "deck_text": "", "requires": [],
                 "effects": [tr("card_unknown")], "target": None, "sell": None}
@@ -119,7 +127,7 @@ def card_texts(tr: Tr, ruleset: str = "reference") -> Markup:
     it): a card button points at its text with aria-describedby, which screen readers read, and
     static/cards.js shows it beside the button on hover, focus and tap."""
     seen: dict[str, str] = {}
-    for cid in catalogue(ruleset):
+    for cid in _game_cards(tr, ruleset):
         key = text_key(cid)
         if key not in seen:
             seen[key] = tip_html(describe(cid, tr, ruleset), tr)

@@ -31,12 +31,19 @@ class Info:
     colors: dict = field(default_factory=dict)      # nation id -> "#rrggbb"
 
 
-@lru_cache(maxsize=8)
-def ruleset_info(name: str = "reference") -> Info:
+@lru_cache(maxsize=32)
+def ruleset_info(name: str = "reference", version: str | None = None, params: tuple = ()) -> Info:
+    """The facts of ruleset `name`, at a game's `version` (PRJ-50) and with its variant `params`
+    (PRJ-31), whose card costs may differ (PRJ-67); the names and map are the folder's."""
     try:
         rs = api.load_ruleset(name)
     except Exception:  # an unknown ruleset: the page still works, with ids as names
         return Info((), {}, {}, {})
+    if version is not None or params:
+        try:
+            rs = api.load_ruleset(name, dict(params) or None, version=version)
+        except Exception:  # noqa: BLE001 -- a version or variant this engine does not build: the folder's
+            pass
     zones = []
     for i, zid in enumerate(rs.zone_ids):
         kind = "europe" if i == rs.europe else ("land" if i < rs.n_land else "sea")

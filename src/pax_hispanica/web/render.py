@@ -2,6 +2,8 @@
 fragments for the browser, or JSON for programs (bots, the load benchmark)."""
 from __future__ import annotations
 
+import copy
+
 import hashlib
 import json
 from pathlib import Path
@@ -45,7 +47,11 @@ def _card_list(ctx: Any) -> list[dict]:
     """Every card of the reference set in words, one row per card (copies counted), for /rules."""
     tr = ctx["t"]
     rows: dict[str, dict] = {}
-    for cid, c in cardtext.catalogue("reference").items():
+    version = ctx.get("card_version")        # PRJ-50, PRJ-67: ?version= shows that version's costs
+    if version:
+        tr = copy.copy(tr)
+        tr.ruleset_version = version
+    for cid, c in cardtext._game_cards(tr, "reference").items():
         key = cid.rsplit("-", 1)[0] if cid.rsplit("-", 1)[-1].isdigit() else cid
         if key in rows:
             rows[key]["copies"] += 1
@@ -128,14 +134,25 @@ def seat_names(live: LiveGame, lang: str = "en") -> list[str]:
     return names
 
 
-def game_info(live: LiveGame) -> Info:
+def _game_ruleset(live: LiveGame) -> tuple[str, str | None, tuple]:
+    """The game's ruleset name, version (PRJ-50) and variant parameters (PRJ-31), as a key."""
     cfg = live.record.get("config") or {}
-    return ruleset_info(str(cfg.get("ruleset") or "reference"))
+    version = live.record.get("ruleset_version")
+    try:
+        params = tuple(sorted((cfg.get("params") or {}).items()))
+        hash(params)
+    except (AttributeError, TypeError):
+        params = ()
+    return str(cfg.get("ruleset") or "reference"), str(version) if version else None, params
+
+
+def game_info(live: LiveGame) -> Info:
+    return ruleset_info(*_game_ruleset(live))
 
 
 def translator(live: LiveGame, lang: str) -> Tr:
     tr = Tr(lang, seat_names(live, lang), game_info(live).names)
-    tr.ruleset = str((live.record.get("config") or {}).get("ruleset") or "reference")
+    tr.ruleset, tr.ruleset_version, tr.ruleset_params = _game_ruleset(live)   # a card's cost: PRJ-67
     return tr
 
 

@@ -171,7 +171,8 @@ async def rules_page(request: Request, v: PageVisit) -> Response:
     win = win_condition(*asked) if asked else win_condition()
     current = win["version"] == win_condition()["version"]
     return s.page(request, user, "rules.html", paragraphs=rule_pages(user["lang"]), titles=rule_titles(),
-                  rule=request.query_params.get("rule", ""), win=win, current_version=current)
+                  rule=request.query_params.get("rule", ""), win=win, current_version=current,
+                  card_version=asked[1] if asked else None)
 
 
 @router.get("/favicon.ico")
