@@ -89,10 +89,10 @@ def load_ruleset(name: str = "reference", params: Raw | None = None, version: st
         return _by_name(name)      # no path lookup once loaded: states are rebuilt often (ISMCTS)
     if not isinstance(params, dict) or len(params) > len(parameter_types()):
         check_params(params)       # refused before anything is sorted or hashed
-    if any(v is True or v is False for v in params.values()):
-        check_params(params)       # no parameter is a bool; True == 1 would hit the cache of a 1
     try:
-        key = tuple(sorted(params.items()))
+        # each value's type is part of the key: True == 1 and 3.0 == 3 hash alike, and must not
+        # find the cached ruleset of a 1 or a 3 without check_params refusing them
+        key = tuple(sorted((k, type(v), v) for k, v in params.items()))
         hash(key)
     except (AttributeError, TypeError):
         check_params(params)       # refuses what is not a table of names and plain values
@@ -150,9 +150,9 @@ def _by_name(name: str) -> Ruleset:
 
 
 @lru_cache(maxsize=64)
-def _variant_named(name: str, items: tuple[tuple[str, Any], ...]) -> Ruleset:
+def _variant_named(name: str, items: tuple[tuple[str, type, Any], ...]) -> Ruleset:
     base: Path | str = name if _is_version_name(name) else folder_of(name)
-    return _variant(base, tuple(sorted(check_params(dict(items)).items())))
+    return _variant(base, tuple(sorted(check_params({k: v for k, _, v in items}).items())))
 
 
 @lru_cache(maxsize=64)

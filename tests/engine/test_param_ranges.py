@@ -72,3 +72,14 @@ def test_PRJ_31_the_ruleset_file_is_checked_against_its_own_ranges(tmp_path):
             "ruleset.toml", "[ranges]", "cycles")
     refused(broken(tmp_path / "d", "ruleset.toml", "cycles = [1, 20]", "cycles = [5, 1]"),
             "ruleset.toml", "[ranges] cycles")
+
+
+@pytest.mark.parametrize("same_number", [3.0, True])
+def test_PRJ_31_a_number_of_another_type_is_refused_after_its_int_was_loaded(same_number):
+    """3.0 == 3 and True == 1 hash alike: the loader's cache must not hand out the ruleset of
+    the int without checking the other type (check_params refuses it)."""
+    from pax_hispanica import rulesets
+    value = 1 if same_number is True else 3
+    rulesets.load_ruleset("reference", {"chest_cap": value})
+    with pytest.raises(rulesets.RulesetError, match="chest_cap must be int"):
+        rulesets.load_ruleset("reference", {"chest_cap": same_number})
