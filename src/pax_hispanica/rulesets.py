@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine.ruleset import (
+    CARD_COST,
     FILE_NAMES,
     PARAMS,
     Ruleset,
@@ -43,7 +44,7 @@ from .engine.ruleset import (
     variant,
 )
 
-__all__ = ["DATA", "FILE_NAMES", "PARAMS", "Ruleset", "RulesetError", "UnknownVersion", "Version",
+__all__ = ["CARD_COST", "DATA", "FILE_NAMES", "PARAMS", "Ruleset", "RulesetError", "UnknownVersion", "Version",
            "VERSIONS_FILE", "card_cost_params", "check_params", "folder_of", "load_ruleset", "parameter_names", "parameter_types",
            "read_files", "version_list", "versions"]
 

@@ -36,7 +36,10 @@ def set_line(params: dict, baseline: dict | None = None) -> str:
 def _write_card_costs(path: Path, params: dict) -> set[str]:
     """PRJ-67: each `card_cost.<id>` of ``params`` written as the `cost` of that entry of
     market.toml (the first `cost =` line after its `id =` line); the names written."""
-    costs = {k[len("card_cost."):]: v for k, v in params.items() if k.startswith("card_cost.")}
+    from .. import rulesets as rsmod
+
+    prefix = rsmod.CARD_COST
+    costs = {k[len(prefix):]: v for k, v in params.items() if k.startswith(prefix)}
     if not costs:
         return set()
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -51,7 +54,7 @@ def _write_card_costs(path: Path, params: dict) -> set[str]:
             lines[i] = f"{m.group(1)}{costs[entry]}{m.group(3)}"
             done.add(entry)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return {f"card_cost.{e}" for e in done}
+    return {f"{prefix}{e}" for e in done}
 
 
 def write_ruleset(source: str | Path, params: dict, dest: Path, note: str = "") -> Path:

@@ -3,7 +3,6 @@ fragments for the browser, or JSON for programs (bots, the load benchmark)."""
 from __future__ import annotations
 
 import copy
-
 import hashlib
 import json
 from pathlib import Path
