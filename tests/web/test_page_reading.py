@@ -279,4 +279,16 @@ def test_a_390x844_phone_needs_no_sideways_scroll_and_reads_the_map(browser, gam
             marks = [m.strip() for m in page.locator("table.players text.mark").all_text_contents()]
             assert len(marks) == 2 and all(m.strip() for m in marks) and len(set(marks)) == 2, marks
             assert page.locator("svg.map text.mark").count() + page.locator("svg.map .ships").count() > 0
+        if path == "/rules":
+            # the card catalogue reads as one block per card: no cell panned out of sight, each labelled
+            out = page.evaluate("""() => [...document.querySelectorAll('table.card-list tbody th, table.card-list tbody td')]
+                .filter(e => { const r = e.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth; })
+                .map(e => e.textContent.slice(0, 40))""")
+            assert not out, out
+            box = page.evaluate("() => { const s = document.querySelector('#cards .table-scroll');"
+                                " return [s.scrollWidth, s.clientWidth]; }")
+            assert box[0] <= box[1], f"the card list pans sideways: {box}"
+            label = page.evaluate("() => getComputedStyle(document.querySelector('table.card-list td.effects'),"
+                                  " '::before').content")
+            assert "Effects" in label, label
         page.context.close()
