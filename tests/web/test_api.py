@@ -31,10 +31,10 @@ def form_post(client, data: dict, **kw):
     return client.post("/games", data={**data, "csrf": token}, follow_redirects=False, **kw)
 
 
-def seeded_game(client, seed: int, players: int = 2) -> dict:
+def seeded_game(client, seed: int, players: int = 2, nations: list | None = None) -> dict:
     """A game with a fixed seed, made on the server side: clients may not choose seeds (PRJ-1)."""
     svc = client.app.state.svc
-    live = client.portal.call(lambda: svc.create_game(players, [{"kind": "human"}] * players, seed=seed))
+    live = client.portal.call(lambda: svc.create_game(players, [{"kind": "human"}] * players, nations, seed=seed))
     return {"game": live.id, "version": live.version, "host": live.host_token,
             "seats": [{"seat": s.seat, "kind": s.kind, "token": s.token} for s in live.seats]}
 
@@ -434,8 +434,8 @@ def test_a_player_who_left_can_be_replaced_by_the_others(client):
 @pytest.mark.parametrize("form", [
     {"players": "9999"},
     {"players": "two"},
-    {"players": "2", "kind0": "human", "kind1": "human", "nation0": "dutch", "nation1": ""},
     {"players": "2", "kind0": "human", "kind1": "human", "nation0": "dutch", "nation1": "dutch"},
+    {"players": "2", "kind0": "human", "kind1": "human", "nation0": "dutch", "nation1": "atlantis"},
     {"players": "2", "kind0": "human", "kind1": "human", "variant": "cycles"},
     {"players": "2", "kind0": "human", "kind1": "human", "variant": "royal_fifth=5"},
 ])

@@ -78,13 +78,17 @@ log = logging.getLogger("pax_hispanica.web")
 NATIONS = nation_ids("reference")   # the reference ruleset's nations, in its order (nations.toml)
 
 
-def random_nations(seed: int, players: int, ruleset: str = "reference") -> list[str]:
-    """The nations of a game whose creator chose none: a random set of `players` different
-    nations in a random seat order, drawn with a PRNG seeded by a keyed hash of the game's
-    secret (so it tells nothing about the secret, and the engine's default order, seat 0
-    Spanish, is never what a lobby game gets by accident)."""
-    order = list(nation_ids(ruleset))
-    return random.Random(api.derived_seed(seed, "nations")).sample(order, players)
+def random_nations(seed: int, players: int, ruleset: str = "reference",
+                   chosen: list[str | None] | None = None) -> list[str]:
+    """The nations of a game whose creator left some or all seats on "random": the seats
+    `chosen` names keep their nation; the others get different nations of the rest, in a
+    random seat order, drawn with a PRNG seeded by a keyed hash of the game's secret (so it
+    tells nothing about the secret, and the engine's default order, seat 0 Spanish, is never
+    what a lobby game gets by accident). With none chosen it is a random sample of `players`."""
+    picks = list(chosen) if chosen is not None else [None] * players
+    rest = [n for n in nation_ids(ruleset) if n not in picks]
+    drawn = iter(random.Random(api.derived_seed(seed, "nations")).sample(rest, picks.count(None)))
+    return [n if n is not None else next(drawn) for n in picks]
 
 
 def _config_dict(config: Any) -> dict:
@@ -193,7 +197,7 @@ class Service:
         return await self.storage.games_of(uid)
 
     # ------------------------------------------------------------------ games
-    async def create_game(self, players: int, seats: list[dict], nations: list[str] | None = None,
+    async def create_game(self, players: int, seats: list[dict], nations: list[str | None] | None = None,
                           mode: str = "online", host_user: str | None = None, seed: int | None = None,
                           options: dict | None = None, params: dict | None = None,
                           table: dict | None = None) -> LiveGame:
@@ -203,9 +207,9 @@ class Service:
             seat_rows[0].user_id = host_user  # the creator sits in the first seat
         if seed is None:  # the secret behind every shuffle and sealed-choice salt (docs/web.md)
             seed = secrets.randbits(128)
-        if nations is None:  # "random": drawn from the secret, and stored in the config so it replays
-            nations = random_nations(seed, players)
-        config = api.Config(players=players, nations=list(nations) if nations else None, options=options or {},
+        # "random" seats (None, or every seat): drawn from the secret, stored in the config so it replays
+        drawn = random_nations(seed, players, chosen=nations)
+        config = api.Config(players=players, nations=drawn, options=options or {},
                             params=dict(params or {}))
         try:
             game = api.Game.new(config, seed)

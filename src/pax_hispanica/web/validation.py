@@ -17,10 +17,11 @@ def one_of(names: tuple[str, ...]) -> str:
     return f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
 
 
-def new_seats(players: int, seats: list[dict], nations: list[str] | None, mode: str,
+def new_seats(players: int, seats: list[dict], nations: list[str | None] | None, mode: str,
               ruleset: str = "reference") -> list[Seat]:
     """A new game's seats (each with a fresh secret token), checked: 2-5 players, one seat
-    description each, the ruleset's nations (different ones), known bot kinds and strengths."""
+    description each, the ruleset's nations (different ones; None for a seat left on
+    "random"), known bot kinds and strengths."""
     if not 2 <= players <= 5:
         raise ServerError("malformed", "a game has 2 to 5 players")
     if len(seats) != players:
@@ -29,8 +30,10 @@ def new_seats(players: int, seats: list[dict], nations: list[str] | None, mode: 
         raise ServerError("malformed", "mode is online or hotseat")
     known = nation_ids(ruleset)
     if nations is not None:
-        if len(nations) != players or len(set(nations)) != players or any(n not in known for n in nations):
-            raise ServerError("malformed", f"nations: {players} different ones of {', '.join(known)}")
+        named = [n for n in nations if n is not None]
+        if len(nations) != players or len(set(named)) != len(named) or any(n not in known for n in named):
+            raise ServerError("malformed", f"nations: {players} seats, each null (random) or a different one of "
+                                           f"{', '.join(known)}")
     rows = []
     for i, s in enumerate(seats):
         kind = s.get("kind", "human")

@@ -43,7 +43,7 @@ class GameIn(BaseModel):
 
     players: int = Field(..., ge=2, le=5)
     seats: list[SeatIn] = Field(..., max_length=5)
-    nations: list[str] | None = Field(None, max_length=5)
+    nations: list[str | None] | None = Field(None, max_length=5)   # null: that seat's nation drawn at random
     mode: str = Field("online", pattern="^(online|hotseat)$")
     params: dict[str, int | str] | None = Field(None, max_length=100)  # a variant (PRJ-31): numbers by name
     table: TableIn | None = None       # pace (live | turn), clock, chat (play.py)

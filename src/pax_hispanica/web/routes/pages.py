@@ -39,8 +39,9 @@ def parse_variant(text: str) -> dict:
     return out
 
 
-def form_seats(form: dict, players: int) -> tuple[list[dict], list[str] | None]:
-    """The lobby form's seats and nations (None: "random" for every seat)."""
+def form_seats(form: dict, players: int) -> tuple[list[dict], list[str | None] | None]:
+    """The lobby form's seats and nations: a seat left on "random" is None (the server draws it
+    from the nations nobody chose); None for all of them when no seat chose one."""
     seats, nations = [], []
     for i in range(players):
         kind = str(form.get(f"kind{i}", "human"))
@@ -48,10 +49,11 @@ def form_seats(form: dict, players: int) -> tuple[list[dict], list[str] | None]:
                       "bot_kind": str(form.get(f"bot{i}", DEFAULT_BOT)) if kind == "bot" else None,
                       "bot_strength": int(str(form.get(f"strength{i}", "2"))) if kind == "bot" else None,
                       "name": re.sub(r"[\x00-\x1f\x7f]", "", str(form.get(f"name{i}", "")))[:40]})
-        nations.append(str(form.get(f"nation{i}", "")))
-    if any(nations) and not all(nations):
-        raise ServerError("malformed", "choose a nation for every seat, or for none")
-    return seats, nations if all(nations) else None
+        nations.append(str(form.get(f"nation{i}", "")) or None)
+    named = [n for n in nations if n]
+    if len(set(named)) != len(named):
+        raise ServerError("malformed", "each nation plays one seat only: choose different nations, or leave seats on random")
+    return seats, nations if any(nations) else None
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -61,12 +63,26 @@ async def lobby(request: Request, v: PageVisit) -> Response:
     return s.page(request, user, "lobby.html", games=games, csrf=s.csrf_token(user), **await lobby_tables(s, user))
 
 
+# the lobby form's fields a refused form is shown again with (anything else is dropped)
+FORM_FIELDS = frozenset({"players", "mode", "pace", "clock_minutes", "clock_increment", "turn_hours", "year_days",
+                         "chat", "variant"} | {f"{k}{i}" for k in ("name", "nation", "kind", "bot", "strength")
+                                               for i in range(5)})
+
+
+def form_as_sent(form: object) -> dict[str, str]:
+    """The known fields of a posted lobby form as short strings, to fill the form in again."""
+    get = getattr(form, "get", None)
+    if get is None:
+        return {}
+    return {k: str(v)[:500] for k in FORM_FIELDS if isinstance(v := get(k), str) and v}
+
+
 async def _refuse_form(s: Site, request: Request, user: dict, status: int, key: str,
-                       headers: dict | None = None, text: str | None = None) -> Response:
-    """The lobby again, with the reason in the user's language."""
+                       headers: dict | None = None, text: str | None = None, form: object = None) -> Response:
+    """The lobby again, with the reason in the user's language and the form as it was sent."""
     games = await s.svc.games_of(user["id"])
     resp = s.page(request, user, "lobby.html", status=status, games=games, csrf=s.csrf_token(user),
-                  error=text or Tr(user["lang"])(key), **await lobby_tables(s, user))
+                  error=text or Tr(user["lang"])(key), form=form_as_sent(form), **await lobby_tables(s, user))
     resp.headers.update(headers or {})
     return resp
 
@@ -87,7 +103,7 @@ async def create_from_form(request: Request, v: FormVisit) -> Response:
     try:
         s.limits.check("create", client_address(request))
     except RateLimited as e:
-        return await _refuse_form(s, request, user, 429, "rate_limited", {"Retry-After": str(e.retry_after)})
+        return await _refuse_form(s, request, user, 429, "rate_limited", {"Retry-After": str(e.retry_after)}, form=form)
     try:
         players = int(str(form.get("players", "0")))
         if not 2 <= players <= 5:
@@ -99,7 +115,7 @@ async def create_from_form(request: Request, v: FormVisit) -> Response:
                                        table=form_table(form))
     except (ValueError, ServerError) as e:
         return await _refuse_form(s, request, user, 400, "bad_request",
-                                  text=e.message if isinstance(e, ServerError) else str(e))
+                                  text=e.message if isinstance(e, ServerError) else str(e), form=form)
     # the creator lands in their seat (online, first seat a person's), the links one click away
     first = live.seats[0] if live.seats else None
     target = f"/play/{first.token}" if live.mode == "online" and first is not None and first.kind == "human" \
