@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 import sys
@@ -37,6 +38,12 @@ def _options(version: Annotated[bool, typer.Option("--version", callback=_versio
     pass
 
 
+def short_help(doc: str | None) -> str:
+    """A docstring's first paragraph on one line: Typer's rich command list keeps a docstring's
+    line breaks, which would cut each command's description in the middle of a sentence."""
+    return " ".join(inspect.cleandoc(doc or "").split("\n\n", 1)[0].split())
+
+
 def _register_sim_command(name: str, module: str, attr: str, summary: str) -> None:
     """A command of the `sim` extra; without the extra it is still listed and says what is missing."""
     try:
@@ -50,7 +57,7 @@ def _register_sim_command(name: str, module: str, attr: str, summary: str) -> No
         needs_the_extra.__doc__ = f"{summary} (needs the `sim` extra: pip install -e '.[sim]')."
         app.command(name)(needs_the_extra)
         return
-    app.command(name)(command)
+    app.command(name, short_help=short_help(command.__doc__))(command)
 
 
 _register_sim_command("simulate", "command", "simulate_command", "Run many bot games")

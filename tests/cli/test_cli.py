@@ -166,3 +166,18 @@ def test_PRJ_31_simulate_a_folder_copied_from_an_earlier_version_names_the_missi
     assert bad.returncode == 2
     assert "ruleset.toml: [game]: missing key(s) ['goal_from_cycle']" in text, text
     assert "copy them from" in text and "paxh rules --params" in text
+
+
+def test_help_lists_each_command_in_whole_sentences():
+    """`paxh --help` lists every command with its summary run on as prose: a docstring's own
+    line breaks (Typer's rich list keeps them) do not cut a description mid-sentence."""
+    import os
+
+    out = subprocess.run(PAXH + ["--help"], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "COLUMNS": "250", "TERM": "dumb"}).stdout
+    rows = {line.split("│")[1].split()[0]: " ".join(line.split("│")[1].split()[1:])
+            for line in out.splitlines() if line.startswith("│ ") and line.split("│")[1].split()}
+    for name in ("simulate", "tune", "train-eval", "ladder", "replay", "play", "serve", "rules"):
+        assert name in rows, (name, out)
+        assert rows[name].endswith("."), (name, rows[name])       # one line each: the sentence ends there
+    assert "win rates with 95% confidence intervals by seat" in rows["simulate"]
