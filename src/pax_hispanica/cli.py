@@ -12,6 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from . import api
+from .bots import DEFAULT_KIND as DEFAULT_BOT
 from .bots import KINDS as BOT_KINDS
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -132,7 +133,8 @@ def play(
     players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Seats at the table (2-5).")] = 4,
     seat: Annotated[int, typer.Option("--seat", help="Your seat (0-based).")] = 0,
     seed: Annotated[Optional[int], typer.Option("--seed", help="Game seed (default: random).")] = None,
-    bot: Annotated[str, typer.Option("--bot", help=f"Bot kind for the other seats: {', '.join(BOT_KINDS)}.")] = "random",
+    bot: Annotated[str, typer.Option("--bot", help=f"Bot kind for the other seats: {', '.join(BOT_KINDS)}; "
+                                                   f"{DEFAULT_BOT} unless given, as in the web lobby.")] = DEFAULT_BOT,
     lang: Annotated[str, typer.Option("--lang", help="Language of the log: en or ca.")] = "en",
     save: Annotated[Optional[Path], typer.Option("--save", help="Write the game record here when it ends or you quit.")] = None,
     set_params: Annotated[Optional[list[str]], typer.Option("--set", help="A variant: override one ruleset number, NAME=VALUE (repeatable; `paxh rules --params` lists them), e.g. --set conquistador_prestige=2 for RULES.md's TRS-5.")] = None,
