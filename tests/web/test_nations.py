@@ -77,7 +77,11 @@ def test_a_nation_chosen_twice_is_refused_with_a_clear_error(client):
     assert "different" in r.json()["error"]["message"]
     r = form_post(client, {"players": "3", "kind0": "human", "kind1": "bot", "kind2": "bot",
                            "nation0": "french", "nation1": "", "nation2": "french"})
-    assert r.status_code == 400 and "each nation plays one seat only" in r.text
+    assert r.status_code == 400 and "Each nation plays one seat only" in r.text
+    client.get("/?lang=ca")                                            # the same refusal in Catalan
+    r = form_post(client, {"players": "2", "kind0": "human", "kind1": "bot", "nation0": "french", "nation1": "french"})
+    client.get("/?lang=en")
+    assert r.status_code == 400 and "Cada nació juga un sol seient" in r.text
 
 
 def test_the_lobby_form_plays_the_chosen_nation_against_random_ones(client):

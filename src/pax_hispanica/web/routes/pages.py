@@ -52,7 +52,8 @@ def form_seats(form: dict, players: int) -> tuple[list[dict], list[str | None] |
         nations.append(str(form.get(f"nation{i}", "")) or None)
     named = [n for n in nations if n]
     if len(set(named)) != len(named):
-        raise ServerError("malformed", "each nation plays one seat only: choose different nations, or leave seats on random")
+        raise ServerError("nation_twice", "each nation plays one seat only: choose different nations, or leave "
+                                          "seats on random")
     return seats, nations if any(nations) else None
 
 
@@ -75,6 +76,18 @@ def form_as_sent(form: object) -> dict[str, str]:
     if get is None:
         return {}
     return {k: str(v)[:500] for k in FORM_FIELDS if isinstance(v := get(k), str) and v}
+
+
+# the form's own refusals, worded in the catalogue (`err_<code>`); the others' messages say more
+# than their code's generic words (a variant's names the number and its range)
+FORM_REFUSALS = frozenset({"nation_twice"})
+
+
+def _refusal_text(e: Exception, tr: Tr) -> str:
+    """Why the new-game form was refused, in the user's language where the catalogue has it."""
+    if isinstance(e, ServerError):
+        return (tr.text("ui", "err_" + e.code) if e.code in FORM_REFUSALS else None) or e.message
+    return str(e)
 
 
 async def _refuse_form(s: Site, request: Request, user: dict, status: int, key: str,
@@ -114,8 +127,8 @@ async def create_from_form(request: Request, v: FormVisit) -> Response:
         live = await s.svc.create_game(players, seats, chosen, mode=mode, host_user=user["id"], params=params,
                                        table=form_table(form))
     except (ValueError, ServerError) as e:
-        return await _refuse_form(s, request, user, 400, "bad_request",
-                                  text=e.message if isinstance(e, ServerError) else str(e), form=form)
+        return await _refuse_form(s, request, user, 400, "bad_request", text=_refusal_text(e, Tr(user["lang"])),
+                                  form=form)
     # the creator lands in their seat (online, first seat a person's), the links one click away
     first = live.seats[0] if live.seats else None
     target = f"/play/{first.token}" if live.mode == "online" and first is not None and first.kind == "human" \
