@@ -473,6 +473,11 @@ def _kings_shares(base: Ruleset, changed: Raw, shares: dict[int, int]) -> tuple[
     return tuple(shares.get(n, base.kings_share[n] if flat is None else flat) for n in range(len(base.kings_share)))
 
 
+def _per_count(per_count: Raw, prefix: str) -> dict[int, Any]:
+    """PRJ-68, PRJ-75: the `<prefix><N>` overrides (names already checked) as N -> value."""
+    return {int(k[len(prefix):]): v for k, v in per_count.items() if k.startswith(prefix)}
+
+
 def variant(base: Ruleset, overrides: Raw) -> Ruleset:
     """A copy of a ruleset with some parameters replaced (PRJ-31; `overrides` already passed
     check_params); an override is the value for every player count (it also replaces that
@@ -480,8 +485,7 @@ def variant(base: Ruleset, overrides: Raw) -> Ruleset:
     changed = {k: v for k, v in overrides.items() if not k.startswith((CARD_COST, KINGS_SHARE, CROWN_COLONIES))}
     costs = {k: v for k, v in overrides.items() if k.startswith(CARD_COST)}
     per_count = {k: v for k, v in overrides.items() if k.startswith((KINGS_SHARE, CROWN_COLONIES))}
-    shares = {int(k[len(KINGS_SHARE):]): v for k, v in per_count.items() if k.startswith(KINGS_SHARE)}
-    crowns = {int(k[len(CROWN_COLONIES):]): v for k, v in per_count.items() if k.startswith(CROWN_COLONIES)}
+    shares, crowns = _per_count(per_count, KINGS_SHARE), _per_count(per_count, CROWN_COLONIES)
     _check_shares(base, shares)
     _check_crown_counts(crowns, base.col_crown)
     _check_numbers(base, changed)

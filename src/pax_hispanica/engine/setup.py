@@ -139,6 +139,10 @@ def new_state(config: object, given_seed: object, start: bool = True, *, ruleset
              ruleset=rs.name, ruleset_version=rs.version, seed_hash=seed_hash(seed),
              crown_owner=None if crown == CROWN else crown,
              market_top=st.market[0], haven_top=st.haven[0])
+    vacated = [rs.col_ids[c] for c in range(k) if rs.col_crown[c] and not is_crown[c]]
+    if vacated:                                            # PRJ-75: public, as the board shows it
+        out.emit("CrownColoniesByCount", "PRJ-75", seat=crown,
+                 colonies=[rs.col_ids[c] for c in range(k) if is_crown[c]], vacated=vacated)
     if start:
         out.emit("YearBegan", "CYC-1", cycle=1, year=YEARS[0])
         advance(st, out)
