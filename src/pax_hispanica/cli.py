@@ -277,13 +277,13 @@ def admin_list(
 @app.command()
 def rules(
     rule: Annotated[Optional[str], typer.Argument(help="A rule ID such as AUC-4.")] = None,
-    params: Annotated[bool, typer.Option("--params", help="List the ruleset's numbers a variant may override (--set NAME=VALUE, PRJ-31), then the Market cards' costs (card_cost.<id>, PRJ-67) and the King's share by player count (kings_crown_share.<N>, PRJ-68).")] = False,
+    params: Annotated[bool, typer.Option("--params", help="List the ruleset's numbers a variant may override (--set NAME=VALUE, PRJ-31), then the Market cards' costs (card_cost.<id>, PRJ-67) the King's share by player count (kings_crown_share.<N>, PRJ-68) and the Spanish Crown colonies by player count (crown_colonies.<N>, PRJ-75).")] = False,
     ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset name or folder, for --params.")] = "reference",
 ) -> None:
     """List the rule IDs the engine implements (with their source page)."""
     if params:
         try:
-            table = api.parameters(ruleset, extended=True)     # PRJ-67, PRJ-68: card costs, the King's share by count
+            table = api.parameters(ruleset, extended=True)     # PRJ-67, PRJ-68, PRJ-75: card costs, per-count numbers
         except api.RulesetError as exc:
             typer.echo(f"error: ruleset {ruleset!r}: {exc}", err=True)
             raise typer.Exit(2)

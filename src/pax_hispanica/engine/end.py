@@ -52,7 +52,7 @@ def colony_prestige_all(st: State) -> list[int]:
     last_rs, last_owners, last_nations, last = _LAST_COLONY_PRESTIGE
     if last_rs is rs and last_owners == owners and last_nations == st.nation:
         return last[:]
-    normal, kings, crown = rs.prestige_per_colony, rs.crown_colony_prestige, rs.col_crown
+    normal, kings, crown = rs.prestige_per_colony, rs.crown_colony_prestige, rs.spanish_crown[st.n]   # PRJ-75
     spanish = st.spanish_seat()
     out = [0] * st.n
     for c, owner in enumerate(owners):

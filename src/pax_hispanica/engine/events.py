@@ -47,6 +47,11 @@ EVENT_TYPES: tuple[EventType, ...] = (
        ruleset="ruleset name", ruleset_version="ruleset version", seed_hash="commitment to the seed (PRJ-1)",
        crown_owner="the seat playing the Spanish, who owns the Crown colonies, or null (PRJ-30)",
        market_top="face-up top card of the Market deck", haven_top="face-up top card of the Haven deck"),
+    _e("CrownColoniesByCount", "PRJ-75",
+       "With crown_colonies.<N> (a variant), the Spanish player owns only the first K Crown colonies in map "
+       "order; the other Crown colony spaces start empty. Only in such a game, right after GameStarted.",
+       seat="the seat playing the Spanish", colonies="the Crown colonies that seat owns, in map order",
+       vacated="the map's other Crown colony spaces, empty (no colony, no fort)"),
     _e("ScenarioLoaded", "PRJ-33", "A scenario's position, as given, as every seat may know it.",
        cycle="cycle", year="year name", step="step name the play resumes at", order="Player Order",
        ruleset="ruleset name", ruleset_version="ruleset version", seed_hash="commitment to the seed (PRJ-1)",

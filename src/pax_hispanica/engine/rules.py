@@ -119,6 +119,9 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-73": ("PRJ", "The accounts' rate limits are shared by all servers and cannot lock an owner out of his browser"),
     # applied by the web pages' words (web/i18n.py, web/render.py), never by the engine
     "PRJ-74": ("PRJ", "The pages show no id or bare dash for a thing of the game: empty lists as sentences, places named"),
+    # a variant rule (crown_colonies.<N>), off in the reference, applied at setup (CYC-4) and where
+    # PRJ-30 counts the King's colonies; its event is CrownColoniesByCount
+    "PRJ-75": ("PRJ", "Variant: the Crown colonies by player count (crown_colonies.<N>)"),
 }
 
 

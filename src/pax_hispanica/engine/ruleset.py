@@ -39,10 +39,10 @@ from .ruleset_schema import (
 from .schema import first_problem
 from .vocab import Deck
 
-__all__ = ["BESPOKE", "CARD_COST", "CARD_COST_RANGE", "EFFECTS", "FILE_NAMES", "KINGS_SHARE", "LEGALITIES",
-           "PARAMS", "PLAYER_COUNTS", "SITE_KINDS", "STR_CHOICES", "Card", "Ruleset", "RulesetError", "Rulesets",
-           "build_ruleset", "card_cost_params", "check_params", "kings_share_params", "parameter_names",
-           "parameter_types", "variant"]
+__all__ = ["BESPOKE", "CARD_COST", "CARD_COST_RANGE", "CROWN_COLONIES", "EFFECTS", "FILE_NAMES", "KINGS_SHARE",
+           "LEGALITIES", "PARAMS", "PLAYER_COUNTS", "SITE_KINDS", "STR_CHOICES", "Card", "Ruleset", "RulesetError",
+           "Rulesets", "build_ruleset", "card_cost_params", "check_params", "crown_colony_params",
+           "kings_share_params", "parameter_names", "parameter_types", "variant"]
 
 Raw = dict[str, Any]          # a TOML table, its shape already checked by ruleset_schema
 Files = Mapping[str, Raw]     # a ruleset folder's files, parsed: file name -> its top-level table
@@ -57,6 +57,12 @@ MAX_CARD_COSTS = 64            # at most this many card costs in one table of ov
 # variant rule "the Crown by player count", off unless given (kings_crown_share at every count).
 KINGS_SHARE = "kings_crown_share."
 PLAYER_COUNTS = (2, 3, 4, 5)
+# PRJ-75: how many of the map's Crown colonies the Spanish own with N players,
+# `crown_colonies.<N>` (0 .. the map's Crown colonies; in ruleset.toml `[setup.by_players.N]
+# crown_colonies`): the variant rule "the Crown colonies by player count", off unless given
+# (all of them at every count). The Spanish keep the first K in map order; the others are
+# empty colony spaces for that game. Nothing changes when nobody plays the Spanish.
+CROWN_COLONIES = "crown_colonies."
 
 
 class RulesetError(ValueError):
@@ -122,6 +128,12 @@ class Ruleset:
     # PRJ-68: player count -> the King's share (kings_crown_share, or its `kings_crown_share.<N>`
     # override), read where the Crown claims its Chests; index 0 and 1 unused
     kings_share: tuple[int, ...] = ()
+    # PRJ-75: player count -> how many of the map's Crown colonies the Spanish own (all of
+    # them, or its `crown_colonies.<N>`), and player count -> which colony spaces are Crown
+    # colonies in a game the Spanish play (col_crown with the ones after the first K cleared);
+    # index 0 and 1 unused. A game nobody plays the Spanish in reads col_crown itself.
+    crown_kept: tuple[int, ...] = ()
+    spanish_crown: tuple[tuple[bool, ...], ...] = ()
 
     if TYPE_CHECKING:     # the parameters (ruleset_schema.PARAMS), plain attributes set by build_ruleset;
         # tests/engine/test_types.py checks these names and types against PARAMS
@@ -173,6 +185,11 @@ class Ruleset:
     def setup_value(self, key: str, players: int) -> Any:
         return self.params["by_players"].get(players, {}).get(key, self.params[key])
 
+    def crown_of_game(self, players: int, spanish: bool) -> tuple[bool, ...]:
+        """PRJ-75: colony index -> a Crown colony in a game of `players` players, with or
+        without a player playing the Spanish (CYC-4: without, the Crown owns them all)."""
+        return self.spanish_crown[players] if spanish else tuple(self.col_crown)
+
     def is_land(self, z: int) -> bool:
         return z < self.n_land
 
@@ -214,13 +231,14 @@ def _ranges(fname: str, raw: Raw) -> dict[str, tuple[int, int]]:
 
 
 def _by_players(fname: str, overrides: Raw, ranges: dict[str, tuple[int, int]]) -> dict[int, Raw]:
-    """[setup.by_players.N]: per player count overrides of [setup], each number in its range."""
+    """[setup.by_players.N]: per player count overrides of [setup], each number in its range
+    (PRJ-75's crown_colonies is not one of them: `_params` takes it out)."""
     out = {}
     for n, over in overrides.items():
         for key, v in over.items():
-            if PARAMS["setup"][key] is int:
+            if key != "crown_colonies" and PARAMS["setup"][key] is int:
                 _in_range(f"{fname}: [setup.by_players.{n}]", key, v, ranges)
-        out[int(n)] = over
+        out[int(n)] = {k: v for k, v in over.items() if k != "crown_colonies"}
     return out
 
 
@@ -242,6 +260,12 @@ def _params(raw: Raw) -> Raw:
             raise RulesetError(f"{fname}: [treasure.by_players.{n}]: a player count is 2 to 5")
         _in_range(f"{fname}: [treasure.by_players.{n}]", "kings_crown_share", over["kings_crown_share"], ranges)
         params[f"{KINGS_SHARE}{int(n)}"] = over["kings_crown_share"]
+    for n, over in raw["setup"].get("by_players", {}).items():         # PRJ-75, as crown_colonies.<N>
+        if "crown_colonies" not in over:
+            continue
+        if int(n) not in PLAYER_COUNTS:
+            raise RulesetError(f"{fname}: [setup.by_players.{n}] crown_colonies: a player count is 2 to 5 (PRJ-75)")
+        params[f"{CROWN_COLONIES}{int(n)}"] = over["crown_colonies"]   # its range needs the map: build_ruleset
     return params
 
 
@@ -314,6 +338,9 @@ def check_params(params: Raw) -> Raw:
         if isinstance(key, str) and key.startswith(KINGS_SHARE):
             _check_kings_share(key, value)
             continue
+        if isinstance(key, str) and key.startswith(CROWN_COLONIES):
+            _check_crown_colonies(key, value)
+            continue
         if key not in known:
             raise RulesetError(f"unknown parameter {short(key)}; `paxh rules --params` lists them")
         typ = known[key]
@@ -351,6 +378,47 @@ def _check_kings_share(key: str, value: Any) -> None:
         raise RulesetError(f"parameter {short(key)}: kings_crown_share.<N> takes a player count N, 2 to 5 (PRJ-68)")
     if type(value) is not int:
         raise RulesetError(f"parameter {key} must be int, not {short(value)}")
+
+
+def _check_crown_colonies(key: str, value: Any) -> None:
+    """PRJ-75: `crown_colonies.<N>` for N in 2..5 = a whole number (its range, 0 to the map's
+    Crown colonies, is checked by `variant`)."""
+    if key[len(CROWN_COLONIES):] not in {str(n) for n in PLAYER_COUNTS}:
+        raise RulesetError(f"parameter {short(key)}: crown_colonies.<N> takes a player count N, 2 to 5 (PRJ-75)")
+    if type(value) is not int:
+        raise RulesetError(f"parameter {key} must be int, not {short(value)} (PRJ-75)")
+
+
+def crown_colony_params(rs: Ruleset) -> dict[str, int]:
+    """PRJ-75: `crown_colonies.<N>` -> how many Crown colonies the Spanish own in `rs` with N players."""
+    return {f"{CROWN_COLONIES}{n}": rs.crown_kept[n] for n in PLAYER_COUNTS}
+
+
+def _check_crown_counts(counts: dict[int, Any], col_crown: list[bool], in_file: bool = False) -> None:
+    """PRJ-75: each `crown_colonies.<N>` from 0 to the number of the map's Crown colonies
+    (named as ruleset.toml's [setup.by_players.N] crown_colonies with `in_file`)."""
+    most = sum(col_crown)
+    for n, value in counts.items():
+        if not 0 <= value <= most:
+            where = (f"ruleset.toml: [setup.by_players.{n}] crown_colonies" if in_file
+                     else f"parameter {CROWN_COLONIES}{n}")
+            raise RulesetError(f"{where} must be at least 0 and at most {most} (the map's {most} Crown colonies, "
+                               f"PRJ-75), not {short(value)}")
+
+
+def _crown_counts(rs: Ruleset, counts: dict[int, int]) -> None:
+    """PRJ-75: set rs.crown_kept and rs.spanish_crown: with N players the Spanish own the first
+    `counts[N]` Crown colonies in map order (all of them for a count not given)."""
+    most = sum(rs.col_crown)
+    kept = tuple(counts.get(n, most) for n in range(max(PLAYER_COUNTS) + 1))
+    masks = []
+    for k in kept:
+        seen, mask = 0, []
+        for crown in rs.col_crown:
+            seen += crown
+            mask.append(crown and seen <= k)
+        masks.append(tuple(mask))
+    rs.crown_kept, rs.spanish_crown = kept, tuple(masks)
 
 
 def kings_share_params(rs: Ruleset) -> dict[str, int]:
@@ -404,15 +472,21 @@ def _kings_shares(base: Ruleset, changed: Raw, shares: dict[int, int]) -> tuple[
     return tuple(shares.get(n, base.kings_share[n] if flat is None else flat) for n in range(len(base.kings_share)))
 
 
+def _per_count(per_count: Raw, prefix: str) -> dict[int, Any]:
+    """PRJ-68, PRJ-75: the `<prefix><N>` overrides (names already checked) as N -> value."""
+    return {int(k[len(prefix):]): v for k, v in per_count.items() if k.startswith(prefix)}
+
+
 def variant(base: Ruleset, overrides: Raw) -> Ruleset:
     """A copy of a ruleset with some parameters replaced (PRJ-31; `overrides` already passed
     check_params); an override is the value for every player count (it also replaces that
     key in [setup.by_players]). Built anew each call: the loader caches it."""
-    changed = {k: v for k, v in overrides.items() if not k.startswith((CARD_COST, KINGS_SHARE))}
+    changed = {k: v for k, v in overrides.items() if not k.startswith((CARD_COST, KINGS_SHARE, CROWN_COLONIES))}
     costs = {k: v for k, v in overrides.items() if k.startswith(CARD_COST)}
-    per_count = {k: v for k, v in overrides.items() if k.startswith(KINGS_SHARE)}
-    shares = {int(k[len(KINGS_SHARE):]): v for k, v in per_count.items()}
+    per_count = {k: v for k, v in overrides.items() if k.startswith((KINGS_SHARE, CROWN_COLONIES))}
+    shares, crowns = _per_count(per_count, KINGS_SHARE), _per_count(per_count, CROWN_COLONIES)
     _check_shares(base, shares)
+    _check_crown_counts(crowns, base.col_crown)
     _check_numbers(base, changed)
     rs = copy.copy(base)
     kept = {k: v for k, v in base.params.items()          # an override of kings_crown_share holds at every count
@@ -427,6 +501,8 @@ def variant(base: Ruleset, overrides: Raw) -> Ruleset:
         _with_card_costs(rs, costs)
     if "kings_crown_share" in changed or shares:
         rs.kings_share = _kings_shares(base, changed, shares)
+    if crowns:
+        _crown_counts(rs, {**{n: base.crown_kept[n] for n in PLAYER_COUNTS}, **crowns})
     return rs
 
 
@@ -573,6 +649,9 @@ def build_ruleset(name: str, files: Files) -> Ruleset:
     rs.market_entries = _entries(files["market.toml"])
     flat: int = params["kings_crown_share"]
     rs.kings_share = tuple(int(params.get(f"{KINGS_SHARE}{n}", flat)) for n in range(max(PLAYER_COUNTS) + 1))
+    crowns = {n: params[f"{CROWN_COLONIES}{n}"] for n in PLAYER_COUNTS if f"{CROWN_COLONIES}{n}" in params}
+    _check_crown_counts(crowns, rs.col_crown, in_file=True)
+    _crown_counts(rs, crowns)
     for key, value in params.items():      # parameters as plain attributes: rs.chest_cap without __getattr__
         rs.__dict__.setdefault(key, value)
     return rs

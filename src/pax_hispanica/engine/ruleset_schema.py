@@ -81,13 +81,16 @@ def _param_type(key: str, typ: type) -> Any:
     return StrictInt if typ is int else StrictStr
 
 
-def _section(section: str, schema: dict[str, type], optional: bool = False) -> type[Shape]:
+def _section(section: str, schema: dict[str, type], optional: bool = False, **extra: Any) -> type[Shape]:
     fields: dict[str, Any] = {k: (_param_type(k, t) | None, None) if optional else (_param_type(k, t), ...)
                               for k, t in schema.items()}
+    fields.update(extra)
     return create_model(f"{section.title()}{'Override' if optional else 'Section'}", __base__=Shape, **fields)
 
 
-SetupOverride = _section("setup", PARAMS["setup"], optional=True)
+# PRJ-75: [setup.by_players.N] may also say how many of the map's Crown colonies the Spanish
+# own with N players (crown_colonies, no [setup] value: all of them unless given)
+SetupOverride = _section("setup", PARAMS["setup"], optional=True, crown_colonies=(StrictInt | None, None))
 PlayerCount = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,2}$")]   # [setup.by_players.N]: N a whole number
 _SECTIONS: dict[str, Any] = {s: (_section(s, k), ...) for s, k in PARAMS.items()}
 # the ignore below: SetupOverride is a model made at run time (create_model), which no static type names

@@ -113,14 +113,17 @@ def new_state(config: object, given_seed: object, start: bool = True, *, ruleset
     k = len(rs.col_ids)
     st.col_owner, st.col_labour, st.col_chests, st.col_fort = [None] * k, [None] * k, [0] * k, rs.col_fort[:]
     crown = st.crown_owner()
+    # PRJ-75: with crown_colonies.<N> the Spanish own only the first K Crown colonies in map
+    # order; the others are empty colony spaces (no fort), as if the map did not mark them
+    is_crown = rs.crown_of_game(n, crown != CROWN)
     homes = {rs.col_index[rs.nations[x]["home"]]: s for s, x in enumerate(nations) if "home" in rs.nations[x]}
     for c in range(k):
-        owner = crown if rs.col_crown[c] else homes.get(c)
+        owner = crown if is_crown[c] else homes.get(c)
         if owner is not None:
             st.col_owner[c] = owner
             st.col_labour[c] = CITIZEN
             st.supply["citizens"] -= 1
-        elif not rs.col_crown[c]:
+        elif not is_crown[c]:
             st.col_fort[c] = False                         # a fort stands on a colony only
     for i, kind in enumerate(st.site_kind):               # Cathedrals full
         if kind == "cathedral":
@@ -136,6 +139,10 @@ def new_state(config: object, given_seed: object, start: bool = True, *, ruleset
              ruleset=rs.name, ruleset_version=rs.version, seed_hash=seed_hash(seed),
              crown_owner=None if crown == CROWN else crown,
              market_top=st.market[0], haven_top=st.haven[0])
+    vacated = [rs.col_ids[c] for c in range(k) if rs.col_crown[c] and not is_crown[c]]
+    if vacated:                                            # PRJ-75: public, as the board shows it
+        out.emit("CrownColoniesByCount", "PRJ-75", seat=crown,
+                 colonies=[rs.col_ids[c] for c in range(k) if is_crown[c]], vacated=vacated)
     if start:
         out.emit("YearBegan", "CYC-1", cycle=1, year=YEARS[0])
         advance(st, out)

@@ -39,9 +39,10 @@ def chest_terms(st: State, seat: int, col: int, voyage: VoyageProgress) -> tuple
 
 
 def is_kings_colony(st: State, col: int) -> bool:
-    """PRJ-30: a Crown colony owned by the Spanish player."""
+    """PRJ-30: a Crown colony owned by the Spanish player (PRJ-75: one of the Crown colonies
+    of the game's player count)."""
     owner = st.col_owner[col]
-    return st.rs.col_crown[col] and owner is not None and owner >= 0 and owner == st.spanish_seat()
+    return st.rs.spanish_crown[st.n][col] and owner is not None and owner >= 0 and owner == st.spanish_seat()
 
 
 def crown_claim(st: State, seat: int, col: int, voyage: VoyageProgress, count: int) -> int:

@@ -34,7 +34,8 @@ def search_space(ruleset: str = "reference", names: list[str] | None = None,
     ``ranges`` narrows a parameter's documented range (never widens it: the engine refuses)."""
     table = load_api(api).parameters(ruleset, extended=True)
     ints = {k: v for k, v in table.items() if v["type"] == "int" and v.get("range")}
-    # PRJ-67, PRJ-68: the cards' costs (card_cost.<id>) and the per-count King's share are searched only when named
+    # PRJ-67, PRJ-68, PRJ-75: the cards' costs (card_cost.<id>), the per-count King's share and the
+    # per-count Crown colonies (crown_colonies.<N>) are searched only when named
     chosen = [k for k in ints if "." not in k] if not names or names == ["all"] else names
     out = {}
     for name in chosen:
