@@ -113,15 +113,33 @@ def _study(args: argparse.Namespace):
                                sampler=sampler, load_if_exists=True)
 
 
+def space(args: argparse.Namespace) -> dict[str, tuple[float, float, str]]:
+    """SPACE with `--range NAME=LO,HI` overrides (a study resumed must be given the same ones)."""
+    out = dict(SPACE)
+    for item in getattr(args, "range", None) or []:
+        name, _, bounds = item.partition("=")
+        if name not in out:
+            raise SystemExit(f"--range: unknown option {name!r}")
+        lo, hi = (float(x) for x in bounds.split(","))
+        kind = out[name][2]
+        out[name] = (int(lo), int(hi), kind) if kind == "int" else (lo, hi, kind)
+    return out
+
+
 def tune(args: argparse.Namespace) -> int:
     study = _study(args)
+    ranges = space(args)
     if not study.trials:
         study.enqueue_trial(dict(DEFAULTS))
+        for f in args.enqueue or []:         # known good points (a preset file), played next
+            data = json.loads(Path(f).read_text())
+            params = {**DEFAULTS, **data.get("params", data)}
+            study.enqueue_trial({k: min(max(v, ranges[k][0]), ranges[k][1]) for k, v in params.items()})
     t0 = time.perf_counter()
 
     def objective(trial) -> float:
         params = {}
-        for k, (lo, hi, kind) in SPACE.items():
+        for k, (lo, hi, kind) in ranges.items():
             params[k] = trial.suggest_int(k, int(lo), int(hi)) if kind == "int" else trial.suggest_float(k, lo, hi)
         rows = play(label(params), args.deals, args.seed)
         s = score(rows)
@@ -190,8 +208,10 @@ def validate(args: argparse.Namespace) -> int:
                                                                                      *sys.argv[1:]]),
                             **source},
                 "validation": out}
-        DATA.write_text(json.dumps(data, indent=1) + "\n")
-        print(f"wrote {DATA}", file=sys.stderr)
+        if args.comment:
+            data["comment"] = args.comment
+        args.data_out.write_text(json.dumps(data, indent=1) + "\n")
+        print(f"wrote {args.data_out}", file=sys.stderr)
     return 0
 
 
@@ -207,10 +227,17 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--startup", type=int, default=6, help="TPE's random trials first")
     sub.choices["tune"].add_argument("--trials", type=int, default=40, help="complete trials wanted in the study")
     sub.choices["tune"].add_argument("--trials-out", type=Path, help="every complete trial as a JSON line")
+    sub.choices["tune"].add_argument("--enqueue", action="append", help="a preset JSON file whose params a new "
+                                                                         "study plays after the defaults")
+    sub.choices["tune"].add_argument("--range", action="append", help="NAME=LO,HI: another search range for "
+                                                                       "one option (give the same to resume)")
     v = sub.choices["validate"]
     v.add_argument("--params", help="a JSON file of options instead of the study's best")
     v.add_argument("--out", type=Path, required=True)
     v.add_argument("--write-data", action="store_true")
+    v.add_argument("--data-out", type=Path, default=DATA, help="where --write-data writes (default: the shipped "
+                                                                "tuned preset, data/tuned_heuristic.json)")
+    v.add_argument("--comment", default="", help="the data file's comment (default: the fourth round's)")
     v.add_argument("--tune-command", default="", help="the tune command line, recorded in the data file")
     args = ap.parse_args(argv)
     return tune(args) if args.cmd == "tune" else validate(args)

@@ -77,7 +77,8 @@ def make_agent(kind: str, seed: int, **options: Any) -> Agent:
     ``pax_hispanica.api``); for "ismcts" also ``iterations`` or ``seconds``
     per decision, ``cutoff`` (playout length before a heuristic scores it),
     ``exploration``, ``temperature`` and ``prior_bot`` ("default", "tuned" or a JSON file: the
-    heuristic preset of the root's prior); for "heuristic" the options of
+    heuristic preset of the root's prior), ``playout_bot`` ("none", or a heuristic preset that
+    plays the bot's own seat in the playouts); for "heuristic" the options of
     ``heuristic.DEFAULTS`` and ``preset`` ("tuned" or a JSON file; docs/bots.md)."""
     entry = REGISTRY.get(kind.strip().lower())
     if entry is None:

@@ -201,7 +201,7 @@ class ISMCTSAgent(BaseAgent):
                  prior: float = 0.5, model: float = 0.8, future: float = 1.0,
                  eval: str = "handwritten", select: str = "visits", z: float = 2.0, min_visits: int = 3,
                  qnorm: bool | int | str = False, prior_bot: str = "default",
-                 **options: Any) -> None:  # noqa: A002 -- the bot option's name
+                 playout_bot: str = "none", **options: Any) -> None:  # noqa: A002 -- the bot option's name
         super().__init__(seed, api, **options)
         # the heuristic whose choice is the root's prior: "default" (today's constants), "tuned"
         # (data/tuned_heuristic.json, bots/heuristic.py preset) or a JSON file of its options; the
@@ -210,6 +210,14 @@ class ISMCTSAgent(BaseAgent):
         if self.prior_bot != "default":
             from .heuristic import preset
             preset(self.prior_bot)          # a bad name or file fails here, not at the first decision
+        # the bot's OWN seat in the playouts: "none" (the playout policy, as every seat) or a
+        # heuristic preset ("default", "tuned", a JSON file) that chooses its moves on its view of
+        # the sampled state; the other seats keep the playout policy (docs/bots.md, fifth round)
+        self.playout_bot = str(playout_bot)
+        if self.playout_bot != "none":
+            from .heuristic import preset
+            preset(self.playout_bot)
+        self._own_bot: Any = None
         # the root's choice: the most visited action ("visits"), or ("confident") the most visited
         # unless another root action's mean value beats the prior's by more than `z` standard
         # errors (each with `min_visits` visits or more), then the best such action (docs/bots.md)
@@ -335,6 +343,29 @@ class ISMCTSAgent(BaseAgent):
             bot._card_memo = self._card_memo       # card_value's memo: a pure function of its key
         return bot
 
+    def _own_playout_bot(self) -> Any:
+        """playout_bot's heuristic, one per decision (fresh, so a decision never depends on
+        earlier ones), seeded from the bot's seed; its card values shared with its preset's."""
+        bot = self._own_bot
+        if bot is None:
+            from .heuristic import HeuristicAgent
+            preset = None if self.playout_bot == "default" else self.playout_bot
+            bot = self._own_bot = HeuristicAgent(stable_seed("own playout", self.seed), self.api_ref, preset=preset)
+            bot._card_memo = (self._card_memo if preset is None
+                              else _shared_memos(self.api, f"{getattr(self, '_ruleset_key', '')} {self.playout_bot}")[0])
+        return bot
+
+    def _own_playout_action(self, state: Any, me: int, legal: list[Descriptor]) -> Action:
+        """The own seat's move in a playout under playout_bot: its heuristic's choice on the
+        seat's view of the sampled state (a bid from the bid's public facts, as the opponent
+        model's: HeuristicAgent.bid_on_facts gives decide's bid without a view)."""
+        api, bot = self.api, self._own_bot
+        caps = self._caps
+        if (len(legal) == 1 and legal[0].get("kind") == "range" and legal[0]["action"].get("type") == "bid"
+                and caps is not None and caps[4] and self._rs is not None):
+            return bot.bid_on_facts(self._rs, api.bid_facts(state, me), legal[0])
+        return bot.decide(api.view(state, me, include_state=False), legal)
+
     def _sealed_choice(self, state: Any, seat: int, actions: list[Action] | None, rng: random.Random,
                        legal: list[Descriptor] | None = None) -> Action:
         """Another seat's bid or Battle Card, drawn from the opponent model:
@@ -419,9 +450,11 @@ class ISMCTSAgent(BaseAgent):
         self._root_legal, self._root_keyed = legal, [(action_key(a), a) for a in root_actions]
         rng = random.Random(stable_seed("ismcts", self.seed, view, legal))
         self._playout_bots = {}     # fresh playout bots: a decision never depends on earlier ones
+        self._own_bot = None
         ruleset_key = json.dumps(
             [view.get("ruleset"), view.get("ruleset_params") or None, view.get("ruleset_version")], sort_keys=True)
         self._card_memo, self._bid_memo = _shared_memos(api, ruleset_key)
+        self._ruleset_key = ruleset_key
         self._prior_key = None
         self._chest = self._rs = self._worth = None
         if hasattr(api, "load_ruleset") and "ruleset" in view:
@@ -649,6 +682,7 @@ class ISMCTSAgent(BaseAgent):
         cutoff = self.cutoff
         playout = self.playout
         count = self._caps[1]
+        own = self._own_playout_bot() if self.playout_bot != "none" else None
         while steps < cutoff and not is_over(state):
             seats = acting(state)
             if not seats:
@@ -657,6 +691,10 @@ class ISMCTSAgent(BaseAgent):
             legal = legal_actions(state, seat)
             if seat != me and legal and _first_type(legal) in sealed and count(legal) > 1:
                 state = step(state, self._sealed_choice(state, seat, None, rng, legal))
+                steps += 1
+                continue
+            if seat == me and own is not None:
+                state = step(state, self._own_playout_action(state, me, legal))
                 steps += 1
                 continue
             if (playout == "greedy" and len(legal) == 1 and legal[0].get("kind") == "range"
