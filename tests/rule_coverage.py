@@ -67,8 +67,9 @@ EXEMPT: dict[str, str] = {
               "event cites it: tests/web/test_accounts.py, tests/web/test_ratelimit_shared.py",
     "PRJ-74": "the web pages' words apply it (web/i18n.py, web/render.py); no engine event cites it: "
               "tests/web/test_words.py, tests/web/test_finished_pages.py",
-    "PRJ-75": "a variant, off in the reference (no crown_colonies.<N>), and no corpus game sets it: "
-              "tests/engine/test_crown_colonies.py (test_PRJ_75_...)",
+    "PRJ-77": "the reference's data (ruleset.toml's [setup.by_players.2] and [setup.by_players.3] "
+              "crown_colonies), set up under PRJ-75 (CrownColoniesByCount cites it), so no event cites it: "
+              "tests/engine/test_crown_colonies.py (test_PRJ_77_...), tests/engine/test_versions.py",
 }
 
 NOWHERE = "nowhere"

@@ -218,7 +218,7 @@ def test_PRJ_68_a_bad_treasure_by_players_table_is_refused_naming_it(tmp_path, t
 # ---- PRJ-69 -------------------------------------------------------------------------------------
 
 def test_PRJ_69_reference_5_has_the_cheaper_cards_and_no_kings_share_with_5_players():
-    now, old = api.load_ruleset("reference"), api.load_ruleset("reference-4")
+    now, old = api.load_ruleset("reference-5"), api.load_ruleset("reference-4")     # reference-6 since (PRJ-77)
     assert now.version == "reference-5" and old.version == "reference-4" and old.overrides == {}
     assert (now.cards["obispado-1"].cost, now.cards["secretario-1"].cost) == (1, 0)
     assert (old.cards["obispado-1"].cost, old.cards["secretario-1"].cost) == (2, 1)
@@ -229,5 +229,7 @@ def test_PRJ_69_reference_5_has_the_cheaper_cards_and_no_kings_share_with_5_play
     for players in (2, 5):      # a reference-4 game still claims 1 of every 2 with 5 players
         st = api.new_game(api.Config(players=players, nations=WITH_SPAIN[:players]), 3, ruleset_version="reference-4")
         assert treasure.crown_claim(st, 0, kings_colony(st), {}, 2) == 1
-        st = api.new_game(api.Config(players=players, nations=WITH_SPAIN[:players]), 3)
+        st = api.new_game(api.Config(players=players, nations=WITH_SPAIN[:players]), 3, ruleset_version="reference-5")
+        assert treasure.crown_claim(st, 0, kings_colony(st), {}, 2) == (1 if players == 2 else 0)
+        st = api.new_game(api.Config(players=players, nations=WITH_SPAIN[:players]), 3)       # reference-6 kept it
         assert treasure.crown_claim(st, 0, kings_colony(st), {}, 2) == (1 if players == 2 else 0)

@@ -1,7 +1,9 @@
 """PRJ-75: the variant rule "the Crown colonies by player count": with N players, a player who
 plays the Spanish owns only the first `crown_colonies.<N>` of the map's Crown colonies (map
-order); the others are empty colony spaces (no colony, no fort) for that game. Off in the
-reference (all of them at every count); nothing changes when nobody plays the Spanish."""
+order); the others are empty colony spaces (no colony, no fort) for that game. Off in
+reference-5 (all of them at every count); reference-6 (PRJ-77) sets 6 with 2 and 3 players
+(tests/engine/test_versions.py and test_PRJ_77_... below); nothing changes when nobody plays
+the Spanish."""
 from __future__ import annotations
 
 import json
@@ -38,8 +40,8 @@ def random_game(config: api.Config, seed: int) -> api.Game:
     raise AssertionError("game did not end")
 
 
-def test_PRJ_75_off_by_default_every_crown_colony_at_every_count_and_the_same_game():
-    rs = api.load_ruleset("reference")
+def test_PRJ_75_off_in_reference_5_every_crown_colony_at_every_count_and_the_same_game():
+    rs = api.load_ruleset("reference-5")            # reference-6 (PRJ-77): 6 with 2 and 3 players
     crowns = crown_spaces(rs)
     assert len(crowns) == 8 and rs.crown_kept[2:] == (8, 8, 8, 8)
     assert all(rs.spanish_crown[n] == tuple(rs.col_crown) for n in (2, 3, 4, 5))
@@ -47,11 +49,12 @@ def test_PRJ_75_off_by_default_every_crown_colony_at_every_count_and_the_same_ga
     same = {f"crown_colonies.{n}": 8 for n in (2, 3, 4, 5)}
     for players in (2, 5):
         nations = WITH_SPAIN[:players]
-        a = api.new_game(api.Config(players=players, nations=nations), seed=11)
-        b = api.new_game(api.Config(players=players, nations=nations, params=same), seed=11)
+        a = api.new_game(api.Config(players=players, nations=nations), seed=11, ruleset_version="reference-5")
+        b = api.new_game(api.Config(players=players, nations=nations, params=same), seed=11,
+                         ruleset_version="reference-5")
         assert (a.col_owner, a.col_fort, a.col_labour, a.supply) == (b.col_owner, b.col_fort, b.col_labour, b.supply)
-        ga = api.Game.new(api.Config(players=players, nations=nations), 11)
-        gb = api.Game.new(api.Config(players=players, nations=nations, params=same), 11)
+        ga = api.Game.new(api.Config(players=players, nations=nations), 11, ruleset_version="reference-5")
+        gb = api.Game.new(api.Config(players=players, nations=nations, params=same), 11, ruleset_version="reference-5")
         assert [e["type"] for e in ga.events] == [e["type"] for e in gb.events]
         assert "CrownColoniesByCount" not in {e["type"] for e in ga.events}
 
@@ -73,19 +76,21 @@ def test_PRJ_75_the_spanish_own_the_first_k_crown_colonies_the_rest_are_empty_sp
             assert (st.col_owner[c], st.col_labour[c], st.col_fort[c], st.col_chests[c]) == (None, None, False, 0)
             assert not treasure.is_kings_colony(st, c)
             assert not st.rs.spanish_crown[players][c]
-    # every other colony as in the reference; the Citizens not placed stay in the supply
+    # every other colony as in the reference; the Citizens not placed stay in the supply (the
+    # reference's own count: all 8 Crown colonies with 4 and 5 players, 6 with 2 and 3, PRJ-77)
     others = [c for c in range(len(st.rs.col_ids)) if c not in crowns]
     assert [st.col_owner[c] for c in others] == [base.col_owner[c] for c in others]
-    assert st.supply["citizens"] == base.supply["citizens"] + (len(crowns) - kept)
+    assert base.rs.crown_kept[players] == (6 if players in (2, 3) else 8)
+    assert st.supply["citizens"] == base.supply["citizens"] + (base.rs.crown_kept[players] - kept)
 
 
 def test_PRJ_75_only_the_named_count_changes():
     params = {"crown_colonies.3": 5}
     rs = api.load_ruleset("reference", params)
-    assert rs.crown_kept[2:] == (8, 5, 8, 8)
-    for players in (2, 4, 5):
+    assert rs.crown_kept[2:] == (6, 5, 8, 8)          # 2: reference-6's own 6 (PRJ-77)
+    for players, own in ((2, 6), (4, 8), (5, 8)):
         st = api.new_game(api.Config(players=players, nations=WITH_SPAIN[:players], params=params), seed=4)
-        assert sum(st.col_owner[c] == st.spanish_seat() for c in crown_spaces(st.rs)) == 8
+        assert sum(st.col_owner[c] == st.spanish_seat() for c in crown_spaces(st.rs)) == own
     st = api.new_game(api.Config(players=3, nations=WITH_SPAIN[:3], params=params), seed=4)
     assert sum(st.col_owner[c] == 0 for c in crown_spaces(st.rs)) == 5
 
@@ -184,14 +189,18 @@ def test_PRJ_75_whole_games_play_to_the_end_and_replay(players, seed):
 
 def with_setup_by_players(folder, n: str, lines: str) -> str:
     """A copy of the reference whose ruleset.toml has `lines` in its [setup.by_players.<n>]
-    (the reference has one for 2 players; another count's table is appended)."""
+    instead of that table's own crown_colonies (the reference has tables for 2 and 3 players,
+    PRJ-77; another count's table is appended)."""
     shutil.copytree(DATA / "reference", folder)
     toml = folder / "ruleset.toml"
     body, header = toml.read_text(), f"[setup.by_players.{n}]"
     at = body.find(header)
     if at >= 0:
         end = body.index("\n", at) + 1
-        body = body[:end] + lines + "\n" + body[end:]
+        stop = body.find("\n[", end)
+        table = "".join(line for line in body[end:stop + 1].splitlines(keepends=True)
+                        if not line.startswith("crown_colonies"))
+        body = body[:end] + lines + "\n" + table + body[stop + 1:]
     else:
         body += f"\n{header}\n{lines}\n"
     toml.write_text(body)
@@ -199,15 +208,17 @@ def with_setup_by_players(folder, n: str, lines: str) -> str:
 
 
 def test_PRJ_75_ruleset_toml_gives_the_crown_colonies_by_count_and_a_variant_goes_on_top(tmp_path):
-    folder = with_setup_by_players(tmp_path / "r", "2", "crown_colonies = 6")
+    folder = with_setup_by_players(tmp_path / "r", "2", "crown_colonies = 5")    # the reference: 6 (PRJ-77)
     rs = api.load_ruleset(folder)
-    assert rs.crown_kept[2:] == (6, 8, 8, 8) and rs.setup_value("start_money", 2) == 6
+    assert rs.crown_kept[2:] == (5, 6, 8, 8) and rs.setup_value("start_money", 2) == 6
     assert "crown_colonies" not in rs.params["by_players"][2]
-    assert api.parameters(folder, extended=True)["crown_colonies.2"] == {"value": 6, "type": "int", "range": [0, 8]}
-    assert api.load_ruleset(folder, {"crown_colonies.2": 4}).crown_kept[2:] == (4, 8, 8, 8)
-    assert api.load_ruleset(folder, {"crown_colonies.3": 4}).crown_kept[2:] == (6, 4, 8, 8)
+    assert api.parameters(folder, extended=True)["crown_colonies.2"] == {"value": 5, "type": "int", "range": [0, 8]}
+    assert api.load_ruleset(folder, {"crown_colonies.2": 4}).crown_kept[2:] == (4, 6, 8, 8)
+    assert api.load_ruleset(folder, {"crown_colonies.3": 4}).crown_kept[2:] == (5, 4, 8, 8)
     st = api.new_game(api.Config(players=2, ruleset=folder, nations=["spanish", "dutch"]), seed=2)
-    assert sum(st.col_owner[c] == 0 for c in crown_spaces(st.rs)) == 6
+    assert sum(st.col_owner[c] == 0 for c in crown_spaces(st.rs)) == 5
+    four = api.load_ruleset(with_setup_by_players(tmp_path / "r4", "4", "crown_colonies = 7"))   # a table appended
+    assert four.crown_kept[2:] == (6, 6, 7, 8)
 
 
 @pytest.mark.parametrize("n, text, words", [
@@ -229,15 +240,17 @@ def test_PRJ_75_a_bad_setup_by_players_table_is_refused_naming_it(tmp_path, n, t
 
 def test_PRJ_75_listed_by_api_parameters_and_paxh_rules_and_searched_by_the_tuner_when_named():
     table = api.parameters(extended=True)
-    assert {k: v for k, v in table.items() if k.startswith("crown_colonies.")} == {
-        f"crown_colonies.{n}": {"value": 8, "type": "int", "range": [0, 8]} for n in (2, 3, 4, 5)}
+    assert {k: v for k, v in table.items() if k.startswith("crown_colonies.")} == {   # reference-6 (PRJ-77)
+        f"crown_colonies.{n}": {"value": 6 if n in (2, 3) else 8, "type": "int", "range": [0, 8]} for n in (2, 3, 4, 5)}
+    assert api.parameters("reference-5", extended=True)["crown_colonies.2"]["value"] == 8
     assert api.parameters("reference", {"crown_colonies.2": 6}, extended=True)["crown_colonies.2"]["value"] == 6
     assert not any(k.startswith("crown_colonies") for k in api.parameters())      # PRJ-31's list as it was
     out = CliRunner().invoke(cli_app, ["rules", "--params"]).output
-    assert any(line.split() == ["crown_colonies.2", "int", "8", "0..8"] for line in out.splitlines()), out
+    assert any(line.split() == ["crown_colonies.2", "int", "6", "0..8"] for line in out.splitlines()), out
+    assert any(line.split() == ["crown_colonies.4", "int", "8", "0..8"] for line in out.splitlines()), out
     assert not any(k.startswith("crown_colonies") for k in tune.search_space())
     assert tune.search_space(names=["crown_colonies.2"], ranges={"crown_colonies.2": (4, 8)}) == {
-        "crown_colonies.2": {"low": 4, "high": 8, "value": 8}}
+        "crown_colonies.2": {"low": 4, "high": 8, "value": 6}}
     with pytest.raises(ValueError):
         tune.search_space(names=["crown_colonies.2"], ranges={"crown_colonies.2": (0, 9)})
 
@@ -245,3 +258,60 @@ def test_PRJ_75_listed_by_api_parameters_and_paxh_rules_and_searched_by_the_tune
 def test_PRJ_75_the_simulator_sets_it_with_set():
     from pax_hispanica.sim.runner import parse_params      # the --set parser of paxh simulate
     assert parse_params(["crown_colonies.2=6"]) == {"crown_colonies.2": 6}
+
+
+# ---- PRJ-77 -------------------------------------------------------------------------------------
+
+REFERENCE_5_GAMES = __import__("pathlib").Path(__file__).parent / "data" / "reference_5_games.jsonl"
+
+
+def test_PRJ_77_reference_6_gives_the_spanish_6_crown_colonies_with_2_and_3_players():
+    now, old = api.load_ruleset("reference"), api.load_ruleset("reference-5")
+    assert (now.version, old.version, old.overrides, now.overrides) == ("reference-6", "reference-5", {}, {})
+    assert now.crown_kept[2:] == (6, 6, 8, 8) and old.crown_kept[2:] == (8, 8, 8, 8)
+    assert {k: v for k, v in now.params.items() if old.params.get(k) != v} == {"crown_colonies.2": 6,
+                                                                               "crown_colonies.3": 6}
+    assert now.cards == old.cards and now.kings_share == old.kings_share
+    ids = [now.col_ids[c] for c in crown_spaces(now)]
+    for players in (2, 3, 4, 5):
+        g = api.Game.new(api.Config(players=players, nations=WITH_SPAIN[:players]), 7)
+        o = api.Game.new(api.Config(players=players, nations=WITH_SPAIN[:players]), 7, ruleset_version="reference-5")
+        by_count = [e for e in g.events if e["type"] == "CrownColoniesByCount"]
+        owned = [now.col_ids[c] for c in crown_spaces(now) if g.state.col_owner[c] == 0]
+        if players in (2, 3):      # the first 6 in map order; Cartagena and Portobelo start empty, no fort
+            assert [(e["colonies"], e["vacated"]) for e in by_count] == [(ids[:6], ids[6:])]
+            assert owned == ids[:6] and ids[6:] == ["tierra_firme.cartagena", "panama.portobelo"]
+            assert api.view(g.state, None)["ruleset_params"] == {}            # the reference's, not a variant
+        else:                      # 4 and 5 players: all 8, the same game as reference-5's but its name
+            assert by_count == [] and owned == ids
+            assert [{k: v for k, v in e.items() if k != "ruleset_version"} for e in g.events] == \
+                [{k: v for k, v in e.items() if k != "ruleset_version"} for e in o.events]
+        assert [now.col_ids[c] for c in crown_spaces(now) if o.state.col_owner[c] == 0] == ids
+    # nobody plays the Spanish: the Crown owns all 8 at every count, as before (CYC-4)
+    g = api.Game.new(api.Config(players=2, nations=NO_SPAIN[:2]), 7)
+    assert all(g.state.col_owner[c] == CROWN for c in crown_spaces(now))
+
+
+def test_PRJ_77_a_reference_5_record_replays_unchanged():
+    """reference-5 records made by the engine before reference-6 (the corpus lines of commit
+    d56f98b, 2- and 3-player games with a Spanish player, heuristic and ISMCTS) replay under
+    reference-5 (data/versions.toml: reference-6 with crown_colonies.2 = crown_colonies.3 = 8)
+    to the result and final-state hash that engine stored; the same config and seed under
+    reference-6 is another game."""
+    from pax_hispanica.sim import corpus
+    entries = corpus.load_file(REFERENCE_5_GAMES)
+    assert [e["record"]["config"]["players"] for e in entries] == [2, 2, 3, 3]
+    for e in entries:
+        record = e["record"]
+        assert record["ruleset_version"] == "reference-5" and "spanish" in e["result"]["nations"]
+        g = api.replay(json.loads(json.dumps(record)))
+        assert (g.state.rs.version, g.state.rs.crown_kept[2:]) == ("reference-5", (8, 8, 8, 8))
+        assert api.is_over(g.state) and len(g.record["actions"]) == e["actions"]
+        assert api.result(g.state) == e["result"], e["id"]
+        assert corpus.state_hash(g.state) == e["state_sha256"], e["id"]
+        assert g.record["ruleset_version"] == "reference-5"
+        assert api.verify_record(record) == []
+        assert "CrownColoniesByCount" not in {ev["type"] for ev in g.events}
+        now = api.Game.new(record["config"], record["seed"])
+        assert now.record["ruleset_version"] == "reference-6"
+        assert "CrownColoniesByCount" in {ev["type"] for ev in now.events}

@@ -112,13 +112,14 @@ def test_SAIL_1_voyage_options_and_BAT_2_targets_are_the_old_scans_in_the_same_o
 
 
 def old_colony_prestige_all(st) -> list[int]:
-    """end.colony_prestige_all as it was: a loop over every colony space."""
+    """end.colony_prestige_all as it was: a loop over every colony space (the King's colonies:
+    the game's Crown colonies, PRJ-75, so with 2 and 3 players the first 6 of the map's, PRJ-77)."""
     out = [0] * st.n
     if st.over:
         return out
     rs = st.rs
     spanish = st.spanish_seat()
-    normal, kings, crown = rs.prestige_per_colony, rs.crown_colony_prestige, rs.col_crown
+    normal, kings, crown = rs.prestige_per_colony, rs.crown_colony_prestige, rs.crown_of_game(st.n, spanish is not None)
     for c, owner in enumerate(st.col_owner):
         if owner is not None and owner >= 0:
             out[owner] += kings if (owner == spanish and crown[c]) else normal

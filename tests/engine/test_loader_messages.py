@@ -34,7 +34,9 @@ def test_CYC_4_colonies_start_with_the_forts_of_a_freshly_read_map(tmp_path):
     is keyed by the folder's path.)"""
     lands = tomllib.loads((DATA / "reference" / "map.toml").read_text())["land"]
     sites = {f"{land['id']}.{s['id']}": s for land in lands for s in land.get("sites", [])}
-    st = api.new_game(api.Config(players=3, ruleset=modified_ruleset(tmp_path / uuid.uuid4().hex)), 1)
+    # 4 players: every Crown colony is set up (with 2 and 3 the reference's last two start as
+    # empty spaces without their fort, PRJ-75, PRJ-77: tests/engine/test_crown_colonies.py)
+    st = api.new_game(api.Config(players=4, ruleset=modified_ruleset(tmp_path / uuid.uuid4().hex)), 1)
     colonies = api.view(st, None, include_state=False)["colonies"]
     assert colonies
     for c in colonies:
@@ -65,7 +67,7 @@ def test_CARD_1_an_effect_parameter_of_the_wrong_type_names_file_card_effect_and
 
 
 def test_a_top_level_key_of_the_wrong_type_is_named_at_the_top_level(tmp_path):
-    f = broken(tmp_path, "ruleset.toml", 'version = "reference-5"', "version = 1")
+    f = broken(tmp_path, "ruleset.toml", 'version = "reference-6"', "version = 1")
     assert refused(f) == "ruleset.toml: top level: version must be str"
 
 

@@ -9,7 +9,7 @@ from pax_hispanica.web.info import ruleset_info
 from pax_hispanica.web.render import _game_ruleset, translator
 
 DEAR = {"card_cost.obispado": 3, "card_cost.secretario": 2}
-FOLDER = api.load_ruleset("reference").cards["obispado-1"].cost       # 1 since reference-5 (PRJ-69)
+FOLDER = api.load_ruleset("reference").cards["obispado-1"].cost       # 1 since reference-5 (PRJ-69; reference-6 kept it)
 
 
 class _Live:            # what translator/_game_ruleset read of a live game: its record

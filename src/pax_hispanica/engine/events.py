@@ -48,8 +48,9 @@ EVENT_TYPES: tuple[EventType, ...] = (
        crown_owner="the seat playing the Spanish, who owns the Crown colonies, or null (PRJ-30)",
        market_top="face-up top card of the Market deck", haven_top="face-up top card of the Haven deck"),
     _e("CrownColoniesByCount", "PRJ-75",
-       "With crown_colonies.<N> (a variant), the Spanish player owns only the first K Crown colonies in map "
-       "order; the other Crown colony spaces start empty. Only in such a game, right after GameStarted.",
+       "With crown_colonies.<N> (PRJ-75; the reference's 6 with 2 and 3 players since reference-6, PRJ-77), the "
+       "Spanish player owns only the first K Crown colonies in map order; the other Crown colony spaces start "
+       "empty. Only in such a game, right after GameStarted.",
        seat="the seat playing the Spanish", colonies="the Crown colonies that seat owns, in map order",
        vacated="the map's other Crown colony spaces, empty (no colony, no fort)"),
     _e("ScenarioLoaded", "PRJ-33", "A scenario's position, as given, as every seat may know it.",

@@ -119,9 +119,11 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-73": ("PRJ", "The accounts' rate limits are shared by all servers and cannot lock an owner out of his browser"),
     # applied by the web pages' words (web/i18n.py, web/render.py), never by the engine
     "PRJ-74": ("PRJ", "The pages show no id or bare dash for a thing of the game: empty lists as sentences, places named"),
-    # a variant rule (crown_colonies.<N>), off in the reference, applied at setup (CYC-4) and where
-    # PRJ-30 counts the King's colonies; its event is CrownColoniesByCount
+    # a variant rule (crown_colonies.<N>; the reference's since reference-6, PRJ-77), applied at
+    # setup (CYC-4) and where PRJ-30 counts the King's colonies; its event is CrownColoniesByCount
     "PRJ-75": ("PRJ", "Variant: the Crown colonies by player count (crown_colonies.<N>)"),
+    # the reference's data (ruleset.toml's [setup.by_players.2] and [setup.by_players.3]), applied by PRJ-75's setup
+    "PRJ-77": ("PRJ", "reference-6: the Spanish own 6 of the 8 Crown colonies with 2 and 3 players"),
 }
 
 

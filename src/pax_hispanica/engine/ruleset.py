@@ -232,13 +232,16 @@ def _ranges(fname: str, raw: Raw) -> dict[str, tuple[int, int]]:
 
 def _by_players(fname: str, overrides: Raw, ranges: dict[str, tuple[int, int]]) -> dict[int, Raw]:
     """[setup.by_players.N]: per player count overrides of [setup], each number in its range
-    (PRJ-75's crown_colonies is not one of them: `_params` takes it out)."""
+    (PRJ-75's crown_colonies is not one of them: `_params` takes it out, and a table that held
+    only it is no table of overrides, so that `by_players` stays what it was before it, PRJ-50)."""
     out = {}
     for n, over in overrides.items():
         for key, v in over.items():
             if key != "crown_colonies" and PARAMS["setup"][key] is int:
                 _in_range(f"{fname}: [setup.by_players.{n}]", key, v, ranges)
-        out[int(n)] = {k: v for k, v in over.items() if k != "crown_colonies"}
+        rest = {k: v for k, v in over.items() if k != "crown_colonies"}
+        if rest or "crown_colonies" not in over:
+            out[int(n)] = rest
     return out
 
 
