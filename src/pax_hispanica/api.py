@@ -317,6 +317,23 @@ def board_layout(ruleset: str = "reference") -> JsonDict:
                         for n in rs.nation_order}}
 
 
+def crown_colonies(ruleset: str = "reference", params: JsonDict | None = None,
+                   version: str | None = None) -> dict[int, JsonDict]:
+    """PRJ-75: for each player count 2..5, the Crown colonies the Spanish player owns at the
+    start ("kept", colony ids in map order) and the map's other Crown colonies, which start as
+    empty colony spaces ("vacated"), in this ruleset at `version` with a variant's `params`, and
+    "names": each of those colonies' name in the ruleset. (When nobody plays the Spanish the
+    Crown owns them all, CYC-4.)"""
+    rs = load_ruleset(ruleset, params, version=version)
+    out: dict[int, JsonDict] = {}
+    for n in range(2, 6):
+        kept = rs.crown_of_game(n, True)
+        out[n] = {"kept": [rs.col_ids[c] for c, k in enumerate(kept) if k],
+                  "vacated": [rs.col_ids[c] for c, k in enumerate(kept) if rs.col_crown[c] and not k],
+                  "names": {rs.col_ids[c]: rs.col_names[c] for c, crown in enumerate(rs.col_crown) if crown}}
+    return out
+
+
 def parameters(ruleset: str = "reference", params: JsonDict | None = None,
                version: str | None = None, extended: bool = False) -> dict[str, JsonDict]:
     """The numbers a variant may override (PRJ-31): name -> {"value", "type", "range"} in this

@@ -263,3 +263,26 @@ def test_PLY_1_the_rules_page_says_when_a_nation_cannot_pay_for_a_card_in_its_fi
     ca = client.get("/rules?lang=ca").text
     first_ca = ca[ca.index('id="first-cycle"'):].split("</p>", 1)[0]
     assert f"comença amb {money} $" in first_ca and "PLY-1" in first_ca
+
+
+def test_PRJ_75_PRJ_77_the_rules_page_says_which_crown_colonies_start_empty_by_player_count(client):
+    """reference-6 (PRJ-77): with 2 or 3 players the Spanish own 6 of the 8 Crown colonies; the
+    rules page names the two that start empty, in both languages, from the ruleset's data;
+    reference-5 (every Crown colony at every count) has no such paragraph, and a variant's own
+    numbers are what a game's page would say."""
+    by_count = api.crown_colonies("reference")
+    assert [len(by_count[n]["kept"]) for n in (2, 3, 4, 5)] == [6, 6, 8, 8]
+    names = [by_count[2]["names"][c] for c in by_count[2]["vacated"]]
+    assert names == ["Cartagena", "Portobelo"]
+    en = client.get("/rules?lang=en").text
+    (para,) = [p.split("</p>", 1)[0] for p in en.split('<p class="crown-colonies">')[1:]]
+    assert "2 or 3 players" in para and "6 of the map&#39;s 8 Crown colonies" in para
+    assert "Cartagena, Portobelo start as empty colony spaces" in para and "PRJ-75" in para
+    ca = client.get("/rules?lang=ca").text
+    (para_ca,) = [p.split("</p>", 1)[0] for p in ca.split('<p class="crown-colonies">')[1:]]
+    assert "2 o 3 jugadors" in para_ca and "Cartagena, Portobelo comencen" in para_ca
+    assert 'class="crown-colonies"' not in client.get("/rules?version=reference-5&lang=en").text
+    from pax_hispanica.web.info import win_condition
+
+    five = win_condition("reference", None, (("crown_colonies.5", 3),))["crown"]
+    assert [(c["players"], c["kept"], len(c["vacated"])) for c in five] == [([2, 3], 6, 2), ([5], 3, 5)]

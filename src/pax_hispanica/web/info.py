@@ -88,7 +88,22 @@ def win_condition(ruleset: str = "reference", version: str | None = None,
     return {"cycles": p["cycles"]["value"], "prestige": p["prestige_to_win"]["value"],
             "money": p["money_per_prestige"]["value"], "colony": p["prestige_per_colony"]["value"],
             "start_money": p["start_money"]["value"], "version": shown,
-            "plunder_loading": p.get("plunder_loading", {}).get("value", "sack")}
+            "plunder_loading": p.get("plunder_loading", {}).get("value", "sack"),
+            "crown": crown_by_count(ruleset, version, params)}
+
+
+def crown_by_count(ruleset: str, version: str | None, params: tuple[tuple[str, object], ...]) -> list[dict]:
+    """PRJ-75: the player counts at which the Spanish own fewer than all the Crown colonies,
+    grouped by the colonies that start empty: [{"players": [2, 3], "kept": 6, "total": 8,
+    "vacated": [the ruleset's colony name, ...]}]."""
+    groups: dict[tuple[str, ...], dict] = {}
+    for n, c in api.crown_colonies(ruleset, dict(params) or None, version=version).items():
+        if c["vacated"]:
+            g = groups.setdefault(tuple(c["vacated"]), {"players": [], "kept": len(c["kept"]),
+                                                         "total": len(c["kept"]) + len(c["vacated"]),
+                                                         "vacated": [c["names"][v] for v in c["vacated"]]})
+            g["players"].append(n)
+    return list(groups.values())
 
 
 def playable_version(version: str | None) -> tuple[str, str] | None:
