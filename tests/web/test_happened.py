@@ -114,6 +114,25 @@ def test_GDS_5_a_click_that_runs_a_goods_year_is_summarised_by_year(lang):
     assert tr("sum_year", year=tr.word("goods")) in [g["title"] for g in other["summary"]]
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_PRJ_75_PRJ_77_the_first_page_says_which_crown_colonies_start_empty(lang):
+    """reference-6 with 2 players: before the first Year the Spanish player's page (and the
+    other's) says which Crown colonies they own and which two start empty, by name."""
+    game = api.Game.new(api.Config(players=2, nations=["spanish", "french"]), 5)
+    seats = [Seat(i, "human", None, None, "", f"t{i}", None) for i in range(2)]
+    live = LiveGame("g", dict(game.record, actions=[]), 5, "online", "h", "s", None, seats, game.state,
+                    list(game.events))
+    for viewer in (0, 1):
+        ctx = render.board_context(live, viewer, None, "seat", lang)
+        items = [item for g in ctx["summary"] for item in g["items"]]
+        crown = [item for item in items if "Portobelo" in item]
+        assert len(crown) == 1 and "Cartagena" in crown[0] and "Zacatecas" in crown[0], items
+        assert "_" not in crown[0] and "." not in crown[0], crown      # names, not colony ids
+    # a game whose Spanish keep every Crown colony (4 players) says nothing of it
+    four = api.Game.new(api.Config(players=4), 5)
+    assert not [e for e in four.events if e["type"] == "CrownColoniesByCount"]
+
+
 def test_the_others_last_moves_are_marked_and_ones_own_are_not():
     rec = corpus_games(1)[0]
     acts = rec["actions"]

@@ -17,7 +17,8 @@ from .seam import api
 # events the engine emits by itself, between the players' decisions (summarised by year)
 AUTOMATIC = ("YearBegan", "GoodsDrawn", "ChestsPlaced", "EarningsPaid", "SlaveAttrition", "ColonyDiedOff",
              "PlayerOrderUpdated", "TreasureScored",
-             "IncomeIncreased", "DeckRefilled", "FinalScoring", "GameEnded")
+             "IncomeIncreased", "DeckRefilled", "FinalScoring", "GameEnded",
+             "CrownColoniesByCount")   # PRJ-75: set up before the first Year, said once
 YEAR_GROUPS = 4            # at most this many years in one summary (a seat that has not acted for long)
 _starts: dict[str, tuple[list, list[int], int]] = {}   # game id -> (actions seen, starts, events so far)
 
