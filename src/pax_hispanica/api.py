@@ -325,12 +325,13 @@ def crown_colonies(ruleset: str = "reference", params: JsonDict | None = None,
     "names": each of those colonies' name in the ruleset. (When nobody plays the Spanish the
     Crown owns them all, CYC-4.)"""
     rs = load_ruleset(ruleset, params, version=version)
+    names = {rs.col_ids[c]: rs.col_names[c] for c, crown in enumerate(rs.col_crown) if crown}
     out: dict[int, JsonDict] = {}
     for n in range(2, 6):
         kept = rs.crown_of_game(n, True)
         out[n] = {"kept": [rs.col_ids[c] for c, k in enumerate(kept) if k],
                   "vacated": [rs.col_ids[c] for c, k in enumerate(kept) if rs.col_crown[c] and not k],
-                  "names": {rs.col_ids[c]: rs.col_names[c] for c, crown in enumerate(rs.col_crown) if crown}}
+                  "names": dict(names)}
     return out
 
 

@@ -63,6 +63,7 @@ PLAYER_COUNTS = (2, 3, 4, 5)
 # (all of them at every count). The Spanish keep the first K in map order; the others are
 # empty colony spaces for that game. Nothing changes when nobody plays the Spanish.
 CROWN_COLONIES = "crown_colonies."
+PER_COUNT = {KINGS_SHARE: "PRJ-68", CROWN_COLONIES: "PRJ-75"}   # a number by player count -> its rule
 
 
 class RulesetError(ValueError):
@@ -338,11 +339,8 @@ def check_params(params: Raw) -> Raw:
         if isinstance(key, str) and key.startswith(CARD_COST):
             _check_card_cost(key, value)
             continue
-        if isinstance(key, str) and key.startswith(KINGS_SHARE):
-            _check_kings_share(key, value)
-            continue
-        if isinstance(key, str) and key.startswith(CROWN_COLONIES):
-            _check_crown_colonies(key, value)
+        if isinstance(key, str) and key.startswith(tuple(PER_COUNT)):
+            _check_per_count(key, value)
             continue
         if key not in known:
             raise RulesetError(f"unknown parameter {short(key)}; `paxh rules --params` lists them")
@@ -374,22 +372,15 @@ def _check_card_cost(key: str, value: Any) -> None:
                            f"not {short(value)}")
 
 
-def _check_kings_share(key: str, value: Any) -> None:
-    """PRJ-68: `kings_crown_share.<N>` for N in 2..5 = a whole number (its range, kings_crown_share's,
-    is checked by `variant`)."""
-    if key[len(KINGS_SHARE):] not in {str(n) for n in PLAYER_COUNTS}:
-        raise RulesetError(f"parameter {short(key)}: kings_crown_share.<N> takes a player count N, 2 to 5 (PRJ-68)")
+def _check_per_count(key: str, value: Any) -> None:
+    """PRJ-68 `kings_crown_share.<N>`, PRJ-75 `crown_colonies.<N>`: N in 2..5 = a whole number
+    (its range, kings_crown_share's or 0 to the map's Crown colonies, is checked by `variant`)."""
+    prefix = next(p for p in PER_COUNT if key.startswith(p))
+    rule = PER_COUNT[prefix]
+    if key[len(prefix):] not in {str(n) for n in PLAYER_COUNTS}:
+        raise RulesetError(f"parameter {short(key)}: {prefix}<N> takes a player count N, 2 to 5 ({rule})")
     if type(value) is not int:
-        raise RulesetError(f"parameter {key} must be int, not {short(value)}")
-
-
-def _check_crown_colonies(key: str, value: Any) -> None:
-    """PRJ-75: `crown_colonies.<N>` for N in 2..5 = a whole number (its range, 0 to the map's
-    Crown colonies, is checked by `variant`)."""
-    if key[len(CROWN_COLONIES):] not in {str(n) for n in PLAYER_COUNTS}:
-        raise RulesetError(f"parameter {short(key)}: crown_colonies.<N> takes a player count N, 2 to 5 (PRJ-75)")
-    if type(value) is not int:
-        raise RulesetError(f"parameter {key} must be int, not {short(value)} (PRJ-75)")
+        raise RulesetError(f"parameter {key} must be int, not {short(value)} ({rule})")
 
 
 def crown_colony_params(rs: Ruleset) -> dict[str, int]:
