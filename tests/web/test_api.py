@@ -80,6 +80,10 @@ def err(r, status: int, code: str) -> dict:
     {"players": 2, "seats": [{"kind": "bot", "bot_strength": 9}, {"kind": "human"}]},
     {"players": 2, "seats": [{"kind": "human"}] * 2, "nations": ["spanish", "spanish"]},
     {"players": 2, "seats": [{"kind": "human"}] * 2, "nations": ["martians", "english"]},
+    {"players": 2, "seats": [{"kind": "human"}] * 2, "nations": [None, "martians"]},      # a random seat beside
+    {"players": 2, "seats": [{"kind": "human"}] * 2, "nations": [None]},                   # one seat short
+    {"players": 2, "seats": [{"kind": "human"}] * 2, "nations": [None, None, None]},       # one seat too many
+    {"players": 2, "seats": [{"kind": "human"}] * 2, "nations": [None, 3]},                # not a name
     {"players": 2, "seats": [{"kind": "human"}] * 2, "mode": "carrier-pigeon"},
     {"players": "two", "seats": []},
     [],
