@@ -22,7 +22,7 @@ from .engine.errors import IllegalAction, short
 from .engine.flow import acting as _acting
 from .engine.rules import RULES
 from .engine.ruleset import (CARD_COST_RANGE, RulesetError, Rulesets, card_cost_params, crown_colony_params,
-                             kings_share_params, parameter_names)
+                             parameter_names, treasure_by_count_params)
 from .engine.keys import derived_seed
 from .engine.knowledge import known_cards as _known_cards
 from .engine.view_index import ViewIndex, index
@@ -340,9 +340,10 @@ def parameters(ruleset: str = "reference", params: JsonDict | None = None,
     """The numbers a variant may override (PRJ-31): name -> {"value", "type", "range"} in this
     ruleset (at `version`, PRJ-50); "range" is [least, most] for a whole number, None for a name.
     With `extended`, also each Market card's cost, `card_cost.<card id>` (PRJ-67), and the King's
-    share by player count, `kings_crown_share.<N>` (PRJ-68), and how many Crown colonies the
-    Spanish own by player count, `crown_colonies.<N>` (PRJ-75; 0 to the map's Crown colonies),
-    after them."""
+    share by player count, `kings_crown_share.<N>` (PRJ-68), the SMUGGLER's bribe by player
+    count, `smuggler_bribe.<N>` (PRJ-78), each in its number's range, and how many Crown
+    colonies the Spanish own by player count, `crown_colonies.<N>` (PRJ-75; 0 to the map's
+    Crown colonies), after them."""
     rs = load_ruleset(ruleset, params, version=version)
     ranges = rs.params["ranges"]
     out = {k: {"value": rs.params[k], "type": t, "range": list(ranges[k]) if k in ranges else None}
@@ -350,8 +351,8 @@ def parameters(ruleset: str = "reference", params: JsonDict | None = None,
     if extended:
         out.update({k: {"value": v, "type": "int", "range": list(CARD_COST_RANGE)}
                     for k, v in card_cost_params(rs).items()})
-        out.update({k: {"value": v, "type": "int", "range": list(ranges["kings_crown_share"])}
-                    for k, v in kings_share_params(rs).items()})
+        for name, by_count in treasure_by_count_params(rs).items():
+            out.update({k: {"value": v, "type": "int", "range": list(ranges[name])} for k, v in by_count.items()})
         out.update({k: {"value": v, "type": "int", "range": [0, sum(rs.col_crown)]}
                     for k, v in crown_colony_params(rs).items()})
     return out

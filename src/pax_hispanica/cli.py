@@ -277,7 +277,7 @@ def admin_list(
 @app.command()
 def rules(
     rule: Annotated[Optional[str], typer.Argument(help="A rule ID such as AUC-4.")] = None,
-    params: Annotated[bool, typer.Option("--params", help="List the ruleset's numbers a variant may override (--set NAME=VALUE, PRJ-31), then the Market cards' costs (card_cost.<id>, PRJ-67) the King's share by player count (kings_crown_share.<N>, PRJ-68) and the Spanish Crown colonies by player count (crown_colonies.<N>, PRJ-75).")] = False,
+    params: Annotated[bool, typer.Option("--params", help="List the ruleset's numbers a variant may override (--set NAME=VALUE, PRJ-31), then the Market cards' costs (card_cost.<id>, PRJ-67) the King's share by player count (kings_crown_share.<N>, PRJ-68), the SMUGGLER's bribe by player count (smuggler_bribe.<N>, PRJ-78) and the Spanish Crown colonies by player count (crown_colonies.<N>, PRJ-75).")] = False,
     ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset name or folder, for --params.")] = "reference",
 ) -> None:
     """List the rule IDs the engine implements (with their source page)."""

@@ -205,7 +205,8 @@ def test_PRJ_68_ruleset_toml_gives_the_kings_share_by_count_and_a_variant_goes_o
     ("[treasure.by_players.6]\nkings_crown_share = 0", "[treasure.by_players.6]: a player count is 2 to 5"),
     ("[treasure.by_players.3]\nkings_crown_share = 21",
      "[treasure.by_players.3] kings_crown_share must be at least 0 and at most 20"),
-    ("[treasure.by_players.3]\nsmuggler_bribe = 0", "[treasure.by_players.3]"),
+    # smuggler_bribe may be set by count since PRJ-78; no other [treasure] number may
+    ("[treasure.by_players.3]\nsmuggler_money = 0", "[treasure.by_players.3]"),
     ("[treasure.by_players.x]\nkings_crown_share = 0", "the player count must be a whole number"),
 ])
 def test_PRJ_68_a_bad_treasure_by_players_table_is_refused_naming_it(tmp_path, text, words):

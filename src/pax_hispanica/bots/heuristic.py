@@ -271,7 +271,7 @@ class HeuristicAgent(BaseAgent):
             fee = 0.0
             if c["owner"] != me["seat"]:
                 if legality == "SMUGGLER":
-                    fee = rs.smuggler_bribe
+                    fee = rs.smuggler_bribes[len(view["players"])]     # TRS-3, PRJ-78
                 elif legality == "CONQUISTADOR" and c["owner"] == spanish:
                     fee = rs.conquistador_spanish_fee
             total += c["chests"] * max(0.0, chest - fee)

@@ -40,9 +40,9 @@ from .schema import first_problem
 from .vocab import Deck
 
 __all__ = ["BESPOKE", "CARD_COST", "CARD_COST_RANGE", "CROWN_COLONIES", "EFFECTS", "FILE_NAMES", "KINGS_SHARE",
-           "LEGALITIES", "PARAMS", "PLAYER_COUNTS", "SITE_KINDS", "STR_CHOICES", "Card", "Ruleset", "RulesetError",
+           "LEGALITIES", "PARAMS", "PLAYER_COUNTS", "SITE_KINDS", "SMUGGLER_BRIBE", "STR_CHOICES", "TREASURE_BY_COUNT", "Card", "Ruleset", "RulesetError",
            "Rulesets", "build_ruleset", "card_cost_params", "check_params", "crown_colony_params",
-           "kings_share_params", "parameter_names", "parameter_types", "variant"]
+           "parameter_names", "parameter_types", "treasure_by_count_params", "variant"]
 
 Raw = dict[str, Any]          # a TOML table, its shape already checked by ruleset_schema
 Files = Mapping[str, Raw]     # a ruleset folder's files, parsed: file name -> its top-level table
@@ -63,7 +63,13 @@ PLAYER_COUNTS = (2, 3, 4, 5)
 # (all of them at every count). The Spanish keep the first K in map order; the others are
 # empty colony spaces for that game. Nothing changes when nobody plays the Spanish.
 CROWN_COLONIES = "crown_colonies."
-PER_COUNT = {KINGS_SHARE: "PRJ-68", CROWN_COLONIES: "PRJ-75"}   # a number by player count -> its rule
+# PRJ-78: the SMUGGLER's bribe by player count, `smuggler_bribe.<N>` (in ruleset.toml
+# `[treasure.by_players.N] smuggler_bribe`): off unless given (smuggler_bribe at every count).
+SMUGGLER_BRIBE = "smuggler_bribe."
+PER_COUNT = {KINGS_SHARE: "PRJ-68", CROWN_COLONIES: "PRJ-75", SMUGGLER_BRIBE: "PRJ-78"}   # a number by count -> its rule
+# The [treasure] numbers a ruleset may set by player count ([treasure.by_players.N], or a
+# `<name>.<N>` parameter): name -> (the Ruleset's tuple of it by player count, its rule).
+TREASURE_BY_COUNT = {"kings_crown_share": ("kings_share", "PRJ-68"), "smuggler_bribe": ("smuggler_bribes", "PRJ-78")}
 
 
 class RulesetError(ValueError):
@@ -129,6 +135,9 @@ class Ruleset:
     # PRJ-68: player count -> the King's share (kings_crown_share, or its `kings_crown_share.<N>`
     # override), read where the Crown claims its Chests; index 0 and 1 unused
     kings_share: tuple[int, ...] = ()
+    # PRJ-78: player count -> the SMUGGLER's bribe per Chest (smuggler_bribe, or its
+    # `smuggler_bribe.<N>` override), read where TRS-3 prices a Chest; index 0 and 1 unused
+    smuggler_bribes: tuple[int, ...] = ()
     # PRJ-75: player count -> how many of the map's Crown colonies the Spanish own (all of
     # them, or its `crown_colonies.<N>`), and player count -> which colony spaces are Crown
     # colonies in a game the Spanish play (col_crown with the ones after the first K cleared);
@@ -259,11 +268,14 @@ def _params(raw: Raw) -> Raw:
             params[name] = raw[section][key]
     params["by_players"] = _by_players(fname, raw["setup"].get("by_players", {}), ranges)
     params["ranges"] = ranges
-    for n, over in raw["treasure"].get("by_players", {}).items():     # PRJ-68, as kings_crown_share.<N>
+    for n, over in raw["treasure"].get("by_players", {}).items():     # PRJ-68, PRJ-78: as <name>.<N>
         if int(n) not in PLAYER_COUNTS:
             raise RulesetError(f"{fname}: [treasure.by_players.{n}]: a player count is 2 to 5")
-        _in_range(f"{fname}: [treasure.by_players.{n}]", "kings_crown_share", over["kings_crown_share"], ranges)
-        params[f"{KINGS_SHARE}{int(n)}"] = over["kings_crown_share"]
+        for key, value in over.items():
+            if value is None:
+                continue
+            _in_range(f"{fname}: [treasure.by_players.{n}]", key, value, ranges)
+            params[f"{key}.{int(n)}"] = value
     for n, over in raw["setup"].get("by_players", {}).items():         # PRJ-75, as crown_colonies.<N>
         if "crown_colonies" not in over:
             continue
@@ -373,8 +385,9 @@ def _check_card_cost(key: str, value: Any) -> None:
 
 
 def _check_per_count(key: str, value: Any) -> None:
-    """PRJ-68 `kings_crown_share.<N>`, PRJ-75 `crown_colonies.<N>`: N in 2..5 = a whole number
-    (its range, kings_crown_share's or 0 to the map's Crown colonies, is checked by `variant`)."""
+    """PRJ-68 `kings_crown_share.<N>`, PRJ-75 `crown_colonies.<N>`, PRJ-78 `smuggler_bribe.<N>`:
+    N in 2..5 = a whole number (its range, that number's or 0 to the map's Crown colonies, is
+    checked by `variant`)."""
     prefix = next(p for p in PER_COUNT if key.startswith(p))
     rule = PER_COUNT[prefix]
     if key[len(prefix):] not in {str(n) for n in PLAYER_COUNTS}:
@@ -415,9 +428,11 @@ def _crown_counts(rs: Ruleset, counts: dict[int, int]) -> None:
     rs.crown_kept, rs.spanish_crown = kept, tuple(masks)
 
 
-def kings_share_params(rs: Ruleset) -> dict[str, int]:
-    """PRJ-68: `kings_crown_share.<N>` -> the King's share in `rs` with N players."""
-    return {f"{KINGS_SHARE}{n}": rs.kings_share[n] for n in PLAYER_COUNTS}
+def treasure_by_count_params(rs: Ruleset) -> dict[str, dict[str, int]]:
+    """PRJ-68, PRJ-78: each [treasure] number a ruleset may set by player count -> its
+    `<name>.<N>` -> its value in `rs` with N players."""
+    return {name: {f"{name}.{n}": getattr(rs, attr)[n] for n in PLAYER_COUNTS}
+            for name, (attr, _) in TREASURE_BY_COUNT.items()}
 
 
 def card_cost_params(rs: Ruleset) -> dict[str, int]:
@@ -438,13 +453,16 @@ def _with_card_costs(rs: Ruleset, costs: Raw) -> None:
     rs.cards = cards
 
 
-def _check_shares(base: Ruleset, shares: dict[int, Any]) -> None:
-    """PRJ-68: each `kings_crown_share.<N>` within kings_crown_share's range."""
-    lo, hi = base.params["ranges"]["kings_crown_share"]
-    for n, value in shares.items():
+def _check_treasure_counts(base: Ruleset, per_count: Raw) -> None:
+    """PRJ-68, PRJ-78: each `<name>.<N>` of a [treasure] number within that number's range."""
+    for key, value in per_count.items():
+        name = key.rsplit(".", 1)[0]
+        if name not in TREASURE_BY_COUNT:
+            continue
+        lo, hi = base.params["ranges"][name]
         if not lo <= value <= hi:
-            raise RulesetError(f"parameter {KINGS_SHARE}{n} must be at least {lo} and at most {hi} (the range of "
-                               f"kings_crown_share, [{lo}, {hi}]), not {short(value)}")
+            raise RulesetError(f"parameter {key} must be at least {lo} and at most {hi} (the range of "
+                               f"{name}, [{lo}, {hi}]), not {short(value)}")
 
 
 def _check_numbers(base: Ruleset, changed: Raw) -> None:
@@ -459,11 +477,14 @@ def _check_numbers(base: Ruleset, changed: Raw) -> None:
         raise RulesetError(f"parameter start_zone: unknown zone {changed['start_zone']!r}")
 
 
-def _kings_shares(base: Ruleset, changed: Raw, shares: dict[int, int]) -> tuple[int, ...]:
-    """PRJ-68: the King's share by player count: a kings_crown_share override at every count,
-    then each `kings_crown_share.<N>`."""
-    flat = changed.get("kings_crown_share")
-    return tuple(shares.get(n, base.kings_share[n] if flat is None else flat) for n in range(len(base.kings_share)))
+def _by_count(base: Ruleset, changed: Raw, per_count: Raw, name: str) -> tuple[int, ...]:
+    """PRJ-68, PRJ-78: a [treasure] number by player count: an override of `name` at every
+    count, then each `<name>.<N>`."""
+    attr = TREASURE_BY_COUNT[name][0]
+    counts = _per_count(per_count, f"{name}.")
+    flat = changed.get(name)
+    before: tuple[int, ...] = getattr(base, attr)
+    return tuple(counts.get(n, before[n] if flat is None else flat) for n in range(len(before)))
 
 
 def _per_count(per_count: Raw, prefix: str) -> dict[int, Any]:
@@ -475,16 +496,16 @@ def variant(base: Ruleset, overrides: Raw) -> Ruleset:
     """A copy of a ruleset with some parameters replaced (PRJ-31; `overrides` already passed
     check_params); an override is the value for every player count (it also replaces that
     key in [setup.by_players]). Built anew each call: the loader caches it."""
-    changed = {k: v for k, v in overrides.items() if not k.startswith((CARD_COST, KINGS_SHARE, CROWN_COLONIES))}
+    changed = {k: v for k, v in overrides.items() if not k.startswith((CARD_COST, *PER_COUNT))}
     costs = {k: v for k, v in overrides.items() if k.startswith(CARD_COST)}
-    per_count = {k: v for k, v in overrides.items() if k.startswith((KINGS_SHARE, CROWN_COLONIES))}
-    shares, crowns = _per_count(per_count, KINGS_SHARE), _per_count(per_count, CROWN_COLONIES)
-    _check_shares(base, shares)
+    per_count = {k: v for k, v in overrides.items() if k.startswith(tuple(PER_COUNT))}
+    crowns = _per_count(per_count, CROWN_COLONIES)
+    _check_treasure_counts(base, per_count)
     _check_crown_counts(crowns, base.col_crown)
     _check_numbers(base, changed)
     rs = copy.copy(base)
-    kept = {k: v for k, v in base.params.items()          # an override of kings_crown_share holds at every count
-            if not ("kings_crown_share" in changed and k.startswith(KINGS_SHARE))}
+    kept = {k: v for k, v in base.params.items()          # an override of a [treasure] number holds at every count
+            if not any(name in changed and k.startswith(f"{name}.") for name in TREASURE_BY_COUNT)}
     params = {**kept, **changed, **costs, **per_count}
     params["by_players"] = {n: {k: v for k, v in over.items() if k not in changed}
                             for n, over in base.params["by_players"].items()}
@@ -493,8 +514,9 @@ def variant(base: Ruleset, overrides: Raw) -> Ruleset:
     rs.__dict__.update(changed)
     if costs:
         _with_card_costs(rs, costs)
-    if "kings_crown_share" in changed or shares:
-        rs.kings_share = _kings_shares(base, changed, shares)
+    for name, (attr, _) in TREASURE_BY_COUNT.items():
+        if name in changed or any(k.startswith(f"{name}.") for k in per_count):
+            setattr(rs, attr, _by_count(base, changed, per_count, name))
     if crowns:
         _crown_counts(rs, {**{n: base.crown_kept[n] for n in PLAYER_COUNTS}, **crowns})
     return rs
@@ -641,8 +663,9 @@ def build_ruleset(name: str, files: Files) -> Ruleset:
     rs.board_size, rs.zone_pos = m.board, m.pos
     rs.zone_cols = [tuple(c for c, cz in enumerate(rs.col_zone) if cz == z) for z in range(len(rs.zone_ids))]
     rs.market_entries = _entries(files["market.toml"])
-    flat: int = params["kings_crown_share"]
-    rs.kings_share = tuple(int(params.get(f"{KINGS_SHARE}{n}", flat)) for n in range(max(PLAYER_COUNTS) + 1))
+    for name, (attr, _) in TREASURE_BY_COUNT.items():     # PRJ-68, PRJ-78
+        flat: int = params[name]
+        setattr(rs, attr, tuple(int(params.get(f"{name}.{n}", flat)) for n in range(max(PLAYER_COUNTS) + 1)))
     crowns = {n: params[f"{CROWN_COLONIES}{n}"] for n in PLAYER_COUNTS if f"{CROWN_COLONIES}{n}" in params}
     _check_crown_counts(crowns, rs.col_crown, in_file=True)
     _crown_counts(rs, crowns)

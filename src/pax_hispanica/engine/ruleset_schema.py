@@ -96,8 +96,10 @@ _SECTIONS: dict[str, Any] = {s: (_section(s, k), ...) for s, k in PARAMS.items()
 # the ignore below: SetupOverride is a model made at run time (create_model), which no static type names
 _SECTIONS["setup"] = (create_model("SetupSection", __base__=_SECTIONS["setup"][0],
                                    by_players=(dict[PlayerCount, SetupOverride], {})), ...)   # type: ignore[valid-type]
-# PRJ-68: [treasure.by_players.N] kings_crown_share: the King's share with N players (2..5)
-TreasureOverride = create_model("TreasureOverride", __base__=Shape, kings_crown_share=(StrictInt, ...))
+# PRJ-68, PRJ-78: [treasure.by_players.N] kings_crown_share and smuggler_bribe: the King's
+# share and the SMUGGLER's bribe with N players (2..5), each only if given
+TreasureOverride = create_model("TreasureOverride", __base__=Shape, kings_crown_share=(StrictInt | None, None),
+                                smuggler_bribe=(StrictInt | None, None))
 _SECTIONS["treasure"] = (create_model("TreasureSection", __base__=_SECTIONS["treasure"][0],
                                       by_players=(dict[PlayerCount, TreasureOverride], {})), ...)  # type: ignore[valid-type]
 # PRJ-31: [ranges] gives every whole-number parameter its [least, most]

@@ -27,7 +27,7 @@ def chest_terms(st: State, seat: int, col: int, voyage: VoyageProgress) -> tuple
     if owner == seat:                               # TRS-3, TRS-4: own colonies are free
         return 0, None
     if legality == SMUGGLER:                        # TRS-3: bribe the owner (the Pool for the Crown)
-        return rs.smuggler_bribe, ("pool" if owner == CROWN else owner)
+        return rs.smuggler_bribes[st.n], ("pool" if owner == CROWN else owner)   # PRJ-78: by player count
     if legality == CONQUISTADOR:                    # TRS-4: legal export
         if owner == CROWN:
             return 0, None

@@ -219,7 +219,8 @@ def chest_terms(b: _Board, colony: Mapping[str, Any], sacked: str | None) -> tup
     if owner == seat:
         return 0, "TRS-3" if legality == "SMUGGLER" else "TRS-4"
     if legality == "SMUGGLER":
-        return int(rs.smuggler_bribe), "TRS-3"
+        bribe = int(rs.smuggler_bribes[len(b.players)])       # PRJ-78: the bribe by player count
+        return bribe, "TRS-3" if bribe == rs.smuggler_bribe else "PRJ-78"
     if legality == "CONQUISTADOR":
         if owner == CROWN_OWNER:
             return 0, "TRS-4"

@@ -13,7 +13,7 @@ from ..bots.base import DEFAULT_API
 
 
 def tune_command(
-    params: Annotated[str, typer.Option("--params", help="Comma list of int parameters to search, or 'all' (`paxh rules --params`; a card's cost card_cost.<id>, the King's share by count kings_crown_share.<N> and the Crown colonies by count crown_colonies.<N> only when named, PRJ-67, PRJ-68, PRJ-75).")] = "all",
+    params: Annotated[str, typer.Option("--params", help="Comma list of int parameters to search, or 'all' (`paxh rules --params`; a card's cost card_cost.<id>, the King's share by count kings_crown_share.<N>, the SMUGGLER's bribe by count smuggler_bribe.<N> and the Crown colonies by count crown_colonies.<N> only when named, PRJ-67, PRJ-68, PRJ-75, PRJ-78).")] = "all",
     trials: Annotated[int, typer.Option("--trials", "-n", min=1, help="Trials to run now (added to a resumed study).")] = 20,
     games_per_trial: Annotated[int, typer.Option("--games-per-trial", "-g", min=2, help="Games per table of the targets file, per trial.")] = 20,
     players: Annotated[str, typer.Option("--players", "-p", help="A player count (2-5), or a comma list such as 3,4,5: every table is then played at each count and the losses averaged.")] = "4",
