@@ -70,6 +70,8 @@ EXEMPT: dict[str, str] = {
     "PRJ-77": "the reference's data (ruleset.toml's [setup.by_players.2] and [setup.by_players.3] "
               "crown_colonies), set up under PRJ-75 (CrownColoniesByCount cites it), so no event cites it: "
               "tests/engine/test_crown_colonies.py (test_PRJ_77_...), tests/engine/test_versions.py",
+    "PRJ-78": "a variant, off in reference-6 (no smuggler_bribe.<N>), priced under TRS-3 (ChestsLoaded cites "
+              "TRS-3), so no event cites it: tests/engine/test_smuggler_bribe.py (test_PRJ_78_...)",
 }
 
 NOWHERE = "nowhere"

@@ -286,3 +286,25 @@ def test_PRJ_75_PRJ_77_the_rules_page_says_which_crown_colonies_start_empty_by_p
 
     five = win_condition("reference", None, (("crown_colonies.5", 3),))["crown"]
     assert [(c["players"], c["kept"], len(c["vacated"])) for c in five] == [([2, 3], 6, 2), ([5], 3, 5)]
+
+
+def test_PRJ_78_the_rules_page_says_the_smugglers_bribe_by_player_count(client):
+    """A ruleset or variant whose SMUGGLER bribe differs by player count says so on the rules
+    page, in both languages, from the data; one with the same bribe at every count says nothing."""
+    from pax_hispanica.web.info import win_condition
+
+    assert win_condition("reference", "reference-6")["bribes"] == []
+    two = win_condition("reference", "reference-6", (("smuggler_bribe.2", 2),))["bribes"]
+    assert two == [{"players": [2], "bribe": 2, "base": 1}]
+    flat = win_condition("reference", "reference-6", (("smuggler_bribe", 3), ("smuggler_bribe.4", 0),
+                                                       ("smuggler_bribe.5", 0)))["bribes"]
+    assert flat == [{"players": [4, 5], "bribe": 0, "base": 3}]
+    assert 'class="smuggler-bribe"' not in client.get("/rules?version=reference-6&lang=en").text
+    rs = api.load_ruleset("reference")
+    en = client.get("/rules?lang=en").text
+    paras = [p.split("</p>", 1)[0] for p in en.split('<p class="smuggler-bribe">')[1:]]
+    assert len(paras) == len({b for b in rs.smuggler_bribes[2:] if b != rs.smuggler_bribe})
+    for para in paras:
+        assert "PRJ-78" in para and "TRS-3" in para and "SMUGGLER" in para
+    ca = client.get("/rules?lang=ca").text
+    assert ca.count('<p class="smuggler-bribe">') == len(paras)

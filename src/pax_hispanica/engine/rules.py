@@ -124,6 +124,8 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-75": ("PRJ", "Variant: the Crown colonies by player count (crown_colonies.<N>)"),
     # the reference's data (ruleset.toml's [setup.by_players.2] and [setup.by_players.3]), applied by PRJ-75's setup
     "PRJ-77": ("PRJ", "reference-6: the Spanish own 6 of the 8 Crown colonies with 2 and 3 players"),
+    # a variant rule (smuggler_bribe.<N>), applied where TRS-3 prices a SMUGGLER's Chest
+    "PRJ-78": ("PRJ", "Variant: the SMUGGLER's bribe by player count (smuggler_bribe.<N>)"),
 }
 
 

@@ -89,7 +89,21 @@ def win_condition(ruleset: str = "reference", version: str | None = None,
             "money": p["money_per_prestige"]["value"], "colony": p["prestige_per_colony"]["value"],
             "start_money": p["start_money"]["value"], "version": shown,
             "plunder_loading": p.get("plunder_loading", {}).get("value", "sack"),
-            "crown": crown_by_count(ruleset, version, params)}
+            "crown": crown_by_count(ruleset, version, params),
+            "bribes": bribe_by_count(ruleset, version, params)}
+
+
+def bribe_by_count(ruleset: str, version: str | None, params: tuple[tuple[str, object], ...]) -> list[dict]:
+    """PRJ-78: the player counts at which a SMUGGLER's bribe is not `smuggler_bribe`, grouped
+    by the bribe: [{"players": [2], "bribe": 2, "base": 1}]."""
+    p = api.parameters(ruleset, dict(params) or None, version=version, extended=True)
+    base = p["smuggler_bribe"]["value"]
+    groups: dict[int, dict] = {}
+    for n in range(2, 6):
+        bribe = p[f"smuggler_bribe.{n}"]["value"]
+        if bribe != base:
+            groups.setdefault(bribe, {"players": [], "bribe": bribe, "base": base})["players"].append(n)
+    return list(groups.values())
 
 
 def crown_by_count(ruleset: str, version: str | None, params: tuple[tuple[str, object], ...]) -> list[dict]:
