@@ -72,6 +72,9 @@ EXEMPT: dict[str, str] = {
               "tests/engine/test_crown_colonies.py (test_PRJ_77_...), tests/engine/test_versions.py",
     "PRJ-78": "a variant, off in reference-6 (no smuggler_bribe.<N>), priced under TRS-3 (ChestsLoaded cites "
               "TRS-3), so no event cites it: tests/engine/test_smuggler_bribe.py (test_PRJ_78_...)",
+    "PRJ-79": "the reference's data (ruleset.toml's [setup.by_players.2] and [treasure.by_players.2]), set up "
+              "under PRJ-75 and applied under PRJ-30's claim and TRS-3's bribe, so no event cites it: "
+              "tests/engine/test_smuggler_bribe.py (test_PRJ_79_...), tests/engine/test_versions.py",
 }
 
 NOWHERE = "nowhere"

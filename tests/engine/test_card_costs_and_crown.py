@@ -141,10 +141,12 @@ def test_PRJ_68_the_kings_share_is_the_one_of_the_games_player_count(players):
 
 def test_PRJ_68_off_in_reference_4_and_an_override_of_kings_crown_share_holds_at_every_count():
     assert api.load_ruleset("reference-4").kings_share[2:] == (2, 2, 2, 2)
-    assert api.load_ruleset("reference").kings_share[2:] == (2, 2, 2, 0)       # reference-5 (PRJ-69)
+    assert api.load_ruleset("reference-5").kings_share[2:] == (2, 2, 2, 0)     # PRJ-69
+    assert api.load_ruleset("reference").kings_share[2:] == (3, 2, 2, 0)       # reference-7 (PRJ-79)
     rs = api.load_ruleset("reference", {"kings_crown_share": 3, "kings_crown_share.4": 0})
     assert rs.kings_share[2:] == (3, 3, 0, 3) and rs.kings_crown_share == 3
     table = api.parameters("reference", {"kings_crown_share.2": 1}, extended=True)
+    assert api.parameters("reference", extended=True)["kings_crown_share.2"]["value"] == 3
     assert table["kings_crown_share.2"] == {"value": 1, "type": "int", "range": [0, 20]}
     assert table["kings_crown_share.3"]["value"] == 2
 
@@ -192,9 +194,10 @@ def with_treasure_by_players(folder, text: str) -> str:
 def test_PRJ_68_ruleset_toml_gives_the_kings_share_by_count_and_a_variant_goes_on_top(tmp_path):
     folder = with_treasure_by_players(tmp_path / "r", "[treasure.by_players.3]\nkings_crown_share = 1")
     rs = api.load_ruleset(folder)
-    assert rs.kings_share[2:] == (2, 1, 2, 0) and rs.kings_crown_share == 2     # 5: the reference's own (PRJ-69)
+    # 2 and 5: the reference's own (PRJ-79, PRJ-69)
+    assert rs.kings_share[2:] == (3, 1, 2, 0) and rs.kings_crown_share == 2
     assert api.parameters(folder, extended=True)["kings_crown_share.3"]["value"] == 1
-    assert api.load_ruleset(folder, {"kings_crown_share.3": 4}).kings_share[2:] == (2, 4, 2, 0)
+    assert api.load_ruleset(folder, {"kings_crown_share.3": 4}).kings_share[2:] == (3, 4, 2, 0)
     flat = api.load_ruleset(folder, {"kings_crown_share": 3})          # holds at every count (PRJ-31)
     assert flat.kings_share[2:] == (3, 3, 3, 3) and not any(k.startswith("kings_crown_share.") for k in flat.params)
     st = api.new_game(api.Config(players=3, ruleset=folder, nations=WITH_SPAIN[:3]), seed=2)
@@ -232,5 +235,7 @@ def test_PRJ_69_reference_5_has_the_cheaper_cards_and_no_kings_share_with_5_play
         assert treasure.crown_claim(st, 0, kings_colony(st), {}, 2) == 1
         st = api.new_game(api.Config(players=players, nations=WITH_SPAIN[:players]), 3, ruleset_version="reference-5")
         assert treasure.crown_claim(st, 0, kings_colony(st), {}, 2) == (1 if players == 2 else 0)
-        st = api.new_game(api.Config(players=players, nations=WITH_SPAIN[:players]), 3)       # reference-6 kept it
+        st = api.new_game(api.Config(players=players, nations=WITH_SPAIN[:players]), 3, ruleset_version="reference-6")
         assert treasure.crown_claim(st, 0, kings_colony(st), {}, 2) == (1 if players == 2 else 0)
+        st = api.new_game(api.Config(players=players, nations=WITH_SPAIN[:players]), 3)   # reference-7: 1 of 3 with 2
+        assert treasure.crown_claim(st, 0, kings_colony(st), {}, 2) == 0

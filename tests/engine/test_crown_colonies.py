@@ -22,6 +22,9 @@ from pax_hispanica.sim import tune
 
 WITH_SPAIN = ["spanish", "english", "french", "dutch", "courland"]
 NO_SPAIN = ["english", "french", "dutch", "courland"]
+# the reference's own Crown colonies by player count: reference-7 (PRJ-79: 4 with 2 players;
+# PRJ-77: 6 with 3; all 8 with 4 and 5)
+REFERENCE_KEPT = {2: 4, 3: 6, 4: 8, 5: 8}
 
 
 def crown_spaces(rs) -> list[int]:
@@ -77,18 +80,18 @@ def test_PRJ_75_the_spanish_own_the_first_k_crown_colonies_the_rest_are_empty_sp
             assert not treasure.is_kings_colony(st, c)
             assert not st.rs.spanish_crown[players][c]
     # every other colony as in the reference; the Citizens not placed stay in the supply (the
-    # reference's own count: all 8 Crown colonies with 4 and 5 players, 6 with 2 and 3, PRJ-77)
+    # reference's own count, REFERENCE_KEPT)
     others = [c for c in range(len(st.rs.col_ids)) if c not in crowns]
     assert [st.col_owner[c] for c in others] == [base.col_owner[c] for c in others]
-    assert base.rs.crown_kept[players] == (6 if players in (2, 3) else 8)
+    assert base.rs.crown_kept[players] == REFERENCE_KEPT[players]
     assert st.supply["citizens"] == base.supply["citizens"] + (base.rs.crown_kept[players] - kept)
 
 
 def test_PRJ_75_only_the_named_count_changes():
     params = {"crown_colonies.3": 5}
     rs = api.load_ruleset("reference", params)
-    assert rs.crown_kept[2:] == (6, 5, 8, 8)          # 2: reference-6's own 6 (PRJ-77)
-    for players, own in ((2, 6), (4, 8), (5, 8)):
+    assert rs.crown_kept[2:] == (4, 5, 8, 8)          # 2: reference-7's own 4 (PRJ-79)
+    for players, own in ((2, 4), (4, 8), (5, 8)):
         st = api.new_game(api.Config(players=players, nations=WITH_SPAIN[:players], params=params), seed=4)
         assert sum(st.col_owner[c] == st.spanish_seat() for c in crown_spaces(st.rs)) == own
     st = api.new_game(api.Config(players=3, nations=WITH_SPAIN[:3], params=params), seed=4)
@@ -208,17 +211,17 @@ def with_setup_by_players(folder, n: str, lines: str) -> str:
 
 
 def test_PRJ_75_ruleset_toml_gives_the_crown_colonies_by_count_and_a_variant_goes_on_top(tmp_path):
-    folder = with_setup_by_players(tmp_path / "r", "2", "crown_colonies = 5")    # the reference: 6 (PRJ-77)
+    folder = with_setup_by_players(tmp_path / "r", "2", "crown_colonies = 5")    # the reference: 4 (PRJ-79)
     rs = api.load_ruleset(folder)
     assert rs.crown_kept[2:] == (5, 6, 8, 8) and rs.setup_value("start_money", 2) == 6
     assert "crown_colonies" not in rs.params["by_players"][2]
     assert api.parameters(folder, extended=True)["crown_colonies.2"] == {"value": 5, "type": "int", "range": [0, 8]}
-    assert api.load_ruleset(folder, {"crown_colonies.2": 4}).crown_kept[2:] == (4, 6, 8, 8)
+    assert api.load_ruleset(folder, {"crown_colonies.2": 3}).crown_kept[2:] == (3, 6, 8, 8)
     assert api.load_ruleset(folder, {"crown_colonies.3": 4}).crown_kept[2:] == (5, 4, 8, 8)
     st = api.new_game(api.Config(players=2, ruleset=folder, nations=["spanish", "dutch"]), seed=2)
     assert sum(st.col_owner[c] == 0 for c in crown_spaces(st.rs)) == 5
     four = api.load_ruleset(with_setup_by_players(tmp_path / "r4", "4", "crown_colonies = 7"))   # a table appended
-    assert four.crown_kept[2:] == (6, 6, 7, 8)
+    assert four.crown_kept[2:] == (4, 6, 7, 8)
 
 
 @pytest.mark.parametrize("n, text, words", [
@@ -240,17 +243,19 @@ def test_PRJ_75_a_bad_setup_by_players_table_is_refused_naming_it(tmp_path, n, t
 
 def test_PRJ_75_listed_by_api_parameters_and_paxh_rules_and_searched_by_the_tuner_when_named():
     table = api.parameters(extended=True)
-    assert {k: v for k, v in table.items() if k.startswith("crown_colonies.")} == {   # reference-6 (PRJ-77)
-        f"crown_colonies.{n}": {"value": 6 if n in (2, 3) else 8, "type": "int", "range": [0, 8]} for n in (2, 3, 4, 5)}
+    assert {k: v for k, v in table.items() if k.startswith("crown_colonies.")} == {   # reference-7 (PRJ-79)
+        f"crown_colonies.{n}": {"value": REFERENCE_KEPT[n], "type": "int", "range": [0, 8]} for n in (2, 3, 4, 5)}
     assert api.parameters("reference-5", extended=True)["crown_colonies.2"]["value"] == 8
-    assert api.parameters("reference", {"crown_colonies.2": 6}, extended=True)["crown_colonies.2"]["value"] == 6
+    assert api.parameters("reference-6", extended=True)["crown_colonies.2"]["value"] == 6
+    assert api.parameters("reference", {"crown_colonies.2": 5}, extended=True)["crown_colonies.2"]["value"] == 5
     assert not any(k.startswith("crown_colonies") for k in api.parameters())      # PRJ-31's list as it was
     out = CliRunner().invoke(cli_app, ["rules", "--params"]).output
-    assert any(line.split() == ["crown_colonies.2", "int", "6", "0..8"] for line in out.splitlines()), out
+    assert any(line.split() == ["crown_colonies.2", "int", "4", "0..8"] for line in out.splitlines()), out
+    assert any(line.split() == ["crown_colonies.3", "int", "6", "0..8"] for line in out.splitlines()), out
     assert any(line.split() == ["crown_colonies.4", "int", "8", "0..8"] for line in out.splitlines()), out
     assert not any(k.startswith("crown_colonies") for k in tune.search_space())
     assert tune.search_space(names=["crown_colonies.2"], ranges={"crown_colonies.2": (4, 8)}) == {
-        "crown_colonies.2": {"low": 4, "high": 8, "value": 6}}
+        "crown_colonies.2": {"low": 4, "high": 8, "value": 4}}
     with pytest.raises(ValueError):
         tune.search_space(names=["crown_colonies.2"], ranges={"crown_colonies.2": (0, 9)})
 
@@ -266,7 +271,7 @@ REFERENCE_5_GAMES = __import__("pathlib").Path(__file__).parent / "data" / "refe
 
 
 def test_PRJ_77_reference_6_gives_the_spanish_6_crown_colonies_with_2_and_3_players():
-    now, old = api.load_ruleset("reference"), api.load_ruleset("reference-5")
+    now, old = api.load_ruleset("reference-6"), api.load_ruleset("reference-5")     # reference-7 since (PRJ-79)
     assert (now.version, old.version, old.overrides, now.overrides) == ("reference-6", "reference-5", {}, {})
     assert now.crown_kept[2:] == (6, 6, 8, 8) and old.crown_kept[2:] == (8, 8, 8, 8)
     assert {k: v for k, v in now.params.items() if old.params.get(k) != v} == {"crown_colonies.2": 6,
@@ -274,7 +279,7 @@ def test_PRJ_77_reference_6_gives_the_spanish_6_crown_colonies_with_2_and_3_play
     assert now.cards == old.cards and now.kings_share == old.kings_share
     ids = [now.col_ids[c] for c in crown_spaces(now)]
     for players in (2, 3, 4, 5):
-        g = api.Game.new(api.Config(players=players, nations=WITH_SPAIN[:players]), 7)
+        g = api.Game.new(api.Config(players=players, nations=WITH_SPAIN[:players]), 7, ruleset_version="reference-6")
         o = api.Game.new(api.Config(players=players, nations=WITH_SPAIN[:players]), 7, ruleset_version="reference-5")
         by_count = [e for e in g.events if e["type"] == "CrownColoniesByCount"]
         owned = [now.col_ids[c] for c in crown_spaces(now) if g.state.col_owner[c] == 0]
@@ -288,7 +293,7 @@ def test_PRJ_77_reference_6_gives_the_spanish_6_crown_colonies_with_2_and_3_play
                 [{k: v for k, v in e.items() if k != "ruleset_version"} for e in o.events]
         assert [now.col_ids[c] for c in crown_spaces(now) if o.state.col_owner[c] == 0] == ids
     # nobody plays the Spanish: the Crown owns all 8 at every count, as before (CYC-4)
-    g = api.Game.new(api.Config(players=2, nations=NO_SPAIN[:2]), 7)
+    g = api.Game.new(api.Config(players=2, nations=NO_SPAIN[:2]), 7, ruleset_version="reference-6")
     assert all(g.state.col_owner[c] == CROWN for c in crown_spaces(now))
 
 
@@ -313,5 +318,5 @@ def test_PRJ_77_a_reference_5_record_replays_unchanged():
         assert api.verify_record(record) == []
         assert "CrownColoniesByCount" not in {ev["type"] for ev in g.events}
         now = api.Game.new(record["config"], record["seed"])
-        assert now.record["ruleset_version"] == "reference-6"
+        assert now.record["ruleset_version"] == "reference-7"
         assert "CrownColoniesByCount" in {ev["type"] for ev in now.events}

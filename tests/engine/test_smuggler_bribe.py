@@ -157,3 +157,60 @@ def test_PRJ_78_a_bad_treasure_by_players_bribe_is_refused_naming_it(tmp_path, t
     with pytest.raises(api.RulesetError) as e:
         api.load_ruleset(folder)
     assert "ruleset.toml" in str(e.value) and words in str(e.value), str(e.value)
+
+
+# ---- PRJ-79 -------------------------------------------------------------------------------------
+
+REFERENCE_6_GAMES = __import__("pathlib").Path(__file__).parent / "data" / "reference_6_games.jsonl"
+WITH_SPAIN = ["spanish", "english", "french", "dutch", "courland"]
+
+
+def test_PRJ_79_reference_7_changes_three_numbers_and_only_with_2_players():
+    now, old = api.load_ruleset("reference"), api.load_ruleset("reference-6")
+    assert (now.version, old.version, now.overrides, old.overrides) == ("reference-7", "reference-6", {}, {})
+    assert {k: v for k, v in now.params.items() if old.params.get(k) != v} == {
+        "crown_colonies.2": 4, "kings_crown_share.2": 3, "smuggler_bribe.2": 2}
+    assert (now.crown_kept[2:], now.kings_share[2:], now.smuggler_bribes[2:]) == ((4, 6, 8, 8), (3, 2, 2, 0), (2, 1, 1, 1))
+    assert (old.crown_kept[2:], old.kings_share[2:], old.smuggler_bribes[2:]) == ((6, 6, 8, 8), (2, 2, 2, 0), (1, 1, 1, 1))
+    assert now.cards == old.cards and (now.smuggler_bribe, now.kings_crown_share) == (1, 2)
+    ids = [now.col_ids[c] for c, crown in enumerate(now.col_crown) if crown]
+    g = api.Game.new(api.Config(players=2, nations=["spanish", "dutch"]), 7)
+    (by_count,) = [e for e in g.events if e["type"] == "CrownColoniesByCount"]
+    assert (by_count["colonies"], by_count["vacated"]) == (ids[:4], ids[4:])
+    assert [now.col_names[now.col_index[c]] for c in ids[:4]] == ["Zacatecas", "Campeche", "La Habana", "Santo Domingo"]
+    assert api.view(g.state, None)["ruleset_params"] == {}              # the reference's numbers, not a variant
+    habana = next(c for c in ids if c.endswith("habana"))
+    assert treasure.chest_terms(g.state, 1, now.col_index[habana], {}) == (2, 0)   # TRS-3 at PRJ-78's 2-player bribe
+    for players in (3, 4, 5):     # the same games as reference-6's, but for the version's name
+        a = api.Game.new(api.Config(players=players, nations=WITH_SPAIN[:players]), 7)
+        b = api.Game.new(api.Config(players=players, nations=WITH_SPAIN[:players]), 7, ruleset_version="reference-6")
+        assert [{k: v for k, v in e.items() if k != "ruleset_version"} for e in a.events] == \
+            [{k: v for k, v in e.items() if k != "ruleset_version"} for e in b.events]
+        if players >= 4:          # the Dutch (seat 3) bribe the Spanish $1 a Chest, as before
+            assert treasure.chest_terms(a.state, 3, now.col_index[habana], {}) == (1, 0)
+
+
+def test_PRJ_79_a_reference_6_record_replays_unchanged():
+    """reference-6 records made by the engine before reference-7 (2-player corpus lines of the
+    commit before PRJ-79: a Spanish game whose Crown claimed Chests, and two English-Dutch games,
+    one with a bribe) replay under reference-6 (data/versions.toml) to the result and final-state
+    hash that engine stored; the same config and seed under reference-7 is another game."""
+    from pax_hispanica.sim import corpus
+    entries = corpus.load_file(REFERENCE_6_GAMES)
+    assert [e["record"]["config"]["players"] for e in entries] == [2, 2, 2]
+    bribes = claims = 0
+    for e in entries:
+        record = e["record"]
+        assert record["ruleset_version"] == "reference-6"
+        g = api.replay(json.loads(json.dumps(record)))
+        assert (g.state.rs.version, g.state.rs.smuggler_bribes[2], g.state.rs.kings_share[2]) == ("reference-6", 1, 2)
+        assert api.is_over(g.state) and len(g.record["actions"]) == e["actions"]
+        assert api.result(g.state) == e["result"], e["id"]
+        assert corpus.state_hash(g.state) == e["state_sha256"], e["id"]
+        assert api.verify_record(record) == []
+        loads = [ev for ev in g.events if ev["type"] == "ChestsLoaded"]
+        bribes += sum(ev["paid"] == ev["count"] for ev in loads if ev["paid"])          # $1 a Chest
+        claims += sum(bool(ev.get("crown_claim")) for ev in loads)
+        now = api.Game.new(record["config"], record["seed"])
+        assert now.record["ruleset_version"] == "reference-7"
+    assert bribes and claims

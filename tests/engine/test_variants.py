@@ -92,4 +92,4 @@ def test_PRJ_31_a_crown_share_of_zero_claims_nothing():
     kings = next(c for c, crown in enumerate(st.rs.col_crown) if crown)
     assert treasure.crown_claim(st, 0, kings, {"royal": 0}, 5) == 0
     shared = api.new_game(api.Config(players=2, nations=["spanish", "english"]), seed=1)
-    assert treasure.crown_claim(shared, 0, kings, {"royal": 0}, 4) == 4 // shared.rs.kings_crown_share
+    assert treasure.crown_claim(shared, 0, kings, {"royal": 0}, 4) == 4 // shared.rs.kings_share[2]   # PRJ-68, PRJ-79

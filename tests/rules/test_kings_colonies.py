@@ -13,8 +13,8 @@ def test_PRJ_30_crown_colonies_pay_the_spanish_player_earnings():
     g = _spanish_game(year="goods", step="pay_earnings")
     ev = {e["seat"]: e for e in g.events if e["type"] == "EarningsPaid"}
     rs = g.state.rs
-    crown = sum(rs.crown_of_game(2, True))       # the Spanish player's Crown colonies (PRJ-75: 6 of 8, PRJ-77)
-    assert crown == 6
+    crown = sum(rs.crown_of_game(2, True))       # the Spanish player's Crown colonies (PRJ-75: 4 of 8, PRJ-79)
+    assert crown == 4
     assert ev[0]["worked_colonies"] == ev[0]["kings_colonies"] == crown
     assert ev[0]["amount"] == crown * rs.crown_colony_income
     assert ev[1]["amount"] == rs.colony_income
@@ -43,7 +43,8 @@ def test_PRJ_30_the_crown_claims_one_chest_in_every_kings_crown_share_loaded_fro
                       players=[{"fleet": {"zone": "cuba", "ships": 3}}, {}],
                       colonies={"cuba.habana": {"chests": 3},
                                 "cuba.trinidad_cuba": {"owner": 0, "labour": "citizen", "chests": 2}})
-    share = g.state.rs.kings_crown_share
+    share = g.state.rs.kings_share[2]          # the game's count's (PRJ-68; 3 with 2 players, PRJ-79)
+    assert share == 3
     ev = g.act({"seat": 0, "type": "load_chests", "colony": "cuba.habana", "count": 1})
     first = next(e for e in ev if e["type"] == "ChestsLoaded")
     ev = g.act({"seat": 0, "type": "load_chests", "colony": "cuba.habana", "count": share - 1})

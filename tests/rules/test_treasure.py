@@ -394,7 +394,7 @@ def test_PRJ_38_TRS_2_as_written_a_plunderer_may_not_load_its_own_colony():
 
 def test_PRJ_58_the_reference_lets_a_plunderer_load_its_own_colony():
     assert api.load_ruleset("reference").plunder_loading == "sack_or_own"
-    assert api.load_ruleset("reference").version == "reference-6"      # PRJ-69 and PRJ-77 kept PRJ-58's loading
+    assert api.load_ruleset("reference").version == "reference-7"      # PRJ-69, PRJ-77 and PRJ-79 kept PRJ-58's loading
     g = treasure_game("PLUNDER")
     assert loadable(g.state) == {OWN: 2}
     assert load(g, OWN, 2)["rule"] == "PRJ-38"

@@ -266,45 +266,59 @@ def test_PLY_1_the_rules_page_says_when_a_nation_cannot_pay_for_a_card_in_its_fi
 
 
 def test_PRJ_75_PRJ_77_the_rules_page_says_which_crown_colonies_start_empty_by_player_count(client):
-    """reference-6 (PRJ-77): with 2 or 3 players the Spanish own 6 of the 8 Crown colonies; the
-    rules page names the two that start empty, in both languages, from the ruleset's data;
-    reference-5 (every Crown colony at every count) has no such paragraph, and a variant's own
-    numbers are what a game's page would say."""
+    """reference-7 (PRJ-79, PRJ-77): with 2 players the Spanish own 4 of the 8 Crown colonies,
+    with 3 players 6; the rules page names those that start empty, one paragraph per count, in
+    both languages, from the ruleset's data; reference-5 (every Crown colony at every count) has
+    no such paragraph, and a variant's own numbers are what a game's page would say."""
     by_count = api.crown_colonies("reference")
-    assert [len(by_count[n]["kept"]) for n in (2, 3, 4, 5)] == [6, 6, 8, 8]
-    names = [by_count[2]["names"][c] for c in by_count[2]["vacated"]]
-    assert names == ["Cartagena", "Portobelo"]
+    assert [len(by_count[n]["kept"]) for n in (2, 3, 4, 5)] == [4, 6, 8, 8]
+    assert [by_count[3]["names"][c] for c in by_count[3]["vacated"]] == ["Cartagena", "Portobelo"]
+    assert [by_count[2]["names"][c] for c in by_count[2]["vacated"]] == ["San Juan", "Margarita", "Cartagena",
+                                                                       "Portobelo"]
     en = client.get("/rules?lang=en").text
-    (para,) = [p.split("</p>", 1)[0] for p in en.split('<p class="crown-colonies">')[1:]]
-    assert "2 or 3 players" in para and "6 of the map&#39;s 8 Crown colonies" in para
-    assert "Cartagena, Portobelo start as empty colony spaces" in para and "PRJ-75" in para
+    two, three = [p.split("</p>", 1)[0] for p in en.split('<p class="crown-colonies">')[1:]]
+    assert "with 2 players" in two and "4 of the map&#39;s 8 Crown colonies" in two and "PRJ-75" in two
+    assert "San Juan, Margarita, Cartagena, Portobelo start as empty colony spaces" in two
+    assert "with 3 players" in three and "6 of the map&#39;s 8 Crown colonies" in three
+    assert "Cartagena, Portobelo start as empty colony spaces" in three
     ca = client.get("/rules?lang=ca").text
-    (para_ca,) = [p.split("</p>", 1)[0] for p in ca.split('<p class="crown-colonies">')[1:]]
-    assert "2 o 3 jugadors" in para_ca and "Cartagena, Portobelo comencen" in para_ca
+    two_ca, three_ca = [p.split("</p>", 1)[0] for p in ca.split('<p class="crown-colonies">')[1:]]
+    assert "amb 2 jugadors" in two_ca and "San Juan, Margarita, Cartagena, Portobelo comencen" in two_ca
+    assert "amb 3 jugadors" in three_ca and "Cartagena, Portobelo comencen" in three_ca
+    six = client.get("/rules?version=reference-6&lang=en").text          # PRJ-77: 6 with 2 and 3 players
+    (para,) = [p.split("</p>", 1)[0] for p in six.split('<p class="crown-colonies">')[1:]]
+    assert "2 or 3 players" in para and "Cartagena, Portobelo start" in para
     assert 'class="crown-colonies"' not in client.get("/rules?version=reference-5&lang=en").text
     from pax_hispanica.web.info import win_condition
 
     five = win_condition("reference", None, (("crown_colonies.5", 3),))["crown"]
-    assert [(c["players"], c["kept"], len(c["vacated"])) for c in five] == [([2, 3], 6, 2), ([5], 3, 5)]
+    assert [(c["players"], c["kept"], len(c["vacated"])) for c in five] == [([2], 4, 4), ([3], 6, 2), ([5], 3, 5)]
 
 
-def test_PRJ_78_the_rules_page_says_the_smugglers_bribe_by_player_count(client):
-    """A ruleset or variant whose SMUGGLER bribe differs by player count says so on the rules
-    page, in both languages, from the data; one with the same bribe at every count says nothing."""
+def test_PRJ_78_PRJ_79_the_rules_page_says_the_smugglers_bribe_and_the_kings_share_by_player_count(client):
+    """A ruleset or variant whose SMUGGLER bribe or King's share differs by player count says so
+    on the rules page, in both languages, from the data (reference-7: with 2 players a $2 bribe
+    and 1 Chest in 3 to the Crown, PRJ-79; with 5 players no Chest to the Crown, PRJ-69);
+    reference-4, the same at every count, says nothing."""
     from pax_hispanica.web.info import win_condition
 
+    assert win_condition("reference", None)["bribes"] == [{"players": [2], "value": 2, "base": 1}]
+    assert win_condition("reference", None)["kings_shares"] == [{"players": [2], "value": 3, "base": 2},
+                                                                {"players": [5], "value": 0, "base": 2}]
     assert win_condition("reference", "reference-6")["bribes"] == []
-    two = win_condition("reference", "reference-6", (("smuggler_bribe.2", 2),))["bribes"]
-    assert two == [{"players": [2], "bribe": 2, "base": 1}]
     flat = win_condition("reference", "reference-6", (("smuggler_bribe", 3), ("smuggler_bribe.4", 0),
                                                        ("smuggler_bribe.5", 0)))["bribes"]
-    assert flat == [{"players": [4, 5], "bribe": 0, "base": 3}]
-    assert 'class="smuggler-bribe"' not in client.get("/rules?version=reference-6&lang=en").text
-    rs = api.load_ruleset("reference")
+    assert flat == [{"players": [4, 5], "value": 0, "base": 3}]
     en = client.get("/rules?lang=en").text
-    paras = [p.split("</p>", 1)[0] for p in en.split('<p class="smuggler-bribe">')[1:]]
-    assert len(paras) == len({b for b in rs.smuggler_bribes[2:] if b != rs.smuggler_bribe})
-    for para in paras:
-        assert "PRJ-78" in para and "TRS-3" in para and "SMUGGLER" in para
+    (bribe,) = [p.split("</p>", 1)[0] for p in en.split('<p class="smuggler-bribe">')[1:]]
+    assert "with 2 players" in bribe and "pays $2 for each Chest" in bribe and "not $1" in bribe
+    assert "TRS-3, PRJ-78" in bribe
+    two, five = [p.split("</p>", 1)[0] for p in en.split('<p class="kings-share">')[1:]]
+    assert "with 2 players" in two and "1 of every 3 Chests" in two and "not 1 of every 2" in two
+    assert "with 5 players" in five and "claims no Chest" in five and "PRJ-68" in five
     ca = client.get("/rules?lang=ca").text
-    assert ca.count('<p class="smuggler-bribe">') == len(paras)
+    (bribe_ca,) = [p.split("</p>", 1)[0] for p in ca.split('<p class="smuggler-bribe">')[1:]]
+    assert "amb 2 jugadors" in bribe_ca and "paga 2 $ per cada Cofre" in bribe_ca
+    assert ca.count('<p class="kings-share">') == 2
+    old = client.get("/rules?version=reference-4&lang=en").text
+    assert 'class="smuggler-bribe"' not in old and 'class="kings-share"' not in old

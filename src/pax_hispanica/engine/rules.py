@@ -126,6 +126,9 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-77": ("PRJ", "reference-6: the Spanish own 6 of the 8 Crown colonies with 2 and 3 players"),
     # a variant rule (smuggler_bribe.<N>), applied where TRS-3 prices a SMUGGLER's Chest
     "PRJ-78": ("PRJ", "Variant: the SMUGGLER's bribe by player count (smuggler_bribe.<N>)"),
+    # the reference's data (ruleset.toml's [setup.by_players.2] and [treasure.by_players.2]), applied by
+    # PRJ-75's setup, PRJ-68's claim and PRJ-78's bribe
+    "PRJ-79": ("PRJ", "reference-7: with 2 players the Spanish own 4 Crown colonies, the Crown claims 1 Chest in 3, a SMUGGLER bribes $2"),
 }
 
 

@@ -480,11 +480,18 @@ def _check_numbers(base: Ruleset, changed: Raw) -> None:
 def _by_count(base: Ruleset, changed: Raw, per_count: Raw, name: str) -> tuple[int, ...]:
     """PRJ-68, PRJ-78: a [treasure] number by player count: an override of `name` at every
     count, then each `<name>.<N>`."""
-    attr = TREASURE_BY_COUNT[name][0]
     counts = _per_count(per_count, f"{name}.")
-    flat = changed.get(name)
-    before: tuple[int, ...] = getattr(base, attr)
-    return tuple(counts.get(n, before[n] if flat is None else flat) for n in range(len(before)))
+    flat: int | None = changed.get(name)
+    before: tuple[int, ...] = getattr(base, TREASURE_BY_COUNT[name][0])
+    return tuple(int(counts.get(n, before[n] if flat is None else flat)) for n in range(len(before)))
+
+
+def _with_treasure_by_count(rs: Ruleset, base: Ruleset, changed: Raw, per_count: Raw) -> None:
+    """PRJ-68, PRJ-78: the variant's [treasure] numbers by player count, each tuple rebuilt when
+    its number or one of its counts is overridden."""
+    for name, (attr, _) in TREASURE_BY_COUNT.items():
+        if name in changed or any(k.startswith(f"{name}.") for k in per_count):
+            setattr(rs, attr, _by_count(base, changed, per_count, name))
 
 
 def _per_count(per_count: Raw, prefix: str) -> dict[int, Any]:
@@ -504,9 +511,9 @@ def variant(base: Ruleset, overrides: Raw) -> Ruleset:
     _check_crown_counts(crowns, base.col_crown)
     _check_numbers(base, changed)
     rs = copy.copy(base)
-    kept = {k: v for k, v in base.params.items()          # an override of a [treasure] number holds at every count
-            if not any(name in changed and k.startswith(f"{name}.") for name in TREASURE_BY_COUNT)}
-    params = {**kept, **changed, **costs, **per_count}
+    counted = tuple(f"{name}." for name in TREASURE_BY_COUNT if name in changed)   # it holds at every count
+    params = {**{k: v for k, v in base.params.items() if not (counted and k.startswith(counted))},
+              **changed, **costs, **per_count}
     params["by_players"] = {n: {k: v for k, v in over.items() if k not in changed}
                             for n, over in base.params["by_players"].items()}
     rs.params = params
@@ -514,9 +521,7 @@ def variant(base: Ruleset, overrides: Raw) -> Ruleset:
     rs.__dict__.update(changed)
     if costs:
         _with_card_costs(rs, costs)
-    for name, (attr, _) in TREASURE_BY_COUNT.items():
-        if name in changed or any(k.startswith(f"{name}.") for k in per_count):
-            setattr(rs, attr, _by_count(base, changed, per_count, name))
+    _with_treasure_by_count(rs, base, changed, per_count)
     if crowns:
         _crown_counts(rs, {**{n: base.crown_kept[n] for n in PLAYER_COUNTS}, **crowns})
     return rs

@@ -90,19 +90,22 @@ def win_condition(ruleset: str = "reference", version: str | None = None,
             "start_money": p["start_money"]["value"], "version": shown,
             "plunder_loading": p.get("plunder_loading", {}).get("value", "sack"),
             "crown": crown_by_count(ruleset, version, params),
-            "bribes": bribe_by_count(ruleset, version, params)}
+            "bribes": treasure_by_count(ruleset, version, params, "smuggler_bribe"),
+            "kings_shares": treasure_by_count(ruleset, version, params, "kings_crown_share")}
 
 
-def bribe_by_count(ruleset: str, version: str | None, params: tuple[tuple[str, object], ...]) -> list[dict]:
-    """PRJ-78: the player counts at which a SMUGGLER's bribe is not `smuggler_bribe`, grouped
-    by the bribe: [{"players": [2], "bribe": 2, "base": 1}]."""
+def treasure_by_count(ruleset: str, version: str | None, params: tuple[tuple[str, object], ...],
+                      name: str) -> list[dict]:
+    """PRJ-68, PRJ-78: the player counts at which a [treasure] number (the SMUGGLER's bribe, the
+    King's share) is not its value at every other count, grouped by value: [{"players": [2],
+    "value": 2, "base": 1}]."""
     p = api.parameters(ruleset, dict(params) or None, version=version, extended=True)
-    base = p["smuggler_bribe"]["value"]
+    base = p[name]["value"]
     groups: dict[int, dict] = {}
     for n in range(2, 6):
-        bribe = p[f"smuggler_bribe.{n}"]["value"]
-        if bribe != base:
-            groups.setdefault(bribe, {"players": [], "bribe": bribe, "base": base})["players"].append(n)
+        value = p[f"{name}.{n}"]["value"]
+        if value != base:
+            groups.setdefault(value, {"players": [], "value": value, "base": base})["players"].append(n)
     return list(groups.values())
 
 
