@@ -116,8 +116,8 @@ def test_GDS_5_a_click_that_runs_a_goods_year_is_summarised_by_year(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_PRJ_75_PRJ_77_the_first_page_says_which_crown_colonies_start_empty(lang):
-    """reference-6 with 2 players: before the first Year the Spanish player's page (and the
-    other's) says which Crown colonies they own and which two start empty, by name."""
+    """reference-7 with 2 players: before the first Year the Spanish player's page (and the
+    other's) says which Crown colonies they own and which four start empty, by name (PRJ-79)."""
     game = api.Game.new(api.Config(players=2, nations=["spanish", "french"]), 5)
     seats = [Seat(i, "human", None, None, "", f"t{i}", None) for i in range(2)]
     live = LiveGame("g", dict(game.record, actions=[]), 5, "online", "h", "s", None, seats, game.state,
@@ -127,6 +127,7 @@ def test_PRJ_75_PRJ_77_the_first_page_says_which_crown_colonies_start_empty(lang
         items = [item for g in ctx["summary"] for item in g["items"]]
         crown = [item for item in items if "Portobelo" in item]
         assert len(crown) == 1 and "Cartagena" in crown[0] and "Zacatecas" in crown[0], items
+        assert "San Juan" in crown[0] and "Margarita" in crown[0], crown
         assert "_" not in crown[0] and "." not in crown[0], crown      # names, not colony ids
     # a game whose Spanish keep every Crown colony (4 players) says nothing of it
     four = api.Game.new(api.Config(players=4), 5)
@@ -160,8 +161,10 @@ def test_log_entries_name_places_as_buttons_that_point_at_the_map():
     ctx = render.board_context(live, 0, None, "seat", "ca")
     moved = next(e for e in ctx["log"] if e["type"] == "FleetMoved")
     assert 'class="spot" data-spot="' in moved["html"]
-    chests = next(e for e in ctx["log"] if e["type"] == "ChestsPlaced")
-    assert str(chests["html"]).count('class="spot"') >= 1
+    # a year whose Chests went somewhere (a year may place none: "No Chest is placed this year.")
+    placed = {e["seq"] for e in live.events if e["type"] == "ChestsPlaced" and e["colonies"]}
+    chests = next(e for e in ctx["log"] if e["type"] == "ChestsPlaced" and e["seq"] in placed)
+    assert str(chests["html"]).count('class="spot"') >= len(next(e for e in live.events if e["seq"] == chests["seq"])["colonies"])
 
 
 def update_sizes(records: list[dict]) -> list[int]:

@@ -48,7 +48,7 @@ EVENT_TYPES: tuple[EventType, ...] = (
        crown_owner="the seat playing the Spanish, who owns the Crown colonies, or null (PRJ-30)",
        market_top="face-up top card of the Market deck", haven_top="face-up top card of the Haven deck"),
     _e("CrownColoniesByCount", "PRJ-75",
-       "With crown_colonies.<N> (PRJ-75; the reference's 6 with 2 and 3 players since reference-6, PRJ-77), the "
+       "With crown_colonies.<N> (PRJ-75; the reference's: 6 with 3 players, PRJ-77, and 4 with 2, PRJ-79), the "
        "Spanish player owns only the first K Crown colonies in map order; the other Crown colony spaces start "
        "empty. Only in such a game, right after GameStarted.",
        seat="the seat playing the Spanish", colonies="the Crown colonies that seat owns, in map order",
