@@ -44,6 +44,24 @@ def live_at(record: dict, k: int, gid: str = "g") -> LiveGame:
 # --- words ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_GDS_5_a_goods_year_that_places_no_chest_says_so(lang):
+    """The Goods Year's summary says when the goods drawn give no worked colony a Chest, rather
+    than leaving the reader to wonder; a year that places some names where."""
+    tr = Tr(lang, ["Spanish", "English"])
+    year = {"seq": 1, "type": "YearBegan", "cycle": 2, "year": "goods"}
+    drawn = {"seq": 2, "type": "GoodsDrawn", "goods": ["cacao", "ginger", "gold"]}
+    none = {"seq": 3, "type": "ChestsPlaced", "colonies": [], "at_cap": [], "supply_short": []}
+    some = {**none, "colonies": ["jamaica.port_royal"]}
+    view = {"colonies": [{"id": "jamaica.port_royal", "owner": 1}]}
+    (empty,) = happened.summary([year, drawn, none], 0, view, tr)
+    assert empty["items"][-1] == tr("sum_no_chests") and "Port Royal" not in " ".join(empty["items"])
+    (placed,) = happened.summary([year, drawn, some], 0, view, tr)
+    assert tr("sum_no_chests") not in placed["items"] and "English" in placed["items"][-1]
+    if lang != "en":
+        assert tr("sum_no_chests") != Tr("en", ["Spanish", "English"])("sum_no_chests")
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_status_line_says_who_must_do_what_for_every_decision_type(lang):
     tr = Tr(lang, ["Spanish", "English", "Dutch"])
     en = Tr("en", ["Spanish", "English", "Dutch"])
@@ -311,8 +329,13 @@ def test_after_a_click_that_ends_the_year_the_page_summarises_the_goods_year(bro
     for page in pages:
         page.wait_for_selector("#conn.on")
         text = page.inner_text("#happened")
-        assert "Goods Year" in text and "Chest" in text, text    # "1 Chest" or "3 Chests": the seed is the server's
-        assert page.query_selector("#map g.colony.recent-chests")
+        # "1 Chest" or "3 Chests", or none when no worked colony produces the goods drawn (GDS-5):
+        # the seed is the server's, so either may happen, and the page says which
+        assert "Goods Year" in text and "goods drawn" in text, text
+        if "no Chest placed" in text:
+            assert not page.query_selector("#map g.colony.recent-chests")
+        else:
+            assert "Chest" in text and page.query_selector("#map g.colony.recent-chests"), text
         assert page.js_errors == []
 
 

@@ -138,6 +138,8 @@ def summary(events: list, first: int, view: Any, tr: Tr) -> list[dict]:
             groups.append(current)
         items = current["items"]
         if t == "ChestsPlaced":
+            if not e.get("colonies"):           # GDS-5: no worked colony produces the goods drawn
+                items.append(tr("sum_no_chests"))
             by_owner: dict[Any, list[str]] = {}
             for c in e.get("colonies") or []:
                 by_owner.setdefault(owners.get(c), []).append(tr.word(c))
