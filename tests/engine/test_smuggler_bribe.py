@@ -9,11 +9,12 @@ import pytest
 from typer.testing import CliRunner
 
 from pax_hispanica import api
-from pax_hispanica.bots.heuristic import HeuristicAgent
 from pax_hispanica.cli import app as cli_app
 from pax_hispanica.engine import treasure
 from pax_hispanica.engine.state import CROWN
 from pax_hispanica.sim import tune
+
+from .test_card_costs_and_crown import heuristic_game, with_treasure_by_players
 
 # the Dutch (SMUGGLER) first, then nations whose home colonies the Dutch can bribe
 NATIONS = ["dutch", "english", "french", "courland", "spanish"]
@@ -27,17 +28,6 @@ def game(players: int, params: dict | None = None, version: str | None = None, n
 def rival_colony(st) -> int:
     """A colony of seat 1 (its home), which seat 0's SMUGGLER fleet pays to load from."""
     return next(c for c, owner in enumerate(st.col_owner) if owner == 1)
-
-
-def heuristic_game(config: api.Config, seed: int) -> api.Game:
-    g = api.Game.new(config, seed)
-    bots = [HeuristicAgent(seed=seed * 10 + s, api=api) for s in range(config.players)]
-    for _ in range(5000):
-        if api.is_over(g.state):
-            return g
-        seat = api.acting(g.state)[0]
-        g.act(bots[seat].decide(api.view(g.state, seat, include_state=True), api.legal_actions(g.state, seat)))
-    raise AssertionError("game did not end")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -124,16 +114,6 @@ def test_PRJ_78_with_another_count_the_variant_changes_nothing():
                                           params={"smuggler_bribe.3": 5}), seed)
         assert [e["type"] for e in plain.events] == [e["type"] for e in other.events]
         assert api.result(plain.state) == api.result(other.state)
-
-
-def with_treasure_by_players(folder, text: str) -> str:
-    import shutil
-
-    from pax_hispanica.rulesets import DATA
-    shutil.copytree(DATA / "reference", folder)
-    toml = folder / "ruleset.toml"
-    toml.write_text(toml.read_text() + "\n" + text + "\n")
-    return str(folder)
 
 
 def test_PRJ_78_ruleset_toml_gives_the_bribe_by_count_and_a_variant_goes_on_top(tmp_path):
