@@ -75,6 +75,8 @@ EXEMPT: dict[str, str] = {
     "PRJ-79": "the reference's data (ruleset.toml's [setup.by_players.2] and [treasure.by_players.2]), set up "
               "under PRJ-75 and applied under PRJ-30's claim and TRS-3's bribe, so no event cites it: "
               "tests/engine/test_smuggler_bribe.py (test_PRJ_79_...), tests/engine/test_versions.py",
+    "PRJ-80": "a variant, off in the reference (setup_rebels = 0), and no corpus game sets it (its event, "
+              "RebelsAtSetup, is only in such a game): tests/engine/test_setup_rebels.py (test_PRJ_80_...)",
 }
 
 NOWHERE = "nowhere"

@@ -98,7 +98,8 @@ def test_PRJ_50_reference_2s_numbers_cards_and_map_are_the_old_engines():
     # parameters added since, each at the value that is the rule as the old engine played it
     # (a variant option off): a new one fails here until its value for old games is checked
     assert {k: v["value"] for k, v in now.items() if k not in old["parameters"]} == {
-        "prestige_goal": "held", "goal_from_cycle": 1}          # PRJ-56, PRJ-57: CYC-2 as written
+        "prestige_goal": "held", "goal_from_cycle": 1,          # PRJ-56, PRJ-57: CYC-2 as written
+        "setup_rebels": 0}                                      # PRJ-80: CYC-4 as written, no Rebels
     assert {str(n): v for n, v in rs.params["by_players"].items()} == old["by_players"]
     assert sha(json.dumps(api.card_catalogue("reference-2"), sort_keys=True)) == old["cards"]
     assert sha(json.dumps(api.board_layout("reference-2"), sort_keys=True)) == old["board"]

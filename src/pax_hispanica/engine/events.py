@@ -53,6 +53,11 @@ EVENT_TYPES: tuple[EventType, ...] = (
        "empty. Only in such a game, right after GameStarted.",
        seat="the seat playing the Spanish", colonies="the Crown colonies that seat owns, in map order",
        vacated="the map's other Crown colony spaces, empty (no colony, no fort)"),
+    _e("RebelsAtSetup", "PRJ-80",
+       "With setup_rebels = N above 0 (PRJ-80, a variant; 0 in the reference), every land zone with a "
+       "Tribal Site or Visita starts with N Rebels: no kidnapping there (LAB-4) until they are removed. "
+       "Only in such a game, right after GameStarted (and CrownColoniesByCount).",
+       zones="the land zones with Rebels, in map order", count="Rebels in each of them"),
     _e("ScenarioLoaded", "PRJ-33", "A scenario's position, as given, as every seat may know it.",
        cycle="cycle", year="year name", step="step name the play resumes at", order="Player Order",
        ruleset="ruleset name", ruleset_version="ruleset version", seed_hash="commitment to the seed (PRJ-1)",

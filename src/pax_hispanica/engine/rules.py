@@ -129,6 +129,8 @@ RULES: dict[str, tuple[str, str]] = {
     # the reference's data (ruleset.toml's [setup.by_players.2] and [treasure.by_players.2]), applied by
     # PRJ-75's setup, PRJ-68's claim and PRJ-78's bribe
     "PRJ-79": ("PRJ", "reference-7: with 2 players the Spanish own 4 Crown colonies, the Crown claims 1 Chest in 3, a SMUGGLER bribes $2"),
+    # a variant rule (setup_rebels), off in the reference, applied at setup (CYC-4); its event is RebelsAtSetup
+    "PRJ-80": ("PRJ", "Variant: Rebels at setup in every land zone with a Tribal Site or Visita (setup_rebels)"),
 }
 
 

@@ -157,6 +157,7 @@ class Ruleset:
         start_money: ClassVar[int]
         start_ships: ClassVar[int]
         start_zone: ClassVar[str]
+        setup_rebels: ClassVar[int]
         supply_citizens: ClassVar[int]
         supply_indigenous: ClassVar[int]
         supply_chests: ClassVar[int]

@@ -61,6 +61,12 @@ def ruleset_of(config: JsonDict, rulesets: Rulesets) -> Ruleset:
         raise
 
 
+def kidnap_zones(rs: Ruleset) -> tuple[int, ...]:
+    """PRJ-80: the land zones, in map order, with a Tribal Site or Visita on the map (LAB-1's
+    sources of kidnapping; a wilderness site counts too: its zone may hold another)."""
+    return tuple(sorted({rs.site_zone[i] for i, kind in enumerate(rs.site_kind) if kind in ("tribal", "visita")}))
+
+
 def new_state(config: object, given_seed: object, start: bool = True, *, rulesets: Rulesets,
               chance: Chance | None = None) -> tuple[State, list[Event]]:
     """The set-up game; with start=False it stops before the first Goods Year (scenarios set their own position).
@@ -110,6 +116,12 @@ def new_state(config: object, given_seed: object, start: bool = True, *, ruleset
     st.site_kind, st.site_wild, st.site_cap = rs.site_kind[:], rs.site_wild[:], rs.site_cap[:]
     st.site_count = rs.site_count[:]                      # Indigenous on Tribal Sites and Visitas
     st.rebels = [0] * rs.n_land
+    # PRJ-80 (a variant): the Indigenous resist from the start: Rebels in every zone that has
+    # someone to kidnap, so kidnapping there (LAB-4) waits for a Milicia or a fleet (BAT-5)
+    rebels = rs.setup_value("setup_rebels", n)
+    rebel_zones = kidnap_zones(rs) if rebels else ()
+    for z in rebel_zones:
+        st.rebels[z] = rebels
     k = len(rs.col_ids)
     st.col_owner, st.col_labour, st.col_chests, st.col_fort = [None] * k, [None] * k, [0] * k, rs.col_fort[:]
     crown = st.crown_owner()
@@ -143,6 +155,9 @@ def new_state(config: object, given_seed: object, start: bool = True, *, ruleset
     if vacated:                                            # PRJ-75: public, as the board shows it
         out.emit("CrownColoniesByCount", "PRJ-75", seat=crown,
                  colonies=[rs.col_ids[c] for c in range(k) if is_crown[c]], vacated=vacated)
+    if rebel_zones:                                        # PRJ-80: public, as the board shows it
+        out.emit("RebelsAtSetup", "PRJ-80", zones=[rs.zone_ids[z] for z in rebel_zones],
+                 count=st.rebels[rebel_zones[0]])
     if start:
         out.emit("YearBegan", "CYC-1", cycle=1, year=YEARS[0])
         advance(st, out)

@@ -18,7 +18,7 @@ from .seam import api
 AUTOMATIC = ("YearBegan", "GoodsDrawn", "ChestsPlaced", "EarningsPaid", "SlaveAttrition", "ColonyDiedOff",
              "PlayerOrderUpdated", "TreasureScored",
              "IncomeIncreased", "DeckRefilled", "FinalScoring", "GameEnded",
-             "CrownColoniesByCount")   # PRJ-75: set up before the first Year, said once
+             "CrownColoniesByCount", "RebelsAtSetup")   # PRJ-75, PRJ-80: set up before the first Year, said once
 YEAR_GROUPS = 4            # at most this many years in one summary (a seat that has not acted for long)
 _starts: dict[str, tuple[list, list[int], int]] = {}   # game id -> (actions seen, starts, events so far)
 
