@@ -281,6 +281,9 @@ def test_PRJ_75_PRJ_77_the_rules_page_says_which_crown_colonies_start_empty_by_p
     assert "San Juan, Margarita, Cartagena, Portobelo start as empty colony spaces" in two
     assert "with 3 players" in three and "6 of the map&#39;s 8 Crown colonies" in three
     assert "Cartagena, Portobelo start as empty colony spaces" in three
+    # the other counts are said once, after the paragraphs of the counts named (not in each)
+    assert en.count("every Crown colony is there (CYC-4)") == 1 and "every Crown colony is there" not in two
+    assert 'id="crown-colonies-others"' in en
     ca = client.get("/rules?lang=ca").text
     two_ca, three_ca = [p.split("</p>", 1)[0] for p in ca.split('<p class="crown-colonies">')[1:]]
     assert "amb 2 jugadors" in two_ca and "San Juan, Margarita, Cartagena, Portobelo comencen" in two_ca
@@ -288,7 +291,8 @@ def test_PRJ_75_PRJ_77_the_rules_page_says_which_crown_colonies_start_empty_by_p
     six = client.get("/rules?version=reference-6&lang=en").text          # PRJ-77: 6 with 2 and 3 players
     (para,) = [p.split("</p>", 1)[0] for p in six.split('<p class="crown-colonies">')[1:]]
     assert "2 or 3 players" in para and "Cartagena, Portobelo start" in para
-    assert 'class="crown-colonies"' not in client.get("/rules?version=reference-5&lang=en").text
+    five_text = client.get("/rules?version=reference-5&lang=en").text
+    assert 'class="crown-colonies"' not in five_text and 'id="crown-colonies-others"' not in five_text
     from pax_hispanica.web.info import win_condition
 
     five = win_condition("reference", None, (("crown_colonies.5", 3),))["crown"]
