@@ -83,6 +83,7 @@ def test_AUC_4_ismcts_builds_its_prior_from_the_tuned_preset():
     tuned = make_agent("ismcts", 1, iterations=2, prior_bot="tuned")
     tuned.decide(view, legal)
     assert tuned._heuristic.params == {**DEFAULTS, **preset("tuned")}
-    default = make_agent("ismcts", 1, iterations=2)
-    default.decide(view, legal)
-    assert default._heuristic.params == DEFAULTS
+    assert make_agent("ismcts", 1).prior_bot == "tuned"           # the tuned prior is the default
+    plain = make_agent("ismcts", 1, iterations=2, prior_bot="default")
+    plain.decide(view, legal)
+    assert plain._heuristic.params == DEFAULTS

@@ -130,8 +130,12 @@ def test_the_bid_and_card_memos_are_shared_per_process_and_change_no_decision(mo
         ismcts._SHARED_MEMOS.clear()
         assert decide(k) == cold[k]                   # each from empty memos
     assert decide(2) == cold[2] and decide(0) == cold[0]       # and warm, in another order
-    (_, cards, bids), = ismcts._SHARED_MEMOS.values()
-    assert cards and bids
+    # one entry for the ruleset (the playouts' and the opponent model's), one for the tuned
+    # prior's card values (a preset values cards its own way: "<ruleset> tuned")
+    plain, prior = sorted(ismcts._SHARED_MEMOS, key=lambda key: len(key[1]))
+    assert prior[1] == f"{plain[1]} tuned"
+    _, cards, bids = ismcts._SHARED_MEMOS[plain]
+    assert cards and bids and ismcts._SHARED_MEMOS[prior][1]
     monkeypatch.setattr(ismcts, "MEMO_CAP", len(bids))
-    again = ismcts._shared_memos(api, next(iter(ismcts._SHARED_MEMOS))[1])
+    again = ismcts._shared_memos(api, plain[1])
     assert again[1] is bids and not bids             # emptied in place at the cap

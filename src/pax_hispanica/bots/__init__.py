@@ -76,8 +76,8 @@ def make_agent(kind: str, seed: int, **options: Any) -> Agent:
     Options: ``api`` (the engine API module or its name; default
     ``pax_hispanica.api``); for "ismcts" also ``iterations`` or ``seconds``
     per decision, ``cutoff`` (playout length before a heuristic scores it),
-    ``exploration``, ``temperature`` and ``prior_bot`` ("default", "tuned" or a JSON file: the
-    heuristic preset of the root's prior), ``playout_bot`` ("none", or a heuristic preset that
+    ``exploration``, ``temperature`` and ``prior_bot`` ("tuned", the default, "default" or a JSON
+    file: the heuristic preset of the root's prior), ``playout_bot`` ("none", or a heuristic preset that
     plays the bot's own seat in the playouts); for "heuristic" the options of
     ``heuristic.DEFAULTS`` and ``preset`` ("tuned" or a JSON file; docs/bots.md)."""
     entry = REGISTRY.get(kind.strip().lower())
