@@ -315,14 +315,25 @@ def test_PRJ_78_PRJ_79_the_rules_page_says_the_smugglers_bribe_and_the_kings_sha
     assert flat == [{"players": [4, 5], "value": 0, "base": 3}]
     en = client.get("/rules?lang=en").text
     (bribe,) = [p.split("</p>", 1)[0] for p in en.split('<p class="smuggler-bribe">')[1:]]
-    assert "with 2 players" in bribe and "pays $2 for each Chest" in bribe and "not $1" in bribe
+    assert "with 2 players" in bribe and "pays $2 for each Chest" in bribe and "$1" not in bribe
     assert "TRS-3, PRJ-78" in bribe
+    assert "With any other player count a SMUGGLER fleet pays $1 a Chest" in en.split('id="smuggler-bribe-others">')[1]
     two, five = [p.split("</p>", 1)[0] for p in en.split('<p class="kings-share">')[1:]]
-    assert "with 2 players" in two and "1 of every 3 Chests" in two and "not 1 of every 2" in two
+    assert "with 2 players" in two and "1 of every 3 Chests" in two and "1 of every 2" not in two
     assert "with 5 players" in five and "claims no Chest" in five and "PRJ-68" in five
+    # the other counts (3 and 4) are said once, after both, not as "other counts" in each: with
+    # 2 players the share differs from the one with 5, so neither is every other count's
+    assert "1 of every 2" not in five and en.count("With any other player count the Crown claims 1 of every 2") == 1
+    assert 'id="kings-share-others"' in en
     ca = client.get("/rules?lang=ca").text
     (bribe_ca,) = [p.split("</p>", 1)[0] for p in ca.split('<p class="smuggler-bribe">')[1:]]
     assert "amb 2 jugadors" in bribe_ca and "paga 2 $ per cada Cofre" in bribe_ca
     assert ca.count('<p class="kings-share">') == 2
+    assert "la Corona reclama 1 de cada 2 d’aquests Cofres" in ca.split('id="kings-share-others">')[1]
     old = client.get("/rules?version=reference-4&lang=en").text
     assert 'class="smuggler-bribe"' not in old and 'class="kings-share"' not in old
+    assert 'id="smuggler-bribe-others"' not in old and 'id="kings-share-others"' not in old
+    # a variant that sets the base sets every count (PRJ-31), so only a count set with it differs,
+    # and the others' sentence is then the "none" one (rules_kings_share_others_none)
+    none_base = win_condition("reference", None, (("kings_crown_share", 0), ("kings_crown_share.3", 2)))["kings_shares"]
+    assert none_base == [{"players": [3], "value": 2, "base": 0}]
