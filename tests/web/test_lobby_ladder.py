@@ -19,10 +19,13 @@ def test_the_shipped_ladder_rates_the_lobby_bots_and_names_its_command():
     assert data["command"].startswith("paxh ladder") and re.fullmatch(r"\d{4}-\d\d-\d\d", data["date"])
     for kind in ("random", "heuristic"):
         assert bots.ladder_rating(kind) is not None, kind
-    # ISMCTS's strength 1 (50 iterations) is on the ladder; 2 and 3 (200, 800) were too slow to
-    # rate on the shared machine (docs/bots.md, "Ladder") and are shown without a number
-    assert bots.ladder_rating("ismcts", 1) is not None
-    assert bots.strength_config("ismcts", 1) == "ismcts:iterations=50"
+    # ISMCTS's three strengths (50, 200, 800 iterations) are all on the ladder, rated in the
+    # order their numbers promise (docs/bots.md, "The ladder of the shipped ratings")
+    assert [bots.strength_config("ismcts", n) for n in (1, 2, 3)] == \
+        ["ismcts:iterations=50", "ismcts:iterations=200", "ismcts:iterations=800"]
+    ordinals = [bots.ladder_rating("ismcts", n)["ordinal"] for n in (1, 2, 3)]
+    assert ordinals == sorted(ordinals), ordinals
+    assert bots.ladder_rating("heuristic")["ordinal"] < ordinals[0]
     assert bots.ladder_rating("heuristic")["ordinal"] > bots.ladder_rating("random")["ordinal"]
 
 
