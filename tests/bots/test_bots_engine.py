@@ -257,3 +257,22 @@ def test_AUC_3_a_playout_bid_read_from_the_range_is_the_listed_greedy_bid():
     r = random.Random(1)
     before = r.getstate()
     assert ismcts._greedy_bid(one, r) == {"seat": 0, "type": "bid", "amount": 0} and r.getstate() == before
+
+
+def test_playable_drops_undo_and_empty_choices_and_keeps_the_rest_as_given():
+    """Bots never take back their moves (PRJ-2): `playable` drops a seam's undo options and
+    any choice left empty; with nothing to drop it returns the descriptors themselves (no
+    copies on every decision, issue 13); undo alone is kept."""
+    from pax_hispanica.bots.base import count_actions, playable
+    undo = {"seat": 0, "type": "undo"}
+    play = {"seat": 0, "type": "end_turn"}
+    bid = {"kind": "range", "action": {"seat": 0, "type": "bid"}, "field": "amount", "min": 0, "max": 3}
+    plain = [{"kind": "choice", "options": [play]}, bid]
+    got = playable(plain)
+    assert got == plain and all(a is b for a, b in zip(got, plain))
+    mixed = [{"kind": "choice", "options": [play, undo]}, bid]
+    got = playable(mixed)
+    assert got == [{"kind": "choice", "options": [play]}, bid] and mixed[0]["options"] == [play, undo]
+    assert playable([{"kind": "choice", "options": []}, bid]) == [bid]
+    assert playable([{"kind": "choice", "options": [undo]}]) == [{"kind": "choice", "options": [undo]}]
+    assert count_actions(playable([{"kind": "choice", "options": [undo]}, bid])) == 4

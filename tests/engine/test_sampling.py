@@ -81,18 +81,20 @@ def test_PRJ_45_pick_is_the_documented_partial_fisher_yates():
         Stream(1, 4).pick([1, 2], 3)
 
 
-def test_PRJ_45_the_rejection_path_inside_a_pick(monkeypatch):
-    # force rejections in pick's fast loop (a limit of half the words) and check the draws
-    # against the plain rejection reading of the same words
+@pytest.mark.parametrize("n,k", [(30, 30), (40, 12), (6, 6), (12, 5)])
+def test_PRJ_45_the_rejection_path_inside_a_pick(monkeypatch, n, k):
+    # force rejections in pick's loops (a limit of half the words), the long picks' C-level
+    # way (more than LONG_PICK steps) and the short one, and check the draws against the
+    # plain rejection reading of the same words
     half = tuple(2 ** 31 - (2 ** 31 % m) if m else 0 for m in range(len(sampling.LIMITS)))
     monkeypatch.setattr(sampling, "LIMITS", half)
     for seed in range(20):
-        pool = list(range(30))
-        s = Stream(seed, 29)
-        s.pick(pool, 30)
-        ws, at, ref = _plain_words(seed, 4096), 0, list(range(30))
-        for i in range(29):
-            m = 30 - i
+        pool = list(range(n))
+        s = Stream(seed, k)
+        s.pick(pool, k)
+        ws, at, ref = _plain_words(seed, 4096), 0, list(range(n))
+        for i in range(min(k, n - 1)):
+            m = n - i
             while True:
                 w = ws[at]
                 at += 1

@@ -75,6 +75,11 @@ def playable(legal: Iterable[Descriptor]) -> list[Descriptor]:
     """The descriptors without undo options (bots never take back their moves; undo is
     never listed by the engine, but a seam may add it). Kept if undo is all there is."""
     legal = list(legal)
+    for d in legal:                # nearly always nothing to drop: no copies then (issue 13)
+        if d.get("kind") == "choice" and (not d["options"] or any(o.get("type") == "undo" for o in d["options"])):
+            break
+    else:
+        return legal
     kept = [dict(d, options=[o for o in d["options"] if o.get("type") != "undo"])
             if d.get("kind") == "choice" else d for d in legal]
     kept = [d for d in kept if d.get("kind") != "choice" or d["options"]]

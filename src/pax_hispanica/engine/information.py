@@ -306,6 +306,7 @@ def _search_seed_hash() -> str:
 
 _LABOUR: dict[str | None, Labour | None] = dict(LABOUR.items())       # a colony's labour, or None
 _LABOUR[None] = None
+_CARGO = CARGO.__getitem__
 
 
 def _template(d: JsonDict, rs: Ruleset) -> State:
@@ -366,9 +367,9 @@ def _template(d: JsonDict, rs: Ruleset) -> State:
     st.haven = d["haven"]                 # the sample's own
     # NESTED: SHARED_NESTED, the view's lists (hands: the shown ones; a sample deals the rest)
     st.hands = d["hands"]
-    st.tableaus = [list(map(tuple, tab)) for tab in d["tableaus"]]
+    st.tableaus = [list(map(tuple, tab)) if tab else [] for tab in d["tableaus"]]
     st.havens = d["havens"]
-    st.cargo = [list(map(CARGO.__getitem__, c)) for c in d["cargo"]]
+    st.cargo = [list(map(_CARGO, c)) if c else [] for c in d["cargo"]]     # nearly always empty outside a voyage
     # DICTS, and the decisions
     st.supply = d["supply"].copy()
     st.gone = d["gone"]

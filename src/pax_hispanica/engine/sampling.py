@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from operator import add, ge, mod
 from typing import Any
 
 from .keys import SEED_LIMIT, is_seed
@@ -44,6 +45,7 @@ U32 = 1 << 32
 LIMITS = tuple(U32 - (U32 % n) if n else 0 for n in range(1025))
 _UNPACK = [struct.Struct(f"<{m}I").unpack for m in range(257)]
 _shake = hashlib.shake_256
+LONG_PICK = 8        # picks of more steps take pick's C-level way (measured: shorter ones lose by it)
 SLACK = 4            # words asked for beyond a sample's known need: a rejection reads one more
 # The seed of every sample's own generator (PRJ-1's, for what the rules draw after the sample:
 # deck refills, ...) and of its sealed choices' salts. It is public and the same for every
@@ -134,6 +136,18 @@ class Stream:
         end = pos + last
         while end > len(self.w):
             self._more()
+        if last > LONG_PICK:
+            # a long pick (a deck's hidden cards): the rejection test and each step's place
+            # j = i + w % (n - i) worked out in C, leaving only the swaps to the loop; the
+            # same draws and swaps as the short way (tests/engine/test_sampling.py)
+            w = self.w[pos:end]
+            if any(map(ge, w, LIMITS[n:n - last:-1])):      # a rejection: the careful way
+                self._pick_on(pool, n, 0, last, pos)
+                return
+            for i, j in enumerate(map(add, range(last), map(mod, w, range(n, n - last, -1)))):
+                pool[i], pool[j] = pool[j], pool[i]
+            self.pos = end
+            return
         # step i draws in range n - i: its word, its range and its rejection limit side by
         # side (one zip: fewer steps a place than indexing each, issue 13's seventh round)
         for i, x, m, limit in zip(range(last), self.w[pos:end], range(n, n - last, -1), LIMITS[n:n - last:-1]):
