@@ -58,8 +58,10 @@ class Tracker:
 
     def __init__(self, api: Any, state: Any) -> None:
         self.api = api
-        self.actions: Counter[str] = Counter()
-        self.events: Counter[str] = Counter()
+        # each decision's action type and each event's type, counted once the game ends
+        # (one C-level Counter each: cheaper than a count per decision, issue 13)
+        self.action_types: list[object] = []
+        self.event_types: list[str] = []
         self.loads: Counter[str] = Counter()
         self.load_rules: Counter[str] = Counter()     # Treasure loadings by the rule they follow
         self.forced = 0
@@ -74,8 +76,9 @@ class Tracker:
         self._count = getattr(api, "count_actions", None)
 
     def decision(self, legal: list, action: dict, events: list[dict], state: Any) -> None:
-        self.actions[str(action.get("type"))] += 1
-        if action.get("type") == "pass":
+        kind = action.get("type")
+        self.action_types.append(kind)
+        if kind == "pass":
             self.passes += 1
         if self._count is not None:
             try:
@@ -92,7 +95,9 @@ class Tracker:
             t = e.get("type") if isinstance(e, dict) else None
             if t is None:
                 continue
-            self.events[t] += 1
+            self.event_types.append(t)
+            if t not in _READ:
+                continue
             if t == "CardPlayed" and first and isinstance(e.get("seat"), int):
                 self.first_played[e["seat"]] += 1
             if t == "ChestsLoaded" and e.get("legality"):
@@ -124,8 +129,8 @@ class Tracker:
         samples = self.samples + ([scores] if scores else [])
         curve = self.curve + ([scores] if scores else [])
         out: dict[str, Any] = {
-            "actions": dict(sorted(self.actions.items())),
-            "events": dict(sorted(self.events.items())),
+            "actions": dict(sorted(Counter(map(str, self.action_types)).items())),
+            "events": dict(sorted(Counter(self.event_types).items())),
             "loads_by_legality": dict(sorted(self.loads.items())),
             "loads_by_rule": dict(sorted(self.load_rules.items())),
             "forced": self.forced, "passes": self.passes,
@@ -142,6 +147,9 @@ class Tracker:
             if last_cycle is not None and isinstance(res.get("cycles"), int):
                 out["ended_early"] = res["reason"] == "prestige_goal" and res["cycles"] < last_cycle
         return out
+
+
+_READ = frozenset({"CardPlayed", "ChestsLoaded", "YearBegan"})     # the events decision() reads beyond their type
 
 
 def _offers_play(legal: Any) -> bool:

@@ -190,6 +190,8 @@ def play_game(spec: dict) -> dict:
         # more than the bot's decision (issue 13)
         views_wanted = [getattr(a, "reads_view", True) for a in agents]
         tracker = Tracker(api, state)
+        log_seats = [s for s, own in enumerate(logs) if own is not None]
+        log_explanations = bool(spec.get("log_explanations"))
         limit = spec.get("max_decisions", MAX_DECISIONS)
         # paxh train-eval: every k-th position's public features, labelled once the game ends
         every = int(spec.get("positions_every") or 0)
@@ -208,15 +210,14 @@ def play_game(spec: dict) -> dict:
             log = logs[seat]
             action = agents[seat].decide(view, legal) if log is None else agents[seat].decide(view, legal, log=log)
             state, events = api.apply(state, action)
-            for s, own in enumerate(logs):
-                if own is not None:
-                    own.extend(api.redact(events, s))
+            for s in log_seats:
+                logs[s].extend(api.redact(events, s))
             tracker.decision(legal, action, events, state)
             out["decisions"] += 1
             out["decisions_by_seat"][seat] += 1
             if action.get("type") == "play" and "card" in action:
                 out["cards_played"][seat].append(action["card"])
-            if spec.get("log_explanations"):
+            if log_explanations:
                 explanations.append({"decision": out["decisions"], "seat": seat,
                                      "bot": spec["bots"][seat]["label"], "action": action,
                                      "why": agents[seat].explain()})
