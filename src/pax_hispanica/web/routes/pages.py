@@ -199,8 +199,11 @@ async def rules_page(request: Request, v: PageVisit) -> Response:
     asked = playable_version(request.query_params.get("version"))
     win = win_condition(*asked) if asked else win_condition()
     current = win["version"] == win_condition()["version"]
-    return s.page(request, user, "rules.html", paragraphs=rule_pages(user["lang"]), titles=rule_titles(),
-                  rule=request.query_params.get("rule", ""), win=win, current_version=current,
+    titles = rule_titles()
+    # ?rule= marks a rule of the engine's list; anything else is not echoed into the page
+    asked_rule = request.query_params.get("rule", "")
+    return s.page(request, user, "rules.html", paragraphs=rule_pages(user["lang"]), titles=titles,
+                  rule=asked_rule if asked_rule in titles else "", win=win, current_version=current,
                   card_version=asked[1] if asked else None)
 
 
