@@ -1,0 +1,152 @@
+"""Why not? (api.unavailable) and the battle preview: the reasons test_why.py leaves out, each
+checked exactly (its code, its rule, its params), in small positions built by scenario."""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+
+from pax_hispanica import api
+from pax_hispanica.engine import why
+from pax_hispanica.rulesets import load_ruleset
+from support import NO_SPAIN, REFERENCE, options, scenario
+
+RS = load_ruleset()
+GALEON = [c for c in RS.market if c.startswith("galeon-")]
+HAVEN = RS.haven[0]
+
+# Tierra Firme: the Crown colony Cartagena, the colony space Santa Marta, the Cathedral of
+# Cartagena, the Tribal Site of the Zenu and the Visita of Tolu (tests/rules/test_battle.py)
+ZONE = "tierra_firme"
+SANTA_MARTA = "tierra_firme.santa_marta"
+ZENU, TOLU, CATHEDRAL = "tierra_firme.zenu", "tierra_firme.tolu", "tierra_firme.cartagena_cathedral"
+NO_INDIGENOUS = {CATHEDRAL: 0, ZENU: 0, TOLU: 0}
+
+
+def reasons(state, seat, code=None):
+    return [d for d in api.unavailable(state, seat) if code is None or d["code"] == code]
+
+
+def refused(state, action) -> bool:
+    try:
+        api.apply(state, action)
+    except api.IllegalAction:
+        return True
+    return False
+
+
+def at_sail(players, colonies=None, sites=None):
+    return scenario({"year": "sail", "step": "voyages", "order": [0, 1, 2], "players": players,
+                     "colonies": colonies or {}, "sites": sites or {}}, nations=NO_SPAIN)
+
+
+# ---- PRJ-8 --------------------------------------------------------------------------------------
+def test_PRJ_8_buried_treasure_from_a_deck_of_one_card_is_listed_with_the_deck_and_its_count():
+    # nine of the ten Haven cards are held: the Haven deck has one card left
+    assert len(RS.haven) == 10
+    hands = [RS.haven[0:3], RS.haven[3:6], RS.haven[6:9]]
+    g = scenario({"year": "auction", "step": "auctions", "order": [0, 1, 2],
+                  "players": [{"hand": h} for h in hands]})
+    assert api.acting(g.state) == (0,)
+    assert api.view(g.state, 0)["decks"]["haven"]["count"] == 1
+    assert reasons(g.state, 0) == [
+        {"decision": "initiate", "action": {"seat": 0, "type": "initiate", "deck": "haven", "buried": True},
+         "code": "deck_too_small", "rule": "PRJ-8", "params": {"deck": "haven", "count": 1}}]
+    [d] = reasons(g.state, 0, "deck_too_small")
+    assert refused(g.state, d["action"])
+    assert d["action"] not in options(g.state, 0)
+    # the plain auction of that one card is not refused, so not listed
+    assert {"seat": 0, "type": "initiate", "deck": "haven", "buried": False} in options(g.state, 0)
+
+
+# ---- HND-2, HND-3 while reducing the hand ---------------------------------------------------------
+def test_HND_2_reducing_the_hand_at_the_end_of_the_play_year_lists_the_haven_sale_and_the_limit():
+    hand = [HAVEN] + GALEON[:RS.hand_limit]
+    g = scenario({"year": "play", "step": "hand_limit_at_year_end", "order": [0, 1, 2],
+                  "players": [{"money": 0, "hand": hand}, {}, {}]})
+    assert api.acting(g.state) == (0,)
+    assert api.decision(g.state, 0)["decision"] == "reduce_hand"
+    assert reasons(g.state, 0) == [
+        {"decision": "reduce_hand", "action": {"seat": 0, "type": "sell", "card": HAVEN},
+         "code": "cannot_sell_haven", "rule": "HND-3", "params": {"card": HAVEN}},
+        {"decision": "reduce_hand", "action": {"seat": 0, "type": "end_turn"},
+         "code": "over_hand_limit", "rule": "HND-2", "params": {"count": len(hand), "limit": RS.hand_limit}}]
+    assert all(refused(g.state, d["action"]) for d in reasons(g.state, 0))
+
+
+# ---- CARD-1: a card that needs a legality ---------------------------------------------------------
+def test_CARD_1_a_card_that_needs_another_legality_is_listed_with_the_fleets_legality(tmp_path):
+    # the reference has no card with requires.legality: a copy gives Encomienda one
+    folder = tmp_path / uuid.uuid4().hex
+    shutil.copytree(REFERENCE, folder)
+    market = folder / "market.toml"
+    text = market.read_text()
+    changed = text.replace("requires = { colonies = 1 }", 'requires = { legality = ["CONQUISTADOR", "SMUGGLER"] }', 1)
+    assert changed != text
+    market.write_text(changed)
+    g = api.Game.from_scenario({
+        "config": {"players": 3, "ruleset": str(folder), "nations": NO_SPAIN}, "seed": 1,
+        "position": {"year": "play", "step": "play_turns", "order": [0, 1, 2],
+                     "players": [{"money": 5, "hand": ["encomienda-1"], "fleet": {"legality": "PLUNDER"}}, {}, {}]}})
+    legality = api.view(g.state, 0)["players"][0]["fleet"]["legality"]
+    assert legality == "PLUNDER"
+    [d] = reasons(g.state, 0, "needs_legality")
+    assert d == {"decision": "play_turn", "action": {"seat": 0, "type": "play", "card": "encomienda-1"},
+                 "code": "needs_legality", "rule": "CARD-1",
+                 "params": {"card": "encomienda-1", "need": ["CONQUISTADOR", "SMUGGLER"], "legality": legality}}
+    assert refused(g.state, d["action"])
+
+
+# ---- SAIL-1: no room aboard for an enslaved Indigenous ---------------------------------------------
+def test_SAIL_1_a_full_fleet_cannot_enslave_at_the_won_site_and_names_the_ship_capacity():
+    # 2 ships full of Chests beat the Zenu (1); seat 0 has a vacant colony, but no room aboard
+    full = ["chest"] * (2 * RS.ship_capacity)
+    g = at_sail([{"fleet": {"zone": ZONE, "ships": 2, "cargo": full, "legality": "PLUNDER"}}, {}, {}],
+                colonies={SANTA_MARTA: {"owner": 0, "labour": None}}, sites={**NO_INDIGENOUS, ZENU: 1})
+    g.act({"seat": 0, "type": "attack", "target": ZENU})
+    assert api.acting(g.state) == (0,)
+    [d] = reasons(g.state, 0, "fleet_full")
+    assert d == {"decision": "voyage", "action": {"seat": 0, "type": "enslave", "count": 1},
+                 "code": "fleet_full", "rule": "SAIL-1",
+                 "params": {"site": ZENU, "ships": 2, "capacity": RS.ship_capacity}}
+    assert refused(g.state, d["action"])
+
+
+# ---- CARD-2: unloading at a Haven needs Chests -----------------------------------------------------
+def test_CARD_2_unloading_at_ones_haven_without_chests_is_listed():
+    g = at_sail([{"fleet": {"zone": ZONE, "ships": 1, "cargo": [], "legality": "SMUGGLER"}, "havens": [ZONE]},
+                 {}, {}])
+    [d] = reasons(g.state, 0, "no_chests")
+    assert d == {"decision": "voyage", "action": {"seat": 0, "type": "unload_haven"},
+                 "code": "no_chests", "rule": "CARD-2", "params": {"zone": ZONE}}
+    assert refused(g.state, d["action"])
+    assert all(o["type"] != "unload_haven" for o in options(g.state, 0))
+
+
+# ---- BAT-4: a tie goes to the target ---------------------------------------------------------------
+def test_BAT_4_the_worst_case_preview_of_a_tie_is_lost_by_the_attacker():
+    # seat 0 (3 ships) attacks the Zenu (2); seat 1's fleet (1 ship) is there: against seat 0, 3 v 3
+    g = at_sail([{"fleet": {"zone": ZONE, "ships": 3, "legality": "PLUNDER"}},
+                 {"fleet": {"zone": ZONE, "ships": 1}}, {}],
+                sites={**NO_INDIGENOUS, ZENU: 2})
+    p = api.battle_preview(g.state, 0, ZENU)
+    assert p["kind"] == "site" and p["attacker_strength"] == 3 and p["target_strength"] == 2
+    assert p["others"] == [{"seat": 1, "strength": 1}]
+    assert p["best"] == {"attacker": 4, "target": 2, "wins": True}
+    assert p["worst"] == {"attacker": 3, "target": 3, "wins": False}
+
+
+# ---- TRS-2: after a sack, the Chests load for $0 ---------------------------------------------------
+def test_TRS_2_a_plunderer_loads_the_chests_of_the_colony_it_sacked_for_nothing():
+    players = [{"money": 0, "fleet": {"zone": ZONE, "ships": 3, "legality": "PLUNDER"}}, {}, {}]
+    g = at_sail(players, colonies={SANTA_MARTA: {"owner": 1, "labour": None, "chests": 2}}, sites=NO_INDIGENOUS)
+    b = why._Board(api.view(g.state, 0), RS)
+    assert why.chest_terms(b, b.colony(SANTA_MARTA), None) == (None, "TRS-2")
+    g.act({"seat": 0, "type": "attack", "target": SANTA_MARTA})
+    v = api.view(g.state, 0)
+    assert v["decision"]["sacked"] == SANTA_MARTA
+    b = why._Board(v, RS)
+    assert why.chest_terms(b, b.colony(SANTA_MARTA), SANTA_MARTA) == (0, "TRS-2")
+    # with $0 the load is neither forbidden nor unaffordable, and the engine allows it
+    assert [d for d in reasons(g.state, 0) if d["action"]["type"] == "load_chests"] == []
+    assert {"seat": 0, "type": "load_chests", "colony": SANTA_MARTA, "count": 1} in options(g.state, 0)
