@@ -2,7 +2,9 @@
 what a seat knows of a card discarded into the Market discard pile (HID-2, knowledge.py), a
 ruleset folder without `[setup.by_players.N]` tables (PRJ-75, ruleset.py), a pick's stream
 after a rejection (PRJ-45, sampling.py), and the schema's words for a boolean key given
-something else (PRJ-7, CYC-4, schema.py)."""
+something else (PRJ-7, CYC-4, schema.py); then refusals' exact words (CYC-2, PRJ-7, CYC-4,
+CARD-2), a shuffle's rejected draw (PRJ-1, rng.py) and a sample of a Market deck that hides
+nothing (HID-2, PRJ-45, information.py)."""
 
 from __future__ import annotations
 
@@ -177,3 +179,121 @@ def test_CYC_4_a_map_fort_that_is_not_a_boolean_is_refused_naming_file_site_and_
     with pytest.raises(RulesetError) as e:
         load_ruleset(str(folder))
     assert str(e.value) == "map.toml: site nueva_espana.zacatecas: fort must be true or false"
+
+
+# ---- CYC-2: an action applied to a finished game --------------------------------------------------
+
+def test_CYC_2_an_action_applied_to_a_finished_game_is_refused_in_words():
+    from support import random_game
+    g = random_game(3, 1)
+    assert api.is_over(g.state)
+    last = g.record["actions"][-1]              # a well-formed action (check_shape passes it)
+    with pytest.raises(api.IllegalAction) as e:
+        api.apply(g.state, last)
+    assert (e.value.code, e.value.rule, e.value.message) == ("game_over", "CYC-2", "The game is over.")
+
+
+# ---- PRJ-7: an action index past the count ----------------------------------------------------------
+
+def test_PRJ_7_nth_action_past_the_count_is_an_index_error_in_words():
+    g = api.Game.new(api.Config(players=3), 5)
+    descs = api.legal_actions(g.state, api.acting(g.state)[0])
+    n = api.count_actions(descs)
+    assert n >= 1 and api.nth_action(descs, n - 1) == list(api.iter_actions(descs))[-1]
+    with pytest.raises(IndexError) as e:
+        api.nth_action(descs, n)
+    assert e.value.args == ("action index out of range",)
+    assert str(e.value) == "action index out of range"
+
+
+# ---- CYC-4: a Citizen supply too small for the map ------------------------------------------------
+
+def test_CYC_4_a_citizen_supply_too_small_for_the_map_is_refused_with_code_rule_and_words(tmp_path):
+    from pathlib import Path
+
+    from support import modified_ruleset
+    folder = modified_ruleset(tmp_path / uuid.uuid4().hex, citizens=1)
+    toml = Path(folder) / "ruleset.toml"
+    text = toml.read_text()
+    assert "supply_citizens = [23, 500]" in text, "update this test's fixture"
+    toml.write_text(text.replace("supply_citizens = [23, 500]", "supply_citizens = [1, 500]", 1))
+    with pytest.raises(api.IllegalAction) as e:
+        api.Game.new(api.Config(players=3, ruleset=folder), 1)
+    assert e.value.code == "bad_config"
+    assert e.value.rule == "CYC-4"
+    assert e.value.message == "The ruleset's Citizen supply is too small for its map."
+
+
+# ---- CARD-2: unloading at one's Haven with no Chests aboard -----------------------------------------
+
+def test_CARD_2_unloading_at_ones_haven_without_chests_is_refused_in_words():
+    from support import NO_SPAIN, scenario
+    zone = "tierra_firme"
+    g = scenario({"year": "sail", "step": "voyages", "order": [0, 1, 2],
+                  "players": [{"fleet": {"zone": zone, "ships": 1, "cargo": [], "legality": "SMUGGLER"},
+                               "havens": [zone]}, {}, {}],
+                  "colonies": {}, "sites": {}}, nations=NO_SPAIN)
+    with pytest.raises(api.IllegalAction) as e:
+        api.apply(g.state, {"seat": 0, "type": "unload_haven"})
+    assert (e.value.code, e.value.rule, e.value.message) == ("no_chests", "CARD-2", "No Chests aboard to unload.")
+
+
+# ---- PRJ-1: a shuffle's rejected draw is drawn again from the next counter ---------------------------
+
+def test_PRJ_1_a_shuffle_whose_draw_is_rejected_draws_again_from_the_next_counter(monkeypatch):
+    """PRJ-1's generator: output i is BLAKE2b(i as 8 little-endian bytes, key=derive(seed,
+    "paxh-rng"), 8 bytes) as a little-endian u64; a draw in 0..n-1 rejects outputs at or above
+    its limit and reads the next (rng.below). Real rejections come about n in 2**64, so the
+    limits are lowered to 2**63 here: about half the draws are rejected, and the shuffle must
+    still be Fisher-Yates over the accepted outputs, counter included."""
+    from pax_hispanica.engine import rng
+    from pax_hispanica.engine.keys import derive
+    low = 1 << 63
+    monkeypatch.setattr(rng, "_LIMITS", tuple(low for _ in range(257)))
+    seed, start, items = 77, 10, list(range(12))
+
+    def out(c):
+        return int.from_bytes(hashlib.blake2b(c.to_bytes(8, "little"), key=derive(seed, "paxh-rng"),
+                                              digest_size=8).digest(), "little")
+
+    ref, c, rejected = items[:], start, 0
+    for i in range(len(ref) - 1, 0, -1):
+        x = out(c)
+        c += 1
+        while x >= low:
+            rejected += 1
+            x = out(c)
+            c += 1
+        j = x % (i + 1)
+        ref[i], ref[j] = ref[j], ref[i]
+    assert rejected >= 1, "pick another seed: no draw was rejected"
+    got = items[:]
+    assert rng.shuffle(seed, start, got) == c == start + 11 + rejected
+    assert got == ref
+
+
+# ---- HID-2, PRJ-45: a determinized sample of a Market deck with no hidden places ---------------------
+
+def test_HID_2_a_sample_of_a_view_whose_market_deck_hides_nothing_keeps_it_and_deals_every_card_once():
+    """The Market deck holds one card, its face-up top (HID-2: public), so the view hides none
+    of its places; the others' hands and the Haven deck below its top are hidden. A sample
+    (PRJ-45) keeps the Market deck as shown, the Haven top as shown, each hand's size, and
+    deals every card of the ruleset exactly once across hands and decks."""
+    from support import scenario
+    rs = api.load_ruleset("reference")
+    market = list(rs.market)
+    x, rest = market[0], market[1:]
+    g = scenario({"year": "auction", "order": [0, 1, 2],
+                  "players": [{"hand": []}, {"hand": rest[: len(rest) // 2]}, {"hand": rest[len(rest) // 2:]}],
+                  "decks": {"market": [x]}})
+    v = api.view(g.state, 0, include_state=True)
+    d = v["state"]
+    assert d["market"] == [x] and d["market_discard"] == []
+    assert d["haven"][0] == g.state.haven[0] and d["haven"][1:] == ["?"] * (len(rs.haven) - 1)
+    for seed in range(4):
+        s = api.determinize(v, seed)
+        assert s.market == [x]
+        assert s.haven[0] == g.state.haven[0] and len(s.haven) == len(rs.haven)
+        assert [len(h) for h in s.hands] == [0, len(rest) // 2, len(rest) - len(rest) // 2]
+        dealt = s.market + s.haven + [c for h in s.hands for c in h]
+        assert sorted(dealt) == sorted(market + list(rs.haven))

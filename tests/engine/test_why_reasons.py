@@ -150,3 +150,70 @@ def test_TRS_2_a_plunderer_loads_the_chests_of_the_colony_it_sacked_for_nothing(
     # with $0 the load is neither forbidden nor unaffordable, and the engine allows it
     assert [d for d in reasons(g.state, 0) if d["action"]["type"] == "load_chests"] == []
     assert {"seat": 0, "type": "load_chests", "colony": SANTA_MARTA, "count": 1} in options(g.state, 0)
+
+
+# ---- TRS-3: a SMUGGLER's bribe it cannot pay --------------------------------------------------------
+def smuggler_at(money, players=3, params=None):
+    seats = [{"money": money, "fleet": {"zone": ZONE, "ships": 1, "cargo": [], "legality": "SMUGGLER"}}]
+    seats += [{} for _ in range(players - 1)]
+    return scenario({"year": "sail", "step": "voyages", "order": list(range(players)), "players": seats,
+                     "colonies": {SANTA_MARTA: {"owner": 1, "labour": None, "chests": 2}}, "sites": NO_INDIGENOUS},
+                    players=players, nations=NO_SPAIN[:players], params=params)
+
+
+def test_TRS_3_a_smuggler_that_cannot_pay_the_bribe_is_told_the_cost_and_its_money():
+    g = smuggler_at(0)
+    assert RS.smuggler_bribes[3] == RS.smuggler_bribe == 1
+    [d] = reasons(g.state, 0, "cannot_afford")
+    assert d == {"decision": "voyage", "action": {"seat": 0, "type": "load_chests", "colony": SANTA_MARTA, "count": 1},
+                 "code": "cannot_afford", "rule": "TRS-3",
+                 "params": {"colony": SANTA_MARTA, "cost": 1, "money": 0}}
+    assert refused(g.state, d["action"])
+
+
+def test_PRJ_78_chest_terms_cite_PRJ_78_for_the_two_player_bribe_and_TRS_3_for_the_flat_one():
+    # reference-7: $2 a Chest with 2 players (PRJ-79), smuggler_bribe ($1) with 3
+    assert (RS.smuggler_bribes[2], RS.smuggler_bribes[3], RS.smuggler_bribe) == (2, 1, 1)
+    g2 = smuggler_at(5, players=2)
+    b = why._Board(api.view(g2.state, 0), RS)
+    assert why.chest_terms(b, b.colony(SANTA_MARTA), None) == (2, "PRJ-78")
+    g3 = smuggler_at(5)
+    b = why._Board(api.view(g3.state, 0), RS)
+    assert why.chest_terms(b, b.colony(SANTA_MARTA), None) == (1, "TRS-3")
+    # and the reason for a 2-player smuggler with $1 cites PRJ-78
+    [d] = reasons(smuggler_at(1, players=2).state, 0, "cannot_afford")
+    assert d["rule"] == "PRJ-78" and d["params"] == {"colony": SANTA_MARTA, "cost": 2, "money": 1}
+
+
+# ---- PRJ-31: a variant's numbers reach the reasons through the resolver ---------------------------
+def test_PRJ_31_ruleset_of_resolves_a_variant_view_with_its_params():
+    calls = []
+
+    def resolver(name, params):
+        calls.append((name, params))
+        return RS
+
+    assert why.ruleset_of({"ruleset": "reference", "ruleset_params": {"smuggler_bribe": 3}}, resolver) is RS
+    assert why.ruleset_of({"ruleset": "reference", "ruleset_params": {}}, resolver) is RS
+    assert calls == [("reference", {"smuggler_bribe": 3}), ("reference", None)]
+
+
+def test_PRJ_31_a_variant_bribe_in_a_view_makes_the_load_unaffordable():
+    # smuggler_bribe=3 (a variant): $2 does not pay it; the view (a dict) is resolved by name and params
+    g = smuggler_at(2, params={"smuggler_bribe": 3})
+    v = api.view(g.state, 0)
+    assert v["ruleset_params"] == {"smuggler_bribe": 3}
+    [d] = reasons(v, 0, "cannot_afford")
+    assert d["rule"] == "TRS-3" and d["params"] == {"colony": SANTA_MARTA, "cost": 3, "money": 2}
+    # the same game without the variant: $2 pays the $1 bribe, nothing refused
+    assert reasons(api.view(smuggler_at(2).state, 0), 0, "cannot_afford") == []
+
+
+# ---- BAT-1: the preview names its target ------------------------------------------------------------
+def test_BAT_1_the_battle_preview_names_the_target_asked():
+    g = at_sail([{"fleet": {"zone": ZONE, "ships": 2, "legality": "PLUNDER"}}, {}, {}],
+                sites={**NO_INDIGENOUS, ZENU: 1})
+    p = api.battle_preview(g.state, 0, ZENU)
+    assert p["target"] == ZENU
+    assert (p["attacker"], p["zone"], p["kind"], p["target_owner"]) == (0, ZONE, "site", None)
+    assert (p["attacker_strength"], p["target_strength"], p["others"]) == (2, 1, [])
