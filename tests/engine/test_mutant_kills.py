@@ -12,14 +12,19 @@ import hashlib
 import re
 import shutil
 import uuid
+from pathlib import Path
 
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.engine import sampling
+from pax_hispanica.engine import rng, sampling
+from pax_hispanica.engine.keys import derive
 from pax_hispanica.engine.ruleset import RulesetError
 from pax_hispanica.engine.sampling import SLACK, Stream
 from pax_hispanica.rulesets import DATA, load_ruleset
+from support import modified_ruleset, random_game, scenario
+
+from .test_why import ZONE, at_sail
 
 
 # ---- HID-2: a card discarded into the Market discard pile, then shuffled back ------------------
@@ -184,7 +189,6 @@ def test_CYC_4_a_map_fort_that_is_not_a_boolean_is_refused_naming_file_site_and_
 # ---- CYC-2: an action applied to a finished game --------------------------------------------------
 
 def test_CYC_2_an_action_applied_to_a_finished_game_is_refused_in_words():
-    from support import random_game
     g = random_game(3, 1)
     assert api.is_over(g.state)
     last = g.record["actions"][-1]              # a well-formed action (check_shape passes it)
@@ -209,9 +213,6 @@ def test_PRJ_7_nth_action_past_the_count_is_an_index_error_in_words():
 # ---- CYC-4: a Citizen supply too small for the map ------------------------------------------------
 
 def test_CYC_4_a_citizen_supply_too_small_for_the_map_is_refused_with_code_rule_and_words(tmp_path):
-    from pathlib import Path
-
-    from support import modified_ruleset
     folder = modified_ruleset(tmp_path / uuid.uuid4().hex, citizens=1)
     toml = Path(folder) / "ruleset.toml"
     text = toml.read_text()
@@ -227,12 +228,8 @@ def test_CYC_4_a_citizen_supply_too_small_for_the_map_is_refused_with_code_rule_
 # ---- CARD-2: unloading at one's Haven with no Chests aboard -----------------------------------------
 
 def test_CARD_2_unloading_at_ones_haven_without_chests_is_refused_in_words():
-    from support import NO_SPAIN, scenario
-    zone = "tierra_firme"
-    g = scenario({"year": "sail", "step": "voyages", "order": [0, 1, 2],
-                  "players": [{"fleet": {"zone": zone, "ships": 1, "cargo": [], "legality": "SMUGGLER"},
-                               "havens": [zone]}, {}, {}],
-                  "colonies": {}, "sites": {}}, nations=NO_SPAIN)
+    g = at_sail([{"fleet": {"zone": ZONE, "ships": 1, "cargo": [], "legality": "SMUGGLER"}, "havens": [ZONE]},
+                 {}, {}])
     with pytest.raises(api.IllegalAction) as e:
         api.apply(g.state, {"seat": 0, "type": "unload_haven"})
     assert (e.value.code, e.value.rule, e.value.message) == ("no_chests", "CARD-2", "No Chests aboard to unload.")
@@ -246,8 +243,6 @@ def test_PRJ_1_a_shuffle_whose_draw_is_rejected_draws_again_from_the_next_counte
     its limit and reads the next (rng.below). Real rejections come about n in 2**64, so the
     limits are lowered to 2**63 here: about half the draws are rejected, and the shuffle must
     still be Fisher-Yates over the accepted outputs, counter included."""
-    from pax_hispanica.engine import rng
-    from pax_hispanica.engine.keys import derive
     low = 1 << 63
     monkeypatch.setattr(rng, "_LIMITS", tuple(low for _ in range(257)))
     seed, start, items = 77, 10, list(range(12))
@@ -279,7 +274,6 @@ def test_HID_2_a_sample_of_a_view_whose_market_deck_hides_nothing_keeps_it_and_d
     of its places; the others' hands and the Haven deck below its top are hidden. A sample
     (PRJ-45) keeps the Market deck as shown, the Haven top as shown, each hand's size, and
     deals every card of the ruleset exactly once across hands and decks."""
-    from support import scenario
     rs = api.load_ruleset("reference")
     market = list(rs.market)
     x, rest = market[0], market[1:]

@@ -14,7 +14,7 @@ import pytest
 from pax_hispanica import api
 from pax_hispanica.engine import why
 from pax_hispanica.rulesets import load_ruleset
-from support import options, random_game, scenario
+from support import NO_SPAIN, options, random_game, scenario
 
 from .test_views import perturbed
 
@@ -27,7 +27,6 @@ HAVEN = RS.haven[0]
 ZONE = "tierra_firme"
 CARTAGENA, SANTA_MARTA = "tierra_firme.cartagena", "tierra_firme.santa_marta"
 ZENU, TOLU, CATHEDRAL = "tierra_firme.zenu", "tierra_firme.tolu", "tierra_firme.cartagena_cathedral"
-NO_SPAIN = ["english", "french", "dutch"]
 
 
 def reasons(state, seat, code=None):

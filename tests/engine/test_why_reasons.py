@@ -8,36 +8,12 @@ import uuid
 
 from pax_hispanica import api
 from pax_hispanica.engine import why
-from pax_hispanica.rulesets import load_ruleset
 from support import NO_SPAIN, REFERENCE, options, scenario
 
-RS = load_ruleset()
-GALEON = [c for c in RS.market if c.startswith("galeon-")]
-HAVEN = RS.haven[0]
+from .test_why import (CATHEDRAL, GALEON, HAVEN, RS, SANTA_MARTA, TOLU, ZENU, ZONE, at_sail, reasons,
+                       refused)
 
-# Tierra Firme: the Crown colony Cartagena, the colony space Santa Marta, the Cathedral of
-# Cartagena, the Tribal Site of the Zenu and the Visita of Tolu (tests/rules/test_battle.py)
-ZONE = "tierra_firme"
-SANTA_MARTA = "tierra_firme.santa_marta"
-ZENU, TOLU, CATHEDRAL = "tierra_firme.zenu", "tierra_firme.tolu", "tierra_firme.cartagena_cathedral"
 NO_INDIGENOUS = {CATHEDRAL: 0, ZENU: 0, TOLU: 0}
-
-
-def reasons(state, seat, code=None):
-    return [d for d in api.unavailable(state, seat) if code is None or d["code"] == code]
-
-
-def refused(state, action) -> bool:
-    try:
-        api.apply(state, action)
-    except api.IllegalAction:
-        return True
-    return False
-
-
-def at_sail(players, colonies=None, sites=None):
-    return scenario({"year": "sail", "step": "voyages", "order": [0, 1, 2], "players": players,
-                     "colonies": colonies or {}, "sites": sites or {}}, nations=NO_SPAIN)
 
 
 # ---- PRJ-8 --------------------------------------------------------------------------------------
