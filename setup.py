@@ -1,15 +1,15 @@
-"""The opt-in compiled engine (issue 13, README "Installing"): pyproject.toml holds the project;
-this file only adds the mypyc extensions when asked.
+"""The compiled engine's build (issue 13): pyproject.toml holds the project; this file only adds
+the mypyc extensions when scripts/compile_engine.py asks for them.
 
-    pip install -e .                                          # the default: pure Python
-    PAXH_COMPILE=1 pip install --no-build-isolation -e .      # the engine and api.py compiled by mypyc
+    pip install -e .                        # the package itself (no extensions: PAXH_BUILD_EXTENSIONS unset)
+    python scripts/compile_engine.py build  # the compiled engine, outside the source tree (scripts/setup.sh runs it)
 
-The compiled build needs mypy (the dev extra has it) in the environment that builds, hence
---no-build-isolation; it compiles the modules of `compiled_modules()` (the same list as
-benchmarks/mypyc_build.py, which builds them in place for measuring) with the project's
-mypy --strict settings, at gcc -O3. `api.COMPILED` and `paxh --version` say which engine is
-loaded; deleting the *.so files next to the sources (benchmarks/mypyc_build.py clean) gives
-the pure engine back. Mutation testing (scripts/mutation.py) and coverage need the pure one.
+compile_engine.py runs `setup.py build_ext --build-lib <folder>` with PAXH_BUILD_EXTENSIONS=1:
+the modules of `compiled_modules()` (the same list as benchmarks/mypyc_build.py, which builds
+them in place in a throwaway copy for measuring) with the project's mypy --strict settings, at
+gcc -O3, with the environment's mypy (the dev extra has it). pax_hispanica/compiled_engine.py
+loads them while they match the sources; `api.COMPILED` and `paxh --version` say which engine
+is loaded.
 """
 
 from __future__ import annotations
@@ -46,13 +46,15 @@ METADATA_ONLY = {"dist_info", "egg_info"}
 
 
 def _ext_modules() -> list[object]:
-    if os.environ.get("PAXH_COMPILE", "") != "1":
+    if os.environ.get("PAXH_BUILD_EXTENSIONS", "") != "1":
         return []
     command = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
     if command in METADATA_ONLY:
         return []
     from mypyc.build import mypycify          # mypy: the dev extra (pip install -e '.[dev]')
-    return list(mypycify([*MYPY_FLAGS, *(str(p.relative_to(ROOT)) for p in compiled_modules())], opt_level="3"))
+    # PAXH_MYPYC_DIR: where mypyc writes its C (scripts/compile_engine.py builds outside the tree)
+    return list(mypycify([*MYPY_FLAGS, *(str(p.relative_to(ROOT)) for p in compiled_modules())], opt_level="3",
+                         target_dir=os.environ.get("PAXH_MYPYC_DIR", "build")))
 
 
 if __name__ == "__main__":

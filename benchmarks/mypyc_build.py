@@ -15,8 +15,9 @@ the .so files (README, "Benchmarks", fifth round):
     .venv/bin/python benchmarks/fast_paths.py --old /tmp/fc-pure --rounds 3 --quick
 
 The modules compiled, the ones left out (and why) and the mypy flags are setup.py's, the
-opt-in compiled install (`PAXH_COMPILE=1 pip install --no-build-isolation -e .`, README
-"Installing"), so the two builds compile the same thing.
+compiled engine's (scripts/compile_engine.py, README "Installing"), so the two builds compile
+the same thing; this one puts the .so files next to a copy's sources, which Python then loads
+whatever the sources say: use it only in a throwaway copy.
 """
 
 from __future__ import annotations

@@ -292,8 +292,10 @@ def report(names: list[str] | None, target: float, show_equivalent: bool = False
 
 
 def compiled_extensions() -> list[str]:
-    """The mypyc extensions in src/ (the opt-in compiled build, setup.py): mutmut mutates the .py
-    sources, which Python does not load while a module's .so sits next to them."""
+    """mypyc extensions in src/ (benchmarks/mypyc_build.py builds them in place): mutmut mutates the
+    .py sources, which Python does not load while a module's .so sits next to them. (The compiled
+    engine of scripts/compile_engine.py lies outside src/ and is never loaded for mutmut's copy of
+    the sources, whose digests differ, and PAXH_PURE=1 is set for every run besides.)"""
     src = ROOT / "src"
     return sorted(str(p.relative_to(ROOT)) for p in [*src.rglob("*.so"), *src.rglob("*.pyd")])
 
@@ -315,6 +317,7 @@ def main() -> int:
     ap.add_argument("--equivalent", action="store_true", help="also list the equivalent mutants")
     ap.add_argument("--fresh", action="store_true", help="delete mutants/ first (after the engine changed)")
     a = ap.parse_args()
+    os.environ["PAXH_PURE"] = "1"      # every run below (mutmut's, the fresh processes) on the pure engine
     if a._generate:
         os.chdir(ROOT)
         _generate()
@@ -328,7 +331,7 @@ def main() -> int:
     if compiled:
         print(f"the engine is compiled here ({len(compiled)} extension(s), e.g. {compiled[0]}): a mutant of a "
               "module Python loads from its .so would never run. Mutate the pure sources: "
-              "python benchmarks/mypyc_build.py clean (or reinstall without PAXH_COMPILE)")
+              "python benchmarks/mypyc_build.py clean")
         return 2
     if a.fresh and MUTANTS.exists():
         import shutil

@@ -20,9 +20,11 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 
 
 def version_line() -> str:
-    """What `paxh --version` prints: the version, and which engine is loaded (api.COMPILED)."""
-    from . import __version__
-    engine = "compiled engine (mypyc)" if api.COMPILED else "pure-Python engine"
+    """What `paxh --version` prints: the version, and which engine is loaded (api.COMPILED), with
+    why the compiled one is not (compiled_engine.STATUS: not built, stale, PAXH_PURE=1, ...)."""
+    from . import __version__, compiled_engine
+    engine = ("compiled engine (mypyc)" if api.COMPILED
+              else f"pure-Python engine (the compiled engine: {compiled_engine.STATUS.reason})")
     return f"paxh {__version__}, {engine}"
 
 
