@@ -28,6 +28,11 @@ MAX_INT = 2 ** 53      # whole numbers exactly representable in every JSON reade
 _TYPE_NAMES = {STR: "a string", INT: "a whole number", BOOL: "true/false", NONE: "null"}
 
 
+def _an(word: object) -> str:
+    """'a bid', 'an initiate': the article of an action type named in a refusal."""
+    return f"{'an' if str(word)[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {word}"
+
+
 def _malformed(message: str) -> IllegalAction:
     return IllegalAction("malformed", "PRJ-7", message)
 
@@ -54,11 +59,11 @@ def check_shape(st: State, action: object) -> int:
             continue
         allowed = fields.get(k) if type(k) is str else None      # one lookup per field (issue 13)
         if allowed is None:
-            raise _malformed(f"A {kind} action has no field {short(k)}"
+            raise _malformed(f"{_an(kind).capitalize()} action has no field {short(k)}"
                              + (f"; its fields: {', '.join(fields)}." if fields else "."))
         t = type(v)
         if t not in allowed:              # exact types: true is not a whole number
-            raise _malformed(f"Field {k!r} of a {kind} action must be "
+            raise _malformed(f"Field {k!r} of {_an(kind)} action must be "
                              f"{' or '.join(_TYPE_NAMES[t] for t in allowed)}.")
         if t is str:
             if len(v) > MAX_STR:
@@ -162,7 +167,8 @@ def apply(st: State, given: object, chance: Chance | None = None) -> tuple[State
         now = seats_to_act(st)
     if seat not in now:
         who = ", ".join(str(s) for s in now)
-        raise IllegalAction("not_your_turn", "PRJ-7", f"Seat {seat} is not to act now (waiting for seat {who}).")
+        raise IllegalAction("not_your_turn", "PRJ-7", f"Seat {seat} is not to act now (waiting for seat"
+                            f"{'s' if len(now) > 1 else ''} {who}).")
     out = Out(st.copy(), chance)
     return _act(st, seat, action, out), out.events
 

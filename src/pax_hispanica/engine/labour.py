@@ -66,7 +66,8 @@ def acquire(st: State, col: int, owner: int, source: object, site_id: object, ou
             f"{rs.col_ids[col]} is not a vacant colony of this owner.")
     require(source in ("employ", "kidnap"), "bad_source", "LAB-1", "The source must be 'employ' or 'kidnap'.")
     if not (isinstance(site_id, str) and site_id in st.site_ids):
-        raise IllegalAction("unknown_site", "LAB-1", f"There is no site {site_id!r} on the map.")
+        raise IllegalAction("unknown_site", "LAB-1", "Name the site to employ or kidnap from ('site')."
+                            if site_id is None else f"There is no site {site_id!r} on the map.")
     i = st.site_ids.index(site_id)
     zone = rs.col_zone[col]
     if source == "employ":

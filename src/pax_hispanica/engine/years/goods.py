@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..decisions import STR, Decision, LabourContext, register
+from ..errors import IllegalAction
 from ..flow import Out, Step, require
 from ..rng import draw, draw_shuffle
 from ..state import CROWN, counted
@@ -80,8 +81,10 @@ class Labour(Decision[LabourContext]):
         require(action["type"] in ("labour", "leave_vacant"), "wrong_action", "LAB-1",
                 "Answer with a labour action (employ or kidnap) for one of your vacant colonies.")
         cid = action.get("colony")
-        require(isinstance(cid, str) and cid in dec["colonies"], "wrong_colony", "LAB-6",
-                f"The colonies to staff now are {', '.join(dec['colonies'])}.")
+        if not (isinstance(cid, str) and cid in dec["colonies"]):        # the words formatted only to refuse
+            staff = dec["colonies"]
+            raise IllegalAction("wrong_colony", "LAB-6", f"The colonies to staff now are {', '.join(staff)}."
+                                if len(staff) > 1 else f"The colony to staff now is {staff[0]}.")
         assert isinstance(cid, str)
         col = st.rs.col_index[cid]
         if action["type"] == "leave_vacant":

@@ -125,9 +125,11 @@ def play_card(st: State, seat: int, action: dict[str, Any], out: Out) -> None:
     require(why is None, "cannot_play", "CARD-1", why or "")
     target = action.get("target")
     allowed = card_rules.targets(st, seat, card.target)
-    require(target in allowed, "bad_target", "PRJ-11",
-            f"{card.name} needs no target." if card.target is None else
-            f"{card.name} needs a target: one of {', '.join(map(str, allowed)) or 'none available'}.")
+    if target not in allowed:          # the message formatted only for a refusal
+        raise IllegalAction("bad_target", "PRJ-11",
+                            f"{card.name} needs no target." if card.target is None else
+                            f"{card.name} needs a target: one of {', '.join(map(str, allowed))}." if allowed else
+                            f"{card.name} needs a target, and there is none now.")
     st.hands = without(st.hands, seat, c)
     st.money[seat] -= card.cost
     st.burned += card.cost

@@ -199,8 +199,10 @@ def _load_chests(st: State, seat: int, v: VoyageContext, action: dict[str, Any],
             f"A {st.legality[seat]} Flagship may not load Chests from that colony now.")
     n = treasure.load_limit(st, seat, c, v)
     count = action.get("count")
-    require(isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= n, "bad_count", "TRS-1",
-            f"You can load 1 to {n} Chests there (cargo space, Chests present and money).")
+    if not (isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= n):
+        raise IllegalAction("bad_count", "TRS-1",
+                            f"You can load 1 to {n} Chests there (cargo space, Chests present and money)." if n else
+                            "No Chests can be loaded there now (cargo space, Chests present and money).")
     assert isinstance(count, int)
     treasure.load(st, seat, c, count, v, out)
 
