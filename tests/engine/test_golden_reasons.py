@@ -128,10 +128,9 @@ def _perturbed(state: api.State, seat: int, action: dict) -> list[dict]:
             continue
         out.append({x: y for x, y in action.items() if x != k})
         if isinstance(v, bool):
-            out.append({**action, k: not v})
-            out.append({**action, k: 1})
+            out += [{**action, k: not v}, {**action, k: 1}, {**action, k: None}]
         elif isinstance(v, int):
-            out += [{**action, k: v + 1000}, {**action, k: -1}, {**action, k: "1"}]
+            out += [{**action, k: v + 1000}, {**action, k: -1}, {**action, k: "1"}, {**action, k: None}]
         elif isinstance(v, str):
             out += [{**action, k: "nowhere"}, {**action, k: 7}, {**action, k: None}]
     return out
