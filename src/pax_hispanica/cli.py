@@ -174,6 +174,7 @@ def serve(
     except ImportError as e:
         typer.echo(f"paxh serve needs the web extra ({e}); run scripts/setup.sh", err=True)
         raise typer.Exit(2)
+    typer.echo(version_line(), err=True)          # which engine plays (compiled, or pure and why)
     run(host=host, port=port, database_url=database_url, data_dir=data_dir)
 
 
