@@ -365,7 +365,7 @@ def test_BAT_5_PRJ_5_a_lost_battle_costs_a_galleon_and_the_cargo_that_no_longer_
     assert resolved(events)["winner"] == "target"
     assert api.snapshot(before) == snap                    # fships is shared between states: replaced
     lost = next(e for e in events if e["type"] == "GalleonLost")
-    assert lost["ships"] == 1
+    assert (lost["seat"], lost["ships"]) == (0, 1)
     cargo = next(e for e in events if e["type"] == "CargoLost")
     assert cargo["items"] == ["citizen", "chest"] and cargo["rule"] == "PRJ-5"
     assert g.state.fships[0] == 1
