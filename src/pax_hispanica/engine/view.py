@@ -186,8 +186,6 @@ def public_decision(st: State) -> JsonDict | None:
             pub["hashes"] = hashes
     if "zone" in pub and isinstance(pub["zone"], int):
         pub["zone"] = st.rs.zone_ids[pub["zone"]]
-    if "colony" in pub and isinstance(pub["colony"], int):
-        pub["colony"] = st.rs.col_ids[pub["colony"]]
     if "battled" in pub:
         battled = pub["battled"]
         if battled:
