@@ -7,6 +7,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pax_hispanica
 from pax_hispanica import api
 
 
@@ -47,7 +48,7 @@ def options(state, seat: int) -> list[dict]:
 
 NO_SPAIN = ["english", "french", "dutch"]          # the Crown owns the Crown colonies (CYC-4)
 WITH_SPAIN = ["spanish", "english", "french"]      # seat 0 owns them
-REFERENCE = Path(api.__file__).resolve().parent / "data" / "reference"
+REFERENCE = Path(pax_hispanica.__file__).resolve().parent / "data" / "reference"
 
 
 def modified_ruleset(folder: Path, **changes) -> str:

@@ -126,12 +126,27 @@ class _Finder:
             parent, _, name = fullname.rpartition(".")
             if parent not in self.packages:
                 return None
-            source = self.package_dir.joinpath(*parent.split(".")[1:], name + ".py")
-            return importlib.util.spec_from_file_location(fullname, source) if source.is_file() else None
-        package: list[str] | None = None
-        if fullname in self.packages:
-            package = [str(self.package_dir.joinpath(*fullname.split(".")[1:]))]
-        return importlib.util.spec_from_file_location(fullname, so, submodule_search_locations=package)
+            module = self.package_dir.joinpath(*parent.split(".")[1:], name + ".py")
+            return importlib.util.spec_from_file_location(fullname, module) if module.is_file() else None
+        if fullname not in self.packages:
+            return importlib.util.spec_from_file_location(fullname, so)
+        folder = str(self.package_dir.joinpath(*fullname.split(".")[1:]))
+        return importlib.util.spec_from_file_location(fullname, so, loader=_PackageLoader(fullname, str(so), folder),
+                                                      submodule_search_locations=[folder])
+
+
+class _PackageLoader(importlib.machinery.ExtensionFileLoader):
+    """A compiled package's loader: mypyc's module init sets `__path__` to the compiled folder;
+    it is set back to the source folder, where every module of the package is (those left out
+    of the build, and the sources a tool walks with pkgutil), as the import system had it."""
+
+    def __init__(self, name: str, path: str, source: str) -> None:
+        super().__init__(name, path)
+        self.source = source
+
+    def exec_module(self, module: ModuleType) -> None:
+        super().exec_module(module)
+        module.__path__ = [self.source]
 
 
 STATUS = Status(False, "not checked")

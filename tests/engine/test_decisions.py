@@ -14,11 +14,12 @@ from types import SimpleNamespace
 
 import pytest
 
+import pax_hispanica
 from pax_hispanica import api
 from pax_hispanica.engine.decisions import DECISIONS, Decision, secret_domain
 from pax_hispanica.sim import corpus
 
-SRC = Path(api.__file__).resolve().parent
+SRC = Path(pax_hispanica.__file__).resolve().parent       # the sources, whichever engine is loaded
 
 
 @lru_cache(maxsize=None)

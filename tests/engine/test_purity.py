@@ -24,10 +24,11 @@ from contextlib import contextmanager
 
 import pytest
 
+import pax_hispanica
 from pax_hispanica import api
 from pax_hispanica.rulesets import DATA
 
-ENGINE = pathlib.Path(api.__file__).resolve().parent / "engine"
+ENGINE = pathlib.Path(pax_hispanica.__file__).resolve().parent / "engine"   # the sources (__init__.py is never compiled)
 
 # modules that do I/O (files, processes, network, terminal), read a clock, or hold global random state
 BANNED = frozenset({

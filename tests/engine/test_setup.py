@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import pax_hispanica
 from pax_hispanica import api
 from pax_hispanica.rulesets import load_ruleset
 from pax_hispanica.engine.sealed import seed_hash
@@ -44,7 +45,7 @@ def with_two_player_start_money(tmp_path, money: int) -> str:
     """A copy of the reference ruleset whose [setup.by_players.2] start_money is `money` (the
     reference's own override equals its [setup] value since PRJ-36)."""
     folder = tmp_path / "by_players"
-    shutil.copytree(Path(api.__file__).parent / "data" / "reference", folder)
+    shutil.copytree(Path(pax_hispanica.__file__).parent / "data" / "reference", folder)
     p = folder / "ruleset.toml"
     old = "start_money = 6            # unchanged by PRJ-36"
     assert old in p.read_text()

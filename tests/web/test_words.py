@@ -21,7 +21,7 @@ EMIT = re.compile(r"""\.emit\(\s*["']([A-Za-z]+)["']""")
 
 def emitted_in_source() -> set[str]:
     """Every event type named in an `out.emit("Type", ...)` call of the engine."""
-    root = Path(engine_pkg.__file__).parent
+    root = Path(engine_pkg.__path__[0])
     return {m for p in root.rglob("*.py") for m in EMIT.findall(p.read_text(encoding="utf-8"))}
 
 
@@ -41,7 +41,7 @@ def corpus_events() -> dict[str, list[dict]]:
 
 def test_the_engine_emits_events_through_out_emit_only():
     """The source scan sees every emit: no emit with a computed type name."""
-    root = Path(engine_pkg.__file__).parent
+    root = Path(engine_pkg.__path__[0])
     for p in root.rglob("*.py"):
         for line in p.read_text(encoding="utf-8").splitlines():
             if ".emit(" in line and "def emit" not in line:
@@ -161,7 +161,7 @@ def emit_fields() -> dict[str, set[str]]:
     """Event type -> the field names its emit calls pass (from the engine's syntax tree)."""
     import ast
     out: dict[str, set[str]] = {}
-    for p in Path(engine_pkg.__file__).parent.rglob("*.py"):
+    for p in Path(engine_pkg.__path__[0]).rglob("*.py"):
         for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "emit" and node.args \
                     and isinstance(node.args[0], ast.Constant):
