@@ -339,7 +339,8 @@ def test_BAT_5_a_won_battle_subdues_the_site_then_the_fleet_may_enslave():
     events = attack(g, ZENU)
     assert any(e["type"] == "SiteSubdued" and e["site"] == ZENU for e in events)
     assert [o["count"] for o in options(g.state, 0) if o["type"] == "enslave"] == [1]
-    g.act({"seat": 0, "type": "enslave", "count": 1})
+    [enslaved] = [e for e in g.act({"seat": 0, "type": "enslave", "count": 1}) if e["type"] == "IndigenousEnslaved"]
+    assert (enslaved["seat"], enslaved["site"], enslaved["count"]) == (0, ZENU, 1)
     assert g.state.cargo[0] == ["indigenous"]
     assert g.state.site_count[g.state.site_ids.index(ZENU)] == 1
     g.act({"seat": 0, "type": "unload", "colony": SANTA_MARTA})
