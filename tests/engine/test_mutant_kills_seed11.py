@@ -32,7 +32,7 @@ def test_every_event_type_has_a_summary_for_the_reference():
 @pytest.mark.parametrize("ruleset", [5, "", "x" * 201])
 def test_PRJ_31_a_ruleset_that_is_not_a_short_name_is_refused_in_words(ruleset):
     with pytest.raises(api.IllegalAction) as e:
-        api.new_game(api.Config(players=3, ruleset=ruleset), 1)
+        api.new_game({"players": 3, "ruleset": ruleset}, 1)     # a caller's table (Config is typed)
     assert (e.value.code, e.value.rule, e.value.message) == \
         ("bad_config", "PRJ-31", "The ruleset is named by a short string.")
 
