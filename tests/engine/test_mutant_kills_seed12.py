@@ -87,3 +87,11 @@ def test_BAT_2_the_preview_of_a_battle_against_rebels_counts_one_strength_a_rebe
     p = api.battle_preview(g.state, 0, "rebels")
     assert (p["kind"], p["target_strength"], p["attacker_strength"]) == ("rebels", 3, 2)
     assert p["best"]["wins"] is False
+
+
+def test_CYC_4_a_ruleset_file_may_set_a_number_at_the_top_of_its_range(tmp_path):
+    from pax_hispanica.rulesets import load_ruleset
+    f = broken(tmp_path / "top", "ruleset.toml", "cycles = 5 ", "cycles = 20 ")
+    assert load_ruleset(str(f)).cycles == 20
+    f = broken(tmp_path / "over", "ruleset.toml", "cycles = 5 ", "cycles = 21 ")
+    refused(f, "ruleset.toml", "cycles")
