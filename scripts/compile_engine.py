@@ -32,14 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = (ROOT / "src" / "pax_hispanica").resolve()
 sys.path.insert(0, str(ROOT / "src"))
-_asked = os.environ.get("PAXH_PURE")
-os.environ["PAXH_PURE"] = "1"           # this process itself needs no compiled engine
-from pax_hispanica import compiled_engine as ce  # noqa: E402
-
-if _asked is None:
-    del os.environ["PAXH_PURE"]
-else:
-    os.environ["PAXH_PURE"] = _asked
+from pax_hispanica import compiled_engine as ce  # noqa: E402  (imports no engine module)
 
 
 def _modules(lib: Path, suffix: str) -> dict[str, str]:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import difflib
+import os
 import random
 import re
 import shutil
 from pathlib import Path
+
+import pytest
 
 import pax_hispanica
 from pax_hispanica import api
@@ -100,3 +104,19 @@ def treasure_seeking_game(players: int, seed: int, on_step):
         events = g.act(action)
         on_step(before, action, g.state, events)
     raise AssertionError("game did not end")
+
+
+def check_golden(path: Path, text: str, changed: str, context: int = 2) -> None:
+    """A golden file: with PAXH_UPDATE_GOLDEN=1 `text` is written to `path` (and the test skipped,
+    for the diff to be reviewed); otherwise `text` must be the file's, else the test fails with
+    `changed` (what the difference means) and the start of a unified diff."""
+    if os.environ.get("PAXH_UPDATE_GOLDEN") == "1":
+        path.write_text(text)
+        pytest.skip(f"{path.name} rewritten: review `git diff {path}`")
+    assert path.exists(), f"{path} missing: create it with PAXH_UPDATE_GOLDEN=1"
+    want = path.read_text()
+    if text != want:
+        diff = "".join(list(difflib.unified_diff(want.splitlines(True), text.splitlines(True),
+                                                 f"{path.name} (checked in)", f"{path.name} (now)", n=context))[:60])
+        pytest.fail(f"{changed}\nIf the change is intended, regenerate with PAXH_UPDATE_GOLDEN=1 and review the diff.\n"
+                    + diff)

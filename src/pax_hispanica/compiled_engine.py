@@ -115,14 +115,15 @@ class _Finder:
     def __init__(self, modules: dict[str, Path], package_dir: Path) -> None:
         self.modules = modules
         self.package_dir = package_dir
-        # the compiled packages (engine, engine.years): mypyc sets their __path__ to the
-        # compiled folder, so their modules that stay Python (ruleset.py, ...) are found here
         self.packages = {name for name, so in modules.items() if so.name.startswith("__init__.")}
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
         so = self.modules.get(fullname)
         if so is None:
+            # a module of a compiled package left out of the build (ruleset.py, ...): from its
+            # source folder by name, whatever the package's __path__ (mypyc may initialise a
+            # compiled package itself, without this finder, leaving __path__ its compiled folder)
             parent, _, name = fullname.rpartition(".")
             if parent not in self.packages:
                 return None
@@ -137,8 +138,10 @@ class _Finder:
 
 class _PackageLoader(importlib.machinery.ExtensionFileLoader):
     """A compiled package's loader: mypyc's module init sets `__path__` to the compiled folder;
-    it is set back to the source folder, where every module of the package is (those left out
-    of the build, and the sources a tool walks with pkgutil), as the import system had it."""
+    it is set back to the source folder, where every module of the package is (the sources a
+    tool walks with pkgutil), as the import system had it. (A package mypyc initialises itself,
+    as engine.years is when core imports it, keeps the compiled folder: find_spec finds its
+    left-out modules by name.)"""
 
     def __init__(self, name: str, path: str, source: str) -> None:
         super().__init__(name, path)

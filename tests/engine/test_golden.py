@@ -10,15 +10,14 @@ When a change is intended, regenerate on purpose and review the diff:
 
 from __future__ import annotations
 
-import difflib
 import json
-import os
 import random
 from pathlib import Path
 
 import pytest
 
 from pax_hispanica import api
+from support import check_golden
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 GAMES = [("game_4p_seed2024.txt", 4, 2024)]
@@ -63,18 +62,8 @@ def trace(players: int, seed: int) -> str:
 
 @pytest.mark.parametrize("fname,players,seed", GAMES)
 def test_golden_trace_of_a_seeded_bot_game_is_unchanged(fname, players, seed):
-    path = GOLDEN / fname
-    text = trace(players, seed)
-    if os.environ.get("PAXH_UPDATE_GOLDEN") == "1":
-        path.write_text(text)
-        pytest.skip(f"golden trace {fname} rewritten: review `git diff {path}`")
-    assert path.exists(), f"{path} missing: create it with PAXH_UPDATE_GOLDEN=1"
-    want = path.read_text()
-    if text != want:
-        diff = "".join(list(difflib.unified_diff(want.splitlines(True), text.splitlines(True),
-                                                 f"{fname} (checked in)", f"{fname} (now)", n=2))[:60])
-        pytest.fail("The golden game changed: the rules or the randomness behave differently.\n"
-                    "If the change is intended, regenerate with PAXH_UPDATE_GOLDEN=1 and review the diff.\n" + diff)
+    check_golden(GOLDEN / fname, trace(players, seed),
+                 "The golden game changed: the rules or the randomness behave differently.")
 
 
 def test_golden_trace_replays_from_its_own_action_lines():

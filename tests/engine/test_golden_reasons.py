@@ -16,15 +16,14 @@ When a change is intended, regenerate on purpose and review the diff:
 
 from __future__ import annotations
 
-import difflib
 import json
-import os
 import random
 from pathlib import Path
 
 import pytest
 
 from pax_hispanica import api
+from support import check_golden
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 GAMES = [("reasons_2p_seed31.txt", 2, 31), ("reasons_3p_seed32.txt", 3, 32),
@@ -44,6 +43,17 @@ def _known(known: dict) -> str:
     return f"hands {hands} | decks {decks}"
 
 
+def _decisions(g: api.Game, seed: int):
+    """The seeded bot's game, one decision at a time: (seat, action) before `g` takes it, the bot
+    random.Random(seed) picking a seat among api.acting, then an action among api.expand."""
+    bot = random.Random(seed)
+    while not api.is_over(g.state):
+        seat = bot.choice(api.acting(g.state))
+        action = bot.choice(api.expand(api.legal_actions(g.state, seat)))
+        yield seat, action
+        g.act(action)
+
+
 def _refusal(state: api.State, action: dict) -> str:
     try:
         api.apply(state, action)
@@ -54,15 +64,13 @@ def _refusal(state: api.State, action: dict) -> str:
 
 def trace(players: int, seed: int) -> str:
     g = api.Game.new(api.Config(players=players), seed)
-    bot = random.Random(seed)
     lines = [f"# What each seat is told: {players} players, seed {seed}, ruleset {g.state.rs.version}; the bot:",
              f"# random.Random({seed}) picks a seat among api.acting, then an action among api.expand(api.legal_actions).",
              "# Regenerate on purpose: PAXH_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/engine/test_golden_reasons.py",
              "# '@ n seat s decision' per seat asked before the n-th action; under it '  x' each forbidden option,",
              "# '    ! ' the engine's refusal of it; '  battle' the previews; '  knows' api.known_cards when it changes."]
-    n = 0
     last_known: dict[int, str] = {}
-    while not api.is_over(g.state):
+    for n, _ in enumerate(_decisions(g, seed)):
         state = g.state
         for seat in api.acting(state):
             view = api.view(state, seat)
@@ -76,28 +84,14 @@ def trace(players: int, seed: int) -> str:
             if knows != last_known.get(seat):       # written when it changes (a change anywhere shows)
                 lines.append(f"  knows {knows}")
                 last_known[seat] = knows
-        seat = bot.choice(api.acting(state))
-        action = bot.choice(api.expand(api.legal_actions(state, seat)))
-        n += 1
-        g.act(action)
     lines.append(f"= result {_j(api.result(g.state))}")
     return "\n".join(lines) + "\n"
 
 
 @pytest.mark.parametrize("fname,players,seed", GAMES)
 def test_HID_1_golden_reasons_previews_and_knowledge_of_seeded_games_are_unchanged(fname, players, seed):
-    path = GOLDEN / fname
-    text = trace(players, seed)
-    if os.environ.get("PAXH_UPDATE_GOLDEN") == "1":
-        path.write_text(text)
-        pytest.skip(f"golden reasons {fname} rewritten: review `git diff {path}`")
-    assert path.exists(), f"{path} missing: create it with PAXH_UPDATE_GOLDEN=1"
-    want = path.read_text()
-    if text != want:
-        diff = "".join(list(difflib.unified_diff(want.splitlines(True), text.splitlines(True),
-                                                 f"{fname} (checked in)", f"{fname} (now)", n=2))[:60])
-        pytest.fail("What a seat is told changed: a reason, a refusal's words, a preview or what it knows.\n"
-                    "If the change is intended, regenerate with PAXH_UPDATE_GOLDEN=1 and review the diff.\n" + diff)
+    check_golden(GOLDEN / fname, trace(players, seed), "What a seat is told changed: a reason, a refusal's "
+                 "words, a preview or what it knows.")
 
 
 def test_PRJ_7_every_reason_shown_is_refused_by_the_engine():
@@ -143,26 +137,18 @@ def refusals() -> str:
     seen: dict[str, int] = {}
 
     def note(state: api.State, action: dict) -> None:
-        try:
-            api.apply(state, action)
-        except api.IllegalAction as e:
-            line = f"{e.code} [{e.rule}] {e.message}"
+        line = _refusal(state, action)
+        if line != "ACCEPTED":
             seen[line] = seen.get(line, 0) + 1
 
     for _, players, seed in GAMES:
         g = api.Game.new(api.Config(players=players), seed)
-        bot = random.Random(seed)
-        while not api.is_over(g.state):
-            state = g.state
-            seat = bot.choice(api.acting(state))
-            legal = api.expand(api.legal_actions(state, seat))
-            action = bot.choice(legal)
-            for wrong in _perturbed(state, seat, action):
-                note(state, wrong)
-            after = api.apply(state, action)[0]
+        for seat, action in _decisions(g, seed):
+            for wrong in _perturbed(g.state, seat, action):
+                note(g.state, wrong)
+            after = api.apply(g.state, action)[0]
             if not api.is_over(after):
                 note(after, action)
-            g.act(action)
     lines = ["# Every refusal of the actions tests/engine/test_golden_reasons.py sends (its _perturbed),",
              "# as 'count  code [rule] message'. Regenerate on purpose: PAXH_UPDATE_GOLDEN=1 .venv/bin/python -m pytest",
              "# tests/engine/test_golden_reasons.py"]
@@ -171,15 +157,5 @@ def refusals() -> str:
 
 
 def test_PRJ_7_golden_refusals_codes_rules_and_words_are_unchanged():
-    path = GOLDEN / REFUSALS
-    text = refusals()
-    if os.environ.get("PAXH_UPDATE_GOLDEN") == "1":
-        path.write_text(text)
-        pytest.skip(f"golden refusals rewritten: review `git diff {path}`")
-    assert path.exists(), f"{path} missing: create it with PAXH_UPDATE_GOLDEN=1"
-    want = path.read_text()
-    if text != want:
-        diff = "".join(list(difflib.unified_diff(want.splitlines(True), text.splitlines(True),
-                                                 f"{REFUSALS} (checked in)", f"{REFUSALS} (now)", n=1))[:60])
-        pytest.fail("A refusal changed: its code, rule or words, or which actions get it.\n"
-                    "If the change is intended, regenerate with PAXH_UPDATE_GOLDEN=1 and review the diff.\n" + diff)
+    check_golden(GOLDEN / REFUSALS, refusals(), "A refusal changed: its code, rule or words, or which actions "
+                 "get it.", context=1)

@@ -7,10 +7,13 @@ zone (LAB-1, LAB-4)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pax_hispanica import api
 from pax_hispanica.engine.events import EVENTS
+from pax_hispanica.rulesets import load_ruleset
 from support import NO_SPAIN, scenario
 
 from .test_ruleset import broken, refused
@@ -87,13 +90,11 @@ def test_LAB_4_each_site_of_a_rebellious_zone_is_listed_by_its_id():
 def test_HND_2_a_snapshot_at_the_years_hand_limit_records_how_far_the_step_has_come():
     """The step's cursor is part of the saved state (snapshots stay byte for byte): while seat 2,
     first in Player Order, reduces its hand the step has passed one seat; then seat 0, the second."""
-    from pax_hispanica.rulesets import load_ruleset
     rs = load_ruleset()
     cards = [c for c in rs.market if c.startswith(("galeon-", "encomienda-"))]
     over = rs.hand_limit + 1
     g = scenario({"year": "play", "step": "hand_limit_at_year_end", "order": [2, 0, 1],
                   "players": [{"hand": cards[:over]}, {}, {"hand": cards[over:2 * over]}]}, nations=NO_SPAIN)
-    import json
     assert api.acting(g.state) == (2,) and json.loads(api.snapshot(g.state))["cursor"] == {"i": 1}
     g.act({"seat": 2, "type": "sell", "card": cards[over]})
     assert api.acting(g.state) == (0,) and json.loads(api.snapshot(g.state))["cursor"] == {"i": 2}

@@ -16,6 +16,7 @@ from pax_hispanica import api
 from pax_hispanica.engine import battle
 from pax_hispanica.engine.flow import Out
 from pax_hispanica.engine.sampling import LIMITS, U32, Stream
+from pax_hispanica.rulesets import load_ruleset
 from support import NO_SPAIN, scenario
 
 from .test_ruleset import broken, refused
@@ -90,7 +91,6 @@ def test_BAT_2_the_preview_of_a_battle_against_rebels_counts_one_strength_a_rebe
 
 
 def test_CYC_4_a_ruleset_file_may_set_a_number_at_the_top_of_its_range(tmp_path):
-    from pax_hispanica.rulesets import load_ruleset
     f = broken(tmp_path / "top", "ruleset.toml", "cycles = 5 ", "cycles = 20 ")
     assert load_ruleset(str(f)).cycles == 20
     f = broken(tmp_path / "over", "ruleset.toml", "cycles = 5 ", "cycles = 21 ")
