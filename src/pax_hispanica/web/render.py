@@ -326,6 +326,32 @@ def lot(decision: dict | None, tr: Tr) -> str | None:
     return None
 
 
+def money_per_prestige(view: Any) -> int | None:
+    """CYC-3's dollars to 1 Prestige in the game's own numbers (its version and variant, PRJ-50,
+    PRJ-31); None when the view names no ruleset the page can read."""
+    if not isinstance(view, dict) or not view.get("ruleset_version"):
+        return None
+    try:
+        win = win_condition(str(view.get("ruleset") or "reference"), str(view["ruleset_version"]),
+                            tuple(sorted((view.get("ruleset_params") or {}).items())))
+    except Exception:  # noqa: BLE001 -- an odd ruleset: the page still works, without the count
+        return None
+    per = win.get("money")
+    return per if isinstance(per, int) and per > 0 else None
+
+
+def score_now(p: dict, per_dollar: int | None, tr: Tr) -> str | None:
+    """What CYC-3 would give the player if the game ended now (Prestige held + 1 per
+    `money_per_prestige` dollars + its colonies' Prestige), with its parts: the race as it
+    stands, which held Prestige alone does not show until the final count (issue 15)."""
+    parts = (p.get("prestige"), p.get("money"), p.get("colony_prestige", 0))
+    if per_dollar is None or not all(isinstance(x, int) for x in parts):
+        return None
+    held, money, colonies = parts
+    total = held + money // per_dollar + colonies
+    return tr("score_now_value", total=total, prestige=held, money=money // per_dollar, colonies=colonies)
+
+
 def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
     """Each player's public state, in seat order."""
     players = view.get("players") if isinstance(view, dict) else None
@@ -333,11 +359,16 @@ def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
         return [{"seat": s.seat, "name": tr.seat(s.seat), "kind": s.kind, "fields": [], "tableau": []}
                 for s in live.seats]
     rows = []
+    # once the game is over the Prestige shown is the final score (CYC-3 has counted)
+    per_dollar = None if view.get("over") else money_per_prestige(view)
     for i, p in enumerate(players):
         if not isinstance(p, dict):
             continue
         seat = p.get("seat", i)
         fields = []
+        now = score_now(p, per_dollar, tr)
+        if now is not None:
+            fields.append((tr("score_now"), now))
         for key, label in (("money", "money"), ("prestige", "prestige"), ("hand_count", "hand_size"),
                            ("hand_limit", "hand_limit"), ("income", "income")):
             if key in p:
