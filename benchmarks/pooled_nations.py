@@ -6,8 +6,10 @@ table over several master seeds) and print issue 15's balance figures over all t
 For each label: the games pooled, every nation's wins / games with its 95% Wilson interval,
 the largest |nation - chance|, the largest |seat - chance|, the largest legality share of
 wins, the share ended early by the Prestige goal, the winner's median (median of the runs'
-medians) and the cards played in fewer than 5% of the games (docs/bots.md, "The SMUGGLER's
-bribe by player count").
+medians), lead changes per game, and the cards played in fewer than 5% of the games, each with
+the share of games where someone won it at auction and of those the share where it was played
+(summaries made since the engagement statistics keep `games_won`; docs/bots.md, "The SMUGGLER's
+bribe by player count", "reference-7 against every target").
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def pooled(paths: list[str]) -> dict:
     wins, games, seats, legality, cards = Counter(), Counter(), Counter(), Counter(), Counter()
+    won, played_won = Counter(), Counter()
     total = early = 0
+    lead = 0.0
     medians, players = [], set()
     for path in paths:
         d = json.load(open(path))
@@ -46,13 +50,18 @@ def pooled(paths: list[str]) -> dict:
             legality[name] += v["wins"]
         e = d["engagement"]
         early += e["ended_by_prestige"]["count"]
+        lead += e["lead_changes"]["mean"] * d["games"]
         for card, v in e["cards"].items():
             cards[card] += v["games_with"]["count"]
+            if "games_won" in v:
+                won[card] += v["games_won"]["count"]
+                played_won[card] += v["played_when_won"]["count"]
         medians.append(d["scores"]["winner"]["median"])
     if len(players) != 1:
         raise SystemExit(f"pool one player count at a time, not {sorted(players)}")
     return {"players": players.pop(), "games": total, "wins": wins, "nation_games": games, "seats": seats,
-            "legality": legality, "early": early, "medians": medians, "cards": cards}
+            "legality": legality, "early": early, "medians": medians, "cards": cards,
+            "won": won, "played_won": played_won, "lead": lead / total if total else 0.0}
 
 
 def report(label: str, p: dict) -> str:
@@ -67,9 +76,13 @@ def report(label: str, p: dict) -> str:
     seat = max(abs(w / n - chance) for w in p["seats"].values())
     top = max(p["legality"], key=p["legality"].get)
     rare = sorted(c for c, k in p["cards"].items() if k / n < 0.05)
+    said = [f"{c} {p['cards'][c] / n:.1%}" + (f" (won in {p['won'][c] / n:.1%}, played in "
+                                               f"{p['played_won'][c]}/{p['won'][c]} of those)" if c in p["won"] else "")
+            for c in rare]
     lines.append(f"  largest |seat - chance| {seat:.3f}; largest legality share {top} "
                  f"{p['legality'][top] / n:.0%}; ended early {p['early'] / n:.1%}; winner's median "
-                 f"{statistics.median(p['medians']):g}; cards in < 5% of games: {', '.join(rare) or 'none'}")
+                 f"{statistics.median(p['medians']):g}; lead changes {p['lead']:.2f}; "
+                 f"cards in < 5% of games: {'; '.join(said) or 'none'}")
     return "\n".join(lines)
 
 

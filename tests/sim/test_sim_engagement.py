@@ -89,6 +89,18 @@ def test_engagement_matches_a_hand_count():
     played = [len(c) for r in results for c in r["cards_played"]]
     assert s["cards_per_player"]["mean"] == pytest.approx(statistics.fmean(played))
     assert s["actions"]["bid"]["share_of_decisions"]["count"] == sum(h["kinds"]["bid"] for h in hand)
+    # AUC-5: the cards won at auction, and of those games the ones where the card was played
+    from pax_hispanica.sim.stats import card_base
+    won = [{card_base(ev["card"]) for ev in h["events_list"] if ev["type"] == "AuctionWon"} for h in hand]
+    played_in = [{card_base(c) for seat in r["cards_played"] for c in seat} for r in results]
+    for r, h in zip(results, hand):
+        assert r["engagement"]["cards_won"] == [ev["card"] for ev in h["events_list"] if ev["type"] == "AuctionWon"]
+    assert any(won) and any(w - p for w, p in zip(won, played_in))     # some card won and never played
+    for card, v in s["cards"].items():
+        games = [i for i, w in enumerate(won) if card in w]
+        assert v["games_won"]["count"] == len(games) and v["games_won"]["of"] == n, card
+        assert v["played_when_won"]["count"] == sum(1 for i in games if card in played_in[i]), card
+        assert v["played_when_won"]["of"] == len(games), card
     # the curve: cycle 1's leader mean is the mean of each game's best standing after cycle 1
     first = [max(r["engagement"]["prestige_by_cycle"][0]) for r in results]
     assert s["prestige_by_cycle"][0]["leader"]["mean"] == pytest.approx(statistics.fmean(first))

@@ -71,6 +71,9 @@ class Tracker:
         self._cycle: int | None = None
         self.first_played: Counter[int] = Counter()   # cards each seat played in cycle 1
         self.first_could: set[int] = set()            # seats offered a `play` in cycle 1
+        # the cards won at auction (AUC-5), so that a card rarely played can be told apart: rarely
+        # offered (the auctions a game holds reach few of the deck's cards) or won and kept unplayed
+        self.won: list[str] = []
         # count_actions is the engine's cheap size of the legal set; a toy API without it
         # simply reports no forced decisions
         self._count = getattr(api, "count_actions", None)
@@ -100,6 +103,8 @@ class Tracker:
                 continue
             if t == "CardPlayed" and first and isinstance(e.get("seat"), int):
                 self.first_played[e["seat"]] += 1
+            elif t == "AuctionWon" and e.get("card"):
+                self.won.append(str(e["card"]))
             if t == "ChestsLoaded" and e.get("legality"):
                 self.loads[str(e["legality"])] += 1
                 self.load_rules[str(e.get("rule"))] += 1
@@ -136,6 +141,7 @@ class Tracker:
             "forced": self.forced, "passes": self.passes,
             "lead_changes": lead_changes(samples),
             "prestige_by_cycle": curve,
+            "cards_won": list(self.won),
         }
         n = len(scores) or (max([*self.first_played, *self.first_could], default=-1) + 1)
         out["first_cycle"] = {"played": [self.first_played.get(s, 0) for s in range(n)],
@@ -149,7 +155,7 @@ class Tracker:
         return out
 
 
-_READ = frozenset({"CardPlayed", "ChestsLoaded", "YearBegan"})     # the events decision() reads beyond their type
+_READ = frozenset({"AuctionWon", "CardPlayed", "ChestsLoaded", "YearBegan"})     # the events decision() reads beyond their type
 
 
 def _offers_play(legal: Any) -> bool:
@@ -260,6 +266,14 @@ def summarise(results: list[dict], card_names: list[str] | None = None) -> dict:
     names = sorted({c for pg in per_game_cards for c in pg} | set(card_names or []))
     cards = {c: {"games_with": share(sum(1 for pg in per_game_cards if pg.get(c)), n),
                  **mean_ci([pg.get(c, 0) for pg in per_game_cards])} for c in names}
+    # and in how many someone won it at auction (AUC-5), and of those how many saw it played
+    # (results made before the tracker kept `cards_won` have neither)
+    if all("cards_won" in e for e in eng):
+        won_in = [{card_base(c) for c in e["cards_won"]} for e in eng]
+        for c, v in cards.items():
+            won = [i for i, w in enumerate(won_in) if c in w]
+            v["games_won"] = share(len(won), n)
+            v["played_when_won"] = share(sum(1 for i in won if per_game_cards[i].get(c)), len(won))
     out["cards"] = dict(sorted(cards.items(), key=lambda kv: (-kv[1]["games_with"]["count"], kv[0])))
     if card_names:
         # the target: every card played in at least 5% of games

@@ -358,7 +358,13 @@ def engagement_html(eng: dict, plots: dict[str, Path]) -> str:
                      + "</table>")
     if eng.get("cards_rarely_played"):
         parts.append("<p>Played in fewer than 5% of games: " + html.escape(", ".join(eng["cards_rarely_played"])) + ".</p>")
-    parts.append("<h3>Cards chosen</h3><table><tr><th>card</th><th>played per game</th><th>games where played</th></tr>"
-                 + "".join(f"<tr><td>{html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['games_with'], True)}</td></tr>"
-                           for k, v in (eng.get("cards") or {}).items()) + "</table>")
+    cards = eng.get("cards") or {}
+    won = all("games_won" in v for v in cards.values()) and bool(cards)
+    parts.append("<h3>Cards chosen</h3><table><tr><th>card</th><th>played per game</th><th>games where played</th>"
+                 + ("<th>games where won at auction</th><th>of those, games where played</th>" if won else "")
+                 + "</tr>"
+                 + "".join(f"<tr><td>{html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['games_with'], True)}</td>"
+                           + (f"<td>{_ci(v['games_won'], True)}</td><td>{_ci(v['played_when_won'], True)}</td>" if won else "")
+                           + "</tr>"
+                           for k, v in cards.items()) + "</table>")
     return "\n".join(parts)
