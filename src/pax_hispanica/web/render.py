@@ -286,18 +286,24 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
     }
 
 
-def game_numbers(view: Any) -> dict:
-    """The game's ruleset version and its Prestige goal (CYC-2), with its variant (PRJ-31), as
-    the status line shows them: a game of an earlier version keeps its numbers (PRJ-50)."""
+def game_win_condition(view: Any) -> dict[str, Any] | None:
+    """The win condition's numbers (CYC-2, CYC-3) of the game a view is of: its own version's
+    (PRJ-50: a game of an earlier version keeps its numbers) with its variant (PRJ-31); None
+    when the view names no ruleset the page can read (an odd ruleset: the page works without)."""
     if not isinstance(view, dict) or not view.get("ruleset_version"):
-        return {"ruleset_version": None, "goal": None}
-    version = str(view["ruleset_version"])
+        return None
     try:
-        win = win_condition(str(view.get("ruleset") or "reference"), version,
-                            tuple(sorted((view.get("ruleset_params") or {}).items())))
-    except Exception:  # noqa: BLE001 -- an odd ruleset: the page still works, without the goal
-        return {"ruleset_version": version, "goal": None}
-    return {"ruleset_version": version, "goal": win["prestige"]}
+        return win_condition(str(view.get("ruleset") or "reference"), str(view["ruleset_version"]),
+                             tuple(sorted((view.get("ruleset_params") or {}).items())))
+    except Exception:  # noqa: BLE001 -- whatever the ruleset's data, the page still renders
+        return None
+
+
+def game_numbers(view: Any) -> dict:
+    """The game's ruleset version and its Prestige goal (CYC-2), as the status line shows them."""
+    version = str(view["ruleset_version"]) if isinstance(view, dict) and view.get("ruleset_version") else None
+    win = game_win_condition(view)
+    return {"ruleset_version": version, "goal": win["prestige"] if win else None}
 
 
 def public_lot(view: Any, tr: Tr) -> dict:
@@ -327,16 +333,8 @@ def lot(decision: dict | None, tr: Tr) -> str | None:
 
 
 def money_per_prestige(view: Any) -> int | None:
-    """CYC-3's dollars to 1 Prestige in the game's own numbers (its version and variant, PRJ-50,
-    PRJ-31); None when the view names no ruleset the page can read."""
-    if not isinstance(view, dict) or not view.get("ruleset_version"):
-        return None
-    try:
-        win = win_condition(str(view.get("ruleset") or "reference"), str(view["ruleset_version"]),
-                            tuple(sorted((view.get("ruleset_params") or {}).items())))
-    except Exception:  # noqa: BLE001 -- an odd ruleset: the page still works, without the count
-        return None
-    per = win.get("money")
+    """CYC-3's dollars to 1 Prestige in the game's own numbers; None when they cannot be read."""
+    per = (game_win_condition(view) or {}).get("money")
     return per if isinstance(per, int) and per > 0 else None
 
 
