@@ -346,8 +346,9 @@ def score_now(p: dict, per_dollar: int | None, tr: Tr) -> str | None:
     if per_dollar is None or not all(isinstance(x, int) for x in parts):
         return None
     held, money, colonies = parts
-    total = held + money // per_dollar + colonies
-    return tr("score_now_value", total=total, prestige=held, money=money // per_dollar, colonies=colonies)
+    from_money = money // per_dollar
+    return tr("score_now_value", total=held + from_money + colonies, prestige=held, money=from_money,
+              colonies=colonies)
 
 
 def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
