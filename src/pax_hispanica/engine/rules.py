@@ -131,6 +131,13 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-79": ("PRJ", "reference-7: with 2 players the Spanish own 4 Crown colonies, the Crown claims 1 Chest in 3, a SMUGGLER bribes $2"),
     # a variant rule (setup_rebels), off in the reference, applied at setup (CYC-4); its event is RebelsAtSetup
     "PRJ-80": ("PRJ", "Variant: Rebels at setup in every land zone with a Tribal Site or Visita (setup_rebels)"),
+    # applied by the loader and the outer layers (engine/house_rules.py, api.house_rules): which
+    # numbers and options change a [SEED] sentence; never the reference's
+    "PRJ-81": ("PRJ", "The default never changes a seed sentence; a variant that does is a named house rule"),
+    # the reference's data (ruleset.toml's [treasure]), applied by TRS-2 and TRS-5
+    "PRJ-82": ("PRJ", "reference-8: PLUNDER only sacks (TRS-2), and each legality scores Treasure its own way (TRS-1)"),
+    # applied by the loader (rulesets.py, data/<ruleset>/house_rules.toml) when a variant names a set
+    "PRJ-83": ("PRJ", "Named sets of house rules (house_rules = NAME), expanded at setup, a --set on top"),
 }
 
 
