@@ -4,6 +4,8 @@ itself an action in the record, and replays."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from pax_hispanica import api
@@ -137,3 +139,86 @@ def test_PRJ_2_a_restored_snapshot_has_no_undo_history_but_replay_keeps_it():
     assert api.can_undo(again.state, 0)
     assert api.apply(again.state, undo(0))[0].fingerprint()["money"] == api.restore(
         api.snapshot(g.state.undo_stack[-1])).fingerprint()["money"]
+
+
+# ---- PRJ-2's boundary: an undo never crosses a Year (nor a cycle) ---------------------------------
+
+def sail_year_ending_with_seat_0():
+    """Cycle 1's Sail Year, seat 0 last to sail; it owns vacant Caracas and Curaçao and is poorest, so the
+    next Goods Year (PRJ-2's boundary) opens with seat 0's labour decision (GDS-2, LAB-6)."""
+    pos = {"cycle": 1, "year": "sail", "step": "voyages", "order": [1, 2, 0],
+           "players": [{"money": 2, "prestige": 0}, {"money": 9, "prestige": 3}, {"money": 9, "prestige": 3}],
+           "colonies": {"venezuela.caracas": {"owner": 0, "labour": None, "chests": 0},
+                        "venezuela.curacao": {"owner": 0, "labour": None, "chests": 0}}}
+    return scenario(pos, players=3, nations=["english", "french", "courland"])
+
+
+def test_PRJ_2_an_undo_never_crosses_from_the_Sail_Year_into_the_next_Goods_Year():
+    g = sail_year_ending_with_seat_0()
+    g.act({"seat": 1, "type": "end_voyage"})
+    g.act({"seat": 2, "type": "end_voyage"})
+    sail = g.state
+    ev = g.act({"seat": 0, "type": "end_voyage"})
+    assert [e["type"] for e in ev if e["type"] == "YearBegan"] == ["YearBegan"]
+    assert (g.state.cycle, g.state.year, api.acting(g.state)) == (2, 0, (0,))   # the same seat acts on
+    assert api.decision(g.state)["decision"] == "labour"
+    assert not api.can_undo(g.state, 0)          # the Sail Year's last voyage is not taken back
+    nothing_to_undo(g.state, 0)
+    # within the new Year undo works again, back to the Year's first decision but not beyond
+    goods = g.state
+    g.act({"seat": 0, "type": "labour", "colony": "venezuela.caracas", "source": "employ",
+           "site": "venezuela.caracas_cathedral"})
+    assert api.acting(g.state) == (0,) and api.can_undo(g.state, 0)      # Curaçao's labour next
+    g.act(undo(0))
+    assert same_position(g.state, goods)
+    nothing_to_undo(g.state, 0)
+    assert sail.year == 3 and sail.cycle == 1
+
+
+def test_PRJ_2_undo_keeps_working_within_the_last_voyage_before_the_boundary():
+    # the boundary check takes nothing else away: moves of the last voyage are still undone
+    g = sail_year_ending_with_seat_0()
+    g.act({"seat": 1, "type": "end_voyage"})
+    g.act({"seat": 2, "type": "end_voyage"})
+    start = g.state
+    g.act({"seat": 0, "type": "move", "to": next(a["to"] for a in options(g.state, 0) if a["type"] == "move")})
+    assert api.can_undo(g.state, 0)
+    g.act(undo(0))
+    assert same_position(g.state, start)
+
+
+def undoing_random_game(players, seed, check):
+    """A game of random legal actions that undoes, when it may, 3 times in 10; `check(before,
+    seat)` sees every state and the seat about to act; returns the number of undos."""
+    r = random.Random(seed)
+    g = api.Game.new(api.Config(players=players), seed)
+    undos = 0
+    while not api.is_over(g.state):
+        st = g.state
+        seat = r.choice(api.acting(st))
+        check(st, seat)
+        if api.can_undo(st, seat) and r.random() < 0.3:
+            g.act(undo(seat))
+            undos += 1
+            assert (g.state.cycle, g.state.year) == (st.cycle, st.year), (players, seed, st.cycle, st.year)
+        else:
+            g.act(r.choice(api.expand(api.legal_actions(st, seat))))
+    return undos
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_PRJ_2_in_random_games_with_undos_no_undo_crosses_a_Year(players):
+    """The issue's measurement (issue 36: 8 of 2,782 undos crossed from the Sail Year into the
+    next Goods Year): 40 random games per player count that undo often. Whenever the seat to act
+    may undo, the state it would go back to is in the same Year of the same cycle, and every undo
+    taken lands there. (Without the boundary, seeds 0..39 offer such an undo at every count.)"""
+    offered = []
+
+    def check(st, seat):
+        if api.can_undo(st, seat):
+            back = st.undo_stack[-1]
+            offered.append((back.cycle, back.year) == (st.cycle, st.year))
+
+    undos = sum(undoing_random_game(players, seed, check) for seed in range(40))
+    assert all(offered), f"{offered.count(False)} undos offered across a Year"
+    assert undos >= 40 and len(offered) > undos       # the games did undo, often

@@ -206,7 +206,8 @@ def _act(st: State, seat: int, action: Action, out: Out) -> State:
         advance(new, out)
     new.version += 1
     new.acting_now = now = seats_to_act(new)       # new is complete: nothing changes it from here
-    if not out.irreversible and new.rng == rng_before and not dec.get("sealed") and now == (seat,):
+    if (not out.irreversible and new.rng == rng_before and not dec.get("sealed") and now == (seat,)
+            and new.year == st.year and new.cycle == st.cycle):   # PRJ-2: an undo never crosses a Year
         new.undo_stack = (st.undo_stack if st.undo_seat == seat else ()) + (st,)
         new.undo_seat = seat
     else:
@@ -215,7 +216,8 @@ def _act(st: State, seat: int, action: Action, out: Out) -> State:
 
 
 def _undo(st: State, seat: int) -> tuple[State, list[Event]]:
-    """PRJ-2: take back one's own last action within one's turn; the undo is itself recorded."""
+    """PRJ-2: take back one's own last action within one's turn (never across a Year's or a
+    cycle's boundary); the undo is itself recorded."""
     if not can_undo(st, seat):
         raise IllegalAction("nothing_to_undo", "PRJ-2",
                             "Nothing to undo: only your own actions of this turn, since the last reveal or draw.")
