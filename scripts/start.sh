@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Set everything up on a fresh machine and start the browser game on http://127.0.0.1:8000
+# Set up what the game needs on a fresh machine (scripts/setup.sh game) and start the browser game on http://127.0.0.1:8000
 # (SQLite in ./data). `scripts/start.sh --terminal` plays in the terminal instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh game     # the web extra and the compiled engine, from requirements/game.txt
 if [ "${1:-}" = "--terminal" ]; then
   shift
   exec .venv/bin/paxh play "$@"

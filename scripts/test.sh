@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Set everything up (venv, the compiled engine, chromium, a throwaway PostgreSQL) and run the
+# Set everything up (venv with every extra: scripts/setup.sh all; the compiled engine, chromium, a throwaway PostgreSQL) and run the
 # whole test suite; then the engine's and the rules' tests again on the pure-Python engine.
 # Arguments go to the first pytest run only, and skip the second (e.g. tests/web -x).
 # PAXH_PURE=1 runs everything on the pure engine (and builds nothing).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PAXH_REQUIRE_COMPILED=${PAXH_REQUIRE_COMPILED:-1}     # tests/engine/test_compiled_flag.py reads it too
-bash scripts/setup.sh || exit 1
+bash scripts/setup.sh all || exit 1     # every extra, from requirements/all.txt
 if [ -f scripts/services.sh ]; then
   # shellcheck disable=SC1091
   source scripts/services.sh || exit 1
