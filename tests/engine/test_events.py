@@ -63,3 +63,40 @@ def test_an_undeclared_event_field_type_or_rule_is_refused_at_emit(bad):
     out = Out(st)
     out.emit("FleetMoved", "SAIL-1", seat=0, zone="cuba", moves_left=1)   # the declared one passes
     assert [e["type"] for e in out.events] == ["FleetMoved"] and out.events[0]["seq"] == st.event_seq == seq + 1
+
+
+def _event_field_doc(event_type: str, field: str) -> str:
+    """The meaning docs/events.md gives to `field` in `event_type`'s table."""
+    text = (ROOT / "docs" / "events.md").read_text(encoding="utf-8")
+    section = text.split(f"\n## {event_type}\n", 1)[1].split("\n## ", 1)[0]
+    row = next(line for line in section.splitlines() if line.startswith(f"| `{field}` |"))
+    return row.split("|")[2].strip()
+
+
+def test_LAB_1_docs_events_md_says_who_is_paid_for_employing_as_the_engine_pays():
+    """issue 36: the doc said `CitizenEmployed.paid` went to "the Cathedral's owner"; LAB-1 and
+    the engine pay the Pool. The doc's payee is checked against the money the engine moves."""
+    from support import scenario
+    doc = _event_field_doc("CitizenEmployed", "paid")
+    assert "to the Pool" in doc and "Cathedral" not in doc, doc
+    assert "0 for the Crown" in doc, doc
+    employ = {"seat": 0, "type": "labour", "source": "employ", "site": "venezuela.caracas_cathedral"}
+    g = scenario({"year": "goods", "step": "labour_acquisition", "order": [0, 1, 2],
+                  "players": [{"money": 3}, {"money": 3}, {"money": 3}],
+                  "colonies": {"venezuela.caracas": {"owner": 0, "labour": None},
+                               "venezuela.curacao": {"owner": 0, "labour": None},
+                               "venezuela.margarita": {"owner": "crown", "labour": None}},
+                  "sites": {"venezuela.caracas_cathedral": 3}},
+                 nations=["english", "french", "courland"])
+    before = g.state
+    cost = before.rs.employ_cost
+    assert cost > 0
+    ev = g.act({**employ, "colony": "venezuela.caracas"})
+    assert [e["paid"] for e in ev if e["type"] == "CitizenEmployed"] == [cost]
+    assert g.state.money[0] == before.money[0] - cost                     # the colony's owner paid
+    assert g.state.money[1:] == before.money[1:]                          # no player was paid
+    assert g.state.burned == before.burned + cost                         # the Pool was
+    ev = g.act({**employ, "colony": "venezuela.curacao"})                 # then the Crown's, automatic
+    employed = {e["colony"]: e["paid"] for e in ev if e["type"] == "CitizenEmployed"}
+    assert employed == {"venezuela.curacao": cost, "venezuela.margarita": 0}   # the Crown never pays
+    assert g.state.burned == before.burned + 2 * cost

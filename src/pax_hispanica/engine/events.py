@@ -82,7 +82,7 @@ EVENT_TYPES: tuple[EventType, ...] = (
        filled="site id -> Citizens added"),
     _e("CitizenEmployed", "LAB-1", "A Citizen from a Cathedral staffs a colony.", colony=_COLONY,
        owner="the colony's owner (seat or -1 for the Crown)", site="Cathedral site id",
-       paid="money paid to the Cathedral's owner, or 0"),
+       paid="money the colony's owner paid to the Pool (employ_cost); 0 for the Crown, which never pays"),
     _e("IndigenousKidnapped", "LAB-1", "An Indigenous from a Tribal Site or Visita is kidnapped as a slave.",
        colony=_COLONY, owner="the colony's owner (seat or -1)", site="site id"),
     _e("ColonyStaysVacant", "LAB-3", "A vacant colony has no source of labour.", colony=_COLONY,
