@@ -624,3 +624,36 @@ def test_the_pages_work_under_the_csp_in_chromium(server_factory, browser, url):
             page.screenshot(path=f"{shots}/game-{name}.png", full_page=name == "desktop")
         ctx.close()
     assert violations == []
+
+
+# ---------------------------------------------------------------- unsubscribe links of any shape (issue 37, N7)
+# (name, the path's token as sent): every shape is refused with the "not valid" page, by GET and by POST;
+# `abc.%C3%A9` answered 500 (hmac.compare_digest raised TypeError on a non-ASCII str)
+UNSUBSCRIBE_SHAPES = [
+    ("non-ASCII mac", "abc.%C3%A9"),
+    ("non-ASCII body", "%C3%A9.0123456789abcdef0123456789abcdef"),
+    ("an emoji on both sides", "%F0%9F%98%80.%F0%9F%98%80"),
+    ("a byte that is no UTF-8", "abc.%FF"),
+    ("NUL on both sides", "%00.%00"),
+    ("no mac", "abc."),
+    ("no body", ".0123456789abcdef0123456789abcdef"),
+    ("two dots", "a.b.c"),
+    ("upper-case hex", "YWJj.0123456789ABCDEF0123456789ABCDEF"),
+    ("a right-shaped forgery", "dTE6eDow.0123456789abcdef0123456789abcdef"),
+    ("a space", "abc.%20"),
+    ("399 characters", "x" * 399),
+    ("10 KB", "y" * 10_000),
+    ("a mac of full width digits", "abc.%EF%BC%91" * 3),
+]
+
+
+@pytest.mark.parametrize("name,token", UNSUBSCRIBE_SHAPES, ids=[r[0] for r in UNSUBSCRIBE_SHAPES])
+def test_unsubscribe_links_of_any_shape_get_a_clear_4xx_page(client, url, game, name, token):
+    before = snapshot(url, game["game"])
+    for method in ("GET", "POST"):
+        r = client.request(method, f"/unsubscribe/{token}", headers={"Accept-Language": "ca"})
+        assert r.status_code == 404, (method, r.status_code, r.text[:200])
+        assert r.headers["content-type"].startswith("text/html")
+        assert "Aquest enllaç per donar-se de baixa no és vàlid." in r.text, r.text[:500]
+        assert "Traceback" not in r.text
+    assert snapshot(url, game["game"]) == before

@@ -41,6 +41,7 @@ import http.client
 import json
 import logging
 import os
+import re
 import secrets
 import smtplib
 import ssl
@@ -110,6 +111,9 @@ async def recipient_for(conn: Any, game_id: str, seat: int) -> Recipient | None:
     return Recipient(email, webhook, acct["lang"] or "en")
 
 
+SIGNED = re.compile(r"[A-Za-z0-9_-]{1,300}\.[0-9a-f]{32}")   # what Signer.sign makes
+
+
 class Signer:
     """Signed tokens for one-click links (HMAC-SHA256 with PAXH_SECRET)."""
 
@@ -123,9 +127,15 @@ class Signer:
         return f"{body}.{mac}"
 
     def open(self, token: str) -> str | None:
+        """The signed text, or None for anything that is not a token this signer made: the
+        shape is checked first (base64url body, 32 hex digits), so a token with other characters
+        (`abc.%C3%A9`) is refused as unknown before any comparison (compare_digest raises
+        TypeError on non-ASCII str)."""
+        if not isinstance(token, str) or not SIGNED.fullmatch(token):
+            return None
         body, _, mac = token.partition(".")
         good = hmac.new(self.key, body.encode(), hashlib.sha256).hexdigest()[:32]
-        if not mac or not hmac.compare_digest(good, mac):
+        if not hmac.compare_digest(good.encode(), mac.encode()):
             return None
         try:
             return base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)).decode()
