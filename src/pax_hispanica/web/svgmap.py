@@ -10,6 +10,10 @@ list (`choices`) that static/board.js applies to the map already on the page, so
 that starts or ends resends that list, not the zones it touches."""
 from __future__ import annotations
 
+import json
+import math
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from markupsafe import escape
@@ -115,6 +119,8 @@ def render_with_choices(view: Any, tr: Tr, info: Info, places: Places | None = N
     page applies to the map (static/board.js): the markup is the same whatever is pending."""
     if not isinstance(view, dict) or not info.zones:
         return "", []
+    if geographic(info):
+        return _render_geo(view, tr, info, places)
     drawn: dict[str, tuple[str, Any]] = {}
     pos = _positions(info)
     width, height = _size(info)
@@ -251,3 +257,277 @@ def _fleets(view: dict, tr: Tr, x: float, y: float, kind: str, players: list) ->
                    f'l0,-14 l8,10 z" fill="{seat_color(view, seat)}" stroke="#222"/>'
                    f'<text x="{fx + 8:.0f}" y="{base_y + 18:.0f}" class="ships">{escape(seat_mark(view, seat, tr))}{int(f.get("ships", 1))}</text></g>')
     return out
+
+
+# --- the board over the real coastlines (issue 38, "A board that looks like the Spanish Main") ---
+# static/coast.json is Natural Earth's land (scripts/make_coastlines.py: Mercator, simplified, with
+# its attribution). The reference map is drawn over it: each land zone is a plaque of its colonies
+# and sites pointing at its coast, each sea zone is written over its sea, Europe is a box off the
+# east edge. map.toml's `pos` stays the abstract layout of any other map (or a moved reference).
+COAST_FILE = Path(__file__).parent / "static" / "coast.json"
+TYPE = 14          # the board's type in board units (style.css svg.map.geo): ≥ 11 px with the map ≥ 785 px wide
+ROW = 20           # a colony's row
+
+# land zone -> ((lon, lat) its plaque points at, (x, y) the plaque's top left on the board, or its
+# bottom left when y is negative: a plaque on the south edge grows upwards, with its fleets)
+GEO_LAND: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
+    "florida": ((-81.6, 28.6), (445, 14)),
+    "nueva_espana": ((-96.6, 19.4), (4, 236)),
+    "yucatan": ((-89.4, 20.4), (128, 318)),
+    "honduras": ((-86.4, 15.2), (214, 420)),
+    "cuba": ((-79.6, 22.0), (432, 140)),
+    "jamaica": ((-77.3, 18.1), (335, 300)),
+    "espanola": ((-70.6, 18.6), (585, 372)),
+    "puerto_rico": ((-66.4, 18.2), (700, 232)),
+    "barlovento": ((-61.5, 16.2), (836, 250)),
+    "trinidad": ((-61.2, 10.4), (826, -659)),
+    "venezuela": ((-66.8, 10.3), (650, -659)),
+    "tierra_firme": ((-75.0, 10.4), (480, -659)),
+    "panama": ((-79.8, 9.1), (300, -659)),
+}
+# sea zone -> (lon, lat) of its name
+GEO_SEA: dict[str, tuple[float, float]] = {
+    "golfo_mexico": (-90.5, 25.6),
+    "estrecho_florida": (-83.6, 24.9),
+    "canal_yucatan": (-86.3, 22.3),
+    "atlantico": (-70.0, 26.3),
+    "paso_barlovento": (-73.6, 21.4),
+    "caribe_occidental": (-81.4, 13.6),
+    "caribe_central": (-71.3, 12.8),
+    "antillas_menores": (-64.4, 13.6),
+}
+GEO_EUROPE = (872.0, 10.0)          # the box's top left, off the east edge
+LEGALITY_MARK = {"PLUNDER": "☠", "PRIVATEER": "⚔", "SMUGGLER": "◆", "CONQUISTADOR": "✠"}
+
+
+@lru_cache(maxsize=1)
+def coast() -> dict | None:
+    """The coastlines (static/coast.json), or None when the file is missing or broken."""
+    try:
+        data = json.loads(COAST_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("land") and data.get("projection") else None
+
+
+def project(lon: float, lat: float) -> tuple[float, float]:
+    """(lon, lat) on the geographic board, by coast.json's projection (Mercator)."""
+    p = (coast() or {})["projection"]
+    scale = p["width"] / math.radians(p["east"] - p["west"])
+
+    def merc(phi: float) -> float:
+        return math.log(math.tan(math.pi / 4 + math.radians(phi) / 2))
+
+    return scale * math.radians(lon - p["west"]), scale * (merc(p["north"]) - merc(lat))
+
+
+def geographic(info: Info) -> bool:
+    """Whether a ruleset's map is drawn over the coastlines: the reference map, laid out as the
+    reference ruleset lays it out (a ruleset that moves a zone or resizes the board, or has other
+    zones, keeps its own abstract layout)."""
+    if coast() is None or not info.zones:
+        return False
+    kinds = {z.id: z.kind for z in info.zones}
+    if any(not (k == "land" and z in GEO_LAND or k == "sea" and z in GEO_SEA or k == "europe")
+           for z, k in kinds.items()):
+        return False
+    ref = ruleset_info("reference")
+    return info is ref or (info.positions == ref.positions and info.size == ref.size)
+
+
+def text_width(s: str, size: float = TYPE) -> float:
+    """About how wide `s` is written in the board's sans-serif type (Arial's widths)."""
+    w = 0.0
+    for ch in s:
+        if ch == " " or ch in ".,;:'’()":
+            w += .29
+        elif ch.isdigit():
+            w += .56
+        elif ch.isupper():
+            w += .68
+        elif ch.isalpha():
+            w += .55
+        else:
+            w += .95
+    return w * size
+
+
+def _render_geo(view: dict, tr: Tr, info: Info, places: Places | None) -> tuple[str, list[dict]]:
+    c = coast() or {}
+    width, height = c["size"]
+    drawn: dict[str, tuple[str, Any]] = {}
+    by_zone: dict[str, dict[str, list]] = {z.id: {"colonies": [], "sites": [], "fleets": []} for z in info.zones}
+    for col in view.get("colonies") or []:
+        by_zone.get(col.get("zone"), {}).setdefault("colonies", []).append(col)
+    for s in view.get("sites") or []:
+        by_zone.get(s.get("zone"), {}).setdefault("sites", []).append(s)
+    for p in view.get("players") or []:
+        fleet = p.get("fleet") or {}
+        if fleet.get("zone") in by_zone:
+            by_zone[fleet["zone"]]["fleets"].append(p)
+    rebels = view.get("rebels") or {}
+    centre: dict[str, tuple[float, float]] = {}
+    for z in info.zones:
+        if z.kind == "sea":
+            centre[z.id] = project(*GEO_SEA[z.id])
+        elif z.kind == "europe":
+            centre[z.id] = (GEO_EUROPE[0] + 60, GEO_EUROPE[1] + 30)
+        else:
+            centre[z.id] = project(*GEO_LAND[z.id][0])
+    # what never changes comes before the first zone (render.CHUNKED cuts the map at '<g id="'):
+    # the sea, the land, the routes between seas (a land zone touches the seas its coast is on)
+    out = [f'<svg class="map" id="map" data-board="geo" viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg" '
+           f'role="group" aria-label="{escape(tr("map"))}">',
+           f'<desc>{escape(c.get("attribution", ""))}</desc>',
+           f'<rect class="sea-bg" width="{width}" height="{height}"/>',
+           f'<path class="coast" d="{"".join(c["land"])}"/>']
+    seen = set()
+    for z in info.zones:
+        for a in z.adjacent:
+            key = tuple(sorted((z.id, a)))
+            if key in seen or a not in centre:
+                continue
+            seen.add(key)
+            other = next((o for o in info.zones if o.id == a), None)
+            if z.kind == "land" or (other is not None and other.kind == "land"):
+                continue
+            (x1, y1), (x2, y2) = centre[z.id], centre[a]
+            out.append(f'<line class="edge" x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}"/>')
+    for z in sorted(info.zones, key=lambda z: z.kind != "sea"):
+        name = tr.place(z.id, z.name)
+        drawn[z.id] = (name, None)
+        attrs = f'class="zone {z.kind}" data-zone="{escape(z.id)}"'
+        title = f"<title>{escape(name)}</title>"
+        fleets = by_zone[z.id]["fleets"]
+        out.append(f'<g id="zone-{escape(z.id)}" class="zone-group">')
+        if z.kind == "sea":
+            x, y = centre[z.id]
+            rx = max(58.0, text_width(name, TYPE + 1) / 2 + 14, len(fleets) * 29 + 10)
+            ry = 34 if fleets else 22
+            cy = y + (12 if fleets else 0)
+            out.append(f'<ellipse {attrs} cx="{x:.0f}" cy="{cy:.0f}" rx="{rx:.0f}" ry="{ry}">{title}</ellipse>')
+            out.append(f'<text x="{x:.0f}" y="{y + 5:.0f}" text-anchor="middle" class="sea-name">{escape(name)}</text>')
+            fx = x - len(fleets) * 29 + 2
+            for i, p in enumerate(fleets):
+                out.append(_ship(view, tr, p, fx + i * 58, y + 10))
+        elif z.kind == "europe":
+            x, y = GEO_EUROPE
+            w, h = 120, 50 + ((len(fleets) + 1) // 2) * 34
+            out.append(f'<rect {attrs} x="{x:.0f}" y="{y:.0f}" width="{w}" height="{h}" rx="8">{title}</rect>')
+            out.append(f'<text x="{x + w / 2:.0f}" y="{y + 22:.0f}" text-anchor="middle" class="zone-name">'
+                       f'{escape(name)}</text>')
+            out.append(f'<text x="{x + w / 2:.0f}" y="{y + 44:.0f}" text-anchor="middle" class="sea-name">→</text>')
+            for i, p in enumerate(fleets):
+                out.append(_ship(view, tr, p, x + 4 + (i % 2) * 58, y + 50 + (i // 2) * 34))
+        else:
+            out.extend(_plaque(view, tr, z.id, name, attrs, title, by_zone[z.id], rebels.get(z.id, 0), drawn))
+        out.append("</g>")
+    out.append("</svg>")
+    return "".join(out), (places or Places()).choices(drawn)
+
+
+def _plaque(view: dict, tr: Tr, zone_id: str, name: str, attrs: str, title: str, zone: dict, rebels: int,
+            drawn: dict) -> list[str]:
+    """A land zone: a plaque (its name, a row per colony, its sites, its fleets) at its place on
+    the board, and a line from it to its coast."""
+    (lon, lat), (x, y) = GEO_LAND[zone_id]
+    ax, ay = project(lon, lat)
+    colonies = zone.get("colonies", [])
+    rows = []
+    for col in colonies:
+        cname = tr.place_name(col.get("name", col.get("id", "")))
+        rows.append((col, cname + (f" {int(col['chests'])}▣" if col.get("chests") else "")))
+    items = []
+    for s in zone.get("sites", []):
+        kind = s.get("kind")
+        sname = tr.place_name(s.get("name", ""))
+        if kind == "cathedral":
+            sym = f"✝{s.get('count', 0)}/{s.get('capacity', 0)}"
+        elif kind == "tribal":
+            sym = ("△" if s.get("wilderness") else "▲") + f"{s.get('count', 0)} {_short(sname)}"
+        elif kind == "visita":
+            sym = f"⌂{s.get('count', 0)} {_short(sname)}"
+        else:
+            sym = f"{kind}:{s.get('count', 0)}"
+        items.append((str(s.get("id", "")), f"site {kind}", sym, sname))
+    if rebels:
+        items.append((rebels_place(zone_id), "rebels", f"R{int(rebels)}", tr.n("rebels", int(rebels))))
+    fleets = zone.get("fleets", [])
+    w = max([130.0, text_width(name, TYPE + 1) * 1.1 + 16]
+            + [32 + text_width(label) + 8 for _, label in rows]
+            + [text_width(sym) + 14 for _, _, sym, _ in items])
+    w = min(w, 200.0)
+    # the sites, wrapped to the plaque's width
+    placed, sx, line = [], x + 7, 0
+    for item in items:
+        iw = text_width(item[2])
+        if sx + iw > x + w - 5 and sx > x + 7:
+            sx, line = x + 7, line + 1
+        placed.append((item, sx, line, iw))
+        sx += iw + 9
+    site_rows = (line + 1) if items else 0
+    per_row = max(1, int((w - 8) // 58))
+    fleet_rows = -(-len(fleets) // per_row)
+    h = 24 + len(rows) * ROW + site_rows * 18 + fleet_rows * 34 + 6
+    if y < 0:
+        y = -y - h
+    # the line to the coast, from the plaque's nearest point
+    px, py = min(max(ax, x), x + w), min(max(ay, y), y + h)
+    out = []
+    if math.hypot(ax - px, ay - py) > 3:
+        out.append(f'<line class="leader" x1="{px:.0f}" y1="{py:.0f}" x2="{ax:.0f}" y2="{ay:.0f}"/>')
+    out.append(f'<circle class="anchor" cx="{ax:.0f}" cy="{ay:.0f}" r="4"/>')
+    out.append(f'<rect {attrs} x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{h:.0f}" rx="6">{title}</rect>')
+    out.append(f'<text x="{x + 7:.0f}" y="{y + 18:.0f}" class="zone-name">{escape(name)}</text>')
+    ry = y + 24
+    for col, label in rows:
+        cid = col.get("id", "")
+        owner = col.get("owner")
+        fill = seat_color(view, owner) if owner is not None else "#fff"
+        who = tr.seat(owner) if isinstance(owner, int) else (owner or "—")
+        cname = tr.place_name(col.get("name", cid))
+        tip = (f"{cname} ({tr.word(col.get('goods'))}): {who}; {tr.word(col.get('labour')) if col.get('labour') else '—'}; "
+               f"{tr('chests_count', n=col.get('chests', 0))}" + (f"; {tr('fort')}" if col.get("fort") else ""))
+        drawn[cid] = (cname, (x + 3, ry - 1, w - 6, ROW))
+        out.append(f'<g class="colony" data-colony="{escape(cid)}"><title>{escape(tip)}</title>'
+                   f'<rect x="{x + 7:.0f}" y="{ry + 1:.0f}" width="17" height="17" fill="{fill}" stroke="#333" '
+                   f'stroke-width="{3 if col.get("fort") else 1}"/>')
+        if owner is not None:
+            out.append(f'<text x="{x + 15.5:.1f}" y="{ry + 15:.0f}" text-anchor="middle" class="mark">'
+                       f'{escape(seat_mark(view, owner, tr))}</text>')
+        if col.get("labour"):
+            lab = "#fff" if col["labour"] == "citizen" else "#222"
+            out.append(f'<circle cx="{x + 25:.0f}" cy="{ry + 17:.0f}" r="4" fill="{lab}" stroke="#333"/>')
+        out.append(f'<text x="{x + 32:.0f}" y="{ry + 15:.0f}" class="place-name">{escape(label)}</text>')
+        out.append("</g>")
+        ry += ROW
+    for (key, cls, sym, tip), sx, line, iw in placed:
+        sy = ry + 14 + line * 18
+        data = f' data-site="{escape(key)}"' if cls.startswith("site") else f' data-rebels="{escape(zone_id)}"'
+        drawn[key] = (tip, (sx - 3, sy - 14, iw + 6, 18))
+        out.append(f'<g class="{cls}"{data}><title>{escape(tip)}</title>'
+                   f'<text x="{sx:.0f}" y="{sy:.0f}" class="sites">{escape(sym)}</text></g>')
+    fy = ry + site_rows * 18 + 4
+    for i, p in enumerate(fleets):
+        out.append(_ship(view, tr, p, x + 6 + (i % per_row) * 58, fy + (i // per_row) * 34))
+    return out
+
+
+def _ship(view: dict, tr: Tr, p: dict, x: float, y: float) -> str:
+    """A fleet: a ship in its nation's colour with the nation's letter on the sail, its number of
+    ships and its legality's sign (☠ PLUNDER, ⚔ PRIVATEER, ◆ SMUGGLER, ✠ CONQUISTADOR), all in
+    words in its tooltip. (x, y): the top left of its 52 x 30 box."""
+    f = p.get("fleet") or {}
+    seat = p.get("seat")
+    legality = str(f.get("legality", ""))
+    tip = (f"{tr.seat(seat)}: {tr.n('ships', f.get('ships', 1))}, {tr.word(legality)}, "
+           f"{tr('cargo')} {len(f.get('cargo') or [])}")
+    colour = seat_color(view, seat)
+    sign = LEGALITY_MARK.get(legality, legality[:1])
+    return (f'<g class="fleet" data-seat="{seat}" data-legality="{escape(legality)}"><title>{escape(tip)}</title>'
+            f'<path class="hull" d="M{x:.0f},{y + 21:.0f} l30,0 l-6,8 l-19,0 z"/>'
+            f'<path d="M{x + 15:.0f},{y + 21:.0f} l0,-21"  class="mast"/>'
+            f'<rect x="{x + 5:.0f}" y="{y + 2:.0f}" width="20" height="18" rx="2" fill="{colour}" stroke="#222"/>'
+            f'<text x="{x + 15:.0f}" y="{y + 16:.0f}" text-anchor="middle" class="mark">'
+            f'{escape(seat_mark(view, seat, tr))}</text>'
+            f'<text x="{x + 31:.0f}" y="{y + 17:.0f}" class="ships">{int(f.get("ships", 1))}{escape(sign)}</text></g>')
