@@ -235,6 +235,46 @@ def db_check(
         raise typer.Exit(1)
 
 
+@db_app.command("backup")
+def db_backup(
+    file: Annotated[Path, typer.Argument(help="The backup file to write (replaced if it exists).")],
+    database_url: Annotated[Optional[str], typer.Option("--database-url", envvar="PAXH_DATABASE_URL",
+                                                        help="SQLAlchemy URL (default: SQLite file in --data-dir).")] = None,
+    data_dir: Annotated[str, typer.Option("--data-dir", help="Folder for the SQLite database.")] = "data",
+    logical: Annotated[bool, typer.Option("--logical", help="Every table's rows as JSON lines (restores "
+                                          "into SQLite or PostgreSQL), instead of a SQLite file or a pg_dump archive.")] = False,
+) -> None:
+    """Back up the whole database while servers run: SQLite's online backup API, pg_dump, or a logical export.
+
+    SQLite gives a SQLite file; PostgreSQL a pg_dump archive when a pg_dump as new as the server
+    is found, else a logical export (docs/deploy.md, "Backups")."""
+    from .web import backup as bk
+    from .web import db as webdb
+    try:
+        typer.echo(bk.backup(database_url or webdb.default_url(data_dir), file, logical=logical))
+    except bk.BackupError as e:
+        typer.echo(f"paxh db backup: {e}", err=True)
+        raise typer.Exit(e.code) from None
+
+
+@db_app.command("restore")
+def db_restore(
+    file: Annotated[Path, typer.Argument(help="A file written by `paxh db backup`.")],
+    database_url: Annotated[Optional[str], typer.Option("--database-url", envvar="PAXH_DATABASE_URL",
+                                                        help="SQLAlchemy URL (default: SQLite file in --data-dir).")] = None,
+    data_dir: Annotated[str, typer.Option("--data-dir", help="Folder for the SQLite database.")] = "data",
+    force: Annotated[bool, typer.Option("--force", help="Replace everything in a database that is not empty.")] = False,
+) -> None:
+    """Restore a backup into an empty database (stop the servers first); --force replaces a non-empty one."""
+    from .web import backup as bk
+    from .web import db as webdb
+    try:
+        typer.echo(bk.restore(database_url or webdb.default_url(data_dir), file, force=force))
+    except bk.BackupError as e:
+        typer.echo(f"paxh db restore: {e}", err=True)
+        raise typer.Exit(e.code) from None
+
+
 admin_app = typer.Typer(help="Moderators of the web game: accounts with the admin flag.", no_args_is_help=True)
 app.add_typer(admin_app, name="admin")
 
