@@ -657,3 +657,67 @@ def test_unsubscribe_links_of_any_shape_get_a_clear_4xx_page(client, url, game, 
         assert "Aquest enllaç per donar-se de baixa no és vàlid." in r.text, r.text[:500]
         assert "Traceback" not in r.text
     assert snapshot(url, game["game"]) == before
+
+
+# ---------------------------------------------------------------- reset-link poisoning (issue 37, N1)
+# (name, the headers of the POST /forgot): a reset link is always built from the configured public
+# URL (PAXH_PUBLIC_URL), never from what the request says its host is
+PUBLIC = "https://pax.example.org"
+RESET_POISON_TABLE = [
+    ("Host", {"Host": "evil.example"}),
+    ("Host with a port", {"Host": "evil.example:8443"}),
+    ("Host with a path", {"Host": "evil.example/x?"}),
+    ("X-Forwarded-Host", {"X-Forwarded-Host": "evil.example"}),
+    ("X-Forwarded-Proto and Host", {"X-Forwarded-Proto": "http", "X-Forwarded-Host": "evil.example",
+                                    "Host": "evil.example"}),
+    ("Forwarded", {"Forwarded": "for=1.2.3.4;host=evil.example;proto=http"}),
+    ("X-Original-URL", {"X-Original-URL": "http://evil.example/forgot", "X-Rewrite-URL": "http://evil.example/"}),
+    ("X-Forwarded-Prefix", {"X-Forwarded-Prefix": "//evil.example"}),
+]
+
+
+def _reset_mails(url: str) -> list[dict]:
+    from pax_hispanica.web import play_db
+    eng = sa.create_engine(db.sync_url(url))
+    try:
+        with eng.connect() as c:
+            got = c.execute(sa.select(play_db.outbox.c.payload)
+                            .where(play_db.outbox.c.dedupe.like("mail:password_reset:%"))).scalars().all()
+        return [json.loads(p) for p in got]
+    finally:
+        eng.dispose()
+
+
+@pytest.mark.parametrize("name,headers", RESET_POISON_TABLE, ids=[r[0] for r in RESET_POISON_TABLE])
+def test_a_reset_link_comes_from_the_public_url_never_the_request(url, monkeypatch, name, headers):
+    from .helpers import wait_for
+    from .test_accounts import csrf_of, logout, register
+
+    monkeypatch.setenv("PAXH_PUBLIC_URL", PUBLIC)
+    monkeypatch.setenv("PAXH_OUTBOX_POLL_SECONDS", "0.1")
+    app = create_app(url, bot_delay=0, secret="test", rate_limits={"create": "0", "act": "0", "reset": "0"})
+    with TestClient(app) as c:
+        register(c, "vic", email="vic@example.org")
+        logout(c)
+        r = c.post("/forgot", data={"csrf": csrf_of(c.get("/forgot").text), "who": "vic"}, headers=headers)
+        assert r.status_code == 200 and 'id="reset-sent"' in r.text, r.text[:300]
+        (mail,) = wait_for(lambda: _reset_mails(url), 10, "the reset mail")
+    assert "evil" not in json.dumps(mail)
+    assert re.search(r"^" + re.escape(PUBLIC) + r"/reset/[A-Za-z0-9_-]{40,}$", mail["text"], re.M), mail["text"]
+
+
+def test_without_a_public_url_a_reset_link_is_the_servers_own_address(url, monkeypatch):
+    """No PAXH_PUBLIC_URL: the links point at the address the server was configured with
+    (`paxh serve --host/--port`; create_app's default http://127.0.0.1:8000), never at Host."""
+    from .helpers import wait_for
+    from .test_accounts import csrf_of, logout, register
+
+    monkeypatch.delenv("PAXH_PUBLIC_URL", raising=False)
+    monkeypatch.setenv("PAXH_OUTBOX_POLL_SECONDS", "0.1")
+    app = create_app(url, bot_delay=0, secret="test", rate_limits={"create": "0", "act": "0", "reset": "0"})
+    with TestClient(app) as c:
+        register(c, "vic", email="vic@example.org")
+        logout(c)
+        c.post("/forgot", data={"csrf": csrf_of(c.get("/forgot").text), "who": "vic"}, headers={"Host": "evil.example"})
+        (mail,) = wait_for(lambda: _reset_mails(url), 10, "the reset mail")
+    assert "evil" not in mail["text"] and "http://127.0.0.1:8000/reset/" in mail["text"], mail["text"]

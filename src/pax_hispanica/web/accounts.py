@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import os
 import re
 import secrets
@@ -33,6 +34,9 @@ from .store import Storage
 SESSION_COOKIE = "paxh_session"
 SESSION_SECONDS = 30 * 24 * 3600      # a session lasts 30 days from its login
 RESET_SECONDS = 3600                  # a reset link works once, for one hour
+RESET_JITTER = 1.0                    # a lost-password job runs within this many seconds, at random
+DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"   # links in mail when PAXH_PUBLIC_URL is not set
+log = logging.getLogger("pax_hispanica.web")
 USER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,31}")
 EMAIL = re.compile(r"[^@\s\x00-\x1f\x7f]{1,64}@[^@\s\x00-\x1f\x7f]{1,189}\.[^@\s\x00-\x1f\x7f]{1,60}")
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
@@ -57,9 +61,19 @@ def digest(token: str) -> str:
 class Accounts:
     """The accounts service. `mail` is where reset links go (mail.MailSink)."""
 
-    def __init__(self, storage: Storage, mail: MailSink, hasher: PasswordHasher | None = None) -> None:
+    def __init__(self, storage: Storage, mail: MailSink, hasher: PasswordHasher | None = None,
+                 outbox: Any = None, public_url: str = DEFAULT_PUBLIC_URL,
+                 reset_limits: list | None = None) -> None:
+        """outbox: the worker that runs lost-password requests (outbox.Outbox; its job "reset" is
+        `process_reset`); public_url: the base of every link in mail (PAXH_PUBLIC_URL, never a
+        request's Host); reset_limits: `limits` items, reset mails queued per account."""
         self.storage = storage
         self.mail = mail
+        self.outbox = outbox
+        self.public_url = public_url.rstrip("/")
+        self.reset_limits = list(reset_limits or [])
+        if outbox is not None:
+            outbox.jobs["reset"] = self.process_reset
         self.hasher = hasher or PasswordHasher()
         self._dummy = self.hasher.hash(secrets.token_hex(16))  # an unknown name costs a verify too
 
@@ -186,27 +200,68 @@ class Accounts:
             await conn.execute(adb.account_sessions.delete().where(adb.account_sessions.c.user_id == uid))
 
     # ------------------------------------------------------------------ lost password
-    async def request_reset(self, who: str, base_url: str, subject: str, body: str) -> bool:
-        """Mail a one-time reset link to the account named `who` (or with that email), if it has
-        an email address. `body` holds "{name}" and "{link}". The caller answers the same either
-        way (no telling which names exist). Returns whether a mail was queued."""
-        a = adb.accounts
+    @staticmethod
+    def reset_key(who: str) -> str | None:
+        """What a lost-password request names, as counted by its per-name limit (None: it cannot
+        be a name or an address, and nothing is done for it)."""
         who = who.strip()[:254]
         if not (USER_NAME.fullmatch(who) or EMAIL.fullmatch(who)):
-            return False
+            return None
+        return who.lower()
+
+    async def request_reset(self, who: str, lang: str = "en") -> None:
+        """Ask for a one-time reset link for the account named `who` (or with that email). The
+        request does the same work whatever `who` is (issue 37, N10): it queues one job row and
+        returns; the outbox worker (`process_reset`), a random moment within RESET_JITTER
+        seconds later, finds the account and, if it has an address and is under its limit,
+        queues the mail. So neither the answer nor its time tells which names exist or have an
+        address. Without an outbox (a test's), the job runs at once."""
+        who = who.strip()[:254]
+        if self.reset_key(who) is None:
+            return
+        payload = {"who": who, "lang": lang}
+        if self.outbox is None:
+            await self.process_reset(payload)
+            return
+        await self.outbox.enqueue_job("reset", payload, delay=secrets.randbelow(1000) / 1000 * RESET_JITTER)
+
+    async def process_reset(self, payload: dict) -> str:
+        """The worker's half of `request_reset`: "sent" when a mail was queued, else "dropped"
+        (no such account, no address, or over the per-account limit PAXH_RATE_RESET_ACCOUNT,
+        which drops silently: telling would show that the account exists)."""
+        from .i18n import LANGS, Tr
+
+        a = adb.accounts
+        who = str(payload.get("who", ""))[:254].strip()
+        lang = payload.get("lang") if payload.get("lang") in LANGS else "en"
+        if self.reset_key(who) is None:
+            return "dropped"
         async with self.storage.read() as conn:
             row = (await conn.execute(sa.select(a.c.user_id, a.c.user_name, a.c.email).where(
                 sa.or_(a.c.user_name_key == who.lower(), a.c.email == who)).limit(1))).first()
         if row is None or not row.email:
-            return False
-        token = secrets.token_urlsafe(32)
+            return "dropped"
+        now = time.time()
+        r = adb.password_resets
         async with self.storage.write() as conn:
-            await conn.execute(adb.password_resets.insert().values(
-                id=digest(token), user_id=row.user_id, expires_at=time.time() + RESET_SECONDS))
-        link = f"{base_url.rstrip('/')}/reset/{token}"
-        await self.mail.enqueue_email(row.email, subject, body.format(name=row.user_name, link=link),
+            if self.storage.pg:   # two servers' workers count one account's links one at a time
+                await conn.execute(sa.select(a.c.user_id).where(a.c.user_id == row.user_id).with_for_update())
+            for item in self.reset_limits:   # links made in the last window (a link lives RESET_SECONDS)
+                since = now - item.get_expiry() + RESET_SECONDS
+                made = (await conn.execute(sa.select(sa.func.count()).select_from(r).where(
+                    sa.and_(r.c.user_id == row.user_id, r.c.expires_at > since)))).scalar_one()
+                if made >= item.amount:
+                    log.info("a reset mail for account %s not queued: over its limit %s", row.user_id, item)
+                    return "dropped"
+            token = secrets.token_urlsafe(32)
+            await conn.execute(r.insert().values(id=digest(token), user_id=row.user_id,
+                                                 expires_at=now + RESET_SECONDS))
+        tr = Tr(lang)
+        link = f"{self.public_url}/reset/{token}"
+        await self.mail.enqueue_email(row.email, tr("reset_mail_subject"),
+                                      tr("reset_mail_body").format(name=row.user_name, link=link),
                                       "password_reset")
-        return True
+        return "sent"
 
     async def reset_valid(self, token: str) -> str | None:
         r = adb.password_resets

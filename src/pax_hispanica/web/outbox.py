@@ -269,6 +269,7 @@ class Outbox:
         self.backoff = _env_float("PAXH_OUTBOX_BACKOFF", 5.0)
         self.worker_on = os.environ.get("PAXH_OUTBOX_WORKER", "1") not in ("0", "off", "")
         self.wake = asyncio.Event()
+        self.jobs: dict[str, Any] = {}   # channel -> async fn(payload) -> settled status ("sent", "dropped")
         self.sent_count = 0
         self.closing = False
 
@@ -331,6 +332,19 @@ class Outbox:
                 channel="email", dedupe=f"mail:{kind}:{secrets.token_hex(16)}", game_id=None, seat=None,
                 period=None, payload=json.dumps(payload), status="pending", attempts=0, next_attempt=now,
                 created=now))
+        self.wake.set()
+
+    async def enqueue_job(self, channel: str, payload: dict, delay: float = 0.0) -> None:
+        """A job for the worker (`self.jobs[channel]`, e.g. "reset": accounts.Accounts.process_reset),
+        due after `delay` seconds. A request that must do the same work whatever it is asked (a
+        lost password: whether the name exists must not show in the answer's time) writes
+        this one row and leaves the rest to the worker."""
+        now = time.time()
+        async with self.storage.write() as conn:
+            await conn.execute(t.outbox.insert().values(
+                channel=channel, dedupe=f"{channel}:{secrets.token_hex(16)}", game_id=None, seat=None,
+                period=None, payload=json.dumps(payload), status="pending", attempts=0,
+                next_attempt=now + delay, created=now))
         self.wake.set()
 
     # ------------------------------------------------------------ the worker
@@ -411,6 +425,8 @@ class Outbox:
 
     async def _attempt(self, conn: Any, row: Any) -> dict:
         """Send one claimed message; the column values that settle it."""
+        if row["channel"] in self.jobs or row["channel"] not in ("email", "webhook"):
+            return await self._job(row)
         if not await self._still_waiting(conn, row):
             return {"status": "dropped", "lease_until": None}
         payload = json.loads(row["payload"])
@@ -430,6 +446,28 @@ class Outbox:
                     "next_attempt": time.time() + min(3600.0, self.backoff * 2 ** (attempts - 1))}
         self.sent_count += 1
         return {"status": "sent", "attempts": row["attempts"] + 1, "sent": time.time(), "lease_until": None}
+
+    async def _job(self, row: Any) -> dict:
+        """Run one job row (enqueue_job); its payload is emptied once done (a lost password's
+        typed name is kept no longer than needed)."""
+        run = self.jobs.get(row["channel"])
+        attempts = row["attempts"] + 1
+        if run is None:
+            if attempts >= self.MAX_ATTEMPTS:   # no server on this database runs this kind of job
+                return {"status": "dead", "attempts": attempts, "lease_until": None, "payload": "{}",
+                        "last_error": f"no handler for {row['channel']!r}"}
+            return {"status": "pending", "attempts": attempts, "lease_until": None,
+                    "next_attempt": time.time() + min(3600.0, self.backoff * 2 ** (attempts - 1))}
+        try:
+            status = await run(json.loads(row["payload"]))
+        except Exception as e:
+            dead = attempts >= self.MAX_ATTEMPTS
+            log.warning("outbox job %s (%s) failed (attempt %d): %s", row["id"], row["channel"], attempts, e)
+            return {"status": "dead" if dead else "pending", "attempts": attempts, "lease_until": None,
+                    "last_error": f"{type(e).__name__}: {e}"[:500],
+                    **({"payload": "{}"} if dead else {}),
+                    "next_attempt": time.time() + min(3600.0, self.backoff * 2 ** (attempts - 1))}
+        return {"status": status, "attempts": attempts, "sent": time.time(), "lease_until": None, "payload": "{}"}
 
     # ------------------------------------------------------------ unsubscribe
     def unsubscribe_target(self, token: str) -> tuple[str, int] | None:

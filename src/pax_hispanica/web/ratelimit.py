@@ -6,6 +6,9 @@
     PAXH_RATE_LOGIN_NAME  login attempts per user name, any address  default "20/hour"
     PAXH_RATE_REGISTER accounts registered per address            default "5/minute;20/hour"
     PAXH_RATE_RESET    password-reset mails asked per address     default "5/hour"
+    PAXH_RATE_RESET_NAME  reset mails asked per name or address typed, any client  default "3/hour"
+    PAXH_RATE_RESET_ACCOUNT  reset mails queued per account (checked by the outbox worker,
+                       silently: the form's answer must not tell which names exist)  default "3/hour;10/day"
 
 A value is anything `limits.parse` reads ("30/minute", "5 per second",
 "100/hour;10/second"); "0", "off" or "" turns that limit off (the load
@@ -51,11 +54,12 @@ from .model import ServerError
 DEFAULTS = {"create": "30/minute", "act": "20/second",
             # accounts (issue 16): tries per address, and per user name from any address
             "login": "10/minute;60/hour", "login_name": "20/hour", "register": "5/minute;20/hour",
-            "reset": "5/hour"}
+            "reset": "5/hour", "reset_name": "3/hour", "reset_account": "3/hour;10/day"}
 ENV = {"create": "PAXH_RATE_CREATE", "act": "PAXH_RATE_ACT", "login": "PAXH_RATE_LOGIN",
-       "login_name": "PAXH_RATE_LOGIN_NAME", "register": "PAXH_RATE_REGISTER", "reset": "PAXH_RATE_RESET"}
+       "login_name": "PAXH_RATE_LOGIN_NAME", "register": "PAXH_RATE_REGISTER", "reset": "PAXH_RATE_RESET",
+       "reset_name": "PAXH_RATE_RESET_NAME", "reset_account": "PAXH_RATE_RESET_ACCOUNT"}
 OFF = {"", "0", "off", "none", "false"}
-SHARED = frozenset({"login", "login_name", "register", "reset"})   # counted in the database
+SHARED = frozenset({"login", "login_name", "register", "reset", "reset_name"})   # counted in the database
 CLEANUP_SECONDS = 60.0
 log = logging.getLogger("pax_hispanica.web")
 

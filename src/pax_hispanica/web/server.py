@@ -28,7 +28,7 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy.engine import make_url
 
 from . import db, play, render, security
-from .accounts import Accounts, grant_bootstrap_admins
+from .accounts import DEFAULT_PUBLIC_URL, Accounts, grant_bootstrap_admins
 from .games import Service
 from .ratelimit import RateLimits
 from .ratings import Ratings
@@ -45,11 +45,13 @@ HERE = Path(__file__).parent
 
 def create_app(database_url: str | None = None, data_dir: str = "data", bot_delay: float | None = None,
                rate_limits: dict[str, str | None] | None = None, secret: str | None = None,
-               api_docs: bool | None = None, mail: Any = None) -> FastAPI:
+               api_docs: bool | None = None, mail: Any = None, public_url: str | None = None) -> FastAPI:
     """rate_limits: {"create": "30/minute", "act": "20/second"} overrides PAXH_RATE_* ("0" = off);
     secret: the CSRF key (PAXH_SECRET); api_docs: serve /api/docs (PAXH_API_DOCS=1; off by default,
     since Swagger UI loads its script from a CDN that the CSP refuses); mail: where account mail
-    goes (mail.MailSink; default the notifications outbox, outbox.Outbox.enqueue_email)."""
+    goes (mail.MailSink; default the notifications outbox, outbox.Outbox.enqueue_email); public_url:
+    the base of every link in mail (PAXH_PUBLIC_URL, else http://127.0.0.1:8000; never a request's
+    Host, issue 37 N1)."""
     url = database_url or os.environ.get("PAXH_DATABASE_URL") or db.default_url(data_dir)
     db.migrate(url)
     grant_bootstrap_admins(url)   # PAXH_ADMINS: the first moderators' admin flag
@@ -74,9 +76,12 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     # clocks, notifications, chat (play.py, routes/chat.py); its outbox also sends the accounts' mail
     play_service = play.install(app, svc)
     app.state.rate_limits = limits = RateLimits(rate_limits, svc.storage)   # the accounts' limits: in the database
+    public_url = (public_url or os.environ.get("PAXH_PUBLIC_URL") or DEFAULT_PUBLIC_URL).rstrip("/")
+    play_service.outbox.public_url = public_url
+    accounts = Accounts(svc.storage, mail or play_service.outbox, outbox=play_service.outbox, public_url=public_url,
+                        reset_limits=limits.items.get("reset_account"))
     app.state.site = Site(svc, limits, security.Csrf(secret), Jinja2Templates(env=render.env),
-                          accounts=Accounts(svc.storage, mail or play_service.outbox), tables=tables,
-                          ratings=ratings)
+                          accounts=accounts, tables=tables, ratings=ratings)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     # the last added runs first: headers on every answer, then the size limit, then the origin check
     app.add_middleware(security.OriginGuard)
@@ -98,7 +103,13 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
     url = database_url or os.environ.get("PAXH_DATABASE_URL") or db.default_url(data_dir)
-    app = create_app(url, data_dir=data_dir)
+    public_url = os.environ.get("PAXH_PUBLIC_URL")
+    if not public_url:   # links in mail never come from a request's Host (issue 37, N1)
+        shown_host = "127.0.0.1" if host in ("", "0.0.0.0", "::") else (f"[{host}]" if ":" in host else host)
+        public_url = f"http://{shown_host}:{port}"
+        log.warning("PAXH_PUBLIC_URL is not set: links in mail (password resets, your move) point at %s; "
+                    "set it to the address players use", public_url)
+    app = create_app(url, data_dir=data_dir, public_url=public_url)
     shown = make_url(url).render_as_string(hide_password=True)
     log.info("Pax Hispanica at http://%s:%s (database %s)", host, port, shown)
     # Engine states are many small objects: collect young garbage less often, and never

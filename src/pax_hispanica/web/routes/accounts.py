@@ -205,10 +205,21 @@ async def forgot(request: Request, v: FormVisit) -> Response:
     s, user = v.site, v.user
     try:
         form = await _form(s, request, user)
-        await s.limits.hit("reset", client_address(request))
-        tr = Tr(user["lang"])
-        await s.accounts.request_reset(form.get("who", ""), str(request.base_url), tr("reset_mail_subject"),
-                                       tr("reset_mail_body"))
+        who = form.get("who", "")
+        try:
+            await s.limits.hit("reset", client_address(request))
+        except RateLimited as e:   # sentences of their own (issue 37, N6)
+            e.code = "too_many_resets_here"
+            raise
+        try:
+            if (key := s.accounts.reset_key(who)) is not None:   # any name, existing or not: the same answer
+                await s.limits.hit("reset_name", key)
+        except RateLimited as e:
+            e.code = "too_many_resets"
+            raise
+        # the link's base is the configured public URL, never this request's Host (N1); the
+        # request does the same work for every name (N10): Accounts.request_reset
+        await s.accounts.request_reset(who, user["lang"])
     except ServerError as e:
         return _refusal(s, request, user, e, "forgot.html")
     return _page(s, request, user, "forgot.html", sent=True)   # the same answer for any name
@@ -339,7 +350,7 @@ async def ratings_page(request: Request, v: PageVisit) -> Response:
 # ---------------------------------------------------------------------- tables
 @router.post("/tables")
 async def create_table(request: Request, v: MemberForm) -> Response:
-    from .pages import parse_variant
+    from .pages import parse_variant, with_house_rules
 
     s, user = v.site, v.user
     try:
@@ -349,7 +360,7 @@ async def create_table(request: Request, v: MemberForm) -> Response:
         tc = form.get("time_control", "")
         if tc not in TIME_CONTROLS:
             raise ServerError("malformed", "unknown time control")
-        params = parse_variant(form.get("variant", "")[:500])
+        params = with_house_rules(parse_variant(form.get("variant", "")[:500]), form.get("house_rules"))
         if params:   # refuse a bad variant now, not when the table starts (PRJ-31)
             try:
                 api.Game.new(api.Config(players=max(2, min(players, 5)), params=params), 1)
