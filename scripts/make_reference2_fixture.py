@@ -18,6 +18,11 @@ old engine and the old web server:
 
 tests/engine/test_versions.py and tests/web/test_versions_web.py replay them with today's
 engine and server (docs/rules.md PRJ-50).
+
+The same for a later version, e.g. the last reference-7 (PRJ-82):
+
+    .venv/bin/python scripts/make_reference2_fixture.py --commit 913fb8b --expect reference-7 \
+        --engine-out tests/engine/data/reference_7_game.json --web-out tests/web/data/reference_7_stored.json
 """
 from __future__ import annotations
 
@@ -129,6 +134,9 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--commit", default=DEFAULT_COMMIT)
     p.add_argument("--inner", type=Path)
+    p.add_argument("--expect", default="reference-2", help="the version the commit's reference ruleset must be")
+    p.add_argument("--engine-out", default="tests/engine/data/reference_2_game.json")
+    p.add_argument("--web-out", default="tests/web/data/reference_2_stored.json")
     a = p.parse_args()
     if a.inner:
         inner(a.inner)
@@ -148,11 +156,11 @@ def main() -> None:
                                 "print(pax_hispanica.__file__, a.load_ruleset().version)"],
                                env=env, check=True, capture_output=True, text=True, cwd=tmp).stdout
         print("old engine:", check.strip())
-        assert str(old) in check and "reference-2" in check, check
+        assert str(old) in check and a.expect in check.split(), check
         subprocess.run([sys.executable, str(Path(__file__).resolve()), "--inner", tmp], env=env, check=True,
                        cwd=tmp)
-        engine_out = ROOT / "tests/engine/data/reference_2_game.json"
-        web_out = ROOT / "tests/web/data/reference_2_stored.json"
+        engine_out = ROOT / a.engine_out
+        web_out = ROOT / a.web_out
         engine_out.parent.mkdir(exist_ok=True)
         web_out.parent.mkdir(exist_ok=True)
         engine_out.write_text((Path(tmp) / "engine.json").read_text())

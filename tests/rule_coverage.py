@@ -77,6 +77,9 @@ EXEMPT: dict[str, str] = {
               "tests/engine/test_smuggler_bribe.py (test_PRJ_79_...), tests/engine/test_versions.py",
     "PRJ-80": "a variant, off in the reference (setup_rebels = 0), and no corpus game sets it (its event, "
               "RebelsAtSetup, is only in such a game): tests/engine/test_setup_rebels.py (test_PRJ_80_...)",
+    "PRJ-82": "the reference's data (ruleset.toml's [treasure]: plunder_loading and the scoring numbers), "
+              "applied under TRS-2 and TRS-5 (ChestsLoaded and TreasureScored cite them), so no event cites it: "
+              "tests/rules/test_house_rules.py (test_PRJ_82_...), tests/engine/test_versions.py",
 }
 
 NOWHERE = "nowhere"
@@ -185,6 +188,10 @@ def cover_record(rid: str, record: dict, cov: Coverage) -> None:
         game = api.Game.new(record["config"], record["seed"], ruleset_version=version)
     if record["config"].get("params"):
         cov.add("witnessed", "PRJ-31", rid)              # a variant: the overrides are recorded and replayed
+    if "house_rules" in (record["config"].get("params") or {}):
+        cov.add("witnessed", "PRJ-83", rid)              # a named set of house rules, expanded at setup
+    if api.house_rules(game.state.rs):
+        cov.add("witnessed", "PRJ-81", rid)              # a game of house rules: its record names them
     st = game.state
     if "scenario" not in record and _deck_sizes(st) == _ruleset_deck_sizes(st.rs):
         cov.add("witnessed", "CARD-3", rid)              # every card dealt into its deck at setup
@@ -351,8 +358,9 @@ def witnesses(game: api.Game, events: list[dict]) -> Counter:
             w["PRJ-30"] += 1                          # the royal fifth of the King's colonies
         if t == "EarningsPaid" and ev.get("kings_colonies"):
             w["PRJ-30"] += 1                          # the King's colonies pay crown_colony_income
-        if t == "ChestsLoaded" and ev["rule"] == "PRJ-38" and "plunder_loading" not in rs.overrides:
-            w["PRJ-58"] += 1                          # the reference's own PLUNDER loading (reference-4)
+        if t == "ChestsLoaded" and ev["rule"] == "PRJ-38" and ("plunder_loading" not in rs.overrides
+                                                               or "house_rules" in rs.overrides):
+            w["PRJ-58"] += 1                          # PRJ-58's PLUNDER loading: reference-4..7's, the reference-7 set's
         if t == "DeckRefilled":
             w["PRJ-19"] += 1                          # refilled as soon as the discard pile has a card
         if t == "GameEnded":

@@ -33,7 +33,10 @@ from .engine.sealed import verify, verify_log
 from .engine.setup import new_state
 from .engine.state import Result, State
 from .engine.rng import Chance as _Chance, ChanceNeeded
-from .rulesets import UnknownVersion, load_ruleset, version_list, versions as _versions
+from .engine.house_rules import CONDITIONS as _HOUSE_RULE_CONDITIONS, SENTENCES as _SENTENCES, HouseRule
+from .engine.house_rules import house_rules as _house_rules
+from .engine.ruleset import Ruleset
+from .rulesets import UnknownVersion, house_rule_sets as _house_rule_sets, load_ruleset, version_list, versions as _versions
 
 __all__ = ["COMPILED", "Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
            "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "model_view", "bid_facts", "score_facts", "information_state", "redact", "determinize", "determinizer",
@@ -43,7 +46,8 @@ __all__ = ["COMPILED", "Config", "Game", "IllegalAction", "RulesetError", "RULES
            "parameters", "verify_log", "verify_record", "ruleset_refusal", "RulesetRefused", "OLD_RULESETS", "ruleset_versions", "view_ruleset", "count_actions", "nth_action", "iter_actions",
            "derived_seed", "decision_types", "SEALED_DECISIONS", "SEALED_ACTION_TYPES", "is_sealed_action",
            "is_sealed_decision", "board_layout", "unavailable", "battle_preview", "battle_previews",
-           "ChanceNeeded", "new_game_with_outcomes", "apply_with_outcomes"]
+           "ChanceNeeded", "new_game_with_outcomes", "apply_with_outcomes", "HouseRule", "house_rules",
+           "house_rule_sets", "house_rule_conditions"]
 
 # Whether the engine loaded is the compiled one (mypyc extensions next to the sources: the opt-in
 # `PAXH_COMPILE=1` build, README "Installing") or the pure-Python one (the default install).
@@ -358,6 +362,46 @@ def parameters(ruleset: str = "reference", params: JsonDict | None = None,
     return out
 
 
+def house_rules(ruleset: object = "reference", params: JsonDict | None = None,
+                version: str | None = None) -> list[HouseRule]:
+    """PRJ-81: the [SEED] sentences a ruleset changes, as house rules, each a HouseRule (param,
+    rule: the seed rule's ID, sentence: the seed's words, change: what this ruleset does
+    instead); [] for a ruleset that plays the seeds as written (the reference, always).
+    `ruleset`: a ruleset name or folder (with a variant's `params` and at `version`, PRJ-50), a
+    config (a Config or its dict: its ruleset and params, `params` on top), a view (its
+    ruleset, version and variant) or a Ruleset."""
+    if isinstance(ruleset, Config):
+        ruleset = ruleset.to_dict()
+    if isinstance(ruleset, Ruleset):
+        rs = ruleset
+    elif isinstance(ruleset, Mapping) and ("ruleset_params" in ruleset or "ruleset_version" in ruleset):
+        rs = view_ruleset(dict(ruleset))
+    elif isinstance(ruleset, Mapping):
+        given = {**(ruleset.get("params") or {}), **(params or {})}
+        rs = load_ruleset(str(ruleset.get("ruleset", "reference")), given or None, version=version)
+    elif isinstance(ruleset, str):
+        rs = load_ruleset(ruleset, params, version=version)
+    else:
+        raise ValueError(f"house_rules takes a ruleset name, a config, a view or a Ruleset, not {type(ruleset).__name__}")
+    return _house_rules(rs)
+
+
+def house_rule_sets(ruleset: str = "reference") -> dict[str, JsonDict]:
+    """PRJ-83: the named sets of house rules of a ruleset (its house_rules.toml), name ->
+    {"params": the parameters it sets, "about": what it is, "since": the decision that made it};
+    a variant chooses one with `house_rules = NAME` (`--set house_rules=NAME`)."""
+    return {name: {"params": dict(s.params), "about": s.about, "since": s.since}
+            for name, s in _house_rule_sets(ruleset).items()}
+
+
+def house_rule_conditions() -> dict[str, JsonDict]:
+    """PRJ-81: every parameter of `paxh rules --params` that can change a [SEED] sentence ->
+    {"rule": the seed rule's ID, "sentence": the seed's words, "when": the values that do}; a
+    parameter not listed is [REF] at every value (docs/rules.md, PRJ-81, says why)."""
+    return {p: {"rule": rule, "sentence": _SENTENCES[key], "when": when}
+            for p, (rule, key, when) in _HOUSE_RULE_CONDITIONS.items()}
+
+
 def is_over(state: State) -> bool:
     return state.over
 
@@ -403,6 +447,9 @@ class Game:
         st, events = new_state(cfg, seed, rulesets=_pinned(cfg, _version_arg(ruleset_version)))
         rec: JsonDict = {"format": RECORD_FORMAT, "ruleset_version": st.rs.version, "config": cfg,
                          "seed": st.seed, "actions": []}
+        named = _house_rules(st.rs)
+        if named:        # PRJ-81: the record names the seed sentences its game changes (replay ignores it)
+            rec["house_rules"] = [h._asdict() for h in named]
         return cls(rec, st, events)
 
     @classmethod

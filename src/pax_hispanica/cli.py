@@ -334,17 +334,39 @@ def rules(
     rule: Annotated[Optional[str], typer.Argument(help="A rule ID such as AUC-4.")] = None,
     params: Annotated[bool, typer.Option("--params", help="List the ruleset's numbers a variant may override (--set NAME=VALUE, PRJ-31), then the Market cards' costs (card_cost.<id>, PRJ-67) the King's share by player count (kings_crown_share.<N>, PRJ-68), the SMUGGLER's bribe by player count (smuggler_bribe.<N>, PRJ-78) and the Spanish Crown colonies by player count (crown_colonies.<N>, PRJ-75).")] = False,
     ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset name or folder, for --params.")] = "reference",
+    set_params: Annotated[Optional[list[str]], typer.Option("--set", help="For --params: a variant's values, NAME=VALUE (repeatable), e.g. --set house_rules=reference-7 (PRJ-83).")] = None,
 ) -> None:
     """List the rule IDs the engine implements (with their source page)."""
     if params:
+        from .sim.runner import parse_params
         try:
-            table = api.parameters(ruleset, extended=True)     # PRJ-67, PRJ-68, PRJ-75: card costs, per-count numbers
-        except api.RulesetError as exc:
+            variant = parse_params(set_params) or None
+            table = api.parameters(ruleset, variant, extended=True)   # PRJ-67, PRJ-68, PRJ-75: card costs, per-count numbers
+            named = api.house_rules(ruleset, variant)
+            sets = api.house_rule_sets(ruleset)
+        except (ValueError, api.RulesetError) as exc:
             typer.echo(f"error: ruleset {ruleset!r}: {exc}", err=True)
             raise typer.Exit(2)
+        when = api.house_rule_conditions()      # PRJ-81: which numbers can change a seed sentence
         for name, p in table.items():
             bounds = f"{p['range'][0]}..{p['range'][1]}" if p.get("range") else ""
-            typer.echo(f"{name:28} {p['type']:4} {p['value']!s:10} {bounds}")
+            cond = when.get(name.split(".")[0])
+            house = f"  house rule ({cond['rule']}) when {cond['when']}" if cond else ""
+            typer.echo(f"{name:28} {p['type']:4} {p['value']!s:10} {bounds:8}{house}".rstrip())
+        typer.echo("")
+        typer.echo("Named sets of house rules (--set house_rules=NAME, PRJ-83; a --set of a number goes on top):")
+        for sname, s in sets.items():
+            typer.echo(f"  {sname}: {', '.join(f'{k}={v}' for k, v in s['params'].items())}")
+            typer.echo(f"    {s['about']}")
+        if not sets:
+            typer.echo("  none")
+        typer.echo("")
+        if named:
+            typer.echo("House rules of this ruleset (PRJ-81: seed sentences it changes; never the default):")
+            for h in named:
+                typer.echo(f"  HOUSE RULE {h.rule} ({h.param}): {h.change}. The seed: {h.sentence}.")
+        else:
+            typer.echo("House rules of this ruleset: none (PRJ-81: every seed sentence as written).")
         return
     items = api.RULES.items()
     if rule:

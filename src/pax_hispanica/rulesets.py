@@ -30,10 +30,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .engine.errors import short
 from .engine.ruleset import (
     CARD_COST,
     FILE_NAMES,
+    HOUSE_RULES,
     PARAMS,
+    HouseRulesError,
     Ruleset,
     RulesetError,
     build_ruleset,
@@ -44,12 +47,13 @@ from .engine.ruleset import (
     variant,
 )
 
-__all__ = ["CARD_COST", "DATA", "FILE_NAMES", "PARAMS", "Ruleset", "RulesetError", "UnknownVersion", "Version",
-           "VERSIONS_FILE", "card_cost_params", "check_params", "folder_of", "load_ruleset", "parameter_names", "parameter_types",
+__all__ = ["CARD_COST", "DATA", "FILE_NAMES", "HOUSE_RULES_FILE", "HouseRuleSet", "PARAMS", "Ruleset", "RulesetError", "UnknownVersion", "Version",
+           "VERSIONS_FILE", "card_cost_params", "check_params", "folder_of", "house_rule_sets", "load_ruleset", "parameter_names", "parameter_types",
            "read_files", "version_list", "versions"]
 
 DATA = Path(__file__).resolve().parent / "data"
 VERSIONS_FILE = DATA / "versions.toml"
+HOUSE_RULES_FILE = "house_rules.toml"     # PRJ-83: a ruleset folder's named sets of house rules (optional)
 Raw = dict[str, Any]
 
 
@@ -88,6 +92,8 @@ def load_ruleset(name: str = "reference", params: Raw | None = None, version: st
         name = _pinned_name(name, str(version))
     if not params:
         return _by_name(name)      # no path lookup once loaded: states are rebuilt often (ISMCTS)
+    if isinstance(params, dict) and HOUSE_RULES in params:
+        params = _with_house_rules(name, params)
     if not isinstance(params, dict) or len(params) > len(parameter_types()):
         check_params(params)       # refused before anything is sorted or hashed
     try:
@@ -159,6 +165,74 @@ def _variant_named(name: str, items: tuple[tuple[str, type, Any], ...]) -> Rules
 @lru_cache(maxsize=64)
 def _variant(base: Path | str, overrides: tuple[tuple[str, Any], ...]) -> Ruleset:
     return variant(_load_folder(base) if isinstance(base, Path) else _version(base), dict(overrides))
+
+
+# ---- PRJ-83: named sets of house rules -------------------------------------------------------
+
+@dataclass(frozen=True)
+class HouseRuleSet:
+    """One named set of house rules of a ruleset folder (its house_rules.toml): the parameters
+    it sets (PRJ-31's, checked), what it is, and the decision that made it."""
+
+    name: str
+    params: tuple[tuple[str, Any], ...]
+    about: str
+    since: str | None
+
+
+def house_rule_sets(name: str = "reference") -> dict[str, HouseRuleSet]:
+    """PRJ-83: the named sets of house rules of ruleset `name` (a folder, a path, or a version of
+    one: its folder's), in the file's order; {} for a folder without house_rules.toml."""
+    return _sets_of(_folder_for(name))
+
+
+def _folder_for(name: str) -> Path:
+    if _is_version_name(name):
+        v = versions()[name]
+        if v.folder is None:
+            raise UnknownVersion(_unknown(name))
+        return (DATA / v.folder).resolve()
+    return folder_of(name)
+
+
+@lru_cache(maxsize=16)
+def _sets_of(folder: Path) -> dict[str, HouseRuleSet]:
+    try:
+        with (folder / HOUSE_RULES_FILE).open("rb") as f:
+            table = tomllib.load(f)
+    except FileNotFoundError:
+        return {}
+    except tomllib.TOMLDecodeError as e:
+        raise RulesetError(f"{HOUSE_RULES_FILE}: not valid TOML: {e}") from None
+    out = {}
+    for set_name, entry in table.items():
+        where = f"{HOUSE_RULES_FILE}: [{set_name}]"
+        if (not isinstance(entry, dict) or not set(entry) <= {"about", "since", "params"}
+                or not isinstance(entry.get("params"), dict) or not isinstance(entry.get("about", ""), str)):
+            raise RulesetError(f"{where} takes params = a table of parameters, about and since (PRJ-83)")
+        if HOUSE_RULES in entry["params"]:
+            raise RulesetError(f"{where}: a set names parameters, not another set (PRJ-83)")
+        try:
+            params = check_params(dict(entry["params"]))
+        except RulesetError as e:
+            raise RulesetError(f"{where} params: {e}") from None
+        since = entry.get("since")
+        out[set_name] = HouseRuleSet(set_name, tuple(params.items()), " ".join(str(entry.get("about", "")).split()),
+                                     since if isinstance(since, str) else None)
+    return out
+
+
+def _with_house_rules(name: str, params: Raw) -> Raw:
+    """PRJ-83: a variant that names a set of house rules, as the set's parameters with the
+    variant's own on top (the set's name kept, so views and records name it); HouseRulesError
+    for a name that is no set of the ruleset's, listing its sets."""
+    chosen = params[HOUSE_RULES]
+    sets = house_rule_sets(name)
+    if not isinstance(chosen, str) or chosen not in sets:
+        listed = "; ".join(f"{s.name} ({', '.join(f'{k}={v}' for k, v in s.params)})" for s in sets.values())
+        raise HouseRulesError(f"{HOUSE_RULES} = {short(chosen)} is no set of house rules of ruleset {name[:60]} "
+                              f"(PRJ-83); its sets: {listed or 'none'}")
+    return {**dict(sets[chosen].params), **params}
 
 
 # ---- PRJ-50: the version table --------------------------------------------------------------

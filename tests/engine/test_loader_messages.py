@@ -67,7 +67,7 @@ def test_CARD_1_an_effect_parameter_of_the_wrong_type_names_file_card_effect_and
 
 
 def test_a_top_level_key_of_the_wrong_type_is_named_at_the_top_level(tmp_path):
-    f = broken(tmp_path, "ruleset.toml", 'version = "reference-7"', "version = 1")
+    f = broken(tmp_path, "ruleset.toml", 'version = "reference-8"', "version = 1")
     assert refused(f) == "ruleset.toml: top level: version must be str"
 
 

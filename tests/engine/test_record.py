@@ -48,11 +48,11 @@ def test_PRJ_37_a_record_of_reference_1_is_refused_with_the_reason_not_replayed(
 
     from pax_hispanica.cli import app
     g = play(2, 5, stop=lambda g: len(g.record["actions"]) >= 3)
-    assert g.record["ruleset_version"] == g.state.rs.version == "reference-7"
+    assert g.record["ruleset_version"] == g.state.rs.version == "reference-8"
     old = {**g.record, "ruleset_version": "reference-1"}
     with pytest.raises(ValueError) as e:
         api.replay(old)
-    assert "reference-1" in str(e.value) and "reference-7" in str(e.value) and "PRJ-37" in str(e.value)
+    assert "reference-1" in str(e.value) and "reference-8" in str(e.value) and "PRJ-37" in str(e.value)
     assert "PRJ-36" in str(e.value)
     path = tmp_path / "old.json"
     api.save_record(old, path)
@@ -132,7 +132,7 @@ def test_PRJ_58_a_record_of_reference_3_replays_under_its_own_numbers():
     (PRJ-58) made PRJ-38's sack_or_own the reference. reference-3 is exactly reference-4 with
     plunder_loading=sack (data/versions.toml, PRJ-50), so its record replays under that."""
     g = play(2, 5, stop=lambda g: len(g.record["actions"]) >= 3)
-    assert g.state.rs.version == "reference-7" and g.state.rs.plunder_loading == "sack_or_own"   # PRJ-69, PRJ-77, PRJ-79 since
+    assert g.state.rs.version == "reference-8" and g.state.rs.plunder_loading == "sack"   # PRJ-82: TRS-2 again
     old = {**g.record, "ruleset_version": "reference-3"}
     r = api.replay({**old, "actions": []})
     assert (r.state.rs.version, r.state.rs.plunder_loading, r.state.rs.prestige_to_win) == ("reference-3", "sack", 5)

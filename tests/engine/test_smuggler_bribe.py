@@ -146,7 +146,7 @@ WITH_SPAIN = ["spanish", "english", "french", "dutch", "courland"]
 
 
 def test_PRJ_79_reference_7_changes_three_numbers_and_only_with_2_players():
-    now, old = api.load_ruleset("reference"), api.load_ruleset("reference-6")
+    now, old = api.load_ruleset("reference-7"), api.load_ruleset("reference-6")   # reference-8 since PRJ-82
     assert (now.version, old.version, now.overrides, old.overrides) == ("reference-7", "reference-6", {}, {})
     assert {k: v for k, v in now.params.items() if old.params.get(k) != v} == {
         "crown_colonies.2": 4, "kings_crown_share.2": 3, "smuggler_bribe.2": 2}
@@ -154,7 +154,7 @@ def test_PRJ_79_reference_7_changes_three_numbers_and_only_with_2_players():
     assert (old.crown_kept[2:], old.kings_share[2:], old.smuggler_bribes[2:]) == ((6, 6, 8, 8), (2, 2, 2, 0), (1, 1, 1, 1))
     assert now.cards == old.cards and (now.smuggler_bribe, now.kings_crown_share) == (1, 2)
     ids = [now.col_ids[c] for c, crown in enumerate(now.col_crown) if crown]
-    g = api.Game.new(api.Config(players=2, nations=["spanish", "dutch"]), 7)
+    g = api.Game.new(api.Config(players=2, nations=["spanish", "dutch"]), 7, ruleset_version="reference-7")
     (by_count,) = [e for e in g.events if e["type"] == "CrownColoniesByCount"]
     assert (by_count["colonies"], by_count["vacated"]) == (ids[:4], ids[4:])
     assert [now.col_names[now.col_index[c]] for c in ids[:4]] == ["Zacatecas", "Campeche", "La Habana", "Santo Domingo"]
@@ -162,7 +162,7 @@ def test_PRJ_79_reference_7_changes_three_numbers_and_only_with_2_players():
     habana = next(c for c in ids if c.endswith("habana"))
     assert treasure.chest_terms(g.state, 1, now.col_index[habana], {}) == (2, 0)   # TRS-3 at PRJ-78's 2-player bribe
     for players in (3, 4, 5):     # the same games as reference-6's, but for the version's name
-        a = api.Game.new(api.Config(players=players, nations=WITH_SPAIN[:players]), 7)
+        a = api.Game.new(api.Config(players=players, nations=WITH_SPAIN[:players]), 7, ruleset_version="reference-7")
         b = api.Game.new(api.Config(players=players, nations=WITH_SPAIN[:players]), 7, ruleset_version="reference-6")
         assert [{k: v for k, v in e.items() if k != "ruleset_version"} for e in a.events] == \
             [{k: v for k, v in e.items() if k != "ruleset_version"} for e in b.events]
@@ -192,5 +192,5 @@ def test_PRJ_79_a_reference_6_record_replays_unchanged():
         bribes += sum(ev["paid"] == ev["count"] for ev in loads if ev["paid"])          # $1 a Chest
         claims += sum(bool(ev.get("crown_claim")) for ev in loads)
         now = api.Game.new(record["config"], record["seed"])
-        assert now.record["ruleset_version"] == "reference-7"
+        assert now.record["ruleset_version"] == api.load_ruleset().version != "reference-6"
     assert bribes and claims

@@ -19,6 +19,10 @@ from pax_hispanica.cli import app as cli_app
 
 FIXTURE = Path(__file__).parent / "data" / "reference_2_game.json"
 SCENARIO = "battle_with_support.json"
+# reference-7's Treasure rule and numbers (PRJ-82 made reference-8 with TRS-2 as written and its own scoring)
+REF7 = {"plunder_loading": "sack_or_own", "conquistador_prestige": 1, "privateer_prestige": 1, "privateer_money": 0,
+        "smuggler_money": 3, "plunder_money": 3, "plunder_chests_per_prestige": 2}
+R7 = {k: v for k, v in REF7.items() if api.load_ruleset().params[k] != v}              # reference-7 (PRJ-82)
 R6 = {"crown_colonies.2": 6, "kings_crown_share.2": 2, "smuggler_bribe.2": 1}          # reference-6 (PRJ-79)
 R5 = {"crown_colonies.2": 8, "crown_colonies.3": 8}                                  # reference-5 (PRJ-77)
 R4 = {"card_cost.obispado": 2, "card_cost.secretario": 1, "kings_crown_share.5": 2}   # reference-4 (PRJ-69)
@@ -129,11 +133,16 @@ def test_PRJ_50_reference_2_is_reference_3_with_the_goal_of_25():
     assert five.params["by_players"] == six.params["by_players"] == {2: {"start_money": 6}}
     # reference-7 (PRJ-79): reference-6 is it with 6 Crown colonies, the King's 1 of 2 and a $1
     # bribe with 2 players
-    newest = api.load_ruleset()
-    assert (newest.version, newest.crown_kept[2:], newest.kings_share[2:], newest.smuggler_bribes[2:]) == \
+    seven = api.load_ruleset("reference-7")
+    assert (seven.version, seven.crown_kept[2:], seven.kings_share[2:], seven.smuggler_bribes[2:]) == \
         ("reference-7", (4, 6, 8, 8), (3, 2, 2, 0), (2, 1, 1, 1))
-    assert six.params == {**newest.params, **R6} and six.kings_share[2:] == (2, 2, 2, 0)
-    assert six.smuggler_bribes[2:] == (1, 1, 1, 1) and newest.params["by_players"] == six.params["by_players"]
+    assert six.params == {**seven.params, **R6} and six.kings_share[2:] == (2, 2, 2, 0)
+    assert six.smuggler_bribes[2:] == (1, 1, 1, 1) and seven.params["by_players"] == six.params["by_players"]
+    # reference-8 (PRJ-82): reference-7 is it with PLUNDER's own colonies free and its scoring numbers
+    newest = api.load_ruleset()
+    assert (newest.version, newest.plunder_loading, seven.overrides) == ("reference-8", "sack", {})
+    assert R7["plunder_loading"] == "sack_or_own" and seven.params == {**newest.params, **R7}
+    assert {k: seven.params[k] for k in REF7} == REF7 and newest.params["by_players"] == seven.params["by_players"]
     assert (old.version, old.name, old.prestige_to_win, old.overrides) == ("reference-2", "reference", 25, {})
     assert old.params == {**now.params, "prestige_to_win": 25}
     assert list(old.params) == list(now.params)               # same order: the same bytes wherever listed
@@ -143,24 +152,26 @@ def test_PRJ_50_reference_2_is_reference_3_with_the_goal_of_25():
     assert (with_params.version, with_params.prestige_to_win, with_params.cycles, with_params.overrides) == \
         ("reference-2", 25, 3, {"cycles": 3})
     table = api.ruleset_versions()
-    assert table["reference-7"]["current"] and table["reference-7"]["folder"] == "reference"
+    assert table["reference-8"]["current"] and table["reference-8"]["folder"] == "reference"
+    assert table["reference-7"] == {"folder": "reference", "current": False, "base": "reference-8",
+                                    "params": R7, "since": "PRJ-82", "refused": None}
     assert table["reference-6"] == {"folder": "reference", "current": False, "base": "reference-7",
-                                    "params": R6, "since": "PRJ-79", "refused": None}
+                                    "params": {**R7, **R6}, "since": "PRJ-79", "refused": None}
     assert table["reference-5"] == {"folder": "reference", "current": False, "base": "reference-6",
-                                    "params": {**R6, **R5}, "since": "PRJ-77", "refused": None}
+                                    "params": {**R7, **R6, **R5}, "since": "PRJ-77", "refused": None}
     assert table["reference-4"] == {"folder": "reference", "current": False, "base": "reference-5",
-                                    "params": {**R6, **R5, **R4}, "since": "PRJ-69", "refused": None}
+                                    "params": {**R7, **R6, **R5, **R4}, "since": "PRJ-69", "refused": None}
     assert table["reference-3"] == {"folder": "reference", "current": False, "base": "reference-4",
-                                    "params": {**R6, **R5, **R4, "plunder_loading": "sack"}, "since": "PRJ-58", "refused": None}
+                                    "params": {**R7, **R6, **R5, **R4, "plunder_loading": "sack"}, "since": "PRJ-58", "refused": None}
     assert table["reference-2"] == {"folder": "reference", "current": False, "base": "reference-3",
-                                    "params": {**R6, **R5, **R4, "plunder_loading": "sack", "prestige_to_win": 25},  # through all
+                                    "params": {**R7, **R6, **R5, **R4, "plunder_loading": "sack", "prestige_to_win": 25},  # through all
                                     "since": "PRJ-55", "refused": None}
     assert table["reference-1"]["refused"] and table["reference-1"]["folder"] is None
     assert set(api.OLD_RULESETS) == {"reference-1"}
 
 
 def test_PRJ_50_a_new_game_gets_the_current_version_and_a_config_may_pin_an_earlier_one():
-    assert api.Game.new(api.Config(players=3), 9).record["ruleset_version"] == "reference-7"
+    assert api.Game.new(api.Config(players=3), 9).record["ruleset_version"] == "reference-8"
     g = api.Game.new(api.Config(players=3, ruleset="reference-2"), 9)
     assert (g.state.rs.version, g.state.rs.prestige_to_win, g.record["ruleset_version"]) == ("reference-2", 25,
                                                                                             "reference-2")
@@ -184,7 +195,7 @@ def test_PRJ_50_restore_of_an_old_games_snapshot_takes_the_games_version():
     data = api.snapshot(g.state)
     st = api.restore(data, ruleset_version="reference-2")
     assert st.rs.version == "reference-2" and st.to_dict() == g.state.to_dict()
-    assert api.restore(data).rs.version == "reference-7"        # unpinned: the folder's current version
+    assert api.restore(data).rs.version == "reference-8"        # unpinned: the folder's current version
     for action in record["actions"][60:]:
         st, _ = api.apply(st, action)
     assert sha(api.snapshot(st)) == old_game()["expect"]["final_snapshot"]
@@ -217,9 +228,10 @@ def test_PRJ_37_PRJ_50_a_record_of_a_version_this_engine_does_not_play_is_refuse
     msg = str(e.value)
     assert isinstance(e.value, ValueError)
     assert version in msg and "PRJ-37" in msg and "PRJ-50" in msg, msg
-    assert "reference-7 (current" in msg and "reference-3 (reference-4 with plunder_loading=sack)" in msg and "reference-2 (reference-3 with prestige_to_win=25)" in msg, msg
+    assert "reference-8 (current" in msg and "reference-3 (reference-4 with plunder_loading=sack)" in msg and "reference-2 (reference-3 with prestige_to_win=25)" in msg, msg
     assert "reference-5 (reference-6 with crown_colonies.2=8, crown_colonies.3=8)" in msg
     assert "reference-6 (reference-7 with crown_colonies.2=6, kings_crown_share.2=2, smuggler_bribe.2=1)" in msg
+    assert "reference-7 (reference-8 with plunder_loading=sack_or_own" in msg
     assert "reference-4 (reference-5 with card_cost.obispado=2, card_cost.secretario=1, kings_crown_share.5=2)" in msg
     if version == "reference-1":
         assert "RULES.md's numbers" in msg and "refused: reference-1" in msg
@@ -291,7 +303,7 @@ def test_PRJ_50_every_version_of_the_shipped_table_builds():
 def test_PRJ_50_a_scenario_record_replays_under_the_version_it_names():
     scenario = json.loads((Path(__file__).parents[2] / "docs" / "scenarios" / SCENARIO).read_text())
     g = api.from_scenario(scenario)
-    assert g.record["ruleset_version"] == "reference-7"
+    assert g.record["ruleset_version"] == "reference-8"
     old = api.replay({**g.record, "ruleset_version": "reference-2"})
     assert (old.state.rs.version, old.state.rs.prestige_to_win) == ("reference-2", 25)
     assert old.record["ruleset_version"] == "reference-2"

@@ -60,9 +60,9 @@ def refused(st, colony, count=1, seat=0):
 
 @pytest.mark.parametrize("legality,nations,expected", [
     # TRS-2 as written: PLUNDER loads only by sacking, not even its own colony's Chests
-    # (plunder_loading = sack, a variant since PRJ-58; the reference: PRJ-38's own colonies free)
+    # (the reference again since reference-8, PRJ-82; PRJ-38's own colonies free is a house rule)
     ("PLUNDER", NO_SPAIN, {}),
-    ("PLUNDER_REFERENCE", NO_SPAIN, {OWN: 2}),
+    ("PLUNDER_SACK_OR_OWN", NO_SPAIN, {OWN: 2}),
     # TRS-3: SMUGGLER: own free, anyone else's for a bribe
     ("SMUGGLER", NO_SPAIN, {OWN: 2, OTHER: 2, CROWN_COL: 2}),
     # TRS-4: CONQUISTADOR: own and the Crown's; never another player's colony
@@ -72,10 +72,10 @@ def refused(st, colony, count=1, seat=0):
     ("PRIVATEER", NO_SPAIN, {OWN: 2}),
 ])
 def test_TRS_1_what_each_legality_may_load_before_a_battle(legality, nations, expected):
-    if legality == "PLUNDER_REFERENCE":
-        g = treasure_game("PLUNDER", nations)
+    if legality == "PLUNDER_SACK_OR_OWN":
+        g = treasure_game("PLUNDER", nations, params={"plunder_loading": "sack_or_own"})
     else:
-        g = treasure_game(legality, nations, params={"plunder_loading": "sack"} if legality == "PLUNDER" else None)
+        g = treasure_game(legality, nations)
     assert loadable(g.state) == expected
     for colony in {OWN, OTHER, CROWN_COL} - set(expected):
         err = refused(g.state, colony)
@@ -212,9 +212,10 @@ def test_PRJ_18_claimed_Chests_need_no_room_aboard():
 
 @pytest.mark.parametrize("legality", ["PLUNDER", "SMUGGLER", "CONQUISTADOR", "PRIVATEER"])
 def test_TRS_1_loading_is_bounded_by_cargo_space(legality):
-    g = treasure_game(legality, ships=1, cargo=["citizen"], chests=3)
-    if legality == "PLUNDER":      # TRS-2 as written loads nothing before a sack (PRJ-58's reference: own colonies)
-        assert loadable(treasure_game(legality, ships=1, cargo=["citizen"], chests=3, params=TRS_2).state) == {}
+    g = treasure_game(legality, ships=1, cargo=["citizen"], chests=3,
+                      params={"plunder_loading": "sack_or_own"} if legality == "PLUNDER" else None)
+    if legality == "PLUNDER":      # TRS-2 as written (the reference) loads nothing before a sack
+        assert loadable(treasure_game(legality, ships=1, cargo=["citizen"], chests=3).state) == {}
     assert loadable(g.state)[OWN] == 1
     assert refused(g.state, OWN, 2).code == "bad_count"
 
@@ -235,17 +236,20 @@ def test_TRS_5_reference_values():
 
 def test_PRJ_36_the_tuned_reference_numbers():
     rs = api.load_ruleset("reference")
-    assert (rs.money_per_prestige, rs.start_money, rs.setup_value("start_money", 2),
-            rs.plunder_money, rs.privateer_money) == (6, 6, 6, 3, 0)
-    # the other legalities keep TRS-5's numbers (CONQUISTADOR: PRJ-32)
-    assert (rs.privateer_prestige, rs.smuggler_money, rs.plunder_chests_per_prestige) == (1, 3, 2)
+    assert (rs.money_per_prestige, rs.start_money, rs.setup_value("start_money", 2)) == (6, 6, 6)
+    # PRJ-36's Treasure numbers were the reference's until reference-7; reference-8 chose its own (PRJ-82)
+    seven = api.load_ruleset("reference-7")
+    assert (seven.plunder_money, seven.privateer_money) == (3, 0)
+    assert (seven.privateer_prestige, seven.smuggler_money, seven.plunder_chests_per_prestige) == (1, 3, 2)
 
 
 @pytest.mark.parametrize("legality,chests,prestige,money", [
     ("PRIVATEER", 3, 3, 0), ("PLUNDER", 1, 0, 3), ("PLUNDER", 3, 1, 9),
 ])
-def test_PRJ_36_the_reference_privateer_and_plunder_chests(legality, chests, prestige, money):
-    g = treasure_game(legality, ships=3, cargo=["chest"] * chests + ["citizen"], zone="atlantico")
+def test_PRJ_36_the_reference_7_privateer_and_plunder_chests(legality, chests, prestige, money):
+    # reference-7's numbers, now the named set of house rules "reference-7" (PRJ-83)
+    g = treasure_game(legality, ships=3, cargo=["chest"] * chests + ["citizen"], zone="atlantico",
+                      params={"house_rules": "reference-7"})
     p0, m0 = g.state.prestige[0], g.state.money[0]
     events = g.act({"seat": 0, "type": "move", "to": "europe"})
     scored = next(e for e in events if e["type"] == "TreasureScored")
@@ -392,13 +396,13 @@ def test_PRJ_38_TRS_2_as_written_a_plunderer_may_not_load_its_own_colony():
     assert refused(g.state, OWN).code == "legality_forbids"
 
 
-def test_PRJ_58_the_reference_lets_a_plunderer_load_its_own_colony():
-    assert api.load_ruleset("reference").plunder_loading == "sack_or_own"
-    assert api.load_ruleset("reference").version == "reference-7"      # PRJ-69, PRJ-77 and PRJ-79 kept PRJ-58's loading
-    g = treasure_game("PLUNDER")
+def test_PRJ_58_reference_7_let_a_plunderer_load_its_own_colony():
+    assert api.load_ruleset("reference-7").plunder_loading == "sack_or_own"     # PRJ-69, PRJ-77, PRJ-79 kept it
+    assert api.load_ruleset("reference").plunder_loading == "sack"             # PRJ-82: TRS-2 as written again
+    g = treasure_game("PLUNDER", params={"house_rules": "reference-7"})       # PRJ-83: its named set
     assert loadable(g.state) == {OWN: 2}
     assert load(g, OWN, 2)["rule"] == "PRJ-38"
-    assert api.view(g.state, 0)["ruleset_params"] == {}          # the reference itself, not a variant
+    assert api.view(g.state, 0)["ruleset_params"]["house_rules"] == "reference-7"   # a variant now, named
 
 
 def test_PRJ_38_with_the_variant_a_plunderer_loads_its_own_colony_free_and_still_must_sack_others():

@@ -1,5 +1,5 @@
 """Issue 15, "keep players in mind": a whole 4-player game of the reference ruleset
-(reference-7: PRJ-36's numbers, PRJ-55's Prestige goal, PRJ-58's PLUNDER loading, PRJ-69's card costs; PRJ-77's and PRJ-79's numbers are 2 and 3 players') played in the browser by a person's choices against the
+(reference-8: PRJ-36's money numbers, PRJ-55's Prestige goal, PRJ-69's card costs, PRJ-82's Treasure (TRS-2 as written); PRJ-77's and PRJ-79's numbers are 2 and 3 players') played in the browser by a person's choices against the
 server's bots, to the end. Playwright drives Debian's chromium; every choice is a click on
 the page's own buttons and forms, decided from what the page shows (its options and the
 board), the way a new player would play the French:
@@ -10,7 +10,7 @@ board), the way a new player would play the French:
 * a voyage: load Chests when offered, score them at a Haven, sail home to Europe with
   Chests aboard, otherwise toward a colony of its own, else end the voyage.
 
-What it checks: the game ends with a result on the page, the record names reference-7 and
+What it checks: the game ends with a result on the page, the record names reference-8 and
 replays to the page's result, every click on a card's play button became a played card, and
 in the first cycle's Play Year either a card was offered or the page said why not for the
 cards in hand (the server's seed is secret, PRJ-1, so each run is another game: among
@@ -142,7 +142,7 @@ def test_a_person_plays_the_french_to_the_end_of_a_4_player_game_against_bots(se
             play_clicks += 1                              # a play the server took (not refused as stale)
     page.wait_for_selector("#result", timeout=30000)
     record = srv.get(f"/api/record/{token}")
-    assert record["ruleset_version"] == "reference-7"
+    assert record["ruleset_version"] == "reference-8"
     game = api.replay(record)
     assert api.is_over(game.state)
     # the person's every decision of the whole game came from a click on the page (a game that

@@ -228,7 +228,7 @@ def test_PRJ_37_a_game_of_an_earlier_reference_ruleset_is_reported_never_replaye
         r = c.get(f"/api/view/{g['spectator']}")
         assert r.status_code == 409 and r.json()["error"]["code"] == "damaged_game"
         msg = r.json()["error"]["message"]
-        assert old in msg and "reference-7" in msg and "PRJ-37" in msg, msg
+        assert old in msg and "reference-8" in msg and "PRJ-37" in msg, msg
         assert "reference-2 (reference-3 with prestige_to_win=25)" in msg, msg
     assert rows(database_url, g["game"]) == before
     out = CliRunner().invoke(cli_app, ["db", "check", "--database-url", database_url, "-q"])

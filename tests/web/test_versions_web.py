@@ -109,21 +109,21 @@ def test_PRJ_50_db_check_reports_games_by_version(database_url):
         c.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
     eng = sa.create_engine(db.sync_url(database_url))
     with eng.begin() as conn:       # a third game, of a version this engine does not play
-        g = conn.execute(sa.select(db.games).where(db.games.c.ruleset_version == "reference-7")).mappings().one()
+        g = conn.execute(sa.select(db.games).where(db.games.c.ruleset_version == "reference-8")).mappings().one()
         conn.execute(db.games.insert(), [{**g, "id": "f" * 16, "ruleset_version": "reference-1",
                                           "host_token": "h" * 20, "spectator_token": "s" * 20}])
     eng.dispose()
     out = CliRunner().invoke(cli_app, ["db", "check", "--database-url", database_url, "-q"])
     assert out.exit_code == 1, out.output
     assert "ruleset reference-2: 1 games, 0 damaged (earlier, replayed under its own numbers)" in out.output
-    assert "ruleset reference-7: 1 games, 0 damaged (current)" in out.output
+    assert "ruleset reference-8: 1 games, 0 damaged (current)" in out.output
     assert "ruleset reference-1: 1 games, 1 damaged (not replayed)" in out.output
     assert f"damaged game {'f' * 16}: record made with ruleset reference-1" in out.output
 
 
 def test_PRJ_50_the_rules_page_shows_the_numbers_of_the_version_asked(client):
     now = client.get("/rules").text
-    assert "someone has 5 Prestige" in now and 'data-version="reference-7"' in now and "(the current one)" in now
+    assert "someone has 5 Prestige" in now and 'data-version="reference-8"' in now and "(the current one)" in now
     old = client.get("/rules?version=reference-2").text
     assert "someone has 25 Prestige" in old and 'data-version="reference-2"' in old and "(the current one)" not in old
     ca = client.get("/rules?version=reference-2&lang=ca").text
@@ -138,4 +138,4 @@ def test_PRJ_50_a_current_games_page_shows_its_goal_and_variant_goal(client):
                                         "params": {"prestige_to_win": 7}})
     assert g.status_code == 200, g.text
     page = client.get(f"/watch/{g.json()['spectator']}").text
-    assert 'data-goal="7"' in page and 'href="/rules?version=reference-7#win-condition"' in page
+    assert 'data-goal="7"' in page and 'href="/rules?version=reference-8#win-condition"' in page

@@ -239,14 +239,17 @@ def test_CYC_2_CYC_3_the_rules_page_explains_the_sources_and_the_win_condition_f
     assert "How to read" not in ca and "Com llegir les regles" in ca
 
 
-def test_TRS_2_PRJ_58_the_rules_page_says_a_plunderer_loads_its_own_colonies_in_the_reference(client):
-    """TRS-2's title says PLUNDER must sack; the reference ruleset (PRJ-58) uses PRJ-38's
-    sack_or_own, and the rules page says so in both languages, from the ruleset's value."""
-    assert api.parameters("reference")["plunder_loading"]["value"] == "sack_or_own"
-    en = client.get("/rules?lang=en").text
+def test_TRS_2_PRJ_58_the_rules_page_says_a_plunderer_loads_its_own_colonies_in_reference_7(client):
+    """TRS-2's title says PLUNDER must sack; reference-4 to reference-7 (PRJ-58) used PRJ-38's
+    sack_or_own, and the rules page of such a version says so in both languages, from the
+    ruleset's value; reference-8 (PRJ-82) is TRS-2 as written, and its page says nothing more."""
+    assert api.parameters("reference")["plunder_loading"]["value"] == "sack"
+    assert 'id="plunder-loading"' not in client.get("/rules?lang=en").text
+    assert api.parameters("reference", version="reference-7")["plunder_loading"]["value"] == "sack_or_own"
+    en = client.get("/rules?lang=en&version=reference-7").text
     para = en[en.index('id="plunder-loading"'):].split("</p>", 1)[0]
     assert "its own colonies" in para and "PRJ-58" in para and "TRS-2" in para and "plunder_loading = sack" in para
-    ca = client.get("/rules?lang=ca").text
+    ca = client.get("/rules?lang=ca&version=reference-7").text
     para_ca = ca[ca.index('id="plunder-loading"'):].split("</p>", 1)[0]
     assert "les seves colònies" in para_ca and "PRJ-58" in para_ca
 

@@ -39,7 +39,8 @@ from .ruleset_schema import (
 from .schema import first_problem
 from .vocab import Deck
 
-__all__ = ["BESPOKE", "CARD_COST", "CARD_COST_RANGE", "CROWN_COLONIES", "EFFECTS", "FILE_NAMES", "KINGS_SHARE",
+__all__ = ["BESPOKE", "CARD_COST", "CARD_COST_RANGE", "CROWN_COLONIES", "EFFECTS", "FILE_NAMES", "HOUSE_RULES",
+           "HouseRulesError", "KINGS_SHARE",
            "LEGALITIES", "PARAMS", "PLAYER_COUNTS", "SITE_KINDS", "SMUGGLER_BRIBE", "STR_CHOICES", "TREASURE_BY_COUNT", "Card", "Ruleset", "RulesetError",
            "Rulesets", "build_ruleset", "card_cost_params", "check_params", "crown_colony_params",
            "parameter_names", "parameter_types", "treasure_by_count_params", "variant"]
@@ -72,8 +73,19 @@ PER_COUNT = {KINGS_SHARE: "PRJ-68", CROWN_COLONIES: "PRJ-75", SMUGGLER_BRIBE: "P
 TREASURE_BY_COUNT = {"kings_crown_share": ("kings_share", "PRJ-68"), "smuggler_bribe": ("smuggler_bribes", "PRJ-78")}
 
 
+# PRJ-83: a variant may name a set of house rules of its ruleset folder (house_rules.toml, read
+# by pax_hispanica/rulesets.py): `house_rules = "<set>"`, expanded by the loader into the set's
+# parameters, the variant's own parameters on top. Kept in the variant, so views and records name it.
+HOUSE_RULES = "house_rules"
+
+
 class RulesetError(ValueError):
     """Bad ruleset data: the message names the file and the entry."""
+
+
+class HouseRulesError(RulesetError):
+    """PRJ-83: a variant names no set of house rules of its ruleset (the message lists them)."""
+    rule = "PRJ-83"
 
 
 @dataclass(frozen=True)
@@ -354,6 +366,10 @@ def check_params(params: Raw) -> Raw:
             continue
         if isinstance(key, str) and key.startswith(tuple(PER_COUNT)):
             _check_per_count(key, value)
+            continue
+        if key == HOUSE_RULES:         # PRJ-83: the set's name, looked up by the loader
+            if not isinstance(value, str) or not 0 < len(value) <= 100:
+                raise HouseRulesError(f"parameter {HOUSE_RULES} names a set of house rules, not {short(value)} (PRJ-83)")
             continue
         if key not in known:
             raise RulesetError(f"unknown parameter {short(key)}; `paxh rules --params` lists them")

@@ -56,8 +56,8 @@ def ruleset_of(config: JsonDict, rulesets: Rulesets) -> Ruleset:
     try:
         return rulesets(config.get("ruleset", "reference"), config.get("params") or None)
     except RulesetError as e:
-        if config.get("params"):
-            raise IllegalAction("bad_config", "PRJ-31", f"Variant parameters: {e}") from None
+        if config.get("params"):     # PRJ-83's refusal of a set of house rules cites it
+            raise IllegalAction("bad_config", getattr(e, "rule", "PRJ-31"), f"Variant parameters: {e}") from None
         raise
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .decisions import VoyageProgress
 from .flow import Out
+from .ruleset import Ruleset
 from .state import CROWN, State, bumped, counted, replaced
 from .vocab import CHEST, CONQUISTADOR, PLUNDER, PRIVATEER, SMUGGLER, Legality
 
@@ -103,6 +104,18 @@ def load(st: State, seat: int, col: int, count: int, voyage: VoyageProgress, out
              crown_claim=claimed, paid=cost, paid_to=payee, legality=st.legality[seat])
 
 
+def treasure_value(rs: Ruleset, legality: str, k: int) -> tuple[int, int]:
+    """TRS-5: the (Prestige, money) that `k` Chests unloaded at once score under `legality`
+    (TRS-1: each legality its own way; PRJ-81 checks that no two score alike)."""
+    if legality == CONQUISTADOR:
+        return rs.conquistador_prestige * k, 0
+    if legality == PRIVATEER:
+        return rs.privateer_prestige * k, rs.privateer_money * k
+    if legality == SMUGGLER:
+        return 0, rs.smuggler_money * k
+    return k // rs.plunder_chests_per_prestige, rs.plunder_money * k
+
+
 def score(st: State, seat: int, legality: Legality, out: Out, rule: str = "TRS-5", where: str = "europe") -> None:
     """TRS-5: each Chest unloaded scores by legality, then leaves play."""
     rs = st.rs
@@ -110,16 +123,7 @@ def score(st: State, seat: int, legality: Legality, out: Out, rule: str = "TRS-5
     if k == 0:
         return
     st.cargo = replaced(st.cargo, seat, [x for x in st.cargo[seat] if x != CHEST])   # shared: replaced
-    prestige = money = 0
-    if legality == CONQUISTADOR:
-        prestige = rs.conquistador_prestige * k
-    elif legality == PRIVATEER:
-        prestige, money = rs.privateer_prestige * k, rs.privateer_money * k
-    elif legality == SMUGGLER:
-        money = rs.smuggler_money * k
-    else:
-        money = rs.plunder_money * k
-        prestige = k // rs.plunder_chests_per_prestige
+    prestige, money = treasure_value(rs, legality, k)
     st.prestige = replaced(st.prestige, seat, st.prestige[seat] + prestige)      # shared: replaced
     st.money[seat] += money
     st.minted += money

@@ -29,7 +29,7 @@ def simulate_command(
     log_explanations: Annotated[bool, typer.Option("--log-explanations", help="Record every bot decision's explanation (written to OUT/explanations.jsonl).")] = False,
     nations: Annotated[str, typer.Option("--nations", help="Nations by seat: 'default' (the ruleset's order), 'shuffle' (a random set per game, from its seed), or a comma list.")] = "default",
     ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset name or folder (a copy of src/pax_hispanica/data/reference with its numbers or cards changed).")] = "reference",
-    set_params: Annotated[list[str] | None, typer.Option("--set", help="Override one ruleset number by name for every game, NAME=VALUE (repeatable): --set crown_colony_prestige=1 --set conquistador_prestige=1. `paxh rules --params` lists them.")] = None,
+    set_params: Annotated[list[str] | None, typer.Option("--set", metavar="NAME=VALUE", help="Override one ruleset number by name for every game, NAME=VALUE (repeatable): --set crown_colony_prestige=1 --set conquistador_prestige=1. `paxh rules --params` lists them.")] = None,
     sweep: Annotated[str | None, typer.Option("--sweep", help="Compare values of one ruleset number on the same games, NAME=V1,V2,...: --sweep conquistador_prestige=1,2 prints win rates side by side (with --out: one folder per value, sweep.json and sweep_nation.png).")] = None,
     fixed_seats: Annotated[bool, typer.Option("--fixed-seats", help="Keep the --bots order in every game (default: rotate the bots one seat per game).")] = False,
     api_module: Annotated[str, typer.Option("--api", hidden=True, help="Engine API module (testing).")] = DEFAULT_API,
@@ -84,6 +84,7 @@ def simulate_command(
     from ..bots.base import load_api
     from .engagement import card_names
     summary = report(results, card_names(load_api(api_module), ruleset, params))
+    summary["house_rules"] = house_rules_of(api_module, ruleset, params)     # PRJ-81
     summary["wall_seconds"] = round(wall, 6)
     summary["games_per_second"] = round(games / wall, 6) if wall > 0 else None
     meta = {"players": players, "games": games, "seed": seed, "bots": bots or "random",
@@ -92,6 +93,8 @@ def simulate_command(
         meta["ruleset"] = ruleset
     if params:
         meta["params"] = params
+    if summary["house_rules"]:
+        meta["house_rules"] = [f"{h['rule']} ({h['param']}): {h['change']}" for h in summary["house_rules"]]
     if out is not None:
         output.write_all(results, summary, out, meta)
     if json_mode:
@@ -124,7 +127,7 @@ def _sweep(err, name, values, players, games, bots, seed, workers, dask, json_mo
                           params=variant)
             summary = report(results)
             errors += summary["errors"]
-            rows.append(sw.row(value, summary))
+            rows.append({**sw.row(value, summary), "house_rules": house_rules_of(api_module, ruleset, variant)})
             if out is not None:
                 meta = {"players": players, "games": games, "seed": seed, "bots": bots or "random",
                         "nations": nations, "params": variant}
@@ -152,6 +155,16 @@ def _sweep(err, name, values, players, games, bots, seed, workers, dask, json_mo
             con.print(f"sweep: {Path(out) / 'sweep.json'}, {Path(out) / 'sweep_nation.png'}")
     if errors:
         raise typer.Exit(1)
+
+
+def house_rules_of(api_module: str, ruleset: str, params: dict | None) -> list[dict]:
+    """PRJ-81: the seed sentences a run's ruleset and variant change (house rules), as dicts
+    (param, rule, sentence, change); [] for an API without rulesets."""
+    from ..bots.base import load_api
+    api = load_api(api_module)
+    if not hasattr(api, "house_rules"):
+        return []
+    return [h._asdict() for h in api.house_rules(ruleset, params or None)]
 
 
 def _check_ruleset(ruleset: str, params: dict, api_module: str) -> None:
@@ -205,6 +218,8 @@ def _print_summary(summary: dict, out: Path | None, params: dict | None = None) 
     from .output import variant_rules
     for rule in variant_rules(params or {}):
         con.print(f"variant rule: {rule}")
+    for h in summary.get("house_rules") or []:       # PRJ-81: a seed sentence this variant changes
+        con.print(f"HOUSE RULE {h['rule']} ({h['param']}): {h['change']} (the seed: {h['sentence']})", markup=False)
     eng = summary.get("engagement")
     if eng:
         lc, fd, ep = eng["lead_changes"], eng["forced"], eng["ended_by_prestige"]

@@ -84,7 +84,8 @@ MIXES: dict[int, list[tuple[list[str], int, dict]]] = {
         (["random", "heuristic", "random"], 3, {}), (["ismcts", "heuristic", "random"], 3, {}),
         (["random", "random", "random"], 2, {P: {"cycles": 2, "auctions_per_player": 3}}),
         (["heuristic", "heuristic", "random"], 2, {"nations": NO_SPAIN[3]}),
-        (["random", "random", "random"], 2, {P: {"employ_range": "anywhere"}})],
+        (["random", "random", "random"], 2, {P: {"employ_range": "anywhere"}}),
+        (["heuristic", "heuristic", "random"], 2, {P: {"house_rules": "reference-7"}})],      # PRJ-83
     4: [(["random"] * 4, 7, {}), (["heuristic"] * 4, 5, {}), (["heuristic", "random", "heuristic", "random"], 3, {}),
         (["ismcts", "heuristic", "heuristic", "random"], 3, {}),
         (["heuristic"] * 4, 2, {P: {"prestige_to_win": 8}}), (["random"] * 4, 1, {P: {"supply_chests": 8}}),

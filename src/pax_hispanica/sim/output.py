@@ -253,6 +253,11 @@ def render_html(summary: dict, plots: dict[str, Path], meta: dict) -> str:
     rules = variant_rules((meta or {}).get("params") or {})
     if rules:
         parts.append("<p><b>Variant rules</b> (not the reference's): " + "; ".join(html.escape(r) for r in rules) + ".</p>")
+    house = summary.get("house_rules") or []
+    if house:        # PRJ-81: the seed sentences this run's variant changes
+        parts.append("<p id='house-rules'><b>House rules</b> (a seed sentence changed, PRJ-81; never the default): "
+                     + "; ".join(html.escape(f"{h['rule']} ({h['param']}): {h['change']}; the seed: {h['sentence']}")
+                                 for h in house) + ".</p>")
     parts.append(
         f"<p>{summary['games']} games ({summary['completed']} completed, {summary['errors']} with errors); "
         f"players: {summary['players']}; mean decisions per game: {summary['decisions_per_game']:.1f}; "

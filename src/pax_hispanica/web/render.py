@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -282,8 +283,35 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "details": Markup(details({k: view.get(k) for k in ("supply", "gone", "seed_hash") if k in view}, tr)),
         "version": live.version,
         "variant": ", ".join(f"{k} = {v}" for k, v in (view.get("ruleset_params") or {}).items()),
+        "house_rules": house_rules_line(view, tr),
         **game_numbers(view),
     }
+
+
+@lru_cache(maxsize=256)
+def _house_rule_ids(ruleset: str, version: str, params: tuple) -> tuple[str, ...]:
+    rs = api.load_ruleset(ruleset, dict(params) or None, version=version)
+    return tuple(dict.fromkeys(h.rule for h in api.house_rules(rs)))
+
+
+def house_rules_line(view: Any, tr: Tr) -> str:
+    """PRJ-81: the seed rules the game's ruleset changes (its house rules), for the status line:
+    the named set (PRJ-83) if the game chose one, then each rule's ID and title in the page's
+    language ("reference-7: TRS-2 PLUNDER must sack; TRS-1 ..."); "" for a game of the rules as
+    printed, or a view the page cannot read (an odd ruleset: the page works without)."""
+    if not isinstance(view, dict) or not view.get("ruleset_version"):
+        return ""
+    params = view.get("ruleset_params") or {}
+    try:
+        ids = _house_rule_ids(str(view.get("ruleset") or "reference"), str(view["ruleset_version"]),
+                              tuple(sorted(params.items())))
+    except Exception:  # noqa: BLE001 -- whatever the ruleset's data, the page still renders
+        return ""
+    if not ids:
+        return ""
+    rules = "; ".join(f"{rid} {tr.text('rule_titles', rid) or ''}".strip() for rid in ids)
+    named = params.get("house_rules")
+    return f"{named}: {rules}" if isinstance(named, str) else rules
 
 
 def game_win_condition(view: Any) -> dict[str, Any] | None:
@@ -638,4 +666,5 @@ def replay_context(live: LiveGame, step: int, lang: str) -> dict:
             "players": players_table(public, tr, live),
             "log": log_entries(events, tr, tail=None),
             "action": tr.action(live.record["actions"][step - 1]) if step > 0 else "",
-            "seed": live.seed, "details": Markup(details({k: public.get(k) for k in ("supply", "gone")}, tr))}
+            "seed": live.seed, "details": Markup(details({k: public.get(k) for k in ("supply", "gone")}, tr)),
+            "house_rules": house_rules_line(public, tr)}

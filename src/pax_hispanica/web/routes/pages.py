@@ -13,7 +13,7 @@ from ..info import playable_version, rule_titles, win_condition
 from ..model import ServerError
 from ..play import form_table
 from ..ratelimit import RateLimited
-from ..seam import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS, ladder_names
+from ..seam import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS, api, ladder_names
 from .accounts import lobby_tables
 from .common import FormVisit, PageVisit, Site, Visit, client_address
 
@@ -23,6 +23,7 @@ router = APIRouter()
 render.env.globals["BOT_KINDS"] = (DEFAULT_BOT, *(k for k in BOT_KINDS if k != DEFAULT_BOT))
 render.env.globals["SEARCH_BOTS"] = SEARCH_BOTS
 render.env.globals["LADDER"] = ladder_names()      # the bots' ladder ratings, shown beside their names
+render.env.globals["HOUSE_RULE_SETS"] = tuple(getattr(api, "house_rule_sets", dict)())   # PRJ-83: the lobby's named sets
 
 
 def parse_variant(text: str) -> dict:
@@ -37,6 +38,14 @@ def parse_variant(text: str) -> dict:
         k, v = (x.strip() for x in item.split("=", 1))
         out[k] = int(v) if v.lstrip("-").isdigit() else v
     return out
+
+
+def with_house_rules(params: dict, chosen: object) -> dict:
+    """PRJ-83: the lobby's "House rules" choice (a named set's name, "" for none) added to the
+    variant as `house_rules`; a `house_rules` typed in the variant field wins. The engine refuses
+    a name that is no set when the game is set up (bad_config, PRJ-83)."""
+    name = str(chosen or "").strip()[:100]
+    return {"house_rules": name, **params} if name else params
 
 
 def form_seats(form: dict, players: int) -> tuple[list[dict], list[str | None] | None]:
@@ -66,7 +75,7 @@ async def lobby(request: Request, v: PageVisit) -> Response:
 
 # the lobby form's fields a refused form is shown again with (anything else is dropped)
 FORM_FIELDS = frozenset({"players", "mode", "pace", "clock_minutes", "clock_increment", "turn_hours", "year_days",
-                         "chat", "variant"} | {f"{k}{i}" for k in ("name", "nation", "kind", "bot", "strength")
+                         "chat", "variant", "house_rules"} | {f"{k}{i}" for k in ("name", "nation", "kind", "bot", "strength")
                                                for i in range(5)})
 
 
@@ -123,7 +132,7 @@ async def create_from_form(request: Request, v: FormVisit) -> Response:
             raise ServerError("malformed", "a game has 2 to 5 players")
         seats, chosen = form_seats(form, players)  # type: ignore[arg-type]
         mode = str(form.get("mode", "online"))
-        params = parse_variant(str(form.get("variant", ""))[:500])
+        params = with_house_rules(parse_variant(str(form.get("variant", ""))[:500]), form.get("house_rules"))
         live = await s.svc.create_game(players, seats, chosen, mode=mode, host_user=user["id"], params=params,
                                        table=form_table(form))
     except (ValueError, ServerError) as e:
