@@ -124,3 +124,28 @@ def test_forgot_does_the_same_work_and_takes_the_same_time_for_any_name(url, mon
                 break
         else:
             raise AssertionError(f"/forgot's median gap (with an address - unknown), ms: {gaps}")
+
+
+# ---------------------------------------------------------------- N5: PAXH_ADMINS names no stranger
+def test_an_admin_name_nobody_has_cannot_be_registered_in_any_case(url, monkeypatch, caplog):
+    with client(url) as c:
+        assert register(c, "Dan").status_code == 303          # an account that exists before
+    monkeypatch.setenv("PAXH_ADMINS", "Boss, dan")
+    with client(url) as c:   # the server's start: the existing account gets the flag, "Boss" nothing
+        assert "'Boss', which no account has" in caplog.text
+        for name in ("Boss", "boss", "BOSS", "bOsS"):
+            r = register(c, name)
+            assert r.status_code == 409 and "That user name is reserved on this server" in r.text, name
+        assert register(c, "bossy").status_code == 303          # a name merely like it is fine
+    accts = {a["user_name"]: a["is_admin"] for a in rows(url, adb.accounts)}
+    assert accts == {"Dan": True, "bossy": False}
+
+
+def test_registering_never_gives_the_admin_flag(url, monkeypatch):
+    with client(url) as c:
+        monkeypatch.setenv("PAXH_ADMINS", "carla")    # set after the server's start: read at registration today
+        r = register(c, "CARLA")
+        assert r.status_code == 409
+        monkeypatch.delenv("PAXH_ADMINS")
+        assert register(c, "carla").status_code == 303
+    assert [a["is_admin"] for a in rows(url, adb.accounts)] == [False]

@@ -48,9 +48,11 @@ WEBHOOK = re.compile(r"https?://[^\s\x00-\x1f\x7f]{1,490}")   # the account's we
 
 
 def admins() -> set[str]:
-    """PAXH_ADMINS: the user names whose accounts get the admin flag when a server starts or
-    when they register (the bootstrap of the first moderator; `paxh admin grant NAME` is the
-    other way)."""
+    """PAXH_ADMINS: the user names whose existing accounts get the admin flag when a server
+    starts (the bootstrap of the first moderator; `paxh admin grant NAME` is the other way).
+    Registering never gives the flag, and a name in PAXH_ADMINS that has no account is reserved:
+    nobody registers it, in any letter case (issue 37, N5: whoever registered such a name
+    first became a moderator)."""
     return {x.strip() for x in os.environ.get("PAXH_ADMINS", "").split(",") if x.strip()}
 
 
@@ -105,9 +107,11 @@ class Accounts:
             raise ServerError("bad_email", "that is not an email address")
         if await self.by_name(name) is not None:
             raise ServerError("name_taken", "that user name is taken", status=409)
+        if name.lower() in {n.lower() for n in admins()}:   # an admin name nobody has yet (N5)
+            raise ServerError("name_reserved", "that user name is reserved on this server", status=409)
         hashed = await self._hash(password)
         uid = secrets.token_urlsafe(18)
-        is_admin = name.lower() in {n.lower() for n in admins()}   # PAXH_ADMINS: the first moderators
+        is_admin = False   # only `paxh admin grant` and PAXH_ADMINS at start, for an existing account
         try:
             async with self.storage.write() as conn:
                 await conn.execute(db.users.insert().values(id=uid, name=name, lang=lang))
@@ -374,9 +378,16 @@ def admin_names_sync(url: str) -> list[str]:
 
 
 def grant_bootstrap_admins(url: str) -> list[str]:
-    """PAXH_ADMINS at a server's start: the accounts so named get the admin flag (names without
-    an account yet get it when they register). Nothing is ever taken away here: a name removed
-    from PAXH_ADMINS keeps its flag until `paxh admin revoke`."""
+    """PAXH_ADMINS at a server's start: the existing accounts so named get the admin flag. A name
+    without an account gets nothing (a warning is logged) and is reserved: registering it, in any
+    letter case, is refused, so nobody can take a moderator's name before its owner does. Nothing
+    is ever taken away here: a name removed from PAXH_ADMINS keeps its flag until `paxh admin revoke`."""
     names = sorted(admins())
-    return [n for n in names if set_admin_sync(url, n, True)] if names else []
+    granted = [n for n in names if set_admin_sync(url, n, True)] if names else []
+    for n in names:
+        if n not in granted:
+            log.warning("PAXH_ADMINS names %r, which no account has: nothing granted, and the name is "
+                        "reserved (register the account with another name and run `paxh admin grant`, or "
+                        "take the name out of PAXH_ADMINS, register it, then put it back)", n)
+    return granted
 

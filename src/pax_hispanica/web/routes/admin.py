@@ -2,8 +2,9 @@
 
 A moderator is an account with the admin flag (`accounts.is_admin`), given with
 `paxh admin grant NAME` (and taken with `paxh admin revoke NAME`), or at a server's start to
-the accounts named in PAXH_ADMINS (the first moderator's bootstrap: accounts.grant_bootstrap_admins;
-a name registered later gets it when it registers). Anyone else, logged in or not, gets 404
+the existing accounts named in PAXH_ADMINS (the first moderator's bootstrap:
+accounts.grant_bootstrap_admins; registering never gives it, and such a name without an account is
+reserved, issue 37 N5). Anyone else, logged in or not, gets 404
 (the page does not say that it exists). The JSON form is GET /api/admin/chat-reports
 (routes/chat.py).
 """
