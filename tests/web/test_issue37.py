@@ -149,3 +149,46 @@ def test_registering_never_gives_the_admin_flag(url, monkeypatch):
         monkeypatch.delenv("PAXH_ADMINS")
         assert register(c, "carla").status_code == 303
     assert [a["is_admin"] for a in rows(url, adb.accounts)] == [False]
+
+
+# ---------------------------------------------------------------- N4: X-Forwarded-For is trusted from nobody by default
+def _creates(srv, forwarded: list[str]) -> list[int]:
+    import urllib.error
+    import urllib.request
+    codes = []
+    for ip in forwarded:
+        req = urllib.request.Request(srv.url + "/api/games", method="POST", data=json.dumps(
+            {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).encode(),
+            headers={"Content-Type": "application/json", "X-Forwarded-For": ip, "X-Real-IP": ip,
+                     "Forwarded": f"for={ip}"})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                codes.append(r.status)
+        except urllib.error.HTTPError as e:
+            codes.append(e.code)
+    return codes
+
+
+@pytest.mark.timeout(240)   # two server processes' cold starts on a loaded machine
+def test_a_spoofed_x_forwarded_for_does_not_change_the_address_the_limiter_sees(server_factory, url, tmp_path):
+    """A real `paxh serve` (uvicorn trusted X-Forwarded-For from 127.0.0.1 by default, so a client
+    on the same host, or behind a proxy that passes the header on, had a fresh address per
+    request: 45 login guesses in 27 s went through). The default now trusts nobody; naming the
+    proxy (PAXH_FORWARDED_ALLOW_IPS) makes its header count."""
+    spoofed = ["203.0.113.1", "203.0.113.2", "203.0.113.3"]
+    srv = server_factory(url, env={"PAXH_RATE_CREATE": "2/minute", "PAXH_FORWARDED_ALLOW_IPS": ""})
+    assert _creates(srv, spoofed) == [200, 200, 429]
+    srv.stop()
+    proxied = server_factory(f"sqlite:///{tmp_path / 'proxied.sqlite3'}",
+                             env={"PAXH_RATE_CREATE": "2/minute", "PAXH_FORWARDED_ALLOW_IPS": "127.0.0.1"})
+    assert _creates(proxied, spoofed) == [200, 200, 200]   # behind a named proxy: one address each
+    assert _creates(proxied, ["203.0.113.1", "203.0.113.1"]) == [200, 429]
+
+
+def test_a_bad_forwarded_allow_ips_stops_the_start_with_a_sentence():
+    from pax_hispanica.web.security import trusted_proxies
+    assert trusted_proxies("") == "" and trusted_proxies(" 10.0.0.1 , 192.168.0.0/16,::1") == \
+        "10.0.0.1,192.168.0.0/16,::1"
+    for bad in ("10.0.0.300", "proxy.example", "10.0.0.1;rm"):
+        with pytest.raises(ValueError, match="PAXH_FORWARDED_ALLOW_IPS"):
+            trusted_proxies(bad)

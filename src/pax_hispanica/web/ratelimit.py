@@ -32,8 +32,8 @@ Where they are counted:
   servers each one counts its own (fine for stopping a runaway client).
 
 The address is the connection's peer. Behind a reverse proxy every client has
-the proxy's address: run uvicorn with --proxy-headers (or give each server its
-own limits) there.
+the proxy's address unless the proxy is named in PAXH_FORWARDED_ALLOW_IPS (default: nobody is
+believed; security.trusted_proxies, passed to uvicorn by server.run).
 """
 from __future__ import annotations
 

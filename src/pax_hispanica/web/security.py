@@ -308,3 +308,27 @@ class SecurityHeaders:
             await send(msg)
 
         await self.app(scope, receive, with_headers)
+
+
+# ---------------------------------------------------------------------- proxies (issue 37, N4)
+def trusted_proxies(value: str | None) -> str:
+    """PAXH_FORWARDED_ALLOW_IPS: the addresses (or networks) whose X-Forwarded-For and
+    X-Forwarded-Proto are believed, comma-separated, as uvicorn's `forwarded_allow_ips` takes
+    them; "" (the default) believes nobody, so a client's own header never changes the address
+    the rate limits count. "*" believes everyone (only behind a proxy that is the sole way in).
+    Raises ValueError with a sentence naming the variable for anything else."""
+    import ipaddress
+
+    out = []
+    for part in (value or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if part != "*":
+            try:
+                ipaddress.ip_network(part, strict=False)
+            except ValueError:
+                raise ValueError(f"PAXH_FORWARDED_ALLOW_IPS: {part!r} is not an IP address or network "
+                                 "(give the reverse proxy's addresses, comma-separated, or leave it empty)") from None
+        out.append(part)
+    return ",".join(out)

@@ -94,11 +94,19 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None, data_dir: str = "data",
-        fd: int | None = None) -> None:
+        fd: int | None = None, forwarded_allow_ips: str | None = None) -> None:
     """Serve the web game (blocking). fd: a listening socket's file descriptor to serve on
     instead of binding host:port (the tests bind it first, so no other process can take the
-    port between its choice and the server's start)."""
+    port between its choice and the server's start). forwarded_allow_ips: the reverse proxies
+    whose X-Forwarded-For/-Proto are believed (PAXH_FORWARDED_ALLOW_IPS; default nobody:
+    security.trusted_proxies)."""
     import uvicorn
+
+    try:
+        trusted = security.trusted_proxies(forwarded_allow_ips if forwarded_allow_ips is not None
+                                           else os.environ.get("PAXH_FORWARDED_ALLOW_IPS", ""))
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -117,7 +125,13 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
-    uvicorn.run(app, host=host, port=port, fd=fd, log_level="warning", ws_max_size=64 * 1024)
+    # uvicorn believes X-Forwarded-For from 127.0.0.1 unless told otherwise: a client on this host
+    # (or behind a proxy that passes the header on) could then be any address it likes and pass
+    # every per-address limit (issue 37, N4). Only the proxies the operator names are believed.
+    if trusted:
+        log.info("X-Forwarded-For and X-Forwarded-Proto are believed from %s", trusted)
+    uvicorn.run(app, host=host, port=port, fd=fd, log_level="warning", ws_max_size=64 * 1024,
+                proxy_headers=bool(trusted), forwarded_allow_ips=trusted or "")
 
 
 if __name__ == "__main__":  # python -m pax_hispanica.web.server [port]
