@@ -265,24 +265,24 @@ def _fleets(view: dict, tr: Tr, x: float, y: float, kind: str, players: list) ->
 # and sites pointing at its coast, each sea zone is written over its sea, Europe is a box off the
 # east edge. map.toml's `pos` stays the abstract layout of any other map (or a moved reference).
 COAST_FILE = Path(__file__).parent / "static" / "coast.json"
-TYPE = 14          # the board's type in board units (style.css svg.map.geo): ≥ 11 px with the map ≥ 785 px wide
-ROW = 20           # a colony's row
+TYPE = 15          # the board's type in board units (style.css svg.map[data-board=geo]): ≥ 11 px with the map ≥ 734 px wide
+HEAD, ROW, SITE_ROW, SHIP_ROW = 26, 21, 19, 35     # a plaque's name, a colony's row, a row of sites, of fleets
 
 # land zone -> ((lon, lat) its plaque points at, (x, y) the plaque's top left on the board, or its
 # bottom left when y is negative: a plaque on the south edge grows upwards, with its fleets)
 GEO_LAND: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
     "florida": ((-81.6, 28.6), (445, 14)),
-    "nueva_espana": ((-96.6, 19.4), (4, 236)),
-    "yucatan": ((-89.4, 20.4), (128, 318)),
-    "honduras": ((-86.4, 15.2), (214, 420)),
+    "nueva_espana": ((-96.6, 19.4), (4, 204)),
+    "yucatan": ((-89.4, 20.4), (142, 320)),
+    "honduras": ((-86.4, 15.2), (206, 432)),
     "cuba": ((-79.6, 22.0), (432, 140)),
     "jamaica": ((-77.3, 18.1), (335, 300)),
-    "espanola": ((-70.6, 18.6), (585, 372)),
-    "puerto_rico": ((-66.4, 18.2), (700, 232)),
-    "barlovento": ((-61.5, 16.2), (836, 250)),
+    "espanola": ((-70.6, 18.6), (585, 364)),
+    "puerto_rico": ((-66.4, 18.2), (690, 168)),
+    "barlovento": ((-61.5, 16.2), (826, 268)),
     "trinidad": ((-61.2, 10.4), (826, -659)),
-    "venezuela": ((-66.8, 10.3), (650, -659)),
-    "tierra_firme": ((-75.0, 10.4), (480, -659)),
+    "venezuela": ((-66.8, 10.3), (634, -659)),
+    "tierra_firme": ((-75.0, 10.4), (474, -659)),
     "panama": ((-79.8, 9.1), (300, -659)),
 }
 # sea zone -> (lon, lat) of its name
@@ -292,10 +292,11 @@ GEO_SEA: dict[str, tuple[float, float]] = {
     "canal_yucatan": (-86.3, 22.3),
     "atlantico": (-70.0, 26.3),
     "paso_barlovento": (-73.6, 21.4),
-    "caribe_occidental": (-81.4, 13.6),
-    "caribe_central": (-71.3, 12.8),
+    "caribe_occidental": (-80.6, 12.3),
+    "caribe_central": (-71.3, 12.65),
     "antillas_menores": (-64.4, 13.6),
 }
+GEO_SEA_UP = {"caribe_central", "caribe_occidental"}     # seas above the south coast's plaques: ships above the name
 GEO_EUROPE = (872.0, 10.0)          # the box's top left, off the east edge
 LEGALITY_MARK = {"PLUNDER": "☠", "PRIVATEER": "⚔", "SMUGGLER": "◆", "CONQUISTADOR": "✠"}
 
@@ -393,6 +394,23 @@ def _render_geo(view: dict, tr: Tr, info: Info, places: Places | None) -> tuple[
                 continue
             (x1, y1), (x2, y2) = centre[z.id], centre[a]
             out.append(f'<line class="edge" x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}"/>')
+    # the sea zones' ovals (a row of ships per three fleets) and the plaques where they fit
+    seas: dict[str, tuple[float, float, float, float]] = {}
+    boxes: dict[str, tuple[float, float, float, float]] = {}
+    for z in info.zones:
+        name, n = tr.place(z.id, z.name), len(by_zone[z.id]["fleets"])
+        if z.kind == "sea":
+            x, y = centre[z.id]
+            rows = -(-n // 3)
+            up = -1 if z.id in GEO_SEA_UP else 1
+            seas[z.id] = (x, y + up * rows * 17, max(58.0, text_width(name, TYPE + 1) / 2 + 14, min(n, 3) * 29 + 12),
+                          22 + rows * 17)
+        elif z.kind == "europe":
+            boxes[z.id] = (GEO_EUROPE[0], GEO_EUROPE[1], 120, 50 + ((n + 1) // 2) * 34)
+        else:
+            boxes[z.id] = _plaque(view, tr, z.id, name, "", "", by_zone[z.id], rebels.get(z.id, 0), {})[1]
+    at = _fit(boxes, {k: (cx - rx * .85, cy - ry * .85, 2 * rx * .85, 2 * ry * .85) for k, (cx, cy, rx, ry) in seas.items()},
+              (width, height))
     for z in sorted(info.zones, key=lambda z: z.kind != "sea"):
         name = tr.place(z.id, z.name)
         drawn[z.id] = (name, None)
@@ -402,34 +420,70 @@ def _render_geo(view: dict, tr: Tr, info: Info, places: Places | None) -> tuple[
         out.append(f'<g id="zone-{escape(z.id)}" class="zone-group">')
         if z.kind == "sea":
             x, y = centre[z.id]
-            rx = max(58.0, text_width(name, TYPE + 1) / 2 + 14, len(fleets) * 29 + 10)
-            ry = 34 if fleets else 22
-            cy = y + (12 if fleets else 0)
-            out.append(f'<ellipse {attrs} cx="{x:.0f}" cy="{cy:.0f}" rx="{rx:.0f}" ry="{ry}">{title}</ellipse>')
+            (cx, cy, rx, ry), per_row = seas[z.id], 3
+            out.append(f'<ellipse {attrs} cx="{cx:.0f}" cy="{cy:.0f}" rx="{rx:.0f}" ry="{ry:.0f}">{title}</ellipse>')
             out.append(f'<text x="{x:.0f}" y="{y + 5:.0f}" text-anchor="middle" class="sea-name">{escape(name)}</text>')
-            fx = x - len(fleets) * 29 + 2
             for i, p in enumerate(fleets):
-                out.append(_ship(view, tr, p, fx + i * 58, y + 10))
+                n = min(per_row, len(fleets) - i // per_row * per_row)      # ships on this row, centred
+                r = i // per_row
+                top = y - 40 - (-(-len(fleets) // per_row) - 1 - r) * 34 if z.id in GEO_SEA_UP else y + 10 + r * 34
+                out.append(_ship(view, tr, p, x - n * 29 + 2 + (i % per_row) * 58, top))
         elif z.kind == "europe":
-            x, y = GEO_EUROPE
-            w, h = 120, 50 + ((len(fleets) + 1) // 2) * 34
+            x, y, w, h = at["europe"]
             out.append(f'<rect {attrs} x="{x:.0f}" y="{y:.0f}" width="{w}" height="{h}" rx="8">{title}</rect>')
             out.append(f'<text x="{x + w / 2:.0f}" y="{y + 22:.0f}" text-anchor="middle" class="zone-name">'
                        f'{escape(name)}</text>')
-            out.append(f'<text x="{x + w / 2:.0f}" y="{y + 44:.0f}" text-anchor="middle" class="sea-name">→</text>')
+            out.append(f'<text x="{x + w / 2:.0f}" y="{y + 44:.0f}" text-anchor="middle" class="europe-way">→</text>')
             for i, p in enumerate(fleets):
                 out.append(_ship(view, tr, p, x + 4 + (i % 2) * 58, y + 50 + (i // 2) * 34))
         else:
-            out.extend(_plaque(view, tr, z.id, name, attrs, title, by_zone[z.id], rebels.get(z.id, 0), drawn))
+            out.extend(_plaque(view, tr, z.id, name, attrs, title, by_zone[z.id], rebels.get(z.id, 0), drawn,
+                               at[z.id])[0])
         out.append("</g>")
     out.append("</svg>")
     return "".join(out), (places or Places()).choices(drawn)
 
 
+def _fit(boxes: dict[str, tuple[float, float, float, float]], fixed: dict[str, tuple[float, float, float, float]],
+         size: tuple[float, float]) -> dict[str, tuple[float, float, float, float]]:
+    """The plaques (x, y, w, h) moved the least needed so that none covers another or a sea's
+    name (`fixed`), on the board: each pass pushes every plaque out of what it overlaps, along the
+    shortest way that keeps it on the board. Plaques are laid out where GEO_LAND puts them; only a
+    plaque grown by its fleets (or a long name) moves."""
+    width, height = size
+    out = {k: list(b) for k, b in boxes.items()}
+
+    def push(a: list, b: tuple) -> tuple[float, float] | None:
+        ax0, ay0, ax1, ay1 = a[0], a[1], a[0] + a[2], a[1] + a[3]
+        bx0, by0, bx1, by1 = b[0], b[1], b[0] + b[2], b[1] + b[3]
+        if not (ax0 < bx1 - 1 and bx0 < ax1 - 1 and ay0 < by1 - 1 and by0 < ay1 - 1):
+            return None
+        ways = [(bx1 - ax0 + 2, 0.0), (bx0 - ax1 - 2, 0.0), (0.0, by1 - ay0 + 2), (0.0, by0 - ay1 - 2)]
+        ways = [(dx, dy) for dx, dy in ways
+                if 2 <= a[0] + dx <= width - a[2] - 2 and 2 <= a[1] + dy <= height - a[3] - 2] or ways
+        return min(ways, key=lambda d: abs(d[0]) + abs(d[1]))
+
+    keys = list(out)
+    for _ in range(30):
+        moved = False
+        for k in keys:
+            for b in [tuple(out[o]) for o in keys if o != k] + list(fixed.values()):
+                d = push(out[k], b)
+                if d is not None:
+                    out[k][0] = max(2.0, min(out[k][0] + d[0], width - out[k][2] - 2))
+                    out[k][1] = max(2.0, min(out[k][1] + d[1], height - out[k][3] - 2))
+                    moved = True
+        if not moved:
+            break
+    return {k: (b[0], b[1], b[2], b[3]) for k, b in out.items()}
+
+
 def _plaque(view: dict, tr: Tr, zone_id: str, name: str, attrs: str, title: str, zone: dict, rebels: int,
-            drawn: dict) -> list[str]:
+            drawn: dict, at: tuple[float, float, float, float] | None = None
+            ) -> tuple[list[str], tuple[float, float, float, float]]:
     """A land zone: a plaque (its name, a row per colony, its sites, its fleets) at its place on
-    the board, and a line from it to its coast."""
+    the board (GEO_LAND's, or `at` as _fit moved it), and a line from it to its coast; and the
+    plaque's box (x, y, width, height)."""
     (lon, lat), (x, y) = GEO_LAND[zone_id]
     ax, ay = project(lon, lat)
     colonies = zone.get("colonies", [])
@@ -454,23 +508,28 @@ def _plaque(view: dict, tr: Tr, zone_id: str, name: str, attrs: str, title: str,
         items.append((rebels_place(zone_id), "rebels", f"R{int(rebels)}", tr.n("rebels", int(rebels))))
     fleets = zone.get("fleets", [])
     w = max([130.0, text_width(name, TYPE + 1) * 1.1 + 16]
-            + [32 + text_width(label) + 8 for _, label in rows]
+            + [33 + text_width(label) + 8 for _, label in rows]
             + [text_width(sym) + 14 for _, _, sym, _ in items])
-    w = min(w, 200.0)
+    w = min(max(w, min(180.0, sum(text_width(i[2]) + 9 for i in items) + 5)), 210.0)    # sites on one row if they fit
     # the sites, wrapped to the plaque's width
-    placed, sx, line = [], x + 7, 0
+    placed, sx, line = [], 7.0, 0      # x from the plaque's left
     for item in items:
         iw = text_width(item[2])
-        if sx + iw > x + w - 5 and sx > x + 7:
-            sx, line = x + 7, line + 1
+        if sx + iw > w - 5 and sx > 7:
+            sx, line = 7.0, line + 1
         placed.append((item, sx, line, iw))
         sx += iw + 9
     site_rows = (line + 1) if items else 0
-    per_row = max(1, int((w - 8) // 58))
+    per_row = max(1, int((w - 8) // 58))        # the fleets, in rows under the sites
     fleet_rows = -(-len(fleets) // per_row)
-    h = 24 + len(rows) * ROW + site_rows * 18 + fleet_rows * 34 + 6
+    head = HEAD
+    h = head + len(rows) * ROW + site_rows * SITE_ROW + fleet_rows * SHIP_ROW + 6
     if y < 0:
         y = -y - h
+    width, height = (coast() or {}).get("size", (W, H))
+    x, y = max(2.0, min(x, width - w - 2)), max(2.0, min(y, height - h - 2))      # on the board
+    if at is not None:
+        x, y = at[0], at[1]
     # the line to the coast, from the plaque's nearest point
     px, py = min(max(ax, x), x + w), min(max(ay, y), y + h)
     out = []
@@ -478,8 +537,8 @@ def _plaque(view: dict, tr: Tr, zone_id: str, name: str, attrs: str, title: str,
         out.append(f'<line class="leader" x1="{px:.0f}" y1="{py:.0f}" x2="{ax:.0f}" y2="{ay:.0f}"/>')
     out.append(f'<circle class="anchor" cx="{ax:.0f}" cy="{ay:.0f}" r="4"/>')
     out.append(f'<rect {attrs} x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{h:.0f}" rx="6">{title}</rect>')
-    out.append(f'<text x="{x + 7:.0f}" y="{y + 18:.0f}" class="zone-name">{escape(name)}</text>')
-    ry = y + 24
+    out.append(f'<text x="{x + 7:.0f}" y="{y + 19:.0f}" class="zone-name">{escape(name)}</text>')
+    ry = y + head
     for col, label in rows:
         cid = col.get("id", "")
         owner = col.get("owner")
@@ -490,27 +549,27 @@ def _plaque(view: dict, tr: Tr, zone_id: str, name: str, attrs: str, title: str,
                f"{tr('chests_count', n=col.get('chests', 0))}" + (f"; {tr('fort')}" if col.get("fort") else ""))
         drawn[cid] = (cname, (x + 3, ry - 1, w - 6, ROW))
         out.append(f'<g class="colony" data-colony="{escape(cid)}"><title>{escape(tip)}</title>'
-                   f'<rect x="{x + 7:.0f}" y="{ry + 1:.0f}" width="17" height="17" fill="{fill}" stroke="#333" '
+                   f'<rect x="{x + 7:.0f}" y="{ry + 1:.0f}" width="18" height="18" fill="{fill}" stroke="#333" '
                    f'stroke-width="{3 if col.get("fort") else 1}"/>')
         if owner is not None:
-            out.append(f'<text x="{x + 15.5:.1f}" y="{ry + 15:.0f}" text-anchor="middle" class="mark">'
+            out.append(f'<text x="{x + 16:.0f}" y="{ry + 15.5:.1f}" text-anchor="middle" class="mark">'
                        f'{escape(seat_mark(view, owner, tr))}</text>')
         if col.get("labour"):
             lab = "#fff" if col["labour"] == "citizen" else "#222"
-            out.append(f'<circle cx="{x + 25:.0f}" cy="{ry + 17:.0f}" r="4" fill="{lab}" stroke="#333"/>')
-        out.append(f'<text x="{x + 32:.0f}" y="{ry + 15:.0f}" class="place-name">{escape(label)}</text>')
+            out.append(f'<circle cx="{x + 26:.0f}" cy="{ry + 18:.0f}" r="4" fill="{lab}" stroke="#333"/>')
+        out.append(f'<text x="{x + 33:.0f}" y="{ry + 16:.0f}" class="place-name">{escape(label)}</text>')
         out.append("</g>")
         ry += ROW
     for (key, cls, sym, tip), sx, line, iw in placed:
-        sy = ry + 14 + line * 18
+        sx, sy = x + sx, ry + 15 + line * SITE_ROW
         data = f' data-site="{escape(key)}"' if cls.startswith("site") else f' data-rebels="{escape(zone_id)}"'
-        drawn[key] = (tip, (sx - 3, sy - 14, iw + 6, 18))
+        drawn[key] = (tip, (sx - 3, sy - 15, iw + 6, SITE_ROW))
         out.append(f'<g class="{cls}"{data}><title>{escape(tip)}</title>'
                    f'<text x="{sx:.0f}" y="{sy:.0f}" class="sites">{escape(sym)}</text></g>')
-    fy = ry + site_rows * 18 + 4
+    fy = ry + site_rows * SITE_ROW + 4
     for i, p in enumerate(fleets):
-        out.append(_ship(view, tr, p, x + 6 + (i % per_row) * 58, fy + (i // per_row) * 34))
-    return out
+        out.append(_ship(view, tr, p, x + 6 + (i % per_row) * 58, fy + (i // per_row) * SHIP_ROW))
+    return out, (x, y, w, h)
 
 
 def _ship(view: dict, tr: Tr, p: dict, x: float, y: float) -> str:
@@ -530,4 +589,4 @@ def _ship(view: dict, tr: Tr, p: dict, x: float, y: float) -> str:
             f'<rect x="{x + 5:.0f}" y="{y + 2:.0f}" width="20" height="18" rx="2" fill="{colour}" stroke="#222"/>'
             f'<text x="{x + 15:.0f}" y="{y + 16:.0f}" text-anchor="middle" class="mark">'
             f'{escape(seat_mark(view, seat, tr))}</text>'
-            f'<text x="{x + 31:.0f}" y="{y + 17:.0f}" class="ships">{int(f.get("ships", 1))}{escape(sign)}</text></g>')
+            f'<text x="{x + 31:.0f}" y="{y + 18:.0f}" class="ships">{int(f.get("ships", 1))}{escape(sign)}</text></g>')
