@@ -192,3 +192,104 @@ def test_a_bad_forwarded_allow_ips_stops_the_start_with_a_sentence():
     for bad in ("10.0.0.300", "proxy.example", "10.0.0.1;rm"):
         with pytest.raises(ValueError, match="PAXH_FORWARDED_ALLOW_IPS"):
             trusted_proxies(bad)
+
+
+# ---------------------------------------------------------------- N9: DNS rebinding reaches no internal address
+class _Listener:
+    """A TCP listener on 127.0.0.1 that records every byte anyone sends it (a TLS hello too)."""
+
+    def __init__(self) -> None:
+        import socket
+        import threading
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.accepted = 0
+        self.received = b""
+        self.sock.settimeout(0.2)
+        self.stop = False
+
+        def run() -> None:
+            while not self.stop:
+                try:
+                    c, _ = self.sock.accept()
+                except OSError:
+                    continue
+                self.accepted += 1
+                c.settimeout(1)
+                try:
+                    self.received += c.recv(65536)
+                except OSError:
+                    pass
+                c.close()
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.stop = True
+        self.thread.join(2)
+        self.sock.close()
+
+
+@pytest.mark.parametrize("scheme", ["https", "http"])
+def test_dns_rebinding_sends_no_byte_to_an_internal_address(monkeypatch, scheme):
+    """The name answers a public address first and 127.0.0.1 after (a rebinding resolver stub at
+    the socket layer). No connection to 127.0.0.1 is tried and the local listener gets no byte;
+    the one connection tried is to the checked public address (refused here: no network)."""
+    import socket
+
+    from pax_hispanica.web import outbox
+    monkeypatch.delenv("PAXH_WEBHOOK_PRIVATE", raising=False)
+    lst = _Listener()
+    real_getaddrinfo, real_connect = socket.getaddrinfo, socket.socket.connect
+    answers = ["93.184.216.34", "127.0.0.1", "127.0.0.1", "127.0.0.1"]
+    asked, tried = [], []
+
+    def rebinding(host, port, *a, **kw):
+        if host != "rebind.example":
+            return real_getaddrinfo(host, port, *a, **kw)
+        ip = answers[min(len(asked), len(answers) - 1)]
+        asked.append(ip)
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (ip, port))]
+
+    def connect(self, address):
+        tried.append(address)
+        if address[0] != "127.0.0.1":
+            raise ConnectionRefusedError("no network in the test")
+        return real_connect(self, address)
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    try:
+        with pytest.raises(outbox.SendError):
+            outbox.post_webhook(f"{scheme}://rebind.example:{lst.port}/hook", {"type": "your_move"})
+        time.sleep(0.3)
+    finally:
+        lst.close()
+    assert [a for a in tried if a[0] == "127.0.0.1"] == [], tried
+    assert lst.accepted == 0 and lst.received == b""
+    assert asked == ["93.184.216.34"] and tried == [("93.184.216.34", lst.port)]
+
+
+def test_a_webhook_is_pinned_to_its_checked_address_and_names_its_host(monkeypatch):
+    """The connection goes to the address checked, and the request still names the URL's host."""
+    import socket
+
+    from pax_hispanica.web import outbox
+    from .play_fixtures import Hooks
+    monkeypatch.setenv("PAXH_WEBHOOK_PRIVATE", "1")        # the receiver is on loopback
+    real_getaddrinfo = socket.getaddrinfo
+    asked = []
+
+    def stub(host, port, *a, **kw):
+        if host == "hooks.example":
+            asked.append(host)
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))]
+        return real_getaddrinfo(host, port, *a, **kw)
+
+    monkeypatch.setattr(socket, "getaddrinfo", stub)
+    h = Hooks()
+    try:
+        outbox.post_webhook(f"http://hooks.example:{h.port}/hook", {"type": "your_move", "n": 1})
+    finally:
+        h.stop()
+    assert h.bodies == [{"type": "your_move", "n": 1}] and asked == ["hooks.example"]

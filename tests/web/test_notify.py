@@ -284,7 +284,7 @@ def test_webhooks_check_the_address_they_connected_to(monkeypatch):
     connected address is checked too and nothing is sent."""
     from pax_hispanica.web import outbox
     monkeypatch.delenv("PAXH_WEBHOOK_PRIVATE", raising=False)
-    monkeypatch.setattr(outbox, "_private", lambda host: False)     # the first answer: public
+    monkeypatch.setattr(outbox, "resolve_public", lambda host, port: ["127.0.0.1"])   # a check that missed it
     rcv = _Receiver()
     try:
         with pytest.raises(outbox.SendError, match="internal address"):

@@ -46,8 +46,6 @@ import secrets
 import smtplib
 import ssl
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -179,78 +177,97 @@ def _internal(ip: str) -> bool:
     return not ipaddress.ip_address(ip.split("%", 1)[0]).is_global
 
 
-def _private(host: str) -> bool:
-    """Whether host resolves to an internal address (any of its addresses)."""
+def resolve_public(host: str, port: int) -> list[str]:
+    """The addresses a webhook's host resolves to, resolved once, every one of them checked: any
+    internal address (loopback, private, link-local, ...) refuses the webhook (SendError) unless
+    PAXH_WEBHOOK_PRIVATE=1. The connection then goes to one of these very addresses (pinned), so a
+    name whose next answer is 127.0.0.1 (DNS rebinding) is never asked again."""
     import socket
     try:
-        infos = socket.getaddrinfo(host, None)
-    except OSError as e:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as e:
         raise SendError(f"webhook host {host!r}: {e}") from None
-    return any(_internal(str(info[4][0])) for info in infos)
+    ips = list(dict.fromkeys(str(info[4][0]) for info in infos))
+    if not ips:
+        raise SendError(f"webhook host {host!r} has no address")
+    if not _internal_allowed() and any(_internal(ip) for ip in ips):
+        raise SendError(f"webhook host {host!r} is an internal address (PAXH_WEBHOOK_PRIVATE=1 allows it)")
+    return ips
 
 
-def _checked_peer(sock: Any, host: str) -> None:
-    """The address a webhook connection reached is checked after connecting, not only the name
-    before: a name that resolves to a public address for the check and to an internal one for
-    the connection (DNS rebinding) is refused here."""
-    if not _internal_allowed() and _internal(str(sock.getpeername()[0])):
-        sock.close()
-        raise SendError(f"webhook host {host!r} connected to an internal address")
+def _pinned_socket(ips: list[str], port: int, timeout: float) -> Any:
+    """A TCP connection to the first of the checked addresses that answers (nothing is sent)."""
+    import socket
+    last: OSError | None = None
+    for ip in ips:
+        try:
+            sock = socket.create_connection((ip, port), timeout=timeout)
+        except OSError as e:
+            last = e
+            continue
+        if not _internal_allowed() and _internal(str(sock.getpeername()[0])):   # belt and braces
+            sock.close()
+            raise SendError(f"webhook connected to an internal address {ip}")
+        return sock
+    raise SendError(f"webhook: no connection ({last})")
 
 
-class _CheckedHTTP(http.client.HTTPConnection):
+class _PinnedHTTP(http.client.HTTPConnection):
+    """HTTP to a checked address; the Host header still names the URL's host."""
+
+    def __init__(self, host: str, port: int, ips: list[str], timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self.ips = ips
+
     def connect(self) -> None:
-        super().connect()
-        _checked_peer(self.sock, self.host)
+        self.sock = _pinned_socket(self.ips, self.port, self.timeout)
 
 
-class _CheckedHTTPS(http.client.HTTPSConnection):
+class _PinnedHTTPS(http.client.HTTPSConnection):
+    """HTTPS to a checked address: the TLS hello (SNI) and the certificate check name the URL's
+    host, and the hello is only sent once the address the socket reached is a checked one."""
+
+    def __init__(self, host: str, port: int, ips: list[str], timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self.ips = ips
+
     def connect(self) -> None:
-        # HTTPSConnection.connect wraps the socket after HTTPConnection.connect made it; the
-        # peer is the same address, so it is checked once the TLS socket exists
-        super().connect()
-        _checked_peer(self.sock, self.host)
+        sock = _pinned_socket(self.ips, self.port, self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """Webhooks do not follow redirects: a public URL answering 302 to an internal one would
-    otherwise make the server call its own network. A 3xx is a failed send."""
-    def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str) -> None:
-        raise SendError(f"webhook answered {code} (redirects are not followed)")
-
-
-class _HTTPHandler(urllib.request.HTTPHandler):
-    def http_open(self, req: Any) -> Any:
-        return self.do_open(_CheckedHTTP, req)
-
-
-class _HTTPSHandler(urllib.request.HTTPSHandler):
-    def https_open(self, req: Any) -> Any:
-        return self.do_open(_CheckedHTTPS, req, context=ssl.create_default_context())
-
-
-_WEBHOOK_OPENER = urllib.request.build_opener(_HTTPHandler, _HTTPSHandler, _NoRedirect)
-
-
-def post_webhook(url: str, body: dict) -> None:
-    """POST the JSON body to url (blocking: run in a thread); any answer but 2xx fails. A URL on
-    an internal address (loopback, private networks, link-local) is refused unless
-    PAXH_WEBHOOK_PRIVATE=1, so a player cannot make the server call its own network: the name
-    is checked before, the connected address after (DNS rebinding), and redirects are not
-    followed."""
+def post_webhook(url: str, body: dict, timeout: float = 10.0) -> None:
+    """POST the JSON body to url (blocking: run in a thread); any answer but 2xx fails, and a
+    redirect is not followed (a public URL answering 302 to an internal one would otherwise make
+    the server call its own network). A URL on an internal address (loopback, private networks,
+    link-local) is refused unless PAXH_WEBHOOK_PRIVATE=1, so a player cannot make the server call
+    its own network: the name is resolved once, every address it gave is checked, and the
+    connection goes to a checked address (issue 37, N9: before, a second resolution for the
+    connection could land on 127.0.0.1, and a TLS hello was sent there before the check)."""
     u = urlsplit(url)
     if u.scheme not in ("http", "https") or not u.hostname:
         raise SendError("webhooks are http(s) URLs")
-    if not _internal_allowed() and _private(u.hostname):
-        raise SendError(f"webhook host {u.hostname!r} is an internal address (PAXH_WEBHOOK_PRIVATE=1 allows it)")
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json", "User-Agent": "pax-hispanica"})
     try:
-        with _WEBHOOK_OPENER.open(req, timeout=10) as r:
-            if not 200 <= r.status < 300:
-                raise SendError(f"webhook answered {r.status}")
-    except urllib.error.HTTPError as e:
-        raise SendError(f"webhook answered {e.code}") from None
+        port = u.port or (443 if u.scheme == "https" else 80)
+    except ValueError:
+        raise SendError("webhook: a bad port") from None
+    ips = resolve_public(u.hostname, port)
+    cls = _PinnedHTTPS if u.scheme == "https" else _PinnedHTTP
+    conn = cls(u.hostname, port, ips, timeout)
+    path = (u.path or "/") + (f"?{u.query}" if u.query else "")
+    try:
+        conn.request("POST", path, body=json.dumps(body).encode(),
+                     headers={"Content-Type": "application/json", "User-Agent": "pax-hispanica"})
+        r = conn.getresponse()
+        r.read(65536)
+        if 300 <= r.status < 400:
+            raise SendError(f"webhook answered {r.status} (redirects are not followed)")
+        if not 200 <= r.status < 300:
+            raise SendError(f"webhook answered {r.status}")
+    except (OSError, http.client.HTTPException) as e:
+        raise SendError(f"webhook: {type(e).__name__}: {e}") from None
+    finally:
+        conn.close()
 
 
 # ---------------------------------------------------------------- the outbox
