@@ -85,7 +85,8 @@ MIXES: dict[int, list[tuple[list[str], int, dict]]] = {
         (["random", "random", "random"], 2, {P: {"cycles": 2, "auctions_per_player": 3}}),
         (["heuristic", "heuristic", "random"], 2, {"nations": NO_SPAIN[3]}),
         (["random", "random", "random"], 2, {P: {"employ_range": "anywhere"}}),
-        (["heuristic", "heuristic", "random"], 2, {P: {"house_rules": "reference-7"}})],      # PRJ-83
+        (["heuristic", "heuristic", "random"], 4, {P: {"house_rules": "reference-7"}})],      # PRJ-83 (4: a multiple of
+                                                                     # 4 keeps the later games at their place in every 4th, test_strict_actions)
     4: [(["random"] * 4, 7, {}), (["heuristic"] * 4, 5, {}), (["heuristic", "random", "heuristic", "random"], 3, {}),
         (["ismcts", "heuristic", "heuristic", "random"], 3, {}),
         (["heuristic"] * 4, 2, {P: {"prestige_to_win": 8}}), (["random"] * 4, 1, {P: {"supply_chests": 8}}),
@@ -135,7 +136,7 @@ def refresh(e: dict) -> dict:
     hash recomputed by replaying its record."""
     game = api.replay(e["record"])
     meta = {k: v for k, v in e.items() if k not in ("actions", "result", "state_sha256", "record")}
-    return entry(game, **meta)
+    return {**entry(game, **meta), "record": e["record"]}     # the record itself kept as recorded
 
 
 def dumps(e: dict) -> str:
