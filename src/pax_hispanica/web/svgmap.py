@@ -382,6 +382,16 @@ def _render_geo(view: dict, tr: Tr, info: Info, places: Places | None) -> tuple[
            f'<desc>{escape(c.get("attribution", ""))}</desc>',
            f'<rect class="sea-bg" width="{width}" height="{height}"/>',
            f'<path class="coast" d="{"".join(c["land"])}"/>']
+    # the key to the fleets' signs and the coastlines' credit, in the Pacific (bottom left)
+    lines = [f"{sign} {tr.word(leg)}" for leg, sign in LEGALITY_MARK.items()] + ["Natural Earth"]
+    key_w = max(text_width(t) for t in lines) + 16
+    key_box = (4.0, height - 6 - 19 * len(lines) - 8, key_w, 19 * len(lines) + 8)
+    out.append(f'<g class="key"><rect x="{key_box[0]:.0f}" y="{key_box[1]:.0f}" width="{key_w:.0f}" '
+               f'height="{key_box[3]:.0f}" rx="6"/>')
+    for i, t in enumerate(lines):
+        cls = "credit" if i == len(lines) - 1 else "key-line"
+        out.append(f'<text x="{key_box[0] + 8:.0f}" y="{key_box[1] + 19 + 19 * i:.0f}" class="{cls}">{escape(t)}</text>')
+    out.append("</g>")
     seen = set()
     for z in info.zones:
         for a in z.adjacent:
@@ -409,8 +419,8 @@ def _render_geo(view: dict, tr: Tr, info: Info, places: Places | None) -> tuple[
             boxes[z.id] = (GEO_EUROPE[0], GEO_EUROPE[1], 120, 50 + ((n + 1) // 2) * 34)
         else:
             boxes[z.id] = _plaque(view, tr, z.id, name, "", "", by_zone[z.id], rebels.get(z.id, 0), {})[1]
-    at = _fit(boxes, {k: (cx - rx * .85, cy - ry * .85, 2 * rx * .85, 2 * ry * .85) for k, (cx, cy, rx, ry) in seas.items()},
-              (width, height))
+    fixed = {k: (cx - rx * .85, cy - ry * .85, 2 * rx * .85, 2 * ry * .85) for k, (cx, cy, rx, ry) in seas.items()}
+    at = _fit(boxes, {**fixed, "key": key_box}, (width, height))
     for z in sorted(info.zones, key=lambda z: z.kind != "sea"):
         name = tr.place(z.id, z.name)
         drawn[z.id] = (name, None)
