@@ -48,7 +48,7 @@ from .engine.ruleset import (
 )
 
 __all__ = ["CARD_COST", "DATA", "FILE_NAMES", "HOUSE_RULES_FILE", "HouseRuleSet", "PARAMS", "Ruleset", "RulesetError", "UnknownVersion", "Version",
-           "VERSIONS_FILE", "card_cost_params", "check_params", "folder_of", "house_rule_sets", "load_ruleset", "parameter_names", "parameter_types",
+           "VERSIONS_FILE", "card_cost_params", "check_params", "expand_house_rules", "folder_of", "house_rule_sets", "load_ruleset", "parameter_names", "parameter_types",
            "read_files", "version_list", "versions"]
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -220,6 +220,12 @@ def _sets_of(folder: Path) -> dict[str, HouseRuleSet]:
         out[set_name] = HouseRuleSet(set_name, tuple(params.items()), " ".join(str(entry.get("about", "")).split()),
                                      since if isinstance(since, str) else None)
     return out
+
+
+def expand_house_rules(name: str, params: Raw) -> Raw:
+    """PRJ-83: a variant's parameters with its named set of house rules (if it names one)
+    expanded: the set's parameters, the variant's own on top, `house_rules` kept."""
+    return _with_house_rules(name, params) if HOUSE_RULES in params else dict(params)
 
 
 def _with_house_rules(name: str, params: Raw) -> Raw:

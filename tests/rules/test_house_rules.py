@@ -257,3 +257,13 @@ def test_PRJ_81_the_simulators_report_names_the_house_rules(tmp_path):
     assert text.exit_code == 0 and "HOUSE RULE HND-3 (sell_price)" in text.output, text.output
     plain = CliRunner().invoke(cli_app, ["simulate", "--players", "2", "--games", "1", "--seed", "1", "--json"])
     assert json.loads(plain.output.strip().splitlines()[-1])["house_rules"] == []
+
+
+def test_PRJ_83_the_tuner_writes_a_set_as_its_numbers(tmp_path):
+    """`paxh tune --set house_rules=reference-7` plays every trial with the set (the loader
+    expands it); the best trial's ruleset folder holds the set's numbers, a trial's on top."""
+    from pax_hispanica.sim.tune_report import write_ruleset
+    dest = write_ruleset("reference", {"house_rules": "reference-7", "plunder_money": 4}, tmp_path / "tuned")
+    rs = api.load_ruleset(str(dest))
+    assert (rs.plunder_loading, rs.privateer_money, rs.plunder_money) == ("sack_or_own", 0, 4)
+    assert [h.rule for h in api.house_rules(rs)] == ["TRS-2", "TRS-1"]

@@ -64,6 +64,8 @@ def write_ruleset(source: str | Path, params: dict, dest: Path, note: str = "") 
     from .. import rulesets as rsmod
 
     src = Path(source) if "/" in str(source) else rsmod.DATA / str(source)
+    # PRJ-83: a named set of house rules is written out as its numbers (the variant's on top)
+    params = {k: v for k, v in rsmod.expand_house_rules(str(source), params).items() if k != "house_rules"}
     if dest.exists():
         shutil.rmtree(dest)
     shutil.copytree(src, dest)
