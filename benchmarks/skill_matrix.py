@@ -2,7 +2,7 @@
 wins, and for each pair the share of games the row's bot finished above the column's (the final
 ranking: Prestige, then money, then Player Order), with 95% Wilson intervals (chance 50%).
 
-    .venv/bin/python benchmarks/skill_matrix.py benchmarks/results/issue15_skill800/skill800.jsonl
+    .venv/bin/python benchmarks/skill_matrix.py out/issue15_skill800/skill800.jsonl
 
 The bots are read from the file's games (one of each at every table); the order printed is the
 order of the first game's seats sorted by a bot's name as random, heuristic, then ISMCTS by budget.

@@ -4,7 +4,7 @@
         --storage sqlite:///out/tune_heuristic.db --trials 40 --deals 50 --seed 1
     nice -n 10 .venv/bin/python benchmarks/tune_heuristic.py validate \\
         --storage sqlite:///out/tune_heuristic.db --deals 100 --seed 2 \\
-        --out benchmarks/results/issue17_round4_validate.jsonl --write-data
+        --out out/issue17_round4_validate.jsonl --write-data
 
 `tune`: an Optuna TPE study (seeded sampler, kept in SQLite, so a stopped run resumes with
 the same --storage and --study) over the options of bots/heuristic.py's DEFAULTS. A trial

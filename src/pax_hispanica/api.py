@@ -49,8 +49,9 @@ __all__ = ["COMPILED", "Config", "Game", "IllegalAction", "RulesetError", "RULES
            "ChanceNeeded", "new_game_with_outcomes", "apply_with_outcomes", "HouseRule", "house_rules",
            "house_rule_sets", "house_rule_conditions"]
 
-# Whether the engine loaded is the compiled one (mypyc extensions next to the sources: the opt-in
-# `PAXH_COMPILE=1` build, README "Installing") or the pure-Python one (the default install).
+# Whether the engine loaded is the compiled one (the mypyc build that scripts/setup.sh makes in the
+# default install: docs/api.md, "The compiled engine") or the pure-Python one (PAXH_PURE=1, a build
+# that is missing or stale, or a machine without a C compiler).
 COMPILED: bool = not core.__file__.endswith(".py") if core.__file__ else False
 
 # 2: PRJ-1's keyed counter-mode generator and HMAC salts. A record of format 1 (SplitMix64)

@@ -1,4 +1,4 @@
-"""The compiled engine (issue 13, README "Installing"): which engine loads, and when.
+"""The compiled engine (issue 13; docs/api.md, "The compiled engine"): which engine loads, and when.
 
 api.COMPILED and `paxh --version` say which engine is loaded, checked against how Python
 actually loaded the engine's modules, so they hold in both of scripts/test.sh's runs (the

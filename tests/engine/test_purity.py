@@ -1,4 +1,4 @@
-"""The engine is pure (DESIGN.md, README): no I/O, no clock, no global random in
+"""The engine is pure (DESIGN.md; docs/api.md, "Tests"): no I/O, no clock, no global random in
 src/pax_hispanica/engine. Rulesets are read by pax_hispanica.rulesets, outside it, and engine
 functions are given the loaded Ruleset or a resolver (issue 13, "Loaders").
 

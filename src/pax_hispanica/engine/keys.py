@@ -22,7 +22,7 @@ SEED_LIMIT = 1 << 256
 def is_seed(seed: object) -> TypeGuard[int]:
     """Whether `seed` is a seed: an int (not a bool) in 0..2**256-1. Callers declare a seed
     they are given `object` and narrow it here (compiled, an `int` argument would unbox a
-    bool and refuse a float with TypeError before this check, README: fifth round)."""
+    bool and refuse a float with TypeError before this check; docs/api.md, "Errors")."""
     return type(seed) is int and 0 <= seed < SEED_LIMIT        # bool is not a seed
 
 

@@ -26,7 +26,7 @@ swap of a full shuffle (k = N, a range of 1) draws nothing.
 
 Before PRJ-45 a sample used the game's generator (engine/rng.py, PRJ-1): one keyed BLAKE2b
 call per 64-bit word, three full shuffles of the unseen cards, about 47 calls a sample;
-the draws alone cost more than the 20 µs a sample is meant to take (README, Benchmarks).
+the draws alone cost more than the 20 µs a sample is meant to take (docs/benchmarks.md).
 """
 
 from __future__ import annotations

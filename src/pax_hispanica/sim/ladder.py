@@ -190,7 +190,7 @@ def lobby_data(data: dict, command: str, date: str) -> dict:
 
 
 def plot_svg(data: dict) -> str:
-    """The same plot as a small static SVG (no JavaScript; the README shows it): each
+    """The same plot as a small static SVG (no JavaScript; docs/bots.md shows it): each
     configuration's mu with its 95% interval, and its rating (mu - 3 sigma) as a tick."""
     rs = data["ratings"]
     lo = min([r["low"] for r in rs] + [r["ordinal"] for r in rs])
