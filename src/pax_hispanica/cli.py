@@ -7,7 +7,7 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Literal, Optional
 
 import typer
 
@@ -17,6 +17,10 @@ from .bots import KINDS as BOT_KINDS
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Pax Hispanica: the rules engine, bots, simulator and web game.")
+
+# Closed sets are choices: `--help` lists their values and a value outside them is refused.
+Lang = Literal["en", "ca"]                  # the catalogues of web/i18n.py (LANGS; tests/cli/test_help.py)
+BotKind = Literal[BOT_KINDS]                # type: ignore[valid-type]  # the bot registry's kinds, read at import
 
 
 def version_line() -> str:
@@ -87,7 +91,7 @@ def replay(
     viewer: Annotated[Optional[int], typer.Option("--viewer", help="Show the events as this seat sees them.")] = None,
     show_all: Annotated[bool, typer.Option("--all", help="Show every event, secrets included, even in an unfinished "
                                            "game (the record holds the seed anyway).")] = False,
-    lang: Annotated[str, typer.Option("--lang", help="Language of the summary and the log: en or ca.")] = "en",
+    lang: Annotated[Lang, typer.Option("--lang", help="The language of the summary and the log.")] = "en",
     show_log: Annotated[bool, typer.Option("--log", help="Also print the events, in words.")] = False,
 ) -> None:
     """Replay a record (or a scenario) and print the resulting state summary, in words."""
@@ -135,11 +139,12 @@ def play(
     players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Seats at the table (2-5).")] = 4,
     seat: Annotated[int, typer.Option("--seat", help="Your seat (0-based).")] = 0,
     seed: Annotated[Optional[int], typer.Option("--seed", help="Game seed (default: random).")] = None,
-    bot: Annotated[str, typer.Option("--bot", help=f"Bot kind for the other seats: {', '.join(BOT_KINDS)}; "
-                                                   f"{DEFAULT_BOT} unless given, as in the web lobby.")] = DEFAULT_BOT,
-    lang: Annotated[str, typer.Option("--lang", help="Language of the log: en or ca.")] = "en",
+    bot: Annotated[BotKind, typer.Option("--bot", case_sensitive=False,
+                                         help=f"The bot kind that plays the other seats; {DEFAULT_BOT} unless "
+                                              "given, as in the web lobby.")] = DEFAULT_BOT,
+    lang: Annotated[Lang, typer.Option("--lang", help="The language of the game's words.")] = "en",
     save: Annotated[Optional[Path], typer.Option("--save", help="Write the game record here when it ends or you quit.")] = None,
-    set_params: Annotated[Optional[list[str]], typer.Option("--set", help="A variant: override one ruleset number, NAME=VALUE (repeatable; `paxh rules --params` lists them), e.g. --set conquistador_prestige=2 for RULES.md's TRS-5.")] = None,
+    set_params: Annotated[Optional[list[str]], typer.Option("--set", metavar="NAME=VALUE", help="A variant: override one ruleset number, NAME=VALUE (repeatable; `paxh rules --params` lists them), e.g. --set conquistador_prestige=2 for RULES.md's TRS-5.")] = None,
 ) -> None:
     """Play one seat in the terminal against bots."""
     if not 0 <= seat < players:
@@ -162,8 +167,8 @@ def play(
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port.")] = 8000,
+    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
     database_url: Annotated[Optional[str], typer.Option("--database-url", envvar="PAXH_DATABASE_URL",
                                                         help="SQLAlchemy URL (default: SQLite file in --data-dir).")] = None,
     data_dir: Annotated[str, typer.Option("--data-dir", help="Folder for the SQLite database.")] = "data",
@@ -379,8 +384,33 @@ def rules(
         typer.echo(f"{rid:8} {src:16} {title}")
 
 
+def plain_flags(command: typer.core.TyperCommand | typer.core.TyperGroup) -> None:
+    """Help without type placeholders where they say nothing: a flag (`--json`, `--help`) takes
+    no value, so it shows none (Typer would print `<bool>`), and a repeatable option without a
+    metavar of its own shows its element's type (`<str>`, not `<list[str]>`). For every
+    command and group under `command`."""
+    params = list(command.params)
+    help_option = command.get_help_option(command.context_class(command))
+    if help_option is not None:
+        params.append(help_option)
+    for p in params:
+        if getattr(p, "is_flag", False):
+            p.metavar = ""
+        elif getattr(p, "multiple", False) and p.metavar is None:
+            p.metavar = p.display_type(command.context_class(command)).replace("list[", "").replace("]", "")
+    for sub in getattr(command, "commands", {}).values():
+        plain_flags(sub)
+
+
+def command() -> typer.core.TyperGroup:
+    """The command `paxh` runs: `app` with plain_flags applied."""
+    cmd = typer.main.get_command(app)
+    plain_flags(cmd)
+    return cmd
+
+
 def main() -> None:
-    app()
+    command()()
 
 
 if __name__ == "__main__":

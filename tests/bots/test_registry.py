@@ -41,4 +41,5 @@ def test_the_simulator_and_the_web_read_the_registry(monkeypatch):
 def test_the_cli_refuses_an_unknown_bot_kind():
     r = CliRunner().invoke(app, ["play", "--bot", "oracle"])
     assert r.exit_code == 2
-    assert "random, heuristic, ismcts" in r.output
+    text = " ".join(r.output.replace("│", " ").split())       # rich boxes and wraps the error
+    assert "'oracle' is not one of 'random', 'heuristic', 'ismcts'." in text, r.output

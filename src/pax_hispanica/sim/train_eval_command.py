@@ -6,7 +6,7 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
@@ -32,9 +32,9 @@ def train_eval_command(
     holdout: Annotated[float, typer.Option("--holdout", min=0.0, max=0.9, help="Share of the games kept out of training, to score the model.")] = 0.2,
     l2: Annotated[float, typer.Option("--l2", min=0.0, help="L2 penalty on the standardised weights.")] = 1e-3,
     steps: Annotated[int, typer.Option("--steps", min=1, help="Gradient steps (Adam, full batch).")] = 1500,
-    label: Annotated[str, typer.Option("--label", help="What a position learns from: `ranking` (the game's whole final ranking, a Plackett-Luce likelihood: the winner among all seats, the second among the rest, ...) or `winner` (the winner alone).")] = "ranking",
+    label: Annotated[Literal["ranking", "winner"], typer.Option("--label", help="What a position learns from: `ranking` (the game's whole final ranking, a Plackett-Luce likelihood: the winner among all seats, the second among the rest, ...) or `winner` (the winner alone).")] = "ranking",
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seeds every game: the same command gives the same weights.")] = 0,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1)] = 1,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")] = 1,
     dask: Annotated[str | None, typer.Option("--dask", help="A Dask scheduler (tcp://host:port) for the games.")] = None,
     out: Annotated[Path, typer.Option("--out", help="Where to write the weights (JSON); ISMCTS reads it with ismcts:eval=PATH.")] = Path("learned_eval.json"),
     json_mode: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
@@ -23,12 +23,12 @@ def tune_command(
     study: Annotated[str | None, typer.Option("--study", help="Optuna storage, e.g. sqlite:///tune.db: the study is kept there and resumed (default: OUT/study.db with --out, else in memory).")] = None,
     study_name: Annotated[str, typer.Option("--study-name", help="The study's name in the storage.")] = "paxh-tune",
     targets: Annotated[Path | None, typer.Option("--targets", help="Targets and weights (TOML); default: src/pax_hispanica/sim/tune_targets.toml.")] = None,
-    sampler: Annotated[str, typer.Option("--sampler", help="tpe, cmaes, or nsga2 (multi-objective: one objective per group).")] = "tpe",
-    skill: Annotated[str, typer.Option("--skill", help="Skill-depth tables: off, heuristic (heuristic vs random), ismcts (adds ISMCTS at the targets' budget vs at half of it, and half vs heuristic) or matrix (every pair of the four).")] = "heuristic",
-    ranges: Annotated[list[str] | None, typer.Option("--range", help="Narrow a parameter's range, NAME=LOW..HIGH (repeatable).")] = None,
-    set_params: Annotated[list[str] | None, typer.Option("--set", help="Fixed numbers for every trial, NAME=VALUE (repeatable).")] = None,
+    sampler: Annotated[Literal["tpe", "cmaes", "nsga2"], typer.Option("--sampler", help="Optuna's sampler: nsga2 is multi-objective, one objective per group.")] = "tpe",
+    skill: Annotated[Literal["off", "heuristic", "ismcts", "matrix"], typer.Option("--skill", help="The skill-depth tables: heuristic plays heuristic against random; ismcts adds ISMCTS at the targets' budget against itself at half of it, and at half against heuristic; matrix plays every pair of the four; off plays none.")] = "heuristic",
+    ranges: Annotated[list[str] | None, typer.Option("--range", metavar="NAME=LOW..HIGH", help="Narrow a parameter's range, NAME=LOW..HIGH (repeatable).")] = None,
+    set_params: Annotated[list[str] | None, typer.Option("--set", metavar="NAME=VALUE", help="Fixed numbers for every trial, NAME=VALUE (repeatable).")] = None,
     ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset name or folder to tune.")] = "reference",
-    nations: Annotated[str, typer.Option("--nations", help="'default' (the ruleset's order by seat) or 'shuffle' (a random set per game: separates nation from seat).")] = "default",
+    nations: Annotated[Literal["default", "shuffle"], typer.Option("--nations", help="Nations by seat: default is the ruleset's order, shuffle a random set per game (which separates nation from seat).")] = "default",
     no_prune: Annotated[bool, typer.Option("--no-prune", help="Play every trial to the end.")] = False,
     out: Annotated[Path | None, typer.Option("--out", help="Folder for tune.json, tune.html and the best trial's ruleset folder.")] = None,
     json_mode: Annotated[bool, typer.Option("--json", help="Print the summary (best trials) as JSON.")] = False,
