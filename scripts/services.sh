@@ -2,10 +2,12 @@
 # Sourced by scripts/test.sh before pytest. Idempotent. On a clean Debian
 # machine where we are root it:
 #   - installs Debian's chromium when /usr/bin/chromium is missing (browser tests);
+#   - installs Debian's nginx (and openssl) when missing (tests/web/test_deploy.py: the
+#     deployment of deploy/ behind nginx with TLS);
 #   - starts a throwaway PostgreSQL 15 cluster as the postgres user on a free
 #     port with its data under /tmp, exports PAXH_TEST_DATABASE_URL, and stops
 #     the cluster when the sourcing shell exits.
-# Failing to provide either is an error (return 1): CI must run every test.
+# Failing to provide any of them is an error (return 1): CI must run every test.
 
 _paxh_apt_updated=
 _paxh_apt_install() {
@@ -21,6 +23,9 @@ _paxh_apt_install() {
 _paxh_services() {
   if [ ! -x /usr/bin/chromium ]; then
     _paxh_apt_install chromium || return 1
+  fi
+  if [ ! -x /usr/sbin/nginx ] || ! command -v openssl >/dev/null 2>&1; then
+    _paxh_apt_install nginx openssl || return 1
   fi
 
   if [ -n "${PAXH_TEST_DATABASE_URL:-}" ]; then
