@@ -36,7 +36,7 @@ def train_eval_command(
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seeds every game: the same command gives the same weights.")] = 0,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")] = 1,
     dask: Annotated[str | None, typer.Option("--dask", help="A Dask scheduler (tcp://host:port) for the games.")] = None,
-    out: Annotated[Path, typer.Option("--out", help="Where to write the weights (JSON); ISMCTS reads it with ismcts:eval=PATH.")] = Path("learned_eval.json"),
+    out: Annotated[Path, typer.Option("--out", help="Where to write the weights (JSON; out/ is ignored by git); ISMCTS reads it with ismcts:eval=PATH.")] = Path("out/learned_eval.json"),
     json_mode: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Learn ISMCTS's cut-off evaluation from simulated games: positions labelled with who won,
