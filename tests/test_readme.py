@@ -23,17 +23,6 @@ def test_the_readme_starts_with_the_start_and_the_test_command():
     assert "bash scripts/test.sh" in (ROOT / ".ci" / "run").read_text()       # CI runs the README's test command
 
 
-def test_the_start_command_sets_up_the_game_and_the_test_command_everything():
-    assert "bash scripts/setup.sh game" in (ROOT / "scripts" / "start.sh").read_text()
-    assert "bash scripts/setup.sh all" in (ROOT / "scripts" / "test.sh").read_text()
-    setup = (ROOT / "scripts" / "setup.sh").read_text()
-    assert "game) lock=requirements/game.txt; extras=web,compile" in setup
-    assert "all)  lock=requirements/all.txt;  extras=sim,web,compile,dev,docs,rl" in setup
-    for lock in ("game", "all"):           # pinned: every requirement is NAME==VERSION
-        pins = [l for l in (ROOT / "requirements" / f"{lock}.txt").read_text().splitlines() if l and not l.startswith("#")]
-        assert pins and all(re.fullmatch(r"[A-Za-z0-9_.\-\[\],]+==[^=\s]+", p) for p in pins), lock
-
-
 def test_the_readme_links_every_docs_page_it_names():
     for target in re.findall(r"\]\((docs/[^)#]+)", README):
         assert (ROOT / target).exists(), target
