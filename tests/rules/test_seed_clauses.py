@@ -59,11 +59,15 @@ def kinds(st, seat):
 # ---- CYC-1, GDS-1: the cycle and the Goods Year ---------------------------------------------------
 
 def _random_game(players=3, seed=5):
+    """A game of random legal actions; `g.asked` lists (year, action type) of every action."""
     g = api.Game.new(api.Config(players=players), seed)
     r = random.Random(seed)
+    g.asked = []
     while not api.is_over(g.state):
         seat = r.choice(api.acting(g.state))
-        g.act(r.choice(api.expand(api.legal_actions(g.state, seat))))
+        action = r.choice(api.expand(api.legal_actions(g.state, seat)))
+        g.asked.append((YEARS[g.state.year], action["type"]))
+        g.act(action)
     return g
 
 
@@ -76,8 +80,21 @@ def random_game():
     return _GAME[0]
 
 
+# what each Year asks (the decisions of D1..D4): labour; auctions and bids; play turns; voyages
+YEAR_ACTIONS = {"goods": {"labour"}, "auction": {"initiate", "pass", "bid"},
+                "play": {"play", "sell", "discard", "end_turn"},
+                "sail": {"move", "attack", "support", "enslave", "load_chests", "unload", "unload_haven",
+                         "start_at_haven", "end_voyage"}}
+
+
 def check_CYC_1():
     assert YEARS == ("goods", "auction", "play", "sail")
+    asked: dict[str, set[str]] = {}
+    for year, kind in random_game().asked:
+        asked.setdefault(year, set()).add(kind)
+    for year, kinds_asked in asked.items():                   # each Year runs its own steps
+        assert kinds_asked <= YEAR_ACTIONS[year], (year, kinds_asked - YEAR_ACTIONS[year])
+    assert {"auction", "play", "sail"} <= set(asked)
     years = [(e["cycle"], e["year"]) for e in random_game().events if e["type"] == "YearBegan"]
     assert len(years) >= 8
     for (c0, y0), (c1, y1) in zip(years, years[1:]):
