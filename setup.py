@@ -7,7 +7,7 @@ the mypyc extensions when scripts/compile_engine.py asks for them.
 compile_engine.py runs `setup.py build_ext --build-lib <folder>` with PAXH_BUILD_EXTENSIONS=1:
 the modules of `compiled_modules()` (the same list as benchmarks/mypyc_build.py, which builds
 them in place in a throwaway copy for measuring) with the project's mypy --strict settings, at
-gcc -O3, with the environment's mypy (the dev extra has it). pax_hispanica/compiled_engine.py
+gcc -O3, with the environment's mypy (the compile extra has it). pax_hispanica/compiled_engine.py
 loads them while they match the sources; `api.COMPILED` and `paxh --version` say which engine
 is loaded.
 """
@@ -51,7 +51,7 @@ def _ext_modules() -> list[object]:
     command = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
     if command in METADATA_ONLY:
         return []
-    from mypyc.build import mypycify          # mypy: the dev extra (pip install -e '.[dev]')
+    from mypyc.build import mypycify          # mypy: the compile extra (pip install -e '.[compile]')
     # PAXH_MYPYC_DIR: where mypyc writes its C (scripts/compile_engine.py builds outside the tree)
     return list(mypycify([*MYPY_FLAGS, *(str(p.relative_to(ROOT)) for p in compiled_modules())], opt_level="3",
                          target_dir=os.environ.get("PAXH_MYPYC_DIR", "build")))

@@ -5,7 +5,7 @@
     .venv/bin/python scripts/compile_engine.py status    # which engine `import pax_hispanica` loads, and why
     .venv/bin/python scripts/compile_engine.py clean     # remove the build: the pure engine again
 
-`build` compiles the engine's modules and api.py with mypyc (from mypy, in the dev extra), with
+`build` compiles the engine's modules and api.py with mypyc (from mypy, in the compile extra), with
 the project's `mypy --strict` settings at gcc -O3 (setup.py's list and flags), into
 `<venv>/paxh-compiled/` ($PAXH_COMPILED_DIR), outside the source tree, and writes the manifest
 that pax_hispanica checks at import: the SHA-256 of every engine source, so a build is used only
