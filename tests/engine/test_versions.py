@@ -21,7 +21,8 @@ FIXTURE = Path(__file__).parent / "data" / "reference_2_game.json"
 SCENARIO = "battle_with_support.json"
 # reference-7's Treasure rule and numbers (PRJ-82 made reference-8 with TRS-2 as written and its own scoring)
 REF7 = {"plunder_loading": "sack_or_own", "conquistador_prestige": 1, "privateer_prestige": 1, "privateer_money": 0,
-        "smuggler_money": 3, "plunder_money": 3, "plunder_chests_per_prestige": 2}
+        "smuggler_money": 3, "plunder_money": 3, "plunder_chests_per_prestige": 2,
+        "plunder_start_galleons": 0}                        # PRJ-84: the French's Flagship alone
 R7 = {k: v for k, v in REF7.items() if api.load_ruleset().params[k] != v}              # reference-7 (PRJ-82)
 R6 = {"crown_colonies.2": 6, "kings_crown_share.2": 2, "smuggler_bribe.2": 1}          # reference-6 (PRJ-79)
 R5 = {"crown_colonies.2": 8, "crown_colonies.3": 8}                                  # reference-5 (PRJ-77)
@@ -103,7 +104,8 @@ def test_PRJ_50_reference_2s_numbers_cards_and_map_are_the_old_engines():
     # (a variant option off): a new one fails here until its value for old games is checked
     assert {k: v["value"] for k, v in now.items() if k not in old["parameters"]} == {
         "prestige_goal": "held", "goal_from_cycle": 1,          # PRJ-56, PRJ-57: CYC-2 as written
-        "setup_rebels": 0}                                      # PRJ-80: CYC-4 as written, no Rebels
+        "setup_rebels": 0,                                      # PRJ-80: CYC-4 as written, no Rebels
+        "plunder_start_galleons": 0}                            # PRJ-84: the Flagship alone, as then
     assert {str(n): v for n, v in rs.params["by_players"].items()} == old["by_players"]
     assert sha(json.dumps(api.card_catalogue("reference-2"), sort_keys=True)) == old["cards"]
     assert sha(json.dumps(api.board_layout("reference-2"), sort_keys=True)) == old["board"]

@@ -138,6 +138,8 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-82": ("PRJ", "reference-8: PLUNDER only sacks (TRS-2), and each legality scores Treasure its own way (TRS-1)"),
     # applied by the loader (rulesets.py, data/<ruleset>/house_rules.toml) when a variant names a set
     "PRJ-83": ("PRJ", "Named sets of house rules (house_rules = NAME), expanded at setup, a --set on top"),
+    # the reference's data (ruleset.toml's [setup]), applied at setup (CYC-4)
+    "PRJ-84": ("PRJ", "A fleet that starts PLUNDER starts with Galleons beside its Flagship (plunder_start_galleons)"),
 }
 
 

@@ -168,6 +168,7 @@ class Ruleset:
         goal_from_cycle: ClassVar[int]
         start_money: ClassVar[int]
         start_ships: ClassVar[int]
+        plunder_start_galleons: ClassVar[int]
         start_zone: ClassVar[str]
         setup_rebels: ClassVar[int]
         supply_citizens: ClassVar[int]

@@ -29,7 +29,8 @@ Legality = Literal["PLUNDER", "SMUGGLER", "CONQUISTADOR", "PRIVATEER"]
 PARAMS: dict[str, dict[str, type]] = {
     "game": {"cycles": int, "prestige_to_win": int, "money_per_prestige": int, "prestige_per_colony": int,
              "crown_colony_prestige": int, "prestige_goal": str, "goal_from_cycle": int},
-    "setup": {"start_money": int, "start_ships": int, "start_zone": str, "setup_rebels": int},
+    "setup": {"start_money": int, "start_ships": int, "plunder_start_galleons": int, "start_zone": str,
+              "setup_rebels": int},
     "supply": {"citizens": int, "indigenous": int, "chests": int},
     "goods": {"goods_per_year": int, "chest_cap": int, "die_sides": int, "slave_death": int,
               "slave_revolt": int, "colony_income": int, "crown_colony_income": int},

@@ -103,7 +103,11 @@ def new_state(config: object, given_seed: object, start: bool = True, *, ruleset
     st.nation = nations
     st.hand_bonus, st.income, st.moves_bonus = [0] * n, [0] * n, [0] * n
     st.fzone = [rs.zone_index[rs.setup_value("start_zone", n)]] * n
-    st.fships = [rs.setup_value("start_ships", n)] * n
+    # PRJ-84: a fleet that starts PLUNDER (TRS-2: it loads only by sacking) starts with Galleons
+    # beside its Flagship, never more ships than a fleet may have
+    st.fships = [min(rs.max_ships, rs.setup_value("start_ships", n)
+                     + (rs.setup_value("plunder_start_galleons", n) if rs.nations[x]["legality"] == "PLUNDER" else 0))
+                 for x in nations]
     st.legality = [Legality(rs.nations[x]["legality"]) for x in nations]
     st.hands = [[] for _ in range(n)]
     st.tableaus = [[] for _ in range(n)]

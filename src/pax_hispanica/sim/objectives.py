@@ -46,6 +46,11 @@ def _eng(key: str, field: str = "mean") -> Callable[[dict, list[dict]], float | 
     return lambda s, _r: ((s.get("engagement") or {}).get(key) or {}).get(field)
 
 
+def _event_mean(name: str) -> Callable[[dict, list[dict]], float | None]:
+    """The mean count per game of one kind of event (sim/engagement.py's ``events``)."""
+    return lambda s, _r: (((s.get("engagement") or {}).get("events") or {}).get(name) or {}).get("mean")
+
+
 def _forced_or_pass(s: dict, _r: list[dict]) -> float | None:
     e = s.get("engagement") or {}
     if not e.get("forced") or not e["forced"]["of"]:
@@ -78,6 +83,8 @@ FIGURES: dict[str, tuple[Callable[[dict, list[dict]], float | None], str]] = {
     "cards_per_player": (_eng("cards_per_player"), "mean cards played per player per game"),
     "money_unspent": (_eng("money_unspent_end"), "mean money a player holds at the end"),
     "cards_rarely_played": (lambda s, r: _rare_cards(s), "share of the ruleset's cards played in fewer than 5% of games"),
+    "battles": (_event_mean("battles"), "mean battles per game (BAT-1..5)"),
+    "sacks": (_event_mean("sacks"), "mean colonies sacked per game (BAT-5, TRS-2)"),
 }
 
 
@@ -96,7 +103,13 @@ def load_targets(path: str | Path | None = None) -> dict:
                       "group": str(spec.get("group", "balance"))}
     data["objectives"] = objs
     tables = data.get("tables") or {"selfplay": {"bots": "heuristic", "weight": 1.0}}
-    data["tables"] = {k: {"bots": str(v["bots"]), "weight": float(v.get("weight", 1.0))} for k, v in tables.items()}
+    for k, v in tables.items():
+        if v.get("nations", "") not in ("", "default", "shuffle"):
+            raise ValueError(f"targets: table {k!r}: nations must be default or shuffle")
+    # a table may fix its own nations ("default": the ruleset's order, which `paxh play` uses;
+    # "shuffle"), so that one study weighs both; without it the study's --nations
+    data["tables"] = {k: {"bots": str(v["bots"]), "weight": float(v.get("weight", 1.0)),
+                          "nations": str(v.get("nations", ""))} for k, v in tables.items()}
     data.setdefault("skill", {})
     return data
 

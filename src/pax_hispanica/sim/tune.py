@@ -153,7 +153,8 @@ class Evaluation:
         for players in counts:
             for table, spec in cfg.targets["tables"].items():
                 name = cfg.table_name(table, players)
-                self.specs[name] = self._specs(name, players, table_bots(spec["bots"], players), cfg.games)
+                self.specs[name] = self._specs(name, players, table_bots(spec["bots"], players), cfg.games,
+                                               spec.get("nations") or cfg.nations)
                 self.weights[name] = spec["weight"] / len(counts)
             for pair, bots in skill_tables(players, cfg.skill, cfg.targets).items():
                 name = cfg.table_name(pair, players)
@@ -162,10 +163,10 @@ class Evaluation:
         self.results: dict[str, list[dict]] = {k: [] for k in self.specs}
         self.cards = card_names(load_api(cfg.api), cfg.ruleset, {**cfg.base_params, **params})
 
-    def _specs(self, table: str, players: int, bots: list[str], games: int) -> list[dict]:
+    def _specs(self, table: str, players: int, bots: list[str], games: int, nations: str | None = None) -> list[dict]:
         # one player count keeps the seeds of a one-count study (table names without "@Np")
         seed = stable_seed("tune", self.cfg.seed, self.number, table)   # games: game_seed(seed, i)
-        return make_specs(players, games, ",".join(bots), seed, api=self.cfg.api, nations=self.cfg.nations,
+        return make_specs(players, games, ",".join(bots), seed, api=self.cfg.api, nations=nations or self.cfg.nations,
                           ruleset=self.cfg.ruleset, params={**self.cfg.base_params, **self.params})
 
     def play(self, part: int) -> None:
@@ -259,6 +260,16 @@ def make_study(cfg: TuneConfig, storage: str | None = None, name: str | None = N
     return study
 
 
+def house_rules_of(cfg: TuneConfig, params: dict) -> list[str]:
+    """The [SEED] rules a trial's numbers would change (PRJ-81, `api.house_rules`), in words;
+    [] when the trial plays the seeds as written."""
+    api = load_api(cfg.api)
+    named = getattr(api, "house_rules", None)
+    if named is None:           # an engine before PRJ-81 knows no house rules
+        return []
+    return [f"{h.rule} ({h.param}): {h.change}" for h in named(cfg.ruleset, {**cfg.base_params, **params})]
+
+
 def objective_fn(cfg: TuneConfig, echo: Echo | None = None) -> Callable[[Any], Any]:
     import optuna
 
@@ -276,6 +287,13 @@ def objective_fn(cfg: TuneConfig, echo: Echo | None = None) -> Callable[[Any], A
 
     def evaluate(trial: Any) -> Any:
         params = {k: trial.suggest_int(k, v["low"], v["high"]) for k, v in cfg.space.items()}
+        changed = house_rules_of(cfg, params)
+        if changed:
+            # PRJ-81: the tuner moves only the numbers the seeds leave open; numbers that would
+            # change a seed sentence (two legalities scoring alike, TRS-1) are a house rule,
+            # never a candidate for the reference: refused without playing a game
+            trial.set_user_attr("house_rules", changed)
+            raise optuna.TrialPruned("a house rule (PRJ-81): " + "; ".join(changed))
         ev = Evaluation(cfg, params, trial.number)
         ev.play(0)
         first = ev.score()
