@@ -91,7 +91,9 @@ def make_bot(kind: str, seed: int):
     """A bot from pax_hispanica.bots, or a seeded uniformly random one if that package has none of this kind."""
     try:
         from .bots import make_agent
-        return make_agent(kind, seed)
+        # private (issue 37): the bots' bids and Battle Cards are mixed from randomness keyed by
+        # their seed, which the caller derives from the game's secret (docs/bots.md)
+        return make_agent(kind, seed, private=True)
     except (ImportError, ValueError, KeyError):
         class _Random:
             def __init__(self):
@@ -128,7 +130,9 @@ class TerminalGame:
         self.console = Console()
         self.seat = seat
         self.game = api.Game.new(api.Config(players=players, params=dict(params or {})), seed)
-        self.bots = {s: make_bot(bot, seed + 1000 + s) for s in range(players) if s != seat}
+        # each bot's seed derived from the game's seed (api.derived_seed): seed + 1000 + s would
+        # let a player who knows the game's seed compute the bots' private choices
+        self.bots = {s: make_bot(bot, api.derived_seed(seed, f"bot|{s}")) for s in range(players) if s != seat}
         self.save = save
         self.shown = 0
         self.tr = translator(list(self.game.state.nation), lang, you=seat)

@@ -44,6 +44,14 @@ def stable_seed(*parts: Any) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
+def private_seed(seed: int, seat: Any, version: Any) -> int:
+    """The seed of a private bot's randomness for the decision at action count `version`: a
+    SHA-256 of the bot's seed (secret: the web server derives it from the game's secret,
+    api.derived_seed(secret, "bot|<seat>")), the seat and the count. Nobody without the seed
+    can compute it from what the table sees."""
+    return stable_seed("paxh-private-decision", int(seed), seat, version)
+
+
 def expand_descriptors(legal: Iterable[Descriptor], api: Any = None) -> list[Action]:
     """Every concrete action the descriptors allow.
 
@@ -179,9 +187,20 @@ class BaseAgent:
     # without the log calls decide(view, legal), and the bot guesses those hands instead.
     uses_log = False
 
-    def __init__(self, seed: int = 0, api: Any = None, **options: Any) -> None:
+    def __init__(self, seed: int = 0, api: Any = None, private: bool | int | str = False,
+                 **options: Any) -> None:
         self.seed = int(seed)
         self.rng = random.Random(self.seed)
+        # private: the bot plays against people whose sealed choices it must not give away
+        # (docs/bots.md, "Private sealed choices"): its sealed choices (bids, Battle Cards) are
+        # mixed over good choices, and every decision's randomness comes from decision_rng,
+        # keyed by the bot's seed (the web server derives it from the game's secret and the
+        # seat, api.derived_seed) and the game's action count, so nothing is persisted and a
+        # reload or another server continues the same stream. Off: the bot decides as it always
+        # did (the simulator's seeded games, the corpus and the golden files are unchanged).
+        self.private = str(private).strip().lower() not in ("0", "false", "no", "", "none")
+        if self.private:
+            self.reads_view = True          # the decision's key is the view's action count
         self.api_ref = api
         self._api: Any = None
         self.options = options
@@ -192,6 +211,15 @@ class BaseAgent:
         if self._api is None:
             self._api = load_api(self.api_ref)
         return self._api
+
+    def decision_rng(self, view: Any) -> random.Random:
+        """The randomness of one decision: with `private`, a PRNG keyed by the bot's seed, the
+        seat and the game's action count (view["version"]: every decision of a game has its
+        own), the same however often the game was reloaded or whichever server runs the bot;
+        without, the bot's own stream (`self.rng`)."""
+        if not self.private or not isinstance(view, dict) or "version" not in view:
+            return self.rng
+        return random.Random(private_seed(self.seed, view.get("viewer"), view["version"]))
 
     def expand(self, legal: list[Descriptor]) -> list[Action]:
         return without_undo(expand_descriptors(legal, self.api))

@@ -57,6 +57,41 @@ DEFAULTS: dict[str, float] = {
     "home_slack": 1,            # ... or once the moves left are at most Europe's distance plus this
     "attack_margin": 0,         # attack (or count as loadable by battle) only when stronger by more than this
 }
+# A private bot's sealed choices (issue 37; docs/bots.md "Private sealed choices"). Not options
+# of DEFAULTS (the tuner's space): they change nothing unless the bot is `private`.
+BID_SPREAD = 0.25        # a bid's band: the valuation's bid +- max(1, round(this x that bid))
+SUPPORT_CLOSE = 2.0      # Battle Card sides closer than this (estimated Prestige) are mixed
+# A private bot centres its band on the bid of bid_share x this (0.5 for the default 0.6): the
+# band's upper half pays more for what it wins, and centred on the deterministic bid the mixed
+# bot won 19.4% of 1,200 paired games against three heuristics to the deterministic bot's 23.0%
+# (sign test p = 0.02); centred lower it plays as well (docs/bots.md "Private sealed choices").
+PRIVATE_SHARE = 5 / 6
+
+
+def bid_band(want: int, lo: int, hi: int, worth: float, spread: float = BID_SPREAD) -> list[tuple[int, int]]:
+    """A private bot's bid distribution: (amount, weight) for the amounts within
+    h = max(1, round(spread x want)) of `want` (the bid its valuation gives), weighted
+    h + 1 - |amount - want| (a triangle: the valuation's own bid most likely), inside the legal
+    range lo..hi and never above what the card is worth to it (`worth`, its net value in $,
+    rounded down) when that is below want + h. One amount (weight 1) when nothing else is
+    good: the card is worth under $1 more than the bid."""
+    h = max(1, round(spread * want))
+    top = min(hi, want + h, max(want, int(worth)))
+    bottom = max(lo, want - h)
+    if top < bottom:                      # want outside the legal range: the nearest legal amount
+        return [(min(max(want, lo), hi), 1)]
+    return [(b, h + 1 - abs(b - want)) for b in range(bottom, top + 1)]
+
+
+def support_odds(gap: float | None, close: float = SUPPORT_CLOSE) -> float:
+    """The chance a private bot backs the side its rule of thumb picks: 1 when the two sides are
+    not close (`gap`, how much better in estimated Prestige that side's choice is, at least
+    `close`, or None: nothing to weigh), else 0.5 + 0.5 x gap / close (a coin when they are equal)."""
+    if gap is None or gap >= close or close <= 0:
+        return 1.0
+    return 0.5 + 0.5 * max(0.0, gap) / close
+
+
 TUNED_FILE = "tuned_heuristic.json"      # in pax_hispanica/data: benchmarks/tune_heuristic.py wrote it
 
 
@@ -83,7 +118,12 @@ _preset = preset
 class HeuristicAgent(BaseAgent):
     kind = "heuristic"
 
-    def __init__(self, seed: int = 0, api: Any = None, preset: str | None = None, **options: Any) -> None:
+    def __init__(self, seed: int = 0, api: Any = None, preset: str | None = None,
+                 bid_spread: float = BID_SPREAD, support_close: float = SUPPORT_CLOSE,
+                 private_share: float = PRIVATE_SHARE, **options: Any) -> None:
+        self.bid_spread = float(bid_spread)          # with `private` only: bid_band, support_odds
+        self.support_close = float(support_close)
+        self.private_share = float(private_share)
         chosen = {**DEFAULTS, **_preset(preset)}
         for k in list(options):
             if k in DEFAULTS:
@@ -473,10 +513,22 @@ class HeuristicAgent(BaseAgent):
         net = max(0.0, val - cost)
         if cost > me["money"] + 3:            # could not afford to play it for a while
             net *= self.bid_unaffordable
-        share = self.bid_share if dec.get("initiator") == me["seat"] else self.bid_share * self.bid_rival
+        mixing = self.private and "version" in view
+        base = self.bid_share * self.private_share if mixing else self.bid_share
+        share = base if dec.get("initiator") == me["seat"] else base * self.bid_rival
         reserve = self.bid_reserve + int((cost if card else 0) * self.bid_reserve_cost)
         want = int(min(net * share, max(0, me["money"] - reserve)))
         amount = min(max(want, int(bids["min"])), int(bids["max"]))   # the nearest legal amount
+        if mixing:
+            # issue 37 (N2): a bid drawn from a band around the valuation's, from the decision's
+            # private randomness, so the table cannot work it out from public facts
+            band = bid_band(want, int(bids["min"]), int(bids["max"]), net, self.bid_spread)
+            total = sum(w for _, w in band)
+            amount = self.decision_rng(view).choices([b for b, _ in band], [w for _, w in band])[0]
+            chosen = {**bids["action"], bids["field"]: amount}
+            return self._say(chosen, "bid a share of the card's value to us, keeping a reserve, mixed over a band "
+                             "around it (private)", card=card, value=round(val, 2), cost=cost, valuation_bid=want,
+                             band=[band[0][0], band[-1][0]], p_mode=round(max(w for _, w in band) / total, 4))
         chosen = {**bids["action"], bids["field"]: amount}
         return self._say(chosen, "bid a share of the card's value to us, keeping a reserve",
                          card=card, value=round(val, 2), cost=cost)
@@ -681,5 +733,26 @@ class HeuristicAgent(BaseAgent):
         owner = next((c["owner"] for c in view["colonies"] if c["id"] == target), None)
         if isinstance(owner, int) and owner == leader:
             side = "attacker"
+        if self.private and "version" in view:
+            # issue 37 (N2): when the two sides are close in value, the side is drawn (weighted
+            # toward the rule's) from the decision's private randomness
+            odds = support_odds(self._support_gap(scores, me["seat"], attacker, owner, leader), self.support_close)
+            if odds < 1.0 and self.decision_rng(view).random() >= odds:
+                side = "target" if side == "attacker" else "attacker"
+            chosen = next((a for a in actions if a.get("side") == side), actions[0])
+            return self._say(chosen, "support whichever side is not the leader (BAT-3), mixed when the sides are "
+                             "close (private)", leader=leader, p_rule=round(odds, 4))
         chosen = next((a for a in actions if a.get("side") == side), actions[0])
         return self._say(chosen, "support whichever side is not the leader (BAT-3)", leader=leader)
+
+    @staticmethod
+    def _support_gap(scores: list[float], me: int, attacker: Any, owner: Any, leader: Any) -> float | None:
+        """How much clearer the rule's side is than the other, in estimated Prestige: by the
+        difference of the estimated scores of the two players the sides help (the rule backs
+        the side that does not help the leader; with the leader on neither side, both sides help
+        a trailing player, as near to each other as their scores); None when one side helps
+        nobody (a Crown colony or a Tribal Site): then the rule's side is kept."""
+        helped = [p for p in (attacker, owner) if isinstance(p, int) and 0 <= p < len(scores) and p != me]
+        if len(helped) != 2:
+            return None
+        return abs(scores[helped[0]] - scores[helped[1]])

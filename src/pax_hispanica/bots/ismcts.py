@@ -469,7 +469,9 @@ class ISMCTSAgent(BaseAgent):
         if self.prior > 0 and hasattr(self.api, "load_ruleset"):
             from .heuristic import HeuristicAgent
             if not hasattr(self, "_heuristic"):
-                self._heuristic = HeuristicAgent(self.seed, self.api_ref, preset=self.prior_bot)
+                # private (issue 37): the prior's sealed choices are mixed, from this decision's keyed
+                # randomness (HeuristicAgent with private: bid_band, support_odds)
+                self._heuristic = HeuristicAgent(self.seed, self.api_ref, preset=self.prior_bot, private=self.private)
             # the ruleset's card values, shared (pure) by the bots whose options value cards alike:
             # the default heuristic's with the playouts', a preset's with that preset's own
             self._heuristic._card_memo = (self._card_memo if self.prior_bot == "default"

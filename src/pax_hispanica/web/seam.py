@@ -69,12 +69,16 @@ def fallback_bot(seed: int) -> Any:
 
 
 def make_bot(kind: str, seed: int, strength: int | None = None) -> Any:
-    """An object with decide(view, legal) -> action, for a bot seat."""
+    """An object with decide(view, legal) -> action, for a bot seat. Always `private` (issue 37,
+    docs/bots.md "Private sealed choices"): its bids and Battle Cards are mixed, and each
+    decision's randomness is keyed by `seed` (derived from the game's secret and the seat,
+    api.derived_seed) and the game's action count, so the table cannot compute them and a
+    reload, or another server, goes on with the same stream."""
     try:
         from pax_hispanica.bots import make_agent  # type: ignore[attr-defined]
     except ImportError:
         return fallback_bot(seed)
-    options = {"api": api, **strength_options(kind, strength)}
+    options = {"api": api, "private": True, **strength_options(kind, strength)}
     return make_agent(kind, seed, **options)
 
 
