@@ -106,3 +106,40 @@ class LiveGame:
         if self._nations is None:
             self._nations = [str(p.get("nation", "")) for p in api.summary(self.state).get("players", [])]
         return self._nations[seat] if seat < len(self._nations) else ""
+
+    def compact(self) -> int:
+        """Keep less while the game is idle in memory (issue 37, M1; LiveCache.sweep): drop its
+        bots (made again at the next bot move: a private bot's randomness is keyed by the game's
+        action count, so nothing of it is lost) and its events (replayed from the record when next
+        read, `events`). Returns how many things were dropped (0: already compact)."""
+        dropped = len(self.agents)
+        self.agents.clear()
+        if self.__dict__.get("_events") is not None:
+            self.__dict__["_events_upto"] = self.version
+            self.__dict__["_events"] = None
+            dropped += 1
+        return dropped
+
+    @property
+    def compacted(self) -> bool:
+        return self.__dict__.get("_events") is None
+
+
+def _get_events(self: LiveGame) -> list:
+    """The game's events: kept while the game is in use, replayed from its record (the first
+    `_events_upto` actions: the record may already hold the action whose events are about to be
+    added, games.Service.act, records.catch_up) after `compact` dropped them."""
+    events = self.__dict__.get("_events")
+    if events is None:
+        upto = self.__dict__.get("_events_upto", self.version)
+        events = self.__dict__["_events"] = list(api.replay(self.record, upto).events)
+    return events
+
+
+def _set_events(self: LiveGame, events: list) -> None:
+    self.__dict__["_events"] = events
+
+
+# `events` is a dataclass field (LiveGame(..., state, events, ...)) read through a property, so
+# that a compacted game rebuilds its events on first use
+LiveGame.events = property(_get_events, _set_events)  # type: ignore[assignment]

@@ -17,6 +17,7 @@ from .scores import score_table
 from .games import NATIONS, LiveGame
 from .i18n import LANGS, Tr, humanize
 from .info import Info, ruleset_info, win_condition
+from .render_cache import RenderCache
 from .seam import api
 
 env = Environment(loader=FileSystemLoader(str(Path(__file__).parent / "templates")),
@@ -122,7 +123,9 @@ def event_places(e: dict, tr: Tr) -> list[str]:
 
 CARD_FIELDS = ("card", "top")
 LOG_TAIL = 150
-_cache: dict[tuple, dict] = {}  # rendered updates, shared by the connections that see the same thing
+# rendered updates, shared by the connections that see the same thing; bounded in bytes
+# (PAXH_RENDER_CACHE_BYTES, render_cache.py: issue 37, M1)
+_cache = RenderCache()
 
 
 def seat_names(live: LiveGame, lang: str = "en") -> list[str]:
@@ -569,9 +572,7 @@ def html_update(live: LiveGame, viewer: int | None, waiting: int | None, role: s
     msg = {"type": "update", "version": live.version, "seat": viewer, "waiting": waiting,
            "acting": ctx["acting"], "over": live.over, "html": board_html(ctx, parts, items),
            "_parts": parts, "_log": items}
-    if len(_cache) > 2000:
-        _cache.clear()
-    _cache[key] = msg
+    _cache.put(key, msg)
     return msg
 
 
