@@ -721,3 +721,69 @@ def test_without_a_public_url_a_reset_link_is_the_servers_own_address(url, monke
         c.post("/forgot", data={"csrf": csrf_of(c.get("/forgot").text), "who": "vic"}, headers={"Host": "evil.example"})
         (mail,) = wait_for(lambda: _reset_mails(url), 10, "the reset mail")
     assert "evil" not in mail["text"] and "http://127.0.0.1:8000/reset/" in mail["text"], mail["text"]
+
+
+# ---------------------------------------------------------------- a WebSocket flood (issue 37, N3)
+# (name, frames sent at once, replies before the refusals (updates aside), refusals, the last
+# refusal's code): a connection's budget is ws.WS_BURST messages at once, refilled at ws.WS_RATE a
+# second; a refresh costs ws.WS_COSTS["refresh"]; ws.WS_FLOOD_CLOSE refusals in a row close the
+# socket with 1008 (one socket sending `refresh` moved another player's p99 from 96 to 1,192 ms)
+PING = json.dumps({"type": "ping"})
+FLOOD_TABLE = [
+    ("31 pings at once", [PING] * 31, 30, 1, "rate_limited"),
+    ("7 refreshes at once", [json.dumps({"type": "refresh"})] * 7, 0, 1, "rate_limited"),
+    ("31 bad frames at once", ["hello"] * 31, 30, 1, "rate_limited"),
+    ("31 chat reports at once", [json.dumps({"type": "chat_report", "message": 1})] * 31, 30, 1, "rate_limited"),
+    ("a flood of 300 pings", [PING] * 300, 30, 51, "flooding"),
+]
+
+
+@pytest.mark.parametrize("name,frames,answered,refused,code", FLOOD_TABLE, ids=[r[0] for r in FLOOD_TABLE])
+def test_a_websocket_flood_is_refused_then_closed_and_changes_nothing(client, url, game, name, frames, answered,
+                                                                       refused, code):
+    import functools
+
+    from pax_hispanica.web.ratelimit import TokenBucket
+    from pax_hispanica.web.routes import ws as wsmod
+    token = game["seats"][0]["token"]
+    before = snapshot(url, game["game"])
+    clock = [1000.0]   # the bucket's clock stands still while the frames go in: the test does not race it
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(wsmod, "TokenBucket", functools.partial(TokenBucket, clock=lambda: clock[0]))
+        mp.setattr(wsmod, "_penalised", {})   # this test's flooder's wait stays in this test
+        with client.websocket_connect(f"/ws/{token}?fmt=json") as ws:
+            assert json.loads(ws.receive_text())["type"] == "update"
+            for f in frames:
+                ws.send_text(f)
+            got, errors = 0, []
+            while len(errors) < refused:
+                m = json.loads(ws.receive_text())
+                if m["type"] == "error" and m["code"] in ("rate_limited", "flooding"):
+                    assert not got < answered, (got, m)          # the budget's messages were all answered
+                    errors.append(m)
+                    assert m["message"] and "Traceback" not in m["message"]
+                    if m["code"] == "rate_limited":
+                        assert m["retry_after"] >= 1 and "at most 10 a second" in m["message"], m
+                elif m["type"] != "update":
+                    got += 1
+            assert got == answered and errors[-1]["code"] == code, (got, errors[-2:])
+            if code == "flooding":
+                assert len(errors) == wsmod.WS_FLOOD_CLOSE + 1
+                with pytest.raises(WebSocketDisconnect) as e:
+                    while True:
+                        ws.receive_text()
+                assert e.value.code == 1008
+                # and the address waits ws.WS_FLOOD_PENALTY seconds before a new game socket: no board is rendered
+                with client.websocket_connect(f"/ws/{token}?fmt=json") as again:
+                    m = json.loads(again.receive_text())
+                    assert m["type"] == "error" and m["code"] == "flooding" and m["retry_after"] >= 1, m
+                    with pytest.raises(WebSocketDisconnect) as e:
+                        again.receive_text()
+                    assert e.value.code == 1008
+            else:   # a second later the budget is back: the connection is still open and well
+                clock[0] += 1.0
+                ws.send_text(json.dumps({"type": "ping", "id": "after"}))
+                while (m := json.loads(ws.receive_text()))["type"] == "update":
+                    pass
+                assert m == {"type": "pong", "id": "after"}
+    assert snapshot(url, game["game"]) == before

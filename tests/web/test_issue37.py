@@ -293,3 +293,62 @@ def test_a_webhook_is_pinned_to_its_checked_address_and_names_its_host(monkeypat
     finally:
         h.stop()
     assert h.bodies == [{"type": "your_move", "n": 1}] and asked == ["hooks.example"]
+
+
+# ---------------------------------------------------------------- N3: chat reports are limited, the moderators' page pages
+def _report(ws, message: int, rid) -> dict:
+    ws.send_text(json.dumps({"type": "chat_report", "id": rid, "message": message, "reason": "rude"}))
+    while True:
+        m = json.loads(ws.receive_text())
+        if m.get("id") == rid and m["type"] in ("ack", "error"):
+            return m
+
+
+def test_chat_reports_are_limited_per_account_and_once_per_message(url):
+    with client(url, report="3/minute") as c:
+        g = c.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+        t0, t1 = (s["token"] for s in g["seats"])
+        ids = [c.post(f"/api/chat/{t0}", json={"text": f"rude {i}"}).json()["id"] for i in range(5)]
+        with c.websocket_connect(f"/ws/{t1}") as ws:
+            assert [_report(ws, mid, f"r{mid}")["type"] for mid in ids[:3]] == ["ack"] * 3
+            again = _report(ws, ids[0], "dup")     # the same message twice: refused, not counted
+            assert again["code"] == "already_reported"
+            over = _report(ws, ids[3], "over")
+            assert over["code"] == "rate_limited" and "too many reports from this account" in over["message"]
+            assert over["retry_after"] >= 1
+            assert _report(ws, 99999, "none")["code"] == "malformed"   # no such message: refused first
+        assert len(rows(url, play_db.chat_reports)) == 3
+
+
+def test_the_moderators_page_pages_through_every_report(url):
+    from pax_hispanica.web.routes.admin import PAGE
+    with client(url, report="0") as c:
+        g = c.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+        t0 = g["seats"][0]["token"]
+        mid = c.post(f"/api/chat/{t0}", json={"text": "rude"}).json()["id"]
+        n = 2 * PAGE + 7     # more than the 200 the page used to cut at, in a test's time: rows written directly
+        eng = sa.create_engine(url)
+        with eng.begin() as conn:
+            conn.execute(play_db.chat_reports.insert(), [
+                {"game_id": g["game"], "message_id": mid, "reporter_seat": 1, "reason": f"r{i}", "text": "rude",
+                 "created": 1e9 + i} for i in range(n)])
+        eng.dispose()
+        register(c, "mod")
+        assert c.portal.call(c.app.state.site.accounts.set_admin, "mod")
+        import re
+        seen, path, pages = [], "/admin/reports", 0
+        while path:
+            page = c.get(path)
+            assert page.status_code == 200
+            seen += re.findall(r'<tr data-report="(\d+)">', page.text)
+            pages += 1
+            m = re.search(r'href="(/admin/reports\?before=\d+)" id="reports-older"', page.text)
+            path = m.group(1) if m else None
+        assert pages == 3 and len(seen) == n == len(set(seen))
+        assert [int(x) for x in seen] == sorted((int(x) for x in seen), reverse=True)
+        assert "Newest reports" in c.get(seen and f"/admin/reports?before={seen[10]}").text
+        assert c.get("/admin/reports?before=%C3%A9").status_code == 200       # a bad cursor: the newest page
+        api = c.get("/api/admin/chat-reports?limit=5").json()
+        assert len(api["reports"]) == 5 and api["older"] == api["reports"][-1]["id"]
+        nxt = c.get(f"/api/admin/chat-reports?limit=5&before={api['older']}").json()
+        assert nxt["reports"][0]["id"] == api["older"] - 1

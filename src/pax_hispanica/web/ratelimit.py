@@ -9,6 +9,8 @@
     PAXH_RATE_RESET_NAME  reset mails asked per name or address typed, any client  default "3/hour"
     PAXH_RATE_RESET_ACCOUNT  reset mails queued per account (checked by the outbox worker,
                        silently: the form's answer must not tell which names exist)  default "3/hour;10/day"
+    PAXH_RATE_REPORT   chat reports per account (an anonymous browser: its user; no cookie: its
+                       seat of the game)                          default "5/minute;30/day"
 
 A value is anything `limits.parse` reads ("30/minute", "5 per second",
 "100/hour;10/second"); "0", "off" or "" turns that limit off (the load
@@ -54,12 +56,14 @@ from .model import ServerError
 DEFAULTS = {"create": "30/minute", "act": "20/second",
             # accounts (issue 16): tries per address, and per user name from any address
             "login": "10/minute;60/hour", "login_name": "20/hour", "register": "5/minute;20/hour",
-            "reset": "5/hour", "reset_name": "3/hour", "reset_account": "3/hour;10/day"}
+            "reset": "5/hour", "reset_name": "3/hour", "reset_account": "3/hour;10/day",
+            "report": "5/minute;30/day"}
 ENV = {"create": "PAXH_RATE_CREATE", "act": "PAXH_RATE_ACT", "login": "PAXH_RATE_LOGIN",
        "login_name": "PAXH_RATE_LOGIN_NAME", "register": "PAXH_RATE_REGISTER", "reset": "PAXH_RATE_RESET",
-       "reset_name": "PAXH_RATE_RESET_NAME", "reset_account": "PAXH_RATE_RESET_ACCOUNT"}
+       "reset_name": "PAXH_RATE_RESET_NAME", "reset_account": "PAXH_RATE_RESET_ACCOUNT",
+       "report": "PAXH_RATE_REPORT"}
 OFF = {"", "0", "off", "none", "false"}
-SHARED = frozenset({"login", "login_name", "register", "reset", "reset_name"})   # counted in the database
+SHARED = frozenset({"login", "login_name", "register", "reset", "reset_name", "report"})   # counted in the database
 CLEANUP_SECONDS = 60.0
 log = logging.getLogger("pax_hispanica.web")
 
@@ -174,3 +178,27 @@ def _retry_after(amount: int, window: int, prev: int, cur: int, into: float) -> 
     else:                                # in the next window, once this one weighs little enough
         wait = window - into + max(0.0, 1.0 - (amount - 1) / max(cur, 1)) * window
     return max(1, math.ceil(wait))
+
+
+class TokenBucket:
+    """A connection's message budget (issue 37, N3): `burst` tokens, refilled at `rate` a second;
+    `take(n)` spends n if it has them. Counted in the connection's own memory: it lives and dies
+    with the socket, and costs a subtraction per message."""
+
+    def __init__(self, rate: float, burst: float, clock: Any = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens = burst
+        self.at = clock()
+
+    def take(self, n: float = 1.0) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= n:
+            self.tokens -= n
+            return True
+        return False
+
+    def wait(self, n: float = 1.0) -> float:
+        """Seconds until n tokens are there."""
+        return max(0.0, (n - self.tokens) / self.rate)

@@ -22,6 +22,15 @@ router = APIRouter()
 render.env.filters["utc"] = lambda t: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t)) if t else ""
 
 
+PAGE = 50   # reports a page (issue 37, N3: the page showed the last 200, and a flood hid the rest)
+
+
+def report_cursor(value: str | None) -> int | None:
+    """?before=<report id>: the page of reports older than it (None: the newest; anything but a
+    number of at most 18 digits is the newest page too)."""
+    return int(value) if value and value.isascii() and value.isdigit() and len(value) <= 18 else None
+
+
 async def moderator(request: Request) -> dict | None:
     """The account of a logged-in moderator (admin flag), else None."""
     s = site(request)
@@ -40,7 +49,9 @@ async def reports_page(request: Request) -> Response:
     user = await s.current_user(request)
     if await moderator(request) is None:
         return s.message(request, user, 404, "not_found")
-    reports = await s.svc.play.chat.reports()
-    resp = s.page(request, user, "admin_reports.html", reports=reports)
+    before = report_cursor(request.query_params.get("before"))
+    reports = await s.svc.play.chat.reports(limit=PAGE + 1, before=before)
+    older = reports[PAGE - 1]["id"] if len(reports) > PAGE else None
+    resp = s.page(request, user, "admin_reports.html", reports=reports[:PAGE], older=older, paged=before is not None)
     resp.headers["Cache-Control"] = "no-store"
     return resp

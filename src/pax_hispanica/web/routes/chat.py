@@ -70,9 +70,29 @@ async def on_mute(turn: Turn, msg: MuteIn) -> None:
     await turn.conn.send({"type": "ack", "id": turn.msg_id, "version": turn.live.version})
 
 
+async def _reporter(ws: Any, rights: Any) -> str:
+    """Who a chat report is counted against (PAXH_RATE_REPORT, issue 37 N3): the logged-in
+    account, else the browser's anonymous user, else the seat of the game its link opens."""
+    accounts = site(ws).accounts
+    uid = None
+    if accounts is not None:
+        from ..accounts import SESSION_COOKIE
+        uid = await accounts.session_user(ws.cookies.get(SESSION_COOKIE))
+    uid = uid or cookie_user(ws)
+    return f"user:{uid}" if uid else f"seat:{rights.game_id}:{rights.role}:{sorted(rights.seats)}"
+
+
 @handles("chat_report", ReportIn)
 async def on_report(turn: Turn, msg: ReportIn) -> None:
-    await _play(turn.svc).chat.report(turn.live, turn.conn.rights, msg.message, msg.reason)
+    from ..ratelimit import RateLimited
+    chat = _play(turn.svc).chat
+    await chat.check_report(turn.live, turn.conn.rights, msg.message)   # cheap refusals first
+    try:
+        await site(turn.conn.ws).limits.hit("report", await _reporter(turn.conn.ws, turn.conn.rights))
+    except RateLimited as e:
+        e.message = f"too many reports from this account; try again in {e.retry_after} s"
+        raise
+    await chat.report(turn.live, turn.conn.rights, msg.message, msg.reason)
     await turn.conn.send({"type": "ack", "id": turn.msg_id, "version": turn.live.version})
 
 
@@ -206,7 +226,11 @@ async def api_reports(request: Request) -> JSONResponse:
     s = site(request)
     if await moderator(request) is None:
         return error_response(ServerError("forbidden", "for moderators only", status=403))
-    return JSONResponse({"reports": await _play(s.svc).chat.reports()})
+    from .admin import report_cursor
+    limit = request.query_params.get("limit", "200")
+    limit = min(200, max(1, int(limit))) if limit.isascii() and limit.isdigit() and len(limit) < 5 else 200
+    reports = await _play(s.svc).chat.reports(limit=limit, before=report_cursor(request.query_params.get("before")))
+    return JSONResponse({"reports": reports, "older": reports[-1]["id"] if len(reports) == limit else None})
 
 
 @router.get("/unsubscribe/{signed}")

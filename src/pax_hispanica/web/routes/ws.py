@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
+import os
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,11 +23,32 @@ from .. import render, security
 from ..games import Service
 from ..i18n import LANGS
 from ..model import LiveGame, Rights, ServerError
-from ..ratelimit import RateLimits
+from ..ratelimit import RateLimits, TokenBucket
 from .common import client_address, cookie_user, error_frame, site, validation_message
 
 router = APIRouter()
 MAX_MESSAGE = security.MAX_BODY   # a WebSocket message, like a request body
+# every connection's message budget (issue 37, N3: one socket sending `refresh` moved another
+# player's p99 from 96 to 1,192 ms): a token bucket of WS_BURST messages refilled at WS_RATE a
+# second; a `refresh` (a whole board rendered) costs WS_COSTS["refresh"]. Over it: an error frame
+# `rate_limited`, the message unread; WS_FLOOD_CLOSE refusals in a row close the socket (1008).
+def _env_number(name: str, default: float) -> float:
+    value = os.environ.get(name, "")
+    try:
+        number = float(value) if value.strip() else default
+    except ValueError:
+        raise SystemExit(f"{name}: {value!r} is not a number (messages a second; default {default:g})") from None
+    if not number > 0:
+        raise SystemExit(f"{name}: {value!r} must be above 0 (default {default:g})")
+    return number
+
+
+WS_RATE = _env_number("PAXH_WS_RATE", 10.0)     # messages a second, per connection
+WS_BURST = _env_number("PAXH_WS_BURST", 30.0)   # messages at once
+WS_COSTS = {"refresh": 5.0}
+WS_FLOOD_CLOSE = 50
+WS_FLOOD_PENALTY = 10.0   # seconds an address closed for flooding waits before a new game socket
+_penalised: dict[str, float] = {}   # address -> until (this process's memory; bounded below)
 
 
 class Conn:
@@ -44,6 +68,8 @@ class Conn:
         self.dirty = asyncio.Event()
         self.live: LiveGame | None = None
         self.last_html: dict | None = None   # the board last sent (HTML clients): updates send what changed
+        self.bucket = TokenBucket(WS_RATE, WS_BURST)   # this connection's message budget (N3)
+        self.refused = 0                                # messages refused in a row for it
         self.writer = asyncio.create_task(self._write_updates())
 
     def viewer(self, live: LiveGame) -> tuple[int | None, int | None]:
@@ -212,6 +238,9 @@ async def handle_message(conn: Conn, live: LiveGame, svc: Service, limits: RateL
         handler = HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise ServerError("malformed", f"unknown message type: use {', '.join(HANDLERS)}")
+        extra = WS_COSTS.get(kind, 1.0) - 1.0      # the first token was taken before parsing
+        if extra > 0 and not conn.bucket.take(extra):
+            raise flood_error(conn, extra)
         if handler.limited:
             limits.check("act", address)
         try:
@@ -221,6 +250,43 @@ async def handle_message(conn: Conn, live: LiveGame, svc: Service, limits: RateL
         await handler.run(Turn(conn, live, svc, msg_id), body)
     except ServerError as e:
         await conn.send(error_frame(e, msg_id))
+
+
+def flood_error(conn: Conn, n: float = 1.0) -> ServerError:
+    from ..ratelimit import RateLimited
+    conn.refused += 1
+    e = RateLimited("message", max(1, math.ceil(conn.bucket.wait(n))))
+    e.message = (f"too many messages on this connection: at most {WS_RATE:g} a second ({WS_BURST:g} at once, "
+                 f"a refresh counts {WS_COSTS['refresh']:g}); this one was not read")
+    return e
+
+
+async def admit(conn: Conn) -> bool:
+    """The message budget, before a frame is even parsed: True to read it; False when it was
+    refused with an error frame (and the socket closed, 1008, after WS_FLOOD_CLOSE in a row)."""
+    if conn.bucket.take(1.0):
+        conn.refused = 0
+        return True
+    e = flood_error(conn)
+    await conn.send(error_frame(e))
+    if conn.refused >= WS_FLOOD_CLOSE:
+        await conn.send(error_frame(ServerError("flooding", f"{WS_FLOOD_CLOSE} messages in a row over the "
+                                                            "limit: this connection is closed")))
+        conn.closed = True
+        address = client_address(conn.ws) or "unknown"
+        now = time.monotonic()
+        if len(_penalised) > 10_000:   # forget the served penalties first, then the oldest
+            for a in [a for a, until in _penalised.items() if until < now] or list(_penalised)[:5_000]:
+                _penalised.pop(a, None)
+        _penalised[address] = now + WS_FLOOD_PENALTY
+        await conn.ws.close(code=1008)
+    return False
+
+
+def penalty(address: str | None) -> float:
+    """Seconds left of a flooding address's wait (0: none)."""
+    until = _penalised.get(address or "unknown")
+    return max(0.0, until - time.monotonic()) if until else 0.0
 
 
 # ---------------------------------------------------------------- the sockets
@@ -253,6 +319,13 @@ async def ws_game(ws: WebSocket, token: str) -> None:
     s = site(ws)
     svc = s.svc
     await ws.accept()
+    if (wait := penalty(client_address(ws))) > 0:   # closed for flooding a moment ago: no new board yet
+        from ..ratelimit import RateLimited
+        e = RateLimited("message", math.ceil(wait))
+        e.code, e.message = "flooding", f"this address flooded a connection: wait {math.ceil(wait)} s"
+        await ws.send_text(json.dumps(error_frame(e)))
+        await ws.close(code=1008)
+        return
     try:
         rights, live = await s.game_for(token)
     except ServerError as e:
@@ -274,6 +347,10 @@ async def ws_game(ws: WebSocket, token: str) -> None:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 break
+            if not await admit(conn):   # over the connection's message budget (N3)
+                if conn.closed:
+                    break
+                continue
             text = frame.get("text")
             if text is None:  # a binary frame: say so, keep the connection
                 await conn.send(error_frame(ServerError("malformed", "messages are JSON text frames, not binary")))
