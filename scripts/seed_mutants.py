@@ -186,12 +186,16 @@ def selection(rules: list[str], tests: str) -> list[str]:
     return args
 
 
+IGNORE: list[str] = []                           # --ignore: test files left out of every run
+
+
 def run_tests(copy: Path, rules: list[str], tests: str, timeout: int) -> tuple[str, str, float]:
     """('killed' | 'survived' | 'timeout' | 'error', the failing test or a note, seconds)."""
     env = {**os.environ, "PAXH_PURE": "1", "PYTHONPATH": str(copy / "src"), "PYTHONDONTWRITEBYTECODE": "1",
            "PAXH_RULES_MD": str(RULES_MD)}
     cmd = [PY, "-m", "pytest", "-x", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", "--durations=0",
-           "-o", "addopts=-m 'not soak'", "--timeout", str(timeout), *selection(rules, tests)]
+           "-o", "addopts=-m 'not soak'", "--timeout", str(timeout),
+           *[f"--ignore={path}" for path in IGNORE], *selection(rules, tests)]
     t0 = time.monotonic()
     try:
         proc = subprocess.run(cmd, cwd=copy, env=env, capture_output=True, text=True, timeout=timeout + 60)
@@ -231,9 +235,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", action="store_true", help="keep the copy (its path is printed)")
     ap.add_argument("--extra", action="store_true",
                     help="also the mutants beyond the seed clauses (EXTRA: the sack's lapse, BAT-5)")
+    ap.add_argument("--ignore", action="append", default=[], metavar="PATH",
+                    help="leave this test file out of every run, baseline included (repeatable; e.g. a "
+                         "file that does not collect)")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
     args = ap.parse_args(argv)
 
+    IGNORE[:] = args.ignore
     try:
         os.nice(19)
     except OSError:
