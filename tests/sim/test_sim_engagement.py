@@ -194,8 +194,11 @@ def test_PRJ_38_the_report_shows_the_variant_rule_and_loadings_by_rule(tmp_path)
                          nations=["french", "english", "dutch"])
     assert all("PRJ-38" not in r["engagement"]["loads_by_rule"] for r in as_written)
     default = sim.run(3, 6, "heuristic", seed=1, nations=["french", "english", "dutch"])
-    assert sum(r["engagement"]["loads_by_rule"].get("PRJ-38", 0) for r in default) > 0   # the reference's rule now
+    assert all("PRJ-38" not in r["engagement"]["loads_by_rule"] for r in default)   # reference-8: TRS-2 (PRJ-82)
     assert "Variant rules" not in output.render_html(report(default), {}, {})
+    seven = sim.run(3, 6, "heuristic", seed=1, params={"house_rules": "reference-7"},     # PRJ-58's rule,
+                    nations=["french", "english", "dutch"])                              # a house rule (PRJ-83)
+    assert sum(r["engagement"]["loads_by_rule"].get("PRJ-38", 0) for r in seven) > 0
 
 
 def test_CYC_2_ended_early_counts_only_games_that_reached_the_goal_before_the_last_cycle():

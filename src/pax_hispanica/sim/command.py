@@ -113,7 +113,7 @@ def _sweep(err, name, values, players, games, bots, seed, workers, dask, json_mo
 
     from . import sweep as sw
 
-    rows, errors = [], 0
+    rows, errors, house = [], 0, {}
     show_bar = (not json_mode) or sys.stderr.isatty()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, disable=not show_bar, transient=json_mode) as bar:
@@ -127,13 +127,15 @@ def _sweep(err, name, values, players, games, bots, seed, workers, dask, json_mo
                           params=variant)
             summary = report(results)
             errors += summary["errors"]
-            rows.append({**sw.row(value, summary), "house_rules": house_rules_of(api_module, ruleset, variant)})
+            rows.append(sw.row(value, summary))
+            house[str(value)] = house_rules_of(api_module, ruleset, variant)     # PRJ-81, by value
             if out is not None:
                 meta = {"players": players, "games": games, "seed": seed, "bots": bots or "random",
                         "nations": nations, "params": variant}
+                summary["house_rules"] = house[str(value)]
                 output.write_all(results, summary, Path(out) / f"{name}={value}", meta)
     data = {"parameter": name, "values": values, "base_params": params, "players": players, "games": games,
-            "seed": seed, "bots": bots or "random", "nations": nations, "rows": rows}
+            "seed": seed, "bots": bots or "random", "nations": nations, "rows": rows, "house_rules": house}
     if out is not None:
         Path(out).mkdir(parents=True, exist_ok=True)
         (Path(out) / "sweep.json").write_text(json.dumps(data, indent=2, sort_keys=True))
