@@ -132,7 +132,8 @@ def _sweep(err, name, values, players, games, bots, seed, workers, dask, json_mo
             if out is not None:
                 meta = {"players": players, "games": games, "seed": seed, "bots": bots or "random",
                         "nations": nations, "params": variant}
-                summary["house_rules"] = house[str(value)]
+                if house[str(value)]:      # PRJ-81: named in that value's report
+                    summary["house_rules"] = house[str(value)]
                 output.write_all(results, summary, Path(out) / f"{name}={value}", meta)
     data = {"parameter": name, "values": values, "base_params": params, "players": players, "games": games,
             "seed": seed, "bots": bots or "random", "nations": nations, "rows": rows, "house_rules": house}
