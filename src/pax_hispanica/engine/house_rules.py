@@ -84,7 +84,6 @@ REF_ONLY: dict[str, str] = {
     "goal_from_cycle": "the seeds name no goal (CYC-2, PRJ-57)",
     "start_money": "the seeds say nothing of setup (CYC-4)",
     "start_ships": "the seeds say nothing of setup (CYC-4)",
-    "plunder_start_galleons": "the seeds say nothing of setup (CYC-4, PRJ-84)",
     "plunder_start_galleons": "the seeds say nothing of setup (CYC-4, PRJ-84); a PLUNDER fleet still loads only by sacking",
     "start_zone": "the seeds say nothing of setup (CYC-4)",
     "setup_rebels": "the seeds say nothing of setup (CYC-4, PRJ-80); LAB-4 still holds",
