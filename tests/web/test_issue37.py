@@ -3,6 +3,7 @@ N9, N10 here; N1, N3's flood and N7 in test_hardening.py's bad-input tables)."""
 from __future__ import annotations
 
 import json
+import re
 import statistics
 import time
 
@@ -352,3 +353,115 @@ def test_the_moderators_page_pages_through_every_report(url):
         assert len(api["reports"]) == 5 and api["older"] == api["reports"][-1]["id"]
         nxt = c.get(f"/api/admin/chat-reports?limit=5&before={api['older']}").json()
         assert nxt["reports"][0]["id"] == api["older"] - 1
+
+
+# ---------------------------------------------------------------- U1: notifications a player can trust
+NEVER_CALLED = [   # (webhook, code): what the sender would never call is refused when it is saved
+    ("http://127.0.0.1:9/x", "internal_webhook"),
+    ("http://10.1.2.3/x", "internal_webhook"),
+    ("http://192.168.0.10/hook", "internal_webhook"),
+    ("http://169.254.169.254/latest/meta-data", "internal_webhook"),
+    ("http://[::1]:8000/x", "internal_webhook"),
+    ("http://[fe80::1%25eth0]/x", "internal_webhook"),
+    ("http://localhost:8000/x", "internal_webhook"),
+    ("https://printer.local/x", "internal_webhook"),
+    ("http://0.0.0.0/x", "internal_webhook"),
+    ("ftp://example.org/x", "bad_webhook"),
+    ("javascript:alert(1)", "bad_webhook"),
+    ("http:///x", "bad_webhook"),
+    ("https://example.org:99999/x", "bad_webhook"),
+]
+
+
+def _seat_game(c: TestClient) -> dict:
+    return c.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
+                                      "table": {"pace": "turn", "move_seconds": 86400}}).json()
+
+
+@pytest.mark.parametrize("hook,code", NEVER_CALLED, ids=[h for h, _ in NEVER_CALLED])
+def test_a_webhook_the_server_would_never_call_is_refused_when_saved(url, monkeypatch, hook, code):
+    monkeypatch.delenv("PAXH_WEBHOOK_PRIVATE", raising=False)
+    with client(url) as c:
+        token = _seat_game(c)["seats"][0]["token"]
+        r = c.post(f"/api/notify/{token}", json={"webhook": hook})
+        assert r.status_code == 400 and r.json()["error"]["code"] == code, r.text
+        assert rows(url, play_db.seat_contacts) == []
+        # the account's settings too, with the sentence, in English and Catalan
+        register(c, "lea")
+        for lang, words in (("en", {"internal_webhook": "The server never calls this address",
+                                    "bad_webhook": "A webhook is an http:// or https:// address"}),
+                            ("ca", {"internal_webhook": "El servidor no crida mai aquesta adreça",
+                                    "bad_webhook": "https://"})):
+            page = c.get(f"/account/settings?lang={lang}").text
+            r = c.post("/account/settings", data={"csrf": csrf_of(page), "lang": lang, "time_control": "",
+                                                  "email": "", "notify_webhook": "1", "webhook": hook})
+            assert r.status_code == 400 and words[code] in r.text, r.text[-1500:]
+        (acct,) = rows(url, adb.accounts)
+        assert json.loads(acct["settings"])["webhook"] == ""
+
+
+def test_what_is_saved_is_read_back_and_email_is_offered_only_with_a_mail_server(url, monkeypatch):
+    monkeypatch.delenv("PAXH_SMTP_URL", raising=False)
+    monkeypatch.setenv("PAXH_WEBHOOK_PRIVATE", "1")
+    with client(url) as c:
+        g = _seat_game(c)
+        token = g["seats"][0]["token"]
+        assert c.get(f"/api/notify/{token}").json() == {"email": None, "webhook": None, "unsubscribed": False,
+                                                        "source": None, "mail": False}
+        r = c.post(f"/api/notify/{token}", json={"email": "ana@example.org"})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "mail_off"
+        assert c.post(f"/api/notify/{token}", json={"webhook": "http://127.0.0.1:9/hook"}).status_code == 200
+        assert c.get(f"/api/notify/{token}").json()["webhook"] == "http://127.0.0.1:9/hook"
+        assert c.get(f"/api/notify/{g['spectator']}").status_code == 403
+        # the game page and the settings page say why email is off, in both languages
+        page = c.get(f"/play/{token}?lang=en").text
+        assert 'id="notify-mail-off"' in page and 'id="notify-email"' not in page
+        assert "Email is off on this server" in page
+        assert "El correu està desactivat en aquest servidor" in c.get(f"/play/{token}?lang=ca").text
+        register(c, "lea")
+        page = c.get("/account/settings?lang=en").text
+        assert 'id="mail-off"' in page and re.search(r'id="notify_email"[^>]*disabled', page)
+        assert "Email is off on this server" in c.get("/forgot").text
+    monkeypatch.setenv("PAXH_SMTP_URL", "smtp://127.0.0.1:9")
+    with client(url) as c:
+        page = c.get(f"/play/{token}?lang=en").text
+        assert 'id="notify-email"' in page and 'id="notify-mail-off"' not in page
+        assert c.post(f"/api/notify/{token}", json={"email": "ana@example.org",
+                                                   "webhook": "http://127.0.0.1:9/hook"}).status_code == 200
+        assert c.get(f"/api/notify/{token}").json() == {
+            "email": "ana@example.org", "webhook": "http://127.0.0.1:9/hook", "unsubscribed": False,
+            "source": "seat", "mail": True}
+        login_page = c.get("/account/settings")
+        assert 'id="mail-off"' not in login_page.text
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(240)
+def test_the_game_pages_form_shows_a_refusal_and_what_is_saved(server_factory, browser, url):
+    srv = server_factory(url, env={"PAXH_WEBHOOK_PRIVATE": "", "PAXH_SMTP_URL": "smtp://127.0.0.1:9"})
+    g = srv.post("/api/games", {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
+                                "table": {"pace": "turn", "move_seconds": 86400}})
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.goto(f"{srv.url}/play/{g['seats'][0]['token']}?lang=en")
+    page.wait_for_selector("#conn.on")
+    page.click("#notify summary")
+    page.wait_for_function("document.getElementById('notify-now').textContent.length > 0")
+    assert page.text_content("#notify-now") == "Nothing is saved: you are not told."
+    page.fill("#notify-webhook", "http://127.0.0.1:9/hook")
+    page.click("#notify-save")
+    page.wait_for_selector("#notify-error:not([hidden])")
+    assert page.text_content("#notify-error").startswith("The server never calls this address")
+    assert page.is_hidden("#notify-done")
+    page.fill("#notify-email", "ana@example.org")
+    page.fill("#notify-webhook", "")
+    page.click("#notify-save")
+    page.wait_for_selector("#notify-done:not([hidden])")
+    assert page.is_hidden("#notify-error")
+    page.reload()
+    page.wait_for_selector("#conn.on")
+    page.click("#notify summary")
+    page.wait_for_function("document.getElementById('notify-now').textContent.indexOf('ana@') > 0")
+    assert page.text_content("#notify-now") == "Saved: you are told by email at ana@example.org."
+    assert page.input_value("#notify-email") == "ana@example.org"
+    ctx.close()

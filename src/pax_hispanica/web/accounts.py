@@ -305,6 +305,9 @@ class Accounts:
         webhook = (webhook or "").strip()
         if webhook and not WEBHOOK.fullmatch(webhook):
             raise ServerError("bad_webhook", "a webhook is an http:// or https:// URL")
+        if webhook:   # one the sender would never call is refused now, not dropped later (U1)
+            from .outbox import check_webhook
+            await check_webhook(webhook)
         settings = {"notify": {c: bool(notify.get(c)) for c in CHANNELS}, "time_control": time_control,
                     "webhook": webhook}
         async with self.storage.write() as conn:

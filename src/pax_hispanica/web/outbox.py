@@ -177,6 +177,43 @@ def _internal(ip: str) -> bool:
     return not ipaddress.ip_address(ip.split("%", 1)[0]).is_global
 
 
+async def check_webhook(url: str) -> None:
+    """Refuse, when it is saved, a webhook the sender would never call (issue 37, U1: a webhook to
+    127.0.0.1 was "Saved." and then every message to it dropped): not http(s) (ServerError
+    `bad_webhook`), or a host that is, or resolves now to, a loopback, private, link-local or
+    reserved address (`internal_webhook`; PAXH_WEBHOOK_PRIVATE=1 allows those). A name that does
+    not resolve within 2 s is let through: the sender checks again at every message."""
+    import ipaddress
+    import socket
+
+    from .model import ServerError
+    u = urlsplit(url)
+    try:
+        port = u.port or (443 if u.scheme == "https" else 80)
+    except ValueError:
+        port = -1
+    if u.scheme not in ("http", "https") or not u.hostname or port <= 0 or any(ch.isspace() for ch in url):
+        raise ServerError("bad_webhook", "a webhook is an http:// or https:// URL")
+    if _internal_allowed():
+        return
+    internal = ServerError("internal_webhook", "the server never calls this address: it is loopback, private "
+                           "or link-local; give one on the internet")
+    host = u.hostname
+    try:
+        ips = [str(ipaddress.ip_address(host.split("%", 1)[0]))]
+    except ValueError:
+        if host.rstrip(".").lower().endswith(("localhost", ".local", ".internal", ".localdomain")):
+            raise internal from None
+        try:
+            infos = await asyncio.wait_for(asyncio.get_running_loop().getaddrinfo(
+                host, port, type=socket.SOCK_STREAM), 2.0)
+        except (OSError, UnicodeError, asyncio.TimeoutError, ValueError):
+            return
+        ips = [str(i[4][0]) for i in infos]
+    if any(_internal(ip) for ip in ips):
+        raise internal
+
+
 def resolve_public(host: str, port: int) -> list[str]:
     """The addresses a webhook's host resolves to, resolved once, every one of them checked: any
     internal address (loopback, private, link-local, ...) refuses the webhook (SendError) unless
@@ -300,7 +337,7 @@ class Outbox:
         link = f"{self.public_url}/play/{token}"
         out: list[tuple[str, dict]] = []
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(deadline)) if deadline else None
-        if rcpt.email:
+        if rcpt.email and self.smtp_url:   # no mail server: no email is queued to fail (U1)
             tr = Tr(rcpt.lang)
             unsub = self.unsubscribe_url(game_id, seat)
             lines = [tr("mail_your_move", nation=nation), "", link, ""]

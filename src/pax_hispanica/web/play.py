@@ -28,10 +28,16 @@ log = logging.getLogger("pax_hispanica.web")
 WEEK = 7 * 86400.0
 PAGE_TEXT = ("chat_mute", "chat_unmute", "chat_muted", "chat_report", "chat_reported", "chat_closed", "chat_hidden",
              "chat_too_long", "chat_too_fast", "clock_waiting", "clock_per_move", "clock_out", "rule", "you",
-             "clock_per_year", "clock_left_this_year")
+             "clock_per_year", "clock_left_this_year",
+             # "Tell me when it is my move" (U1): a refusal's sentence, and what is saved
+             "err_bad_webhook", "err_internal_webhook", "err_mail_off", "err_bad_email", "notify_failed",
+             "notify_saved_now", "notify_saved_none", "notify_email_is", "notify_webhook_is")
 # what templates/_play.html needs: the seats' names and play.js's words in the page's language
 render.env.globals["play_seat_names"] = render.seat_names
 render.env.globals["play_text"] = lambda tr: {k: tr(k) for k in PAGE_TEXT}
+# whether this server sends email at all (PAXH_SMTP_URL): the pages offer email only then (U1)
+render.env.globals["mail_on"] = lambda request: bool(getattr(getattr(getattr(
+    request.app.state.svc, "play", None), "outbox", None), "smtp_url", ""))
 
 
 class TableIn(BaseModel):

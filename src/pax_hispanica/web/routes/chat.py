@@ -124,7 +124,7 @@ class ContactIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     email: str | None = Field(None, max_length=254)
-    webhook: str | None = Field(None, max_length=500, pattern=r"^https?://[^\s]+$")
+    webhook: str | None = Field(None, max_length=500)   # checked by outbox.check_webhook (bad_webhook, internal_webhook)
     lang: str = Field("en", pattern=f"^({'|'.join(LANGS)})$")
 
 
@@ -145,7 +145,13 @@ async def api_notify(request: Request, token: str) -> JSONResponse:
     try:
         body = await _body(request, ContactIn)
         if body.email is not None and body.email != "" and not EMAIL.fullmatch(body.email):
-            raise ServerError("malformed", "email: not an address")
+            raise ServerError("bad_email", "email: not an address")
+        if body.email and not _play(s.svc).outbox.smtp_url:   # no mail server: email is off (U1)
+            raise ServerError("mail_off", "this server sends no email (it has no mail server: PAXH_SMTP_URL); "
+                                          "use a webhook", status=409)
+        if body.webhook:
+            from ..outbox import check_webhook
+            await check_webhook(body.webhook)
         rights = await s.resolve(token)
         if rights.role != "seat":
             raise ServerError("wrong_seat", "a seat's own link sets where its player is told", status=403)
@@ -163,6 +169,35 @@ async def api_notify(request: Request, token: str) -> JSONResponse:
     except ServerError as e:
         return error_response(e)
     return JSONResponse({"ok": True})
+
+
+@router.get("/api/notify/{token}")
+async def api_notify_saved(request: Request, token: str) -> JSONResponse:
+    """What is saved for this seat (the page's "Tell me when it is my move" shows it after a
+    reload): the seat's own row, else its account's channels; `mail`: whether this server sends
+    email at all."""
+    s = site(request)
+    try:
+        rights = await s.resolve(token)
+        if rights.role != "seat":
+            raise ServerError("wrong_seat", "a seat's own link reads where its player is told", status=403)
+        (seat,) = rights.seats
+        c = t.seat_contacts.c
+        async with s.svc.storage.read() as conn:
+            row = (await conn.execute(sa.select(t.seat_contacts).where(sa.and_(
+                c.game_id == rights.game_id, c.seat == seat)))).mappings().first()
+            if row is not None:
+                out = {"email": None if row["unsubscribed"] else row["email"], "webhook": row["webhook"],
+                       "unsubscribed": bool(row["unsubscribed"]), "source": "seat"}
+            else:
+                from ..outbox import recipient_for
+                rcpt = await recipient_for(conn, rights.game_id, seat)
+                out = {"email": rcpt.email if rcpt else None, "webhook": rcpt.webhook if rcpt else None,
+                       "unsubscribed": False, "source": "account" if rcpt else None}
+    except ServerError as e:
+        return error_response(e)
+    mail = bool(_play(s.svc).outbox.smtp_url)
+    return JSONResponse({**out, "email": out["email"] if mail else None, "mail": mail})
 
 
 @router.get("/api/clock/{token}")

@@ -176,15 +176,44 @@
     message({type: "chat", text: input.value});
     input.value = "";
   });
+  // "Tell me when it is my move": what is saved (also after a reload), and a refusal's sentence
   const nform = $("notify-form");
-  if (nform) nform.addEventListener("submit", function (ev) {
-    ev.preventDefault();
-    fetch("/api/notify/" + encodeURIComponent(C.token), {
-      method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({email: $("notify-email").value || null, webhook: $("notify-webhook").value || null,
-                            lang: C.lang})
-    }).then(function (r) { $("notify-done").hidden = !r.ok; });
-  });
+  function showSaved(s) {
+    const parts = [];
+    if (s.email) parts.push(T.notify_email_is.replace("{email}", s.email));
+    if (s.webhook) parts.push(T.notify_webhook_is.replace("{webhook}", s.webhook));
+    $("notify-now").textContent = parts.length ? T.notify_saved_now.replace("{where}", parts.join(", "))
+                                               : T.notify_saved_none;
+  }
+  function loadSaved() {
+    fetch("/api/notify/" + encodeURIComponent(C.token)).then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (s) {
+        if (!s) return;
+        if ($("notify-email") && s.source === "seat") $("notify-email").value = s.email || "";
+        if (s.source === "seat") $("notify-webhook").value = s.webhook || "";
+        showSaved(s);
+      }).catch(function () {});
+  }
+  if (nform) {
+    loadSaved();
+    nform.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      $("notify-done").hidden = true;
+      $("notify-error").hidden = true;
+      fetch("/api/notify/" + encodeURIComponent(C.token), {
+        method: "POST", headers: {"Content-Type": "application/json"},
+        body: JSON.stringify({email: ($("notify-email") && $("notify-email").value) || null,
+                              webhook: $("notify-webhook").value || null, lang: C.lang})
+      }).then(function (r) {
+        if (r.ok) { $("notify-done").hidden = false; loadSaved(); return; }
+        return r.json().then(function (body) {
+          const e = (body && body.error) || {};
+          $("notify-error").textContent = T["err_" + e.code] || (T.notify_failed + (e.message ? " (" + e.message + ")" : ""));
+          $("notify-error").hidden = false;
+        });
+      }).catch(function () { $("notify-error").textContent = T.notify_failed; $("notify-error").hidden = false; });
+    });
+  }
 
   window.paxhPlay = {
     open: function (s) { send = s; message({type: "hello"}); },
