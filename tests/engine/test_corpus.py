@@ -18,7 +18,7 @@ from pax_hispanica import api
 from pax_hispanica.sim import corpus
 
 ENTRIES = corpus.load()
-REGENERATE = "regenerate on purpose with scripts/make_corpus.py if the change is intended (docs/api.md, "Tests")"
+REGENERATE = "regenerate on purpose with scripts/make_corpus.py if the change is intended (docs/api.md, 'Tests')"
 
 
 def test_corpus_is_there_and_ids_are_unique():
