@@ -192,6 +192,10 @@ def cover_record(rid: str, record: dict, cov: Coverage) -> None:
         cov.add("witnessed", "PRJ-83", rid)              # a named set of house rules, expanded at setup
     if api.house_rules(game.state.rs):
         cov.add("witnessed", "PRJ-81", rid)              # a game of house rules: its record names them
+    setup = game.state
+    if any(setup.fships[s] > setup.rs.setup_value("start_ships", setup.n) and setup.legality[s] == "PLUNDER"
+           for s in range(setup.n)):
+        cov.add("witnessed", "PRJ-84", rid)              # a fleet that starts PLUNDER starts with Galleons
     st = game.state
     if "scenario" not in record and _deck_sizes(st) == _ruleset_deck_sizes(st.rs):
         cov.add("witnessed", "CARD-3", rid)              # every card dealt into its deck at setup
