@@ -36,6 +36,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
@@ -171,7 +172,7 @@ def _backup_sqlite(path: str, tmp: Path) -> str:
     if problem is not None:
         raise BackupError(f"the SQLite file {path} is damaged ({problem}): a backup would copy the "
                           f"damage. Run `paxh db check` on it; restore an earlier backup.")
-    src = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+    src = sqlite3.connect(f"file:{quote(str(Path(path).resolve()))}?mode=ro", uri=True, timeout=30)
     out = sqlite3.connect(tmp)
     try:
         src.backup(out, pages=256)
@@ -348,7 +349,7 @@ def restore(url: str, src: Path, force: bool = False) -> str:
 def _restore_sqlite_file(src: Path, target: str) -> str:
     """The backup API again, the other way: the target file becomes a page-for-page copy, in
     one step (the destination is written under one lock: all of it or nothing)."""
-    source = sqlite3.connect(f"file:{src.resolve()}?mode=ro", uri=True, timeout=30)
+    source = sqlite3.connect(f"file:{quote(str(src.resolve()))}?mode=ro", uri=True, timeout=30)
     out = sqlite3.connect(target, timeout=30)
     try:
         source.backup(out)
@@ -433,7 +434,8 @@ def _rows_from_logical(src: Path) -> tuple[dict, Iterator[tuple[str, list[str], 
 
 
 def _rows_from_sqlite(src: Path) -> tuple[dict, Iterator[tuple[str, list[str], list[list[Any]]]]]:
-    engine = sa.create_engine(f"sqlite:///file:{src.resolve()}?mode=ro&uri=true", poolclass=sa.pool.NullPool)
+    engine = sa.create_engine(f"sqlite:///file:{quote(str(src.resolve()))}?mode=ro&uri=true",
+                              poolclass=sa.pool.NullPool)
     conn = engine.connect()
     md = _reflect(conn)
     head = {"format": "sqlite", "revision": _revision(conn)}
