@@ -129,3 +129,17 @@ def test_sqlite_itself_sees_most_of_the_damage(pristine, tmp_path):
             target.write_bytes(bytes(damage(bytearray(pristine.read_bytes()), random.Random(f"{damage.__name__}-{seed}"))))
             failed += not sqlite_says(target)
     assert failed >= len(DAMAGE) * len(SEEDS) - 2, failed
+
+
+def test_the_command_itself_says_it_in_a_sentence(pristine, tmp_path):
+    """The installed command, as an operator runs it: exit 1, one sentence on stderr, no traceback."""
+    import subprocess
+    import sys
+
+    target = tmp_path / "paxh.sqlite3"
+    target.write_bytes(bytes(overwrite_pages(bytearray(pristine.read_bytes()), random.Random(7))))
+    r = subprocess.run([sys.executable, "-c", "from pax_hispanica.cli import main; main()", "db", "check",
+                        "--data-dir", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr and "0 damaged" not in r.stdout + r.stderr
+    assert r.stderr.strip().startswith(f"paxh db check: the SQLite file {target} is damaged: "), r.stderr
