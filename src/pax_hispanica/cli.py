@@ -165,7 +165,12 @@ def play(
     TerminalGame(players, seat, seed, bot, lang, save, params).run()
 
 
-@app.command()
+def _serve_settings() -> str:
+    from .web.settings import help_text   # plain data: no web dependency is imported
+    return help_text()
+
+
+@app.command(epilog=_serve_settings())
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,

@@ -102,6 +102,11 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
     security.trusted_proxies)."""
     import uvicorn
 
+    from .settings import SettingsError, load
+    try:   # every PAXH_* setting checked before anything starts (settings.py)
+        load()
+    except SettingsError as e:
+        raise SystemExit(f"paxh serve: {e}") from None
     try:
         trusted = security.trusted_proxies(forwarded_allow_ips if forwarded_allow_ips is not None
                                            else os.environ.get("PAXH_FORWARDED_ALLOW_IPS", ""))
