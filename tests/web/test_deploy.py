@@ -45,8 +45,9 @@ ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
 NO_NGINX = "nginx is missing: `source scripts/services.sh` installs Debian's nginx"
-# what deploy/systemd/paxh.env tells the servers about the proxy (nginx on this host)
-PROXY_ENV = {"PAXH_FORWARDED_ALLOW_IPS": "127.0.0.1", "PAXH_SECRET": "deploy-test-secret-" + "0" * 40,
+# what deploy/systemd/paxh.env tells the servers about the proxy: nginx, on this host, connects
+# from 127.0.0.2 (the site file's proxy_bind), the only address whose forwarded headers count
+PROXY_ENV = {"PAXH_FORWARDED_ALLOW_IPS": "127.0.0.2", "PAXH_SECRET": "deploy-test-secret-" + "0" * 40,
              "PAXH_RATE_LOGIN": "3/minute"}
 
 pytestmark = [pytest.mark.timeout(300)]
@@ -236,6 +237,22 @@ def play(seats: list[Seat], actions: int | None) -> int:
     return played
 
 
+def register_directly(server, name: str) -> bool:
+    """Register an account straight at a server (no nginx), claiming to have come over https
+    from elsewhere; True when its session cookie is Secure (the claim was believed)."""
+    jar = http.cookiejar.CookieJar()
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    browser.addheaders = [("X-Forwarded-Proto", "https"), ("X-Forwarded-For", "198.51.100.7")]
+    form = browser.open(server.url + "/register", timeout=30).read().decode()
+    csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', form).group(1)
+    browser.open(server.url + "/register", data=urllib.parse.urlencode(
+        {"csrf": csrf, "user_name": name, "password": "correct horse", "password2": "correct horse",
+         "email": ""}).encode(), timeout=30).read()
+    session = [c for c in jar if c.name == SESSION_COOKIE]
+    assert session, [c.name for c in jar]
+    return session[0].secure
+
+
 @pytest.mark.postgres
 def test_nginx_tls_two_servers_one_postgres_survive_a_killed_server(server_factory, pg_url, tmp_path):
     if NGINX is None:
@@ -288,6 +305,9 @@ def test_nginx_tls_two_servers_one_postgres_survive_a_killed_server(server_facto
              "email": ""}).encode(), timeout=30).read()
         session = [c for c in jar if c.name == SESSION_COOKIE]
         assert session and session[0].secure, [(c.name, c.secure) for c in jar]
+        # ... and from nginx only: the same claim made straight to a server from this host
+        # (127.0.0.1, not nginx's 127.0.0.2) is not believed
+        assert not register_directly(a, "insider")
         # ... and X-Forwarded-For is nginx's, not the client's: four login attempts, each
         # claiming another address, all count against the one address nginx saw (3/minute here)
         refused = []
