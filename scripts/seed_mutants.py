@@ -39,6 +39,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -242,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     IGNORE[:] = args.ignore
+    # SIGTERM ends the run as Ctrl-C does: the running pytest is killed (subprocess.run does so on
+    # any exception) and the copy removed (the finally below)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         os.nice(19)
     except OSError:
