@@ -28,10 +28,8 @@ from .common import client_address, cookie_user, error_frame, site, validation_m
 
 router = APIRouter()
 MAX_MESSAGE = security.MAX_BODY   # a WebSocket message, like a request body
-# every connection's message budget (issue 37, N3: one socket sending `refresh` moved another
-# player's p99 from 96 to 1,192 ms): a token bucket of WS_BURST messages refilled at WS_RATE a
-# second; a `refresh` (a whole board rendered) costs WS_COSTS["refresh"]. Over it: an error frame
-# `rate_limited`, the message unread; WS_FLOOD_CLOSE refusals in a row close the socket (1008).
+
+
 def _env_number(name: str, default: float) -> float:
     value = os.environ.get(name, "")
     try:
@@ -43,6 +41,11 @@ def _env_number(name: str, default: float) -> float:
     return number
 
 
+# every connection's message budget (issue 37, N3: one socket sending `refresh` moved another
+# player's p99 from 96 to 1,192 ms): a token bucket of WS_BURST messages refilled at WS_RATE a
+# second; a `refresh` (a whole board rendered) costs WS_COSTS["refresh"]. Over it: an error frame
+# `rate_limited`, the message unread; WS_FLOOD_CLOSE refusals in a row close the socket (1008),
+# and its address waits WS_FLOOD_PENALTY seconds for a new game socket.
 WS_RATE = _env_number("PAXH_WS_RATE", 10.0)     # messages a second, per connection
 WS_BURST = _env_number("PAXH_WS_BURST", 30.0)   # messages at once
 WS_COSTS = {"refresh": 5.0}
