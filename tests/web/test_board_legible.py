@@ -6,6 +6,7 @@ wide screen and 10 px on a 390x844 phone at the default zoom, no name spills out
 and no two plaques or sea names cover each other."""
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -54,6 +55,58 @@ def test_the_reference_map_is_drawn_over_the_coastlines_and_another_map_keeps_it
     assert not svgmap.geographic(ruleset_info("reference").__class__(
         info.zones, info.names, info.card_cost, info.card_deck, info.nations,
         {**info.positions, "florida": (12, 34)}, info.size, info.colors))
+
+
+def _boxes(svg: str) -> dict[str, tuple[float, float, float, float]]:
+    """What must stay uncovered on the geographic board, as (x0, y0, x1, y1): each land plaque and
+    Europe's box, each sea's name and each ship at sea."""
+    out = {}
+    for g in re.finditer(r'<g id="zone-([a-z_]+)" class="zone-group">(.*?)</g>(?=<g id="zone-|</svg>)', svg, re.S):
+        zone, body = g[1], g[2]
+        m = re.search(r'<rect class="zone (?:land|europe)"[^>]* x="([\d.-]+)" y="([\d.-]+)" '
+                      r'width="([\d.]+)" height="([\d.]+)"', body)
+        if m:
+            x, y, w, h = map(float, m.groups())
+            out[zone] = (x, y, x + w, y + h)
+        m = re.search(r'<text x="([\d.-]+)" y="([\d.-]+)" text-anchor="middle" class="sea-name">([^<]*)<', body)
+        if m and 'class="zone sea"' in body:
+            x, y, half = float(m[1]), float(m[2]), svgmap.text_width(html.unescape(m[3]), 16) / 2
+            out[zone] = (x - half, y - 12, x + half, y + 4)
+            for i, ship in enumerate(re.finditer(r'<path class="hull" d="M([\d.-]+),([\d.-]+)', body)):
+                sx, sy = float(ship[1]), float(ship[2])
+                out[f"{zone}#ship{i}"] = (sx, sy - 21, sx + 50, sy + 8)
+    return out
+
+
+def test_no_plaque_covers_another_or_a_seas_name_wherever_one_or_two_fleets_are():
+    """Every zone with one or two fleets, and every two zones with one fleet each, in English and
+    Catalan (longer names): the plaques stay on the board and none covers another plaque, a sea's
+    name or a ship at sea (svgmap._fit moves a plaque that grew). Three or more fleets in one zone
+    may still crowd a corner of the map."""
+    info = ruleset_info()
+    base = api.view(api.new_game(api.Config(players=5), seed=1), 0)
+    ids = [z.id for z in info.zones]
+    cases = [[z] * n for z in ids for n in (1, 2)] + [[a, b] for i, a in enumerate(ids) for b in ids[i + 1:]]
+    width, height = svgmap.coast()["size"]
+    bad = []
+    for lang in ("en", "ca"):
+        words = Tr(lang, ["Ana", "Bru", "Cai", "Dani", "Eva"], info.names)
+        for zones in cases:
+            view = json.loads(json.dumps(base))
+            for i, p in enumerate(view["players"]):
+                p["fleet"]["zone"] = zones[i] if i < len(zones) else "europe"
+            boxes = _boxes(svgmap.render(view, words, info))
+            keys = list(boxes)
+            for i, k in enumerate(keys):
+                x0, y0, x1, y1 = boxes[k]
+                if "#" not in k and (x0 < 0 or y0 < 0 or x1 > width or y1 > height):
+                    bad.append((lang, zones, k, "off the board"))
+                for o in keys[i + 1:]:
+                    a, b = boxes[k], boxes[o]
+                    same = k.split("#")[0] == o.split("#")[0] or ("#" in k and "#" in o)
+                    if not same and a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1:
+                        bad.append((lang, zones, k, o))
+    assert not bad, bad[:10]
 
 
 @pytest.fixture(scope="module")

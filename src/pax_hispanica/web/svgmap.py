@@ -271,32 +271,32 @@ HEAD, ROW, SITE_ROW, SHIP_ROW = 26, 21, 19, 35     # a plaque's name, a colony's
 # land zone -> ((lon, lat) its plaque points at, (x, y) the plaque's top left on the board, or its
 # bottom left when y is negative: a plaque on the south edge grows upwards, with its fleets)
 GEO_LAND: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
-    "florida": ((-81.6, 28.6), (445, 14)),
-    "nueva_espana": ((-96.6, 19.4), (4, 204)),
+    "florida": ((-81.6, 28.6), (228, 16)),
+    "nueva_espana": ((-96.6, 19.4), (4, 182)),
     "yucatan": ((-89.4, 20.4), (142, 320)),
-    "honduras": ((-86.4, 15.2), (206, 432)),
+    "honduras": ((-86.4, 15.2), (196, 452)),
     "cuba": ((-79.6, 22.0), (432, 140)),
     "jamaica": ((-77.3, 18.1), (335, 300)),
-    "espanola": ((-70.6, 18.6), (585, 364)),
+    "espanola": ((-70.6, 18.6), (590, 360)),
     "puerto_rico": ((-66.4, 18.2), (690, 168)),
     "barlovento": ((-61.5, 16.2), (826, 268)),
     "trinidad": ((-61.2, 10.4), (826, -659)),
     "venezuela": ((-66.8, 10.3), (634, -659)),
-    "tierra_firme": ((-75.0, 10.4), (474, -659)),
-    "panama": ((-79.8, 9.1), (300, -659)),
+    "tierra_firme": ((-75.0, 10.4), (494, -659)),
+    "panama": ((-79.8, 9.1), (338, -659)),
 }
 # sea zone -> (lon, lat) of its name
 GEO_SEA: dict[str, tuple[float, float]] = {
-    "golfo_mexico": (-90.5, 25.6),
+    "golfo_mexico": (-89.6, 25.8),
     "estrecho_florida": (-83.6, 24.9),
     "canal_yucatan": (-86.3, 22.3),
     "atlantico": (-70.0, 26.3),
     "paso_barlovento": (-73.6, 21.4),
     "caribe_occidental": (-80.6, 12.3),
-    "caribe_central": (-71.3, 12.65),
+    "caribe_central": (-72.6, 12.6),
     "antillas_menores": (-64.4, 13.6),
 }
-GEO_SEA_UP = {"caribe_central", "caribe_occidental"}     # seas above the south coast's plaques: ships above the name
+GEO_SEA_UP = {"caribe_central", "caribe_occidental", "antillas_menores"}     # seas above the south coast's plaques: ships above the name
 GEO_EUROPE = (872.0, 10.0)          # the box's top left, off the east edge
 LEGALITY_MARK = {"PLUNDER": "☠", "PRIVATEER": "⚔", "SMUGGLER": "◆", "CONQUISTADOR": "✠"}
 
@@ -406,6 +406,7 @@ def _render_geo(view: dict, tr: Tr, info: Info, places: Places | None) -> tuple[
             out.append(f'<line class="edge" x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}"/>')
     # the sea zones' ovals (a row of ships per three fleets) and the plaques where they fit
     seas: dict[str, tuple[float, float, float, float]] = {}
+    fixed: dict[str, tuple[float, float, float, float]] = {}     # a sea's name and ships: no plaque covers them
     boxes: dict[str, tuple[float, float, float, float]] = {}
     for z in info.zones:
         name, n = tr.place(z.id, z.name), len(by_zone[z.id]["fleets"])
@@ -415,11 +416,12 @@ def _render_geo(view: dict, tr: Tr, info: Info, places: Places | None) -> tuple[
             up = -1 if z.id in GEO_SEA_UP else 1
             seas[z.id] = (x, y + up * rows * 17, max(58.0, text_width(name, TYPE + 1) / 2 + 14, min(n, 3) * 29 + 12),
                           22 + rows * 17)
+            half = max(text_width(name, TYPE + 1), min(n, 3) * 58) / 2 + 4
+            fixed[z.id] = (x - half, y - 12 - (rows * 34 if up < 0 else 0), 2 * half, 22 + rows * 34)
         elif z.kind == "europe":
             boxes[z.id] = (GEO_EUROPE[0], GEO_EUROPE[1], 120, 50 + ((n + 1) // 2) * 34)
         else:
             boxes[z.id] = _plaque(view, tr, z.id, name, "", "", by_zone[z.id], rebels.get(z.id, 0), {})[1]
-    fixed = {k: (cx - rx * .85, cy - ry * .85, 2 * rx * .85, 2 * ry * .85) for k, (cx, cy, rx, ry) in seas.items()}
     at = _fit(boxes, {**fixed, "key": key_box}, (width, height))
     for z in sorted(info.zones, key=lambda z: z.kind != "sea"):
         name = tr.place(z.id, z.name)
@@ -520,7 +522,9 @@ def _plaque(view: dict, tr: Tr, zone_id: str, name: str, attrs: str, title: str,
     w = max([130.0, text_width(name, TYPE + 1) * 1.1 + 16]
             + [33 + text_width(label) + 8 for _, label in rows]
             + [text_width(sym) + 14 for _, _, sym, _ in items])
-    w = min(max(w, min(180.0, sum(text_width(i[2]) + 9 for i in items) + 5)), 210.0)    # sites on one row if they fit
+    if y >= 0:          # sites on one row if they fit (the south edge's plaques, side by side, keep narrow)
+        w = max(w, min(166.0, sum(text_width(i[2]) + 9 for i in items) + 4))
+    w = min(w, 210.0)
     # the sites, wrapped to the plaque's width
     placed, sx, line = [], 7.0, 0      # x from the plaque's left
     for item in items:
