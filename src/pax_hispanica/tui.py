@@ -260,6 +260,11 @@ class TerminalGame:
         variant = api.view(self.game.state, None, include_state=False).get("ruleset_params")
         if variant:    # parameter names as `paxh play --set` takes them
             self.console.print(escape(f"{tr('variant')} (PRJ-31): " + ", ".join(f"{k} = {v}" for k, v in variant.items())))
+        house = list(dict.fromkeys(h.rule for h in api.house_rules(self.game.state.rs)))
+        if house:      # PRJ-81: the seed rules this game changes, with their titles in the game's language
+            named = variant.get("house_rules") if variant else None
+            self.console.print(escape(f"{tr('house_rules')} (PRJ-81): " + (f"{named}: " if named else "")
+                                      + "; ".join(f"{r} {tr.text('rule_titles', r) or ''}".strip() for r in house)))
         try:
             while not api.is_over(self.game.state):
                 self.log()

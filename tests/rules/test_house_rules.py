@@ -270,3 +270,19 @@ def test_PRJ_83_the_tuner_writes_a_set_as_its_numbers(tmp_path):
     rs = api.load_ruleset(str(dest))
     assert (rs.plunder_loading, rs.privateer_money, rs.plunder_money) == ("sack_or_own", 0, 4)
     assert [h.rule for h in api.house_rules(rs)] == ["TRS-2", "TRS-1"]
+
+
+def test_PRJ_83_paxh_play_takes_a_set_and_names_its_house_rules(tmp_path):
+    """`paxh play --set house_rules=reference-7`: the terminal game says its house rules
+    (PRJ-81), and the saved record names them and replays."""
+    import subprocess
+    import sys
+    save = tmp_path / "house.json"
+    out = subprocess.run([sys.executable, "-m", "pax_hispanica.cli", "play", "--players", "2", "--seed", "8",
+                          "--set", "house_rules=reference-7", "--set", "cycles=1", "--save", str(save)],
+                         capture_output=True, text=True, input="1\n" * 2000, timeout=180)
+    assert out.returncode == 0, out.stderr
+    assert "House rules (PRJ-81): reference-7: TRS-2" in out.stdout, out.stdout[:2000]
+    rec = json.loads(save.read_text())
+    assert rec["config"]["params"] == {"house_rules": "reference-7", "cycles": 1}
+    assert [h["rule"] for h in rec["house_rules"]][:1] == ["TRS-2"] and api.replay(rec).state.over
