@@ -597,9 +597,8 @@ def _ship(view: dict, tr: Tr, p: dict, x: float, y: float) -> str:
            f"{tr('cargo')} {len(f.get('cargo') or [])}")
     colour = seat_color(view, seat)
     sign = LEGALITY_MARK.get(legality, legality[:1])
-    return (f'<g class="fleet" data-seat="{seat}" data-legality="{escape(legality)}"><title>{escape(tip)}</title>'
-            f'<path class="hull" d="M{x:.0f},{y + 21:.0f} l30,0 l-6,8 l-19,0 z"/>'
-            f'<path d="M{x + 15:.0f},{y + 21:.0f} l0,-21"  class="mast"/>'
+    return (f'<g class="fleet" data-seat="{seat}"><title>{escape(tip)}</title>'
+            f'<path class="hull" d="M{x:.0f},{y + 21:.0f}l30,0-6,8-19,0zm15,0v-21"/>'
             f'<rect x="{x + 5:.0f}" y="{y + 2:.0f}" width="20" height="18" rx="2" fill="{colour}" stroke="#222"/>'
             f'<text x="{x + 15:.0f}" y="{y + 16:.0f}" text-anchor="middle" class="mark">'
             f'{escape(seat_mark(view, seat, tr))}</text>'
