@@ -79,8 +79,11 @@ def test_CYC_4_flagships_start_in_the_start_zone_with_their_nation_legality(n):
     g, ev = started(n)
     st = g.state
     assert st.fzone == [RS.zone_index[RS.setup_value("start_zone", n)]] * n
-    assert st.fships == [RS.setup_value("start_ships", n)] * n
     assert st.legality == [RS.nations[x]["legality"] for x in ev["nations"]]
+    plunder = RS.setup_value("plunder_start_galleons", n)         # PRJ-84: a PLUNDER fleet's Galleons
+    assert st.fships == [min(RS.max_ships, RS.setup_value("start_ships", n) + (plunder if leg == "PLUNDER" else 0))
+                         for leg in st.legality]
+    assert plunder > 0 and "PLUNDER" in st.legality and max(st.fships) > RS.setup_value("start_ships", n)
     assert st.cargo == [[] for _ in range(n)]
     assert st.hands == [[] for _ in range(n)] and st.tableaus == [[] for _ in range(n)]
     assert st.prestige == [0] * n
