@@ -365,7 +365,10 @@ def test_rate_limit_settings(monkeypatch):
     assert r.describe() == {"create": "off", "act": "5 per 1 second; 100 per 1 minute",
                             # the accounts' limits (issue 16), at their defaults
                             "login": "10 per 1 minute; 60 per 1 hour", "login_name": "20 per 1 hour",
-                            "register": "5 per 1 minute; 20 per 1 hour", "reset": "5 per 1 hour"}
+                            "register": "5 per 1 minute; 20 per 1 hour", "reset": "5 per 1 hour",
+                            # reset mails per name and per account, chat reports (issue 37, N6 and N3)
+                            "reset_name": "3 per 1 hour", "reset_account": "3 per 1 hour; 10 per 1 day",
+                            "report": "5 per 1 minute; 30 per 1 day"}
     for _ in range(1000):
         r.check("create", "1.2.3.4")
     for _ in range(5):
@@ -379,7 +382,9 @@ def test_rate_limit_settings(monkeypatch):
     defaults = RateLimits().describe()
     assert {k: defaults.pop(k) for k in ("create", "act")} == {"create": "30 per 1 minute", "act": "20 per 1 second"}
     assert defaults == {"login": "10 per 1 minute; 60 per 1 hour", "login_name": "20 per 1 hour",
-                        "register": "5 per 1 minute; 20 per 1 hour", "reset": "5 per 1 hour"}
+                        "register": "5 per 1 minute; 20 per 1 hour", "reset": "5 per 1 hour",
+                        "reset_name": "3 per 1 hour", "reset_account": "3 per 1 hour; 10 per 1 day",
+                        "report": "5 per 1 minute; 30 per 1 day"}
 
 
 # ---------------------------------------------------------------- no 500s
