@@ -104,8 +104,9 @@ def test_forgot_does_the_same_work_and_takes_the_same_time_for_any_name(url, mon
     """Before: 11.9 ms for a name with an address, 6.8 ms for an unknown name (the issue's
     measure; here 11.9 against 9.5). Now the request writes one job row whatever the name, and
     the worker does the rest later: with the worker off, both leave the same row and nothing
-    else, and over 60 pairs the median gap is under 1 ms (three tries, for a busy
-    machine), as the median of paired differences (the old code's: 2.4 ms on every try)."""
+    else, and over 60 pairs the median gap is under 0.5 ms (three tries, for a busy
+    machine), as the median of paired differences (the old code's, measured the same way on this
+    machine: 3.16, 2.28 and 0.93 ms; the new code's 0.97 unwarmed, then 0.06 and 0.1 ms)."""
     monkeypatch.setenv("PAXH_OUTBOX_WORKER", "0")   # the request path alone
     with client(url, reset_name="0") as c:
         register(c, "vic", email="vic@example.org")
@@ -118,10 +119,11 @@ def test_forgot_does_the_same_work_and_takes_the_same_time_for_any_name(url, mon
             (new,) = [r for r in rows(url, play_db.outbox) if r not in before]
             assert new["channel"] == "reset" and json.loads(new["payload"])["who"] == who
         assert rows(url, adb.password_resets) == [] and reset_mails(url) == []
+        _forgot_gap(c, token, 20)   # warm up: the first requests pay for imports and caches
         gaps = []
         for _ in range(3):
             gaps.append(round(_forgot_gap(c, token, 60), 2))
-            if abs(gaps[-1]) < 1.0:
+            if abs(gaps[-1]) < 0.5:
                 break
         else:
             raise AssertionError(f"/forgot's median gap (with an address - unknown), ms: {gaps}")
