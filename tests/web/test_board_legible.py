@@ -80,19 +80,26 @@ def _boxes(svg: str) -> dict[str, tuple[float, float, float, float]]:
 
 def test_no_plaque_covers_another_or_a_seas_name_wherever_one_or_two_fleets_are():
     """Every zone with one or two fleets, and every two zones with one fleet each, in English and
-    Catalan (longer names): the plaques stay on the board and none covers another plaque, a sea's
-    name or a ship at sea (svgmap._fit moves a plaque that grew). Three or more fleets in one zone
-    may still crowd a corner of the map."""
+    Catalan (longer names), and one or two fleets anywhere when every colony has Chests and there
+    are Rebels (the widest plaques): the plaques stay on the board and none covers another plaque,
+    a sea's name or a ship at sea (svgmap._fit moves a plaque that grew). Three or more fleets in
+    one zone may still crowd a corner of the map."""
     info = ruleset_info()
     base = api.view(api.new_game(api.Config(players=5), seed=1), 0)
+    full = json.loads(json.dumps(base))          # the widest plaques: Chests on every colony, Rebels
+    for c in full["colonies"]:
+        c["chests"] = 2
+    full["rebels"] = {"venezuela": 2, "yucatan": 1, "tierra_firme": 1}
     ids = [z.id for z in info.zones]
-    cases = [[z] * n for z in ids for n in (1, 2)] + [[a, b] for i, a in enumerate(ids) for b in ids[i + 1:]]
+    alone = [[z] * n for z in ids for n in (1, 2)]
+    cases = [(base, zones) for zones in alone + [[a, b] for i, a in enumerate(ids) for b in ids[i + 1:]]]
+    cases += [(full, zones) for zones in alone]
     width, height = svgmap.coast()["size"]
     bad = []
     for lang in ("en", "ca"):
         words = Tr(lang, ["Ana", "Bru", "Cai", "Dani", "Eva"], info.names)
-        for zones in cases:
-            view = json.loads(json.dumps(base))
+        for start, zones in cases:
+            view = json.loads(json.dumps(start))
             for i, p in enumerate(view["players"]):
                 p["fleet"]["zone"] = zones[i] if i < len(zones) else "europe"
             boxes = _boxes(svgmap.render(view, words, info))

@@ -274,23 +274,23 @@ GEO_LAND: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
     "florida": ((-81.6, 28.6), (228, 16)),
     "nueva_espana": ((-96.6, 19.4), (4, 182)),
     "yucatan": ((-89.4, 20.4), (142, 320)),
-    "honduras": ((-86.4, 15.2), (196, 452)),
+    "honduras": ((-86.4, 15.2), (196, 420)),
     "cuba": ((-79.6, 22.0), (432, 140)),
     "jamaica": ((-77.3, 18.1), (335, 300)),
     "espanola": ((-70.6, 18.6), (590, 360)),
     "puerto_rico": ((-66.4, 18.2), (690, 168)),
     "barlovento": ((-61.5, 16.2), (826, 268)),
     "trinidad": ((-61.2, 10.4), (826, -659)),
-    "venezuela": ((-66.8, 10.3), (634, -659)),
-    "tierra_firme": ((-75.0, 10.4), (494, -659)),
-    "panama": ((-79.8, 9.1), (338, -659)),
+    "venezuela": ((-66.8, 10.3), (600, -659)),
+    "tierra_firme": ((-75.0, 10.4), (430, -659)),
+    "panama": ((-79.8, 9.1), (260, -659)),
 }
 # sea zone -> (lon, lat) of its name
 GEO_SEA: dict[str, tuple[float, float]] = {
     "golfo_mexico": (-89.6, 25.8),
     "estrecho_florida": (-83.6, 24.9),
     "canal_yucatan": (-86.3, 22.3),
-    "atlantico": (-70.0, 26.3),
+    "atlantico": (-68.0, 27.0),
     "paso_barlovento": (-73.6, 21.4),
     "caribe_occidental": (-80.6, 12.3),
     "caribe_central": (-72.6, 12.6),
@@ -382,10 +382,10 @@ def _render_geo(view: dict, tr: Tr, info: Info, places: Places | None) -> tuple[
            f'<desc>{escape(c.get("attribution", ""))}</desc>',
            f'<rect class="sea-bg" width="{width}" height="{height}"/>',
            f'<path class="coast" d="{"".join(c["land"])}"/>']
-    # the key to the fleets' signs and the coastlines' credit, in the Pacific (bottom left)
+    # the key to the fleets' signs and the coastlines' credit, over Texas (top left)
     lines = [f"{sign} {tr.word(leg)}" for leg, sign in LEGALITY_MARK.items()] + ["Natural Earth"]
     key_w = max(text_width(t) for t in lines) + 16
-    key_box = (4.0, height - 6 - 19 * len(lines) - 8, key_w, 19 * len(lines) + 8)
+    key_box = (4.0, 4.0, key_w, 19 * len(lines) + 8)
     out.append(f'<g class="key"><rect x="{key_box[0]:.0f}" y="{key_box[1]:.0f}" width="{key_w:.0f}" '
                f'height="{key_box[3]:.0f}" rx="6"/>')
     for i, t in enumerate(lines):
