@@ -74,7 +74,7 @@ MUTANTS: tuple[Mutant, ...] = (
       (("labour_acquisition, die_off,", "die_off, labour_acquisition,"),)),
     m("LAB-1", "employing pays the next player instead of the Pool", ENGINE + "labour.py",
       (("        st.burned += paid\n", "        st.money[(owner + 1) % st.n if owner != CROWN else 0] += paid\n"),)),
-    m("LAB-3", "kidnapping is forced out whenever employing is possible (the owner no longer chooses)",
+    m("LAB-3", "kidnapping is not offered when employing is possible (the owner no longer chooses)",
       ENGINE + "labour.py",
       (("             for i in kidnap_sources(st, col)]",
         "             for i in ([] if employ_sources(st, col, seat) else kidnap_sources(st, col))]"),)),
