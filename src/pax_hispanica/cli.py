@@ -180,6 +180,12 @@ def serve(
 ) -> None:
     """Start the multiplayer web game (http://127.0.0.1:8000)."""
     try:
+        from .web.settings import SettingsError, load
+        try:   # every PAXH_* setting, before any module reads its own (web/settings.py)
+            load()
+        except SettingsError as e:
+            typer.echo(f"paxh serve: {e}", err=True)
+            raise typer.Exit(2)
         from .web.server import run
     except ImportError as e:
         typer.echo(f"paxh serve needs the web extra ({e}); run scripts/setup.sh", err=True)

@@ -75,3 +75,13 @@ def test_a_bad_value_stops_paxh_serve_before_it_starts(tmp_path):
     assert out.returncode != 0
     assert out.stderr.strip().splitlines()[-1].startswith("paxh serve: PAXH_OUTBOX_BACKOFF: 'soon' is not a number")
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.timeout(60)
+def test_paxh_serve_checks_the_settings_before_any_module_reads_its_own(tmp_path):
+    """PAXH_IDLE_SECONDS is read when web/cache.py is imported: `paxh serve` checks first."""
+    out = subprocess.run([sys.executable, "-m", "pax_hispanica.cli", "serve", "--port", "0", "--data-dir",
+                          str(tmp_path)], capture_output=True, text=True, timeout=40,
+                         env={**os.environ, "PAXH_IDLE_SECONDS": "ten minutes"})
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr[-500:]
+    assert "paxh serve: PAXH_IDLE_SECONDS: 'ten minutes' is not a number" in out.stderr
