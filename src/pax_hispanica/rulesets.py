@@ -253,10 +253,9 @@ def _version(name: str) -> Ruleset:
     base = _load_folder((DATA / v.folder).resolve())
     if not v.params:
         return base
-    for n, over in base.params["by_players"].items():    # a number per player count is not one number
-        if any(k in over for k, _ in v.params):
-            raise RulesetError(f"{VERSIONS_FILE.name}: [{name}] changes a number that {v.folder} sets per "
-                               f"player count ([setup.by_players.{n}]): not expressible as one number")
+    # An entry's number is the old version's at every player count, as a variant's is (PRJ-31):
+    # it replaces the folder's [setup.by_players.N] value too (PRJ-85: reference-7's start_ships
+    # was 1 at every count, reference-8's is 2 with 2 players)
     rs = variant(base, dict(v.params))
     rs.version = name
     rs.overrides = {}

@@ -22,9 +22,9 @@ from pax_hispanica.sim import tune
 
 WITH_SPAIN = ["spanish", "english", "french", "dutch", "courland"]
 NO_SPAIN = ["english", "french", "dutch", "courland"]
-# the reference's own Crown colonies by player count: reference-7 (PRJ-79: 4 with 2 players;
-# PRJ-77: 6 with 3; all 8 with 4 and 5)
-REFERENCE_KEPT = {2: 4, 3: 6, 4: 8, 5: 8}
+# the reference's own Crown colonies by player count: reference-8 (PRJ-85: 6 with 2 players, as
+# reference-6 had; PRJ-77: 6 with 3; all 8 with 4 and 5)
+REFERENCE_KEPT = {2: 6, 3: 6, 4: 8, 5: 8}
 
 
 def crown_spaces(rs) -> list[int]:
@@ -90,8 +90,8 @@ def test_PRJ_75_the_spanish_own_the_first_k_crown_colonies_the_rest_are_empty_sp
 def test_PRJ_75_only_the_named_count_changes():
     params = {"crown_colonies.3": 5}
     rs = api.load_ruleset("reference", params)
-    assert rs.crown_kept[2:] == (4, 5, 8, 8)          # 2: reference-7's own 4 (PRJ-79)
-    for players, own in ((2, 4), (4, 8), (5, 8)):
+    assert rs.crown_kept[2:] == (6, 5, 8, 8)          # 2: reference-8's own 6 (PRJ-85)
+    for players, own in ((2, 6), (4, 8), (5, 8)):
         st = api.new_game(api.Config(players=players, nations=WITH_SPAIN[:players], params=params), seed=4)
         assert sum(st.col_owner[c] == st.spanish_seat() for c in crown_spaces(st.rs)) == own
     st = api.new_game(api.Config(players=3, nations=WITH_SPAIN[:3], params=params), seed=4)
@@ -211,7 +211,7 @@ def with_setup_by_players(folder, n: str, lines: str) -> str:
 
 
 def test_PRJ_75_ruleset_toml_gives_the_crown_colonies_by_count_and_a_variant_goes_on_top(tmp_path):
-    folder = with_setup_by_players(tmp_path / "r", "2", "crown_colonies = 5")    # the reference: 4 (PRJ-79)
+    folder = with_setup_by_players(tmp_path / "r", "2", "crown_colonies = 5")    # the reference: 6 (PRJ-85)
     rs = api.load_ruleset(folder)
     assert rs.crown_kept[2:] == (5, 6, 8, 8) and rs.setup_value("start_money", 2) == 6
     assert "crown_colonies" not in rs.params["by_players"][2]
@@ -221,7 +221,7 @@ def test_PRJ_75_ruleset_toml_gives_the_crown_colonies_by_count_and_a_variant_goe
     st = api.new_game(api.Config(players=2, ruleset=folder, nations=["spanish", "dutch"]), seed=2)
     assert sum(st.col_owner[c] == 0 for c in crown_spaces(st.rs)) == 5
     four = api.load_ruleset(with_setup_by_players(tmp_path / "r4", "4", "crown_colonies = 7"))   # a table appended
-    assert four.crown_kept[2:] == (4, 6, 7, 8)
+    assert four.crown_kept[2:] == (6, 6, 7, 8)
 
 
 @pytest.mark.parametrize("n, text, words", [
@@ -245,17 +245,18 @@ def test_PRJ_75_listed_by_api_parameters_and_paxh_rules_and_searched_by_the_tune
     table = api.parameters(extended=True)
     assert {k: v for k, v in table.items() if k.startswith("crown_colonies.")} == {   # reference-7 (PRJ-79)
         f"crown_colonies.{n}": {"value": REFERENCE_KEPT[n], "type": "int", "range": [0, 8]} for n in (2, 3, 4, 5)}
+    assert api.parameters("reference-7", extended=True)["crown_colonies.2"]["value"] == 4
     assert api.parameters("reference-5", extended=True)["crown_colonies.2"]["value"] == 8
     assert api.parameters("reference-6", extended=True)["crown_colonies.2"]["value"] == 6
     assert api.parameters("reference", {"crown_colonies.2": 5}, extended=True)["crown_colonies.2"]["value"] == 5
     assert not any(k.startswith("crown_colonies") for k in api.parameters())      # PRJ-31's list as it was
     out = CliRunner().invoke(cli_app, ["rules", "--params"]).output
-    assert any(line.split() == ["crown_colonies.2", "int", "4", "0..8"] for line in out.splitlines()), out
+    assert any(line.split() == ["crown_colonies.2", "int", "6", "0..8"] for line in out.splitlines()), out
     assert any(line.split() == ["crown_colonies.3", "int", "6", "0..8"] for line in out.splitlines()), out
     assert any(line.split() == ["crown_colonies.4", "int", "8", "0..8"] for line in out.splitlines()), out
     assert not any(k.startswith("crown_colonies") for k in tune.search_space())
     assert tune.search_space(names=["crown_colonies.2"], ranges={"crown_colonies.2": (4, 8)}) == {
-        "crown_colonies.2": {"low": 4, "high": 8, "value": 4}}
+        "crown_colonies.2": {"low": 4, "high": 8, "value": 6}}
     with pytest.raises(ValueError):
         tune.search_space(names=["crown_colonies.2"], ranges={"crown_colonies.2": (0, 9)})
 

@@ -22,8 +22,11 @@ SCENARIO = "battle_with_support.json"
 # reference-7's Treasure rule and numbers (PRJ-82 made reference-8 with TRS-2 as written and its own scoring)
 REF7 = {"plunder_loading": "sack_or_own", "conquistador_prestige": 1, "privateer_prestige": 1, "privateer_money": 0,
         "smuggler_money": 3, "plunder_money": 3, "plunder_chests_per_prestige": 2,
-        "plunder_start_galleons": 0}                        # PRJ-84: the French's Flagship alone
-R7 = {k: v for k, v in REF7.items() if api.load_ruleset().params[k] != v}              # reference-7 (PRJ-82)
+        "plunder_start_galleons": 0,                        # PRJ-84: the French's Flagship alone
+        "start_ships": 1, "crown_colonies.2": 4}            # PRJ-85: reference-7's with 2 players
+# reference-7 (PRJ-82): what differs from reference-8 at some player count (start_ships with 2, PRJ-85)
+R7 = {k: v for k, v in REF7.items()
+      if api.load_ruleset().params.get(k) != v or k in api.load_ruleset().params["by_players"].get(2, {})}
 R6 = {"crown_colonies.2": 6, "kings_crown_share.2": 2, "smuggler_bribe.2": 1}          # reference-6 (PRJ-79)
 R5 = {"crown_colonies.2": 8, "crown_colonies.3": 8}                                  # reference-5 (PRJ-77)
 R4 = {"card_cost.obispado": 2, "card_cost.secretario": 1, "kings_crown_share.5": 2}   # reference-4 (PRJ-69)
@@ -143,8 +146,11 @@ def test_PRJ_50_reference_2_is_reference_3_with_the_goal_of_25():
     # reference-8 (PRJ-82): reference-7 is it with PLUNDER's own colonies free and its scoring numbers
     newest = api.load_ruleset()
     assert (newest.version, newest.plunder_loading, seven.overrides) == ("reference-8", "sack", {})
-    assert R7["plunder_loading"] == "sack_or_own" and seven.params == {**newest.params, **R7}
-    assert {k: seven.params[k] for k in REF7} == REF7 and newest.params["by_players"] == seven.params["by_players"]
+    # an entry's number holds at every count: reference-8's Galleon with 2 players is gone too (PRJ-85)
+    by_players = {n: {k: v for k, v in over.items() if k not in R7} for n, over in newest.params["by_players"].items()}
+    assert R7["plunder_loading"] == "sack_or_own" and seven.params == {**newest.params, **R7, "by_players": by_players}
+    assert {k: seven.params[k] for k in REF7} == REF7 and seven.params["by_players"] == six.params["by_players"]
+    assert newest.params["by_players"][2]["start_ships"] == 2 and seven.setup_value("start_ships", 2) == 1
     assert (old.version, old.name, old.prestige_to_win, old.overrides) == ("reference-2", "reference", 25, {})
     assert old.params == {**now.params, "prestige_to_win": 25}
     assert list(old.params) == list(now.params)               # same order: the same bytes wherever listed
@@ -233,7 +239,7 @@ def test_PRJ_37_PRJ_50_a_record_of_a_version_this_engine_does_not_play_is_refuse
     assert "reference-8 (current" in msg and "reference-3 (reference-4 with plunder_loading=sack)" in msg and "reference-2 (reference-3 with prestige_to_win=25)" in msg, msg
     assert "reference-5 (reference-6 with crown_colonies.2=8, crown_colonies.3=8)" in msg
     assert "reference-6 (reference-7 with crown_colonies.2=6, kings_crown_share.2=2, smuggler_bribe.2=1)" in msg
-    assert "reference-7 (reference-8 with plunder_loading=sack_or_own" in msg
+    assert "reference-7 (reference-8 with crown_colonies.2=4, plunder_loading=sack_or_own" in msg
     assert "reference-4 (reference-5 with card_cost.obispado=2, card_cost.secretario=1, kings_crown_share.5=2)" in msg
     if version == "reference-1":
         assert "RULES.md's numbers" in msg and "refused: reference-1" in msg

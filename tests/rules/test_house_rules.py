@@ -148,8 +148,11 @@ def test_PRJ_82_reference_7_is_one_entry_of_the_version_table():
     assert (seven.version, seven.overrides) == ("reference-7", {})
     assert {k: seven.params[k] for k in REF7} == REF7
     the_set = api.house_rule_sets()["reference-7"]["params"]
-    assert {k: v for k, v in seven.params.items() if now.params.get(k) != v} == \
+    assert {k: v for k, v in seven.params.items() if now.params.get(k) != v and k != "by_players"} == \
         {k: v for k, v in the_set.items() if now.params[k] != v}          # the set restores all of them
+    # ... per player count too (PRJ-85's start_ships with 2 players): the set's game is reference-7's
+    played = api.load_ruleset("reference", {"house_rules": "reference-7"})
+    assert {k: v for k, v in played.params.items() if k != "house_rules"} == seven.params
     entry = api.ruleset_versions()["reference-7"]
     assert (entry["base"], entry["since"], entry["refused"]) == ("reference-8", "PRJ-82", None)
     assert api.house_rules("reference-7")                  # reference-7 changed seed sentences (PRJ-81)

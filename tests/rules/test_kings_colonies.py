@@ -13,8 +13,8 @@ def test_PRJ_30_crown_colonies_pay_the_spanish_player_earnings():
     g = _spanish_game(year="goods", step="pay_earnings")
     ev = {e["seat"]: e for e in g.events if e["type"] == "EarningsPaid"}
     rs = g.state.rs
-    crown = sum(rs.crown_of_game(2, True))       # the Spanish player's Crown colonies (PRJ-75: 4 of 8, PRJ-79)
-    assert crown == 4
+    crown = sum(rs.crown_of_game(2, True))       # the Spanish player's Crown colonies (PRJ-75: 6 of 8, PRJ-85)
+    assert crown == 6
     assert ev[0]["worked_colonies"] == ev[0]["kings_colonies"] == crown
     assert ev[0]["amount"] == crown * rs.crown_colony_income
     assert ev[1]["amount"] == rs.colony_income

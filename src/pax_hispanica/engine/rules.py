@@ -140,6 +140,8 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-83": ("PRJ", "Named sets of house rules (house_rules = NAME), expanded at setup, a --set on top"),
     # the reference's data (ruleset.toml's [setup]), applied at setup (CYC-4)
     "PRJ-84": ("PRJ", "A fleet that starts PLUNDER starts with Galleons beside its Flagship (plunder_start_galleons)"),
+    # the reference's data (ruleset.toml's [setup.by_players.2]), applied at setup (CYC-4, PRJ-75)
+    "PRJ-85": ("PRJ", "reference-8 with 2 players: every fleet starts with a Galleon, the Spanish own 6 Crown colonies"),
 }
 
 

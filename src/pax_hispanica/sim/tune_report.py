@@ -75,6 +75,14 @@ def write_ruleset(source: str | Path, params: dict, dest: Path, note: str = "") 
     for section, schema in rsmod.PARAMS.items():
         for key in schema:
             where[f"supply_{key}" if section == "supply" else key] = (section, key)
+    # a number by player count (PRJ-68 kings_crown_share.<N>, PRJ-75 crown_colonies.<N>, PRJ-78
+    # smuggler_bribe.<N>) is its key in that count's table
+    per_count = {}
+    for name in params:
+        m = re.fullmatch(r"(crown_colonies|kings_crown_share|smuggler_bribe)\.([2-5])", name)
+        if m:
+            table = "setup" if m.group(1) == "crown_colonies" else "treasure"
+            per_count[name] = (f"{table}.by_players.{m.group(2)}", m.group(1))
     section = ""
     seen = set()
     for i, line in enumerate(lines):
@@ -87,6 +95,10 @@ def write_ruleset(source: str | Path, params: dict, dest: Path, note: str = "") 
             continue
         for name, (sec, key) in where.items():
             if name in params and key == m.group(2) and (section == sec or section.startswith(f"{sec}.by_players.")):
+                lines[i] = f"{m.group(1)}{key}{m.group(3)}{_toml(params[name])}{m.group(5)}"
+                seen.add(name)
+        for name, (sec, key) in per_count.items():
+            if section == sec and key == m.group(2):
                 lines[i] = f"{m.group(1)}{key}{m.group(3)}{_toml(params[name])}{m.group(5)}"
                 seen.add(name)
     for i, line in enumerate(lines):
