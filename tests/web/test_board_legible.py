@@ -181,5 +181,12 @@ def test_map_names_are_legible_at_the_default_zoom(browser, game, size):
         assert page.evaluate(MEASURE)["smallest"][0]["px"] > m["smallest"][0]["px"] * 1.3
         page.click(".zoom-reset")
         assert abs(page.evaluate(MEASURE)["smallest"][0]["px"] - m["smallest"][0]["px"]) < 0.01
+        # the wheel over the map zooms in where the pointer is (a phone pinches: touch events)
+        if not phone:
+            box = page.locator("svg.map").bounding_box()
+            page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            page.mouse.wheel(0, -200)
+            page.wait_for_function("() => document.querySelector('svg.map').classList.contains('zoomed')")
+            assert page.evaluate(MEASURE)["smallest"][0]["px"] > m["smallest"][0]["px"] * 1.1
     finally:
         ctx.close()

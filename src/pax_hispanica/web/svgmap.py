@@ -336,6 +336,7 @@ def geographic(info: Info) -> bool:
     return info is ref or (info.positions == ref.positions and info.size == ref.size)
 
 
+@lru_cache(maxsize=4096)
 def text_width(s: str, size: float = TYPE) -> float:
     """About how wide `s` is written in the board's sans-serif type (Arial's widths)."""
     w = 0.0
@@ -421,7 +422,7 @@ def _render_geo(view: dict, tr: Tr, info: Info, places: Places | None) -> tuple[
         elif z.kind == "europe":
             boxes[z.id] = (GEO_EUROPE[0], GEO_EUROPE[1], 120, 50 + ((n + 1) // 2) * 34)
         else:
-            boxes[z.id] = _plaque(view, tr, z.id, name, "", "", by_zone[z.id], rebels.get(z.id, 0), {})[1]
+            boxes[z.id] = _plaque(view, tr, z.id, name, "", "", by_zone[z.id], rebels.get(z.id, 0), {}, measure=True)[1]
     at = _fit(boxes, {**fixed, "key": key_box}, (width, height))
     for z in sorted(info.zones, key=lambda z: z.kind != "sea"):
         name = tr.place(z.id, z.name)
@@ -491,7 +492,7 @@ def _fit(boxes: dict[str, tuple[float, float, float, float]], fixed: dict[str, t
 
 
 def _plaque(view: dict, tr: Tr, zone_id: str, name: str, attrs: str, title: str, zone: dict, rebels: int,
-            drawn: dict, at: tuple[float, float, float, float] | None = None
+            drawn: dict, at: tuple[float, float, float, float] | None = None, measure: bool = False
             ) -> tuple[list[str], tuple[float, float, float, float]]:
     """A land zone: a plaque (its name, a row per colony, its sites, its fleets) at its place on
     the board (GEO_LAND's, or `at` as _fit moved it), and a line from it to its coast; and the
@@ -542,6 +543,8 @@ def _plaque(view: dict, tr: Tr, zone_id: str, name: str, attrs: str, title: str,
         y = -y - h
     width, height = (coast() or {}).get("size", (W, H))
     x, y = max(2.0, min(x, width - w - 2)), max(2.0, min(y, height - h - 2))      # on the board
+    if measure:         # only where it would stand and how large it is (for _fit)
+        return [], (x, y, w, h)
     if at is not None:
         x, y = at[0], at[1]
     # the line to the coast, from the plaque's nearest point
