@@ -181,12 +181,26 @@ def test_map_names_are_legible_at_the_default_zoom(browser, game, size):
         assert page.evaluate(MEASURE)["smallest"][0]["px"] > m["smallest"][0]["px"] * 1.3
         page.click(".zoom-reset")
         assert abs(page.evaluate(MEASURE)["smallest"][0]["px"] - m["smallest"][0]["px"]) < 0.01
-        # the wheel over the map zooms in where the pointer is (a phone pinches: touch events)
-        if not phone:
-            box = page.locator("svg.map").bounding_box()
-            page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        # the wheel over the map zooms in where the pointer is; on a phone two fingers pinch
+        page.locator(".map-scroll").scroll_into_view_if_needed()
+        box = page.locator(".map-scroll").bounding_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + min(box["height"], viewport["height"] - box["y"]) / 2
+        if phone:
+            cdp = ctx.new_cdp_session(page)
+
+            def fingers(kind: str, spread: float) -> None:
+                points = [] if kind == "touchEnd" else [{"x": cx - spread, "y": cy, "id": 1},
+                                                        {"x": cx + spread, "y": cy, "id": 2}]
+                cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+            fingers("touchStart", 30)
+            for spread in (45, 60, 75, 90):
+                fingers("touchMove", spread)
+            fingers("touchEnd", 0)
+        else:
+            page.mouse.move(cx, cy)
             page.mouse.wheel(0, -200)
-            page.wait_for_function("() => document.querySelector('svg.map').classList.contains('zoomed')")
-            assert page.evaluate(MEASURE)["smallest"][0]["px"] > m["smallest"][0]["px"] * 1.1
+        page.wait_for_function("() => document.querySelector('svg.map').classList.contains('zoomed')")
+        assert page.evaluate(MEASURE)["smallest"][0]["px"] > m["smallest"][0]["px"] * 1.1
     finally:
         ctx.close()
