@@ -535,6 +535,8 @@ def _plaque(view: dict, tr: Tr, zone_id: str, name: str, attrs: str, title: str,
         placed.append((item, sx, line, iw))
         sx += iw + 9
     site_rows = (line + 1) if items else 0
+    if len(fleets) >= 3:                        # three ships side by side rather than a third row
+        w = max(w, 8 + 3 * 58)
     per_row = max(1, int((w - 8) // 58))        # the fleets, in rows under the sites
     fleet_rows = -(-len(fleets) // per_row)
     head = HEAD
