@@ -78,12 +78,12 @@ def _boxes(svg: str) -> dict[str, tuple[float, float, float, float]]:
     return out
 
 
-def test_no_plaque_covers_another_or_a_seas_name_wherever_one_or_two_fleets_are():
-    """Every zone with one or two fleets, and every two zones with one fleet each, in English and
-    Catalan (longer names), and one or two fleets anywhere when every colony has Chests and there
-    are Rebels (the widest plaques): the plaques stay on the board and none covers another plaque,
-    a sea's name or a ship at sea (svgmap._fit moves a plaque that grew). Three or more fleets in
-    one zone may still crowd a corner of the map."""
+def test_no_plaque_covers_another_or_a_seas_name_wherever_up_to_three_fleets_are():
+    """Every zone with one, two or three fleets, and every two zones with one fleet each, in English
+    and Catalan (longer names), and one to three fleets anywhere when every colony has Chests and
+    there are Rebels (the widest plaques): the plaques stay on the board and none covers another
+    plaque, a sea's name or a ship at sea (svgmap._fit moves a plaque that grew). Four or five
+    fleets in one zone may still crowd a corner of the map."""
     info = ruleset_info()
     base = api.view(api.new_game(api.Config(players=5), seed=1), 0)
     full = json.loads(json.dumps(base))          # the widest plaques: Chests on every colony, Rebels
@@ -91,7 +91,7 @@ def test_no_plaque_covers_another_or_a_seas_name_wherever_one_or_two_fleets_are(
         c["chests"] = 2
     full["rebels"] = {"venezuela": 2, "yucatan": 1, "tierra_firme": 1}
     ids = [z.id for z in info.zones]
-    alone = [[z] * n for z in ids for n in (1, 2)]
+    alone = [[z] * n for z in ids for n in (1, 2, 3)]
     cases = [(base, zones) for zones in alone + [[a, b] for i, a in enumerate(ids) for b in ids[i + 1:]]]
     cases += [(full, zones) for zones in alone]
     width, height = svgmap.coast()["size"]

@@ -287,7 +287,7 @@ GEO_LAND: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
 }
 # sea zone -> (lon, lat) of its name
 GEO_SEA: dict[str, tuple[float, float]] = {
-    "golfo_mexico": (-89.6, 25.8),
+    "golfo_mexico": (-91.0, 26.0),
     "estrecho_florida": (-83.6, 24.9),
     "canal_yucatan": (-86.3, 22.3),
     "atlantico": (-68.0, 27.0),
