@@ -282,7 +282,7 @@ GEO_LAND: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
     "barlovento": ((-61.5, 16.2), (826, 268)),
     "trinidad": ((-61.2, 10.4), (826, -659)),
     "venezuela": ((-66.8, 10.3), (600, -659)),
-    "tierra_firme": ((-75.0, 10.4), (430, -659)),
+    "tierra_firme": ((-75.0, 10.4), (456, -659)),
     "panama": ((-79.8, 9.1), (260, -659)),
 }
 # sea zone -> (lon, lat) of its name
