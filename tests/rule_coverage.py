@@ -196,6 +196,9 @@ def cover_record(rid: str, record: dict, cov: Coverage) -> None:
     if any(setup.fships[s] > setup.rs.setup_value("start_ships", setup.n) and setup.legality[s] == "PLUNDER"
            for s in range(setup.n)):
         cov.add("witnessed", "PRJ-84", rid)              # a fleet that starts PLUNDER starts with Galleons
+    if setup.n == 2 and setup.rs.setup_value("start_ships", 2) > setup.rs.start_ships and \
+            min(setup.fships) >= setup.rs.setup_value("start_ships", 2):
+        cov.add("witnessed", "PRJ-85", rid)              # with 2 players every fleet starts with a Galleon
     st = game.state
     if "scenario" not in record and _deck_sizes(st) == _ruleset_deck_sizes(st.rs):
         cov.add("witnessed", "CARD-3", rid)              # every card dealt into its deck at setup
