@@ -26,6 +26,14 @@ page times, from the message event (`event.timeStamp`) to painted (the first tas
 next animation frame, i.e. after that frame's paint), and how much of it is the page's own
 handler (parsing, idiomorph, applying the map's choices): p50 and p99 of each.
 
+Bot games and spectators (issue 37, P1): with --bot-games N the server also runs N games of
+heuristic bots (moving --bot-delay s apart, the server's pacing; 0 = flat out), and with
+--spectators K, K spectator connections (`/ws/{spectator token}?fmt=json`, listening only) are
+spread over those games. The p99 is still the scripted players' round trip, now next to the
+bots' and spectators' load. Side by side: give --database-url more than once ("sqlite" for a
+fresh SQLite file); each database gets its own server and run, one after the other, and a table
+of the runs is printed at the end.
+
 Memory: the server's resident set size (RSS, from /proc) is read before the games, right
 after them, and again after --idle-seconds with no client (default 600: games unused for
 IDLE_SECONDS = 600 s leave memory at the next minute's sweep, so the default idle is just
@@ -55,11 +63,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, database_url: str, log_path: str) -> subprocess.Popen:
+def start_server(port: int, database_url: str, log_path: str, bot_delay: float = 0.0) -> subprocess.Popen:
     code = f"from pax_hispanica.web.server import run; run('127.0.0.1', {port}, {database_url!r})"
     log = open(log_path, "w")
     # one address plays every game: rate limits off (PAXH_RATE_*, docs/web.md "Hardening")
-    env = {**os.environ, "PAXH_BOT_DELAY": "0", "PAXH_RATE_CREATE": "0", "PAXH_RATE_ACT": "0"}
+    env = {**os.environ, "PAXH_BOT_DELAY": str(bot_delay), "PAXH_RATE_CREATE": "0", "PAXH_RATE_ACT": "0"}
     proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=log, stderr=subprocess.STDOUT)
     for _ in range(300):
         try:
@@ -193,6 +201,22 @@ async def browser_tabs(base: str, tokens: list[str], deadline: float, paint: lis
             await b.close()
 
 
+async def spectate(ws_url: str, counts: dict, deadline: float) -> None:
+    """A spectator's connection to a bot game: receives the updates until the game ends."""
+    async with connect(ws_url, max_size=None) as ws:
+        while time.perf_counter() < deadline:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, deadline - time.perf_counter()))
+            except asyncio.TimeoutError:
+                return
+            m = json.loads(raw)
+            if m["type"] == "update":
+                counts["spectator_updates"] += 1
+                if m["over"]:
+                    counts["bot_games_over"] += 1
+                    return
+
+
 async def play_seat(ws_url: str, rng: random.Random, rtts: list[float], counts: dict, deadline: float,
                     think: float, sizes: list[int] | None = None) -> None:
     async with connect(ws_url, max_size=None) as ws:
@@ -253,8 +277,11 @@ async def main_async(args: argparse.Namespace, base: str, port: int) -> dict:
     # no client seed: the server draws a secret one for every game
     games = [post(base, "/api/games", {"players": args.players, "seats": [{"kind": "human"}] * args.players})
              for _ in range(args.games)]
+    bot_seats = [{"kind": "bot", "bot_kind": "heuristic"}] * args.players
+    bot_games = [post(base, "/api/games", {"players": args.players, "seats": bot_seats})
+                 for _ in range(args.bot_games)]
     rtts: list[float] = []
-    counts: dict = {"actions": 0, "over": 0, "errors": {}}
+    counts: dict = {"actions": 0, "over": 0, "errors": {}, "spectator_updates": 0, "bot_games_over": 0}
     deadline = time.perf_counter() + args.seconds
     t0 = time.perf_counter()
     # echo clients run alongside the games: the same server, client and machine load, so
@@ -275,7 +302,9 @@ async def main_async(args: argparse.Namespace, base: str, port: int) -> dict:
     if args.browser_tabs:
         tabs.append(browser_tabs(base, [g["seats"][0]["token"] for g in games[:args.browser_tabs]], deadline, paint))
 
-    await asyncio.gather(*tabs, *[
+    watchers = [spectate(f"ws://127.0.0.1:{port}/ws/{bot_games[i % len(bot_games)]['spectator']}?fmt=json",
+                         counts, deadline) for i in range(args.spectators if bot_games else 0)]
+    await asyncio.gather(*tabs, *watchers, *[
         play_seat(f"ws://127.0.0.1:{port}/ws/{s['token']}?fmt=json&view=0", random.Random(gi * 10 + s["seat"]),
                   rtts, counts, deadline, args.think / 1000, json_sizes)
         for gi, g in enumerate(games) for s in g["seats"]])
@@ -289,6 +318,8 @@ async def main_async(args: argparse.Namespace, base: str, port: int) -> dict:
                                        random.Random(i)) for i in range(args.games * args.players)])
     return {
         "games": args.games, "players": args.players, "think_ms": args.think, "connections": args.games * args.players,
+        "bot_games": args.bot_games, "spectators": len(watchers), "spectator_updates": counts["spectator_updates"],
+        "bot_games_over_seen": counts["bot_games_over"],
         "actions": counts["actions"], "games_finished": counts["over"] // args.players,
         "errors": counts["errors"], "seconds": round(elapsed, 1),
         "actions_per_second": round(counts["actions"] / elapsed, 1),
@@ -340,11 +371,37 @@ def main() -> None:
     ap.add_argument("--browser-tabs", type=int, default=0,
                     help="this many games also have seat 1's page open in a headless Chromium, which times each "
                          "update from message to painted")
-    ap.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
+    ap.add_argument("--database-url", action="append", default=None,
+                    help="default: a fresh SQLite file; give it more than once (\"sqlite\": a fresh SQLite file) "
+                         "for runs side by side, one server each, one after the other")
+    ap.add_argument("--bot-games", type=int, default=0, help="games of heuristic bots running alongside")
+    ap.add_argument("--spectators", type=int, default=0, help="spectator connections spread over the bot games")
+    ap.add_argument("--bot-delay", type=float, default=0.0, help="the server's pause before each bot move (s)")
     ap.add_argument("--url", default=None, help="use a running server (http://127.0.0.1:PORT) instead")
     ap.add_argument("--idle-seconds", type=float, default=600,
                     help="after the games, wait this long with no client and read the server's RSS again")
     args = ap.parse_args()
+    urls = args.database_url or [None]
+    results = [run_one(args, None if u in (None, "sqlite") else u) for u in urls]
+    for result in results:
+        print(json.dumps(result, indent=1))
+        print("p99 < 50 ms:", "met" if result["action_p99_ms"] < 50 else "NOT met")
+        print("p99 < 5x echo p99 under the same load:", "met" if (result["p99_ratio"] or 99) < 5 else "NOT met")
+        print("p99 < 5x echo p99 on an idle server:",
+              "met" if (result["p99_ratio_vs_idle_echo"] or 99) < 5 else "NOT met")
+    if len(results) > 1:
+        print("\n| database | actions | action p50 | action p99 | echo p99 | spectator updates | errors |")
+        print("|---|---|---|---|---|---|---|")
+        for r in results:
+            print(f"| {r['database']} | {r['actions']} | {r['action_p50_ms']} ms | {r['action_p99_ms']} ms | "
+                  f"{r['echo_p99_ms']} ms | {r['spectator_updates']} | {sum(r['errors'].values())} |")
+        for before, r in zip(results, results[1:]):
+            if r["database"] != before["database"]:
+                print(f"{r['database']} p99 / {before['database']} p99 (runs {results.index(r)} and "
+                      f"{results.index(r) + 1}) = {r['action_p99_ms'] / before['action_p99_ms']:.2f}")
+
+
+def run_one(args: argparse.Namespace, database_url: str | None) -> dict:
     proc = None
     if args.url:
         base = args.url.rstrip("/")
@@ -352,13 +409,15 @@ def main() -> None:
     else:
         port = free_port()
         tmp = tempfile.mkdtemp(prefix="paxh-load-")
-        url = args.database_url or f"sqlite:///{tmp}/load.sqlite3"
-        proc = start_server(port, url, f"{tmp}/server.log")
+        url = database_url or f"sqlite:///{tmp}/load.sqlite3"
+        proc = start_server(port, url, f"{tmp}/server.log", args.bot_delay)
         print(f"server log: {tmp}/server.log", file=sys.stderr)
         base = f"http://127.0.0.1:{port}"
     try:
         rss_start = rss_mb(proc.pid) if proc else None
         result = asyncio.run(main_async(args, base, port))
+        result["database"] = "postgresql" if database_url and database_url.startswith("postgresql") else (
+            "sqlite" if not args.url else args.url)
         if proc is not None:
             result["rss_mb_at_start"] = rss_start
             result["rss_mb_after_games"] = rss_mb(proc.pid)
@@ -371,10 +430,7 @@ def main() -> None:
         if proc is not None:
             proc.terminate()
             proc.wait(10)
-    print(json.dumps(result, indent=1))
-    print("p99 < 50 ms:", "met" if result["action_p99_ms"] < 50 else "NOT met")
-    print("p99 < 5x echo p99 under the same load:", "met" if (result["p99_ratio"] or 99) < 5 else "NOT met")
-    print("p99 < 5x echo p99 on an idle server:", "met" if (result["p99_ratio_vs_idle_echo"] or 99) < 5 else "NOT met")
+    return result
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -46,6 +47,9 @@ class BotSeats:
         self.pool: Any = None
         self._act, self._catch_up, self._make_bot = act, catch_up, make_bot
         self.closing = False
+        # game -> when this server last took or renewed its bot lease (time.monotonic): a bot move
+        # within LEASE_RENEW_SECONDS of it does not take it again (issue 37, P1)
+        self._renewed: dict[str, float] = {}
 
     def kick(self, live: LiveGame) -> None:
         """Start the game's bot task if a bot must act and none runs."""
@@ -87,12 +91,24 @@ class BotSeats:
     # ------------------------------------------------------------------ leases
     async def _lease(self, gid: str) -> bool:
         """Take or renew this server's lease on the game's bot turn (always True on SQLite:
-        one server)."""
+        one server). Taken or renewed less than LEASE_RENEW_SECONDS ago (of LEASE_SECONDS), it
+        is still ours and is not taken again: a bot moving every 0.4 s renews it about once a
+        second, by its move or its keeper, instead of at every move and every second (issue 37,
+        P1: each take was a transaction)."""
         if not self.storage.pg:
             return True
-        return await self.storage.take_lease(gid, self.node, self.LEASE_SECONDS)
+        now = time.monotonic()
+        if now - self._renewed.get(gid, -1e9) < self.LEASE_RENEW_SECONDS:
+            return True
+        ok = await self.storage.take_lease(gid, self.node, self.LEASE_SECONDS)
+        if ok:
+            self._renewed[gid] = now
+        else:
+            self._renewed.pop(gid, None)
+        return ok
 
     async def _release(self, gid: str) -> None:
+        self._renewed.pop(gid, None)
         if self.storage.pg:
             await self.storage.release_lease(gid, self.node)
 
