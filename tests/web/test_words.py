@@ -273,12 +273,12 @@ def test_PRJ_75_PRJ_77_the_rules_page_says_which_crown_colonies_start_empty_by_p
     with 3 players 6; the rules page names those that start empty, one paragraph per count, in
     both languages, from the ruleset's data; reference-5 (every Crown colony at every count) has
     no such paragraph, and a variant's own numbers are what a game's page would say."""
-    by_count = api.crown_colonies("reference")
+    by_count = api.crown_colonies("reference", version="reference-7")
     assert [len(by_count[n]["kept"]) for n in (2, 3, 4, 5)] == [4, 6, 8, 8]
     assert [by_count[3]["names"][c] for c in by_count[3]["vacated"]] == ["Cartagena", "Portobelo"]
     assert [by_count[2]["names"][c] for c in by_count[2]["vacated"]] == ["San Juan", "Margarita", "Cartagena",
                                                                        "Portobelo"]
-    en = client.get("/rules?lang=en").text
+    en = client.get("/rules?lang=en&version=reference-7").text
     two, three = [p.split("</p>", 1)[0] for p in en.split('<p class="crown-colonies">')[1:]]
     assert "with 2 players" in two and "4 of the map&#39;s 8 Crown colonies" in two and "PRJ-75" in two
     assert "San Juan, Margarita, Cartagena, Portobelo start as empty colony spaces" in two
@@ -287,18 +287,19 @@ def test_PRJ_75_PRJ_77_the_rules_page_says_which_crown_colonies_start_empty_by_p
     # the other counts are said once, after the paragraphs of the counts named (not in each)
     assert en.count("every Crown colony is there (CYC-4)") == 1 and "every Crown colony is there" not in two
     assert 'id="crown-colonies-others"' in en
-    ca = client.get("/rules?lang=ca").text
+    ca = client.get("/rules?lang=ca&version=reference-7").text
     two_ca, three_ca = [p.split("</p>", 1)[0] for p in ca.split('<p class="crown-colonies">')[1:]]
     assert "amb 2 jugadors" in two_ca and "San Juan, Margarita, Cartagena, Portobelo comencen" in two_ca
     assert "amb 3 jugadors" in three_ca and "Cartagena, Portobelo comencen" in three_ca
-    six = client.get("/rules?version=reference-6&lang=en").text          # PRJ-77: 6 with 2 and 3 players
-    (para,) = [p.split("</p>", 1)[0] for p in six.split('<p class="crown-colonies">')[1:]]
-    assert "2 or 3 players" in para and "Cartagena, Portobelo start" in para
+    for six in (client.get("/rules?version=reference-6&lang=en").text,   # PRJ-77: 6 with 2 and 3 players,
+                client.get("/rules?lang=en").text):                      # and reference-8's PRJ-85
+        (para,) = [p.split("</p>", 1)[0] for p in six.split('<p class="crown-colonies">')[1:]]
+        assert "2 or 3 players" in para and "Cartagena, Portobelo start" in para
     five_text = client.get("/rules?version=reference-5&lang=en").text
     assert 'class="crown-colonies"' not in five_text and 'id="crown-colonies-others"' not in five_text
     from pax_hispanica.web.info import win_condition
 
-    five = win_condition("reference", None, (("crown_colonies.5", 3),))["crown"]
+    five = win_condition("reference", "reference-7", (("crown_colonies.5", 3),))["crown"]
     assert [(c["players"], c["kept"], len(c["vacated"])) for c in five] == [([2], 4, 4), ([3], 6, 2), ([5], 3, 5)]
 
 
