@@ -104,10 +104,10 @@ def test_CYC_4_crown_colonies_start_worked_and_spanish_owns_them(n):
     assert ev["crown_owner"] == spanish
     crown_cols = [c for c in range(len(RS.col_ids)) if RS.col_crown[c]]
     assert crown_cols
-    # the reference's Crown colonies by player count (PRJ-75; reference-7: PRJ-79, PRJ-77): the first 4
-    # with 2 players, 6 with 3, all 8 with 4 and 5; the others start empty (tests/engine/test_crown_colonies.py)
+    # the reference's Crown colonies by player count (PRJ-75; reference-8: PRJ-85, PRJ-77): the first 6
+    # with 2 and 3 players, all 8 with 4 and 5; the others start empty (tests/engine/test_crown_colonies.py)
     kept = [c for c in crown_cols if RS.crown_of_game(n, True)[c]]
-    assert kept == crown_cols[:{2: 4, 3: 6}.get(n, 8)]
+    assert kept == crown_cols[:{2: 6, 3: 6}.get(n, 8)]
     for c in kept:
         assert st.col_owner[c] == spanish
         assert st.col_labour[c] == "citizen"
