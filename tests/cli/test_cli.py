@@ -59,7 +59,8 @@ def test_replay_accepts_a_scenario_file(tmp_path: Path):
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     p0 = data["summary"]["players"][0]
-    assert p0["tableau"] == ["galeon-1"] and p0["money"] == 7 and p0["fleet"]["ships"] == 2
+    ships = api.load_ruleset().setup_value("start_ships", 2) + 1         # the Galeón's (PRJ-85: 2 to start with 2 players)
+    assert p0["tableau"] == ["galeon-1"] and p0["money"] == 7 and p0["fleet"]["ships"] == ships == 3
     assert any(e["type"] == "CardPlayed" and e["rule"] == "PLY-1" for e in data["events"])
 
 

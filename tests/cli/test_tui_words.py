@@ -80,7 +80,7 @@ def test_a_catalan_game_in_a_terminal_to_the_end_shows_no_raw_id():
     text, prompts, status = play_in_a_pty("ca", seed=11)
     assert status == 0
     assert prompts > 10
-    assert "La teva decisió:" in text and "Flota: 1 vaixell a Europa" in text
+    assert "La teva decisió:" in text and "Flota: 2 vaixells a Europa" in text      # PRJ-85: 2 with 2 players
     assert "Puntuació final" in text and "Prestigi total" in text and "Guanyador: " in text
     assert "Efectes:" in text                   # `?` showed a card's full text
     assert_in_words(text)
@@ -89,7 +89,7 @@ def test_a_catalan_game_in_a_terminal_to_the_end_shows_no_raw_id():
 def test_an_english_game_in_a_terminal_to_the_end_shows_no_raw_id():
     text, prompts, status = play_in_a_pty("en", seed=12, ask_every=3)
     assert status == 0
-    assert "Your decision:" in text and "Fleet: 1 ship at Europe" in text
+    assert "Your decision:" in text and "Fleet: 2 ships at Europe" in text        # PRJ-85: 2 with 2 players
     assert "Final score" in text and "Total Prestige" in text and "Winner: " in text
     assert "Effects:" in text
     assert_in_words(text)
