@@ -92,7 +92,7 @@ def test_PRJ_75_a_ruleset_with_no_by_players_table_loads_with_every_crown_colony
     folder = without_setup_by_players(tmp_path / uuid.uuid4().hex)
     rs = load_ruleset(folder)
     reference = load_ruleset("reference")
-    assert reference.crown_kept[2:] == (4, 6, 8, 8)          # what the removed tables said
+    assert reference.crown_kept[2:] == (6, 6, 8, 8)          # what the removed tables said (PRJ-85)
     assert rs.crown_kept[2:] == (8, 8, 8, 8)
     assert rs.params["by_players"] == {}
     for n in (2, 3, 4, 5):
