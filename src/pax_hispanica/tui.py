@@ -210,7 +210,7 @@ class TerminalGame:
             else:
                 for a in desc["options"]:
                     flat.append(a)
-                    self.console.print(f"  {len(flat):3}. {escape(tr.action(a))}")
+                    self.console.print(f"  {len(flat):3}. {escape(tr.action(a, view))}")
         shown = set()             # why not? what the rules forbid now, with the rule (api.unavailable)
         for u in api.unavailable(view, self.seat):
             line = f"{why_sentence(u, tr)} ({u['rule']})"

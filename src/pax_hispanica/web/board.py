@@ -68,7 +68,7 @@ def place_options(legal: list, view: dict, tr: Tr) -> dict[str, list[dict]]:
                 continue
             for key in dict.fromkeys(place_keys(o, view)):
                 j = json.dumps(o)
-                out.setdefault(key, []).append({"id": option_id(j), "label": tr.action(o), "action": j})
+                out.setdefault(key, []).append({"id": option_id(j), "label": tr.action(o, view), "action": j})
     return out
 
 

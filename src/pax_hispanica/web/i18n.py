@@ -298,8 +298,17 @@ class Tr:
         parts = [f"{humanize(k)}: {self.value(k, v)}" for k, v in ev.items() if k not in HIDDEN_KEYS]
         return humanize(ev.get("type", "event")) + (" — " + ", ".join(parts) if parts else "")
 
-    def action(self, a: dict) -> str:
-        text = self._sentence("actions", {k: v for k, v in a.items() if k != "seat"})
+    def action(self, a: dict, view: dict | None = None) -> str:
+        """An action in words; with the viewer's `view`, an auction names its lot (AUC-2):
+        the deck's face-up card, or "a hidden card" for buried treasure."""
+        a = {k: v for k, v in a.items() if k != "seat"}
+        if a.get("type") == "initiate" and "lot" not in a:
+            if a.get("buried"):
+                a["lot"] = self.text("words", "lot_hidden") or "a hidden card"
+            else:
+                top = ((view or {}).get("decks") or {}).get(str(a.get("deck")), {}).get("top")
+                a["lot"] = self.word(top) if top else (self.text("words", "lot_top") or "the top card")
+        text = self._sentence("actions", a)
         if text is not None:
             return text
         extra = [f"{humanize(k)} {self.value(k, v)}" for k, v in a.items() if k not in ("seat", "type")]

@@ -208,7 +208,7 @@ def widget_key(*parts: Any) -> str:
     return "w-" + hashlib.sha1("|".join(map(str, parts)).encode()).hexdigest()[:10]
 
 
-def controls(legal: list, tr: Tr) -> tuple[list[dict], dict | None]:
+def controls(legal: list, tr: Tr, view: dict | None = None) -> tuple[list[dict], dict | None]:
     """(decision widgets, the undo action or None); the map's places are board.places'."""
     widgets, undo = [], None
     for d in legal:
@@ -230,7 +230,7 @@ def controls(legal: list, tr: Tr) -> tuple[list[dict], dict | None]:
                     undo = o
                     continue
                 j = json.dumps(o)
-                opts.append({"label": tr.action(o), "json": j, "type": o.get("type"), "id": boardparts.option_id(j)})
+                opts.append({"label": tr.action(o, view), "json": j, "type": o.get("type"), "id": boardparts.option_id(j)})
             if opts:
                 widgets.append({"kind": "choice", "label": tr.decision(d), "rule": d.get("rule"), "options": opts,
                                 "decision": d.get("decision")})
@@ -255,7 +255,7 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
     events = api.redact(live.events, viewer)
     acting = list(api.acting(state))
     legal = api.legal_actions(state, viewer) if viewer is not None and not live.over and not botted else []
-    widgets, undo = controls(legal, tr)
+    widgets, undo = controls(legal, tr, view)
     places, greyed = boardparts.places(legal, state, None if botted else viewer, view, tr)
     for w in widgets:                 # why not? the options the rules forbid now, beside the ones allowed
         w["unavailable"] = greyed.get(str(w.get("decision")), [])
