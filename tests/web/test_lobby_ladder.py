@@ -46,7 +46,8 @@ def test_the_lobby_shows_each_bot_and_strength_with_its_ladder_rating(client):
         assert re.search(rf'<option value="{kind}"[^>]*>[^<]*\(ladder {re.escape(text)}\)</option>', page), kind
     for n in (1, 2, 3):
         text = _ladder_text("ismcts", n)
-        want = f'<option value="{n}"' + (' selected' if n == 2 else '') + f'>{n}' + \
+        word = {1: "Normal", 2: "Strong", 3: "Expert"}[n]
+        want = f'<option value="{n}"' + (' selected' if n == 2 else '') + f'>{word}' + \
             (f' (ladder {text})' if text else '') + '</option>'
         assert want in page, want
     assert 'id="ladder-note"' in page and bots.ladder_ratings()["date"] in page
