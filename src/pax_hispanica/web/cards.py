@@ -100,7 +100,8 @@ def text_lines(d: dict, tr: Tr) -> list[str]:
 
 
 def short_text(d: dict, tr: Tr) -> str:
-    """A card on one line: `Galleon ($2): Gain 1 Ship.` (its name, cost and effects)."""
+    """A card on one line: `Galleon ($2): Gain 1 Ship.` (its name, cost and effects;
+    "2 $" in Catalan)."""
     cost = f" ({tr('money_amount', n=d['cost'])})" if d["cost"] is not None else ""
     return f"{d['name']}{cost}: " + " ".join(d["effects"])
 
@@ -143,7 +144,8 @@ def card_html(cid: Any, tr: Tr, ruleset: str = "reference", mark: bool = False) 
     d = describe(str(cid), tr, ruleset)
     e = escape
     deck = f' {e(d["deck"])}' if d["deck"] else ""
-    cost = f' <small>${e(d["cost"])}</small>' if d["cost"] is not None else ""
+    # money written as the catalogue writes it everywhere ("$2" in English, "2 $" in Catalan)
+    cost = f' <small>{e(tr("money_amount", n=d["cost"]))}</small>' if d["cost"] is not None else ""
     marked = f' data-card="{e(d["id"])}"' if mark else ""
     # kept short: a board holds many cards, and every update that changes a part resends them
     return Markup(f'<button type="button" class="card-ref{deck}"{marked} aria-describedby="cardtext-{e(text_key(d["id"]))}">'
