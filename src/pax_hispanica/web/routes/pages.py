@@ -24,6 +24,9 @@ render.env.globals["BOT_KINDS"] = (DEFAULT_BOT, *(k for k in BOT_KINDS if k != D
 render.env.globals["SEARCH_BOTS"] = SEARCH_BOTS
 render.env.globals["LADDER"] = ladder_names()      # the bots' ladder ratings, shown beside their names
 render.env.globals["HOUSE_RULE_SETS"] = tuple(getattr(api, "house_rule_sets", dict)())   # PRJ-83: the lobby's named sets
+# the numbers a variant may change, with their usual values and bounds (PRJ-31, PRJ-67): the lobby
+# lists them beside its Variant field, so nobody needs `paxh rules --params` to fill it in
+render.env.globals["VARIANT_PARAMS"] = api.parameters("reference", None, extended=True)
 
 
 def parse_variant(text: str) -> dict:
@@ -95,8 +98,12 @@ FORM_REFUSALS = frozenset({"nation_twice"})
 def _refusal_text(e: Exception, tr: Tr) -> str:
     """Why the new-game form was refused, in the user's language where the catalogue has it."""
     if isinstance(e, ServerError):
-        return (tr.text("ui", "err_" + e.code) if e.code in FORM_REFUSALS else None) or e.message
-    return str(e)
+        text = (tr.text("ui", "err_" + e.code) if e.code in FORM_REFUSALS else None) or e.message
+    else:
+        text = str(e)
+    if "`paxh " in text:          # the engine's pointer to a command: the page points to its own list
+        text = text.split("; `paxh ")[0].rstrip(".") + ". " + tr("variant_see_list")
+    return text
 
 
 async def _refuse_form(s: Site, request: Request, user: dict, status: int, key: str,

@@ -1,0 +1,48 @@
+"""No page tells a player to run a command or read a repository file (issue 38): the lobby's
+Variant field lists the numbers a variant may change in the page itself (not `paxh rules
+--params`), a refused variant points to that list, and the rules page names no docs/ file; in
+English and Catalan."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from pax_hispanica import api
+
+from .test_api import form_post, new_game
+
+COMMAND = re.compile(r"\bpaxh [a-z]|docs/[\w.-]+|\.md\b")
+
+
+def text_of(page: str) -> str:
+    page = re.sub(r"<script.*?</script>", "", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+@pytest.mark.parametrize("lang", ["en", "ca"])
+def test_the_player_pages_name_no_command_or_repository_file(client, lang):
+    g = new_game(client, players=2)
+    seat = next(s["token"] for s in g["seats"] if s["token"])
+    for path in ("/", "/rules", f"/play/{seat}", f"/watch/{g['spectator']}", f"/host/{g['host']}"):
+        found = COMMAND.search(text_of(client.get(f"{path}?lang={lang}").text))
+        assert not found, (path, found.group(0) if found else None)
+
+
+@pytest.mark.parametrize("lang,title", [("en", "Numbers a variant may change"),
+                                        ("ca", "Números que una variant pot canviar")])
+def test_the_lobby_lists_the_numbers_a_variant_may_change(client, lang, title):
+    page = client.get(f"/?lang={lang}").text
+    box = re.search(r'<details id="variant-params">(.*?)</details>', page, re.S)
+    assert box and title in html.unescape(box.group(1))
+    for name, p in api.parameters("reference", None, extended=True).items():
+        assert re.search(rf"<td><code>{re.escape(name)}</code></td><td>{re.escape(html.escape(str(p['value'])))}</td>",
+                         box.group(1)), name
+
+
+def test_a_refused_variant_points_to_the_lobbys_list_not_a_command(client):
+    r = form_post(client, {"players": "2", "kind0": "human", "kind1": "human", "variant": "royal_fifth=5"})
+    assert r.status_code == 400
+    alert = text_of(re.search(r'role="alert"[^>]*>(.*?)</', r.text, re.S).group(1))
+    assert "paxh" not in alert and "Numbers a variant may change" in alert, alert
