@@ -22,26 +22,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pooled_nations import wilson  # noqa: E402  (one Wilson interval for the balance scripts)
 
 KINDS = {
     "shuffled": ("heuristic", "shuffle"),
     "default": ("heuristic", "default"),
     "mixed": ("ismcts:iterations=25,heuristic,random,heuristic,random", "shuffle"),
 }
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def bots_for(kind: str, players: int) -> str:

@@ -186,6 +186,27 @@ def _short(name: str) -> str:
 CHAR_W = 5.3      # about the width of a character of the board's small type (8.5px sans-serif)
 
 
+def _site_items(zone: dict, zone_id: str, rebels: Any, tr: Tr) -> list[tuple[str, str, str, str]]:
+    """A zone's sites and Rebels as (place key, class, symbol, tooltip): the map's one wording
+    of them (a Cathedral's Citizens/capacity, a Tribal Site's or Visita's Indigenous)."""
+    items = []
+    for s in zone.get("sites", []):
+        kind = s.get("kind")
+        sname = tr.place_name(s.get("name", ""))
+        if kind == "cathedral":
+            sym = f"✝{s.get('count', 0)}/{s.get('capacity', 0)}"
+        elif kind == "tribal":
+            sym = ("△" if s.get("wilderness") else "▲") + f"{s.get('count', 0)} {_short(sname)}"
+        elif kind == "visita":
+            sym = f"⌂{s.get('count', 0)} {_short(sname)}"
+        else:
+            sym = f"{kind}:{s.get('count', 0)}"
+        items.append((str(s.get("id", "")), f"site {kind}", sym, sname))
+    if rebels:
+        items.append((rebels_place(zone_id), "rebels", f"R{int(rebels)}", tr.n("rebels", int(rebels))))
+    return items
+
+
 def _land_contents(view: dict, tr: Tr, x: float, y: float, zone: dict, rebels: int, zone_id: str = "",
                    drawn: dict | None = None) -> list[str]:
     drawn = {} if drawn is None else drawn
@@ -216,21 +237,7 @@ def _land_contents(view: dict, tr: Tr, x: float, y: float, zone: dict, rebels: i
         out.append("</g>")
     ncol = len(zone.get("colonies", []))
     sx, sy = left, row_y + ncol * 14 + 10
-    items = []
-    for s in zone.get("sites", []):
-        kind = s.get("kind")
-        sname = tr.place_name(s.get("name", ""))
-        if kind == "cathedral":
-            sym = f"✝{s.get('count', 0)}/{s.get('capacity', 0)}"
-        elif kind == "tribal":
-            sym = ("△" if s.get("wilderness") else "▲") + f"{s.get('count', 0)} {_short(sname)}"
-        elif kind == "visita":
-            sym = f"⌂{s.get('count', 0)} {_short(sname)}"
-        else:
-            sym = f"{kind}:{s.get('count', 0)}"
-        items.append((str(s.get("id", "")), f"site {kind}", sym, sname))
-    if rebels:
-        items.append((rebels_place(zone_id), "rebels", f"R{int(rebels)}", tr.n("rebels", int(rebels))))
+    items = _site_items(zone, zone_id, rebels, tr)
     for key, cls, sym, tip in items:
         w = len(sym) * CHAR_W + 6
         if sx + w > x + LAND_W / 2 - 2 and sx > left:
@@ -504,21 +511,7 @@ def _plaque(view: dict, tr: Tr, zone_id: str, name: str, attrs: str, title: str,
     for col in colonies:
         cname = tr.place_name(col.get("name", col.get("id", "")))
         rows.append((col, cname + (f" {int(col['chests'])}▣" if col.get("chests") else "")))
-    items = []
-    for s in zone.get("sites", []):
-        kind = s.get("kind")
-        sname = tr.place_name(s.get("name", ""))
-        if kind == "cathedral":
-            sym = f"✝{s.get('count', 0)}/{s.get('capacity', 0)}"
-        elif kind == "tribal":
-            sym = ("△" if s.get("wilderness") else "▲") + f"{s.get('count', 0)} {_short(sname)}"
-        elif kind == "visita":
-            sym = f"⌂{s.get('count', 0)} {_short(sname)}"
-        else:
-            sym = f"{kind}:{s.get('count', 0)}"
-        items.append((str(s.get("id", "")), f"site {kind}", sym, sname))
-    if rebels:
-        items.append((rebels_place(zone_id), "rebels", f"R{int(rebels)}", tr.n("rebels", int(rebels))))
+    items = _site_items(zone, zone_id, rebels, tr)
     fleets = zone.get("fleets", [])
     w = max([130.0, text_width(name, TYPE + 1) * 1.1 + 16]
             + [33 + text_width(label) + 8 for _, label in rows]
