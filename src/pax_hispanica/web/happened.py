@@ -180,3 +180,106 @@ def status(decision: Any, acting: list[int], viewer: int | None, over: bool, tr:
         parts.append(tr(f"must_{key}.{form}", who=names) if viewer not in acting
                      else tr("status_also", who=names))
     return " · ".join(parts)
+
+
+# --- the auctions and battles the viewer took part in (issue 38, "Tell what happened") ---------
+
+BATTLE_AFTER = ("ColonySacked", "RebelRemoved", "SiteSubdued", "CargoLost", "GalleonLost", "FlagshipRouted")
+RESULTS = 4                # at most this many results at once (a seat that has not acted for long)
+
+
+def _money(tr: Tr, n: Any) -> str:
+    return tr("money_amount", n=n if isinstance(n, int) else 0)
+
+
+def results(events: list, viewer: int | None, first: int, tr: Tr) -> list[dict]:
+    """The auctions and battles the seat `viewer` took part in (as initiator or bidder; as
+    attacker, target owner or supporter) that ended in its window (from `first` on, so a result
+    stays until the seat acts again), each {"kind", "key", "title", "lines", "data"} built from
+    the events as that seat sees them (api.redact: a sealed bid is only in them once revealed, a
+    buried card once shown). `data` holds the numbers the lines say, for the tests."""
+    if viewer is None:
+        return []
+    out: list[dict] = []
+    auction: dict | None = None
+    battle: dict | None = None
+    for e in events:
+        t = e.get("type")
+        seq = int(e.get("seq") or 0)
+        if t == "AuctionStarted":
+            auction = {"start": e, "bids": None, "card": e.get("card")}
+        elif t == "ChoicesRevealed" and e.get("decision") == "bid" and auction is not None:
+            auction["bids"] = [(c.get("seat"), c.get("value")) for c in e.get("choices") or []]
+        elif t == "BuriedCardRevealed" and auction is not None:
+            auction["card"] = e.get("card")
+        elif t == "AuctionWon" and auction is not None:
+            start = auction["start"]
+            seats = {start.get("initiator"), *(start.get("bidders") or [])}
+            if seq >= first and viewer in seats:
+                out.append(_auction(start, auction, e, tr))
+            auction = None
+        elif t == "BattleDeclared":
+            battle = {"start": e, "support": None, "end": None, "after": []}
+        elif t == "BattleResolved" and battle is not None:
+            battle["end"] = e
+            start = battle["start"]
+            seats = {start.get("attacker"), start.get("target_owner"), *(start.get("supporters") or [])}
+            if seq >= first and viewer in seats:
+                out.append(battle)
+            else:
+                battle = None
+        elif t in BATTLE_AFTER and battle is not None and battle["end"] is not None:
+            battle["after"].append(e)
+        elif battle is not None and battle["end"] is not None and t not in BATTLE_AFTER:
+            battle = None
+    return [r if r.get("kind") else _battle(r, tr) for r in out][-RESULTS:]
+
+
+def _auction(start: dict, auction: dict, won: dict, tr: Tr) -> dict:
+    card = won.get("card") if isinstance(won.get("card"), str) else auction["card"]
+    lot = tr.word(card) if isinstance(card, str) else (tr.text("words", "lot_hidden") or "a hidden card")
+    winner, price, paid_to = won.get("winner"), won.get("price"), won.get("paid_to")
+    bids = auction["bids"] or []
+    lines = []
+    if bids:
+        lines.append(tr("res_bids", bids=", ".join(f"{tr.seat(s)} {_money(tr, v)}" for s, v in bids)))
+    lines.append(tr("res_won", winner=tr.seat(winner), money=_money(tr, price)))
+    if paid_to == "pool":
+        lines.append(tr("res_paid_pool", winner=tr.seat(winner), money=_money(tr, price)))
+    else:
+        lines.append(tr("res_paid_seat", winner=tr.seat(winner), money=_money(tr, price), who=tr.seat(paid_to)))
+    if won.get("tie_broken"):
+        lines.append(tr("res_tie", who=tr.seat(won.get("initiator"))))
+    return {"kind": "auction", "key": f"a{won.get('seq')}",
+            "title": tr("res_auction", lot=lot, who=tr.seat(start.get("initiator"))), "lines": lines,
+            "data": {"bids": bids, "winner": winner, "price": price, "paid_to": paid_to, "card": card,
+                     "tie": bool(won.get("tie_broken"))}}
+
+
+def _battle(b: dict, tr: Tr) -> dict:
+    start, end = b["start"], b["end"]
+    attacker, owner = start.get("attacker"), start.get("target_owner")
+    target = tr.value("target", start.get("target"))
+    defender = tr.seat(owner) if isinstance(owner, int) else target
+    lines = [tr("res_strength", attacker=tr.seat(attacker), a=end.get("attacker_strength"),
+                defender=defender, t=end.get("target_strength"))]
+    support = [s for s in end.get("support") or [] if isinstance(s, dict)]
+    if support:
+        lines.append(tr("res_support", support=", ".join(
+            tr("res_side_" + ("attacker" if s.get("side") == "attacker" else "target"), who=tr.seat(s.get("seat")),
+               n=s.get("strength", 0)) for s in support)))
+    won = end.get("winner") == "attacker"
+    tie = end.get("attacker_strength") == end.get("target_strength")
+    lines.append(tr("res_attacker_won", attacker=tr.seat(attacker)) if won
+                 else tr("res_target_held_tie" if tie else "res_target_held", defender=defender))
+    for e in b["after"]:
+        lines.append(tr.event(e).rstrip("."))
+        if e.get("type") == "SiteSubdued":
+            lines.append(tr("res_enslave"))
+    return {"kind": "battle", "key": f"b{end.get('seq')}",
+            "title": tr("res_battle", zone=tr.word(start.get("zone")), attacker=tr.seat(attacker), target=target),
+            "lines": lines,
+            "data": {"attacker": attacker, "attacker_strength": end.get("attacker_strength"),
+                     "target_strength": end.get("target_strength"), "winner": end.get("winner"),
+                     "support": [(s.get("seat"), s.get("side")) for s in support],
+                     "after": [e.get("type") for e in b["after"]]}}

@@ -269,6 +269,7 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "status_text": happened.status(view.get("decision") if isinstance(view, dict) else None, acting, viewer,
                                        live.over, tr),
         "summary": happened.summary(events, first, view, tr), "recent": happened.highlights(events, viewer, first, after),
+        "results": happened.results(events, viewer, first, tr),
         "t": tr, "live": live, "view": view, "viewer": viewer, "waiting": waiting, "role": role, "botted": botted,
         "acting": acting, "acting_names": [tr.seat(s) for s in acting],
         "widgets": widgets, "undo": json.dumps(undo) if undo else None, "decision": decision,
