@@ -18,6 +18,7 @@ import os
 import random
 import re
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -58,17 +59,23 @@ def kinds(st, seat):
 
 # ---- CYC-1, GDS-1: the cycle and the Goods Year ---------------------------------------------------
 
-def _random_game(players=3, seed=5):
-    """A game of random legal actions; `g.asked` lists (year, action type) of every action."""
+class _Played(NamedTuple):
+    game: api.Game
+    asked: list[tuple[str, str]]        # (year, action type) of every action
+
+
+def _random_game(players=3, seed=5) -> _Played:
+    """A game of random legal actions and the (year, action type) of every action (a list beside
+    the game: the compiled engine's Game takes no new attributes)."""
     g = api.Game.new(api.Config(players=players), seed)
     r = random.Random(seed)
-    g.asked = []
+    asked: list[tuple[str, str]] = []
     while not api.is_over(g.state):
         seat = r.choice(api.acting(g.state))
         action = r.choice(api.expand(api.legal_actions(g.state, seat)))
-        g.asked.append((YEARS[g.state.year], action["type"]))
+        asked.append((YEARS[g.state.year], action["type"]))
         g.act(action)
-    return g
+    return _Played(g, asked)
 
 
 _GAME: list[api.Game] = []
@@ -95,7 +102,7 @@ def check_CYC_1():
     for year, kinds_asked in asked.items():                   # each Year runs its own steps
         assert kinds_asked <= YEAR_ACTIONS[year], (year, kinds_asked - YEAR_ACTIONS[year])
     assert {"auction", "play", "sail"} <= set(asked)
-    years = [(e["cycle"], e["year"]) for e in random_game().events if e["type"] == "YearBegan"]
+    years = [(e["cycle"], e["year"]) for e in random_game().game.events if e["type"] == "YearBegan"]
     assert len(years) >= 8
     for (c0, y0), (c1, y1) in zip(years, years[1:]):
         i = YEARS.index(y0)
@@ -112,7 +119,7 @@ def check_GDS_1():
                                                    "labour_acquisition", "die_off", "place_chests",
                                                    "slave_attrition", "pay_earnings"]
     years, cur = [], None
-    for e in random_game().events:
+    for e in random_game().game.events:
         if e["type"] == "YearBegan":
             cur = [] if e["year"] == "goods" else None
             if cur is not None:

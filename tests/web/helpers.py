@@ -1,6 +1,8 @@
 """Small helpers shared by the web tests."""
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import time
 
 
@@ -30,3 +32,11 @@ def pump_until(page, cond, timeout: float = 20.0, what: str = "condition"):
     """wait_for, but waiting inside Playwright (page.wait_for_timeout), so that WebSocket route
     handlers run meanwhile (the sync API dispatches them only during its own calls)."""
     return wait_for(cond, timeout, what, pause=lambda: page.wait_for_timeout(50))
+
+
+def run_in_own_loop(coro):
+    """Run a coroutine to its end in a fresh event loop on a thread of its own: a test may run
+    after a browser test whose Playwright page keeps an event loop running in this thread, where
+    asyncio.run refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()

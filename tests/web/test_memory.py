@@ -14,6 +14,8 @@ from pax_hispanica.web.cache import LiveCache, trim_memory
 from pax_hispanica.web.model import LiveGame, Seat
 from pax_hispanica.web.render_cache import DEFAULT_BYTES, RenderCache, entry_bytes, setting_bytes
 
+from .helpers import run_in_own_loop
+
 pytestmark = pytest.mark.timeout(120)
 
 
@@ -165,4 +167,4 @@ def test_a_compacted_game_in_the_server_plays_on(tmp_path):
         finally:
             await svc.close()
 
-    asyncio.run(main())
+    run_in_own_loop(main())

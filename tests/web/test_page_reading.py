@@ -89,7 +89,7 @@ def check_cards(page, how: str, lang: str = "en") -> int:
         box = tip.bounding_box()
         assert box and box["width"] > 100 and box["height"] > 40, (how, i, box)
         text = tip.inner_text()
-        name = re.sub(r"\s*\$\d+$", "", b.inner_text().strip())
+        name = re.sub(r"\s*(\$\d+|\d+ \$)$", "", b.inner_text().strip())    # "$2" (en) or "2 $" (ca)
         assert name in text and words("card_effects") in text and words("card_requires") in text, (name, text)
         assert re.search(r"\$|\d", text), text
         described = b.evaluate("b => document.getElementById(b.getAttribute('aria-describedby')).textContent")

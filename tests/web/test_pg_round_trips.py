@@ -3,12 +3,13 @@ period takes no lease (each take was a transaction), a take is one statement, an
 keeps enough connections open that a busy server does not open a new backend per use."""
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 
 from pax_hispanica.web.bot_seats import BotSeats
 from pax_hispanica.web.store import Storage
+
+from .helpers import run_in_own_loop
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -49,7 +50,7 @@ def test_a_bot_move_soon_after_the_lease_was_taken_does_not_take_it_again():
         assert not await other._lease("g") and "g" not in other._renewed
         assert await other._lease("g") and refused.takes == 2
 
-    asyncio.run(main())
+    run_in_own_loop(main())
 
 
 def test_sqlite_never_takes_a_lease():
@@ -60,7 +61,7 @@ def test_sqlite_never_takes_a_lease():
         storage = _Sqlite()
         assert await _seats(storage)._lease("g") and storage.takes == 0
 
-    asyncio.run(main())
+    run_in_own_loop(main())
 
 
 def test_the_postgresql_pool_keeps_its_connections():
@@ -69,4 +70,4 @@ def test_the_postgresql_pool_keeps_its_connections():
         assert storage.engine.pool.size() == Storage.POOL_SIZE >= 30
         assert storage.engine.pool._max_overflow == Storage.MAX_OVERFLOW
     finally:
-        asyncio.run(storage.close())
+        run_in_own_loop(storage.close())
