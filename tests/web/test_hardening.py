@@ -792,3 +792,17 @@ def test_a_websocket_flood_is_refused_then_closed_and_changes_nothing(client, ur
                     pass
                 assert m == {"type": "pong", "id": "after"}
     assert snapshot(url, game["game"]) == before
+
+
+@pytest.mark.parametrize("scheme, secure", [("https", True), ("http", False)])
+def test_the_browsers_user_cookie_is_secure_over_https(app, scheme, secure):
+    """Issue 37 (seen by the deployment test): the anonymous user cookie names the browser's
+    seats, so over https it is Secure like the session cookie; over plain http (a local game)
+    a Secure cookie would never come back, so it is not."""
+    with TestClient(app, base_url=f"{scheme}://testserver") as c:
+        r = c.get("/")
+        assert r.status_code == 200
+        cookies = [h for h in r.headers.get_list("set-cookie") if h.startswith("paxh_user=")]
+        assert len(cookies) == 1, r.headers.get_list("set-cookie")
+        assert ("; secure" in cookies[0].lower()) is secure, cookies[0]
+        assert "httponly" in cookies[0].lower() and "samesite=lax" in cookies[0].lower()

@@ -96,7 +96,7 @@ async def _login_as(s: Site, request: Request, user: dict, uid: str, claim: bool
     if claim and user.get("account") is None:
         await s.accounts.claim(user["id"], uid)
     resp = RedirectResponse(target, status_code=303)
-    s.remember_user(resp, user)
+    s.remember_user(request, resp, user)
     return _set_session(request, resp, token)
 
 
@@ -190,7 +190,7 @@ async def logout(request: Request, v: FormVisit) -> Response:
     except ServerError as e:
         return _refusal(s, request, user, e, "message.html", message_key="csrf_refused")
     await s.accounts.end_session(request.cookies.get(SESSION_COOKIE))
-    return _set_session(request, s.remember_user(RedirectResponse("/", status_code=303), user), None)
+    return _set_session(request, s.remember_user(request, RedirectResponse("/", status_code=303), user), None)
 
 
 # ---------------------------------------------------------------------- lost password

@@ -137,18 +137,19 @@ class Site:
         return self.csrf.ok(user.get("csrf_key") or user["id"], token)
 
     @staticmethod
-    def remember_user(resp: Response, user: dict) -> Response:
-        """A new browser's user id goes into its cookie (its anonymous one, also when logged in)."""
+    def remember_user(request: Request, resp: Response, user: dict) -> Response:
+        """A new browser's user id goes into its cookie (its anonymous one, also when logged in);
+        Secure over https, like the session's (issue 37: it names the browser's seats)."""
         if user.get("new"):
             resp.set_cookie(COOKIE, user.get("anon_id", user["id"]), max_age=COOKIE_AGE, httponly=True,
-                            samesite="lax")
+                            samesite="lax", secure=request.url.scheme == "https")
         return resp
 
     def page(self, request: Request, user: dict, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         tr = ctx.pop("tr", None) or Tr(user["lang"])
         resp = self.templates.TemplateResponse(request, name, {"t": tr, "lang": user["lang"], "user": user, **ctx},
                                                status_code=status)
-        self.remember_user(resp, user)
+        self.remember_user(request, resp, user)
         return resp
 
     def message(self, request: Request, user: dict, status: int, key: str) -> HTMLResponse:
@@ -163,7 +164,7 @@ class Site:
         user = await self.current_user(request)   # stores the language
         rest = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
         resp = RedirectResponse(request.url.path + (f"?{urlencode(rest)}" if rest else ""), status_code=303)
-        self.remember_user(resp, user)
+        self.remember_user(request, resp, user)
         resp.set_cookie(LANG_COOKIE, user["lang"], max_age=COOKIE_AGE, httponly=True, samesite="lax")
         return resp
 

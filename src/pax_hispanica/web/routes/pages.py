@@ -149,7 +149,7 @@ async def create_from_form(request: Request, v: FormVisit) -> Response:
     first = live.seats[0] if live.seats else None
     target = f"/play/{first.token}" if live.mode == "online" and first is not None and first.kind == "human" \
         and first.user_id == user["id"] else f"/host/{live.host_token}"
-    return s.remember_user(RedirectResponse(target, status_code=303), user)
+    return s.remember_user(request, RedirectResponse(target, status_code=303), user)
 
 
 @router.get("/host/{token}", response_class=HTMLResponse)
