@@ -170,13 +170,18 @@ def _serve_settings() -> str:
     return help_text()
 
 
+# the database options of serve, db and admin (one declaration)
+_DB_URL = typer.Option("--database-url", envvar="PAXH_DATABASE_URL",
+                       help="SQLAlchemy URL (default: SQLite file in --data-dir).")
+_DATA_DIR = typer.Option("--data-dir", help="Folder for the SQLite database.")
+
+
 @app.command(epilog=_serve_settings())
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
-    database_url: Annotated[Optional[str], typer.Option("--database-url", envvar="PAXH_DATABASE_URL",
-                                                        help="SQLAlchemy URL (default: SQLite file in --data-dir).")] = None,
-    data_dir: Annotated[str, typer.Option("--data-dir", help="Folder for the SQLite database.")] = "data",
+    database_url: Annotated[Optional[str], _DB_URL] = None,
+    data_dir: Annotated[str, _DATA_DIR] = "data",
 ) -> None:
     """Start the multiplayer web game (http://127.0.0.1:8000)."""
     try:
@@ -200,9 +205,8 @@ app.add_typer(db_app, name="db")
 
 @db_app.command("check")
 def db_check(
-    database_url: Annotated[Optional[str], typer.Option("--database-url", envvar="PAXH_DATABASE_URL",
-                                                        help="SQLAlchemy URL (default: SQLite file in --data-dir).")] = None,
-    data_dir: Annotated[str, typer.Option("--data-dir", help="Folder for the SQLite database.")] = "data",
+    database_url: Annotated[Optional[str], _DB_URL] = None,
+    data_dir: Annotated[str, _DATA_DIR] = "data",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
     quick: Annotated[bool, typer.Option("--quick", help="SQLite: check the file with quick_check "
                                         "instead of integrity_check.")] = False,
@@ -254,9 +258,8 @@ def db_check(
 @db_app.command("backup")
 def db_backup(
     file: Annotated[Path, typer.Argument(help="The backup file to write (replaced if it exists).")],
-    database_url: Annotated[Optional[str], typer.Option("--database-url", envvar="PAXH_DATABASE_URL",
-                                                        help="SQLAlchemy URL (default: SQLite file in --data-dir).")] = None,
-    data_dir: Annotated[str, typer.Option("--data-dir", help="Folder for the SQLite database.")] = "data",
+    database_url: Annotated[Optional[str], _DB_URL] = None,
+    data_dir: Annotated[str, _DATA_DIR] = "data",
     logical: Annotated[bool, typer.Option("--logical", help="Every table's rows as JSON lines (restores "
                                           "into SQLite or PostgreSQL), instead of a SQLite file or a pg_dump archive.")] = False,
 ) -> None:
@@ -276,9 +279,8 @@ def db_backup(
 @db_app.command("restore")
 def db_restore(
     file: Annotated[Path, typer.Argument(help="A file written by `paxh db backup`.")],
-    database_url: Annotated[Optional[str], typer.Option("--database-url", envvar="PAXH_DATABASE_URL",
-                                                        help="SQLAlchemy URL (default: SQLite file in --data-dir).")] = None,
-    data_dir: Annotated[str, typer.Option("--data-dir", help="Folder for the SQLite database.")] = "data",
+    database_url: Annotated[Optional[str], _DB_URL] = None,
+    data_dir: Annotated[str, _DATA_DIR] = "data",
     force: Annotated[bool, typer.Option("--force", help="Replace everything in a database that is not empty.")] = False,
 ) -> None:
     """Restore a backup into an empty database (stop the servers first); --force replaces a non-empty one."""
@@ -306,11 +308,6 @@ def _admin_flag(name: str, on: bool, database_url: Optional[str], data_dir: str)
         typer.echo(f"no account is named {name!r}", err=True)
         raise typer.Exit(1)
     typer.echo(f"{name}: {'a moderator now' if on else 'no longer a moderator'}")
-
-
-_DB_URL = typer.Option("--database-url", envvar="PAXH_DATABASE_URL",
-                       help="SQLAlchemy URL (default: SQLite file in --data-dir).")
-_DATA_DIR = typer.Option("--data-dir", help="Folder for the SQLite database.")
 
 
 @admin_app.command("grant")

@@ -124,16 +124,7 @@ def render_with_choices(view: Any, tr: Tr, info: Info, places: Places | None = N
     drawn: dict[str, tuple[str, Any]] = {}
     pos = _positions(info)
     width, height = _size(info)
-    by_zone: dict[str, dict[str, list]] = {z.id: {"colonies": [], "sites": [], "fleets": []} for z in info.zones}
-    for c in view.get("colonies") or []:
-        by_zone.get(c.get("zone"), {}).setdefault("colonies", []).append(c)
-    for s in view.get("sites") or []:
-        by_zone.get(s.get("zone"), {}).setdefault("sites", []).append(s)
-    for p in view.get("players") or []:
-        fleet = p.get("fleet") or {}
-        if fleet.get("zone") in by_zone:
-            by_zone[fleet["zone"]]["fleets"].append(p)
-    rebels = view.get("rebels") or {}
+    by_zone, rebels = _by_zone(view, info)
     # the page marks the zones with a choice (has-choice) and the stylesheet dims the others by
     # svg.map:has(.has-choice)
     out = [f'<svg class="map" id="map" viewBox="0 0 {width:.0f} {height:.0f}" xmlns="http://www.w3.org/2000/svg" '
@@ -184,6 +175,21 @@ def _short(name: str) -> str:
 
 
 CHAR_W = 5.3      # about the width of a character of the board's small type (8.5px sans-serif)
+
+
+def _by_zone(view: dict, info: Info) -> tuple[dict[str, dict[str, list]], dict]:
+    """The view's colonies, sites and fleets by land or sea zone, and its Rebels by zone: what
+    either drawing of the map (the layout's or the geographic one) puts in each zone."""
+    by_zone: dict[str, dict[str, list]] = {z.id: {"colonies": [], "sites": [], "fleets": []} for z in info.zones}
+    for col in view.get("colonies") or []:
+        by_zone.get(col.get("zone"), {}).setdefault("colonies", []).append(col)
+    for s in view.get("sites") or []:
+        by_zone.get(s.get("zone"), {}).setdefault("sites", []).append(s)
+    for p in view.get("players") or []:
+        fleet = p.get("fleet") or {}
+        if fleet.get("zone") in by_zone:
+            by_zone[fleet["zone"]]["fleets"].append(p)
+    return by_zone, view.get("rebels") or {}
 
 
 def _site_items(zone: dict, zone_id: str, rebels: Any, tr: Tr) -> list[tuple[str, str, str, str]]:
@@ -365,16 +371,7 @@ def _render_geo(view: dict, tr: Tr, info: Info, places: Places | None) -> tuple[
     c = coast() or {}
     width, height = c["size"]
     drawn: dict[str, tuple[str, Any]] = {}
-    by_zone: dict[str, dict[str, list]] = {z.id: {"colonies": [], "sites": [], "fleets": []} for z in info.zones}
-    for col in view.get("colonies") or []:
-        by_zone.get(col.get("zone"), {}).setdefault("colonies", []).append(col)
-    for s in view.get("sites") or []:
-        by_zone.get(s.get("zone"), {}).setdefault("sites", []).append(s)
-    for p in view.get("players") or []:
-        fleet = p.get("fleet") or {}
-        if fleet.get("zone") in by_zone:
-            by_zone[fleet["zone"]]["fleets"].append(p)
-    rebels = view.get("rebels") or {}
+    by_zone, rebels = _by_zone(view, info)
     centre: dict[str, tuple[float, float]] = {}
     for z in info.zones:
         if z.kind == "sea":
