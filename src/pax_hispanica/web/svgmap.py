@@ -177,7 +177,7 @@ def _short(name: str) -> str:
 CHAR_W = 5.3      # about the width of a character of the board's small type (8.5px sans-serif)
 
 
-def _by_zone(view: dict, info: Info) -> tuple[dict[str, dict[str, list]], dict]:
+def _by_zone(view: dict, info: Info) -> tuple[dict[str, dict[str, list]], dict[str, Any]]:
     """The view's colonies, sites and fleets by land or sea zone, and its Rebels by zone: what
     either drawing of the map (the layout's or the geographic one) puts in each zone."""
     by_zone: dict[str, dict[str, list]] = {z.id: {"colonies": [], "sites": [], "fleets": []} for z in info.zones}
