@@ -9,7 +9,7 @@ ALL = ["spanish", "english", "french", "dutch", "courland"]
 
 
 def _setup(players: int, nations: list[str], params: dict | None = None):
-    return api.new_game(api.Config(players=players, nations=nations, params=params or None), seed=7)
+    return api.new_game(api.Config(players=players, nations=nations, params=params or {}), seed=7)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
