@@ -184,7 +184,7 @@ def apply_with_outcomes(state: State, action: object, outcomes: object) -> tuple
     return out
 
 
-acting = _acting         # the seats to act now (cached on the state by apply): no wrapper frame (issue 13)
+acting = _acting         # the seats to act now (cached on the state by apply): no wrapper frame
 
 
 def decision(state: State, seat: object = None) -> JsonDict | None:

@@ -93,8 +93,8 @@ def test_PRJ_1_permuting_the_commits_gives_the_same_result(make, seats):
 
 
 def test_PRJ_1_a_salt_is_the_hmac_of_its_decision_and_seat_keyed_from_the_seed():
-    """sealed.salt continues copies of HMAC-SHA256's two padded states (issue 13): the digest
-    hmac.new gives, for many seeds, ids and seats, memoised or not."""
+    """sealed.salt is HMAC-SHA256 keyed from the seed: the digest hmac.new gives, for many
+    seeds, ids and seats, memoised or not."""
     import hashlib
     import hmac
 

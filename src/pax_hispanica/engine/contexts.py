@@ -25,8 +25,8 @@ class DecisionContext(TypedDict):
 
 class SealedContext(DecisionContext):
     """A sealed choice (sealed.py): the seats that have committed with their hashes, and the
-    id its salts and commitments are made from. A hash is None where apply_trusted committed
-    (issue 13): `decisions.committed_hashes` makes it when a saved state or a view reads it."""
+    id its salts and commitments are made from. A hash is None where apply_trusted committed:
+    `decisions.committed_hashes` makes it when a saved state or a view reads it."""
     sealed: bool
     committed: tuple[tuple[int, str | None], ...]
     id: str

@@ -57,7 +57,7 @@ def check_shape(st: State, action: object) -> int:
     for k, v in action.items():
         if k == "seat" or k == "type":
             continue
-        allowed = fields.get(k) if type(k) is str else None      # one lookup per field (issue 13)
+        allowed = fields.get(k) if type(k) is str else None
         if allowed is None:
             raise _malformed(f"{_an(kind).capitalize()} action has no field {short(k)}"
                              + (f"; its fields: {', '.join(fields)}." if fields else "."))
@@ -78,7 +78,7 @@ def legal_actions(st: State, seat: object) -> list[Descriptor]:
     value that is not a seat number, a bool included, is never to act)."""
     if type(seat) is not int:
         return []
-    try:                               # flow.acting written out: no frame on the loop's path (issue 13)
+    try:                               # flow.acting, written out (docs/benchmarks.md, "Fast paths")
         now = st.acting_now
     except AttributeError:             # setup's or a scenario's state, or one built field by field
         now = None
@@ -99,7 +99,7 @@ def _size(d: Descriptor) -> int:
 
 def count_actions(descriptors: list[Descriptor]) -> int:
     """How many concrete actions the descriptors allow, without listing them."""
-    if len(descriptors) == 1:             # nearly always one: no generator, no _size frame (issue 13)
+    if len(descriptors) == 1:             # nearly always one
         d = descriptors[0]
         return len(d["options"]) if d["kind"] == "choice" else max(0, d["max"] - d["min"] + 1)
     return sum(_size(d) for d in descriptors)
@@ -109,7 +109,7 @@ def nth_action(descriptors: list[Descriptor], i: int) -> Action:
     """The i-th concrete action, in the order expand lists them (0 <= i < count_actions)."""
     if i < 0:
         raise IndexError(i)
-    for d in descriptors:                 # _size written out: no frame per descriptor (issue 13)
+    for d in descriptors:
         if d["kind"] == "choice":
             options: list[Action] = d["options"]
             if i < len(options):
@@ -154,12 +154,11 @@ def apply(st: State, given: object, chance: Chance | None = None) -> tuple[State
     action is the caller's data, declared `object`: check_shape refuses anything malformed."""
     seat = check_shape(st, given)
     action: Action = given  # type: ignore[assignment]  # check_shape: a dict of a seat, a known type, its fields
-    #   (no typing.cast: a frame per apply in pure Python, issue 13)
     if st.over:
         raise IllegalAction("game_over", "CYC-2", "The game is over.")
     if action["type"] == "undo":
         return _undo(st, seat)
-    try:                               # flow.acting written out: no frame on the loop's path (issue 13)
+    try:                               # flow.acting, written out (docs/benchmarks.md, "Fast paths")
         now = st.acting_now
     except AttributeError:             # setup's or a scenario's state, or one built field by field
         now = None
@@ -174,7 +173,7 @@ def apply(st: State, given: object, chance: Chance | None = None) -> tuple[State
 
 
 def apply_trusted(st: State, action: object) -> State:
-    """The search path (issue 13): the next state of a *legal* action, exactly what `apply`
+    """The search path: the next state of a *legal* action, exactly what `apply`
     gives (tests/engine/test_trusted_apply.py compares to_dict over random positions), for
     bots' internal simulations. It skips the shape checks (PRJ-7: an action that is not one
     of legal_actions' may fail in any way) and builds no events (each still takes its
@@ -185,7 +184,7 @@ def apply_trusted(st: State, action: object) -> State:
     if not isinstance(action, dict) or action.get("type") == "undo" or st.over:
         return apply(st, action)[0]
     seat = action.get("seat")
-    try:                               # flow.acting written out: no frame on the loop's path (issue 13)
+    try:                               # flow.acting, written out (docs/benchmarks.md, "Fast paths")
         now = st.acting_now
     except AttributeError:             # setup's or a scenario's state, or one built field by field
         now = None

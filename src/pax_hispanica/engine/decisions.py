@@ -1,4 +1,4 @@
-"""Decisions as declared types (issue 13): the one registry of what a player can be asked.
+"""Decisions as declared types: the one registry of what a player can be asked.
 
 Each decision is a class registered with `register(cls)` (a call after the class, not a
 decorator: mypyc compiles a decorated class as a plain Python class). It declares:
@@ -53,7 +53,7 @@ C = TypeVar("C", bound=Mapping[str, Any])
 # ---- saving ----------------------------------------------------------------------------------
 def committed_hashes(dec: Mapping[str, Any], seed: int, secrets: Mapping[int, Any]) -> tuple[tuple[int, str], ...]:
     """A sealed decision's (seat, hash) pairs with every hash made: apply_trusted commits
-    without hashing (issue 13: a search never reads a hash), and the hash it leaves None is
+    without hashing (a search never reads a hash), and the hash it leaves None is
     made here from the seat's sealed value (`secrets`: the state's, or the revealed values),
     the state's seed and the decision's id: the digest sealed.commit makes on the normal path."""
     committed: tuple[tuple[int, str | None], ...] = dec["committed"]
@@ -66,7 +66,7 @@ def committed_hashes(dec: Mapping[str, Any], seed: int, secrets: Mapping[int, An
 def saved_decision(dec: Mapping[str, Any], seed: int = 0, secrets: Mapping[int, Any] | None = None) -> dict[str, Any]:
     """A pending decision as saved (JSON), in its own key order: the contexts above hold
     tuples in these fields only (tests/engine/test_decisions.py checks it against the
-    TypedDicts), the rest are numbers, strings, booleans or None. No generic walk (issue 13).
+    TypedDicts), the rest are numbers, strings, booleans or None. No generic walk.
     `seed`, `secrets`: the state's, which make a hash apply_trusted left unmade (committed_hashes)."""
     out = dict(dec)
     out["seats"] = list(dec["seats"])

@@ -37,7 +37,7 @@ YEARS = vocab.YEARS                               # CYC-1: D1..D4 (Year members,
 YEAR_STEPS: dict[int, tuple[Step, ...]] = {}      # filled by engine.years
 
 # What Out.emit checks an event against, by (type, rule): the type's fields, whether it is
-# addressed (`to`, HID-2) and the rule's page (rules.page), in one lookup (issue 13).
+# addressed (`to`, HID-2) and the rule's page (rules.page), in one lookup.
 EMITTED: dict[tuple[str, str], tuple[frozenset[str], bool, str]] = {
     (e.name, r): (EVENT_FIELDS[e.name], ADDRESSED[e.name], RULES[r][0]) for e in EVENT_TYPES for r in e.rules}
 
@@ -111,7 +111,7 @@ def seats_to_act(st: State) -> tuple[int, ...]:
     seats: tuple[int, ...] = dec["seats"]
     if dec.get("sealed"):
         committed = dec["committed"]
-        if committed:                  # no generator: a plain list of the seats yet to choose (issue 13)
+        if committed:                  # the seats yet to choose
             done = [s for s, _ in committed]
             return tuple([s for s in seats if s not in done])
     return seats

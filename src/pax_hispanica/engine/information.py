@@ -1,8 +1,8 @@
 """A seat's information state (HID-1) and sampling full states consistent with it (for
 search bots): the masked state of `api.view(..., include_state=True)`.
 
-Built from `State.to_dict` (one field table for both), its hidden fields masked (issue 13: no
-generic walk). It equals `State.to_dict()` masked, byte for byte
+Built from `State.to_dict` (one field table for both), its hidden fields masked (no generic
+walk). It equals `State.to_dict()` masked, byte for byte
 (tests/engine/test_fast_views.py keeps the old construction as its reference).
 """
 
@@ -69,13 +69,13 @@ def determinize(v: JsonDict, seed: int, known: JsonDict | None = None, *, rulese
     known, so only deck orders below the top and others' sealed choices are drawn).
 
     The state shares the view's lists that no rule changes in place (State.copy's SHARED
-    fields, issue 13's structural sharing): change the view and you change its samples."""
+    fields, structural sharing): change the view and you change its samples."""
     dz = Determinizer(v, known, rulesets=rulesets)
     return dz._deal(seed, dz.template)      # its only sample may be the template itself
 
 
 class Determinizer:
-    """Samples of one view (issue 13): what depends on the view alone (the ruleset, the cards
+    """Samples of one view: what depends on the view alone (the ruleset, the cards
     seen, the unseen ones in order, where the hidden places are, the seats to act, a template
     State sharing the view's lists) is worked out once; each sample draws from its own stream
     (engine/sampling.py, PRJ-45), deals the unseen cards into the hidden places and takes a
@@ -310,8 +310,8 @@ _CARGO = CARGO.__getitem__
 
 
 def _template(d: JsonDict, rs: Ruleset) -> State:
-    """The State of an information state's fields, for its samples (issue 13: structural
-    sharing, as State.copy shares). The lists and dicts no rule changes in place (State.copy's
+    """The State of an information state's fields, for its samples (structural sharing,
+    as State.copy shares). The lists and dicts no rule changes in place (State.copy's
     SHARED, SHARED_NESTED and SHARED_DICTS: a rule puts a new one in place) are the view's
     own; what has to be converted is built (the words as vocab's members, tableau entries,
     decisions and the cursor as tuples, as state.from_fields makes them), and what State.copy

@@ -13,6 +13,7 @@ the seed's hash, the PRNG's outputs or a salt reveals nothing about the others:
 from __future__ import annotations
 
 import hashlib
+import hmac
 from functools import lru_cache
 from typing import TypeGuard
 
@@ -54,28 +55,11 @@ def _salt_key(seed: int) -> bytes:
     return derive(seed, "paxh-salt")
 
 
-@lru_cache(maxsize=256)
-def _salt_pads(seed: int) -> tuple[hashlib._Hash, hashlib._Hash]:
-    """HMAC-SHA256 keyed with K_salt, as its two padded SHA-256 states (RFC 2104), never updated
-    themselves: each salt continues a copy of each (the same digest as hmac.new, checked by
-    tests/engine/test_rng.py, without hmac.HMAC.copy's Python-level work)."""
-    key = _salt_key(seed)
-    if len(key) > 64:                  # SHA-256's block: a longer key is hashed first (RFC 2104)
-        key = hashlib.sha256(key).digest()
-    key = key.ljust(64, b"\0")
-    return (hashlib.sha256(bytes(x ^ 0x36 for x in key)), hashlib.sha256(bytes(x ^ 0x5C for x in key)))
-
-
 @lru_cache(maxsize=4096)
 def salt(seed: int, dec_id: str, seat: int) -> str:
     """A seat's salt for one sealed decision: HMAC-SHA256(K_salt, "id|seat"). Memoised (a pure
     function of its arguments), so the reveal reads the salts its commits made."""
-    inner_pad, outer_pad = _salt_pads(seed)
-    inner = inner_pad.copy()
-    inner.update(f"{dec_id}|{seat}".encode())
-    outer = outer_pad.copy()
-    outer.update(inner.digest())
-    return outer.hexdigest()
+    return hmac.digest(_salt_key(seed), f"{dec_id}|{seat}".encode(), "sha256").hex()
 
 
 def commitment(dec_id: str, seat: int, value: object, salt_: str) -> str:

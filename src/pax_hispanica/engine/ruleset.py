@@ -138,7 +138,7 @@ class Ruleset:
     # drawing only (no rule reads them): map.toml's [board] size and each zone's `pos`
     board_size: tuple[int, int] | None = None
     zone_pos: list[tuple[int, int] | None] = field(default_factory=list)   # zone index -> (x, y)
-    # derived from col_zone once (build_ruleset; issue 13): zone index -> its colony spaces, in
+    # derived from col_zone once (build_ruleset): zone index -> its colony spaces, in
     # colony order, so a voyage's options look at its zone's colonies, not at every colony
     zone_cols: list[tuple[int, ...]] = field(default_factory=list)
     # PRJ-67: each market.toml entry's id -> the ids of its copies (a `card_cost.<id>` parameter
@@ -201,7 +201,7 @@ class Ruleset:
         plunder_money: ClassVar[int]
         plunder_chests_per_prestige: ClassVar[int]
 
-    # No __getattr__ (issue 13): build_ruleset and variant store every parameter as a plain
+    # No __getattr__ (docs/benchmarks.md, "Fast paths"): build_ruleset and variant store every parameter as a plain
     # attribute (rs.chest_cap), and a class with a __getattr__ hook makes *every* attribute read
     # of a ruleset (rs.zone_ids, rs.col_ids, ...) take CPython's slow, unspecialised path:
     # about 500 instructions a read instead of a few dozen.

@@ -149,7 +149,7 @@ class Stream:
             self.pos = end
             return
         # step i draws in range n - i: its word, its range and its rejection limit side by
-        # side (one zip: fewer steps a place than indexing each, issue 13's seventh round)
+        # side, in one zip
         for i, x, m, limit in zip(range(last), self.w[pos:end], range(n, n - last, -1), LIMITS[n:n - last:-1]):
             if x >= limit:              # rejected (fewer than m in 2**32 words): the rest one by one
                 self._pick_on(pool, n, i, last, pos + i)

@@ -18,7 +18,7 @@ from .decisions import SealedContext
 from .errors import IllegalAction
 from .flow import Out
 from .decisions import committed_hashes
-from .keys import (_salt_key, _salt_pads, commitment, derive, is_seed, salt,  # noqa: F401  (re-exported: the
+from .keys import (_salt_key, commitment, derive, is_seed, salt,  # noqa: F401  (re-exported: the
                    seed_hash)                                  # salts and commitments live in keys.py)
 from .state import with_item
 
@@ -35,13 +35,13 @@ def commit(st: State, dec: S, seat: int, value: V, out: Out,
     """Record `seat`'s secret choice; when all have chosen, reveal and return
     resolve(st, dec, values, out) (None while some seat has yet to choose)."""
     committed = dec["committed"]
-    for s, _ in committed:             # a plain loop: no set built per commit (issue 13)
+    for s, _ in committed:
         if s == seat:
             raise IllegalAction("already_committed", dec["rule"],
                                 "Your choice is already sealed; it cannot be changed before the reveal.")
     # apply_trusted (out.quiet) leaves the hash None: nobody reads it in a search, and
     # decisions.committed_hashes makes it, the same digest, wherever a saved state or a view
-    # reads it (issue 13; tests/engine/test_trusted_apply.py)
+    # reads it (tests/engine/test_trusted_apply.py)
     h = None if out.quiet else commitment(dec["id"], seat, value, salt(st.seed, dec["id"], seat))
     st.secrets = with_item(st.secrets, seat, value)      # shared between states: replaced
     dec["committed"] = committed = committed + ((seat, h),)

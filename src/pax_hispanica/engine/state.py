@@ -29,7 +29,7 @@ FLAT = ("order", "money", "prestige", "nation", "hand_bonus", "income", "moves_b
         "site_zone", "site_kind", "site_wild", "site_count", "site_cap", "rebels", "market",
         "market_discard", "haven")
 NESTED = ("hands", "tableaus", "havens", "cargo")
-# Structural sharing (issue 13): only about 1.65 of the state's list and dict fields change in a
+# Structural sharing (docs/benchmarks.md, "Fast paths"): only about 1.65 of the state's list and dict fields change in a
 # transition, so State.copy shares most of them with the state it copies, and every rule that
 # changes one of them puts a new list (or dict) in place instead of changing the old one:
 # `replaced`, `bumped`, `appended`, `with_item`, `counted`, or a local copy made once before a
@@ -136,15 +136,14 @@ class State:
         """A copy that apply() may change: scalars, SHARED, SHARED_NESTED and SHARED_DICTS are
         shared (their writers replace them, never change them in place), money (COPIED) is copied,
         decisions one level (their values are tuples and ints, never changed in place); cargo and
-        supply are shared since issue 13's seventh round. Written out field by field, the hot
-        path of apply; tests/engine/test_state_copy.py checks it against the field lists."""
+        supply are shared. Written out field by field, the hot path of apply; tests/engine/test_state_copy.py checks it against the field lists."""
         new = State.__new__(State)           # not object.__new__: mypyc refuses it for a compiled class
         new.rs = self.rs
         new.undo_stack = self.undo_stack
         new.undo_seat = self.undo_seat
         new.acting_now = None             # a copy is made to be changed
         stack = self.stack
-        # one decision pending (nearly always): no map object (issue 13)
+        # one decision pending (nearly always)
         new.stack = [stack[0].copy()] if len(stack) == 1 else list(map(dict.copy, stack))
         # SCALARS
         new.config = self.config
@@ -193,7 +192,7 @@ class State:
         new.havens = self.havens
         new.hands = self.hands
         new.cargo = self.cargo
-        # COPIED_NESTED: none (cargo is shared since issue 13's seventh round)
+        # COPIED_NESTED: none (cargo is shared)
         # DICTS: none (supply likewise)
         # SHARED_DICTS
         new.gone = self.gone
@@ -206,7 +205,7 @@ class State:
     def to_dict(self) -> JsonDict:
         """The saved state (snapshots, fingerprints, records' final states): every SAVED field in
         its order, then "ruleset"; tuples become lists and the secrets' seats strings. Written
-        out field by field, with no generic walk (issue 13); tests/engine/test_state_copy.py
+        out field by field, with no generic walk; tests/engine/test_state_copy.py
         checks it against the field lists and against the generic walk it replaced."""
         return {
             # SCALARS

@@ -1,6 +1,6 @@
 """Secrecy as a projection (HID-1, HID-2): views and redacted events.
 
-`view` reads the state's fields directly (issue 13): no masked copy of the whole state
+`view` reads the state's fields directly: no masked copy of the whole state
 is built unless asked for (`include_state=True`, or `api.information_state` alone:
 engine/information.py), and the parts
 of a view that only the ruleset decides (colony names, zones, goods) are built once per
@@ -25,7 +25,7 @@ from .state import CROWN, State
 
 __all__ = ["HIDDEN", "bid_facts", "determinize", "information_state", "masked_state", "model_view", "redact", "summary", "view"]
 
-masked_state = information_state          # the name it had before issue 13
+masked_state = information_state          # its former name, kept for callers
 
 
 class _Static:
@@ -33,12 +33,12 @@ class _Static:
     colony's dict with its printed parts (id, name, zone, goods) in the view's key order,
     which a view copies and fills in (a copy of a dict is cheaper than building one); and
     the same for the sites, from the last site lists seen (cards may add sites in play).
-    Besides, the last board seen (issue 13): the colonies' and the sites' dicts filled from
+    Besides, the last board seen: the colonies' and the sites' dicts filled from
     the last state's lists, kept with copies of those lists; a view of a state whose lists
     are equal to them (compared by value, so a list changed in place can never fool it)
     copies those dicts instead of filling new ones. States of one game share their lists
     until a rule changes one (State.copy), so consecutive views mostly hit. When they do not,
-    only the colonies and sites whose values differ get new dicts (issue 13, seventh round): a
+    only the colonies and sites whose values differ get new dicts: a
     transition changes a few of them."""
 
     __slots__ = ("colonies", "rs", "sites", "zone_ids", "filled_colonies", "filled_sites")
@@ -73,7 +73,7 @@ class _Static:
     def colony_dicts(self, st: State) -> list[JsonDict]:
         """The colonies' dicts of `st`, filled: to be copied, never handed out. When the board
         differs from the last one seen, only the colonies whose owner, labour, chests or fort
-        differ (by value) get a new dict; the others keep theirs (issue 13, seventh round)."""
+        differ (by value) get a new dict; the others keep theirs."""
         seen, dicts = self.filled_colonies
         lists: tuple[list[Any], ...] = (st.col_owner, st.col_labour, st.col_chests, st.col_fort)
         if seen != lists:
@@ -209,13 +209,13 @@ def _own_result(result: Any) -> Any:
 def view(st: State, viewer: object, include_state: bool = False, board: bool = True, copy: bool = True) -> JsonDict:
     """What one seat (or a spectator, viewer=None) sees: its readable parts, and with
     `include_state=True` also the masked state as "state" (`api.information_state`), which
-    only `determinize` reads (issue 13: the default leaves it out, the cheaper view every
+    only `determinize` reads (the default leaves it out, the cheaper view every
     page and non-search bot reads). `board=False` also leaves out the map ("colonies",
     "sites", "rebels"): for a model that reads only the players and the decision (ISMCTS's
     bid model). Every list and dict in it is its own (a caller may change them). `viewer` is
     the caller's (declared `object`): ValueError unless None or a seat number of this game.
     Built with dict displays in the view's key order, lists copied with `[*x]`, no inner
-    function (a comprehension is one in Python 3.11) on the common paths (issue 13, seventh round).
+    function (a comprehension is one in Python 3.11) on the common paths (docs/benchmarks.md).
 
     `copy=False` (PRJ-65) is the same view (equal, the same JSON) for a trusted caller that only
     reads it, such as a bot inside a search: its hands, cargo, order, discards, supply, gone
@@ -311,7 +311,7 @@ def view(st: State, viewer: object, include_state: bool = False, board: bool = T
 
 
 def model_view(st: State, viewer: int | None) -> JsonDict:
-    """The public facts an opponent model reads (ISMCTS's bid model, issue 13), without
+    """The public facts an opponent model reads (ISMCTS's bid model), without
     building a view: the ruleset, the round and the pending decision, and per player its
     seat, nation, money, Prestige, income, hand size and fleet (zone, ships, legality).
     Every key it has is the view's, with the view's value (tests/engine/test_fast_views.py);
@@ -331,7 +331,7 @@ def model_view(st: State, viewer: int | None) -> JsonDict:
 
 def bid_facts(st: State, seat: int) -> tuple[Any, ...]:
     """The public facts a bid model reads, without building anything (ISMCTS's memo of the
-    heuristic's bids, issue 13): the pending decision's card, deck and initiator, `seat`'s
+    heuristic's bids): the pending decision's card, deck and initiator, `seat`'s
     money, legality and ships, and the cycle; each is the value `model_view(st, seat)` shows
     (tests/engine/test_fast_views.py)."""
     dec = st.stack[-1] if st.stack else {}

@@ -1,4 +1,4 @@
-"""The engine's words: the years, the Flagship's legalities, the meeples and the decks (issue 13).
+"""The engine's words: the years, the Flagship's legalities, the meeples and the decks.
 
 Each is a StrEnum: a member *is* its string ("citizen" == Meeple.CITIZEN, with the same hash),
 so JSON, hashes and commitments see exactly the strings saved games and records have always

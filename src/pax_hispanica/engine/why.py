@@ -1,5 +1,5 @@
-"""Why not? The options the rules forbid a seat right now, each with its reason and rule
-(issue 14), and a battle's Strengths before it is fought (BAT-1, BAT-2, BAT-3).
+"""Why not? The options the rules forbid a seat right now, each with its reason and rule,
+and a battle's Strengths before it is fought (BAT-1, BAT-2, BAT-3).
 
 Everything here is computed from **one seat's view** (engine/view.py) and the public
 ruleset data: never from the state, so nothing it says can reveal a secret (another

@@ -67,7 +67,6 @@ class Initiate(Decision[DecisionContext]):
             st.stack.pop()
             out.emit("AuctionPassed", "AUC-1", seat=seat)
             return
-        # the checks written out, not require(): no call, no message formatted while they pass (issue 13)
         if action["type"] != "initiate":
             raise IllegalAction("wrong_action", "AUC-1", "Initiate an auction or pass.")
         deck, buried = action.get("deck"), action.get("buried", False)
@@ -116,7 +115,6 @@ class SealedBid(Decision[BidContext]):
                  "field": "amount", "min": 0, "max": st.money[seat]}]
 
     def act(self, st: State, dec: BidContext, action: dict[str, Any], out: Out) -> None:
-        # the checks written out, not require(): no call, no message formatted while they pass (issue 13)
         if action["type"] != "bid":
             raise IllegalAction("wrong_action", "AUC-3", "Place a sealed bid.")
         amount = action.get("amount")

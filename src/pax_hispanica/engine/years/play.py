@@ -104,7 +104,7 @@ class PlayTurn(Decision[DecisionContext]):
         seat, kind = action["seat"], action["type"]
         if kind == "end_turn":
             n, limit = len(st.hands[seat]), st.hand_limit(seat)
-            if n > limit:                  # written out, not require(): no message formatted (issue 13)
+            if n > limit:
                 raise IllegalAction("over_hand_limit", "HND-2",
                                     f"You hold {n} cards and your hand limit is {limit}: sell or discard first.")
             st.stack.pop()

@@ -49,7 +49,7 @@ def voyage_options(st: State, seat: int, v: VoyageProgress) -> list[dict[str, An
             i = st.site_ids.index(v["won_site"])
             n = min(st.site_count[i], loading.meeple_room(st, seat))
             opts += [{"seat": seat, "type": "enslave", "count": k} for k in range(1, n + 1)]
-        here = rs.zone_cols[z]            # the zone's colony spaces, in colony order (issue 13)
+        here = rs.zone_cols[z]            # the zone's colony spaces, in colony order
         owner, chests = st.col_owner, st.col_chests
         for c in here:
             if owner[c] is not None and chests[c] > 0:
@@ -115,7 +115,7 @@ class Voyage(Decision[VoyageContext]):
     def act(self, st: State, dec: VoyageContext, action: dict[str, Any], out: Out) -> None:
         seat, kind = action["seat"], action["type"]
         handler = VOYAGE_ACTIONS.get(kind)
-        if handler is None:                # written out, not require(): no call per action (issue 13)
+        if handler is None:
             raise IllegalAction("wrong_action", "SAIL-1",
                                 "On a voyage: move, attack, enslave, load_chests, unload, unload_haven or end_voyage.")
         handler(st, seat, dec, action, out)
@@ -138,7 +138,6 @@ def _start_at_haven(st: State, seat: int, v: VoyageContext, action: dict[str, An
 def _move(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
     rs = st.rs
     to = rs.zone_index.get(action.get("to", ""))
-    # the checks written out, not require(): no call, no message formatted while they pass (issue 13)
     if v["moves"] <= 0:
         raise IllegalAction("no_moves_left", "SAIL-1", "Your fleet has no moves left on this voyage.")
     if to is None or to not in rs.adjacent[st.fzone[seat]]:
