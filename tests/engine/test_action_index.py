@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pax_hispanica import api
+from pax_hispanica.engine import core
 from support import random_game
 
 
@@ -27,3 +28,13 @@ def test_PRJ_7_nth_action_count_actions_iter_actions_and_expand_agree(players, s
 
     random_game(players, seed, on_step=check, stop=lambda g: len(g.record["actions"]) > 150)
     assert {"choice", "range"} <= kinds, kinds
+
+
+def test_PRJ_7_count_nth_and_iter_agree_over_a_choice_and_a_range():
+    descs = [{"kind": "choice", "options": [{"seat": 0, "type": "pass"}, {"seat": 0, "type": "end_turn"}]},
+             {"kind": "range", "action": {"seat": 0, "type": "bid"}, "field": "amount", "min": 2, "max": 4},
+             {"kind": "range", "action": {"seat": 0, "type": "bid"}, "field": "amount", "min": 3, "max": 1}]
+    assert core.count_actions(descs) == 2 + 3 + 0
+    listed = list(core.iter_actions(descs))
+    assert [core.nth_action(descs, i) for i in range(5)] == listed == core.expand(descs)
+    assert listed[2:] == [{"seat": 0, "type": "bid", "amount": a} for a in (2, 3, 4)]

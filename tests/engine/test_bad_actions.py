@@ -100,3 +100,11 @@ def test_PRJ_7_the_same_state_accepts_a_well_formed_bid(bidding):
     # the same state accepts a well-formed bid: the rows above are refused for their flaw alone
     after, events = api.apply(bidding, {**BID, "amount": 2})
     assert events[0]["type"] == "ChoiceCommitted" and after is not bidding
+
+
+@pytest.mark.parametrize("kind, shown", [([1], "<list>"), ({"a": 1}, "<dict>"), (2.5, "2.5"), (None, "None")])
+def test_PRJ_7_a_refusal_shows_a_plain_value_as_written_and_any_other_by_its_type(kind, shown):
+    st = api.new_game(api.Config(players=3), 1)
+    with pytest.raises(api.IllegalAction) as e:
+        api.apply(st, {"seat": 0, "type": kind})
+    assert e.value.message == f"Unknown action type {shown}."

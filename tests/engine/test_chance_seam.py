@@ -100,3 +100,9 @@ def test_PRJ_70_other_outcomes_give_another_game_and_are_its_draws():
     # Fisher-Yates with outcome 0 at every draw: [0,1,2] -> swap(2,0) -> [2,1,0] -> swap(1,0) -> [1,2,0]
     assert st.order == [1, 2, 0]
     assert st.to_dict() != game.state.to_dict()
+
+
+def test_PRJ_70_an_explicit_chance_refuses_a_draw_from_nothing_in_words():
+    with pytest.raises(ValueError) as e:
+        rng.Chance([1]).take(0, 0)
+    assert str(e.value) == "n must be positive"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pax_hispanica import api
+from pax_hispanica.engine import end
 from pax_hispanica.engine.flow import YEAR_STEPS, YEARS
 from pax_hispanica.rulesets import load_ruleset
 from support import scenario
@@ -305,3 +306,13 @@ def test_PRJ_57_goal_from_cycle_outside_its_range_is_refused_at_setup():
     with pytest.raises(api.IllegalAction) as e:
         api.new_game(api.Config(players=3, params={"goal_from_cycle": 0}), 1)
     assert e.value.code == "bad_config" and "goal_from_cycle" in str(e.value)
+
+
+def test_PRJ_56_the_standing_goal_counts_money_in_whole_prestige():
+    st = api.new_game(api.Config(players=3, params={"prestige_goal": "standing"}), 1).copy()
+    mpp = st.rs.money_per_prestige
+    st.money = [mpp + 1, 2 * mpp - 1, 0]
+    colonies = end.colony_prestige_all(st)
+    standing = end.goal_standing(st)
+    assert standing == [st.prestige[s] + [1, 1, 0][s] + colonies[s] for s in range(3)]
+    assert all(type(x) is int for x in standing)

@@ -100,3 +100,7 @@ def test_LAB_1_docs_events_md_says_who_is_paid_for_employing_as_the_engine_pays(
     employed = {e["colony"]: e["paid"] for e in ev if e["type"] == "CitizenEmployed"}
     assert employed == {"venezuela.curacao": cost, "venezuela.margarita": 0}   # the Crown never pays
     assert g.state.burned == before.burned + 2 * cost
+
+
+def test_every_event_type_has_a_summary_for_the_reference():
+    assert all(isinstance(e.summary, str) and e.summary.strip() for e in EVENTS.values())

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from pax_hispanica import api
+from support import NO_SPAIN, scenario
 
 
 def _truth(st):
@@ -100,3 +101,16 @@ def test_PRJ_2_an_undone_sale_keeps_its_card_in_hand_after_a_later_refill():
     assert k["hands"][0]["unknown"] == 1
     mine = api.known_cards(api.view(g.state, 0, include_state=False), api.redact(g.events, 0))
     assert a in mine["hands"][0]["known"]
+
+
+def test_HID_2_a_log_that_holds_a_scenario_hand_makes_its_cards_known_less_those_played_since():
+    g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2],
+                  "players": [{"hand": ["galeon-1", "encomienda-1"], "money": 9}, {"hand": ["galeon-2"]}, {}]},
+                 nations=NO_SPAIN)
+    g.act({"seat": 0, "type": "sell", "card": "encomienda-1"})
+    view = api.view(g.state, 1)                      # seat 1 sees its own hand only ...
+    assert view["players"][0]["hand"] is None
+    known = api.known_cards(view, g.events)          # ... but this log (not redacted) holds seat 0's
+    assert known["hands"][0]["known"] == ["galeon-1"] and known["hands"][0]["unknown"] == 0
+    redacted = api.known_cards(view, api.redact(g.events, 1))
+    assert redacted["hands"][0]["known"] == [] and redacted["hands"][0]["unknown"] == 1

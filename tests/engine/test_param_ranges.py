@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.engine.ruleset import parameter_types
+from pax_hispanica.engine.ruleset import RulesetError, parameter_types
+from pax_hispanica.rulesets import load_ruleset
 
 from .test_ruleset import broken, refused
 
@@ -83,3 +84,27 @@ def test_PRJ_31_a_number_of_another_type_is_refused_after_its_int_was_loaded(sam
     rulesets.load_ruleset("reference", {"chest_cap": value})
     with pytest.raises(rulesets.RulesetError, match="chest_cap must be int"):
         rulesets.load_ruleset("reference", {"chest_cap": same_number})
+
+
+def test_PRJ_31_a_range_that_is_not_a_pair_is_refused_naming_it(tmp_path):
+    f = broken(tmp_path / "range", "ruleset.toml", "cycles = [1, 20]", "cycles = 5")
+    with pytest.raises(RulesetError) as e:
+        load_ruleset(str(f))
+    assert "[ranges] cycles must be [least, most], whole numbers 0..10**6" in str(e.value)
+
+
+def test_PRJ_31_a_variant_may_take_the_top_of_its_range_and_not_one_more():
+    rng = api.parameters()["cycles"]["range"]
+    assert api.new_game(api.Config(players=3, params={"cycles": rng[1]}), 1)
+    with pytest.raises(api.IllegalAction) as e:
+        api.new_game(api.Config(players=3, params={"cycles": rng[1] + 1}), 1)
+    assert (e.value.code, e.value.rule) == ("bad_config", "PRJ-31")
+
+
+def test_PRJ_31_a_string_parameter_longer_than_a_name_is_refused_as_not_a_name():
+    with pytest.raises(api.IllegalAction) as e:
+        api.new_game(api.Config(players=3, params={"prestige_goal": "x" * 101}), 1)
+    assert "is not a name" in e.value.message
+    with pytest.raises(api.IllegalAction) as e:
+        api.new_game(api.Config(players=3, params={"prestige_goal": "x" * 100}), 1)
+    assert e.value.message.endswith("must be 'held' or 'standing' (PRJ-56)")

@@ -185,3 +185,54 @@ def test_duplicate_ids_across_files_or_zones_name_the_entry(tmp_path):
     refused(g, "map.toml", "golfo_mexico")
     h = broken(tmp_path / "h", "map.toml", '{ id = "mexica"', '{ id = "veracruz"')
     refused(h, "map.toml", "nueva_espana.veracruz")
+
+
+# ---- the loaders' words (CARD-1, CYC-4) ------------------------------------------------------------------
+
+def test_CARD_1_a_visita_or_cathedral_effect_may_place_zero_but_a_galleon_effect_gives_at_least_one(tmp_path):
+    f = broken(tmp_path / "zero", "market.toml", 'effects = [{ kind = "place_visita", indigenous = 2 }]',
+               'effects = [{ kind = "place_visita", indigenous = 0 }]')
+    assert load_ruleset(str(f)).name
+    f = broken(tmp_path / "cap", "market.toml", 'effects = [{ kind = "place_cathedral", capacity = 2 }]',
+               'effects = [{ kind = "place_cathedral", capacity = 0 }]')
+    assert load_ruleset(str(f)).name
+    f = broken(tmp_path / "neg", "market.toml", 'effects = [{ kind = "place_visita", indigenous = 2 }]',
+               'effects = [{ kind = "place_visita", indigenous = -1 }]')
+    refused(f, "market.toml", "indigenous")
+
+
+def test_CYC_4_a_nations_order_that_is_not_a_list_is_refused_at_the_top_level(tmp_path):
+    f = broken(tmp_path / "order", "nations.toml", 'order = ["spanish", "english", "french", "dutch", "courland"]',
+               'order = "spanish"')
+    msg = refused(f, "nations.toml")
+    assert msg.startswith("nations.toml: top level:"), msg
+
+
+def test_CYC_4_a_land_entry_that_is_not_a_table_is_named_by_its_list(tmp_path):
+    f = broken(tmp_path / "land", "map.toml", "[[land]]", "land = [5]\n[[landx]]")
+    msg = refused(f, "map.toml")
+    assert "top level" not in msg.split(":")[1], msg
+
+
+def test_CYC_4_a_site_of_an_unknown_kind_is_refused_as_an_unknown_kind(tmp_path):
+    f = broken(tmp_path / "kind", "map.toml", 'kind = "tribal"', 'kind = "castle"')
+    refused(f, "map.toml", "unknown kind 'castle'")
+
+
+def test_CYC_4_a_bad_key_of_europe_is_named_by_its_table(tmp_path):
+    f = broken(tmp_path / "eu", "map.toml", "[europe]\n", "[europe]\nbogus_key = 1\n")
+    msg = refused(f, "map.toml", "bogus_key")
+    assert msg.startswith("map.toml: [europe]"), msg
+
+
+def test_CYC_4_a_ruleset_number_out_of_its_range_is_refused_naming_ruleset_toml(tmp_path):
+    f = broken(tmp_path / "goal", "ruleset.toml", "prestige_to_win = 5 ", "prestige_to_win = 500 ")
+    msg = refused(f, "prestige_to_win")
+    assert msg.startswith("ruleset.toml"), msg
+
+
+def test_CYC_4_a_ruleset_file_may_set_a_number_at_the_top_of_its_range(tmp_path):
+    f = broken(tmp_path / "top", "ruleset.toml", "cycles = 5 ", "cycles = 20 ")
+    assert load_ruleset(str(f)).cycles == 20
+    f = broken(tmp_path / "over", "ruleset.toml", "cycles = 5 ", "cycles = 21 ")
+    refused(f, "ruleset.toml", "cycles")

@@ -15,7 +15,7 @@ import pytest
 
 from pax_hispanica import api
 from pax_hispanica.engine import sampling
-from pax_hispanica.engine.sampling import Stream, words
+from pax_hispanica.engine.sampling import LIMITS, U32, Stream, words
 
 
 def _chi2_limit(df: int, z: float = 3.090) -> float:
@@ -150,3 +150,14 @@ def test_PRJ_45_a_sample_is_a_function_of_its_view_and_seed():
     for seed in (0, 5, 2 ** 62 + 1):
         assert api.snapshot(a(seed)) == api.snapshot(b(seed)) == api.snapshot(api.determinize(info, seed))
     assert api.snapshot(a(1)) != api.snapshot(a(2))
+
+
+@pytest.mark.parametrize("n", [len(LIMITS) - 1, len(LIMITS), 2 ** 20, U32])
+def test_PRJ_45_a_draw_past_the_small_range_table_has_its_own_rejection_limit(n):
+    s = Stream(7, 4)
+    w = s.w[0]
+    limit = U32 - (U32 % n)
+    got = s.below(n)
+    assert 0 <= got < n
+    if w < limit:
+        assert got == w % n and s.pos == 1

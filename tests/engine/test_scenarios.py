@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pax_hispanica import api
+from support import NO_SPAIN, scenario
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "scenarios"
 
@@ -133,3 +134,21 @@ def test_PRJ_33_the_public_position_is_described_as_given():
     assert p0["fleet"] == {"zone": "cuba", "ships": 2, "legality": "PLUNDER", "cargo": ["chest"]}
     habana = loaded["colonies"]["cuba.habana"]
     assert {k: habana[k] for k in ("owner", "labour", "chests")} == {"owner": 2, "labour": "slave", "chests": 1}
+
+
+# ---- PRJ-7: what a scenario announces --------------------------------------------------------------------
+
+def test_PRJ_7_a_scenario_announces_its_haven_decks_top_card():
+    g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2], "players": [{}, {}, {}]})
+    [loaded] = [e for e in g.events if e["type"] == "ScenarioLoaded"]
+    assert g.state.haven and loaded["haven_top"] == g.state.haven[0]
+    assert loaded["haven_size"] == len(g.state.haven)
+
+
+def test_PRJ_7_a_scenario_announces_each_colony_with_its_fort():
+    santa_marta = "tierra_firme.santa_marta"
+    g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2], "players": [{}, {}, {}],
+                  "colonies": {santa_marta: {"owner": 0, "labour": "citizen", "fort": True}}}, nations=NO_SPAIN)
+    [loaded] = [e for e in g.events if e["type"] == "ScenarioLoaded"]
+    assert loaded["colonies"][santa_marta] == {"owner": 0, "labour": "citizen", "chests": 0, "fort": True}
+    assert all(set(c) == {"owner", "labour", "chests", "fort"} for c in loaded["colonies"].values())

@@ -9,6 +9,7 @@ import pytest
 
 from pax_hispanica import api
 from pax_hispanica.engine import sealed
+from pax_hispanica.engine.flow import Out
 from support import scenario
 
 from .helpers import play, without
@@ -107,3 +108,18 @@ def test_PRJ_1_a_salt_is_the_hmac_of_its_decision_and_seat_keyed_from_the_seed()
                 assert sealed.salt(seed, dec_id, seat) == want
                 assert sealed.salt(seed, dec_id, seat) == want          # the memo gives it again
                 assert sealed.salt.__wrapped__(seed, dec_id, seat) == want
+
+
+def test_PRJ_1_a_sealed_choice_committed_twice_is_refused_in_words():
+    st = api.new_game(api.Config(players=3), 2)
+    seat = api.acting(st)[0]
+    initiate = next(a for a in api.expand(api.legal_actions(st, seat)) if a["type"] == "initiate")
+    st = api.apply(st, initiate)[0]
+    assert api.decision(st)["decision"] == "bid"
+    seat = api.acting(st)[0]
+    st = api.apply(st, {"seat": seat, "type": "bid", "amount": 0})[0]
+    new = st.copy()
+    with pytest.raises(api.IllegalAction) as e:
+        sealed.commit(new, new.stack[-1], seat, 1, Out(new), lambda *a: None)
+    assert (e.value.code, e.value.message) == \
+        ("already_committed", "Your choice is already sealed; it cannot be changed before the reveal.")

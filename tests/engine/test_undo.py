@@ -222,3 +222,14 @@ def test_PRJ_2_in_random_games_with_undos_no_undo_crosses_a_Year(players):
     undos = sum(undoing_random_game(players, seed, check) for seed in range(40))
     assert all(offered), f"{offered.count(False)} undos offered across a Year"
     assert undos >= 40 and len(offered) > undos       # the games did undo, often
+
+
+def test_PRJ_2_an_undo_sent_through_apply_trusted_takes_the_action_back_as_apply_does():
+    g = api.Game.new(api.Config(players=3), 4)
+    while True:                        # to the first action that can be undone
+        seat = api.acting(g.state)[0]
+        g.act(api.expand(api.legal_actions(g.state, seat))[0])
+        if api.can_undo(g.state, seat):
+            break
+    undo = {"seat": seat, "type": "undo"}
+    assert api.apply_trusted(g.state, undo).to_dict() == api.apply(g.state, undo)[0].to_dict()

@@ -6,6 +6,7 @@ import pytest
 
 from pax_hispanica import api
 from pax_hispanica.engine import treasure
+from pax_hispanica.engine.state import plain_config
 
 from .test_setup import (
     with_two_player_start_money,  # a [setup.by_players.2] that differs
@@ -93,3 +94,26 @@ def test_PRJ_31_a_crown_share_of_zero_claims_nothing():
     assert treasure.crown_claim(st, 0, kings, {"royal": 0}, 5) == 0
     shared = api.new_game(api.Config(players=2, nations=["spanish", "english"]), seed=1)
     assert treasure.crown_claim(shared, 0, kings, {"royal": 0}, 4) == 4 // shared.rs.kings_share[2]   # PRJ-68, PRJ-79
+
+
+def test_PRJ_31_a_saved_config_copies_its_params_table():
+    params = {"conquistador_prestige": 2}
+    config = {"players": 3, "params": params, "nations": ("spanish", "english", "french")}
+    saved = plain_config(config)
+    assert saved["params"] == params and saved["params"] is not params
+    assert saved["nations"] == ["spanish", "english", "french"]
+
+
+def test_PRJ_31_a_config_option_string_of_200_characters_is_taken_and_201_refused():
+    assert api.new_game(api.Config(players=3, options={"note": "x" * 200}), 1)
+    with pytest.raises(api.IllegalAction) as e:
+        api.new_game(api.Config(players=3, options={"note": "x" * 201}), 1)
+    assert (e.value.code, e.value.rule) == ("bad_config", "PRJ-31")
+
+
+@pytest.mark.parametrize("ruleset", [5, "", "x" * 201])
+def test_PRJ_31_a_ruleset_that_is_not_a_short_name_is_refused_in_words(ruleset):
+    with pytest.raises(api.IllegalAction) as e:
+        api.new_game({"players": 3, "ruleset": ruleset}, 1)     # a caller's table (Config is typed)
+    assert (e.value.code, e.value.rule, e.value.message) == \
+        ("bad_config", "PRJ-31", "The ruleset is named by a short string.")

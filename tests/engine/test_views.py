@@ -219,3 +219,10 @@ def test_HID_1_the_default_view_leaves_the_masked_state_out_and_information_stat
         api.determinize(api.view(g.state, 0), 1)
     assert api.determinize(api.information_state(g.state, 0), 1).to_dict() \
         == api.determinize(api.view(g.state, 0, include_state=True), 1).to_dict()
+
+
+def test_HID_1_a_state_read_from_an_information_state_starts_its_generator_at_zero():
+    st = api.new_game(api.Config(players=3), 3)
+    info = api.information_state(st, 0)
+    assert info["rng"] is None
+    assert State.from_dict({**info, "seed": 1, "seed_hash": st.seed_hash}, st.rs).rng == 0

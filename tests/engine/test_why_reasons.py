@@ -193,3 +193,94 @@ def test_BAT_1_the_battle_preview_names_the_target_asked():
     assert p["target"] == ZENU
     assert (p["attacker"], p["zone"], p["kind"], p["target_owner"]) == (0, ZONE, "site", None)
     assert (p["attacker_strength"], p["target_strength"], p["others"]) == (2, 1, [])
+
+
+# ---- LAB-1, LAB-4, LAB-6: a labour decision's reasons and colonies -----------------------------------
+def _labour_game(money: int) -> api.Game:
+    return scenario({"year": "goods", "step": "labour_acquisition", "order": [0, 1, 2],
+                     "players": [{"money": money}, {}, {}],
+                     "colonies": {SANTA_MARTA: {"owner": 0, "labour": None}},
+                     "sites": {CATHEDRAL: 1, ZENU: 2}}, nations=NO_SPAIN)        # kidnapping is open
+
+
+def _labour(sites: dict, rebels: dict | None = None) -> api.Game:
+    pos = {"year": "goods", "step": "labour_acquisition", "order": [0, 1, 2], "players": [{"money": 5}, {}, {}],
+           "colonies": {SANTA_MARTA: {"owner": 0, "labour": None}}, "sites": sites}
+    if rebels:
+        pos["rebels"] = rebels
+    g = scenario(pos, nations=NO_SPAIN)
+    assert api.acting(g.state) == (0,)
+    return g
+
+
+def test_LAB_1_employing_without_the_dollar_is_listed_for_the_colony_and_cathedral():
+    g = _labour_game(0)
+    [d] = reasons(g.state, 0, "cannot_afford")
+    assert d["params"] == {"colony": SANTA_MARTA, "site": CATHEDRAL, "cost": g.state.rs.employ_cost, "money": 0}
+    assert d["action"] == {"seat": 0, "type": "labour", "colony": SANTA_MARTA, "source": "employ", "site": CATHEDRAL}
+
+
+def test_LAB_1_employing_without_the_dollar_cites_LAB_1():
+    g = scenario({"year": "goods", "step": "labour_acquisition", "order": [0, 1, 2],
+                  "players": [{"money": 0}, {}, {}], "colonies": {SANTA_MARTA: {"owner": 0, "labour": None}},
+                  "sites": {CATHEDRAL: 1, ZENU: 2}}, nations=NO_SPAIN)
+    [d] = reasons(g.state, 0, "cannot_afford")
+    assert d["rule"] == "LAB-1" and d["decision"] == "labour"
+
+
+def test_LAB_1_a_cathedral_without_citizens_is_listed_for_the_colony_and_the_site():
+    g = _labour({CATHEDRAL: 0, ZENU: 2})                     # kidnapping from Zenú is open
+    [empty] = reasons(g.state, 0, "no_citizen")
+    assert empty["rule"] == "LAB-1" and empty["params"] == {"colony": SANTA_MARTA, "site": CATHEDRAL}
+
+
+def test_LAB_4_each_site_of_a_rebellious_zone_is_listed_by_its_id():
+    g = _labour({CATHEDRAL: 1, ZENU: 2, TOLU: 1}, {ZONE: 1})    # employing at the Cathedral is open
+    rebellious = reasons(g.state, 0, "rebellious_zone")
+    assert sorted(d["params"]["site"] for d in rebellious) == sorted([ZENU, TOLU])
+    assert all(d["params"]["colony"] == SANTA_MARTA and d["params"]["zone"] == ZONE for d in rebellious)
+
+
+def test_LAB_6_the_labour_decision_names_its_colonies_as_everyone_sees_them():
+    g = _labour_game(5)
+    pub = api.decision(g.state)
+    assert pub["decision"] == "labour" and SANTA_MARTA in pub["colonies"]
+    assert all(isinstance(c, str) for c in pub["colonies"])
+    assert api.view(g.state, 1)["decision"]["colonies"] == pub["colonies"]
+
+
+# ---- CARD-1, PRJ-11: a card's colonies and target ------------------------------------------------------
+def test_CARD_1_a_card_that_needs_a_colony_is_listed_with_the_card_and_the_count():
+    g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2],
+                  "players": [{"money": 9, "hand": ["encomienda-1"]}, {}, {}],
+                  "colonies": {"jamaica.port_royal": {"owner": None}}}, nations=NO_SPAIN)
+    assert not [c for c in api.view(g.state, 0)["colonies"] if c["owner"] == 0]
+    [d] = reasons(g.state, 0, "needs_colonies")
+    assert d["params"] == {"card": "encomienda-1", "need": 1, "have": 0} and d["rule"] == "CARD-1"
+
+
+def test_PRJ_11_milicia_has_a_target_in_a_zone_with_a_single_rebel():
+    g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2],
+                  "players": [{"money": 9, "hand": ["milicia-1"]}, {}, {}], "rebels": {ZONE: 1}}, nations=NO_SPAIN)
+    assert not reasons(g.state, 0, "no_target")
+    assert {"seat": 0, "type": "play", "card": "milicia-1", "target": ZONE} in \
+        api.expand(api.legal_actions(g.state, 0))
+
+
+# ---- AUC-1: an empty deck ------------------------------------------------------------------------------
+def test_AUC_1_an_empty_deck_is_listed_as_one_that_cannot_be_auctioned():
+    g = api.Game.new(api.Config(players=3), 1)
+    st = g.state.copy()
+    st.haven = []
+    st.acting_now = None
+    found = {d["code"]: d for d in reasons(st, api.acting(st)[0]) if d["params"].get("deck") == "haven"}
+    assert found["deck_empty"]["rule"] == "AUC-1" and found["deck_empty"]["params"] == {"deck": "haven"}
+    assert found["deck_empty"]["action"]["buried"] is False
+
+
+# ---- BAT-2: the preview of a battle against Rebels -----------------------------------------------------
+def test_BAT_2_the_preview_of_a_battle_against_rebels_counts_one_strength_a_rebel():
+    g = at_sail([{"fleet": {"zone": ZONE, "ships": 2, "legality": "PLUNDER"}}, {}, {}], rebels={ZONE: 3})
+    p = api.battle_preview(g.state, 0, "rebels")
+    assert (p["kind"], p["target_strength"], p["attacker_strength"]) == ("rebels", 3, 2)
+    assert p["best"]["wins"] is False

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given, settings, strategies as st_
 
 from pax_hispanica import api
-from pax_hispanica.engine import sealed
+from pax_hispanica.engine import battle, sealed
+from pax_hispanica.engine.flow import Out
 from support import options, scenario
 
 ZONE = "tierra_firme"
@@ -401,6 +402,23 @@ def test_BAT_5_a_lost_battle_after_support_routes_the_flagship():
     assert resolved(events)["winner"] == "target"
     assert g.state.fships[0] == 1
     assert api.acting(g.state) == (0,)                     # back to the attacker's voyage
+
+
+@pytest.mark.parametrize("ships, rebels, won, routed", [(3, 1, True, False), (2, 3, False, False),
+                                                       (1, 3, False, True)])
+def test_BAT_5_a_battle_returns_who_won_and_whether_the_flagship_was_routed(ships, rebels, won, routed):
+    g = battle_game(fleets={0: (ships, [])}, rebels=rebels)
+    st = g.state.copy()
+    outcome = battle.resolve(st, 0, st.rs.zone_index[ZONE], "rebels", {}, Out(st))
+    assert (outcome.attacker, outcome.won, outcome.routed, outcome.sacked, outcome.won_site) == \
+        (0, won, routed, None, None)
+
+
+def test_BAT_5_a_won_battle_against_a_site_returns_the_attacker_and_the_site():
+    g = battle_game(fleets={0: (3, [])}, sites={ZENU: 2})
+    st = g.state.copy()
+    outcome = battle.resolve(st, 0, st.rs.zone_index[ZONE], ZENU, {}, Out(st))
+    assert (outcome.attacker, outcome.won, outcome.won_site, outcome.routed) == (0, True, ZENU, False)
 
 
 def test_PRJ_2_a_declared_battle_cannot_be_undone_even_without_supporters():

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st_
 
 from pax_hispanica import api
-from pax_hispanica.engine import audit
-from pax_hispanica.engine.flow import YEARS
+from pax_hispanica.engine import audit, labour
+from pax_hispanica.engine.flow import YEARS, Out
 from support import NO_SPAIN, WITH_SPAIN, modified_ruleset
 
 
@@ -451,3 +451,12 @@ def test_LAB_1_descriptors_offer_exactly_the_legal_sources(anywhere, vac, counts
                         api.apply(s, action)
                     assert err.value.rule in ("LAB-1", "LAB-2", "LAB-4", "LAB-5", "LAB-6")
     assert s.to_dict() == before
+
+
+def test_LAB_1_labour_for_a_colony_that_is_not_ones_vacant_one_is_refused_with_its_code():
+    st = api.new_game(api.Config(players=3), 1).copy()
+    col = next(c for c, o in enumerate(st.col_owner) if o is not None and st.col_labour[c] is not None)
+    with pytest.raises(api.IllegalAction) as e:
+        labour.acquire(st, col, st.col_owner[col], "employ", st.site_ids[0], Out(st))
+    assert (e.value.code, e.value.rule) == ("not_vacant", "LAB-1")
+    assert e.value.message == f"{st.rs.col_ids[col]} is not a vacant colony of this owner."

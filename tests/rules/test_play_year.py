@@ -12,7 +12,7 @@ from pax_hispanica import api
 from pax_hispanica.engine import audit
 from pax_hispanica.rulesets import load_ruleset
 from pax_hispanica.engine.rng import below
-from support import options, scenario
+from support import NO_SPAIN, options, scenario
 
 RS = load_ruleset()
 GALEON = [c for c in RS.market if c.startswith("galeon-")]
@@ -158,6 +158,19 @@ def test_HND_2_enforced_again_at_the_end_of_the_play_year():
 
 
 # ---- HND-3: selling ----------------------------------------------------------------------------
+
+
+def test_HND_2_a_snapshot_at_the_years_hand_limit_records_how_far_the_step_has_come():
+    """The step's cursor is part of the saved state (snapshots stay byte for byte): while seat 2,
+    first in Player Order, reduces its hand the step has passed one seat; then seat 0, the second."""
+    rs = load_ruleset()
+    cards = [c for c in rs.market if c.startswith(("galeon-", "encomienda-"))]
+    over = rs.hand_limit + 1
+    g = scenario({"year": "play", "step": "hand_limit_at_year_end", "order": [2, 0, 1],
+                  "players": [{"hand": cards[:over]}, {}, {"hand": cards[over:2 * over]}]}, nations=NO_SPAIN)
+    assert api.acting(g.state) == (2,) and json.loads(api.snapshot(g.state))["cursor"] == {"i": 1}
+    g.act({"seat": 2, "type": "sell", "card": cards[over]})
+    assert api.acting(g.state) == (0,) and json.loads(api.snapshot(g.state))["cursor"] == {"i": 2}
 
 def test_HND_3_sell_a_market_card_for_the_sell_price():
     g = play_year([{"money": 2, "hand": [GALEON[0]]}, {"money": 5}])
