@@ -31,6 +31,7 @@ from typing import Any
 from .. import api
 from ..bots import make_agent
 from ..bots.base import SeatLogs, stable_seed
+from ..engine.vocab import NATIONS, SPANISH
 
 ROOT = Path(__file__).resolve().parents[3]
 CORPUS = ROOT / "tests" / "corpus"
@@ -74,7 +75,8 @@ def play_out(game: api.Game, kinds: list[str], seed: int, options: dict | None =
 # colonies: PRJ-14). Each game's seed is stable_seed("corpus", players, mix, game): append new
 # mixes at the end of a list, so that the games already in the corpus keep their seeds.
 P = "params"
-NO_SPAIN = {3: ["english", "french", "dutch"], 4: ["english", "french", "dutch", "courland"]}
+_NOT_SPANISH = [str(x) for x in NATIONS if x != SPANISH]
+NO_SPAIN = {3: _NOT_SPANISH[:3], 4: _NOT_SPANISH[:4]}
 MIXES: dict[int, list[tuple[list[str], int, dict]]] = {
     2: [(["random", "random"], 7, {}), (["heuristic", "heuristic"], 5, {}), (["heuristic", "random"], 3, {}),
         (["ismcts", "heuristic"], 3, {}), (["random", "random"], 2, {P: {"auctions_per_player": 2}}),
