@@ -14,6 +14,10 @@
   const connEl = document.getElementById("conn");
   const errEl = document.getElementById("error");
   const dialog = document.getElementById("confirm-leave");
+  // a page played without a socket (Learn to play, static/learn.js) brings its own transport,
+  // window.PaxTransport = {open(receive, status), send(msg)}: the same messages both ways
+  // (act, refresh; update, ack, error), so this file drives its board exactly as a game's
+  const T = window.PaxTransport || null;
   let ws = null, version = P.version, nextId = 1, backoff = 250;
   let pending = null;                 // the id of the message whose answer we wait for
   let pendingTimer = null;
@@ -61,7 +65,7 @@
 
   // answered: a message that gets an ack or an error back (act, leave, takeover, reveal)
   function send(msg, answered) {
-    if (!ws || ws.readyState !== 1) { showError({code: "offline"}); return; }
+    if (!T && (!ws || ws.readyState !== 1)) { showError({code: "offline"}); return; }
     if (answered && pending !== null) return;   // one action at a time
     msg.id = nextId++;
     if (answered) {
@@ -70,7 +74,7 @@
       // no answer at all (a server that died mid-request): the socket's close settles it too
       pendingTimer = setTimeout(settle, 15000);
     }
-    ws.send(JSON.stringify(msg));
+    if (T) T.send(msg); else ws.send(JSON.stringify(msg));
   }
   function act(action) { hideError(); send({type: "act", version: version, action: action}, true); }
 
@@ -151,21 +155,21 @@
       if (pending !== null) settle();   // its answer will never come
       setTimeout(connect, backoff); backoff = Math.min(backoff * 2, 4000);
     };
-    ws.onmessage = function (ev) {
-      const msg = JSON.parse(ev.data);
-      if (window.paxhPlay && (msg.type === "clock" || msg.type === "chat" || typeof msg.id === "string")) {
-        window.paxhPlay.receive(msg);
-      } else if (msg.type === "update") {
-        apply(msg);
-      } else if (msg.type === "error") {
-        if (msg.id === pending) settle();
-        showError(msg);
-        if (msg.code === "stale_version") send({type: "refresh"}, false);   // and here is the new position
-      } else if (msg.type === "ack") {
-        if (msg.id === pending) settle();
-        hideError();
-      }
-    };
+    ws.onmessage = function (ev) { receive(JSON.parse(ev.data)); };
+  }
+  function receive(msg) {
+    if (window.paxhPlay && (msg.type === "clock" || msg.type === "chat" || typeof msg.id === "string")) {
+      window.paxhPlay.receive(msg);
+    } else if (msg.type === "update") {
+      apply(msg);
+    } else if (msg.type === "error") {
+      if (msg.id === pending) settle();
+      showError(msg);
+      if (msg.code === "stale_version") send({type: "refresh"}, false);   // and here is the new position
+    } else if (msg.type === "ack") {
+      if (msg.id === pending) settle();
+      hideError();
+    }
   }
 
   board.addEventListener("input", function (ev) {
@@ -286,5 +290,7 @@
   revealPlaces();
 
   markTurn();
-  connect();
+  if (T) T.open(receive, function (on) { connEl.textContent = on ? P.text.connected : P.text.disconnected;
+                                         connEl.className = "conn " + (on ? "on" : "off"); });
+  else connect();
 })();
