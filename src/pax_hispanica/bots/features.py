@@ -10,6 +10,8 @@ import math
 from functools import lru_cache
 from typing import Any
 
+from ..engine.vocab import CONQUISTADOR, PLUNDER, PRIVATEER, SMUGGLER
+
 
 def score_estimates(api: Any, state: Any, chest: dict | None = None,
                     money_per_prestige: float | None = None) -> list[float]:
@@ -35,15 +37,15 @@ def reference_chest_prestige() -> dict[str, float]:
 def chest_prestige(rs: Any) -> dict[str, float]:
     """TRS-5 per Chest unloaded in Europe, in Prestige ($ at `money_per_prestige`)."""
     mpp = rs.money_per_prestige
-    return {"CONQUISTADOR": float(rs.conquistador_prestige),
-            "PRIVATEER": rs.privateer_prestige + rs.privateer_money / mpp,
-            "SMUGGLER": rs.smuggler_money / mpp,
-            "PLUNDER": rs.plunder_money / mpp + 1 / rs.plunder_chests_per_prestige}
+    return {CONQUISTADOR: float(rs.conquistador_prestige),
+            PRIVATEER: rs.privateer_prestige + rs.privateer_money / mpp,
+            SMUGGLER: rs.smuggler_money / mpp,
+            PLUNDER: rs.plunder_money / mpp + 1 / rs.plunder_chests_per_prestige}
 # $ per cycle left of sailing under each legality, tuned with TRS-5's numbers (whose Chest
 # values are TRS_5_CHEST); `legality_worth` rescales them by the ruleset's own Chest values, so
 # that a bot follows a variant (PRJ-31) or PRJ-32 when it weighs legalities.
-LEGALITY_WORTH = {"CONQUISTADOR": 3.0, "PRIVATEER": 2.5, "SMUGGLER": 2.0, "PLUNDER": 2.0}
-TRS_5_CHEST = {"CONQUISTADOR": 2.0, "PRIVATEER": 1.2, "SMUGGLER": 0.6, "PLUNDER": 0.9}
+LEGALITY_WORTH = {CONQUISTADOR: 3.0, PRIVATEER: 2.5, SMUGGLER: 2.0, PLUNDER: 2.0}
+TRS_5_CHEST = {CONQUISTADOR: 2.0, PRIVATEER: 1.2, SMUGGLER: 0.6, PLUNDER: 0.9}
 
 
 def legality_worth(rs: Any) -> dict[str, float]:

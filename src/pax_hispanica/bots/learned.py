@@ -24,10 +24,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..engine.vocab import YEARS, Legality
 from .features import CARGO_DISCOUNT, chest_prestige, future_prestige, legality_worth, scores_from_public
 
-LEGALITIES = ("CONQUISTADOR", "PRIVATEER", "SMUGGLER", "PLUNDER")
-YEARS = ("goods", "auction", "play", "sail")           # CYC-1, engine/flow.YEARS
 
 # a seat's own facts; each also enters multiplied by the game's progress (0 at the start,
 # 1 at the end), so that money or an income card can weigh differently early and late
@@ -36,6 +35,8 @@ BASE_FEATURES = ("prestige", "money", "colony_prestige", "income", "hand", "extr
                  "legality_conquistador", "legality_privateer", "legality_smuggler", "legality_plunder",
                  "estimate", "future", "turn_position")
 FEATURES = BASE_FEATURES + tuple(f"{f}_x_progress" for f in BASE_FEATURES) + ("lead",)
+# the legalities in the order of their features (the shipped weights' columns)
+LEGALITIES = tuple(Legality(f.removeprefix("legality_").upper()) for f in BASE_FEATURES if f.startswith("legality_"))
 
 
 def progress(summary: dict, cycles: int) -> float:

@@ -22,7 +22,7 @@ from .keys import seed_hash
 from .ruleset import Ruleset, Rulesets
 from .sampling import SEARCH_SEED, Stream
 from .state import State, loaded_cursor
-from .vocab import CARGO, LABOUR, LEGALITY, Labour
+from .vocab import CARGO, DECKS, LABOUR, LEGALITY, Labour
 
 HIDDEN = "?"
 
@@ -247,7 +247,7 @@ class _KnownDeal:
         self.sure: dict[str, list[str]] = {}
         self.unsure: dict[str, list[str]] = {}
         self.free: dict[str, int] = {}
-        for deck in ("market", "haven"):
+        for deck in DECKS:
             shown = {c for c in d[deck] if c != HIDDEN}
             self.sure[deck] = [c for c in known["decks"][deck]["cards"] if c not in shown]
             self.unsure[deck] = [c for c in known["decks"][deck]["unsure"] if c not in shown]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .ruleset import Rulesets
+from .vocab import DECKS
 
 _LEAVE_HAND = ("CardPlayed", "CardSold", "CardDiscarded")
 
@@ -83,7 +84,7 @@ def known_cards(view: dict[str, Any], events: list[dict[str, Any]], rulesets: Ru
     unknown = [max(0, p["hand_count"] - len(hands[s])) for s, p in enumerate(players)]
     located = placed | set(discard) | {c for h in hands for c in h}
     decks: dict[str, Any] = {}
-    for name in ("market", "haven"):
+    for name in map(str, DECKS):
         info = view["decks"][name]
         rest = sorted(c for c in (rs.market if name == "market" else rs.haven) if c not in located)
         sure = rest if not any(unknown) else sorted({c for c in rest if c in back_in_deck} | (

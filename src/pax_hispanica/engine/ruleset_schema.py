@@ -1,7 +1,8 @@
 """The declared shape of each ruleset file (data/<ruleset>/*.toml), as pydantic models.
 
-The vocabularies (parameters, effect kinds, legalities, site kinds) live here, once: the models,
-the loader (`ruleset`), the card code and the tests all read them from this module.
+The parameters and site kinds are declared here, once: the models, the loader (`ruleset`) and
+the tests read them from this module; the game's words (legalities, years, ...) are
+engine/vocab.py's, the card effect kinds engine/effects.py's.
 Checks that need more than one entry (a zone a sea names, a nation a card requires, a range
 from [ranges]) are the loader's; the models check the shape of each entry.
 """
@@ -20,9 +21,10 @@ from pydantic import (
     create_model,
 )
 
+from . import vocab
 from .schema import Loc, Shape, item
 
-LEGALITIES = ("PLUNDER", "SMUGGLER", "CONQUISTADOR", "PRIVATEER")
+LEGALITIES = tuple(map(str, vocab.LEGALITIES))
 Legality = Literal["PLUNDER", "SMUGGLER", "CONQUISTADOR", "PRIVATEER"]
 
 # section -> key -> type: the parameter schema of ruleset.toml

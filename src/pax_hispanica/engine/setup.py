@@ -10,7 +10,7 @@ from .jsontypes import Event, JsonDict
 from .ruleset import Ruleset, RulesetError, Rulesets
 from .keys import seed_hash
 from .state import CROWN, State
-from .vocab import CITIZEN, Legality
+from .vocab import CITIZEN, GONE, Legality
 
 
 CONFIG_KEYS = frozenset({"players", "nations", "ruleset", "options", "params"})
@@ -114,7 +114,7 @@ def new_state(config: object, given_seed: object, start: bool = True, *, ruleset
     st.havens = [[] for _ in range(n)]
     st.cargo = [[] for _ in range(n)]
     st.supply = {"citizens": rs.supply_citizens, "indigenous": rs.supply_indigenous, "chests": rs.supply_chests}
-    st.gone = {"citizen": 0, "indigenous": 0, "slave": 0, "rebel": 0, "chest": 0}   # Meeple values and CHEST
+    st.gone = {str(x): 0 for x in GONE}
     # the map
     st.site_ids, st.site_names, st.site_zone = rs.site_ids[:], rs.site_names[:], rs.site_zone[:]
     st.site_kind, st.site_wild, st.site_cap = rs.site_kind[:], rs.site_wild[:], rs.site_cap[:]

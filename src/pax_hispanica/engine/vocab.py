@@ -1,4 +1,9 @@
-"""The engine's words: the years, the Flagship's legalities, the meeples and the decks.
+"""The game's words, each declared once with its order: the years, the Flagship's legalities,
+the meeples, the decks and the reference nations. Every layer (engine, bots, rl, sim, api, web)
+imports them from here; tests/test_vocabulary.py fails when a list of them is written out again
+anywhere in src/, naming the file and what to import instead. The decision types' names are
+declared by the decision classes themselves (engine/decisions.py, `DECISIONS` in registration
+order: `decision_names()` below); the card effect kinds by engine/effects.py.
 
 Each is a StrEnum: a member *is* its string ("citizen" == Meeple.CITIZEN, with the same hash),
 so JSON, hashes and commitments see exactly the strings saved games and records have always
@@ -48,8 +53,21 @@ class Deck(StrEnum):
     HAVEN = "haven"
 
 
+class Nation(StrEnum):
+    """The reference ruleset's nations, in its order (nations.toml `order`, the default seating).
+    A ruleset may declare other nations: a game's are its ruleset's `nation_order`."""
+    SPANISH = "spanish"
+    ENGLISH = "english"
+    FRENCH = "french"
+    DUTCH = "dutch"
+    COURLAND = "courland"
+
+
 YEARS: Final = tuple(Year)
+LEGALITIES: Final = tuple(Legality)
+MEEPLES: Final = tuple(Meeple)
 DECKS: Final = tuple(Deck)
+NATIONS: Final = tuple(Nation)
 
 GOODS: Final = Year.GOODS
 AUCTION: Final = Year.AUCTION
@@ -78,6 +96,14 @@ Cargo: TypeAlias = Literal[Meeple.CITIZEN, Meeple.INDIGENOUS, "chest"]
 ABOARD: Final = (CITIZEN, INDIGENOUS)
 """The meeples a fleet may carry and unload (LOAD-4)."""
 
+PEOPLE: Final = (CITIZEN, INDIGENOUS, SLAVE)
+"""The meeples that are people a colony or a fleet may hold (every meeple but the Rebel)."""
+
+GONE: Final = (*MEEPLES, CHEST)
+"""What `State.gone` counts, in its key order: each meeple and the Chest removed from the game."""
+
+SPANISH: Final = Nation.SPANISH
+
 # Each word as read back from JSON or TOML (a plain string) -> its member: how restore,
 # determinize and scenarios give the state members again (a dict lookup: cheaper than a call).
 LEGALITY: Final[dict[str, Legality]] = {str(x): x for x in Legality}
@@ -88,3 +114,11 @@ DECK: Final[dict[str, Deck]] = {str(x): x for x in Deck}
 
 def labour_of(x: str | None) -> Labour | None:
     return None if x is None else LABOUR[x]
+
+
+def decision_names() -> tuple[str, ...]:
+    """The decision types' names in registration order (the years' order, CYC-1): the
+    registry's keys, declared by each decision class (engine/decisions.py)."""
+    from . import years  # noqa: F401  (importing the years registers every decision type)
+    from .decisions import DECISIONS
+    return tuple(DECISIONS)

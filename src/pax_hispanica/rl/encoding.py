@@ -34,6 +34,7 @@ import numpy as np
 from pax_hispanica import api
 # The one place the RL layer reads the engine's action table (a one-line change when api exposes it).
 from pax_hispanica.engine.core import ACTION_FIELDS
+from pax_hispanica.engine.vocab import DECKS
 
 BID_CAP = 30
 EXCLUDED = ("undo",)            # never listed among legal actions (PRJ-2)
@@ -65,7 +66,7 @@ class ActionEncoding:
         domains = {
             ("labour", "colony"): cols, ("labour", "source"): ("employ", "kidnap"), ("labour", "site"): sites,
             ("leave_vacant", "colony"): cols,
-            ("initiate", "deck"): ("market", "haven"), ("initiate", "buried"): (False, True),
+            ("initiate", "deck"): tuple(map(str, DECKS)), ("initiate", "buried"): (False, True),
             ("bid", "amount"): tuple(range(self.bid_cap + 1)),
             ("play", "card"): cards, ("play", "target"): (None,) + zones + cols + sites,
             ("sell", "card"): cards, ("discard", "card"): cards,

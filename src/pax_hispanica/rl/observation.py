@@ -19,16 +19,14 @@ import functools
 import numpy as np
 
 from pax_hispanica import api
+from pax_hispanica.engine.vocab import CHEST, DECKS, GONE, LEGALITIES, PEOPLE, YEARS, decision_names
 from pax_hispanica.rl.encoding import placed_sites
 
 MAX_PLAYERS = 5
-YEARS = ("goods", "auction", "play", "sail")
-DECISIONS = ("labour", "initiate", "bid", "play_turn", "reduce_hand", "voyage", "support")
-LEGALITIES = ("CONQUISTADOR", "PRIVATEER", "PLUNDER", "SMUGGLER")
-CARGO = ("citizen", "indigenous", "slave", "chest")
-LABOUR = ("citizen", "indigenous", "slave")
+DECISIONS = decision_names()
+CARGO = (*PEOPLE, CHEST)
+LABOUR = PEOPLE
 SITE_KINDS = ("cathedral", "tribal", "visita")
-GONE = ("citizen", "indigenous", "slave", "rebel", "chest")
 
 
 class ObservationLayout:
@@ -76,11 +74,12 @@ class ObservationLayout:
         self.player_size = sum(n for _, n in self.player_fields)
         seg("player_slots", P * self.player_size,
             "per slot: present, nation one-hot, [money, prestige, colony_prestige, hand_count, hand_limit, "
-            "income], fleet zone one-hot, ships, legality one-hot, cargo counts (citizen, indigenous, "
-            "slave, chest), Havens (zones), tableau (cards)")
+            f"income], fleet zone one-hot, ships, legality one-hot ({', '.join(LEGALITIES)}), cargo counts "
+            f"({', '.join(CARGO)}), Havens (zones), tableau (cards)")
         seg("hand", C, "own hand (cards)")
         seg("colonies", K * (P + 1 + len(LABOUR) + 2),
-            "per colony: owner one-hot (5 slots, then none), labour one-hot (citizen, indigenous, slave), chests, fort")
+            "per colony: owner one-hot (5 slots, then none), labour one-hot "
+            f"({', '.join(LABOUR)}), chests, fort")
         seg("sites", S * (3 + len(SITE_KINDS)),
             "per site: on the map, count, capacity, kind one-hot (cathedral, tribal, visita); wilderness is "
             "fixed by the ruleset")
@@ -125,7 +124,7 @@ class ObservationLayout:
                     o[off["bid.context"]] = 1
                 else:
                     o[off["bid.card"] + self.card_ix[dec["card"]]] = 1
-                o[off["bid.context"] + 1 + ("market", "haven").index(dec["deck"])] = 1
+                o[off["bid.context"] + 1 + DECKS.index(dec["deck"])] = 1
                 o[off["bid.context"] + 3] = dec["pos"]
                 o[off["bid.initiator"] + rel(dec["initiator"])] = 1
             elif d == "voyage":
