@@ -142,9 +142,9 @@ def explain(url: str, uid: str) -> list[tuple[str, list[str]]]:
 
     from datetime import datetime, timedelta, timezone
 
-    from pax_hispanica.web import account_games
-    from pax_hispanica.web import accounts_db as adb
-    from pax_hispanica.web import db
+    from pax_hispanica.web.accounts import game_lists as account_games
+    from pax_hispanica.web.accounts import tables as adb
+    from pax_hispanica.web.db import schema as db
 
     older = (datetime.now(timezone.utc) - timedelta(days=10), "f" * 16)   # a cursor into the past
     g, s, t, ts, rc = db.games, db.seats, adb.open_tables, adb.table_seats, adb.rating_changes
@@ -205,7 +205,7 @@ def main() -> None:
     import psycopg
     from sqlalchemy.engine import make_url
 
-    from pax_hispanica.web import db
+    from pax_hispanica.web.db import schema as db
 
     base = make_url(args.database_url)
     name = "paxh_bench_" + uuid.uuid4().hex[:8]

@@ -50,9 +50,9 @@ def deep(o, seen=None) -> int:
 
 
 async def main(games: int, players: int, trace: bool) -> dict:
-    from pax_hispanica.web import db
-    from pax_hispanica.web.cache import trim_memory
-    from pax_hispanica.web.games import Service
+    from pax_hispanica.web.db import schema as db
+    from pax_hispanica.web.play.cache import trim_memory
+    from pax_hispanica.web.play.service import Service
     url = f"sqlite:///{tempfile.mkdtemp()}/memory.sqlite3"
     db.migrate(url)
     svc = Service(url, bot_delay=0, bot_processes=0)

@@ -130,8 +130,8 @@ def sweep_cost(url: str, n: int) -> None:
     """n live clocked games with nobody connected: how long one sweep takes (in-process)."""
     import asyncio
 
-    from pax_hispanica.web.games import Service
-    from pax_hispanica.web.play import Play
+    from pax_hispanica.web.play.service import Service
+    from pax_hispanica.web.play.turn_based import Play
 
     async def run() -> list[float]:
         svc = Service(url, bot_delay=0)
@@ -149,7 +149,7 @@ def sweep_cost(url: str, n: int) -> None:
         await svc.storage.close()
         return times
 
-    from pax_hispanica.web import db
+    from pax_hispanica.web.db import schema as db
     db.migrate(url)
     times = asyncio.run(run())
     print(f"clock sweep with {n} more clocked games running and nobody connected: "

@@ -36,8 +36,8 @@ def messages(games: int) -> list[str]:
     """The update messages seat 0's page gets over `games` corpus games, as the server sends them
     (the whole board first on each game, then what changed)."""
     from pax_hispanica import api
-    from pax_hispanica.web import render
-    from pax_hispanica.web.model import LiveGame, Seat
+    from pax_hispanica.web.present import render
+    from pax_hispanica.web.play.model import LiveGame, Seat
 
     out = []
     with CORPUS.open() as f:

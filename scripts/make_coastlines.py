@@ -7,7 +7,7 @@ src/pax_hispanica/web/static/coast.json, which is committed: a fresh machine nee
 
 Only a developer who re-runs it needs npm: it installs `world-atlas` (pinned below) into DIR
 (default ~/.cache/pax-hispanica/world-atlas, never into the repository) unless it is there. The
-file keeps the projection (so web/svgmap.py places each zone by longitude and latitude), the
+file keeps the projection (so web/present/svgmap.py places each zone by longitude and latitude), the
 Natural Earth attribution and the package's licence text.
 """
 from __future__ import annotations
@@ -177,7 +177,7 @@ def main() -> None:
             if len(pts) >= 3:
                 paths.append(path(pts))
     data = {
-        "about": "Coastlines of the board (web/svgmap.py): Natural Earth land, 1:10m, from the npm package "
+        "about": "Coastlines of the board (web/present/svgmap.py): Natural Earth land, 1:10m, from the npm package "
                  f"{meta['name']} {meta['version']}, projected and simplified by scripts/make_coastlines.py.",
         "attribution": "Made with Natural Earth. Free vector and raster map data @ naturalearthdata.com "
                        "(public domain); TopoJSON by world-atlas (ISC licence, Michael Bostock).",

@@ -85,7 +85,7 @@ def engine_game() -> dict:
 def web_game(tmp: Path) -> dict:
     import sqlalchemy as sa
     from fastapi.testclient import TestClient
-    from pax_hispanica.web import db
+    from pax_hispanica.web.db import schema as db
     from pax_hispanica.web.server import create_app
 
     def first_legal(legal: list) -> dict:

@@ -35,16 +35,16 @@ COLUMNS = ("events", "decisions", "probes", "witnessed")
 # Rules that are allowed never to fire, each with its reason. Kept empty: every rule of
 # api.RULES fires somewhere in the corpus. A rule named here that is not in api.RULES fails.
 EXEMPT: dict[str, str] = {
-    "PRJ-34": "the web server's clocks apply it (web/clocks.py) with ordinary actions; no engine event "
+    "PRJ-34": "the web server's clocks apply it (web/notify/clocks.py) with ordinary actions; no engine event "
               "cites it: tests/web/test_clocks.py",
-    "PRJ-35": "the web server's ratings apply it (web/ratings.py) to finished games; no engine event "
+    "PRJ-35": "the web server's ratings apply it (web/social/ratings.py) to finished games; no engine event "
               "cites it: tests/web/test_ratings.py",
-    "PRJ-37": "replaying a record applies it (api.replay, web/integrity.py), before any event; no engine "
+    "PRJ-37": "replaying a record applies it (api.replay, web/play/integrity.py), before any event; no engine "
               "event cites it: tests/engine/test_record.py, tests/web/test_damaged.py, tests/engine/test_versions.py",
     "PRJ-50": "the loader's version table applies it (rulesets.py, data/versions.toml) when a record "
               "names an earlier version; no engine event cites it: tests/engine/test_versions.py, "
               "tests/web/test_versions_web.py",
-    "PRJ-39": "the web server's clocks apply it (web/clocks.py, pace \"year\") with ordinary actions; no "
+    "PRJ-39": "the web server's clocks apply it (web/notify/clocks.py, pace \"year\") with ordinary actions; no "
               "engine event cites it: tests/web/test_online.py",
     "PRJ-45": "determinize's samples apply it (engine/sampling.py), outside any game; no engine event "
               "cites it: tests/engine/test_sampling.py, tests/engine/test_fast_views.py",
@@ -63,9 +63,9 @@ EXEMPT: dict[str, str] = {
               "tests/engine/test_card_costs_and_crown.py (test_PRJ_69_...), tests/engine/test_versions.py",
     "PRJ-70": "only the RL layer supplies a draw's outcomes (rl/openspiel.py, chance=\"events\"); a game "
               "played by the engine's generator never does: tests/rl/test_openspiel.py, tests/engine/test_chance_seam.py",
-    "PRJ-73": "the web server's accounts apply it (web/ratelimit.py, web/routes/accounts.py); no engine "
+    "PRJ-73": "the web server's accounts apply it (web/http/ratelimit.py, web/accounts/routes.py); no engine "
               "event cites it: tests/web/test_accounts.py, tests/web/test_ratelimit_shared.py",
-    "PRJ-74": "the web pages' words apply it (web/i18n.py, web/render.py); no engine event cites it: "
+    "PRJ-74": "the web pages' words apply it (web/present/i18n.py, web/present/render.py); no engine event cites it: "
               "tests/web/test_words.py, tests/web/test_finished_pages.py",
     "PRJ-77": "the reference's data (ruleset.toml's [setup.by_players.2] and [setup.by_players.3] "
               "crown_colonies), set up under PRJ-75 (CrownColoniesByCount cites it), so no event cites it: "

@@ -19,7 +19,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Pax Hispanica: the rules engine, bots, simulator and web game.")
 
 # Closed sets are choices: `--help` lists their values and a value outside them is refused.
-Lang = Literal["en", "ca"]                  # the catalogues of web/i18n.py (LANGS; tests/cli/test_help.py)
+Lang = Literal["en", "ca"]                  # the catalogues of web/present/i18n.py (LANGS; tests/cli/test_help.py)
 BotKind = Literal[BOT_KINDS]                # type: ignore[valid-type]  # the bot registry's kinds, read at import
 
 
@@ -71,6 +71,10 @@ _register_sim_command("simulate", "command", "simulate_command", "Run many bot g
 _register_sim_command("tune", "tune_command", "tune_command", "Tune ruleset numbers with Optuna")
 _register_sim_command("train-eval", "train_eval_command", "train_eval_command", "Learn ISMCTS's evaluation from simulated games")
 _register_sim_command("ladder", "ladder_command", "ladder_command", "Rate bot configurations with openskill")
+
+from .analysis.command import analyse_command, train_value_command   # noqa: E402 -- heavy imports stay inside
+app.command("train-value", short_help=short_help(train_value_command.__doc__))(train_value_command)
+app.command("analyse", short_help=short_help(analyse_command.__doc__))(analyse_command)
 
 
 def _load_any(path: Path) -> dict:
@@ -166,7 +170,7 @@ def play(
 
 
 def _serve_settings() -> str:
-    from .web.settings import help_text   # plain data: no web dependency is imported
+    from pax_hispanica.web.settings import help_text   # plain data: no web dependency is imported
     return help_text()
 
 
@@ -185,13 +189,13 @@ def serve(
 ) -> None:
     """Start the multiplayer web game (http://127.0.0.1:8000)."""
     try:
-        from .web.settings import SettingsError, load
+        from pax_hispanica.web.settings import SettingsError, load
         try:   # every PAXH_* setting, before any module reads its own (web/settings.py)
             load()
         except SettingsError as e:
             typer.echo(f"paxh serve: {e}", err=True)
             raise typer.Exit(2)
-        from .web.server import run
+        from pax_hispanica.web.server import run
     except ImportError as e:
         typer.echo(f"paxh serve needs the web extra ({e}); run scripts/setup.sh", err=True)
         raise typer.Exit(2)
@@ -219,11 +223,11 @@ def db_check(
     Read-only: it changes nothing in the database (the server marks a damaged game when it
     loads it)."""
     try:
-        from .web.dbcheck import NoSchema, Unreadable, check_database
+        from pax_hispanica.web.db.check import NoSchema, Unreadable, check_database
     except ImportError as e:
         typer.echo(f"paxh db check needs the web extra ({e}); run scripts/setup.sh", err=True)
         raise typer.Exit(2)
-    from .web import db as webdb
+    from pax_hispanica.web.db import schema as webdb
     url = database_url or webdb.default_url(data_dir)
 
     def progress(done: int, total: int) -> None:
@@ -267,8 +271,8 @@ def db_backup(
 
     SQLite gives a SQLite file; PostgreSQL a pg_dump archive when a pg_dump as new as the server
     is found, else a logical export (docs/deploy.md, "Backups")."""
-    from .web import backup as bk
-    from .web import db as webdb
+    from pax_hispanica.web.db import backup as bk
+    from pax_hispanica.web.db import schema as webdb
     try:
         typer.echo(bk.backup(database_url or webdb.default_url(data_dir), file, logical=logical))
     except bk.BackupError as e:
@@ -284,8 +288,8 @@ def db_restore(
     force: Annotated[bool, typer.Option("--force", help="Replace everything in a database that is not empty.")] = False,
 ) -> None:
     """Restore a backup into an empty database (stop the servers first); --force replaces a non-empty one."""
-    from .web import backup as bk
-    from .web import db as webdb
+    from pax_hispanica.web.db import backup as bk
+    from pax_hispanica.web.db import schema as webdb
     try:
         typer.echo(bk.restore(database_url or webdb.default_url(data_dir), file, force=force))
     except bk.BackupError as e:
@@ -299,8 +303,8 @@ app.add_typer(admin_app, name="admin")
 
 def _admin_flag(name: str, on: bool, database_url: Optional[str], data_dir: str) -> None:
     try:
-        from .web import db as webdb
-        from .web.accounts import set_admin_sync
+        from pax_hispanica.web.db import schema as webdb
+        from pax_hispanica.web.accounts.service import set_admin_sync
     except ImportError as e:
         typer.echo(f"paxh admin needs the web extra ({e}); run scripts/setup.sh", err=True)
         raise typer.Exit(2)
@@ -336,8 +340,8 @@ def admin_list(
     data_dir: Annotated[str, _DATA_DIR] = "data",
 ) -> None:
     """The accounts with the admin flag."""
-    from .web import db as webdb
-    from .web.accounts import admin_names_sync
+    from pax_hispanica.web.db import schema as webdb
+    from pax_hispanica.web.accounts.service import admin_names_sync
     for name in admin_names_sync(database_url or webdb.default_url(data_dir)):
         typer.echo(name)
 

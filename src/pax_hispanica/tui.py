@@ -13,14 +13,14 @@ from rich.table import Table
 
 from . import api
 
-from .web import cards as cardtext
-from .web.board import why_sentence
-from .web.i18n import Tr
-from .web.info import ruleset_info
-from .web.scores import score_table
+from pax_hispanica.web.present import cards as cardtext
+from pax_hispanica.web.present.board import why_sentence
+from pax_hispanica.web.present.i18n import Tr
+from pax_hispanica.web.present.info import ruleset_info
+from pax_hispanica.web.present.scores import score_table
 
-# the words of the terminal game are the web game's (web/i18n.py's gettext catalogues, web/cards.py's
-# card text, web/scores.py's score table): pure Python, with no web extra needed
+# the words of the terminal game are the web game's (web/present/i18n.py's gettext catalogues, web/present/cards.py's
+# card text, web/present/scores.py's score table): pure Python, with no web extra needed
 
 
 def translator(nations: list[str], lang: str = "en", you: int | None = None, ruleset: str = "reference") -> Tr:
@@ -71,7 +71,7 @@ def fleet_text(tr: Tr, f: dict) -> str:
 
 
 def print_scores(table: dict, tr: Tr, console: Console) -> None:
-    """web/scores.py's final score table: Prestige by category and player, the winner, the tie-break."""
+    """web/present/scores.py's final score table: Prestige by category and player, the winner, the tie-break."""
     t = Table(tr("score_category"), *table["seats"], tr("score_rule"), title=tr("score_table"))
     for row in table["rows"]:
         notes = row.get("notes") if row["key"] != "money" else None   # the money is the row below

@@ -173,6 +173,6 @@ def test_the_simulator_s_bots_are_unchanged_unless_private():
 
 
 def test_the_web_server_s_bots_are_private():
-    from pax_hispanica.web import seam
+    from pax_hispanica.web import engine_port as seam
     for kind in ("random", "heuristic", "ismcts"):
         assert seam.make_bot(kind, 7, 1).private

@@ -27,7 +27,7 @@ def test_an_unknown_kind_is_refused_naming_the_known_ones():
 
 def test_the_simulator_and_the_web_read_the_registry(monkeypatch):
     from pax_hispanica.sim.runner import parse_bots
-    from pax_hispanica.web import seam
+    from pax_hispanica.web import engine_port as seam
 
     assert seam.BOT_KINDS == bots.KINDS and seam.SEARCH_BOTS == bots.SEARCH_KINDS
     assert [b["kind"] for b in parse_bots(",".join(bots.KINDS), len(bots.KINDS))] == list(bots.KINDS)

@@ -64,7 +64,7 @@ def test_the_choices_are_the_sets_the_code_uses():
     from pax_hispanica.sim import train_eval, tune
     from pax_hispanica.sim.train_eval_command import train_eval_command
     from pax_hispanica.sim.tune_command import tune_command
-    from pax_hispanica.web.i18n import LANGS
+    from pax_hispanica.web.present.i18n import LANGS
 
     def choices(func, name):
         return typing.get_args(typing.get_args(typing.get_type_hints(func, include_extras=True)[name])[0])

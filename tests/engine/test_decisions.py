@@ -226,10 +226,10 @@ def test_PRJ_1_the_web_and_the_bots_have_no_list_of_sealed_types_of_their_own():
 
 
 def test_PRJ_1_the_web_reads_sealed_actions_from_the_api(monkeypatch):
-    """A client behind only by others' sealed choices is up to date (web/games.py): the web
+    """A client behind only by others' sealed choices is up to date (web/play/service.py): the web
     asks api.is_sealed_action, so what counts as sealed follows the engine's declaration."""
     pytest.importorskip("sqlalchemy")
-    from pax_hispanica.web.games import Service
+    from pax_hispanica.web.play.service import Service
 
     live = SimpleNamespace(version=2, record={"actions": [{"seat": 0, "type": "initiate"},
                                                           {"seat": 1, "type": "bid", "amount": 3}]})

@@ -11,8 +11,9 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from pax_hispanica.web import accounts_db as adb, play_db
-from pax_hispanica.web.accounts import SESSION_COOKIE, digest
+from pax_hispanica.web.accounts import tables as adb
+from pax_hispanica.web.notify import tables as play_db
+from pax_hispanica.web.accounts.service import SESSION_COOKIE, digest
 from pax_hispanica.web.server import create_app
 
 from .helpers import wait_for
@@ -403,14 +404,14 @@ def _finish_with_bots(c: TestClient, url: str, gid: str) -> None:
     """Hand every person's seat to a random bot and wait for the bots to finish the game."""
     svc = c.app.state.svc
     live = c.portal.call(svc.get, gid)
-    from pax_hispanica.web.model import Rights
+    from pax_hispanica.web.play.model import Rights
     for s in live.seats:
         if s.kind == "human":
             c.portal.call(svc.seat_to_bot, Rights(gid, "host"), s.seat, "random")
     import time
     deadline = time.time() + 120
     while time.time() < deadline:
-        (g,) = rows(url, __import__("pax_hispanica.web.db", fromlist=["games"]).games,
+        (g,) = rows(url, __import__("pax_hispanica.web.db.schema", fromlist=["games"]).games,
                     sa.column("id") == gid)
         if g["status"] == "over":
             return
@@ -464,9 +465,9 @@ def test_a_seat_an_account_sits_in_is_notified_at_the_accounts_address(app_clien
     its settings have email on; off, nobody."""
     import concurrent.futures
 
-    from pax_hispanica.web import db
-    from pax_hispanica.web.outbox import recipient_for
-    from pax_hispanica.web.store import Storage
+    from pax_hispanica.web.db import schema as db
+    from pax_hispanica.web.notify.outbox import recipient_for
+    from pax_hispanica.web.db.store import Storage
 
     c, url = app_client
     register(c, "tomas", email="tomas@example.org")

@@ -9,7 +9,7 @@ import time
 import pytest
 import sqlalchemy as sa
 
-from pax_hispanica.web import db
+from pax_hispanica.web.db import schema as db
 
 from .helpers import first_legal, wait_for
 
@@ -390,7 +390,7 @@ def test_a_failing_bot_does_not_stall_the_game(tmp_path, monkeypatch):
     """If a bot raises or keeps proposing refused moves, a seeded random move keeps the game going."""
     from fastapi.testclient import TestClient
 
-    from pax_hispanica.web import games
+    from pax_hispanica.web.play import service as games
     from pax_hispanica.web.server import create_app
 
     class Broken:

@@ -8,8 +8,8 @@ import html as htmllib
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.web.i18n import Tr
-from pax_hispanica.web.info import ruleset_info
+from pax_hispanica.web.present.i18n import Tr
+from pax_hispanica.web.present.info import ruleset_info
 
 from .test_api import acting_token, new_game
 

@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pax_hispanica.cli import app as cli_app
-from pax_hispanica.web import backup as bk
+from pax_hispanica.web.db import backup as bk
 
 from .conftest import PG_URL, NO_PG, fresh_pg_database
 from .helpers import wait_for

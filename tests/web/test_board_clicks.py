@@ -129,7 +129,7 @@ def test_a_whole_game_against_bots_with_every_place_taken_on_the_map(server_fact
     assert listed > 0
     # every greyed reason shown has its sentence (whether any is shown depends on the game:
     # tests/web/test_board_places.py checks them on chosen positions)
-    from pax_hispanica.web.i18n import catalogue
+    from pax_hispanica.web.present.i18n import catalogue
     assert why_seen <= {k.split(".")[0] for k in catalogue("en")["why"]}, why_seen
     assert axed
     ctx.close()

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.web import svgmap
-from pax_hispanica.web.i18n import Tr
-from pax_hispanica.web.info import ruleset_info
+from pax_hispanica.web.present import svgmap
+from pax_hispanica.web.present.i18n import Tr
+from pax_hispanica.web.present.info import ruleset_info
 
 from .conftest import Server
 from .test_page_reading import drive

@@ -10,9 +10,11 @@ from pathlib import Path
 
 from pax_hispanica import api
 from pax_hispanica.engine import why
-from pax_hispanica.web import board, render, svgmap
-from pax_hispanica.web.i18n import Tr, catalogue
-from pax_hispanica.web.info import ruleset_info
+from pax_hispanica.web.present import board
+from pax_hispanica.web.present import render
+from pax_hispanica.web.present import svgmap
+from pax_hispanica.web.present.i18n import Tr, catalogue
+from pax_hispanica.web.present.info import ruleset_info
 from support import random_game, scenario
 
 INFO = ruleset_info()
@@ -142,7 +144,7 @@ def test_BAT_2_the_preview_in_words_and_the_support_decision_shows_both_sides():
 
 
 def live_game(g: api.Game, humans=(0,)):
-    from pax_hispanica.web.model import LiveGame, Seat
+    from pax_hispanica.web.play.model import LiveGame, Seat
 
     n = len(api.view(g.state, None)["players"])
     seats = [Seat(i, "human" if i in humans else "bot", None if i in humans else "random", None, name, f"t{i}", None)
@@ -152,7 +154,7 @@ def live_game(g: api.Game, humans=(0,)):
 
 
 def test_PLY_1_BAT_3_the_page_shows_why_not_and_the_support_preview_in_both_languages():
-    from pax_hispanica.web import render
+    from pax_hispanica.web.present import render
 
     g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2],
                   "players": [{"money": 1, "hand": ["galeon-1"]}, {}, {}]})
@@ -172,14 +174,14 @@ def test_PLY_1_BAT_3_the_page_shows_why_not_and_the_support_preview_in_both_lang
 
 
 def test_the_stylesheet_dims_the_places_without_a_choice_while_some_have_one():
-    css = (Path(render.__file__).parent / "static" / "style.css").read_text()
+    css = (Path(render.__file__).parent.parent / "static" / "style.css").read_text()
     assert "svg.map:has(.has-choice) .zone-group:not(.has-choice) .zone.land" in css
 
 
 def test_CARD_1_a_visita_a_card_founded_is_named_by_the_view_never_by_its_id():
     """Misión Franciscana founds a Visita ("<zone>.visita-1", which the ruleset does not name):
     the attack option, the log and the map call it by the view's name."""
-    from pax_hispanica.web import render
+    from pax_hispanica.web.present import render
 
     g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2],
                   "players": [{"money": 3, "hand": ["mision_franciscana-1"]}, {}, {}]}, nations=NO_SPAIN)

@@ -1,4 +1,4 @@
-"""Catalan prose around names (web/catalan.py): a place takes its article in a sentence and the
+"""Catalan prose around names (web/present/catalan.py): a place takes its article in a sentence and the
 sentence's preposition contracts or elides with it ("des de la Catedral de Caracas", "fins al
 Golf de Mèxic", "des d'Europa"), while the inside of a name (a Spanish card title) and a name
 shown on its own stay as they are."""
@@ -10,8 +10,8 @@ from string import Formatter
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.web import catalan
-from pax_hispanica.web.i18n import Count, Tr, catalogue
+from pax_hispanica.web.present import catalan
+from pax_hispanica.web.present.i18n import Count, Tr, catalogue
 
 RS = api.load_ruleset("reference")
 NAMES = {**dict(zip(RS.zone_ids, RS.zone_names)), **dict(zip(RS.col_ids, RS.col_names)),
@@ -60,7 +60,7 @@ def test_only_the_seam_is_touched_never_the_inside_of_a_name():
 
 
 def test_missing_fields_behave_as_the_mapping_says():
-    from pax_hispanica.web.i18n import Fallback, SafeDict, StrictDict
+    from pax_hispanica.web.present.i18n import Fallback, SafeDict, StrictDict
     assert catalan.format_prose("a {zone} i {x}", SafeDict(zone="Golf")) == "al Golf i "
     with pytest.raises(Fallback):
         catalan.format_prose("a {zone} i {x}", StrictDict(zone="Golf"))

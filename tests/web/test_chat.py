@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from pax_hispanica.web.model import Rights
+from pax_hispanica.web.play.model import Rights
 from pax_hispanica.web.server import create_app
 
 from .helpers import pump_until, wait_for

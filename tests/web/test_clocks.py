@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from pax_hispanica import api
-from pax_hispanica.web import db
-from pax_hispanica.web.clocks import Clocks
+from pax_hispanica.web.db import schema as db
+from pax_hispanica.web.notify.clocks import Clocks
 from pax_hispanica.web.server import create_app
 
 from .helpers import wait_for

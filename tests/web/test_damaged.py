@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from pax_hispanica import api
 from pax_hispanica.cli import app as cli_app
-from pax_hispanica.web import db
+from pax_hispanica.web.db import schema as db
 from pax_hispanica.web.server import create_app
 
 from .helpers import first_legal

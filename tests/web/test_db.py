@@ -7,14 +7,14 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
-from pax_hispanica.web import db
+from pax_hispanica.web.db import schema as db
 
 
 def alembic_config(url: str) -> Config:
     from pathlib import Path
 
     cfg = Config()
-    cfg.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    cfg.set_main_option("script_location", str(Path(db.__file__).parent.parent / "migrations"))
     cfg.set_main_option("sqlalchemy.url", db.sync_url(url).replace("%", "%%"))
     return cfg
 

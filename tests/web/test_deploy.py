@@ -36,7 +36,7 @@ from typer.testing import CliRunner
 
 from pax_hispanica import api
 from pax_hispanica.cli import app as cli_app
-from pax_hispanica.web.accounts import SESSION_COOKIE
+from pax_hispanica.web.accounts.service import SESSION_COOKIE
 
 from .conftest import free_port
 from .helpers import first_legal

@@ -13,9 +13,9 @@ from fastapi.testclient import TestClient
 
 from pax_hispanica import api
 from pax_hispanica.sim import corpus
-from pax_hispanica.web import render
-from pax_hispanica.web.i18n import LANGS
-from pax_hispanica.web.model import LiveGame, Seat
+from pax_hispanica.web.present import render
+from pax_hispanica.web.present.i18n import LANGS
+from pax_hispanica.web.play.model import LiveGame, Seat
 from pax_hispanica.web.server import create_app
 
 from .helpers import first_legal, wait_for
@@ -110,7 +110,7 @@ def test_a_finished_games_page_has_no_tell_me_when_it_is_my_move(tmp_path):
                                                         ("ca", "ha començat", "A l’atzar")])
 def test_a_year_that_has_only_begun_says_so_and_the_lobby_capitalises_random(lang, begun, random_nation, tmp_path):
     """"What happened: • Sail Year" alone read as a heading with its text lost."""
-    from pax_hispanica.web.i18n import Tr
+    from pax_hispanica.web.present.i18n import Tr
 
     out = render.env.get_template("_happened.html").render(
         t=Tr(lang), lang=lang,

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.web import happened, render
-from pax_hispanica.web.i18n import LANGS, Tr
-from pax_hispanica.web.model import LiveGame, Seat
+from pax_hispanica.web.present import happened
+from pax_hispanica.web.present import render
+from pax_hispanica.web.present.i18n import LANGS, Tr
+from pax_hispanica.web.play.model import LiveGame, Seat
 
 from .conftest import Server
 from .helpers import pump_until, wait_for

@@ -16,7 +16,8 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from pax_hispanica.web import db, security
+from pax_hispanica.web.db import schema as db
+from pax_hispanica.web.http import security
 from pax_hispanica.web.server import create_app
 
 pytestmark = pytest.mark.timeout(40)
@@ -357,7 +358,7 @@ def test_rate_limits_refuse_with_429_and_retry_after(url):
 
 
 def test_rate_limit_settings(monkeypatch):
-    from pax_hispanica.web.ratelimit import RateLimits
+    from pax_hispanica.web.http.ratelimit import RateLimits
 
     monkeypatch.setenv("PAXH_RATE_CREATE", "off")
     monkeypatch.setenv("PAXH_RATE_ACT", "5/second;100/minute")
@@ -682,7 +683,7 @@ RESET_POISON_TABLE = [
 
 
 def _reset_mails(url: str) -> list[dict]:
-    from pax_hispanica.web import play_db
+    from pax_hispanica.web.notify import tables as play_db
     eng = sa.create_engine(db.sync_url(url))
     try:
         with eng.connect() as c:
@@ -748,8 +749,8 @@ def test_a_websocket_flood_is_refused_then_closed_and_changes_nothing(client, ur
                                                                        refused, code):
     import functools
 
-    from pax_hispanica.web.ratelimit import TokenBucket
-    from pax_hispanica.web.routes import ws as wsmod
+    from pax_hispanica.web.http.ratelimit import TokenBucket
+    from pax_hispanica.web.play import ws_routes as wsmod
     token = game["seats"][0]["token"]
     before = snapshot(url, game["game"])
     clock = [1000.0]   # the bucket's clock stands still while the frames go in: the test does not race it

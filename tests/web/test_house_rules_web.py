@@ -7,8 +7,8 @@ import re
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.web import render
-from pax_hispanica.web.i18n import Tr
+from pax_hispanica.web.present import render
+from pax_hispanica.web.present.i18n import Tr
 
 from .test_api import form_post, new_game
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 
-from pax_hispanica.web import i18n
-from pax_hispanica.web.i18n import Tr, catalogue, rule_pages
+from pax_hispanica.web.present import i18n
+from pax_hispanica.web.present.i18n import Tr, catalogue, rule_pages
 
 
 def test_both_languages_cover_the_same_keys():
@@ -35,8 +35,8 @@ def test_unknown_events_and_actions_render_generically():
 
 def test_the_catalan_map_names_seas_europe_goods_and_sites_in_catalan():
     from pax_hispanica import api
-    from pax_hispanica.web import svgmap
-    from pax_hispanica.web.info import ruleset_info
+    from pax_hispanica.web.present import svgmap
+    from pax_hispanica.web.present.info import ruleset_info
 
     info = ruleset_info()
     places = catalogue("ca")["places"]

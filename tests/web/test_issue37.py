@@ -11,7 +11,8 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from pax_hispanica.web import accounts_db as adb, play_db
+from pax_hispanica.web.accounts import tables as adb
+from pax_hispanica.web.notify import tables as play_db
 from pax_hispanica.web.server import create_app
 
 from .helpers import wait_for
@@ -189,7 +190,7 @@ def test_a_spoofed_x_forwarded_for_does_not_change_the_address_the_limiter_sees(
 
 
 def test_a_bad_forwarded_allow_ips_stops_the_start_with_a_sentence():
-    from pax_hispanica.web.security import trusted_proxies
+    from pax_hispanica.web.http.security import trusted_proxies
     assert trusted_proxies("") == "" and trusted_proxies(" 10.0.0.1 , 192.168.0.0/16,::1") == \
         "10.0.0.1,192.168.0.0/16,::1"
     for bad in ("10.0.0.300", "proxy.example", "10.0.0.1;rm"):
@@ -240,7 +241,7 @@ def test_dns_rebinding_sends_no_byte_to_an_internal_address(monkeypatch, scheme)
     the one connection tried is to the checked public address (refused here: no network)."""
     import socket
 
-    from pax_hispanica.web import outbox
+    from pax_hispanica.web.notify import outbox
     monkeypatch.delenv("PAXH_WEBHOOK_PRIVATE", raising=False)
     lst = _Listener()
     real_getaddrinfo, real_connect = socket.getaddrinfo, socket.socket.connect
@@ -277,7 +278,7 @@ def test_a_webhook_is_pinned_to_its_checked_address_and_names_its_host(monkeypat
     """The connection goes to the address checked, and the request still names the URL's host."""
     import socket
 
-    from pax_hispanica.web import outbox
+    from pax_hispanica.web.notify import outbox
     from .play_fixtures import Hooks
     monkeypatch.setenv("PAXH_WEBHOOK_PRIVATE", "1")        # the receiver is on loopback
     real_getaddrinfo = socket.getaddrinfo
@@ -324,7 +325,7 @@ def test_chat_reports_are_limited_per_account_and_once_per_message(url):
 
 
 def test_the_moderators_page_pages_through_every_report(url):
-    from pax_hispanica.web.routes.admin import PAGE
+    from pax_hispanica.web.social.admin_routes import PAGE
     with client(url, report="0") as c:
         g = c.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
         t0 = g["seats"][0]["token"]

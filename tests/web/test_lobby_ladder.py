@@ -6,7 +6,7 @@ import html
 import re
 
 from pax_hispanica import bots
-from pax_hispanica.web import seam
+from pax_hispanica.web import engine_port as seam
 
 
 def _ladder_text(kind, strength=None):

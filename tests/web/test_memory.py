@@ -9,10 +9,10 @@ import pytest
 
 from pax_hispanica import api
 from pax_hispanica.bots import make_agent
-from pax_hispanica.web import render
-from pax_hispanica.web.cache import LiveCache, trim_memory
-from pax_hispanica.web.model import LiveGame, Seat
-from pax_hispanica.web.render_cache import DEFAULT_BYTES, RenderCache, entry_bytes, setting_bytes
+from pax_hispanica.web.present import render
+from pax_hispanica.web.play.cache import LiveCache, trim_memory
+from pax_hispanica.web.play.model import LiveGame, Seat
+from pax_hispanica.web.present.render_cache import DEFAULT_BYTES, RenderCache, entry_bytes, setting_bytes
 
 from .helpers import run_in_own_loop
 
@@ -147,8 +147,8 @@ def test_the_sweep_compacts_idle_games_drops_their_boards_and_trims(monkeypatch)
 def test_a_compacted_game_in_the_server_plays_on(tmp_path):
     """Through the service: a bot game compacted between two moves finishes, and its stored
     record replays to the same state."""
-    from pax_hispanica.web import db
-    from pax_hispanica.web.games import Service
+    from pax_hispanica.web.db import schema as db
+    from pax_hispanica.web.play.service import Service
 
     async def main() -> None:
         url = f"sqlite:///{tmp_path / 'm.sqlite3'}"

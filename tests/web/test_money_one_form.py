@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from pax_hispanica.web import cards as cardtext
-from pax_hispanica.web.i18n import Tr, catalogue
-from pax_hispanica.web.info import ruleset_info
+from pax_hispanica.web.present import cards as cardtext
+from pax_hispanica.web.present.i18n import Tr, catalogue
+from pax_hispanica.web.present.info import ruleset_info
 
 from .test_api import new_game
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.web.games import random_nations
+from pax_hispanica.web.play.service import random_nations
 
 from .test_api import form_post, new_game, seeded_game
 

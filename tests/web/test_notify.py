@@ -13,8 +13,9 @@ import urllib.request
 import pytest
 import sqlalchemy as sa
 
-from pax_hispanica.web import db, play_db
-from pax_hispanica.web.outbox import Outbox, Signer
+from pax_hispanica.web.db import schema as db
+from pax_hispanica.web.notify import tables as play_db
+from pax_hispanica.web.notify.outbox import Outbox, Signer
 
 from .helpers import wait_for
 from .play_fixtures import hooks, smtp, smtp_later  # noqa: F401 (fixtures)
@@ -175,8 +176,8 @@ def test_two_servers_on_postgres_send_each_message_once(server_factory, pg_url, 
 def test_skip_locked_claims_each_row_once_between_two_workers(pg_url, monkeypatch):
     """Two outbox workers (separate engines, as two servers) on one table of 40 due messages
     and a slow sender: every message sent exactly once, by one of them."""
-    from pax_hispanica.web import outbox as outbox_mod
-    from pax_hispanica.web.store import Storage
+    from pax_hispanica.web.notify import outbox as outbox_mod
+    from pax_hispanica.web.db.store import Storage
 
     db.migrate(pg_url)
     sent: list[str] = []
@@ -217,7 +218,7 @@ def test_skip_locked_claims_each_row_once_between_two_workers(pg_url, monkeypatc
 
 
 def test_webhooks_to_internal_addresses_are_refused_unless_allowed(monkeypatch):
-    from pax_hispanica.web.outbox import SendError, post_webhook
+    from pax_hispanica.web.notify.outbox import SendError, post_webhook
     monkeypatch.delenv("PAXH_WEBHOOK_PRIVATE", raising=False)
     for url in ("http://127.0.0.1:9/x", "http://10.1.2.3/x", "http://169.254.169.254/latest", "http://[::1]/x",
                 "ftp://example.com/x", "http:///x"):
@@ -266,7 +267,7 @@ class _Receiver:
 def test_webhooks_do_not_follow_redirects():
     """A URL that passes the address check and answers with a redirect (to an internal address,
     here) fails the send; the redirect's target is never called."""
-    from pax_hispanica.web.outbox import SendError, post_webhook
+    from pax_hispanica.web.notify.outbox import SendError, post_webhook
     rcv = _Receiver()
     try:
         with pytest.MonkeyPatch.context() as mp:
@@ -282,7 +283,7 @@ def test_webhooks_do_not_follow_redirects():
 def test_webhooks_check_the_address_they_connected_to(monkeypatch):
     """DNS rebinding: the name's check says public, the connection lands on loopback; the
     connected address is checked too and nothing is sent."""
-    from pax_hispanica.web import outbox
+    from pax_hispanica.web.notify import outbox
     monkeypatch.delenv("PAXH_WEBHOOK_PRIVATE", raising=False)
     monkeypatch.setattr(outbox, "resolve_public", lambda host, port: ["127.0.0.1"])   # a check that missed it
     rcv = _Receiver()

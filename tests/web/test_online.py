@@ -16,9 +16,9 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from pax_hispanica import api
-from pax_hispanica.web import accounts_db as adb
-from pax_hispanica.web import db
-from pax_hispanica.web.clocks import Clocks
+from pax_hispanica.web.accounts import tables as adb
+from pax_hispanica.web.db import schema as db
+from pax_hispanica.web.notify.clocks import Clocks
 from pax_hispanica.web.server import create_app
 
 from .helpers import wait_for
@@ -228,7 +228,7 @@ def test_a_game_made_through_the_api_while_logged_in_is_on_the_account_on_every_
 
 # ---------------------------------------------------------------- unsubscribe (RFC 8058)
 def test_unsubscribe_asks_on_get_and_a_one_click_post_stops_an_accounts_emails(tmp_path):
-    from pax_hispanica.web.outbox import recipient_for
+    from pax_hispanica.web.notify.outbox import recipient_for
     url = f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
     with new_client(url) as c:
         assert register(c, "lea", email="lea@example.com").status_code == 303
@@ -373,7 +373,7 @@ def _walk(c, sid: str) -> list[list[str]]:
 @pytest.mark.parametrize("database_url", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)],
                          indirect=True)
 def test_the_account_page_lists_its_games_a_page_at_a_time(database_url, monkeypatch):
-    from pax_hispanica.web import account_games
+    from pax_hispanica.web.accounts import game_lists as account_games
     monkeypatch.setattr(account_games, "PAGE", 3)
     monkeypatch.setattr(account_games, "SCAN", 5)
     with new_client(database_url) as c:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.web import i18n
+from pax_hispanica.web.present import i18n
 
 from .conftest import Server
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from pax_hispanica.web.bot_seats import BotSeats
-from pax_hispanica.web.store import Storage
+from pax_hispanica.web.play.bot_seats import BotSeats
+from pax_hispanica.web.db.store import Storage
 
 from .helpers import run_in_own_loop
 

@@ -9,10 +9,11 @@ import threading
 import pytest
 import sqlalchemy as sa
 
-from pax_hispanica.web import db, ratelimit
-from pax_hispanica.web.accounts_db import rate_hits
-from pax_hispanica.web.ratelimit import RateLimited, RateLimits
-from pax_hispanica.web.store import Storage
+from pax_hispanica.web.db import schema as db
+from pax_hispanica.web.http import ratelimit
+from pax_hispanica.web.accounts.tables import rate_hits
+from pax_hispanica.web.http.ratelimit import RateLimited, RateLimits
+from pax_hispanica.web.db.store import Storage
 
 
 def run_apart(coro_fn) -> None:

@@ -10,8 +10,8 @@ import pytest
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
-from pax_hispanica.web import accounts_db as adb
-from pax_hispanica.web import db
+from pax_hispanica.web.accounts import tables as adb
+from pax_hispanica.web.db import schema as db
 
 from .test_accounts import new_client
 
@@ -59,7 +59,7 @@ def test_PRJ_35_rating_series_matches_openskill_and_unrated_games_change_nothing
         series.append((g3, [C, A], [0, 1]))
         g4 = table([{**H, "user_id": B}, {**H, "user_id": C}], params={"cycles": 3})   # a variant: unrated
         g5 = table([{**H, "user_id": A}, {**H, "user_id": B}])                         # B leaves: unrated
-        from pax_hispanica.web.model import Rights
+        from pax_hispanica.web.play.model import Rights
         call(site.svc.seat_to_bot, Rights(g5, "host"), 1, "random")
         link = call(site.svc.create_game, 2, [H, H]).id                                # from links: never
         for gid, _subjects, ranking in series:

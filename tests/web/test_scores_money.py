@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from pax_hispanica import api
-from pax_hispanica.web.i18n import Tr
-from pax_hispanica.web.scores import score_table
+from pax_hispanica.web.present.i18n import Tr
+from pax_hispanica.web.present.scores import score_table
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "bots_4p.jsonl"
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.web import seam
+from pax_hispanica.web import engine_port as seam
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -79,7 +79,7 @@ def test_a_bad_value_stops_paxh_serve_before_it_starts(tmp_path):
 
 @pytest.mark.timeout(60)
 def test_paxh_serve_checks_the_settings_before_any_module_reads_its_own(tmp_path):
-    """PAXH_IDLE_SECONDS is read when web/cache.py is imported: `paxh serve` checks first."""
+    """PAXH_IDLE_SECONDS is read when web/play/cache.py is imported: `paxh serve` checks first."""
     out = subprocess.run([sys.executable, "-m", "pax_hispanica.cli", "serve", "--port", "0", "--data-dir",
                           str(tmp_path)], capture_output=True, text=True, timeout=40,
                          env={**os.environ, "PAXH_IDLE_SECONDS": "ten minutes"})

@@ -9,10 +9,10 @@ import shutil
 
 from pax_hispanica import api, bots
 from pax_hispanica.rulesets import DATA
-from pax_hispanica.web import svgmap
-from pax_hispanica.web.i18n import Tr
-from pax_hispanica.web.info import ruleset_info
-from pax_hispanica.web.routes import ws
+from pax_hispanica.web.present import svgmap
+from pax_hispanica.web.present.i18n import Tr
+from pax_hispanica.web.present.info import ruleset_info
+from pax_hispanica.web.play import ws_routes as ws
 
 from .test_api import new_game
 

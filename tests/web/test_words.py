@@ -12,9 +12,9 @@ import pytest
 import pax_hispanica.engine as engine_pkg
 from pax_hispanica import api
 from pax_hispanica.sim import corpus
-from pax_hispanica.web import i18n
-from pax_hispanica.web.i18n import LANGS, Fallback, Tr
-from pax_hispanica.web.info import ruleset_info
+from pax_hispanica.web.present import i18n
+from pax_hispanica.web.present.i18n import LANGS, Fallback, Tr
+from pax_hispanica.web.present.info import ruleset_info
 
 EMIT = re.compile(r"""\.emit\(\s*["']([A-Za-z]+)["']""")
 
@@ -139,7 +139,7 @@ def test_the_shipped_mo_files_are_compiled_from_the_po_files():
     for lang in LANGS:
         mo = i18n.po_path(lang).with_suffix(".mo")
         assert mo.exists() and mo.read_bytes() == i18n.compiled(lang), \
-            f"{mo} is stale: run python -m pax_hispanica.web.i18n"
+            f"{mo} is stale: run python -m pax_hispanica.web.present.i18n"
 
 
 def test_catalan_translates_every_english_message():
@@ -149,7 +149,7 @@ def test_catalan_translates_every_english_message():
 
 
 def test_every_key_a_template_uses_is_in_both_catalogues():
-    tdir = Path(i18n.__file__).parent / "templates"
+    tdir = Path(i18n.__file__).parent.parent / "templates"
     keys = {k for p in tdir.glob("*.html") for k in re.findall(r"""\b_\(\s*'([a-z_]+)'\s*[,)]""", p.read_text())}
     assert len(keys) > 50
     for lang in LANGS:
@@ -198,7 +198,7 @@ def test_CARD_1_every_effect_kind_condition_and_target_of_the_vocabulary_has_wor
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_CARD_1_every_card_of_the_reference_set_reads_in_words(lang):
-    from pax_hispanica.web import cards
+    from pax_hispanica.web.present import cards
 
     tr = Tr(lang, strict=True)
     for cid, card in api.card_catalogue().items():
@@ -297,7 +297,7 @@ def test_PRJ_75_PRJ_77_the_rules_page_says_which_crown_colonies_start_empty_by_p
         assert "2 or 3 players" in para and "Cartagena, Portobelo start" in para
     five_text = client.get("/rules?version=reference-5&lang=en").text
     assert 'class="crown-colonies"' not in five_text and 'id="crown-colonies-others"' not in five_text
-    from pax_hispanica.web.info import win_condition
+    from pax_hispanica.web.present.info import win_condition
 
     five = win_condition("reference", "reference-7", (("crown_colonies.5", 3),))["crown"]
     assert [(c["players"], c["kept"], len(c["vacated"])) for c in five] == [([2], 4, 4), ([3], 6, 2), ([5], 3, 5)]
@@ -308,7 +308,7 @@ def test_PRJ_78_PRJ_79_the_rules_page_says_the_smugglers_bribe_and_the_kings_sha
     on the rules page, in both languages, from the data (reference-7: with 2 players a $2 bribe
     and 1 Chest in 3 to the Crown, PRJ-79; with 5 players no Chest to the Crown, PRJ-69);
     reference-4, the same at every count, says nothing."""
-    from pax_hispanica.web.info import win_condition
+    from pax_hispanica.web.present.info import win_condition
 
     assert win_condition("reference", None)["bribes"] == [{"players": [2], "value": 2, "base": 1}]
     assert win_condition("reference", None)["kings_shares"] == [{"players": [2], "value": 3, "base": 2},

@@ -27,17 +27,22 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.engine import make_url
 
-from . import db, play, render, security
-from .accounts import DEFAULT_PUBLIC_URL, Accounts, grant_bootstrap_admins
-from .games import Service
-from .ratelimit import RateLimits
-from .ratings import Ratings
-from .routes import accounts as account_routes
-from .routes import admin as admin_routes
-from .routes import api as api_routes
-from .routes import errors, pages, ws
-from .routes.common import Site
-from .tables import Tables, sweep_forever
+from pax_hispanica.web.db import schema as db
+from pax_hispanica.web.play import turn_based as play
+from pax_hispanica.web.present import render
+from pax_hispanica.web.http import security
+from pax_hispanica.web.accounts.service import DEFAULT_PUBLIC_URL, Accounts, grant_bootstrap_admins
+from pax_hispanica.web.play.service import Service
+from pax_hispanica.web.http.ratelimit import RateLimits
+from pax_hispanica.web.social.ratings import Ratings
+from pax_hispanica.web.accounts import routes as account_routes
+from pax_hispanica.web.social import admin_routes
+from pax_hispanica.web.play import api_routes
+from pax_hispanica.web.http import errors
+from pax_hispanica.web.play import page_routes as pages
+from pax_hispanica.web.play import ws_routes as ws
+from pax_hispanica.web.http.site import Site
+from pax_hispanica.web.social.tables import Tables, sweep_forever
 
 log = logging.getLogger("pax_hispanica.web")
 HERE = Path(__file__).parent
@@ -102,7 +107,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
     security.trusted_proxies)."""
     import uvicorn
 
-    from .settings import SettingsError, load
+    from pax_hispanica.web.settings import SettingsError, load
     try:   # every PAXH_* setting checked before anything starts (settings.py)
         load()
     except SettingsError as e:

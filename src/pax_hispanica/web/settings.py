@@ -143,7 +143,7 @@ def _check(v: Var, raw: str) -> Any:
         except ValueError:
             raise bad('is not a rate such as "30/minute" or "5/second;100/hour" (0 or off: no limit)') from None
     if v.kind == "ips":
-        from .security import trusted_proxies
+        from pax_hispanica.web.http.security import trusted_proxies
         try:
             return trusted_proxies(value)
         except ValueError:

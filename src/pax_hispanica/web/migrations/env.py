@@ -4,7 +4,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
-from pax_hispanica.web.db import metadata
+from pax_hispanica.web.db.schema import metadata
 
 config = context.config
 target_metadata = metadata

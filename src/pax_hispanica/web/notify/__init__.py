@@ -1,0 +1,2 @@
+"""Telling players and servers: clocks and timeouts, the outbox (mail and webhooks), and
+PostgreSQL LISTEN/NOTIFY between servers."""

@@ -1,0 +1,234 @@
+"""The HTML pages: lobby and its form, host, play/watch, replay, rules; favicon and health."""
+from __future__ import annotations
+
+import asyncio
+import re
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from pax_hispanica.web.present import render
+from pax_hispanica.web.http import security
+from pax_hispanica.web.present.i18n import Tr, rule_pages
+from pax_hispanica.web.present.info import playable_version, rule_titles, win_condition
+from pax_hispanica.web.play.model import ServerError
+from pax_hispanica.web.play.turn_based import form_table
+from pax_hispanica.web.http.ratelimit import RateLimited
+from pax_hispanica.web.engine_port import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS, api, ladder_names
+from pax_hispanica.web.accounts.routes import lobby_tables
+from pax_hispanica.web.http.site import FormVisit, PageVisit, Site, Visit, client_address
+
+router = APIRouter()
+
+# the lobby's bot choices: the bots package's kinds, the default first
+render.env.globals["BOT_KINDS"] = (DEFAULT_BOT, *(k for k in BOT_KINDS if k != DEFAULT_BOT))
+render.env.globals["SEARCH_BOTS"] = SEARCH_BOTS
+render.env.globals["LADDER"] = ladder_names()      # the bots' ladder ratings, shown beside their names
+render.env.globals["HOUSE_RULE_SETS"] = tuple(getattr(api, "house_rule_sets", dict)())   # PRJ-83: the lobby's named sets
+# the numbers a variant may change, with their usual values and bounds (PRJ-31, PRJ-67): the lobby
+# lists them beside its Variant field, so nobody needs `paxh rules --params` to fill it in
+render.env.globals["VARIANT_PARAMS"] = api.parameters("reference", None, extended=True)
+
+
+def parse_variant(text: str) -> dict:
+    """The lobby's variant field, "conquistador_prestige=2, cycles=3" -> {name: value}; the
+    engine checks names and values when the game is set up (PRJ-31)."""
+    out: dict = {}
+    for item in (x.strip() for x in text.replace(";", ",").split(",")):
+        if not item:
+            continue
+        if "=" not in item:
+            raise ServerError("malformed", f"variant: {item!r} is not NAME=VALUE")
+        k, v = (x.strip() for x in item.split("=", 1))
+        out[k] = int(v) if v.lstrip("-").isdigit() else v
+    return out
+
+
+def with_house_rules(params: dict, chosen: object) -> dict:
+    """PRJ-83: the lobby's "House rules" choice (a named set's name, "" for none) added to the
+    variant as `house_rules`; a `house_rules` typed in the variant field wins. The engine refuses
+    a name that is no set when the game is set up (bad_config, PRJ-83)."""
+    name = str(chosen or "").strip()[:100]
+    return {"house_rules": name, **params} if name else params
+
+
+def form_seats(form: dict, players: int) -> tuple[list[dict], list[str | None] | None]:
+    """The lobby form's seats and nations: a seat left on "random" is None (the server draws it
+    from the nations nobody chose); None for all of them when no seat chose one."""
+    seats, nations = [], []
+    for i in range(players):
+        kind = str(form.get(f"kind{i}", "human"))
+        seats.append({"kind": kind if kind in ("human", "bot") else "human",
+                      "bot_kind": str(form.get(f"bot{i}", DEFAULT_BOT)) if kind == "bot" else None,
+                      "bot_strength": int(str(form.get(f"strength{i}", "2"))) if kind == "bot" else None,
+                      "name": re.sub(r"[\x00-\x1f\x7f]", "", str(form.get(f"name{i}", "")))[:40]})
+        nations.append(str(form.get(f"nation{i}", "")) or None)
+    named = [n for n in nations if n]
+    if len(set(named)) != len(named):
+        raise ServerError("nation_twice", "each nation plays one seat only: choose different nations, or leave "
+                                          "seats on random")
+    return seats, nations if any(nations) else None
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby(request: Request, v: PageVisit) -> Response:
+    s, user = v.site, v.user
+    games = await s.svc.games_of(user["id"])
+    return s.page(request, user, "lobby.html", games=games, csrf=s.csrf_token(user), **await lobby_tables(s, user))
+
+
+# the lobby form's fields a refused form is shown again with (anything else is dropped)
+FORM_FIELDS = frozenset({"players", "mode", "pace", "clock_minutes", "clock_increment", "turn_hours", "year_days",
+                         "chat", "variant", "house_rules"} | {f"{k}{i}" for k in ("name", "nation", "kind", "bot", "strength")
+                                               for i in range(5)})
+
+
+def form_as_sent(form: object) -> dict[str, str]:
+    """The known fields of a posted lobby form as short strings, to fill the form in again."""
+    get = getattr(form, "get", None)
+    if get is None:
+        return {}
+    return {k: str(v)[:500] for k in FORM_FIELDS if isinstance(v := get(k), str) and v}
+
+
+# the form's own refusals, worded in the catalogue (`err_<code>`); the others' messages say more
+# than their code's generic words (a variant's names the number and its range)
+FORM_REFUSALS = frozenset({"nation_twice"})
+
+
+def _refusal_text(e: Exception, tr: Tr) -> str:
+    """Why the new-game form was refused, in the user's language where the catalogue has it."""
+    if isinstance(e, ServerError):
+        text = (tr.text("ui", "err_" + e.code) if e.code in FORM_REFUSALS else None) or e.message
+    else:
+        text = str(e)
+    if "`paxh " in text:          # the engine's pointer to a command: the page points to its own list
+        text = text.split("; `paxh ")[0].rstrip(".") + ". " + tr("variant_see_list")
+    return text
+
+
+async def _refuse_form(s: Site, request: Request, user: dict, status: int, key: str,
+                       headers: dict | None = None, text: str | None = None, form: object = None) -> Response:
+    """The lobby again, with the reason in the user's language and the form as it was sent."""
+    games = await s.svc.games_of(user["id"])
+    resp = s.page(request, user, "lobby.html", status=status, games=games, csrf=s.csrf_token(user),
+                  error=text or Tr(user["lang"])(key), form=form_as_sent(form), **await lobby_tables(s, user))
+    resp.headers.update(headers or {})
+    return resp
+
+
+@router.post("/games")
+async def create_from_form(request: Request, v: FormVisit) -> Response:
+    s, user = v.site, v.user
+    # another site's page cannot post this form for the user: its Origin is foreign, and it
+    # cannot know the token (an HMAC of the user id, which sits in an HttpOnly cookie)
+    if security.foreign_origin(request.scope, security.allowed_origins()) is not None:
+        return await _refuse_form(s, request, user, 403, "cross_origin")
+    try:
+        form = await request.form()
+    except Exception:
+        return await _refuse_form(s, request, user, 400, "bad_request")
+    if not s.csrf_ok(user, form.get("csrf")):
+        return await _refuse_form(s, request, user, 403, "csrf_refused")
+    try:
+        s.limits.check("create", client_address(request))
+    except RateLimited as e:
+        return await _refuse_form(s, request, user, 429, "rate_limited", {"Retry-After": str(e.retry_after)}, form=form)
+    try:
+        players = int(str(form.get("players", "0")))
+        if not 2 <= players <= 5:
+            raise ServerError("malformed", "a game has 2 to 5 players")
+        seats, chosen = form_seats(form, players)  # type: ignore[arg-type]
+        mode = str(form.get("mode", "online"))
+        params = with_house_rules(parse_variant(str(form.get("variant", ""))[:500]), form.get("house_rules"))
+        live = await s.svc.create_game(players, seats, chosen, mode=mode, host_user=user["id"], params=params,
+                                       table=form_table(form))
+    except (ValueError, ServerError) as e:
+        return await _refuse_form(s, request, user, 400, "bad_request", text=_refusal_text(e, Tr(user["lang"])),
+                                  form=form)
+    # the creator lands in their seat (online, first seat a person's), the links one click away
+    first = live.seats[0] if live.seats else None
+    target = f"/play/{first.token}" if live.mode == "online" and first is not None and first.kind == "human" \
+        and first.user_id == user["id"] else f"/host/{live.host_token}"
+    return s.remember_user(request, RedirectResponse(target, status_code=303), user)
+
+
+@router.get("/host/{token}", response_class=HTMLResponse)
+async def host_page(request: Request, v: PageVisit, token: str) -> Response:
+    s, user = v.site, v.user
+    rights = await v.rights(token, roles=("host", "table"))
+    live = await s.svc.get(rights.game_id)
+    tr = render.translator(live, user["lang"])
+    return s.page(request, user, "host.html", tr=tr, live=live, base=str(request.base_url).rstrip("/"),
+                  names=render.seat_names(live, user["lang"]))
+
+
+@router.get("/play/{token}", response_class=HTMLResponse)
+async def play_page(request: Request, v: PageVisit, token: str) -> Response:
+    return await game_page(request, v, token)
+
+
+@router.get("/watch/{token}", response_class=HTMLResponse)
+async def watch_page(request: Request, v: PageVisit, token: str) -> Response:
+    return await game_page(request, v, token)
+
+
+async def game_page(request: Request, v: Visit, token: str) -> Response:
+    s, user = v.site, v.user
+    rights = await v.rights(token)
+    svc = s.svc
+    await svc.claim_seat(rights, user["id"])
+    live = await svc.get(rights.game_id)
+    await svc.refresh_presence(live)
+    seat = next(iter(rights.seats)) if rights.role == "seat" else None
+    waiting = render.next_human(live, rights.seats) if rights.role == "table" else None
+    update = render.html_update(live, seat, waiting, rights.role, user["lang"])
+    tr = render.translator(live, user["lang"])
+    svc.kick_bots(live)
+    host_token = live.host_token if live.host_user is not None and live.host_user == user["id"] else None
+    return s.page(request, user, "game.html", tr=tr, live=live, token=token, role=rights.role, seat=seat,
+                  update=update, host_token=host_token)
+
+
+@router.get("/replay/{token}", response_class=HTMLResponse)
+async def replay_page(request: Request, v: PageVisit, token: str, step: str | None = None) -> Response:
+    s, user = v.site, v.user
+    if step is not None and not (step.isdigit() and len(step) <= 9):  # no int() of a 10,000-digit string
+        return s.message(request, user, 400, "bad_step")
+    rights = await v.rights(token)
+    live = await s.svc.get(rights.game_id)
+    if not live.over:
+        return s.message(request, user, 403, "replay_locked")
+    total = live.version
+    at = total if step is None else max(0, min(int(step), total))
+    ctx = await asyncio.to_thread(render.replay_context, live, at, user["lang"])
+    # ?fragment=1: only the step's part of the page, which static/replay.js morphs in
+    name = "_replay_step.html" if request.query_params.get("fragment") == "1" else "replay.html"
+    return s.page(request, user, name, tr=ctx["tr"], live=live, token=token, step=at, total=total,
+                  **{k: v for k, v in ctx.items() if k != "tr"})
+
+
+@router.get("/rules", response_class=HTMLResponse)
+async def rules_page(request: Request, v: PageVisit) -> Response:
+    s, user = v.site, v.user
+    # PRJ-50: ?version= shows the numbers of that ruleset version (a game's page links here with
+    # its own); a version this engine does not play shows the current numbers
+    asked = playable_version(request.query_params.get("version"))
+    win = win_condition(*asked) if asked else win_condition()
+    current = win["version"] == win_condition()["version"]
+    titles = rule_titles()
+    # ?rule= marks a rule of the engine's list; anything else is not echoed into the page
+    asked_rule = request.query_params.get("rule", "")
+    return s.page(request, user, "rules.html", paragraphs=rule_pages(user["lang"]), titles=titles,
+                  rule=asked_rule if asked_rule in titles else "", win=win, current_version=current,
+                  card_version=asked[1] if asked else None)
+
+
+@router.get("/favicon.ico")
+async def favicon() -> Response:
+    return Response(status_code=204)
+
+
+@router.get("/healthz")
+async def healthz() -> dict:
+    return {"ok": True}

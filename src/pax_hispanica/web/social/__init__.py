@@ -1,0 +1,1 @@
+"""Playing with others: open tables and the lobby's list, chat and its moderation, ratings."""
