@@ -1,0 +1,75 @@
+// Learn to play (issue 38): a lesson's board is the game page's own (app.js, board.js), played
+// over HTTP instead of a WebSocket. The game lives in the page, not on the server: the lesson's
+// scenario (on the server) plus the actions taken so far (here, and in sessionStorage so a
+// reload goes on where it was). Each move is posted with those actions; the server replays
+// them, applies the move, lets the bots play until the learner must decide or the lesson ends,
+// and answers with the board (an "update", as the socket sends), the coach's note and the
+// actions now taken. This file must load before app.js, which picks up window.PaxTransport.
+(function () {
+  "use strict";
+  const L = JSON.parse(document.getElementById("paxh-learn").textContent);
+  const key = "paxh-learn:" + L.lesson;
+  let actions = L.actions, free = L.free, receive = null;
+
+  function save() {
+    try { sessionStorage.setItem(key, JSON.stringify({actions: actions, free: free})); } catch (e) { /* private mode */ }
+  }
+  function saved() {
+    try { return JSON.parse(sessionStorage.getItem(key) || "null"); } catch (e) { return null; }
+  }
+  function coach(html) {
+    const el = document.getElementById("learn-coach");
+    if (!el || html === undefined) return;
+    if (window.Idiomorph) Idiomorph.morph(el, html, {morphStyle: "innerHTML"});
+    else el.innerHTML = html;
+  }
+  // one round trip: the actions so far, and the new one (null: only show where we are)
+  function post(action, id, playOn) {
+    const body = {actions: actions, action: action, free: free || !!playOn, lang: L.lang};
+    return fetch(L.url, {method: "POST", headers: {"Content-Type": "application/json"}, credentials: "same-origin",
+                         body: JSON.stringify(body)})
+      .then(function (r) { return r.json().then(function (data) { return {status: r.status, data: data}; }); })
+      .then(function (res) {
+        const d = res.data;
+        if (res.status !== 200 || d.type === "error") {
+          if (d.code === "lesson_lost") { restart(); return; }
+          receive({type: "error", id: id, code: d.code || "error", message: d.message || "", rule: d.rule || null});
+          return;
+        }
+        actions = d.actions; free = d.free; save();
+        coach(d.coach);
+        receive(d.update);
+        if (id !== null) receive({type: "ack", id: id});
+        document.body.dataset.lessonDone = d.done ? "yes" : "";
+      })
+      .catch(function () { receive({type: "error", id: id, code: "offline"}); });
+  }
+  function restart() {
+    try { sessionStorage.removeItem(key); } catch (e) { /* private mode */ }
+    location.replace(location.pathname + location.search);
+  }
+
+  window.PaxTransport = {
+    open: function (recv, status) {
+      receive = recv;
+      status(true);
+      // a reload: go on from the actions this tab took (the page itself starts the lesson afresh)
+      const s = saved();
+      if (s && Array.isArray(s.actions) && s.actions.length) { actions = s.actions; free = !!s.free; post(null, null); }
+    },
+    send: function (msg) {
+      if (msg.type === "act") post(msg.action, msg.id);
+      else if (msg.type === "refresh") post(null, null);
+      else receive({type: "error", id: msg.id, code: "not_in_lesson"});
+    }
+  };
+
+  // the coach's own buttons: play on with the real rules, start again
+  document.addEventListener("click", function (ev) {
+    const b = ev.target.closest && ev.target.closest("#learn-coach [data-learn]");
+    if (!b) return;
+    ev.preventDefault();
+    if (b.dataset.learn === "play-on") { b.disabled = true; free = true; post(null, null, true); }
+    else if (b.dataset.learn === "restart") restart();
+  });
+})();
