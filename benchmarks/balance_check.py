@@ -28,7 +28,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pooled_nations import wilson  # noqa: E402  (one Wilson interval for the balance scripts)
+from pooled_nations import wilson
 
 KINDS = {
     "shuffled": ("heuristic", "shuffle"),

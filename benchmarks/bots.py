@@ -209,7 +209,8 @@ def main() -> None:
     out: dict = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                              "platform": platform.platform()},
                  "command": " ".join([os.path.relpath(sys.executable)] + sys.argv)}
-    log = (lambda *x: print(*x, file=sys.stderr, flush=True))
+    def log(*x):
+        return print(*x, file=sys.stderr, flush=True)
     settings = [None if x == "default" else x for x in (n.strip() for n in a.nations.split(";")) if x]
     if a.nations == "default,english,french,dutch,courland":
         settings = [None, "english,french,dutch,courland"]

@@ -58,7 +58,8 @@ def _random_game(api, seed: int, every: int = 0, trusted: bool = False) -> tuple
     bot = random.Random(seed)
     step = getattr(api, "apply_trusted", None) if trusted else None
     if step is None:
-        step = (lambda st, a: api.apply(st, a)[0])
+        def step(st, a):
+            return api.apply(st, a)[0]
     t0 = CLOCK()
     st = api.new_game(api.Config(players=4), seed)
     n, samples = 0, []
@@ -178,7 +179,8 @@ def worker(quick: bool, only: frozenset = frozenset(MEASURES)) -> dict:
     out["simulate"] = sum(r["decisions"] for r in results) / (CLOCK() - t0)
     states = samples[:: 2 if quick else 1]
     repeat = 20 if quick else 50
-    seat = (lambda st: api.acting(st)[0])
+    def seat(st):
+        return api.acting(st)[0]
     out["view"] = _per_call_us(lambda st: api.view(st, seat(st)), states, repeat)
     out["view_state"] = _per_call_us(lambda st: api.view(st, seat(st), include_state=True), states, repeat)
     out["view_lean"] = _per_call_us(lambda st: api.view(st, seat(st), include_state=False), states, repeat)

@@ -64,7 +64,8 @@ def per_state_ops() -> tuple[list, dict]:
     """The positions (every 7th state of two random games) and each OP that runs once per
     position, with what it needs (views, snapshots, samplers, a first action) made beforehand."""
     states = game(1, every=7) + game(2, every=7)
-    seat = (lambda st: api.acting(st)[0])
+    def seat(st):
+        return api.acting(st)[0]
     views = {id(s): api.view(s, seat(s), include_state=True) for s in states}
     snaps = {id(s): api.snapshot(s) for s in states}
     samplers = {k: api.determinizer(v) for k, v in views.items()}

@@ -25,11 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import strength_ab  # noqa: E402
+import strength_ab
 
-from pax_hispanica.bots import make_agent  # noqa: E402
-from pax_hispanica.bots.ismcts import ISMCTSAgent  # noqa: E402
-from pax_hispanica.sim.runner import parse_bots, play_game  # noqa: E402
+from pax_hispanica.bots import make_agent
+from pax_hispanica.bots.ismcts import ISMCTSAgent
+from pax_hispanica.sim.runner import parse_bots, play_game
 
 
 def _key(action: dict | None) -> str:

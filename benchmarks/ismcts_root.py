@@ -27,10 +27,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import strength_ab  # noqa: E402
+import strength_ab
 
-from pax_hispanica.bots.ismcts import ISMCTSAgent, action_key  # noqa: E402
-from pax_hispanica.sim.runner import play_game  # noqa: E402
+from pax_hispanica.bots.ismcts import ISMCTSAgent, action_key
+from pax_hispanica.sim.runner import play_game
 
 
 def _q(values: list[float], p: float) -> float | None:

@@ -27,7 +27,7 @@ from pax_hispanica import api
 from pax_hispanica.bots import ismcts, make_agent
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "bots"))
-import test_ismcts_pinned as pinned  # noqa: E402
+import test_ismcts_pinned as pinned
 
 pos = pinned.positions()
 N = int(sys.argv[1])
@@ -46,7 +46,8 @@ keep = []
 def S(st):
     k = sid.get(id(st))
     if k is None:
-        k = sid[id(st)] = len(keep); keep.append(st)
+        k = sid[id(st)] = len(keep)
+        keep.append(st)
     return ("S", k)
 orig = {n: getattr(api, n) for n in ("legal_actions", "apply_trusted", "acting", "is_over", "result", "score_facts",
                                       "bid_facts", "model_view", "view", "determinizer", "known_cards", "view_ruleset")}
@@ -58,7 +59,8 @@ def wrap(name):
         if name == "apply_trusted":
             ops.append((name, args, kw, S(out)))
         elif name == "determinizer":
-            d_index = len(dets); dets.append(a)
+            d_index = len(dets)
+            dets.append(a)
             ops.append((name, args, kw, d_index))
             def sample(seed, _d=out, _i=d_index):
                 st = _d(seed)
@@ -92,9 +94,10 @@ def replay(kinds):
         else:
             orig[name](*(R(a) for a in args), **kw)
 replay({"determinizer"})            # the samplers (counted in part 11 below)
-import gc
+import gc  # noqa: E402 -- where the script's parts need it, after the counted parts above
 chain = [o for o in ops if o[0] in ("sample", "apply_trusted")]
-gc.collect(); gc.freeze()          # the recorded states are kept: no collection walks them in the parts below
+gc.collect()
+gc.freeze()                        # the recorded states are kept: no collection walks them in the parts below
 os.getppid()                       # part 4: samples + apply_trusted (the chain that rebuilds the states)
 for name, args, kw, res in chain:
     if name == "sample":
@@ -103,7 +106,7 @@ for name, args, kw, res in chain:
         fresh[res[1]] = orig[name](R(args[0]), *args[1:], **kw)
 os.getppid()                       # part 5: (nothing counted: the replayed calls' arguments resolved)
 def calls(kinds):
-    return [(orig[name], tuple(R(a) for a in args), kw) for name, args, kw, res in ops if name in kinds]
+    return [(orig[name], tuple(R(a) for a in args), kw) for name, args, kw, _res in ops if name in kinds]
 def nop(*a, **k):
     return None
 groups = [{"legal_actions"}, {"acting", "is_over", "result"}, {"score_facts"}, {"bid_facts"}, {"model_view", "view"}]
@@ -111,17 +114,18 @@ prepared = [calls(g) for g in groups]
 counts = [len(c) for c in prepared]
 dcalls = [(name, args, kw, res) for name, args, kw, res in ops if name in ("determinizer", "known_cards", "view_ruleset")]
 allc = [x for c in prepared for x in c]
-gc.collect(); gc.freeze()
+gc.collect()
+gc.freeze()
 for c in prepared:                 # parts 6..10: each group's calls, arguments resolved beforehand
     os.getppid()
     for f, a, kw in c:
         f(*a, **kw)
 os.getppid()                       # part 11: the decisions' determinizers, known_cards, view_ruleset
-for name, args, kw, res in dcalls:
+for name, args, kw, _res in dcalls:
     orig[name](*args, **kw)
 os.getppid()                       # part 12: the loop and a call of an empty function per replayed call (parts 6..10: their overhead)
-for f, a, kw in allc:
+for _f, a, kw in allc:
     nop(*a, **kw)
 os.getppid()
-from collections import Counter
+from collections import Counter  # noqa: E402 -- after the last counted part
 print(Counter(o[0] for o in ops), counts, file=sys.stderr)

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -53,6 +54,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from pathlib import Path
 
 from websockets.asyncio.client import connect
 
@@ -65,7 +67,7 @@ def free_port() -> int:
 
 def start_server(port: int, database_url: str, log_path: str, bot_delay: float = 0.0) -> subprocess.Popen:
     code = f"from pax_hispanica.web.server import run; run('127.0.0.1', {port}, {database_url!r})"
-    log = open(log_path, "w")
+    log = open(log_path, "w")  # noqa: SIM115 -- the server writes to it while it runs
     # one address plays every game: rate limits off (PAXH_RATE_*, docs/web.md "Hardening")
     env = {**os.environ, "PAXH_BOT_DELAY": str(bot_delay), "PAXH_RATE_CREATE": "0", "PAXH_RATE_ACT": "0"}
     proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -75,7 +77,7 @@ def start_server(port: int, database_url: str, log_path: str, bot_delay: float =
                 return proc
         except OSError:
             if proc.poll() is not None:
-                raise SystemExit(open(log_path).read())
+                raise SystemExit(Path(log_path).read_text()) from None
             time.sleep(0.1)
     raise SystemExit("server did not start")
 
@@ -132,7 +134,7 @@ async def html_tab(ws_url: str, sizes: list[int], deadline: float, wire: list[in
         while time.perf_counter() < deadline:
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, deadline - time.perf_counter()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return
             m = json.loads(raw)
             if m["type"] == "update":
@@ -207,7 +209,7 @@ async def spectate(ws_url: str, counts: dict, deadline: float) -> None:
         while time.perf_counter() < deadline:
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, deadline - time.perf_counter()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return
             m = json.loads(raw)
             if m["type"] == "update":
@@ -226,7 +228,7 @@ async def play_seat(ws_url: str, rng: random.Random, rtts: list[float], counts: 
         while time.perf_counter() < deadline:
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, deadline - time.perf_counter()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 break
             m = json.loads(raw)
             if m["type"] == "update":
@@ -395,7 +397,7 @@ def main() -> None:
         for r in results:
             print(f"| {r['database']} | {r['actions']} | {r['action_p50_ms']} ms | {r['action_p99_ms']} ms | "
                   f"{r['echo_p99_ms']} ms | {r['spectator_updates']} | {sum(r['errors'].values())} |")
-        for before, r in zip(results, results[1:]):
+        for before, r in itertools.pairwise(results):
             if r["database"] != before["database"]:
                 print(f"{r['database']} p99 / {before['database']} p99 (runs {results.index(r)} and "
                       f"{results.index(r) + 1}) = {r['action_p99_ms'] / before['action_p99_ms']:.2f}")

@@ -20,6 +20,7 @@ import math
 import statistics
 import sys
 from collections import Counter
+from pathlib import Path
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -38,7 +39,7 @@ def pooled(paths: list[str]) -> dict:
     lead = 0.0
     medians, players = [], set()
     for path in paths:
-        d = json.load(open(path))
+        d = json.loads(Path(path).read_text())
         players.update(d["players"])
         total += d["games"]
         for nation, v in d["win_rate"]["nation"].items():

@@ -43,7 +43,7 @@ def pettingzoo_steps(seconds: float, seed: int) -> float:
     env.reset(seed=seed)
     n, t0 = 0, CLOCK()
     while CLOCK() - t0 < seconds:
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 env.step(None)

@@ -12,11 +12,19 @@ import math
 import re
 import sys
 
+
 def wilson(k, n, z=1.96):
-    if n == 0: return (0, 0)
-    p = k / n; d = 1 + z*z/n; c = p + z*z/(2*n); h = z*math.sqrt(p*(1-p)/n + z*z/(4*n*n))
+    if n == 0:
+        return (0, 0)
+    p = k / n
+    d = 1 + z*z/n
+    c = p + z*z/(2*n)
+    h = z*math.sqrt(p*(1-p)/n + z*z/(4*n*n))
     return ((c-h)/d, (c+h)/d)
-rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+
+
+with open(sys.argv[1]) as f:
+    rows = [json.loads(line) for line in f if line.strip()]
 rows = [r for r in rows if not r.get("error")]
 
 
@@ -33,21 +41,28 @@ def label(bot: str) -> str:
 names = sorted(rows[0]["bots"], key=strength)
 short = {b: label(b) for b in names}
 n = len(rows)
-wins = {b: 0 for b in names}; above = {(a, b): 0 for a in names for b in names}
+wins = {b: 0 for b in names}
+above = {(a, b): 0 for a in names for b in names}
 for r in rows:
     pos = {b: r["ranking"].index(s) for s, b in enumerate(r["bots"])}   # ranking: seats best first
     wins[r["bots"][r["winner"]]] += 1
     for a in names:
         for b in names:
-            if a != b and pos[a] < pos[b]: above[(a, b)] += 1
+            if a != b and pos[a] < pos[b]:
+                above[(a, b)] += 1
 print(f"{n} games")
 print("| bot | wins | win rate (95% Wilson) |\n|---|---|---|")
 for b in names:
-    lo, hi = wilson(wins[b], n); print(f"| {short[b]} | {wins[b]}/{n} | {wins[b]/n:.0%} ({lo:.0%}–{hi:.0%}) |")
+    lo, hi = wilson(wins[b], n)
+    print(f"| {short[b]} | {wins[b]}/{n} | {wins[b]/n:.0%} ({lo:.0%}–{hi:.0%}) |")
 print("\n| row ranked above column | " + " | ".join(short[b] for b in names) + " |\n|---|" + "---|" * len(names))
 for a in names:
     cells = []
     for b in names:
-        if a == b: cells.append("—"); continue
-        k = above[(a, b)]; lo, hi = wilson(k, n); cells.append(f"{k}/{n} = {k/n:.0%} ({lo:.0%}–{hi:.0%})")
+        if a == b:
+            cells.append("—")
+            continue
+        k = above[(a, b)]
+        lo, hi = wilson(k, n)
+        cells.append(f"{k}/{n} = {k/n:.0%} ({lo:.0%}–{hi:.0%})")
     print(f"| {short[a]} | " + " | ".join(cells) + " |")

@@ -25,9 +25,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from load import free_port, pct, play_seat, post, start_server  # noqa: E402
-from websockets.asyncio.client import connect  # noqa: E402
-from websockets.exceptions import ConnectionClosed  # noqa: E402
+from load import free_port, pct, play_seat, post, start_server
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 
 async def flooder(url: str, stop: asyncio.Event, stats: dict) -> None:
@@ -103,11 +103,12 @@ async def phase(port: int, base: str, args: argparse.Namespace, flood: bool) -> 
 async def flood_for(url: str, seconds: float, out_path: str) -> None:
     stop = asyncio.Event()
     stats: dict = {"sent": 0, "answered": 0, "connections": 0, "closed": []}
-    asyncio.create_task(flooder(url, stop, stats))
+    flood = asyncio.create_task(flooder(url, stop, stats))
     await asyncio.sleep(seconds)
     stop.set()
     with open(out_path, "w") as f:
         json.dump({**stats, "closed": len(stats["closed"]), "close_codes": sorted(set(map(str, stats["closed"])))}, f)
+    flood.cancel()                     # as asyncio.run would at the end
     os._exit(0)   # no closing handshake to wait for: the flooder just goes
 
 

@@ -89,7 +89,7 @@ def build(folder: Path, force: bool) -> int:
     (work / "lib").rename(folder)
     shutil.rmtree(old, ignore_errors=True)
     manifest = {"format": ce.FORMAT, "package": str(PACKAGE), "ext_suffix": ce.ext_suffix(),
-                "python": sys.version.split()[0], "built": datetime.datetime.now(datetime.timezone.utc)
+                "python": sys.version.split()[0], "built": datetime.datetime.now(datetime.UTC)
                 .strftime("%Y-%m-%d %H:%M UTC"), "sources": digests, "modules": modules}
     (folder / ce.MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")    # last: the build is whole
     shutil.rmtree(work, ignore_errors=True)

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
-from pax_hispanica.sim import corpus
+from pax_hispanica.sim import corpus  # noqa: E402 -- after sys.path is set
 
 
 def main() -> int:

@@ -196,7 +196,7 @@ def describe(name: str, path: str) -> tuple[str, str]:
     os.chdir(ROOT)
     try:
         diff = get_diff_for_mutant(name, path=Path(path))
-    except Exception as e:  # noqa: BLE001 - a report line, not a verdict
+    except Exception as e:  # any failure: a report line, not a verdict
         return f"{path}:?", f"(no diff: {e})"
     finally:
         os.chdir(cwd)

@@ -35,6 +35,7 @@ baseline).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -246,10 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     # SIGTERM ends the run as Ctrl-C does: the running pytest is killed (subprocess.run does so on
     # any exception) and the copy removed (the finally below)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    try:
+    with contextlib.suppress(OSError):
         os.nice(19)
-    except OSError:
-        pass
     ids = seed_ids()
     by_rule = {mu.rule: mu for mu in MUTANTS}
     missing = [r for r in ids if r not in by_rule]

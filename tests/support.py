@@ -84,7 +84,7 @@ def treasure_seeking_game(players: int, seed: int, on_step):
     try:
         from pax_hispanica.bots.heuristic import HeuristicAgent
         bots = [HeuristicAgent(seed=seed * 10 + s, api=api) for s in range(players)]
-    except Exception:                  # noqa: BLE001 - without the bot, weighted random play only
+    except Exception:                  # any failure: without the bot, weighted random play only
         bots = None
     for _ in range(20000):
         if api.is_over(g.state):
@@ -96,7 +96,7 @@ def treasure_seeking_game(players: int, seed: int, on_step):
         if bots and r.random() < 0.7:
             try:
                 action = bots[seat].decide(api.view(g.state, seat, include_state=True), legal)
-            except Exception:          # noqa: BLE001 - the bot is not under test here
+            except Exception:          # any failure: the bot is not under test here
                 action = None
         if action not in acts:
             action = r.choices(acts, [SAIL_WEIGHTS.get(a["type"], 2) for a in acts])[0]

@@ -4,7 +4,6 @@ open docs/scenarios/... and write files without touching the checkout)."""
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 

@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def pins(name: str) -> dict[str, str]:
-    lines = [l for l in (ROOT / "requirements" / f"{name}.txt").read_text().splitlines() if l and not l.startswith("#")]
+    lines = [line for line in (ROOT / "requirements" / f"{name}.txt").read_text().splitlines()
+             if line and not line.startswith("#")]
     assert lines, name
     out = {}
     for line in lines:                  # pinned: every requirement is NAME==VERSION

@@ -47,9 +47,30 @@ from .engine.ruleset import (
     variant,
 )
 
-__all__ = ["CARD_COST", "DATA", "FILE_NAMES", "HOUSE_RULES_FILE", "HouseRuleSet", "PARAMS", "Ruleset", "RulesetError", "UnknownVersion", "Version",
-           "VERSIONS_FILE", "card_cost_params", "check_params", "expand_house_rules", "folder_of", "house_rule_sets", "load_ruleset", "parameter_names", "parameter_types",
-           "read_files", "version_list", "versions"]
+__all__ = [
+    "CARD_COST",
+    "DATA",
+    "FILE_NAMES",
+    "HOUSE_RULES_FILE",
+    "PARAMS",
+    "VERSIONS_FILE",
+    "HouseRuleSet",
+    "Ruleset",
+    "RulesetError",
+    "UnknownVersion",
+    "Version",
+    "card_cost_params",
+    "check_params",
+    "expand_house_rules",
+    "folder_of",
+    "house_rule_sets",
+    "load_ruleset",
+    "parameter_names",
+    "parameter_types",
+    "read_files",
+    "version_list",
+    "versions",
+]
 
 DATA = Path(__file__).resolve().parent / "data"
 VERSIONS_FILE = DATA / "versions.toml"

@@ -14,7 +14,7 @@ from pax_hispanica.bots.heuristic import DEFAULTS, preset
 from pax_hispanica.bots.ismcts import ISMCTSAgent
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_ismcts_pinned import ITERATIONS, positions  # noqa: E402
+from test_ismcts_pinned import ITERATIONS, positions
 
 
 def test_playout_bot_parses_is_checked_and_is_off_by_default(tmp_path):

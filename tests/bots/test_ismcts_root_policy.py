@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from pax_hispanica.bots import make_agent
-from pax_hispanica.bots.ismcts import ISMCTSAgent, _Node, action_key  # noqa: E402
+from pax_hispanica.bots.ismcts import ISMCTSAgent, _Node, action_key
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_ismcts_pinned import ITERATIONS, positions  # noqa: E402
+from test_ismcts_pinned import ITERATIONS, positions
 
 
 def _root(me: int, children: dict[str, list[float]]) -> tuple[_Node, dict[int, float], dict[str, _Node]]:

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pexpect")
 
-from cli.test_tui_words import assert_in_words, play_in_a_pty  # noqa: E402
+from cli.test_tui_words import assert_in_words, play_in_a_pty
 
 
 @pytest.mark.parametrize("lang,words", [

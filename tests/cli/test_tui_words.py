@@ -87,7 +87,7 @@ def test_a_catalan_game_in_a_terminal_to_the_end_shows_no_raw_id():
 
 
 def test_an_english_game_in_a_terminal_to_the_end_shows_no_raw_id():
-    text, prompts, status = play_in_a_pty("en", seed=12, ask_every=3)
+    text, _prompts, status = play_in_a_pty("en", seed=12, ask_every=3)
     assert status == 0
     assert "Your decision:" in text and "Fleet: 2 ships at Europe" in text        # PRJ-85: 2 with 2 players
     assert "Final score" in text and "Total Prestige" in text and "Winner: " in text

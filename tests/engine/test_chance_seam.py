@@ -66,7 +66,7 @@ def test_PRJ_70_an_outcome_out_of_range_is_refused(bad):
 
 def test_PRJ_70_outcomes_left_over_are_refused():
     cfg = api.Config(players=2)
-    st, outcomes = _generators(3, lambda o: api.new_game_with_outcomes(cfg, 3, o))
+    _st, outcomes = _generators(3, lambda o: api.new_game_with_outcomes(cfg, 3, o))
     with pytest.raises(ValueError):
         api.new_game_with_outcomes(cfg, 3, outcomes + [0])
 
@@ -84,7 +84,7 @@ def test_PRJ_70_the_generators_outcomes_supplied_give_the_generators_game(player
         legal = api.legal_actions(ref, seat)
         action = api.nth_action(legal, bot.randrange(api.count_actions(legal)))
         ref2, events = api.apply(ref, action)
-        (st2, events2), outcomes = _generators(seed, lambda o: api.apply_with_outcomes(st, action, o))
+        (st2, events2), outcomes = _generators(seed, lambda o, st=st, action=action: api.apply_with_outcomes(st, action, o))
         assert st2.to_dict() == ref2.to_dict() and events2 == events
         assert api.can_undo(st2, seat) == api.can_undo(ref2, seat)
         drawn += len(outcomes)

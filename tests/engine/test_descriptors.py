@@ -16,7 +16,7 @@ from pax_hispanica.engine.rules import RULES
 from support import random_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
-from test_battle import attack, battle_game  # noqa: E402
+from test_battle import attack, battle_game
 
 KEYS = {"choice": {"kind", "decision", "rule", "options"},
         "range": {"kind", "decision", "rule", "action", "field", "min", "max"}}

@@ -116,7 +116,7 @@ def test_PRJ_7_replay_and_restore_refuse_what_is_not_a_record_or_a_snapshot_with
     rec = game.record
     for bad in (None, [], "record", 3, {**rec, "actions": None}, {**rec, "actions": "abc"},
                 {k: v for k, v in rec.items() if k != "actions"}):
-        for call in (lambda: api.replay(bad), lambda: api.verify_record(bad)):
+        for call in (lambda bad=bad: api.replay(bad), lambda bad=bad: api.verify_record(bad)):
             with pytest.raises(ValueError):
                 call()
     for upto in ("3", 1.0, [1]):

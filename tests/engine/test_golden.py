@@ -72,7 +72,7 @@ def test_golden_trace_replays_from_its_own_action_lines():
     actions, result = [], None
     for line in path.read_text().splitlines():
         if line.startswith("> "):
-            head, _, rest = line.partition(": seat ")
+            _head, _, rest = line.partition(": seat ")
             parts = rest.split(" ")
             a = {"seat": int(parts[0]), "type": parts[1]}
             for f in parts[2:]:

@@ -16,6 +16,7 @@ When a change is intended, regenerate on purpose and review the diff:
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -100,7 +101,7 @@ def test_PRJ_7_every_reason_shown_is_refused_by_the_engine():
     checked = 0
     for fname, *_ in GAMES:
         lines = (GOLDEN / fname).read_text().splitlines()
-        for reason, refusal in zip(lines, lines[1:]):
+        for reason, refusal in itertools.pairwise(lines):
             if reason.startswith("  x "):
                 checked += 1
                 assert refusal.startswith("    ! ") and refusal != "    ! ACCEPTED", (fname, reason)

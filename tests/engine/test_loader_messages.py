@@ -10,8 +10,7 @@ import pytest
 
 from pax_hispanica import api
 from pax_hispanica import schemas as schema
-from pax_hispanica.engine.ruleset import RulesetError
-from pax_hispanica.rulesets import DATA, load_ruleset
+from pax_hispanica.rulesets import DATA
 
 from support import modified_ruleset
 

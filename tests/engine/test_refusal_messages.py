@@ -11,7 +11,7 @@ import pytest
 from pax_hispanica import api
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
-from test_battle import battle_game  # noqa: E402
+from test_battle import battle_game
 
 VOYAGE = ["move", "attack", "enslave", "load_chests", "unload", "unload_haven", "end_voyage"]
 

@@ -66,4 +66,4 @@ def test_PRJ_31_every_parameter_is_a_plain_attribute_of_a_ruleset_and_of_a_varia
             assert key in vars(rs) and getattr(rs, key) == rs.params[key], key
     assert (var.prestige_to_win, var.hand_limit) == (30, 4) and base.prestige_to_win != 30
     with pytest.raises(AttributeError):
-        base.no_such_parameter
+        _ = base.no_such_parameter

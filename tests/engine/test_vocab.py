@@ -42,7 +42,7 @@ def test_PRJ_7_a_member_is_its_string_in_json_hashes_and_lookups():
 def _words_are_members(st: State) -> None:
     assert all(type(x) is Legality for x in st.legality), st.legality
     assert all(x is None or type(x) is Meeple for x in st.col_labour)
-    assert all(x == CHEST and type(x) is str or type(x) is Meeple for c in st.cargo for x in c)
+    assert all((x == CHEST and type(x) is str) or type(x) is Meeple for c in st.cargo for x in c)
     assert all(type(d["deck"]) is Deck for d in st.stack if "deck" in d)
 
 

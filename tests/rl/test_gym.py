@@ -7,10 +7,10 @@ import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
 
-from gymnasium.utils.env_checker import check_env
+from gymnasium.utils.env_checker import check_env  # noqa: E402 -- after the importorskip above
 
-import pax_hispanica.rl  # noqa: F401  (registers the id)
-from pax_hispanica import api
+import pax_hispanica.rl  # noqa: E402, F401  (registers the id)
+from pax_hispanica import api  # noqa: E402 -- after the importorskip above
 
 
 def test_PRJ_7_gymnasium_env_passes_check_env():
@@ -26,7 +26,7 @@ def test_PRJ_7_an_episode_against_heuristic_bots_ends_with_the_rank_reward():
     total, done, steps = 0.0, False, 0
     while not done:
         assert np.array_equal(obs["action_mask"], info["action_mask"]) and obs["action_mask"].any()
-        obs, r, done, trunc, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        obs, r, done, _trunc, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         total += r
         steps += 1
     ranking = info["result"]["ranking"]

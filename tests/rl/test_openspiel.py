@@ -13,14 +13,14 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from open_spiel.python.algorithms import ismcts
+from open_spiel.python.algorithms import ismcts  # noqa: E402 -- after the importorskip above
 
-from pax_hispanica import api
-from pax_hispanica.engine.rng import below
-from pax_hispanica.rl import observation
-from pax_hispanica.rl import openspiel as paxspiel
+from pax_hispanica import api  # noqa: E402 -- after the importorskip above
+from pax_hispanica.engine.rng import below  # noqa: E402 -- after the importorskip above
+from pax_hispanica.rl import observation  # noqa: E402 -- after the importorskip above
+from pax_hispanica.rl import openspiel as paxspiel  # noqa: E402 -- after the importorskip above
 
-from engine.helpers import all_cards, counts, secret_violations
+from engine.helpers import all_cards, counts, secret_violations  # noqa: E402 -- after the importorskip above
 
 
 def load(players, chance="events", **params):
@@ -74,7 +74,7 @@ def test_PRJ_1_the_seed_is_the_chance_and_the_history_determines_the_state():
 def test_PRJ_7_serialisation_round_trips_and_the_game_goes_on_the_same(chance):
     game = load(3, chance)
     s = play_random(started(game), np.random.default_rng(2), 60)
-    g2, s2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, s))
+    _g2, s2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, s))
     s3 = pickle.loads(pickle.dumps(s))
     for other in (s2, s3):
         assert str(other) == str(s) and other.history() == s.history()
@@ -98,7 +98,7 @@ def test_HID_1_resampling_keeps_the_information_state_and_redraws_the_hidden(cha
     assert "seed_hash" not in key
     seen = set()
     for i in range(6):
-        r = s.resample_from_infostate(0, lambda: (i + 0.5) / 6)
+        r = s.resample_from_infostate(0, lambda i=i: (i + 0.5) / 6)
         assert r.information_state_string(0) == key and r.current_player() == 0
         assert r.legal_actions() == s.legal_actions()
         np.testing.assert_array_equal(r.information_state_tensor(0), s.information_state_tensor(0))
@@ -255,7 +255,7 @@ def _forced(game, target, bottom):
     market = set(api.load_ruleset("reference").market)
     s = game.new_initial_state()
     while s.is_chance_node():
-        n, items, _ = s._need
+        _n, items, _ = s._need
         choice = 0
         if items is not None and target in items and set(items) <= market:
             j = items.index(target)
@@ -293,7 +293,7 @@ def test_PRJ_70_HID_1_resampling_at_a_chance_node_keeps_each_seats_information()
         key = s.information_state_string(player)
         assert (f"action {s._pending[0]}" in key) == (player == actor)
         for i in range(3):
-            r = s.resample_from_infostate(player, lambda: (i + 0.5) / 3)
+            r = s.resample_from_infostate(player, lambda i=i: (i + 0.5) / 3)
             assert r.is_chance_node() and r._pending[1] == actor and r._pending[2] == ()
             assert r.information_state_string(player) == key
             np.testing.assert_array_equal(r.information_state_tensor(player), s.information_state_tensor(player))

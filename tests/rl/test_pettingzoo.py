@@ -43,7 +43,7 @@ def test_PRJ_7_pettingzoos_turn_based_conversion_plays_the_aec_env():
         assert len(acting) == 1                        # one agent at a time, even for sealed bids
         actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) if a in acting else 0
                    for a in par.agents}
-        obs, rew, term, trunc, info = par.step(actions)
+        obs, rew, _term, _trunc, _info = par.step(actions)
         steps += 1
     assert steps > 20 and sum(rew.values()) == pytest.approx(0.0)
 
@@ -57,7 +57,7 @@ def test_PRJ_7_max_cycles_truncates_the_parallel_env_and_its_aec_conversion():
     e = pz.env(players=3, max_cycles=7)
     e.reset(seed=1)
     n = 0
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, _, term, trunc, _ = e.last()
         if term or trunc:
             assert trunc and not term and n == 7
@@ -102,7 +102,7 @@ def test_AUC_3_a_sealed_bid_is_a_turn_of_each_chooser_and_passes_no_information(
 def finish(e, rng):
     total = {a: 0.0 for a in e.possible_agents}
     for agent in e.agent_iter():
-        obs, r, term, trunc, info = e.last()
+        obs, r, term, trunc, _info = e.last()
         total[agent] += r
         if term or trunc:
             e.step(None)

@@ -343,7 +343,7 @@ def test_AUC_3_player_with_no_money_is_excluded_and_cannot_win():
 # ---- AUC-6: the card, the deck, the refill ------------------------------------------------------
 
 def test_AUC_6_won_card_to_hand_and_next_card_face_up():
-    g, _, events = run_auction([5, 5, 5], {0: 0, 1: 1, 2: 0})
+    g, _, _events = run_auction([5, 5, 5], {0: 0, 1: 1, 2: 0})
     assert g.state.hands[1] == [GALEON[0]]
     assert GALEON[0] not in g.state.market
     assert api.view(g.state, None, include_state=True)["decks"]["market"]["top"] == GALEON[1]
@@ -464,7 +464,7 @@ def test_AUC_3_no_view_or_redacted_event_shows_a_bid_before_the_reveal(case, dat
         s = data.draw(hs.sampled_from(arrival[:k]), label="changed bidder")
         if money[s] == 0:
             continue
-        other = data.draw(hs.integers(0, money[s]).filter(lambda x: x != bids[s]), label="other bid")
+        other = data.draw(hs.integers(0, money[s]).filter(lambda x, s=s: x != bids[s]), label="other bid")
         worlds = []
         for b in (bids, {**bids, s: other}):
             g = start(n, money, order, buried, deck)

@@ -125,7 +125,7 @@ def test_PRJ_82_each_way_of_scoring_fits_its_name():
     money and some Prestige for a big haul, a privateer a share of both."""
     table = scoring_table(api.load_ruleset())
     for k in CHESTS:
-        (cp, cm), (pp, pm), (sp, sm), (lp, lm) = (table[leg][k - 1] for leg in LEGALITIES)
+        (cp, cm), (pp, pm), (sp, sm), (_lp, lm) = (table[leg][k - 1] for leg in LEGALITIES)
         assert cp > 0 and cm == 0                  # CONQUISTADOR: legal export, the Crown's favour
         assert sp == 0 and sm > 0                  # SMUGGLER: money
         assert pp > 0 and pm > 0                   # PRIVATEER: a share of both

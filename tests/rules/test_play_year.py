@@ -67,7 +67,7 @@ def test_PLY_1_play_a_card_pays_its_cost_to_the_pool_and_goes_to_the_tableau():
     cost = RS.cards[TITULO[0]].cost
     assert g.state.money[0] == 5 - cost and g.state.burned == before.burned + cost
     assert g.state.hands[0] == [] and [c for c, _ in g.state.tableaus[0]] == [TITULO[0]]
-    assert [e["type"] for e in events][0] == "CardPlayed"
+    assert next(e["type"] for e in events) == "CardPlayed"
     assert api.view(g.state, 1, include_state=True)["players"][0]["tableau"] == [{"card": TITULO[0], "target": None}]
     assert audit.money_balance(g.state) == audit.money_balance(before)
 

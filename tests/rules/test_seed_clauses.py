@@ -14,6 +14,7 @@ tests/engine) kill.
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import re
@@ -104,7 +105,7 @@ def check_CYC_1():
     assert {"auction", "play", "sail"} <= set(asked)
     years = [(e["cycle"], e["year"]) for e in random_game().game.events if e["type"] == "YearBegan"]
     assert len(years) >= 8
-    for (c0, y0), (c1, y1) in zip(years, years[1:]):
+    for (c0, y0), (c1, y1) in itertools.pairwise(years):
         i = YEARS.index(y0)
         assert y1 == YEARS[(i + 1) % 4] and c1 == c0 + (i == 3), (c0, y0, c1, y1)
 

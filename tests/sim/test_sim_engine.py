@@ -54,5 +54,6 @@ def test_views_without_the_masked_state_change_no_game(monkeypatch):
     lean = runner.run(4, 3, "heuristic,random,heuristic,random", seed=13)
     monkeypatch.setattr(runner, "_has_lean_views", lambda api: False)
     full = runner.run(4, 3, "heuristic,random,heuristic,random", seed=13)
-    strip = (lambda rs: [{k: v for k, v in r.items() if k != "seconds"} for r in rs])
+    def strip(rs):
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in rs]
     assert strip(lean) == strip(full) and all(r["error"] is None for r in lean)

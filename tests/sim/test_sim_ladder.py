@@ -74,7 +74,7 @@ def test_paxh_ladder_writes_its_table_plot_and_games(tmp_path):
     assert result.exit_code == 0, result.output
     assert "heuristic" in result.output and "95% interval" in result.output
     data = json.loads((tmp_path / "ladder.json").read_text())
-    assert data["games"] == 4 and [r["bot"] for r in data["ratings"]][0] in ("heuristic", "random")
+    assert data["games"] == 4 and next(r["bot"] for r in data["ratings"]) in ("heuristic", "random")
     assert "plotly" in (tmp_path / "ladder.html").read_text()
     assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 4
     svg = (tmp_path / "ladder.svg").read_text()

@@ -10,9 +10,9 @@ import pytest
 
 optuna = pytest.importorskip("optuna")
 
-from pax_hispanica import rulesets as rsmod
-from pax_hispanica.sim import objectives as ob
-from pax_hispanica.sim import tune, tune_report
+from pax_hispanica import rulesets as rsmod  # noqa: E402 -- after the importorskip above
+from pax_hispanica.sim import objectives as ob  # noqa: E402 -- after the importorskip above
+from pax_hispanica.sim import tune, tune_report  # noqa: E402 -- after the importorskip above
 
 PLANTED = """
 [objectives.money_unspent]

@@ -60,7 +60,7 @@ def simulate_command(
     except ValueError as exc:
         from rich.markup import escape     # an error's text may hold [brackets]
         err.print(f"[red]error:[/] {escape(str(exc))}")
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     if sweep:
         _sweep(err, name, values, players, games, bots, seed, workers, dask, json_mode, out, nations,
                fixed_seats, ruleset, params, api_module)
@@ -79,7 +79,7 @@ def simulate_command(
     except ValueError as exc:
         from rich.markup import escape     # an error's text may hold [brackets]
         err.print(f"[red]error:[/] {escape(str(exc))}")
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     wall = time.perf_counter() - t0
     from ..bots.base import load_api
     from .engagement import card_names

@@ -87,7 +87,7 @@ class Tracker:
             try:
                 if self._count(legal) == 1:
                     self.forced += 1
-            except Exception:  # noqa: BLE001 -- an API whose legal set cannot be counted
+            except Exception:  # any failure: an API whose legal set cannot be counted
                 self._count = None
         first = (self._cycle or 1) == 1        # the game starts in cycle 1 (its setup events are not fed)
         if first and isinstance(action.get("seat"), int) and action["seat"] not in self.first_could \

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .runner import execute, parse_bots, stable_seed
 
@@ -207,7 +208,7 @@ def plot_svg(data: dict) -> str:
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 30}" height="{height}" '
            f'font-family="sans-serif" font-size="12">',
-           f'<rect width="100%" height="100%" fill="white"/>',
+           '<rect width="100%" height="100%" fill="white"/>',
            f'<text x="{left}" y="20" font-size="13">Bot ladder: {data["games"]} games of {data["players"]} players '
            f'(openskill {esc(str(data["model"]))})</text>']
     for k in range(int(lo), int(hi) + 1, 5):

@@ -40,7 +40,7 @@ def ladder_command(
     except ValueError as exc:
         from rich.markup import escape     # an error's text may hold [brackets]
         err.print(f"[red]error:[/] {escape(str(exc))}")
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     t0 = time.perf_counter()
     show_bar = (not json_mode) or sys.stderr.isatty()
     with Progress(TextColumn("ladder"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -54,7 +54,7 @@ def ladder_command(
                         "--games", str(games), "--seed", str(seed), "--passes", str(passes)]
                        + (["--out", shlex.quote(str(out))] if out is not None else [])
                        + (["--data", shlex.quote(str(data_file))] if data_file is not None else []))
-    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    date = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
     data.update({"bots": configs, "passes": passes, "seconds": round(time.perf_counter() - t0, 1),
                  "command": command, "date": date})
     if data_file is not None:

@@ -40,7 +40,8 @@ def distribution(values: Iterable[float]) -> dict:
     xs = sorted(float(v) for v in values)
     if not xs:
         return {"n": 0}
-    q = lambda f: _quantile(xs, f)
+    def q(f):
+        return _quantile(xs, f)
     return {"n": len(xs), "mean": round(statistics.fmean(xs), 6),
             "sd": round(statistics.stdev(xs), 6) if len(xs) > 1 else 0.0,
             "min": xs[0], "p10": q(0.10), "p25": q(0.25), "median": q(0.5),

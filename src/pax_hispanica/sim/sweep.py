@@ -29,8 +29,9 @@ def row(value: Any, summary: dict) -> dict:
     """One value's line of the comparison: who wins, how often, how long games last."""
     wr = summary["win_rate"]
     eng = summary.get("engagement") or {}
-    pick = lambda table: {k: {"rate": v["rate"], "ci95": v["ci95"], "wins": v["wins"], "games": v["games"]}
-                          for k, v in (table or {}).items()}
+    def pick(table):
+        return {k: {"rate": v["rate"], "ci95": v["ci95"], "wins": v["wins"], "games": v["games"]}
+                for k, v in (table or {}).items()}
     return {
         "value": value,
         "games": summary["games"], "errors": summary["errors"],

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
 
 import numpy as np
 
@@ -194,7 +194,8 @@ def train(data: Data, holdout: float = 0.2, l2: float = 1e-3, steps: int = 1500,
     mean, scale, w = fit(_groups(data, train_idx, label), l2=l2, steps=steps)
     seconds = time.perf_counter() - t0
     test = _groups(data, test_idx) if test_idx else []      # scored on the winner, whatever the label
-    learned = (lambda x: ((x - mean) / scale) @ w)
+    def learned(x):
+        return ((x - mean) / scale) @ w
     report = {"train_positions": len(train_idx), "test_positions": len(test_idx),
               "train_games": len({data.games[i] for i in train_idx}),
               "test_games": len({data.games[i] for i in test_idx}),

@@ -62,7 +62,7 @@ def train_eval_command(
     except ValueError as exc:
         from rich.markup import escape     # an error's text may hold [brackets]
         err.print(f"[red]error:[/] {escape(str(exc))}")
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     t0 = time.perf_counter()
     show_bar = (not json_mode) or sys.stderr.isatty()
     with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -80,7 +80,7 @@ def train_eval_command(
     except ValueError as exc:
         from rich.markup import escape     # an error's text may hold [brackets]
         err.print(f"[red]error:[/] {escape(str(exc))}")
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(model.to_json(), indent=1) + "\n")
     report = {**report, "out": str(out), "bytes": out.stat().st_size, "play_seconds": round(play_seconds, 1),

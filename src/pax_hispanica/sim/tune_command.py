@@ -40,7 +40,7 @@ def tune_command(
         import optuna  # noqa: F401
     except ImportError as exc:
         typer.echo(f"paxh tune needs optuna ({exc}); pip install -e '.[sim]'", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     from . import objectives as ob
     from . import tune, tune_report
     from .runner import parse_params
@@ -64,17 +64,18 @@ def tune_command(
                               skill=skill, sampler=sampler, prune=not no_prune, nations=nations, api=api_module)
     except (ValueError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     if study is None and out is not None:
         out.mkdir(parents=True, exist_ok=True)
         study = f"sqlite:///{(out / 'study.db').resolve()}"
     t0 = time.perf_counter()
-    echo = (lambda line: typer.echo(f"[{time.perf_counter() - t0:7.1f}s] {line}", err=True))
+    def echo(line):
+        return typer.echo(f"[{time.perf_counter() - t0:7.1f}s] {line}", err=True)
     try:
         st = tune.run_study(cfg, trials, storage=study, name=study_name, echo=echo)
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     baseline = {k: v["value"] for k, v in space.items()}
     lines = ob.describe(cfg.targets)
     if out is not None:

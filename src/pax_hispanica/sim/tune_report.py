@@ -188,7 +188,7 @@ def _figures(study: Any) -> list[tuple[str, Any]]:
             with warnings.catch_warnings():     # Optuna's notes on experimental plots, not the user's business
                 warnings.simplefilter("ignore")
                 plots.append((title, make()))
-        except Exception:  # noqa: BLE001, S112 -- e.g. importances need two finished trials and a varying parameter
+        except Exception:  # any failure, e.g. importances need two finished trials and a varying parameter
             continue
     return plots
 
