@@ -33,16 +33,18 @@ GROUPS: dict[str, tuple[frozenset[str], str]] = {
 
 VOCABULARY_MODULES = {"engine/vocab.py"}
 
-# Modules not yet moved to the vocabulary, each with why; the test also fails when one of them
-# no longer writes a list out (then take it off this list).
+# Modules (or folders, ending in "/") not yet moved to the vocabulary, each with why; the test
+# also fails when none of an entry's files writes a list out any more (then take it off).
 NOT_YET: dict[str, str] = {
-    "web/present/scores.py": "web/ is being reorganised into packages (issue 39's web part)",
-    "web/present/svgmap.py": "web/ is being reorganised into packages (issue 39's web part)",
-    "web/present/render.py": "web/ is being reorganised into packages (issue 39's web part)",
-    "engine/why.py": "its reasons move to the decision classes (issue 39, decisions own their concerns)",
+    "web/": "web/ is being reorganised into packages (issue 39's web part): then its words",
     "tui.py": "imports web/present's modules, which are being moved: then vocab.DECKS",
-    "analysis/value.py": "a new package another change is writing; it imports the vocabulary when it lands",
+    "engine/why.py": "its reasons move to the decision classes (issue 39, decisions own their concerns)",
+    "analysis/": "a new package another change is writing; it imports the vocabulary when it lands",
 }
+
+
+def _not_yet(rel: str) -> str | None:
+    return next((entry for entry in NOT_YET if rel == entry or (entry.endswith("/") and rel.startswith(entry))), None)
 
 
 def _is_literal_type(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
@@ -87,7 +89,7 @@ def test_no_module_writes_the_vocabulary_out_again():
     offences = []
     for path in _modules():
         rel = str(path.relative_to(PKG))
-        if rel in VOCABULARY_MODULES or rel in NOT_YET:
+        if rel in VOCABULARY_MODULES or _not_yet(rel):
             continue
         for line, group, hits in written_out(path.read_text()):
             offences.append(f"src/pax_hispanica/{rel}:{line}: the {group} {', '.join(hits)} written out again; "
@@ -96,10 +98,11 @@ def test_no_module_writes_the_vocabulary_out_again():
 
 
 def test_the_not_yet_list_is_honest():
-    for rel, why in NOT_YET.items():
-        path = PKG / rel
-        if path.exists():
-            assert written_out(path.read_text()), f"{rel} no longer writes the vocabulary out: take it off NOT_YET ({why})"
+    for entry, why in NOT_YET.items():
+        files = [p for p in _modules() if _not_yet(str(p.relative_to(PKG))) == entry]
+        if files:
+            assert any(written_out(p.read_text()) for p in files), \
+                f"{entry} no longer writes the vocabulary out: take it off NOT_YET ({why})"
 
 
 @pytest.mark.parametrize("source, group", [

@@ -28,8 +28,10 @@ from __future__ import annotations
 import json
 from collections import deque
 from importlib import resources
+from collections.abc import Callable
 from typing import Any
 
+from ..engine.vocab import PLUNDER, SMUGGLER
 from .base import Action, BaseAgent, Descriptor, count_actions, nth_action, playable
 from .features import chest_prestige, legality_worth, scores_from_public
 
@@ -113,6 +115,34 @@ def preset(name: str | None) -> dict[str, float]:
 
 
 _preset = preset
+
+
+# What an effect is worth to us, in $, by its kind alone (the position adds `_situational`):
+# (agent, the effect's table, its n, our fleet, the ruleset, cycles left) -> $. Every kind of
+# engine/effects.py has one (tests/bots/test_effect_values.py): a new kind is never valued 0 unseen.
+def _legality_change(a: HeuristicAgent, legality: str, fleet: dict, rs: Any, left: int) -> float:
+    worth = legality_worth(rs)
+    return a.legality_weight * max(0.0, worth[legality] - worth.get(fleet["legality"], 2.0)) * left
+
+
+Value = Callable[["HeuristicAgent", dict, int, dict, Any, int], float]
+FLAT_VALUE: dict[str, Value] = {
+    "gain_galleon": lambda a, e, n, fleet, rs, left:
+        a.galleon_value * min(n, rs.max_ships - fleet["ships"]) * min(1.0, left / 2),
+    "found_colony": lambda a, e, n, fleet, rs, left: a.colony_value + a.colony_per_cycle * left,
+    "build_fort": lambda a, e, n, fleet, rs, left: 0.5,              # and what it saves now: _fort_value
+    "set_legality": lambda a, e, n, fleet, rs, left: _legality_change(a, e["value"], fleet, rs, left),
+    "income": lambda a, e, n, fleet, rs, left: a.income_weight * n * left,
+    "hand_limit": lambda a, e, n, fleet, rs, left: 0.5 * n,          # and the cards it keeps now: _hand_room_value
+    "prestige": lambda a, e, n, fleet, rs, left: rs.money_per_prestige * n,
+    "money": lambda a, e, n, fleet, rs, left: n,
+    "place_visita": lambda a, e, n, fleet, rs, left: 1.0,
+    "place_cathedral": lambda a, e, n, fleet, rs, left: 0.5,         # and the labour it gives now: _cathedral_value
+    "remove_rebels": lambda a, e, n, fleet, rs, left: 0.5,           # ... _rebels_value
+    "extra_moves": lambda a, e, n, fleet, rs, left: 0.0,             # by the voyages left: _moves_value
+    "haven": lambda a, e, n, fleet, rs, left:
+        a.haven_value + (a.haven_value if fleet["legality"] in (SMUGGLER, PLUNDER) else 0.0),
+}
 
 
 class HeuristicAgent(BaseAgent):
@@ -211,33 +241,10 @@ class HeuristicAgent(BaseAgent):
         fleet = me["fleet"]
         v = 0.0
         for e in card.effects:
-            k = e["kind"]
-            n = e.get("n", 1)
-            if k == "gain_galleon":
-                v += self.galleon_value * min(n, rs.max_ships - fleet["ships"]) * min(1.0, left / 2)
-            elif k == "found_colony":
-                v += self.colony_value + self.colony_per_cycle * left
-            elif k == "build_fort":           # and what it saves now: _fort_value
-                v += 0.5
-            elif k == "set_legality":
-                worth = legality_worth(rs)
-                v += self.legality_weight * max(0.0, worth[e["value"]] - worth.get(fleet["legality"], 2.0)) * left
-            elif k == "income":
-                v += self.income_weight * n * left
-            elif k == "hand_limit":           # and the cards it keeps now: _hand_room_value
-                v += 0.5 * n
-            elif k == "prestige":
-                v += rs.money_per_prestige * n
-            elif k == "money":
-                v += n
-            elif k == "place_visita":
-                v += 1.0
-            elif k in ("place_cathedral", "remove_rebels"):
-                v += 0.5                      # and the labour it gives now: _cathedral_value, _rebels_value
-            elif k == "extra_moves":          # by the voyages left: _moves_value
-                pass
-            elif k == "haven":
-                v += self.haven_value + (self.haven_value if fleet["legality"] in ("SMUGGLER", "PLUNDER") else 0.0)
+            value = FLAT_VALUE.get(e["kind"])
+            if value is None:
+                raise KeyError(f"effect kind {e['kind']!r} has no value in bots/heuristic.py FLAT_VALUE")
+            v += value(self, e, e.get("n", 1), fleet, rs, left)
         if card.bespoke:
             v += self.bespoke_value
         return v

@@ -21,7 +21,7 @@ from pydantic import (
     create_model,
 )
 
-from . import vocab
+from . import effects as _effects, vocab
 from .schema import Loc, Shape, item
 
 LEGALITIES = tuple(map(str, vocab.LEGALITIES))
@@ -51,22 +51,8 @@ PARAMS: dict[str, dict[str, type]] = {
 STR_CHOICES = {"employ_range": ("same_zone", "anywhere"), "plunder_loading": ("sack", "sack_or_own"),
                "prestige_goal": ("held", "standing")}
 
-# effect kind -> (allowed parameters, what it targets or None)
-EFFECTS: dict[str, tuple[frozenset[str], str | None]] = {
-    "gain_galleon": (frozenset({"n"}), None),
-    "found_colony": (frozenset(), "empty_colony_space"),
-    "build_fort": (frozenset(), "own_colony_without_fort"),
-    "set_legality": (frozenset({"value"}), None),
-    "income": (frozenset({"n"}), None),
-    "hand_limit": (frozenset({"n"}), None),
-    "prestige": (frozenset({"n"}), None),
-    "money": (frozenset({"n"}), None),
-    "place_visita": (frozenset({"indigenous"}), "land_zone"),
-    "place_cathedral": (frozenset({"capacity"}), "land_zone"),
-    "remove_rebels": (frozenset({"n"}), "rebellious_zone"),
-    "extra_moves": (frozenset({"n"}), None),
-    "haven": (frozenset(), "land_zone"),
-}
+# effect kind -> (allowed parameters, what it targets or None): engine/effects.py's registry
+EFFECTS: dict[str, tuple[frozenset[str], str | None]] = {k: (e.params, e.target) for k, e in _effects.EFFECTS.items()}
 Bespoke = Literal["treaty_of_madrid"]         # the named exceptions of engine/cards.py
 BESPOKE = frozenset(get_args(Bespoke))
 SITE_KINDS = ("tribal", "visita", "cathedral", "colony")

@@ -9,19 +9,19 @@ Copying, saving and loading are written out field by field (no exec, no generic 
 
 from __future__ import annotations
 
-from typing import Any, TypedDict, TypeVar, cast
+from typing import Any, TypedDict, cast
 
 from .decisions import loaded_decision, saved_decision
 from .flow import Cursor
 from .jsontypes import JsonDict
 from .ruleset import Ruleset
+# the writers of shared fields (sharing.py), imported from here by the rules
+from .sharing import appended as appended, bumped as bumped, counted as counted, replaced as replaced
+from .sharing import with_item as with_item, without as without
 from .vocab import CARGO, CITIZEN, LABOUR, LEGALITY, Cargo, Labour, Legality
 
 CROWN = -1          # owner of the Crown colonies when nobody plays the Spanish
 
-T = TypeVar("T")
-K = TypeVar("K")
-V = TypeVar("V")
 
 # Fields copied as flat lists (one level) and as lists of lists (two levels).
 FLAT = ("order", "money", "prestige", "nation", "hand_bonus", "income", "moves_bonus", "fzone", "fships",
@@ -288,52 +288,6 @@ class State:
         """Who owns the Crown colonies: the Spanish player, or the Crown (CYC-4)."""
         s = self.spanish_seat()
         return CROWN if s is None else s
-
-
-def replaced(values: list[T], i: int, value: T) -> list[T]:
-    """A new list with `value` at `i`, the other entries the same: how a SHARED field
-    (or a seat's list in a SHARED_NESTED one) changes without changing a list another state holds."""
-    new = values[:]
-    new[i] = value
-    return new
-
-
-def bumped(values: list[int], i: int, n: int) -> list[int]:
-    """A new list with `n` added to entry `i` (a count of a SHARED field)."""
-    new = values[:]
-    new[i] += n
-    return new
-
-
-def appended(per_seat: list[list[T]], seat: int, item: T) -> list[list[T]]:
-    """A new list of lists with `item` added to `seat`'s list, the others shared: how a
-    SHARED_NESTED field grows without changing a list another state holds."""
-    new = per_seat[:]
-    new[seat] = per_seat[seat] + [item]
-    return new
-
-
-def without(per_seat: list[list[T]], seat: int, item: T) -> list[list[T]]:
-    """A new list of lists with the first `item` taken from `seat`'s list, the others shared."""
-    new = per_seat[:]
-    mine = per_seat[seat][:]
-    mine.remove(item)
-    new[seat] = mine
-    return new
-
-
-def counted(counts: dict[K, int], key: K, n: int) -> dict[K, int]:
-    """A new dict with `n` added to `key` (in its place: the key order is kept), for a SHARED_DICTS field."""
-    new = counts.copy()
-    new[key] += n
-    return new
-
-
-def with_item(table: dict[K, V], key: K, value: V) -> dict[K, V]:
-    """A new dict with `key` set to `value` (a new key goes last, as it would in place)."""
-    new = table.copy()
-    new[key] = value
-    return new
 
 
 def from_fields(d: JsonDict, rs: Ruleset, seed_hash: str) -> State:
