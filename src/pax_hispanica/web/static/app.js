@@ -20,6 +20,7 @@
   const T = window.PaxTransport || null;
   let ws = null, version = P.version, nextId = 1, backoff = 250;
   let pending = null;                 // the id of the message whose answer we wait for
+  let actedAt = null, needFocus = false, parked = null;   // focus after an action (focusNext)
   let pendingTimer = null;
   const disabledByUs = new Set();     // buttons we disabled (the server's own stay as they are)
   const edited = new WeakSet();       // inputs the player typed into: an update never resets them
@@ -61,6 +62,49 @@
     pending = null;
     if (pendingTimer) { clearTimeout(pendingTimer); pendingTimer = null; }
     setBusy(false);
+    if (needFocus) focusNext();
+  }
+
+  // ---- focus after an action (issue 38): on the next thing to decide, never on <body>. The
+  // first control of the action bar (a bid's amount, a card to pick, the places on the map when
+  // the decision is only places, else its first button or list); with nothing to decide, the
+  // status line (a decision that comes later takes the focus from there).
+  function visible(el) { return !!el && !el.disabled && el.getClientRects().length > 0; }
+  function nextTarget() {
+    const d = board.querySelector("#decision");
+    if (d) {
+      const coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+      const range = d.querySelector(".range-form input[name=value]");
+      if (range && !coarse) return range;
+      if (range) return d.querySelector(".range-form button[type=submit]");
+      const picks = d.querySelectorAll("button.pick");
+      if (picks.length > 1 && !d.querySelector('button.pick[aria-pressed="true"]')) {
+        const list = d.querySelector("select.pick-select");
+        return visible(list) ? list : picks[0];
+      }
+      // places to choose: the first of them on the map (the arrow keys go on from there)
+      const place = board.querySelector("svg.map [data-place]");
+      if (place) return place;
+      const plain = Array.prototype.filter.call(d.querySelectorAll(".options button.act, select.opt-select, select.place-select"), visible);
+      return plain.length ? plain[0] : d;
+    }
+    return board.querySelector("#reveal") || board.querySelector("#outcomes input.dismiss") || board.querySelector("#who");
+  }
+  function focusNext() {
+    needFocus = false;
+    const el = nextTarget();
+    if (!el) return;
+    if (el.disabled) { needFocus = true; return; }    // the buttons wait for the answer: after it
+    el.focus({preventScroll: window.innerWidth <= 600 || !!(el.closest && el.closest("svg"))});
+    parked = el.id === "who" ? el : null;
+  }
+  // whether the focus was last in the board (an update that takes its element away puts it on
+  // the next decision; a page never moves a focus it did not have)
+  let boardFocus = false;
+  document.addEventListener("focusin", function (ev) { boardFocus = board.contains(ev.target); });
+  function focusLost() {
+    const a = document.activeElement;
+    return !a || a === document.body || !document.contains(a) || (a.disabled && board.contains(a) && pending === null);
   }
 
   // answered: a message that gets an ack or an error back (act, leave, takeover, reveal)
@@ -76,7 +120,11 @@
     }
     if (T) T.send(msg); else ws.send(JSON.stringify(msg));
   }
-  function act(action) { hideError(); send({type: "act", version: version, action: action}, true); }
+  function act(action) {
+    hideError();
+    actedAt = version;
+    send({type: "act", version: version, action: action}, true);
+  }
 
   const morphOptions = {
     morphStyle: "innerHTML",
@@ -140,7 +188,11 @@
     if (pending !== null) setBusy(true);   // new buttons wait for the answer too
     markTurn();
     if (window.PaxBoard) window.PaxBoard.afterUpdate();   // static/board.js: choices, last moves, banners, zoom
+    if (window.paxhPlay && window.paxhPlay.afterUpdate) window.paxhPlay.afterUpdate();   // the log/chat tabs
     revealPlaces();
+    const me = P.role === "seat" || P.role === "table";
+    if (actedAt !== null && msg.version > actedAt) { actedAt = null; focusNext(); }
+    else if (me && ((focusLost() && boardFocus) || (parked && document.activeElement === parked && board.querySelector("#decision")))) focusNext();
   }
 
   function connect() {
@@ -163,7 +215,7 @@
     } else if (msg.type === "update") {
       apply(msg);
     } else if (msg.type === "error") {
-      if (msg.id === pending) settle();
+      if (msg.id === pending) { actedAt = null; settle(); }
       showError(msg);
       if (msg.code === "stale_version") send({type: "refresh"}, false);   // and here is the new position
     } else if (msg.type === "ack") {
@@ -177,7 +229,7 @@
   });
   board.addEventListener("click", function (ev) {
     const el = ev.target.closest("[data-action], [data-msg]");
-    if (!el) return;
+    if (!el || el.tagName === "OPTION" || el.tagName === "SELECT") return;   // a place list's entry: its form's button takes it
     ev.preventDefault();
     if (pending !== null || el.disabled) return;
     if (el.dataset.confirm === "leave" && dialog && dialog.showModal) { dialog.showModal(); return; }
@@ -195,6 +247,16 @@
     act(JSON.parse(el.dataset.action));
   });
   board.addEventListener("submit", function (ev) {
+    // the action bar's lists: a place (the map's, for the keyboard) or one of many options (a phone)
+    const list = ev.target.closest("form.place-list, form.opt-list");
+    if (list) {
+      ev.preventDefault();
+      const sel = list.querySelector("select");
+      const o = sel && sel.value ? document.getElementById(sel.value) : null;
+      if (!o || !o.dataset.action || pending !== null) { if (sel) sel.focus(); return; }
+      act(JSON.parse(o.dataset.action));
+      return;
+    }
     const form = ev.target.closest("form.range-form");
     if (!form) return;
     ev.preventDefault();

@@ -52,6 +52,13 @@
     }
     b.textContent = text;
     b.hidden = false;
+    // over the map, below the status line (issue 38: it used to cover the line it repeats)
+    const m = document.querySelector(".map-scroll"), who = document.getElementById("part-status");
+    const mr = m ? m.getBoundingClientRect() : null, wr = who ? who.getBoundingClientRect() : null;
+    let top = Math.max(mr ? mr.top : 0, wr ? wr.bottom : 0, 0) + 10;
+    if (top > window.innerHeight - 80) top = 10;
+    b.style.top = top + "px";
+    b.style.left = (mr && mr.width ? mr.left + mr.width / 2 : window.innerWidth / 2) + "px";
     b.classList.remove("show"); void b.offsetWidth; b.classList.add("show");
     if (bannerTimer) clearTimeout(bannerTimer);
     bannerTimer = setTimeout(function () { b.hidden = true; b.classList.remove("show"); }, 2600);
@@ -248,8 +255,12 @@
   // name, "name: the option's words" when it has one, b: the box a colony or site is highlighted
   // on}) and the places with why-not lines for their tooltip ({k, w}). They are applied to the map on the page after every update, so a
   // decision that starts or ends resends that list and not the zones it touches.
-  const CHOICE_ATTRS = ["data-place", "data-options", "tabindex", "role", "aria-label"];
+  const CHOICE_ATTRS = ["data-place", "data-options", "tabindex", "role", "aria-label", "aria-disabled", "data-why"];
   const SVGNS = "http://www.w3.org/2000/svg";
+  const WORDS = (function () {
+    const el = document.getElementById("paxh-board-words");
+    try { return el ? JSON.parse(el.textContent) : {}; } catch (e) { return {}; }
+  })();
   function placeEl(map, key) {
     if (key.indexOf("rebels@") === 0) return map.querySelector('[data-rebels="' + CSS.escape(key.slice(7)) + '"]');
     const zone = document.getElementById("zone-" + key);
@@ -261,19 +272,63 @@
     if (!src) return [];
     try { return JSON.parse(src.textContent || "[]") || []; } catch (e) { return []; }
   }
+  // a card with targets is picked first (issue 38): its button (button.pick, or the phone's
+  // select.pick-select when there are many), then its place; the map and the place list offer
+  // only the picked card's places. The pick is this page's, kept across updates while the card
+  // is still offered.
+  let picked = null;
+  function pickButtons() { return Array.prototype.slice.call(document.querySelectorAll("#decision button.pick")); }
+  function applyPick() {
+    const picks = pickButtons();
+    const cards = picks.map(function (b) { return b.dataset.card; });
+    if (picks.length === 1) picked = cards[0];
+    else if (picked !== null && cards.indexOf(picked) < 0) picked = null;
+    picks.forEach(function (b) { b.setAttribute("aria-pressed", b.dataset.card === picked ? "true" : "false"); });
+    document.querySelectorAll("#decision select.pick-select").forEach(function (s) { s.value = picked || ""; });
+    document.querySelectorAll("#decision select.place-select option[data-card]").forEach(function (o) {
+      const off = picked !== null && o.dataset.card !== picked;
+      o.hidden = off; o.disabled = off;
+    });
+    document.querySelectorAll("#decision select.place-select").forEach(function (s) {
+      const o = s.selectedOptions[0];
+      if (o && o.disabled) s.value = "";
+    });
+    document.querySelectorAll("#part-hand li.card").forEach(function (li) {
+      const b = li.querySelector("[data-card]");
+      li.classList.toggle("picked", !!b && b.dataset.card === picked);
+    });
+  }
+  // the ids of a place's options this page offers now (a card's place: only the picked card's)
+  function offered(ids) {
+    const picks = pickButtons().length > 0;
+    return ids.filter(function (id) {
+      const o = document.getElementById(id);
+      if (!o || !o.dataset.action) return false;
+      if (o.dataset.card && picks) return o.dataset.card === picked;
+      return true;
+    });
+  }
   function applyChoices() {
     const map = mapSvg();
+    applyPick();
     if (!map) return;
-    const list = readChoices(), want = new Map();
-    list.forEach(function (c) { const el = c.o ? placeEl(map, c.k) : null; if (el) want.set(el, c); });
+    const list = readChoices(), want = new Map(), why = new Map();
+    list.forEach(function (c) {
+      const el = placeEl(map, c.k);
+      if (!el) return;
+      const ids = c.o ? offered(c.o.split(" ")) : [];
+      if (ids.length) want.set(el, Object.assign({}, c, {o: ids.join(" ")}));
+      else if (c.w && c.w.length) why.set(el, c);
+    });
     // what the last list marked and this one does not (a morph may already have put an element
     // back as the server draws it); an element that stays a choice keeps its attributes, so the
     // keyboard focus stays on it
-    map.querySelectorAll("[data-place]").forEach(function (el) {
+    map.querySelectorAll("[data-place], [data-why]").forEach(function (el) {
       const c = want.get(el);
-      if (c && el.getAttribute("data-place") === c.k) return;
+      if (c && el.getAttribute("data-place") === c.k && el.getAttribute("data-options") === c.o) return;
+      if (!c && why.has(el) && el.hasAttribute("data-why")) return;
       CHOICE_ATTRS.forEach(function (a) { el.removeAttribute(a); });
-      el.classList.remove("choice", "clickable");
+      el.classList.remove("choice", "clickable", "forbidden");
     });
     map.querySelectorAll("rect.hit").forEach(function (r) { if (!want.has(r.parentNode)) r.remove(); });
     map.querySelectorAll(".has-choice").forEach(function (g) { g.classList.remove("has-choice"); });
@@ -312,10 +367,161 @@
       const g = el.closest(".zone-group");
       if (g) g.classList.add("has-choice");
     });
+    // a place the rules forbid now says why on hover, focus and tap (placeTip), and is reached by
+    // the keyboard like the others; it takes no action
+    why.forEach(function (c, el) {
+      if (want.has(el)) return;
+      const name = c.l || nameOf(el) || c.k;
+      el.setAttribute("data-why", c.k);
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("role", "button");
+      el.setAttribute("aria-disabled", "true");
+      el.setAttribute("aria-label", name + ". " + (WORDS.forbidden || "") + " " + c.w.join(" "));
+      el.classList.add("forbidden");
+    });
+  }
+  function nameOf(el) {
+    const t = el && el.querySelector(":scope > title");
+    return t ? (el.dataset.title0 || t.textContent).split("\n")[0] : "";
+  }
+  function choiceOf(el) {
+    const key = el.getAttribute("data-place") || el.getAttribute("data-why");
+    return readChoices().find(function (c) { return c.k === key; }) || null;
+  }
+
+  // --- a place's tip: its name, what choosing it does, and why not (hover, focus, tap) ----------
+  let tipFor = null;
+  function placeTip(el) {
+    let tip = document.getElementById("place-tip");
+    if (!el) { if (tip) tip.hidden = true; tipFor = null; return; }
+    const c = choiceOf(el);
+    const opts = (el.getAttribute("data-options") || "").split(" ").filter(Boolean)
+      .map(function (id) { const o = document.getElementById(id); return o ? o.textContent.trim() : ""; }).filter(Boolean);
+    const why = c && c.w ? c.w : [];
+    if (!opts.length && !why.length) { placeTip(null); return; }
+    if (!tip) {
+      tip = document.createElement("div");
+      tip.id = "place-tip"; tip.setAttribute("role", "tooltip");
+      document.body.appendChild(tip);
+    }
+    tip.textContent = "";
+    const head = document.createElement("span");
+    head.className = "tip-head"; head.textContent = (c && c.l) || nameOf(el);
+    tip.appendChild(head);
+    opts.forEach(function (t) { const s = document.createElement("span"); s.className = "tip-line"; s.textContent = "▸ " + t; tip.appendChild(s); });
+    if (why.length && !opts.length && WORDS.forbidden) {
+      const s = document.createElement("span"); s.className = "tip-line"; s.textContent = WORDS.forbidden; tip.appendChild(s);
+    }
+    why.forEach(function (t) { const s = document.createElement("span"); s.className = "tip-line"; s.textContent = "⊘ " + t; tip.appendChild(s); });
+    tip.classList.toggle("forbidden", !opts.length);
+    tip.hidden = false;
+    tipFor = el;
+    const r = el.getBoundingClientRect(), w = tip.offsetWidth, h = tip.offsetHeight;
+    let left = Math.max(6, Math.min(r.left + r.width / 2 - w / 2, window.innerWidth - w - 6));
+    let top = r.bottom + 6;
+    if (top + h > window.innerHeight - 6) top = Math.max(6, r.top - h - 6);
+    tip.style.left = left + "px"; tip.style.top = top + "px";
+  }
+  function placeAt(target) {
+    return target && target.closest ? target.closest("svg.map [data-place], svg.map [data-why]") : null;
+  }
+  document.addEventListener("mouseover", function (ev) {
+    const el = placeAt(ev.target);
+    if (el && el !== tipFor) placeTip(el);
+    else if (!el && tipFor && document.activeElement !== tipFor) placeTip(null);
+  });
+  document.addEventListener("focusin", function (ev) {
+    const el = placeAt(ev.target);
+    if (el) placeTip(el); else if (tipFor) placeTip(null);
+  });
+  document.addEventListener("click", function (ev) {    // a tap on a forbidden place: why not
+    const el = ev.target && ev.target.closest ? ev.target.closest("svg.map [data-why]") : null;
+    if (el && !(ev.target.closest("[data-place]"))) placeTip(el);
+  });
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") placeTip(null); });
+  window.addEventListener("scroll", function () { if (tipFor) placeTip(null); }, {passive: true});
+
+  // --- arrow keys move between the map's places (the nearest one that way) ------------------
+  document.addEventListener("keydown", function (ev) {
+    const dirs = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]};
+    const d = dirs[ev.key], from = placeAt(ev.target);
+    if (!d || !from || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const centre = function (el) { const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+    const a = centre(from);
+    let best = null, score = Infinity;
+    document.querySelectorAll("svg.map [data-place], svg.map [data-why]").forEach(function (el) {
+      if (el === from) return;
+      const b = centre(el), dx = b[0] - a[0], dy = b[1] - a[1];
+      const along = dx * d[0] + dy * d[1], across = Math.abs(dx * d[1] - dy * d[0]);
+      if (along <= 1) return;
+      const s = along + 2 * across;
+      if (s < score) { score = s; best = el; }
+    });
+    ev.preventDefault();
+    if (best) best.focus();
+  });
+
+  // --- picking a card, and the log's "all / mine" ---------------------------------------------
+  document.addEventListener("click", function (ev) {
+    const b = ev.target && ev.target.closest ? ev.target.closest("#decision button.pick") : null;
+    if (b) {
+      picked = picked === b.dataset.card && pickButtons().length > 1 ? null : b.dataset.card;
+      applyChoices();
+      const first = document.querySelector("svg.map [data-place]");
+      if (first && picked) first.focus({preventScroll: window.innerWidth <= 600});
+      return;
+    }
+    const show = ev.target && ev.target.closest ? ev.target.closest(".log-show") : null;
+    if (show) { logMine = show.dataset.show === "mine"; applyLogFilter(); }
+  });
+  document.addEventListener("change", function (ev) {
+    if (ev.target && ev.target.matches && ev.target.matches("#decision select.pick-select")) {
+      picked = ev.target.value || null;
+      applyChoices();
+    }
+  });
+  let logMine = false;
+  function applyLogFilter() {
+    const board = document.getElementById("board"), log = document.getElementById("log");
+    if (!board || !log) return;
+    const me = document.getElementById("me");
+    const name = me ? me.textContent.trim() : "";
+    board.classList.toggle("log-mine", logMine && !!name);
+    if (name) log.querySelectorAll(":scope > li").forEach(function (li) { li.classList.toggle("mine", li.textContent.indexOf(name) >= 0); });
+    document.querySelectorAll(".log-show").forEach(function (b) {
+      b.setAttribute("aria-pressed", (b.dataset.show === "mine") === logMine ? "true" : "false");
+    });
+  }
+
+  // --- the phone's docked action bar: the page keeps room for it below, and the map above it ----
+  function barHeight() {
+    const bar = document.getElementById("part-top");
+    if (!bar) return;
+    const h = getComputedStyle(bar).position === "fixed" ? bar.offsetHeight : 0;
+    document.documentElement.style.setProperty("--bar-h", (h + 8) + "px");
+  }
+  if (window.ResizeObserver) {
+    const bar = document.getElementById("part-top");
+    if (bar) new ResizeObserver(barHeight).observe(bar);
+  }
+  window.addEventListener("resize", barHeight);
+  // the reasons an option is not offered: open beside the board on a wide screen (once per
+  // decision: a player who closes them keeps them closed), closed in a phone's action bar
+  const opened = new Set();
+  function openWhyNot() {
+    if (window.innerWidth <= 600) return;
+    document.querySelectorAll("#decision details.unavailable").forEach(function (d) {
+      const w = d.closest(".widget"), key = (w ? w.dataset.decision : "") + "|" + d.textContent.length;
+      if (!opened.has(key)) { opened.add(key); d.open = true; }
+    });
   }
 
   function afterUpdate() {
     applyChoices();
+    applyLogFilter();
+    openWhyNot();
+    barHeight();
+    if (tipFor && !document.contains(tipFor)) placeTip(null);
     markRecent();
     banners();
     const svg = mapSvg();
@@ -326,6 +532,7 @@
   }
   applyChoices();   // at once (the board is on the page before this script): app.js reads them
   window.PaxBoard = {afterUpdate: afterUpdate, zoomAt: zoomAt, banner: banner, applyChoices: applyChoices,
+                     picked: function () { return picked; },
                      zoomed: function () { return vb !== null; }};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", afterUpdate);
   else afterUpdate();

@@ -105,8 +105,47 @@
     }
     return li;
   }
-  function addItems(items) {
+  // ---- the log and the chat: one panel beside the board, two tabs (issue 38). The chat's tab
+  // counts the others' messages that came while it was not shown; the tabs are in the board
+  // (an update may redraw them), their state is kept here and drawn again after each update.
+  let tab = "log", unread = 0;
+  const W = (function () {
+    const el = $("paxh-board-words");
+    try { return el ? JSON.parse(el.textContent) : {}; } catch (e) { return {}; }
+  })();
+  function drawTabs() {
+    const page = $("game-page"), chat = $("chat");
+    if (!page) return;
+    const chatOn = !!chat && !chat.hidden;
+    if (!chatOn) tab = "log";
+    page.classList.toggle("tab-chat", tab === "chat");
+    document.querySelectorAll(".side-tab").forEach(function (b) {
+      if (b.dataset.tab === "chat") b.hidden = !chatOn;
+      b.setAttribute("aria-pressed", b.dataset.tab === tab ? "true" : "false");
+    });
+    const u = $("chat-unread");
+    if (u && u.dataset.n !== String(unread)) {
+      u.dataset.n = String(unread);
+      u.textContent = String(unread);
+      const sr = document.createElement("span"); sr.className = "sr-only"; sr.textContent = " " + (W.chat_unread || "");
+      u.append(sr);
+    }
+    if (u) u.hidden = unread === 0;
+  }
+  document.addEventListener("click", function (ev) {
+    const b = ev.target.closest && ev.target.closest(".side-tab");
+    if (!b) return;
+    tab = b.dataset.tab === "chat" ? "chat" : "log";
+    if (tab === "chat") unread = 0;
+    drawTabs();
+  });
+  function addItems(items, counted) {
     const log = $("chat-log");
+    if (counted && tab !== "chat") {
+      items.forEach(function (m) {
+        if (m.kind === "player" && m.seat !== C.seat && !document.getElementById("chat-" + m.id)) unread += 1;
+      });
+    }
     items.forEach(function (m) { if (!document.getElementById("chat-" + m.id)) log.append(chatItem(m)); });
     $("chat-empty").hidden = log.children.length > 0;
     log.scrollTop = log.scrollHeight;
@@ -139,7 +178,8 @@
       if (end) end.hidden = !msg.may_end;      // closed already, or the game is over
       drawMuted();
     }
-    addItems(msg.items || msg.add || []);
+    addItems(msg.items || msg.add || [], !msg.full);
+    drawTabs();
   }
   function chatError(e) {
     const el = $("chat-error");
@@ -216,6 +256,7 @@
   }
 
   window.paxhPlay = {
+    afterUpdate: drawTabs,
     open: function (s) { send = s; message({type: "hello"}); },
     receive: function (msg) {
       if (msg.type === "clock") onClock(msg);
