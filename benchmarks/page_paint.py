@@ -1,7 +1,7 @@
 """Page update time in the browser, on a fixed workload: from an update message to painted.
 
 The updates seat 0 gets over the first N two-player corpus games (`tests/corpus/bots_2p.jsonl`,
-`render.html_update` + `render.html_message`, the same measure as the bytes in docs/web.md) are
+`updates.html_update` + `updates.html_message`, the same measure as the bytes in docs/web.md) are
 played into a real game page in a headless Chromium (Debian's /usr/bin/chromium, Playwright):
 a server on loopback serves the page, Playwright's WebSocket routing stands in for the server's
 socket (the probe is put in front of app.js, so that it wraps that stand-in), and each message is
@@ -36,9 +36,11 @@ def messages(games: int) -> list[str]:
     """The update messages seat 0's page gets over `games` corpus games, as the server sends them
     (the whole board first on each game, then what changed)."""
     from pax_hispanica import api
-    from pax_hispanica.web.present import render
     from pax_hispanica.web.play.model import LiveGame, Seat
+    from pax_hispanica.web import templating
+    from pax_hispanica.web.present import jinja_env, updates
 
+    templating.install(jinja_env.env)   # what create_app does: the templates' globals
     out = []
     with CORPUS.open() as f:
         records = [json.loads(line)["record"] for line, _ in zip(f, range(games))]
@@ -49,8 +51,8 @@ def messages(games: int) -> list[str]:
             game = api.replay(r)
             seats = [Seat(i, "human", None, None, "", f"t{i}", None) for i in range(rec["config"]["players"])]
             live = LiveGame(f"paint-{n}", r, 1, "online", "h", "s", None, seats, game.state, game.events)
-            full = render.html_update(live, 0, None, "seat", "en")
-            out.append(json.dumps(render.html_message(full, last), default=str))
+            full = updates.html_update(live, 0, None, "seat", "en")
+            out.append(json.dumps(updates.html_message(full, last), default=str))
             last = full
     return out
 

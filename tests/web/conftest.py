@@ -47,6 +47,15 @@ def fresh_pg_database() -> str:
     return base.set(database=name).render_as_string(hide_password=False)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _template_globals() -> None:
+    """create_app puts the templates' globals on the Jinja environment (web/templating.py); tests
+    that render a board or a page without an app need them too."""
+    from pax_hispanica.web import templating
+    from pax_hispanica.web.present import jinja_env
+    templating.install(jinja_env.env)
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":

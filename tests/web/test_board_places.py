@@ -8,14 +8,13 @@ import json
 import re
 from pathlib import Path
 
+from support import random_game, scenario
+
 from pax_hispanica import api
 from pax_hispanica.engine import why
-from pax_hispanica.web.present import board
-from pax_hispanica.web.present import render
-from pax_hispanica.web.present import svgmap
+from pax_hispanica.web.present import board, jinja_env, page_context, svgmap, updates
 from pax_hispanica.web.present.i18n import Tr, catalogue
 from pax_hispanica.web.present.info import ruleset_info
-from support import random_game, scenario
 
 INFO = ruleset_info()
 ZONE, SANTA_MARTA = "tierra_firme", "tierra_firme.santa_marta"
@@ -154,12 +153,11 @@ def live_game(g: api.Game, humans=(0,)):
 
 
 def test_PLY_1_BAT_3_the_page_shows_why_not_and_the_support_preview_in_both_languages():
-    from pax_hispanica.web.present import render
 
     g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2],
                   "players": [{"money": 1, "hand": ["galeon-1"]}, {}, {}]})
     for lang, text in (("en", "Galeón costs $2; you have $1"), ("ca", "Galeón costa 2 $; en tens 1 $")):
-        page = html.unescape(render.html_update(live_game(g), 0, None, "seat", lang)["html"])
+        page = html.unescape(updates.html_update(live_game(g), 0, None, "seat", lang)["html"])
         assert text in page and 'data-code="cannot_afford"' in page and "(PLY-1)" in page
     g = scenario({"year": "sail", "step": "voyages", "order": [0, 1, 2],
                   "players": [{"fleet": {"zone": ZONE, "ships": 2, "legality": "PLUNDER"}},
@@ -167,21 +165,20 @@ def test_PLY_1_BAT_3_the_page_shows_why_not_and_the_support_preview_in_both_lang
                   "colonies": {SANTA_MARTA: {"owner": 2, "labour": "citizen", "fort": True}}}, nations=NO_SPAIN)
     g.act({"seat": 0, "type": "attack", "target": SANTA_MARTA})
     for lang, sides, best in (("en", "Strength: ", "Best case"), ("ca", "Força: ", "En el millor cas")):
-        page = html.unescape(render.html_update(live_game(g, humans=(1,)), 1, None, "seat", lang)["html"])
+        page = html.unescape(updates.html_update(live_game(g, humans=(1,)), 1, None, "seat", lang)["html"])
         assert 'data-decision="support"' in page and 'id="previews"' in page
         assert sides in page and best in page, page[page.find("previews"):][:800]
         assert re.search(re.escape(sides) + r"[^<]*\(Ana\) 2, [^<]*\(Cai\) 3\.", page)     # both sides' Strength
 
 
 def test_the_stylesheet_dims_the_places_without_a_choice_while_some_have_one():
-    css = (Path(render.__file__).parent.parent / "static" / "style.css").read_text()
+    css = (Path(jinja_env.__file__).parent.parent / "static" / "style.css").read_text()
     assert "svg.map:has(.has-choice) .zone-group:not(.has-choice) .zone.land" in css
 
 
 def test_CARD_1_a_visita_a_card_founded_is_named_by_the_view_never_by_its_id():
     """Misión Franciscana founds a Visita ("<zone>.visita-1", which the ruleset does not name):
     the attack option, the log and the map call it by the view's name."""
-    from pax_hispanica.web.present import render
 
     g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2],
                   "players": [{"money": 3, "hand": ["mision_franciscana-1"]}, {}, {}]}, nations=NO_SPAIN)
@@ -190,7 +187,7 @@ def test_CARD_1_a_visita_a_card_founded_is_named_by_the_view_never_by_its_id():
     g.act(play)
     [site] = [s for s in api.view(g.state, 0)["sites"] if ".visita-" in s["id"]]
     for lang in ("en", "ca"):
-        ctx = render.board_context(live_game(g), 0, None, "seat", lang)
+        ctx = page_context.board_context(live_game(g), 0, None, "seat", lang)
         texts = [e["text"] for e in ctx["log"]] + [o["label"] for w in ctx["widgets"] for o in w.get("options", [])]
         assert not any(site["id"] in x for x in texts), [x for x in texts if site["id"] in x]
         attack = ctx["t"].action({"seat": 0, "type": "attack", "target": site["id"]})   # as a voyage offers it

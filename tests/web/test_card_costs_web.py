@@ -6,7 +6,7 @@ from pax_hispanica import api
 from pax_hispanica.web.present import cards as cardtext
 from pax_hispanica.web.present.i18n import Tr
 from pax_hispanica.web.present.info import ruleset_info
-from pax_hispanica.web.present.render import _game_ruleset, translator
+from pax_hispanica.web.present.page_context import _game_ruleset, translator
 
 DEAR = {"card_cost.obispado": 3, "card_cost.secretario": 2}
 FOLDER = api.load_ruleset("reference").cards["obispado-1"].cost       # 1 since reference-5 (PRJ-69; reference-6 kept it)

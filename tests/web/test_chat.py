@@ -57,7 +57,7 @@ def test_chat_is_kept_limited_and_stored_as_text(client):
     assert "pwned" not in client.get(f"/api/view/{t0}").text
     svc = client.app.state.svc
     live = svc.live[g["game"]]
-    assert client.portal.call(svc.play.chat.state, live, Rights(g["game"], "bot", frozenset([0])), "en") is None
+    assert client.portal.call(client.app.state.site.play.chat.state, live, Rights(g["game"], "bot", frozenset([0])), "en") is None
 
 
 def test_spectators_are_kept_out_when_the_table_says_so_and_the_host_ends_the_chat(client):

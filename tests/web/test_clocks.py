@@ -174,7 +174,7 @@ def test_idle_clocks_cost_no_task_and_one_query(tmp_path):
         for _ in range(30):
             _create(c, ["human", "human"], {"pace": "live", "base_seconds": 600})
         assert c.portal.call(tasks) == before
-        assert c.portal.call(c.app.state.svc.play.clocks.sweep_once) == 0
+        assert c.portal.call(c.app.state.site.play.clocks.sweep_once) == 0
 
 
 @pytest.mark.postgres

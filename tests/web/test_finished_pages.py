@@ -13,9 +13,9 @@ from fastapi.testclient import TestClient
 
 from pax_hispanica import api
 from pax_hispanica.sim import corpus
-from pax_hispanica.web.present import render
-from pax_hispanica.web.present.i18n import LANGS
 from pax_hispanica.web.play.model import LiveGame, Seat
+from pax_hispanica.web.present import jinja_env, page_context, replay, updates
+from pax_hispanica.web.present.i18n import LANGS
 from pax_hispanica.web.server import create_app
 
 from .helpers import first_legal, wait_for
@@ -62,12 +62,12 @@ def test_PRJ_74_a_finished_game_names_the_places_it_made_on_its_page_and_replay(
         live = live_of(rec)
         assert live.over
         made = {ev["site"] for ev in live.events if ev["type"] in ("VisitaPlaced", "CathedralPlaced")}
-        shown = texts(render.html_update(live, None, None, "spectator", lang)) + \
-            texts(render.html_update(live, 0, None, "seat", lang)) + \
-            texts(render.replay_context(live, len(rec["actions"]), lang))
+        shown = texts(updates.html_update(live, None, None, "spectator", lang)) + \
+            texts(updates.html_update(live, 0, None, "seat", lang)) + \
+            texts(replay.replay_context(live, len(rec["actions"]), lang))
         for t in shown:
             assert not MADE_ID.search(t), f"{lang}: an id on a finished game's page: {MADE_ID.search(t).group(0)}"
-        tr = render.name_new_places(render.translator(live, lang), api.view(live.state, None))
+        tr = page_context.name_new_places(page_context.translator(live, lang), api.view(live.state, None))
         names = {tr.word(site) for site in made}
         assert all(not MADE_ID.search(n) for n in names), names
         named += sum(any(n in t for t in shown) for n in names)
@@ -79,13 +79,13 @@ def test_PRJ_74_a_finished_game_names_the_places_it_made_on_its_page_and_replay(
 def test_an_empty_hand_and_the_details_are_words_of_the_pages_language(lang, empty, supply):
     rec = games_that_made_places()[0]
     live = live_of(dict(rec, actions=rec["actions"][:0]))
-    page = json.dumps(render.html_update(live, 0, None, "seat", lang), ensure_ascii=False)
+    page = json.dumps(updates.html_update(live, 0, None, "seat", lang), ensure_ascii=False)
     assert empty in page and "<li class=\\\"empty\\\">—" not in page
     assert f"<dt>{supply}</dt>" in page
     if lang == "ca":
         assert "<dt>Supply</dt>" not in page and "<dt>Gone</dt>" not in page and "Seed hash" not in page
-    replay = render.replay_context(live_of(rec), 0, lang)
-    assert f"<dt>{supply}</dt>" in str(replay["details"])
+    ctx = replay.replay_context(live_of(rec), 0, lang)
+    assert f"<dt>{supply}</dt>" in str(ctx["details"])
 
 
 def test_a_finished_games_page_has_no_tell_me_when_it_is_my_move(tmp_path):
@@ -112,7 +112,7 @@ def test_a_year_that_has_only_begun_says_so_and_the_lobby_capitalises_random(lan
     """"What happened: • Sail Year" alone read as a heading with its text lost."""
     from pax_hispanica.web.present.i18n import Tr
 
-    out = render.env.get_template("_happened.html").render(
+    out = jinja_env.env.get_template("_happened.html").render(
         t=Tr(lang), lang=lang,
         summary=[{"title": "X", "items": [], "year": "sail"}, {"title": "Y", "items": ["a", "b"]}],
         recent={"fleets": [], "zones": [], "colonies": [], "players": [], "cards": []})

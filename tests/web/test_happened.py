@@ -13,10 +13,9 @@ from pathlib import Path
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.web.present import happened
-from pax_hispanica.web.present import render
-from pax_hispanica.web.present.i18n import LANGS, Tr
 from pax_hispanica.web.play.model import LiveGame, Seat
+from pax_hispanica.web.present import happened, page_context, updates
+from pax_hispanica.web.present.i18n import LANGS, Tr
 
 from .conftest import Server
 from .helpers import pump_until, wait_for
@@ -117,19 +116,19 @@ def test_GDS_5_a_click_that_runs_a_goods_year_is_summarised_by_year(lang):
     k = goods_year_click(rec)
     live = live_at(rec, k)
     seat = rec["actions"][k - 1]["seat"]
-    ctx = render.board_context(live, seat, None, "seat", lang)
+    ctx = page_context.board_context(live, seat, None, "seat", lang)
     tr = ctx["t"]
     titles = [g["title"] for g in ctx["summary"]]
     assert tr("sum_year", year=tr.word("goods")) in titles, ctx["summary"]
     goods = next(g for g in ctx["summary"] if g["year"] == "goods")
     assert any(tr.n("chests", 1).split()[-1].lower() in item.lower() or "+" in item for item in goods["items"]), goods
-    html = render.board_parts(ctx)["happened"]
+    html = updates.board_parts(ctx)["happened"]
     assert 'id="happened"' in html and tr("happened") in html
     # the new Chests are marked on the map as what happened since
     placed = [e for e in live.events if e["type"] == "ChestsPlaced"][-1]["colonies"]
     assert {c for c, why in ctx["recent"]["colonies"] if why == "chests"} >= set(placed)
     # the other seat's page, whose own last action was before: the same year, summarised too
-    other = render.board_context(live, 1 - seat, None, "seat", lang)
+    other = page_context.board_context(live, 1 - seat, None, "seat", lang)
     assert tr("sum_year", year=tr.word("goods")) in [g["title"] for g in other["summary"]]
 
 
@@ -142,7 +141,7 @@ def test_PRJ_75_PRJ_77_the_first_page_says_which_crown_colonies_start_empty(lang
     live = LiveGame("g", dict(game.record, actions=[]), 5, "online", "h", "s", None, seats, game.state,
                     list(game.events))
     for viewer in (0, 1):
-        ctx = render.board_context(live, viewer, None, "seat", lang)
+        ctx = page_context.board_context(live, viewer, None, "seat", lang)
         items = [item for g in ctx["summary"] for item in g["items"]]
         crown = [item for item in items if "Portobelo" in item]
         assert len(crown) == 1 and "Cartagena" in crown[0] and "Zacatecas" in crown[0], items
@@ -160,16 +159,16 @@ def test_the_others_last_moves_are_marked_and_ones_own_are_not():
     k = next(i + 1 for i, a in enumerate(acts) if a["type"] == "move" and a["seat"] == 1
              and any(b["seat"] == 0 for b in acts[:i]))
     live = live_at(rec, k)
-    ctx = render.board_context(live, 0, None, "seat", "en")
+    ctx = page_context.board_context(live, 0, None, "seat", "en")
     assert 1 in ctx["recent"]["fleets"] and acts[k - 1]["to"] in ctx["recent"]["zones"]
     assert 0 not in ctx["recent"]["fleets"]
     # seat 1 sees its own move unmarked
-    assert 1 not in render.board_context(live, 1, None, "seat", "en")["recent"]["fleets"]
+    assert 1 not in page_context.board_context(live, 1, None, "seat", "en")["recent"]["fleets"]
     # an auction won by the other seat marks the winner and the card
     k = next(i + 1 for i in range(len(acts)) if any(
         e["type"] == "AuctionWon" and e["winner"] == 1 for e in api.replay(rec, upto=i + 1).events[
             len(api.replay(rec, upto=i).events):]) and acts[i]["seat"] != 0)
-    ctx = render.board_context(live_at(rec, k), 0, None, "seat", "en")
+    ctx = page_context.board_context(live_at(rec, k), 0, None, "seat", "en")
     assert 1 in ctx["recent"]["players"] and ctx["recent"]["cards"]
     assert all(c.startswith("cardtext-") for c in ctx["recent"]["cards"])   # named as the buttons name them, never by id
 
@@ -177,7 +176,7 @@ def test_the_others_last_moves_are_marked_and_ones_own_are_not():
 def test_log_entries_name_places_as_buttons_that_point_at_the_map():
     rec = corpus_games(1)[0]
     live = live_at(rec, len(rec["actions"]))
-    ctx = render.board_context(live, 0, None, "seat", "ca")
+    ctx = page_context.board_context(live, 0, None, "seat", "ca")
     moved = next(e for e in ctx["log"] if e["type"] == "FleetMoved")
     assert 'class="spot" data-spot="' in moved["html"]
     # a year whose Chests went somewhere (a year may place none: "No Chest is placed this year.")
@@ -191,9 +190,9 @@ def update_sizes(records: list[dict]) -> list[int]:
     for n, rec in enumerate(records):
         last = None
         for k in range(len(rec["actions"]) + 1):
-            full = render.html_update(live_at(rec, k, gid=f"bytes-{n}"), 0, None, "seat", "en")
+            full = updates.html_update(live_at(rec, k, gid=f"bytes-{n}"), 0, None, "seat", "en")
             if last is not None:
-                sizes.append(len(json.dumps(render.html_message(full, last)).encode()))
+                sizes.append(len(json.dumps(updates.html_message(full, last)).encode()))
             last = full
     return sorted(sizes)
 
@@ -214,10 +213,10 @@ def test_a_decision_that_names_places_resends_no_zone_of_the_map():
     seen = 0
     last = None
     for k in range(len(rec["actions"]) + 1):
-        full = render.html_update(live_at(rec, k, gid="choices"), 0, None, "seat", "en")
+        full = updates.html_update(live_at(rec, k, gid="choices"), 0, None, "seat", "en")
         if last is not None and full["_parts"]["choices"] != last["_parts"]["choices"]:
             seen += 1
-            msg = render.html_message(full, last)
+            msg = updates.html_message(full, last)
             assert "choices" in msg["parts"] and "data-place" not in json.dumps(msg)
         last = full
     assert seen >= 5
@@ -226,16 +225,16 @@ def test_a_decision_that_names_places_resends_no_zone_of_the_map():
 def test_a_map_or_players_table_that_changed_in_places_is_sent_in_pieces():
     rec = corpus_games(1)[0]
     k = next(i + 1 for i, a in enumerate(rec["actions"]) if a["type"] == "move")
-    before = render.html_update(live_at(rec, k - 1, "pieces"), 0, None, "seat", "en")
-    after = render.html_update(live_at(rec, k, "pieces"), 0, None, "seat", "en")
-    msg = render.html_message(after, before)
+    before = updates.html_update(live_at(rec, k - 1, "pieces"), 0, None, "seat", "en")
+    after = updates.html_update(live_at(rec, k, "pieces"), 0, None, "seat", "en")
+    msg = updates.html_message(after, before)
     assert "map" not in msg["parts"] and msg["chunks"]
     assert all(i.startswith("zone-") or i.startswith("player-") for i in msg["chunks"])
     # the pieces put into the old part give the new one
     for name in ("map", "players"):
         old, new = before["_parts"][name], after["_parts"][name]
         for cid, html in msg["chunks"].items():
-            _h, _t, pieces = render.chunks(old, *render.CHUNKED[name])
+            _h, _t, pieces = updates.chunks(old, *updates.CHUNKED[name])
             if cid in pieces:
                 old = old.replace(pieces[cid], html)
         assert old == new, name

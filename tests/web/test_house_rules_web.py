@@ -7,7 +7,7 @@ import re
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.web.present import render
+from pax_hispanica.web.present import panels
 from pax_hispanica.web.present.i18n import Tr
 
 from .test_api import form_post, new_game
@@ -43,12 +43,12 @@ def test_PRJ_81_a_game_of_the_printed_rules_names_no_house_rule(client):
 def test_PRJ_81_the_house_rules_line_in_english_and_catalan():
     g = api.Game.new(api.Config(players=2, params={"house_rules": "reference-7"}), 5)
     view = api.view(g.state, None, include_state=False)
-    en, ca = render.house_rules_line(view, Tr("en")), render.house_rules_line(view, Tr("ca"))
+    en, ca = panels.house_rules_line(view, Tr("en")), panels.house_rules_line(view, Tr("ca"))
     assert en.startswith("reference-7: ") and "TRS-2" in en and "TRS-1" in en
     assert ca.startswith("reference-7: ") and "TRS-2" in ca and ca != en      # the rules' titles in Catalan
     assert Tr("ca")("house_rules") == "Regles de la casa" and Tr("en")("house_rules") == "House rules"
     plain = api.view(api.Game.new(api.Config(players=2), 5).state, None, include_state=False)
-    assert render.house_rules_line(plain, Tr("en")) == ""
+    assert panels.house_rules_line(plain, Tr("en")) == ""
 
 
 def test_PRJ_82_a_stored_reference_7_game_continues_under_its_own_rules(database_url, monkeypatch):

@@ -9,10 +9,15 @@ import pytest
 
 from pax_hispanica import api
 from pax_hispanica.bots import make_agent
-from pax_hispanica.web.present import render
 from pax_hispanica.web.play.cache import LiveCache, trim_memory
 from pax_hispanica.web.play.model import LiveGame, Seat
-from pax_hispanica.web.present.render_cache import DEFAULT_BYTES, RenderCache, entry_bytes, setting_bytes
+from pax_hispanica.web.present import updates
+from pax_hispanica.web.present.render_cache import (
+    DEFAULT_BYTES,
+    RenderCache,
+    entry_bytes,
+    setting_bytes,
+)
 
 from .helpers import run_in_own_loop
 
@@ -77,25 +82,25 @@ def _live(game: api.Game, gid: str = "g1") -> LiveGame:
 def test_html_updates_of_many_versions_stay_within_the_bound(monkeypatch):
     """Boards of a game at every version, for every seat and a spectator: the cache keeps what
     fits in its bytes, however many were rendered (it used to keep 2,000 whatever their size)."""
-    monkeypatch.setattr(render, "_cache", RenderCache(max_bytes=400_000))
+    monkeypatch.setattr(updates, "_cache", RenderCache(max_bytes=400_000))
     game = api.Game.new(api.Config(players=3), 8)
     bots = [make_agent("heuristic", s) for s in range(3)]
     live = _live(game)
     rendered = 0
     for _ in range(40):
         for viewer in (0, 1, 2, None):
-            msg = render.html_update(live, viewer, None, "seat" if viewer is not None else "spectator", "en")
+            msg = updates.html_update(live, viewer, None, "seat" if viewer is not None else "spectator", "en")
             assert msg["html"]
             rendered += 1
-            assert render._cache.bytes <= 400_000
+            assert updates._cache.bytes <= 400_000
         seat = api.acting(live.state)[0]
         action = bots[seat].decide(api.view(live.state, seat), api.legal_actions(live.state, seat))
         live.state, evs = api.apply(live.state, action)
         live.record["actions"].append(action)
         live.events.extend(evs)
-    assert render._cache.evicted > 0 and len(render._cache) < rendered
+    assert updates._cache.evicted > 0 and len(updates._cache) < rendered
     # the newest board is still shared: the same object for the same way of seeing the game
-    assert render.html_update(live, 0, None, "seat", "en") is render.html_update(live, 0, None, "seat", "en")
+    assert updates.html_update(live, 0, None, "seat", "en") is updates.html_update(live, 0, None, "seat", "en")
 
 
 def test_a_compacted_game_replays_its_events_and_goes_on():
@@ -118,19 +123,19 @@ def test_a_compacted_game_replays_its_events_and_goes_on():
 
 
 def test_the_sweep_compacts_idle_games_drops_their_boards_and_trims(monkeypatch):
-    monkeypatch.setattr(render, "_cache", RenderCache(max_bytes=10_000_000))
+    monkeypatch.setattr(updates, "_cache", RenderCache(max_bytes=10_000_000))
     game = _played()
     cache = LiveCache(lambda gid: None)  # type: ignore[arg-type,return-value]
     busy, idle = _live(game, "busy"), _live(game, "idle")
     for live in (busy, idle):
         cache.add(live)
-        render.html_update(live, 0, None, "seat", "en")
+        updates.html_update(live, 0, None, "seat", "en")
     now = time.monotonic()
     idle.touched = now - cache.COMPACT_SECONDS - 5
     busy.touched = now
     assert cache.sweep(now) == 0                    # nothing is dropped from memory yet
     assert idle.compacted and not busy.compacted and cache.compacted == 1
-    assert {k[0] for k in render._cache._entries} == {"busy"}
+    assert {k[0] for k in updates._cache._entries} == {"busy"}
     # a game with a listener is never compacted
     busy.listeners.add(object())
     busy.touched = now - cache.COMPACT_SECONDS - 5
@@ -138,9 +143,9 @@ def test_the_sweep_compacts_idle_games_drops_their_boards_and_trims(monkeypatch)
     assert not busy.compacted
     # past IDLE_SECONDS the idle game leaves memory, and its boards with it
     idle.touched = now - cache.IDLE_SECONDS - 5
-    render.html_update(idle, 1, None, "seat", "en")
+    updates.html_update(idle, 1, None, "seat", "en")
     assert cache.sweep(now) == 1 and "idle" not in cache.live
-    assert not any(k[0] == "idle" for k in render._cache._entries)
+    assert not any(k[0] == "idle" for k in updates._cache._entries)
     assert trim_memory() in (True, False)
 
 

@@ -234,7 +234,7 @@ def test_unsubscribe_asks_on_get_and_a_one_click_post_stops_an_accounts_emails(t
         assert register(c, "lea", email="lea@example.com").status_code == 303
         g = c.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "bot"}],
                                        "table": {"pace": "turn"}}).json()
-        play = c.app.state.svc.play
+        play = c.app.state.site.play
 
         async def where() -> object:
             async with c.app.state.svc.storage.read() as conn:

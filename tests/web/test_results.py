@@ -13,10 +13,9 @@ from pathlib import Path
 import pytest
 
 from pax_hispanica import api
-from pax_hispanica.web.present import happened
-from pax_hispanica.web.present import render
-from pax_hispanica.web.present.i18n import LANGS, Tr
 from pax_hispanica.web.play.model import LiveGame, Seat
+from pax_hispanica.web.present import happened, page_context, updates
+from pax_hispanica.web.present.i18n import LANGS, Tr
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
@@ -80,14 +79,14 @@ def test_every_auction_and_battle_a_seat_took_part_in_is_summed_up_as_the_events
         before = live_at(rec, k - 1, f"{game}-{k}-before")
         key = ("a" if end["type"] == "AuctionWon" else "b") + str(end["seq"])
         for seat in range(players):
-            ctx = render.board_context(live, seat, None, "seat", lang)
+            ctx = page_context.board_context(live, seat, None, "seat", lang)
             mine = [r for r in ctx["results"] if r["key"] == key]
             if seat not in took_part(x):
                 assert not mine, (seat, x)
                 continue
             (r,) = mine
             tr: Tr = ctx["t"]
-            page = htmllib.unescape(render.board_parts(ctx)["top"])
+            page = htmllib.unescape(updates.board_parts(ctx)["top"])
             assert 'id="outcomes"' in page and r["title"] in page and tr("res_ok") in page
             for line in r["lines"]:
                 assert line in page
@@ -127,7 +126,7 @@ def test_every_auction_and_battle_a_seat_took_part_in_is_summed_up_as_the_events
                 assert f" {end['attacker_strength']}," in r["lines"][0] and r["lines"][0].rstrip(")").split("(")[0] \
                     .strip().endswith(str(end["target_strength"]))
             # before the reveal nobody's page sums it up (no sealed bid or support shown early)
-            prev = render.board_context(before, seat, None, "seat", lang)
+            prev = page_context.board_context(before, seat, None, "seat", lang)
             assert not [q for q in prev["results"] if q["key"] == key]
             # it stays until the seat acts again, then it is gone
             nxt = next((i for i in range(k, len(rec["actions"])) if rec["actions"][i].get("seat") == seat), None)

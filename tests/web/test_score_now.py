@@ -13,7 +13,7 @@ import random
 from pax_hispanica import api
 from pax_hispanica.engine.end import goal_standing
 from pax_hispanica.web.present.i18n import Tr
-from pax_hispanica.web.present.render import money_per_prestige, score_now
+from pax_hispanica.web.present.panels import money_per_prestige, score_now
 
 PARAMS = {"prestige_goal": "standing", "money_per_prestige": 4, "prestige_to_win": 200}
 

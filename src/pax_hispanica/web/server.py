@@ -27,21 +27,25 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.engine import make_url
 
-from pax_hispanica.web.db import schema as db
-from pax_hispanica.web.play import turn_based as play
-from pax_hispanica.web.present import render
-from pax_hispanica.web.http import security
-from pax_hispanica.web.accounts.service import DEFAULT_PUBLIC_URL, Accounts, grant_bootstrap_admins
-from pax_hispanica.web.play.service import Service
-from pax_hispanica.web.http.ratelimit import RateLimits
-from pax_hispanica.web.social.ratings import Ratings
+from pax_hispanica.web import templating
 from pax_hispanica.web.accounts import routes as account_routes
-from pax_hispanica.web.social import admin_routes
-from pax_hispanica.web.play import api_routes
-from pax_hispanica.web.http import errors
-from pax_hispanica.web.play import page_routes as pages
-from pax_hispanica.web.play import ws_routes as ws
+from pax_hispanica.web.accounts.service import (
+    DEFAULT_PUBLIC_URL,
+    Accounts,
+    grant_bootstrap_admins,
+)
+from pax_hispanica.web.db import schema as db
+from pax_hispanica.web.http import errors, security
+from pax_hispanica.web.http.ratelimit import RateLimits
 from pax_hispanica.web.http.site import Site
+from pax_hispanica.web.play import api_routes
+from pax_hispanica.web.play import page_routes as pages
+from pax_hispanica.web.play import turn_based as play
+from pax_hispanica.web.play import ws_routes as ws
+from pax_hispanica.web.play.service import Service
+from pax_hispanica.web.present import jinja_env
+from pax_hispanica.web.social import admin_routes
+from pax_hispanica.web.social.ratings import Ratings
 from pax_hispanica.web.social.tables import Tables, sweep_forever
 
 log = logging.getLogger("pax_hispanica.web")
@@ -78,15 +82,16 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     app = FastAPI(title="Pax Hispanica", lifespan=lifespan, docs_url="/api/docs" if api_docs else None,
                   redoc_url=None)
     app.state.svc = svc
-    # clocks, notifications, chat (play.py, routes/chat.py); its outbox also sends the accounts' mail
+    # clocks, notifications, chat (play/turn_based.py, social/chat_routes.py); its outbox also sends the accounts' mail
     play_service = play.install(app, svc)
     app.state.rate_limits = limits = RateLimits(rate_limits, svc.storage)   # the accounts' limits: in the database
     public_url = (public_url or os.environ.get("PAXH_PUBLIC_URL") or DEFAULT_PUBLIC_URL).rstrip("/")
     play_service.outbox.public_url = public_url
     accounts = Accounts(svc.storage, mail or play_service.outbox, outbox=play_service.outbox, public_url=public_url,
                         reset_limits=limits.items.get("reset_account"))
-    app.state.site = Site(svc, limits, security.Csrf(secret), Jinja2Templates(env=render.env),
-                          accounts=accounts, tables=tables, ratings=ratings)
+    templating.install(jinja_env.env)
+    app.state.site = Site(svc, limits, security.Csrf(secret), Jinja2Templates(env=jinja_env.env),
+                          accounts=accounts, tables=tables, ratings=ratings, play=play_service)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     # the last added runs first: headers on every answer, then the size limit, then the origin check
     app.add_middleware(security.OriginGuard)

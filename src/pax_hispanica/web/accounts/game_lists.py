@@ -26,8 +26,8 @@ from urllib.parse import urlencode
 import sqlalchemy as sa
 
 from pax_hispanica.web.db import schema as db
-from pax_hispanica.web.play.model import ServerError
 from pax_hispanica.web.engine_port import api
+from pax_hispanica.web.play.model import ServerError
 
 if TYPE_CHECKING:
     from pax_hispanica.web.play.service import Service

@@ -28,12 +28,23 @@ from pax_hispanica.web.accounts.service import (
     TIME_CONTROLS,
     USER_NAME,
 )
-from pax_hispanica.web.present.i18n import LANGS, Tr
-from pax_hispanica.web.play.model import ServerError
-from pax_hispanica.web.http.ratelimit import RateLimited
 from pax_hispanica.web.engine_port import DEFAULT_BOT, api
-from pax_hispanica.web.http.site import (COOKIE_AGE, TOKEN, FormVisit, MemberForm, MemberPage, PageVisit, Site, Visit, client_address,
-                     cookie_user, site)
+from pax_hispanica.web.http.ratelimit import RateLimited
+from pax_hispanica.web.http.site import (
+    COOKIE_AGE,
+    TOKEN,
+    FormVisit,
+    MemberForm,
+    MemberPage,
+    PageVisit,
+    Site,
+    Visit,
+    client_address,
+    cookie_user,
+    site,
+)
+from pax_hispanica.web.play.model import ServerError
+from pax_hispanica.web.present.i18n import LANGS, Tr
 
 router = APIRouter()
 

@@ -27,9 +27,9 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from pax_hispanica.web.accounts import tables as adb
 from pax_hispanica.web.db import schema as db
+from pax_hispanica.web.db.store import Storage
 from pax_hispanica.web.notify.mail import MailSink
 from pax_hispanica.web.play.model import ServerError
-from pax_hispanica.web.db.store import Storage
 
 SESSION_COOKIE = "paxh_session"
 SESSION_SECONDS = 30 * 24 * 3600      # a session lasts 30 days from its login

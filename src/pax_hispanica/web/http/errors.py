@@ -12,8 +12,14 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pax_hispanica.web.http import security
+from pax_hispanica.web.http.site import (
+    Answer,
+    error_response,
+    is_api,
+    site,
+    validation_message,
+)
 from pax_hispanica.web.play.model import ServerError
-from pax_hispanica.web.http.site import Answer, error_response, is_api, site, validation_message
 
 log = logging.getLogger("pax_hispanica.web")
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 400: "malformed",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import Depends, Request, WebSocket
@@ -13,10 +13,13 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.templating import Jinja2Templates
 
 from pax_hispanica.web.http import security
+from pax_hispanica.web.http.ratelimit import RateLimited, RateLimits
+from pax_hispanica.web.play.model import LiveGame, Rights, ServerError
 from pax_hispanica.web.play.service import Service
 from pax_hispanica.web.present.i18n import LANGS, Tr
-from pax_hispanica.web.play.model import LiveGame, Rights, ServerError
-from pax_hispanica.web.http.ratelimit import RateLimited, RateLimits
+
+if TYPE_CHECKING:   # turn_based imports the routes' models, which import this module
+    from pax_hispanica.web.play.turn_based import Play
 
 COOKIE = "paxh_user"
 LANG_COOKIE = "paxh_lang"   # the user's language, for pages answered without the user (errors)
@@ -79,6 +82,7 @@ class Site:
     accounts: Any = None    # accounts.Accounts, tables.Tables, ratings.Ratings (issue 16)
     tables: Any = None
     ratings: Any = None
+    play: Play | None = None   # turn-based play: clocks, chat, the outbox (create_app)
 
     async def resolve(self, token: str) -> Rights:
         """svc.resolve, for strings that can be tokens at all (a NUL or 10 KB link is unknown, not a

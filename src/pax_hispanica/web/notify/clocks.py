@@ -38,14 +38,14 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
-from pax_hispanica.web.notify import tables as t
-from pax_hispanica.web.play.model import Rights, ServerError
-from pax_hispanica.web.notify.outbox import Outbox, recipient_for
 from pax_hispanica.web.engine_port import DEFAULT_BOT, api, fallback_bot, make_bot
+from pax_hispanica.web.notify import tables as t
+from pax_hispanica.web.notify.outbox import Outbox, recipient_for
+from pax_hispanica.web.play.model import Rights, ServerError
 
 if TYPE_CHECKING:
-    from pax_hispanica.web.play.service import Service
     from pax_hispanica.web.play.model import LiveGame
+    from pax_hispanica.web.play.service import Service
 
 log = logging.getLogger("pax_hispanica.web")
 RULE = "PRJ-34"

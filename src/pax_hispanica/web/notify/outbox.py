@@ -54,10 +54,10 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import sqlalchemy as sa
 
-from pax_hispanica.web.notify import tables as t
 from pax_hispanica.web.db.schema import games
-from pax_hispanica.web.present.i18n import Tr
 from pax_hispanica.web.db.store import Storage
+from pax_hispanica.web.notify import tables as t
+from pax_hispanica.web.present.i18n import Tr
 
 log = logging.getLogger("pax_hispanica.web")
 

@@ -20,6 +20,7 @@ import sqlalchemy as sa
 
 from pax_hispanica.web.db.schema import metadata
 
+
 def _game() -> sa.ForeignKey:
     return sa.ForeignKey("games.id", ondelete="CASCADE")
 

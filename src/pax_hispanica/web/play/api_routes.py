@@ -9,11 +9,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from pax_hispanica.web.present import render
-from pax_hispanica.web.http import security
-from pax_hispanica.web.play.model import ServerError
-from pax_hispanica.web.play.turn_based import TableIn
 from pax_hispanica.web.engine_port import BOT_KINDS, DEFAULT_BOT
+from pax_hispanica.web.http import security
 from pax_hispanica.web.http.site import (
     NAME_PATTERN,
     client_address,
@@ -22,6 +19,9 @@ from pax_hispanica.web.http.site import (
     site,
     validation_message,
 )
+from pax_hispanica.web.play.model import ServerError
+from pax_hispanica.web.play.turn_based import TableIn
+from pax_hispanica.web.present import updates
 
 router = APIRouter(prefix="/api")
 
@@ -146,7 +146,7 @@ async def api_view(request: Request, token: str) -> JSONResponse:
     except ServerError as e:
         return error_response(e)
     seat = next(iter(rights.seats)) if rights.role == "seat" else None
-    return JSONResponse(_plain(render.json_update(live, seat, full_log=True)))
+    return JSONResponse(_plain(updates.json_update(live, seat, full_log=True)))
 
 
 @router.post("/act/{token}", openapi_extra=_body_doc(ActIn))

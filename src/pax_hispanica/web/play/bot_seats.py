@@ -22,10 +22,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from pax_hispanica.web.db.store import Storage
+from pax_hispanica.web.engine_port import SEARCH_BOTS, api, fallback_bot, think
 from pax_hispanica.web.play.cache import LiveCache
 from pax_hispanica.web.play.model import LiveGame, Rights, ServerError
-from pax_hispanica.web.engine_port import SEARCH_BOTS, api, fallback_bot, think
-from pax_hispanica.web.db.store import Storage
 
 log = logging.getLogger("pax_hispanica.web")
 

@@ -63,13 +63,13 @@ def trim_memory() -> bool:
 
 
 def _forget_renders(gid: str) -> None:
-    """Drop the game's boards from the render cache (render imports this module's users, so it
+    """Drop the game's boards from the render cache (updates imports this module's users, so it
     is looked up when needed)."""
     try:
-        from pax_hispanica.web.present import render
+        from pax_hispanica.web.present import updates
     except ImportError:
         return
-    render._cache.forget(gid)
+    updates._cache.forget(gid)
 
 
 class LiveCache:

@@ -7,27 +7,26 @@ import re
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from pax_hispanica.web.present import render
+from pax_hispanica.web.accounts.routes import lobby_tables
+from pax_hispanica.web.engine_port import (
+    DEFAULT_BOT,
+)
 from pax_hispanica.web.http import security
-from pax_hispanica.web.present.i18n import Tr, rule_pages
-from pax_hispanica.web.present.info import playable_version, rule_titles, win_condition
+from pax_hispanica.web.http.ratelimit import RateLimited
+from pax_hispanica.web.http.site import (
+    FormVisit,
+    PageVisit,
+    Site,
+    Visit,
+    client_address,
+)
 from pax_hispanica.web.play.model import ServerError
 from pax_hispanica.web.play.turn_based import form_table
-from pax_hispanica.web.http.ratelimit import RateLimited
-from pax_hispanica.web.engine_port import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS, api, ladder_names
-from pax_hispanica.web.accounts.routes import lobby_tables
-from pax_hispanica.web.http.site import FormVisit, PageVisit, Site, Visit, client_address
+from pax_hispanica.web.present import page_context, replay, updates
+from pax_hispanica.web.present.i18n import Tr, rule_pages
+from pax_hispanica.web.present.info import playable_version, rule_titles, win_condition
 
 router = APIRouter()
-
-# the lobby's bot choices: the bots package's kinds, the default first
-render.env.globals["BOT_KINDS"] = (DEFAULT_BOT, *(k for k in BOT_KINDS if k != DEFAULT_BOT))
-render.env.globals["SEARCH_BOTS"] = SEARCH_BOTS
-render.env.globals["LADDER"] = ladder_names()      # the bots' ladder ratings, shown beside their names
-render.env.globals["HOUSE_RULE_SETS"] = tuple(getattr(api, "house_rule_sets", dict)())   # PRJ-83: the lobby's named sets
-# the numbers a variant may change, with their usual values and bounds (PRJ-31, PRJ-67): the lobby
-# lists them beside its Variant field, so nobody needs `paxh rules --params` to fill it in
-render.env.globals["VARIANT_PARAMS"] = api.parameters("reference", None, extended=True)
 
 
 def parse_variant(text: str) -> dict:
@@ -158,9 +157,9 @@ async def host_page(request: Request, v: PageVisit, token: str) -> Response:
     s, user = v.site, v.user
     rights = await v.rights(token, roles=("host", "table"))
     live = await s.svc.get(rights.game_id)
-    tr = render.translator(live, user["lang"])
+    tr = page_context.translator(live, user["lang"])
     return s.page(request, user, "host.html", tr=tr, live=live, base=str(request.base_url).rstrip("/"),
-                  names=render.seat_names(live, user["lang"]))
+                  names=page_context.seat_names(live, user["lang"]))
 
 
 @router.get("/play/{token}", response_class=HTMLResponse)
@@ -181,9 +180,9 @@ async def game_page(request: Request, v: Visit, token: str) -> Response:
     live = await svc.get(rights.game_id)
     await svc.refresh_presence(live)
     seat = next(iter(rights.seats)) if rights.role == "seat" else None
-    waiting = render.next_human(live, rights.seats) if rights.role == "table" else None
-    update = render.html_update(live, seat, waiting, rights.role, user["lang"])
-    tr = render.translator(live, user["lang"])
+    waiting = page_context.next_human(live, rights.seats) if rights.role == "table" else None
+    update = updates.html_update(live, seat, waiting, rights.role, user["lang"])
+    tr = page_context.translator(live, user["lang"])
     svc.kick_bots(live)
     host_token = live.host_token if live.host_user is not None and live.host_user == user["id"] else None
     return s.page(request, user, "game.html", tr=tr, live=live, token=token, role=rights.role, seat=seat,
@@ -201,7 +200,7 @@ async def replay_page(request: Request, v: PageVisit, token: str, step: str | No
         return s.message(request, user, 403, "replay_locked")
     total = live.version
     at = total if step is None else max(0, min(int(step), total))
-    ctx = await asyncio.to_thread(render.replay_context, live, at, user["lang"])
+    ctx = await asyncio.to_thread(replay.replay_context, live, at, user["lang"])
     # ?fragment=1: only the step's part of the page, which static/replay.js morphs in
     name = "_replay_step.html" if request.query_params.get("fragment") == "1" else "replay.html"
     return s.page(request, user, name, tr=ctx["tr"], live=live, token=token, step=at, total=total,

@@ -9,8 +9,8 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from pax_hispanica.web.play.model import LiveGame
 from pax_hispanica.web.db.store import Storage
+from pax_hispanica.web.play.model import LiveGame
 
 log = logging.getLogger("pax_hispanica.web")
 

@@ -10,12 +10,12 @@ import asyncio
 import json
 import logging
 
+from pax_hispanica.web.db.store import Storage
+from pax_hispanica.web.engine_port import api
 from pax_hispanica.web.play import integrity
 from pax_hispanica.web.play.cache import LiveCache
 from pax_hispanica.web.play.integrity import Damage
 from pax_hispanica.web.play.model import LiveGame, ServerError, damage_error
-from pax_hispanica.web.engine_port import api
-from pax_hispanica.web.db.store import Storage
 
 log = logging.getLogger("pax_hispanica.web")
 

@@ -7,8 +7,8 @@ to a bot refuses its former player; the store checks that again in the same stat
 stores an action (another server may just have handed it over)."""
 from __future__ import annotations
 
-from pax_hispanica.web.play.model import LiveGame, Rights, ServerError
 from pax_hispanica.web.db.store import Storage
+from pax_hispanica.web.play.model import LiveGame, Rights, ServerError
 
 
 class Seats:

@@ -39,16 +39,7 @@ import random
 import secrets
 from typing import Any
 
-from pax_hispanica.web.play import integrity
-from pax_hispanica.web.play.bot_seats import BotSeats
-from pax_hispanica.web.play.cache import LiveCache
-from pax_hispanica.web.present.info import nation_ids
-from pax_hispanica.web.play.model import LiveGame, Rights, Seat, ServerError, damage_error
-from pax_hispanica.web.notify.pubsub import CHANNEL as NOTIFY_CHANNEL
-from pax_hispanica.web.notify.pubsub import PubSub
-from pax_hispanica.web.play.presence import Presence
-from pax_hispanica.web.play.records import Records
-from pax_hispanica.web.play.rights import Seats
+from pax_hispanica.web.db.store import _STORE_PG, LOST, SEAT_CHANGED, STORED, Storage  # noqa: F401
 from pax_hispanica.web.engine_port import (  # noqa: F401
     BOT_KINDS,
     DEFAULT_BOT,
@@ -58,9 +49,24 @@ from pax_hispanica.web.engine_port import (  # noqa: F401
     make_bot,
     think,
 )
-from pax_hispanica.web.db.store import _STORE_PG, LOST, SEAT_CHANGED, STORED, Storage  # noqa: F401
+from pax_hispanica.web.notify.pubsub import CHANNEL as NOTIFY_CHANNEL
+from pax_hispanica.web.notify.pubsub import PubSub
+from pax_hispanica.web.play import integrity
+from pax_hispanica.web.play.bot_seats import BotSeats
+from pax_hispanica.web.play.cache import LiveCache
+from pax_hispanica.web.play.model import (
+    LiveGame,
+    Rights,
+    Seat,
+    ServerError,
+    damage_error,
+)
+from pax_hispanica.web.play.presence import Presence
+from pax_hispanica.web.play.records import Records
+from pax_hispanica.web.play.rights import Seats
 from pax_hispanica.web.play.validation import action_json as _action_json
 from pax_hispanica.web.play.validation import check_bot_kind, new_seats
+from pax_hispanica.web.present.info import nation_ids
 
 __all__ = [
     "NATIONS",

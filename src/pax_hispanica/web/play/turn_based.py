@@ -4,7 +4,7 @@
 (`created`), every stored action (`after_act`: clocks and notifications), another server's
 clock or chat news (`notified`), and runs the two background loops: the clock sweeper
 (clocks.py) and the outbox worker (outbox.py). `install(app, svc)` is the one line in
-server.py. The routes are routes/chat.py.
+server.py, which hands the `Play` to `Site.play` for the routes. The routes are routes/chat.py.
 """
 from __future__ import annotations
 
@@ -15,29 +15,23 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from pax_hispanica.web.present import render
-from pax_hispanica.web.social.chat import Chat
 from pax_hispanica.web.notify.clocks import Clocks, TableRules
 from pax_hispanica.web.notify.outbox import Outbox
+from pax_hispanica.web.social.chat import Chat
 
 if TYPE_CHECKING:
-    from pax_hispanica.web.play.service import Service
     from pax_hispanica.web.play.model import LiveGame, Rights
+    from pax_hispanica.web.play.service import Service
 
 log = logging.getLogger("pax_hispanica.web")
 WEEK = 7 * 86400.0
+# play.js's words in the page's language (templating.py gives them to templates/_play.html as play_text)
 PAGE_TEXT = ("chat_mute", "chat_unmute", "chat_muted", "chat_report", "chat_reported", "chat_closed", "chat_hidden",
              "chat_too_long", "chat_too_fast", "clock_waiting", "clock_per_move", "clock_out", "rule", "you",
              "clock_per_year", "clock_left_this_year",
              # "Tell me when it is my move" (U1): a refusal's sentence, and what is saved
              "err_bad_webhook", "err_internal_webhook", "err_mail_off", "err_bad_email", "notify_failed",
              "notify_saved_now", "notify_saved_none", "notify_email_is", "notify_webhook_is")
-# what templates/_play.html needs: the seats' names and play.js's words in the page's language
-render.env.globals["play_seat_names"] = render.seat_names
-render.env.globals["play_text"] = lambda tr: {k: tr(k) for k in PAGE_TEXT}
-# whether this server sends email at all (PAXH_SMTP_URL): the pages offer email only then (U1)
-render.env.globals["mail_on"] = lambda request: bool(getattr(getattr(getattr(
-    request.app.state.svc, "play", None), "outbox", None), "smtp_url", ""))
 
 
 class TableIn(BaseModel):
@@ -193,6 +187,5 @@ def install(app: Any, svc: Service) -> Play:
 
     play = Play(svc)
     svc.hooks.append(play)
-    svc.play = play
     app.include_router(chat_routes.router)
     return play

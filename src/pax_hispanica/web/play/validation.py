@@ -6,9 +6,9 @@ import json
 import secrets
 from typing import Any
 
-from pax_hispanica.web.present.info import nation_ids
-from pax_hispanica.web.play.model import Seat, ServerError
 from pax_hispanica.web.engine_port import BOT_KINDS, DEFAULT_BOT
+from pax_hispanica.web.play.model import Seat, ServerError
+from pax_hispanica.web.present.info import nation_ids
 
 MAX_ACTION = 4000   # bytes of an action's JSON
 

@@ -19,13 +19,19 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError
 
-from pax_hispanica.web.present import render
 from pax_hispanica.web.http import security
-from pax_hispanica.web.play.service import Service
-from pax_hispanica.web.present.i18n import LANGS
-from pax_hispanica.web.play.model import LiveGame, Rights, ServerError
 from pax_hispanica.web.http.ratelimit import RateLimits, TokenBucket
-from pax_hispanica.web.http.site import client_address, cookie_user, error_frame, site, validation_message
+from pax_hispanica.web.http.site import (
+    client_address,
+    cookie_user,
+    error_frame,
+    site,
+    validation_message,
+)
+from pax_hispanica.web.play.model import LiveGame, Rights, ServerError
+from pax_hispanica.web.play.service import Service
+from pax_hispanica.web.present import page_context, updates
+from pax_hispanica.web.present.i18n import LANGS
 
 router = APIRouter()
 MAX_MESSAGE = security.MAX_BODY   # a WebSocket message, like a request body
@@ -83,7 +89,7 @@ class Conn:
             return seat, None
         if self.rights.role != "table":
             return None, None
-        nxt = render.next_human(live, self.rights.seats)
+        nxt = page_context.next_human(live, self.rights.seats)
         if self.shown is not None and self.shown != nxt:
             self.shown = None
         if self.shown is None:
@@ -119,14 +125,14 @@ class Conn:
         viewer, waiting = self.viewer(live)
         if self.fmt == "json":
             # the first update carries the last 50 events, then only the new ones
-            msg = render.json_update(live, viewer, with_view=self.with_view, since_seq=self.last_seq_sent)
+            msg = updates.json_update(live, viewer, with_view=self.with_view, since_seq=self.last_seq_sent)
             if msg["events"]:
                 self.last_seq_sent = msg["events"][-1].get("seq", 0)
             elif self.last_seq_sent is None:
                 self.last_seq_sent = 0
             return msg
-        full = render.html_update(live, viewer, waiting, self.rights.role, self.lang)
-        msg = render.html_message(full, self.last_html)
+        full = updates.html_update(live, viewer, waiting, self.rights.role, self.lang)
+        msg = updates.html_message(full, self.last_html)
         self.last_html = full
         return msg
 
@@ -190,7 +196,7 @@ async def on_reveal(t: Turn, _msg: Message) -> None:
     """Hot-seat: the next player pressed "I am ..."."""
     if t.conn.rights.role != "table":
         raise ServerError("wrong_seat", "only a hot-seat table passes the device")
-    t.conn.shown = render.next_human(t.live, t.conn.rights.seats)
+    t.conn.shown = page_context.next_human(t.live, t.conn.rights.seats)
     await t.conn.push(t.live)
     await t.ack(t.live)
 

@@ -18,8 +18,8 @@ except ImportError:         # pragma: no cover - a base install without the web 
     def escape(s: Any) -> str:      # type: ignore[misc]
         return _escape(str(s))
 
-from pax_hispanica.web.present.i18n import Count, Fallback, SafeDict, Tr, humanize
 from pax_hispanica.web.engine_port import api
+from pax_hispanica.web.present.i18n import Count, Fallback, SafeDict, Tr, humanize
 
 
 @lru_cache(maxsize=32)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pax_hispanica.web.present.i18n import Tr
 from pax_hispanica.web.engine_port import api
+from pax_hispanica.web.present.i18n import Tr
 
 # events the engine emits by itself, between the players' decisions (summarised by year)
 AUTOMATIC = ("YearBegan", "GoodsDrawn", "ChestsPlaced", "EarningsPaid", "SlaveAttrition", "ColonyDiedOff",

@@ -13,12 +13,11 @@ from __future__ import annotations
 import io
 import re
 import sys
-from string import Formatter
 from functools import lru_cache
-from pathlib import Path
-from typing import Any
-
 from gettext import GNUTranslations as Translations
+from pathlib import Path
+from string import Formatter
+from typing import Any
 
 from pax_hispanica.web.present import catalan
 

@@ -144,7 +144,7 @@ def render_with_choices(view: Any, tr: Tr, info: Info, places: Places | None = N
         drawn[z.id] = (name, None)
         attrs = f'class="zone {z.kind}" data-zone="{escape(z.id)}"'
         title = f"<title>{escape(name)}</title>"
-        # the id comes first: render.CHUNKED cuts the map at '<g id="'
+        # the id comes first: updates.CHUNKED cuts the map at '<g id="'
         out.append(f'<g id="zone-{escape(z.id)}" class="zone-group">')
         if z.kind == "sea":
             out.append(f'<ellipse {attrs} cx="{x:.0f}" cy="{y:.0f}" rx="70" ry="38">{title}</ellipse>')
@@ -380,7 +380,7 @@ def _render_geo(view: dict, tr: Tr, info: Info, places: Places | None) -> tuple[
             centre[z.id] = (GEO_EUROPE[0] + 60, GEO_EUROPE[1] + 30)
         else:
             centre[z.id] = project(*GEO_LAND[z.id][0])
-    # what never changes comes before the first zone (render.CHUNKED cuts the map at '<g id="'):
+    # what never changes comes before the first zone (updates.CHUNKED cuts the map at '<g id="'):
     # the sea, the land, the routes between seas (a land zone touches the seas its coast is on)
     out = [f'<svg class="map" id="map" data-board="geo" viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg" '
            f'role="group" aria-label="{escape(tr("map"))}">',

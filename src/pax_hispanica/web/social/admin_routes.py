@@ -10,16 +10,12 @@ reserved, issue 37 N5). Anyone else, logged in or not, gets 404
 """
 from __future__ import annotations
 
-import time
-
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from pax_hispanica.web.present import render
 from pax_hispanica.web.http.site import site
 
 router = APIRouter()
-render.env.filters["utc"] = lambda t: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t)) if t else ""
 
 
 PAGE = 50   # reports a page (issue 37, N3: the page showed the last 200, and a flood hid the rest)
@@ -50,7 +46,7 @@ async def reports_page(request: Request) -> Response:
     if await moderator(request) is None:
         return s.message(request, user, 404, "not_found")
     before = report_cursor(request.query_params.get("before"))
-    reports = await s.svc.play.chat.reports(limit=PAGE + 1, before=before)
+    reports = await s.play.chat.reports(limit=PAGE + 1, before=before)
     older = reports[PAGE - 1]["id"] if len(reports) > PAGE else None
     resp = s.page(request, user, "admin_reports.html", reports=reports[:PAGE], older=older, paged=before is not None)
     resp.headers["Cache-Control"] = "no-store"

@@ -30,8 +30,8 @@ import sqlalchemy as sa
 from limits import parse
 
 from pax_hispanica.web.notify import tables as t
-from pax_hispanica.web.present.i18n import Tr
 from pax_hispanica.web.play.model import LiveGame, Rights, ServerError
+from pax_hispanica.web.present.i18n import Tr
 
 if TYPE_CHECKING:
     from pax_hispanica.web.notify.clocks import Clocks

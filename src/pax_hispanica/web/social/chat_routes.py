@@ -18,20 +18,30 @@ from typing import Any
 import sqlalchemy as sa
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+)
 
+from pax_hispanica.web.http.site import (
+    FormVisit,
+    cookie_user,
+    error_response,
+    site,
+    validation_message,
+)
 from pax_hispanica.web.notify import tables as t
-from pax_hispanica.web.present.i18n import LANGS
 from pax_hispanica.web.play.model import ServerError
-from pax_hispanica.web.http.site import FormVisit, cookie_user, error_response, site, validation_message
 from pax_hispanica.web.play.ws_routes import Message, Turn, handles
+from pax_hispanica.web.present.i18n import LANGS
 
 router = APIRouter()
 EMAIL = re.compile(r"^[^@\s<>\"',;]{1,64}@[A-Za-z0-9.-]{1,190}\.[A-Za-z]{2,24}$")
-
-
-def _play(svc: Any) -> Any:
-    return svc.play
 
 
 # ---------------------------------------------------------------- WebSocket messages
@@ -51,18 +61,18 @@ class ReportIn(Message):
 
 @handles("hello")
 async def on_hello(turn: Turn, _msg: Message) -> None:
-    await _play(turn.svc).hello(turn.conn, turn.live)
+    await site(turn.conn.ws).play.hello(turn.conn, turn.live)
 
 
 @handles("chat", ChatIn)
 async def on_chat(turn: Turn, msg: ChatIn) -> None:
-    await _play(turn.svc).chat.post(turn.live, turn.conn.rights, msg.text)
+    await site(turn.conn.ws).play.chat.post(turn.live, turn.conn.rights, msg.text)
     await turn.conn.send({"type": "ack", "id": turn.msg_id, "version": turn.live.version})
 
 
 @handles("chat_mute", MuteIn)
 async def on_mute(turn: Turn, msg: MuteIn) -> None:
-    chat = _play(turn.svc).chat
+    chat = site(turn.conn.ws).play.chat
     await chat.mute(turn.live, turn.conn.rights, msg.seat, msg.on)
     state = await chat.state(turn.live, turn.conn.rights, turn.conn.lang)
     if state is not None:
@@ -85,7 +95,7 @@ async def _reporter(ws: Any, rights: Any) -> str:
 @handles("chat_report", ReportIn)
 async def on_report(turn: Turn, msg: ReportIn) -> None:
     from pax_hispanica.web.http.ratelimit import RateLimited
-    chat = _play(turn.svc).chat
+    chat = site(turn.conn.ws).play.chat
     await chat.check_report(turn.live, turn.conn.rights, msg.message)   # cheap refusals first
     try:
         await site(turn.conn.ws).limits.hit("report", await _reporter(turn.conn.ws, turn.conn.rights))
@@ -115,7 +125,7 @@ async def _is_host(rights: Any, live: Any, conn: Any) -> bool:
 async def on_end(turn: Turn, _msg: Message) -> None:
     if not await _is_host(turn.conn.rights, turn.live, turn.conn.ws):
         raise ServerError("wrong_seat", "only the host ends the table's chat", status=403)
-    await _play(turn.svc).chat.end(turn.live)
+    await site(turn.conn.ws).play.chat.end(turn.live)
     await turn.conn.send({"type": "ack", "id": turn.msg_id, "version": turn.live.version})
 
 
@@ -146,7 +156,7 @@ async def api_notify(request: Request, token: str) -> JSONResponse:
         body = await _body(request, ContactIn)
         if body.email is not None and body.email != "" and not EMAIL.fullmatch(body.email):
             raise ServerError("bad_email", "email: not an address")
-        if body.email and not _play(s.svc).outbox.smtp_url:   # no mail server: email is off (U1)
+        if body.email and not s.play.outbox.smtp_url:   # no mail server: email is off (U1)
             raise ServerError("mail_off", "this server sends no email (it has no mail server: PAXH_SMTP_URL); "
                                           "use a webhook", status=409)
         if body.webhook:
@@ -165,7 +175,7 @@ async def api_notify(request: Request, token: str) -> JSONResponse:
                                    .values(**values))
             if r.rowcount == 0:
                 await conn.execute(t.seat_contacts.insert().values(game_id=live.id, seat=seat, **values))
-        await _play(s.svc).clocks.contact_changed(live, seat)
+        await s.play.clocks.contact_changed(live, seat)
     except ServerError as e:
         return error_response(e)
     return JSONResponse({"ok": True})
@@ -196,7 +206,7 @@ async def api_notify_saved(request: Request, token: str) -> JSONResponse:
                        "unsubscribed": False, "source": "account" if rcpt else None}
     except ServerError as e:
         return error_response(e)
-    mail = bool(_play(s.svc).outbox.smtp_url)
+    mail = bool(s.play.outbox.smtp_url)
     return JSONResponse({**out, "email": out["email"] if mail else None, "mail": mail})
 
 
@@ -205,7 +215,7 @@ async def api_clock(request: Request, token: str) -> JSONResponse:
     s = site(request)
     try:
         rights, live = await s.game_for(token)
-        state = await _play(s.svc).clocks.state(live)
+        state = await s.play.clocks.state(live)
     except ServerError as e:
         return error_response(e)
     return JSONResponse(state or {"type": "clock", "seats": []})
@@ -217,7 +227,7 @@ async def api_chat(request: Request, token: str) -> JSONResponse:
     try:
         rights, live = await s.game_for(token)
         lang = request.query_params.get("lang", "en")
-        state = await _play(s.svc).chat.state(live, rights, lang if lang in LANGS else "en")
+        state = await s.play.chat.state(live, rights, lang if lang in LANGS else "en")
     except ServerError as e:
         return error_response(e)
     return JSONResponse(state or {"type": "chat", "items": []})
@@ -234,7 +244,7 @@ async def api_chat_post(request: Request, token: str) -> JSONResponse:
     try:
         body = await _body(request, ChatPostIn)
         rights, live = await s.game_for(token)
-        row = await _play(s.svc).chat.post(live, rights, body.text)
+        row = await s.play.chat.post(live, rights, body.text)
     except ServerError as e:
         return error_response(e)
     return JSONResponse({"ok": True, "id": row["id"]})
@@ -247,7 +257,7 @@ async def api_chat_end(request: Request, token: str) -> JSONResponse:
         rights, live = await s.game_for(token)
         if not await _is_host(rights, live, request):
             raise ServerError("wrong_seat", "only the host ends the table's chat", status=403)
-        await _play(s.svc).chat.end(live)
+        await s.play.chat.end(live)
     except ServerError as e:
         return error_response(e)
     return JSONResponse({"ok": True})
@@ -264,7 +274,7 @@ async def api_reports(request: Request) -> JSONResponse:
     from pax_hispanica.web.social.admin_routes import report_cursor
     limit = request.query_params.get("limit", "200")
     limit = min(200, max(1, int(limit))) if limit.isascii() and limit.isdigit() and len(limit) < 5 else 200
-    reports = await _play(s.svc).chat.reports(limit=limit, before=report_cursor(request.query_params.get("before")))
+    reports = await s.play.chat.reports(limit=limit, before=report_cursor(request.query_params.get("before")))
     return JSONResponse({"reports": reports, "older": reports[-1]["id"] if len(reports) == limit else None})
 
 
@@ -273,7 +283,7 @@ async def unsubscribe_get(request: Request, v: FormVisit, signed: str) -> Respon
     """The link in the email: a page that asks, with a button that POSTs. A GET changes nothing
     (mail scanners and link previews follow links; RFC 8058 section 1)."""
     s, user = v.site, v.user
-    target = _play(s.svc).outbox.unsubscribe_target(signed) if len(signed) < 400 else None
+    target = s.play.outbox.unsubscribe_target(signed) if len(signed) < 400 else None
     if target is None:
         return s.message(request, user, 404, "unsubscribe_bad")
     return s.page(request, user, "unsubscribe.html", signed=signed)
@@ -284,5 +294,5 @@ async def unsubscribe_post(request: Request, v: FormVisit, signed: str) -> Respo
     """The page's button, or RFC 8058's one-click POST from the mail client (body
     `List-Unsubscribe=One-Click`, no cookie, no CSRF token: the signed link is the authority)."""
     s, user = v.site, v.user
-    done = await _play(s.svc).outbox.unsubscribe(signed) if len(signed) < 400 else None
+    done = await s.play.outbox.unsubscribe(signed) if len(signed) < 400 else None
     return s.message(request, user, 200 if done else 404, "unsubscribed" if done else "unsubscribe_bad")

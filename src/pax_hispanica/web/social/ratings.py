@@ -32,8 +32,8 @@ from openskill.models import PlackettLuce
 
 from pax_hispanica.web.accounts import tables as adb
 from pax_hispanica.web.db import schema as db
-from pax_hispanica.web.engine_port import SEARCH_BOTS
 from pax_hispanica.web.db.store import Storage
+from pax_hispanica.web.engine_port import SEARCH_BOTS
 
 RATING_LOCK = 0x72617465   # "rate": pg_advisory_xact_lock key while rating
 

@@ -35,10 +35,10 @@ import sqlalchemy as sa
 
 from pax_hispanica.web.accounts import tables as adb
 from pax_hispanica.web.db import schema as db
-from pax_hispanica.web.play.service import Service
-from pax_hispanica.web.play.model import ServerError
-from pax_hispanica.web.play.turn_based import time_control_table
 from pax_hispanica.web.engine_port import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS
+from pax_hispanica.web.play.model import ServerError
+from pax_hispanica.web.play.service import Service
+from pax_hispanica.web.play.turn_based import time_control_table
 
 log = logging.getLogger("pax_hispanica.web")
 
