@@ -1,19 +1,28 @@
-"""The web layer's only door to the engine (and to the bots).
+"""The web layer's only door to the engine (and to the bots): every module of web/ reaches the
+engine as `engine_port.api`, typed as `pax_hispanica.api` itself (docs/api.md), and a view as
+`View` (the engine's JSON dict).
 
-Everything here goes through `pax_hispanica.api` (docs/api.md); the bot kinds, which of
-them search and what a strength means are the bots package's (`pax_hispanica.bots.REGISTRY`).
-The module can
-be swapped with the environment variable PAXH_API_MODULE (a development hook
-for working on the server without the engine; unset in normal use).
+The bot kinds, which of them search and what a strength means are the bots package's
+(`pax_hispanica.bots.REGISTRY`). The module can be swapped with the environment variable
+PAXH_API_MODULE (a development hook for working on the server without the engine; unset in
+normal use): a stand-in must offer the same functions, so the types stay those of the real API.
 """
 from __future__ import annotations
 
 import importlib
 import os
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-api: Any = importlib.import_module(os.environ.get("PAXH_API_MODULE") or "pax_hispanica.api")
+from pax_hispanica.engine.jsontypes import JsonDict as View
+
+if TYPE_CHECKING:
+    from pax_hispanica import api
+else:
+    api = importlib.import_module(os.environ.get("PAXH_API_MODULE") or "pax_hispanica.api")
+
+__all__ = ["View", "api", "BOT_KINDS", "SEARCH_BOTS", "DEFAULT_BOT", "STRENGTHS", "ladder_names", "fallback_bot",
+           "make_bot", "think"]
 
 try:
     from pax_hispanica.bots import DEFAULT_KIND as DEFAULT_BOT

@@ -26,6 +26,7 @@ from urllib.parse import urlencode
 import sqlalchemy as sa
 
 from pax_hispanica.web.db import schema as db
+from pax_hispanica.web.db.store import Storage
 from pax_hispanica.web.engine_port import api
 from pax_hispanica.web.play.model import ServerError
 
@@ -167,3 +168,12 @@ async def lists(svc: Service, uid: str, query: Any, page: int | None = None, sca
         if out["older"][name]:
             out["links"][name] = "?" + urlencode({**{k: v for k, v in at.items() if v}, name: out["older"][name]})
     return out
+
+
+async def results_of(storage: Storage, gids: list[str]) -> dict[str, dict]:
+    """The results of finished games, in one statement."""
+    if not gids:
+        return {}
+    async with storage.read() as conn:
+        rows = (await conn.execute(sa.select(db.games.c.id, db.games.c.result).where(db.games.c.id.in_(gids)))).all()
+    return {r.id: json.loads(r.result) for r in rows if r.result}

@@ -15,12 +15,12 @@ the request came over HTTPS.
 from __future__ import annotations
 
 import hmac
-import json
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from pax_hispanica.web.accounts.game_lists import lists, results_of
 from pax_hispanica.web.accounts.service import (
     CHANNELS,
     SESSION_COOKIE,
@@ -263,10 +263,9 @@ async def reset(request: Request, v: FormVisit, token: str) -> Response:
 async def _my_games(s: Site, uid: str, query: Any = None) -> dict[str, Any]:
     """The account's games in three lists, a page each (account_games.py: keyset pages with
     "older" links): to move, waiting for others (and tables waiting for players), finished."""
-    from pax_hispanica.web.accounts.game_lists import lists
 
     out = await lists(s.svc, uid, query or {})
-    results = await _results_of(s, [g["id"] for g in out["finished"]])
+    results = await results_of(s.svc.storage, [g["id"] for g in out["finished"]])
     for g in out["finished"]:
         result = results.get(g["id"])
         g["place"] = next((result["ranking"].index(x["seat"]) + 1 for x in g["my_seats"]
@@ -274,20 +273,8 @@ async def _my_games(s: Site, uid: str, query: Any = None) -> dict[str, Any]:
     return out
 
 
-async def _results_of(s: Site, gids: list[str]) -> dict[str, dict]:
-    """The results of finished games, in one statement."""
-    import sqlalchemy as sa
-
-    from pax_hispanica.web.db import schema as db
-    if not gids:
-        return {}
-    async with s.svc.storage.read() as conn:
-        rows = (await conn.execute(sa.select(db.games.c.id, db.games.c.result).where(db.games.c.id.in_(gids)))).all()
-    return {r.id: json.loads(r.result) for r in rows if r.result}
-
-
 async def _result_of(s: Site, gid: str) -> dict | None:
-    return (await _results_of(s, [gid])).get(gid)
+    return (await results_of(s.svc.storage, [gid])).get(gid)
 
 
 async def _profile(s: Site, uid: str) -> dict:

@@ -112,6 +112,31 @@ async def recipient_for(conn: Any, game_id: str, seat: int) -> Recipient | None:
 SIGNED = re.compile(r"[A-Za-z0-9_-]{1,300}\.[0-9a-f]{32}")   # what Signer.sign makes
 
 
+async def save_seat_contact(storage: Storage, game_id: str, seat: int, values: dict[str, Any]) -> None:
+    """Where this seat's player hears of their move (its `seat_contacts` row, made or replaced)."""
+    c = t.seat_contacts.c
+    async with storage.write() as conn:
+        r = await conn.execute(t.seat_contacts.update().where(sa.and_(c.game_id == game_id, c.seat == seat))
+                               .values(**values))
+        if r.rowcount == 0:
+            await conn.execute(t.seat_contacts.insert().values(game_id=game_id, seat=seat, **values))
+
+
+async def saved_contact(storage: Storage, game_id: str, seat: int) -> dict[str, Any]:
+    """What is saved for a seat: its own row ("source": "seat"), else its account's channels
+    ("account"), else nothing (None)."""
+    c = t.seat_contacts.c
+    async with storage.read() as conn:
+        row = (await conn.execute(sa.select(t.seat_contacts).where(sa.and_(
+            c.game_id == game_id, c.seat == seat)))).mappings().first()
+        if row is not None:
+            return {"email": None if row["unsubscribed"] else row["email"], "webhook": row["webhook"],
+                    "unsubscribed": bool(row["unsubscribed"]), "source": "seat"}
+        rcpt = await recipient_for(conn, game_id, seat)
+    return {"email": rcpt.email if rcpt else None, "webhook": rcpt.webhook if rcpt else None,
+            "unsubscribed": False, "source": "account" if rcpt else None}
+
+
 class Signer:
     """Signed tokens for one-click links (HMAC-SHA256 with PAXH_SECRET)."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pax_hispanica.web.engine_port import api
+from pax_hispanica.web.engine_port import View, api
 from pax_hispanica.web.present.i18n import Tr
 
 # events the engine emits by itself, between the players' decisions (summarised by year)
@@ -118,10 +118,10 @@ def highlights(events: list, viewer: int | None, first: int, after: int) -> dict
     return out
 
 
-def summary(events: list, first: int, view: Any, tr: Tr) -> list[dict]:
+def summary(events: list, first: int, view: View | None, tr: Tr) -> list[dict]:
     """The automatic steps in the window, by year: [{"title": "Goods Year", "items": [...]}].
     Empty when the window holds no automatic step worth a word."""
-    owners = {c.get("id"): c.get("owner") for c in (view.get("colonies") or [])} if isinstance(view, dict) else {}
+    owners = {c.get("id"): c.get("owner") for c in (view.get("colonies") or [])} if view is not None else {}
     groups: list[dict] = []
     current: dict | None = None
     for e in events:

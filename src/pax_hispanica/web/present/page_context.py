@@ -8,7 +8,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from pax_hispanica.web.engine_port import api
+from pax_hispanica.web.engine_port import View, api
 from pax_hispanica.web.play.service import LiveGame
 from pax_hispanica.web.present import board as boardparts
 from pax_hispanica.web.present import happened, svgmap
@@ -58,11 +58,11 @@ def translator(live: LiveGame, lang: str) -> Tr:
     return tr
 
 
-def name_new_places(tr: Tr, view: Any) -> Tr:
+def name_new_places(tr: Tr, view: View | None) -> Tr:
     """Sites and colonies the game made (a Visita a card founded: "tierra_firme.visita-1") are
     named by the view, not by the ruleset: so options, log lines and the map say "Visita 1",
     never the id."""
-    if isinstance(view, dict):
+    if view is not None:
         extra = {str(x["id"]): str(x["name"]) for key in ("sites", "colonies") for x in view.get(key) or []
                  if isinstance(x, dict) and x.get("id") and x.get("name") and x["id"] not in tr.names}
         if extra:
@@ -144,12 +144,12 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         w["unavailable"] = greyed.get(str(w.get("decision")), [])
     if undo is None and not botted and can_undo(live, viewer):
         undo = {"seat": viewer, "type": "undo"}
-    decision = (view.get("decision") if isinstance(view, dict) else None) if legal else None
+    decision = view.get("decision") if legal else None
     result = _jsonable(api.result(state)) if live.over else None
     first, after = happened.window(live, viewer)
     svg, choices = svgmap.render_with_choices(view, tr, info, places)
     return {
-        "status_text": happened.status(view.get("decision") if isinstance(view, dict) else None, acting, viewer,
+        "status_text": happened.status(view.get("decision"), acting, viewer,
                                        live.over, tr),
         "summary": happened.summary(events, first, view, tr), "recent": happened.highlights(events, viewer, first, after),
         "results": happened.results(events, viewer, first, tr),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from pax_hispanica.web.engine_port import api
+from pax_hispanica.web.engine_port import View, api
 from pax_hispanica.web.play.service import LiveGame
 from pax_hispanica.web.present import svgmap
 from pax_hispanica.web.present.i18n import Tr, humanize
@@ -19,12 +19,12 @@ def _house_rule_ids(ruleset: str, version: str, params: tuple) -> tuple[str, ...
     return tuple(dict.fromkeys(h.rule for h in api.house_rules(rs)))
 
 
-def house_rules_line(view: Any, tr: Tr) -> str:
+def house_rules_line(view: View | None, tr: Tr) -> str:
     """PRJ-81: the seed rules the game's ruleset changes (its house rules), for the status line:
     the named set (PRJ-83) if the game chose one, then each rule's ID and title in the page's
     language ("reference-7: TRS-2 PLUNDER must sack; TRS-1 ..."); "" for a game of the rules as
     printed, or a view the page cannot read (an odd ruleset: the page works without)."""
-    if not isinstance(view, dict) or not view.get("ruleset_version"):
+    if not view is not None or not view.get("ruleset_version"):
         return ""
     params = view.get("ruleset_params") or {}
     try:
@@ -39,11 +39,11 @@ def house_rules_line(view: Any, tr: Tr) -> str:
     return f"{named}: {rules}" if isinstance(named, str) else rules
 
 
-def game_win_condition(view: Any) -> dict[str, Any] | None:
+def game_win_condition(view: View | None) -> dict[str, Any] | None:
     """The win condition's numbers (CYC-2, CYC-3) of the game a view is of: its own version's
     (PRJ-50: a game of an earlier version keeps its numbers) with its variant (PRJ-31); None
     when the view names no ruleset the page can read (an odd ruleset: the page works without)."""
-    if not isinstance(view, dict) or not view.get("ruleset_version"):
+    if not view is not None or not view.get("ruleset_version"):
         return None
     try:
         return win_condition(str(view.get("ruleset") or "reference"), str(view["ruleset_version"]),
@@ -52,17 +52,17 @@ def game_win_condition(view: Any) -> dict[str, Any] | None:
         return None
 
 
-def game_numbers(view: Any) -> dict:
+def game_numbers(view: View | None) -> dict:
     """The game's ruleset version and its Prestige goal (CYC-2), as the status line shows them."""
-    version = str(view["ruleset_version"]) if isinstance(view, dict) and view.get("ruleset_version") else None
+    version = str(view["ruleset_version"]) if view is not None and view.get("ruleset_version") else None
     win = game_win_condition(view)
     return {"ruleset_version": version, "goal": win["prestige"] if win else None}
 
 
-def public_lot(view: Any, tr: Tr) -> dict:
+def public_lot(view: View | None, tr: Tr) -> dict:
     """What everyone may see of a sealed choice under way (spectators, and players who have
     chosen): what it is about, and who is still choosing."""
-    d = view.get("decision") if isinstance(view, dict) else None
+    d = view.get("decision") if view is not None else None
     if not isinstance(d, dict) or not api.is_sealed_decision(d.get("d")):
         return {"public_lot": None, "choosing": []}
     committed = set(d.get("committed") or [])
@@ -85,7 +85,7 @@ def lot(decision: dict | None, tr: Tr) -> str | None:
     return None
 
 
-def money_per_prestige(view: Any) -> int | None:
+def money_per_prestige(view: View | None) -> int | None:
     """CYC-3's dollars to 1 Prestige in the game's own numbers; None when they cannot be read."""
     per = (game_win_condition(view) or {}).get("money")
     return per if isinstance(per, int) and per > 0 else None
@@ -104,9 +104,9 @@ def score_now(p: dict, per_dollar: int | None, tr: Tr) -> str | None:
               colonies=colonies)
 
 
-def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
+def players_table(view: View | None, tr: Tr, live: LiveGame) -> list[dict]:
     """Each player's public state, in seat order."""
-    players = view.get("players") if isinstance(view, dict) else None
+    players = view.get("players") if view is not None else None
     if not isinstance(players, list):
         return [{"seat": s.seat, "name": tr.seat(s.seat), "kind": s.kind, "fields": [], "tableau": []}
                 for s in live.seats]
@@ -146,9 +146,9 @@ def players_table(view: Any, tr: Tr, live: LiveGame) -> list[dict]:
     return rows
 
 
-def own_parts(view: Any, viewer: int | None, info: Info | None = None) -> dict:
+def own_parts(view: View | None, viewer: int | None, info: Info | None = None) -> dict:
     """The viewer's own secret parts as the view gives them (hand, sealed choice)."""
-    if viewer is None or not isinstance(view, dict):
+    if viewer is None or not view is not None:
         return {}
     players = view.get("players") or []
     hand = players[viewer].get("hand") if 0 <= viewer < len(players) else None
@@ -161,8 +161,8 @@ def own_parts(view: Any, viewer: int | None, info: Info | None = None) -> dict:
     return {"hand": cards, "sealed": view.get("my_sealed_choice")}
 
 
-def decks(view: Any, tr: Tr) -> list[dict]:
-    d = view.get("decks") if isinstance(view, dict) else None
+def decks(view: View | None, tr: Tr) -> list[dict]:
+    d = view.get("decks") if view is not None else None
     if not isinstance(d, dict):
         return []
     out = []

@@ -18,6 +18,7 @@ from typing import Any
 
 from markupsafe import escape
 
+from pax_hispanica.web.engine_port import View
 from pax_hispanica.web.present.board import rebels_place
 from pax_hispanica.web.present.i18n import Tr
 from pax_hispanica.web.present.info import Info, ruleset_info
@@ -61,13 +62,13 @@ def seat_color(view: dict, seat: Any, info: Info | None = None) -> str:
     return "#888"
 
 
-def seat_mark(view: Any, seat: Any, tr: Tr) -> str:
+def seat_mark(view: View | None, seat: Any, tr: Tr) -> str:
     """A letter for a seat besides its colour (colour is never the only signal): the first
     letter of its nation's name in the page's language, or its seat number when two nations
     of the game share a first letter; "♛" for the Crown."""
     if seat == "crown":
         return "♛"
-    players = (view.get("players") if isinstance(view, dict) else None) or []
+    players = (view.get("players") if view is not None else None) or []
     if not isinstance(seat, int) or not 0 <= seat < len(players):
         return "?"
     letters = [(tr.nation(p.get("nation")) or "?")[:1].upper() for p in players]
@@ -109,15 +110,15 @@ class Places:
         return out
 
 
-def render(view: Any, tr: Tr, info: Info) -> str:
+def render(view: View | None, tr: Tr, info: Info) -> str:
     """The board as SVG, without choices."""
     return render_with_choices(view, tr, info)[0]
 
 
-def render_with_choices(view: Any, tr: Tr, info: Info, places: Places | None = None) -> tuple[str, list[dict]]:
+def render_with_choices(view: View | None, tr: Tr, info: Info, places: Places | None = None) -> tuple[str, list[dict]]:
     """The board as SVG, and the list of its places to choose now (Places.choices), which the
     page applies to the map (static/board.js): the markup is the same whatever is pending."""
-    if not isinstance(view, dict) or not info.zones:
+    if view is None or not info.zones:
         return "", []
     if geographic(info):
         return _render_geo(view, tr, info, places)

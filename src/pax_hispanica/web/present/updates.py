@@ -143,5 +143,5 @@ def json_update(live: LiveGame, viewer: int | None, full_log: bool = False, with
     if with_view:
         view = api.view(state, viewer)      # the page and /api/view: no masked state (docs/web.md)
         msg["view"] = view
-        msg["decision"] = view.get("decision") if isinstance(view, dict) and msg["legal"] else None
+        msg["decision"] = view.get("decision") if msg["legal"] else None
     return msg

@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import sqlalchemy as sa
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import (
@@ -35,7 +34,7 @@ from pax_hispanica.web.http.site import (
     site,
     validation_message,
 )
-from pax_hispanica.web.notify import tables as t
+from pax_hispanica.web.notify.outbox import save_seat_contact, saved_contact
 from pax_hispanica.web.play.model import ServerError
 from pax_hispanica.web.play.ws_routes import Message, Turn, handles
 from pax_hispanica.web.present.i18n import LANGS
@@ -169,12 +168,7 @@ async def api_notify(request: Request, token: str) -> JSONResponse:
         live = await s.svc.get(rights.game_id)
         values = {"email": body.email or None, "webhook": body.webhook or None, "lang": body.lang,
                   "unsubscribed": False}
-        c = t.seat_contacts.c
-        async with s.svc.storage.write() as conn:
-            r = await conn.execute(t.seat_contacts.update().where(sa.and_(c.game_id == live.id, c.seat == seat))
-                                   .values(**values))
-            if r.rowcount == 0:
-                await conn.execute(t.seat_contacts.insert().values(game_id=live.id, seat=seat, **values))
+        await save_seat_contact(s.svc.storage, live.id, seat, values)
         await s.play.clocks.contact_changed(live, seat)
     except ServerError as e:
         return error_response(e)
@@ -192,18 +186,7 @@ async def api_notify_saved(request: Request, token: str) -> JSONResponse:
         if rights.role != "seat":
             raise ServerError("wrong_seat", "a seat's own link reads where its player is told", status=403)
         (seat,) = rights.seats
-        c = t.seat_contacts.c
-        async with s.svc.storage.read() as conn:
-            row = (await conn.execute(sa.select(t.seat_contacts).where(sa.and_(
-                c.game_id == rights.game_id, c.seat == seat)))).mappings().first()
-            if row is not None:
-                out = {"email": None if row["unsubscribed"] else row["email"], "webhook": row["webhook"],
-                       "unsubscribed": bool(row["unsubscribed"]), "source": "seat"}
-            else:
-                from pax_hispanica.web.notify.outbox import recipient_for
-                rcpt = await recipient_for(conn, rights.game_id, seat)
-                out = {"email": rcpt.email if rcpt else None, "webhook": rcpt.webhook if rcpt else None,
-                       "unsubscribed": False, "source": "account" if rcpt else None}
+        out = await saved_contact(s.svc.storage, rights.game_id, seat)
     except ServerError as e:
         return error_response(e)
     mail = bool(s.play.outbox.smtp_url)
