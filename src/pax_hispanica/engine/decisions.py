@@ -1,7 +1,8 @@
 """Decisions as declared types: the one registry of what a player can be asked.
 
-Each decision is a class registered with `register(cls)` (a call after the class, not a
-decorator: mypyc compiles a decorated class as a plain Python class). It declares:
+Each decision is a class in the module of its rules, registered with one `register(cls)`
+after it (a call, not a decorator: mypyc keeps a decorated class out of its native classes).
+It declares:
 - `name`: what the pending decision dict on `st.stack` has as "d";
 - `rule`: its rule ID, saved with the decision as "rule";
 - `actions`: the action types it accepts, each with its fields besides seat and type and
@@ -10,7 +11,18 @@ decorator: mypyc compiles a decorated class as a plain Python class). It declare
   `secret_field`, the field of its action that carries the secret, and `secret_domain`, the
   values a seat's secret may take, computed from what everyone knows (the information
   state), so that `information.determinize` can draw others' secrets from it;
-- `legal(st, dec, seat)` and `act(st, dec, action, out)`.
+- `legal(st, dec, seat)` and `act(st, dec, action, out)`;
+- `reasons(board, dec)`: its why-not reasons (engine/why.py: the options the rules forbid the
+  asked seat now, from its view), or `nothing_to_explain`, a sentence saying why it has none;
+- `observation`: its slot in the RL encoding: the fields of its context the observation shows,
+  each as (field, kind) with a kind of SLOT_KINDS (rl/observation.py encodes each kind), or ()
+  when its name alone is enough;
+- `words()`: its sentence in the catalogues (gettext context "decisions", its name), which the
+  pages and the terminal show; derived, override it to share another decision's sentence.
+
+`register` refuses a type that leaves one of these undeclared or declares it wrong, with a
+message saying what to add, so a new decision fails when its module is imported, not when a
+game or an RL episode first reaches it.
 
 Everything else that needs to know about decisions is derived from this registry and
 never listed again: `core.ACTION_FIELDS`/`ACTION_TYPES`/`MAX_KEYS` (the shape check), the
@@ -35,6 +47,7 @@ from .contexts import SupportContext as SupportContext, VoyageContext as VoyageC
 from .contexts import VoyageProgress as VoyageProgress
 from .flow import Out, push as _push
 from .keys import commitment, salt
+from .rules import RULES
 from .vocab import DECK
 
 if TYPE_CHECKING:
@@ -45,6 +58,12 @@ Fields = Mapping[str, tuple[type, ...]]
 """An action type's fields besides seat and type, and the JSON types each may take."""
 
 JSON_TYPE_NAMES = {STR: "string", INT: "integer", BOOL: "boolean", NONE: "null"}
+
+SLOT_KINDS = ("number", "flag", "seat", "card", "deck", "site", "colony", "zone", "zones", "colonies",
+              "battle_target")
+"""How the RL observation may encode a field of a pending decision, as the view shows it: a
+number, a flag, a seat (relative one-hot), one card, deck, site, colony or zone (one-hot), a
+list of zones or colonies (multi-hot), a battle's target (a colony, a site or the Rebels)."""
 
 
 C = TypeVar("C", bound=Mapping[str, Any])
@@ -113,12 +132,23 @@ class Decision(Generic[C]):
     actions: ClassVar[Mapping[str, Fields]]
     sealed: ClassVar[bool] = False
     secret_field: ClassVar[str | None] = None
+    observation: ClassVar[tuple[tuple[str, str], ...]]
+    nothing_to_explain: ClassVar[str | None] = None
 
     def legal(self, st: State, dec: C, seat: int) -> list[dict[str, Any]]:
         raise NotImplementedError
 
     def act(self, st: State, dec: C, action: dict[str, Any], out: Out) -> None:
         raise NotImplementedError
+
+    def reasons(self, board: Any, dec: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The options the rules forbid the asked seat now, each a why.py descriptor, from
+        `board` (why._Board: that seat's view and the ruleset) and the view's decision `dec`."""
+        return []                    # only for a type that declares nothing_to_explain (register checks)
+
+    def words(self) -> tuple[str, str]:
+        """Its sentence in the catalogues: (gettext context, id)."""
+        return ("decisions", self.name)
 
     def secret_domain(self, info: Mapping[str, Any], dec: Mapping[str, Any], seat: int) -> Sequence[Any]:
         """A sealed decision's values of `secret_field` open to `seat`, from the information
@@ -140,12 +170,30 @@ D = TypeVar("D", bound=type[Decision[Any]])
 
 
 def register(cls: D) -> D:
-    """Declare a decision type (one instance handles every decision of it)."""
-    assert cls.name not in DECISIONS, f"decision {cls.name!r} declared twice"
-    assert cls.rule and cls.actions, cls.name
-    if cls.sealed:
-        assert cls.secret_field is not None and cls.secret_domain is not Decision.secret_domain, cls.name
-        assert all(cls.secret_field in f for f in cls.actions.values()), cls.name
+    """Declare a decision type (one instance handles every decision of it); a ValueError says
+    what its class must declare."""
+    where = f"decision type {getattr(cls, 'name', cls.__name__)!r} ({cls.__module__})"
+    if not getattr(cls, "name", None) or not getattr(cls, "actions", None):
+        raise ValueError(f"{where}: declare `name` and `actions`")
+    if cls.name in DECISIONS:
+        raise ValueError(f"{where} is declared twice")
+    if getattr(cls, "rule", None) not in RULES:
+        raise ValueError(f"{where}: `rule` must be a rule ID of engine/rules.py")
+    if cls.sealed and (cls.secret_field is None or cls.secret_domain is Decision.secret_domain
+                       or not all(cls.secret_field in f for f in cls.actions.values())):
+        raise ValueError(f"{where}: a sealed decision declares `secret_field` (a field of each of its actions) "
+                         "and `secret_domain`")
+    if cls.reasons is Decision.reasons and not cls.nothing_to_explain:
+        raise ValueError(f"{where}: declare its why-not reasons, `reasons(board, dec)` (engine/why.py), "
+                         "or `nothing_to_explain`, a sentence saying why it has none")
+    observation = getattr(cls, "observation", None)
+    if observation is None:
+        raise ValueError(f"{where}: declare `observation`, its slot in the RL encoding: (field, kind) pairs "
+                         f"with kinds from {', '.join(SLOT_KINDS)}, or () when its name is enough")
+    for slot in observation:
+        if len(slot) != 2 or slot[1] not in SLOT_KINDS:
+            raise ValueError(f"{where}: observation slot {slot!r} is not (field, kind) with a kind from "
+                             f"{', '.join(SLOT_KINDS)}")
     DECISIONS[cls.name] = cls()
     return cls
 

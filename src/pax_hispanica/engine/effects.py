@@ -216,7 +216,7 @@ def _extra_moves(st: State, seat: int, eff: Raw, target: Any, out: Out) -> None:
              moves=st.rs.fleet_moves + st.moves_bonus[seat])
 
 
-_kind("extra_moves", "SAIL-1", ("n",), None, _extra_moves, ("voyage",), per_seat="moves_bonus")
+_kind("extra_moves", "SAIL-1", ("n",), None, _extra_moves, ("voyage.moves",), per_seat="moves_bonus")
 
 
 def _haven(st: State, seat: int, eff: Raw, target: Any, out: Out) -> None:

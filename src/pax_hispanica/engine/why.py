@@ -15,7 +15,8 @@ A descriptor is `{"decision", "action", "code", "rule", "params"}`:
 - `rule`: the rule ID that forbids it;
 - `params`: what a sentence needs: ids (cards, colonies, sites, zones) and numbers.
 
-These are the common reasons per decision type, not every impossible action: an action
+Each decision type declares its reasons (`Decision.reasons`, engine/decisions.py); the ones
+below are the engine's. These are the common reasons per decision type, not every impossible action: an action
 the player could never have thought of here (a move across the map) is not listed. Each
 listed action, when it names every field, is refused by `api.apply` (the test checks it).
 """
@@ -25,7 +26,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .decisions import DECISIONS
 from .ruleset import Ruleset, Rulesets
+from .vocab import DECKS
 
 Descriptor = dict[str, Any]
 
@@ -105,8 +108,8 @@ def _d(decision: str, action: dict[str, Any], code: str, rule: str, **params: An
     return {"decision": decision, "action": action, "code": code, "rule": rule, "params": params}
 
 
-# ---- per decision type --------------------------------------------------------------------------
-def _labour(b: _Board, dec: Mapping[str, Any]) -> list[Descriptor]:
+# ---- per decision type: each decision class declares its own (`Decision.reasons`) -------------
+def labour_reasons(b: _Board, dec: Mapping[str, Any]) -> list[Descriptor]:
     """LAB-1..LAB-5: the sources each colony to staff cannot take now."""
     rs, seat, out = b.rs, b.seat, []
     for cid in dec.get("colonies") or []:
@@ -137,10 +140,10 @@ def _labour(b: _Board, dec: Mapping[str, Any]) -> list[Descriptor]:
     return out
 
 
-def _initiate(b: _Board, dec: Mapping[str, Any]) -> list[Descriptor]:
+def initiate_reasons(b: _Board, dec: Mapping[str, Any]) -> list[Descriptor]:
     """AUC-1, PRJ-8: an empty deck cannot be auctioned; buried treasure needs a card below the top."""
     out = []
-    for deck in ("market", "haven"):
+    for deck in map(str, DECKS):
         n = int((b.view.get("decks") or {}).get(deck, {}).get("count", 0))
         if n < 1:
             out.append(_d("initiate", {"seat": b.seat, "type": "initiate", "deck": deck, "buried": False},
@@ -198,12 +201,12 @@ def _over_limit(b: _Board, decision: str) -> list[Descriptor]:
     return [_d(decision, {"seat": b.seat, "type": "end_turn"}, "over_hand_limit", "HND-2", count=n, limit=limit)]
 
 
-def _play_turn(b: _Board, dec: Mapping[str, Any]) -> list[Descriptor]:
+def play_turn_reasons(b: _Board, dec: Mapping[str, Any]) -> list[Descriptor]:
     out = [d for c in dict.fromkeys(b.me.get("hand") or []) if (d := _cannot_play(b, c)) is not None]
     return out + _haven_sales(b, "play_turn") + _over_limit(b, "play_turn")
 
 
-def _reduce_hand(b: _Board, dec: Mapping[str, Any]) -> list[Descriptor]:
+def reduce_hand_reasons(b: _Board, dec: Mapping[str, Any]) -> list[Descriptor]:
     return _haven_sales(b, "reduce_hand") + _over_limit(b, "reduce_hand")
 
 
@@ -232,7 +235,7 @@ def chest_terms(b: _Board, colony: Mapping[str, Any], sacked: str | None) -> tup
     return None, "TRS-1"
 
 
-def _voyage(b: _Board, dec: Mapping[str, Any]) -> list[Descriptor]:
+def voyage_reasons(b: _Board, dec: Mapping[str, Any]) -> list[Descriptor]:
     rs, seat, out = b.rs, b.seat, []
     fleet = b.me["fleet"]
     zone = fleet["zone"]
@@ -282,14 +285,8 @@ def _voyage(b: _Board, dec: Mapping[str, Any]) -> list[Descriptor]:
     return out
 
 
-def _support(b: _Board, dec: Mapping[str, Any]) -> list[Descriptor]:
+def support_reasons(b: _Board, dec: Mapping[str, Any]) -> list[Descriptor]:
     return [_d("support", {"seat": b.seat, "type": "support", "side": "neutral"}, "no_neutral", "BAT-3")]
-
-
-REASONS = {"labour": _labour, "initiate": _initiate, "play_turn": _play_turn, "reduce_hand": _reduce_hand,
-           "voyage": _voyage, "support": _support}
-"""The decision types with reasons here; a decision not listed (a sealed bid: any whole number
-from $0 to one's money) has nothing to explain."""
 
 
 def unavailable(view: Mapping[str, Any], rs: Ruleset | Rulesets) -> list[Descriptor]:
@@ -301,10 +298,10 @@ def unavailable(view: Mapping[str, Any], rs: Ruleset | Rulesets) -> list[Descrip
         return []
     if dec.get("sealed") and seat in (dec.get("committed") or []):
         return []
-    reasons = REASONS.get(str(dec.get("d")))
-    if reasons is None:
+    decision = DECISIONS.get(str(dec.get("d")))
+    if decision is None:
         return []
-    return reasons(_Board(view, ruleset_of(view, rs)), dec)
+    return decision.reasons(_Board(view, ruleset_of(view, rs)), dec)
 
 
 # ---- battle preview -----------------------------------------------------------------------------

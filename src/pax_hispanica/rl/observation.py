@@ -19,14 +19,19 @@ import functools
 import numpy as np
 
 from pax_hispanica import api
+from pax_hispanica.engine.decisions import DECISIONS as DECISION_TYPES
 from pax_hispanica.engine.vocab import CHEST, DECKS, GONE, LEGALITIES, PEOPLE, YEARS, decision_names
 from pax_hispanica.rl.encoding import placed_sites
 
 MAX_PLAYERS = 5
-DECISIONS = decision_names()
 CARGO = (*PEOPLE, CHEST)
 LABOUR = PEOPLE
 SITE_KINDS = ("cathedral", "tribal", "visita")
+SLOT_MEANINGS = {"number": "the number", "flag": "1 if set", "seat": "one-hot slot", "card": "one-hot card",
+                 "deck": "one-hot deck (" + ", ".join(DECKS) + ")", "site": "one-hot site", "colony": "one-hot colony",
+                 "zone": "one-hot zone", "zones": "multi-hot zones", "colonies": "multi-hot colonies",
+                 "battle_target": "one-hot battle target (colonies, sites, rebels)"}
+"""How each slot kind of engine/decisions.SLOT_KINDS is encoded (a test checks there is one for each)."""
 
 
 class ObservationLayout:
@@ -51,22 +56,23 @@ class ObservationLayout:
         seg("cycle", self.cycles, "one-hot cycle 1..cycles")
         seg("year", len(YEARS), "one-hot year: " + ", ".join(YEARS))
         seg("over", 1, "the game is over")
-        seg("decision", len(DECISIONS), "one-hot pending decision: " + ", ".join(DECISIONS))
+        self.decisions = decision_names()
+        seg("decision", len(self.decisions), "one-hot pending decision: " + ", ".join(self.decisions))
         seg("acting", P, "slots asked to act now")
         seg("to_act", 1, "the viewer is asked to act now")
         seg("committed", P, "slots whose sealed choice is committed (bid, support)")
         seg("my_sealed", 4, "own sealed choice: committed flag, bid amount, support attacker, support target")
-        seg("bid.card", C, "one-hot card auctioned (zero while buried)")
-        seg("bid.context", 4, "buried flag, deck market, deck haven, pos")
-        seg("bid.initiator", P, "one-hot initiator slot")
-        seg("voyage", 5, "moves left, started, taken, royal, a site won")
-        seg("voyage.won_site", S, "one-hot site won this voyage")
-        seg("voyage.sacked", K, "one-hot colony sacked this voyage")
-        seg("voyage.battled", Z, "zones battled in this voyage")
-        seg("support.attacker", P, "one-hot attacker slot")
-        seg("support.target", len(self.support_targets), "one-hot battle target: colonies, sites, rebels")
-        seg("support.zone", Z, "one-hot battle zone")
-        seg("labour.colonies", K, "colonies the labour decision staffs")
+        # each decision type's slot, as it declares it (engine/decisions.py, Decision.observation)
+        sizes = {"number": 1, "flag": 1, "seat": P, "card": C, "deck": len(DECKS), "site": S, "colony": K,
+                 "zone": Z, "zones": Z, "colonies": K, "battle_target": len(self.support_targets)}
+        self.slots: dict[str, list[tuple[str, str, str]]] = {}
+        for name in self.decisions:
+            for field, kind in DECISION_TYPES[name].observation:
+                if kind not in sizes or kind not in SLOT_MEANINGS:
+                    raise ValueError(f"decision {name!r}: no observation encoding for slot kind {kind!r} "
+                                     "(rl/observation.py: add it to the sizes, SLOT_MEANINGS and _write_slot)")
+                seg(f"{name}.{field}", sizes[kind], f"{SLOT_MEANINGS[kind]}: the {name} decision's {field}")
+                self.slots.setdefault(name, []).append((f"{name}.{field}", field, kind))
         seg("order", P * P, "Player Order: for slot i, one-hot of its position (i*5 + position)")
         self.player_fields = [("present", 1), ("nation", len(self.nations)), ("numbers", 6),
                               ("fleet.zone", Z), ("fleet.ships", 1), ("fleet.legality", len(LEGALITIES)),
@@ -116,34 +122,11 @@ class ObservationLayout:
         dec = view["decision"]
         if dec and not view["over"]:
             d = dec["d"]
-            o[off["decision"] + DECISIONS.index(d)] = 1
+            o[off["decision"] + self.decisions.index(d)] = 1
             for s in dec.get("committed", ()):
                 o[off["committed"] + rel(s)] = 1
-            if d == "bid":
-                if dec["card"] is None:
-                    o[off["bid.context"]] = 1
-                else:
-                    o[off["bid.card"] + self.card_ix[dec["card"]]] = 1
-                o[off["bid.context"] + 1 + DECKS.index(dec["deck"])] = 1
-                o[off["bid.context"] + 3] = dec["pos"]
-                o[off["bid.initiator"] + rel(dec["initiator"])] = 1
-            elif d == "voyage":
-                v = off["voyage"]
-                o[v:v + 5] = (dec["moves"], float(bool(dec["started"])), dec["taken"] or 0, dec.get("royal") or 0,
-                              float(dec["won_site"] is not None))
-                if dec["won_site"] is not None:
-                    o[off["voyage.won_site"] + self.site_ix[dec["won_site"]]] = 1
-                if dec["sacked"] is not None:
-                    o[off["voyage.sacked"] + self.col_ix[dec["sacked"]]] = 1
-                for z in dec["battled"]:
-                    o[off["voyage.battled"] + self.zone_ix[z]] = 1
-            elif d == "support":
-                o[off["support.attacker"] + rel(dec["attacker"])] = 1
-                o[off["support.target"] + self.target_ix[dec["target"]]] = 1
-                o[off["support.zone"] + self.zone_ix[dec["zone"]]] = 1
-            elif d == "labour":
-                for c in dec["colonies"]:
-                    o[off["labour.colonies"] + self.col_ix[c]] = 1
+            for segment, field, kind in self.slots.get(d, ()):
+                self._write_slot(o, off[segment], kind, dec.get(field), rel)
         mine = view.get("my_sealed_choice")
         if mine is not None:
             m = off["my_sealed"]
@@ -215,6 +198,37 @@ class ObservationLayout:
         o[b + 3:b + 3 + len(GONE)] = [view["gone"][k] for k in GONE]
         assert len(o) == self.size
         return np.array(o, dtype=np.float32)
+
+    def _write_slot(self, o: list, at: int, kind: str, value, rel) -> None:
+        """One field of the pending decision, as its slot kind says (SLOT_MEANINGS)."""
+        if value is None:                       # an optional field not set: its slot stays zero
+            return
+        if kind == "number":
+            o[at] = value
+        elif kind == "flag":
+            o[at] = float(bool(value))
+        elif kind == "seat":
+            o[at + rel(value)] = 1
+        elif kind == "card":
+            o[at + self.card_ix[value]] = 1
+        elif kind == "deck":
+            o[at + DECKS.index(value)] = 1
+        elif kind == "site":
+            o[at + self.site_ix[value]] = 1
+        elif kind == "colony":
+            o[at + self.col_ix[value]] = 1
+        elif kind == "zone":
+            o[at + self.zone_ix[value]] = 1
+        elif kind == "zones":
+            for z in value:
+                o[at + self.zone_ix[z]] = 1
+        elif kind == "colonies":
+            for c in value:
+                o[at + self.col_ix[c]] = 1
+        elif kind == "battle_target":
+            o[at + self.target_ix[value]] = 1
+        else:
+            raise ValueError(f"no observation encoding for slot kind {kind!r}")
 
     def describe(self) -> str:
         """The layout as a Markdown table (docs/rl.md)."""

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import decks
 from ..decisions import BOOL, INT, NONE, STR, BidContext, Decision, DecisionContext, register
+from .. import why
 from ..errors import IllegalAction
 from ..flow import Out, Step
 from ..sealed import commit
@@ -57,6 +58,10 @@ class Initiate(Decision[DecisionContext]):
     name = "initiate"
     rule = "AUC-1"
     actions = {"initiate": {"deck": (STR,), "buried": (BOOL, NONE)}, "pass": {}}
+    observation = ()
+
+    def reasons(self, board: Any, dec: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return why.initiate_reasons(board, dec)
 
     def legal(self, st: State, dec: DecisionContext, seat: int) -> list[dict[str, Any]]:
         return [{"kind": "choice", "decision": "initiate", "rule": "AUC-1", "options": initiate_options(st, seat)}]
@@ -82,7 +87,7 @@ class Initiate(Decision[DecisionContext]):
                                 f"The {deck} deck has {n} card(s): not enough for this auction.")
         st.stack.pop()
         start_bidding(st, seat, chosen, buried, out)
-register(Initiate)                # not @register: mypyc compiles a decorated class as a plain Python class
+register(Initiate)
 
 
 def start_bidding(st: State, initiator: int, deck: Deck, buried: bool, out: Out) -> None:
@@ -106,6 +111,8 @@ class SealedBid(Decision[BidContext]):
     actions = {"bid": {"amount": (INT,)}}
     sealed = True
     secret_field = "amount"
+    observation = (("card", "card"), ("deck", "deck"), ("pos", "number"), ("initiator", "seat"))
+    nothing_to_explain = "any whole number from $0 to one's money is a bid"
 
     def secret_domain(self, info: Mapping[str, Any], dec: Mapping[str, Any], seat: int) -> Sequence[int]:
         return range(info["money"][seat] + 1)        # money is public (HID-1)
@@ -124,7 +131,7 @@ class SealedBid(Decision[BidContext]):
         if not 0 <= amount <= st.money[seat]:
             raise IllegalAction("bid_out_of_range", "AUC-3", f"A bid is from $0 to your money (${st.money[seat]}).")
         commit(st, dec, seat, amount, out, resolve_auction)
-register(SealedBid)                # not @register: mypyc compiles a decorated class as a plain Python class
+register(SealedBid)
 
 
 def resolve_auction(st: State, dec: BidContext, bids: dict[int, int], out: Out) -> None:

@@ -3,9 +3,11 @@ slave attrition, earnings."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..decisions import STR, Decision, LabourContext, register
+from .. import why
 from ..errors import IllegalAction
 from ..flow import Out, Step, require
 from ..rng import draw, draw_shuffle
@@ -71,6 +73,10 @@ class Labour(Decision[LabourContext]):
     rule = "LAB-6"
     actions = {"labour": {"colony": (STR,), "source": (STR,), "site": (STR,)},
                "leave_vacant": {"colony": (STR,)}}
+    observation = (("colonies", "colonies"),)
+
+    def reasons(self, board: Any, dec: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return why.labour_reasons(board, dec)
 
     def legal(self, st: State, dec: LabourContext, seat: int) -> list[dict[str, Any]]:
         opts = [o for cid in dec["colonies"] for o in labour.options(st, st.rs.col_index[cid], seat)]
@@ -93,7 +99,7 @@ class Labour(Decision[LabourContext]):
                     f"{cid} may not stay vacant while a source of labour exists ({sources}).")
         labour.acquire(st, col, action["seat"], action.get("source"), action.get("site"), out)
         st.stack.pop()
-register(Labour)                # not @register: mypyc compiles a decorated class as a plain Python class
+register(Labour)
 
 
 def die_off(st: State, out: Out) -> bool:

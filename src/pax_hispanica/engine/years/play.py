@@ -3,11 +3,13 @@ the end of each turn and again at the end of the year (HND-1..HND-4)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .. import cards as card_rules
 from .. import decks
 from ..decisions import STR, NONE, Decision, DecisionContext, Fields, register
+from .. import why
 from ..errors import IllegalAction
 from ..flow import Out, Step, require
 from ..state import State, appended, without
@@ -93,6 +95,10 @@ class PlayTurn(Decision[DecisionContext]):
     name = "play_turn"
     rule = "PLY-1"
     actions = {"play": {"card": (STR,), "target": (STR, NONE)}, **SELL_OR_DISCARD, "end_turn": {}}
+    observation = ()
+
+    def reasons(self, board: Any, dec: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return why.play_turn_reasons(board, dec)
 
     def legal(self, st: State, dec: DecisionContext, seat: int) -> list[dict[str, Any]]:
         opts = play_options(st, seat) + sell_discard_options(st, seat)
@@ -115,7 +121,7 @@ class PlayTurn(Decision[DecisionContext]):
             play_card(st, seat, action, out)
         else:
             require(False, "wrong_action", "PLY-1", "Play, sell or discard a card, or end your turn.")
-register(PlayTurn)                # not @register: mypyc compiles a decorated class as a plain Python class
+register(PlayTurn)
 
 
 def play_card(st: State, seat: int, action: dict[str, Any], out: Out) -> None:
@@ -144,6 +150,10 @@ class HandLimit(Decision[DecisionContext]):
     name = "reduce_hand"
     rule = "HND-2"
     actions = SELL_OR_DISCARD
+    observation = ()
+
+    def reasons(self, board: Any, dec: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return why.reduce_hand_reasons(board, dec)
 
     def legal(self, st: State, dec: DecisionContext, seat: int) -> list[dict[str, Any]]:
         return [{"kind": "choice", "decision": "reduce_hand", "rule": "HND-2",
@@ -156,7 +166,7 @@ class HandLimit(Decision[DecisionContext]):
         sell_or_discard(st, seat, action, out)
         if len(st.hands[seat]) <= st.hand_limit(seat):
             st.stack.pop()
-register(HandLimit)                # not @register: mypyc compiles a decorated class as a plain Python class
+register(HandLimit)
 
 
 STEPS: tuple[Step, ...] = (play_turns, hand_limit_at_year_end)

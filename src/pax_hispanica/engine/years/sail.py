@@ -11,6 +11,7 @@ from ..battle import BattleOutcome
 from ..decisions import (INT, NONE, STR, Decision, SupportContext, VoyageContext, VoyageProgress,
                          register)
 from ..end import end_of_cycle
+from .. import why
 from ..errors import IllegalAction
 from ..flow import Out, Step, require
 from ..sealed import commit
@@ -83,6 +84,12 @@ class Voyage(Decision[VoyageContext]):
                "enslave": {"count": (INT,)}, "load_chests": {"colony": (STR,), "count": (INT,)},
                "unload": {"colony": (STR,), "meeple": (STR, NONE)}, "unload_haven": {}, "end_voyage": {}}
 
+    observation = (("moves", "number"), ("started", "flag"), ("taken", "number"), ("royal", "number"),
+                   ("won_site", "site"), ("sacked", "colony"), ("battled", "zones"))
+
+    def reasons(self, board: Any, dec: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return why.voyage_reasons(board, dec)
+
     @staticmethod
     def progress(st: State, seat: int) -> VoyageProgress:
         """A voyage's progress when it begins."""
@@ -119,7 +126,7 @@ class Voyage(Decision[VoyageContext]):
             raise IllegalAction("wrong_action", "SAIL-1",
                                 "On a voyage: move, attack, enslave, load_chests, unload, unload_haven or end_voyage.")
         handler(st, seat, dec, action, out)
-register(Voyage)                # not @register: mypyc compiles a decorated class as a plain Python class
+register(Voyage)
 
 
 def _start_at_haven(st: State, seat: int, v: VoyageContext, action: dict[str, Any], out: Out) -> None:
@@ -250,6 +257,10 @@ class Support(Decision[SupportContext]):
     actions = {"support": {"side": (STR,)}}
     sealed = True
     secret_field = "side"
+    observation = (("attacker", "seat"), ("target", "battle_target"), ("zone", "zone"))
+
+    def reasons(self, board: Any, dec: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return why.support_reasons(board, dec)
 
     def secret_domain(self, info: Mapping[str, Any], dec: Mapping[str, Any], seat: int) -> Sequence[str]:
         return battle.SIDES
@@ -268,7 +279,7 @@ class Support(Decision[SupportContext]):
     @staticmethod
     def resolve(st: State, dec: SupportContext, sides: dict[int, str], out: Out) -> BattleOutcome:
         return battle.resolve(st, dec["attacker"], dec["zone"], dec["target"], sides, out)
-register(Support)                # not @register: mypyc compiles a decorated class as a plain Python class
+register(Support)
 
 
 STEPS: tuple[Step, ...] = (voyages, end_of_cycle)
