@@ -5,7 +5,8 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from functools import partial
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -15,6 +16,10 @@ from . import output
 from .runner import parse_params, run
 from .sweep import parse_sweep
 from .stats import report
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
 
 
 def simulate_command(
@@ -105,8 +110,13 @@ def simulate_command(
         raise typer.Exit(1)
 
 
-def _sweep(err, name, values, players, games, bots, seed, workers, dask, json_mode, out, nations,
-           fixed_seats, ruleset, params, api_module) -> None:
+def _advance(bar: Progress, task: TaskID, start: int, done: int, _total: int) -> None:
+    bar.update(task, completed=start + done)
+
+
+def _sweep(err: Console, name: str, values: list[Any], players: int, games: int, bots: str, seed: int, workers: int,
+           dask: str | None, json_mode: bool, out: Path | None, nations: str, fixed_seats: bool, ruleset: str,
+           params: dict[str, Any], api_module: str) -> None:
     """Play the same games once per value of one parameter and compare (sim/sweep.py)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -122,7 +132,7 @@ def _sweep(err, name, values, players, games, bots, seed, workers, dask, json_mo
             bar.update(task, description=f"{name}={value}")
             variant = {**params, name: value}
             results = run(players, games, bots or None, seed, workers=workers, dask_address=dask,
-                          progress=lambda done, total, i=i: bar.update(task, completed=i * games + done),
+                          progress=partial(_advance, bar, task, i * games),
                           rotate=not fixed_seats, api=api_module, nations=nations, ruleset=ruleset,
                           params=variant)
             summary = report(results)
@@ -160,7 +170,7 @@ def _sweep(err, name, values, players, games, bots, seed, workers, dask, json_mo
         raise typer.Exit(1)
 
 
-def house_rules_of(api_module: str, ruleset: str, params: dict | None) -> list[dict]:
+def house_rules_of(api_module: str, ruleset: str, params: dict[str, Any] | None) -> list[dict[str, Any]]:
     """PRJ-81: the seed sentences a run's ruleset and variant change (house rules), as dicts
     (param, rule, sentence, change); [] for an API without rulesets."""
     from ..bots.base import load_api
@@ -170,7 +180,7 @@ def house_rules_of(api_module: str, ruleset: str, params: dict | None) -> list[d
     return [h._asdict() for h in api.house_rules(ruleset, params or None)]
 
 
-def _check_ruleset(ruleset: str, params: dict, api_module: str) -> None:
+def _check_ruleset(ruleset: str, params: dict[str, Any], api_module: str) -> None:
     """Refuse a missing ruleset or a bad variant before any game starts."""
     from ..bots.base import load_api
     api = load_api(api_module)
@@ -182,7 +192,7 @@ def _check_ruleset(ruleset: str, params: dict, api_module: str) -> None:
         raise ValueError(f"ruleset {ruleset!r}: {exc}") from None
 
 
-def _print_summary(summary: dict, out: Path | None, params: dict | None = None) -> None:
+def _print_summary(summary: dict[str, Any], out: Path | None, params: dict[str, Any] | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 

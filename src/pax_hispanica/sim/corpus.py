@@ -45,13 +45,13 @@ def state_hash(state: api.State) -> str:
     return hashlib.sha256(api.snapshot(state)).hexdigest()
 
 
-def entry(game: api.Game, **meta: Any) -> dict:
+def entry(game: api.Game, **meta: Any) -> dict[str, Any]:
     """A corpus entry of a finished (or stopped) game."""
     return {**meta, "actions": len(game.record["actions"]), "result": api.result(game.state),
             "state_sha256": state_hash(game.state), "record": game.record}
 
 
-def play_out(game: api.Game, kinds: list[str], seed: int, options: dict | None = None) -> api.Game:
+def play_out(game: api.Game, kinds: list[str], seed: int, options: dict[str, Any] | None = None) -> api.Game:
     """Play `game` to its end with one bot per seat, each seeded from `seed` and its seat; a
     bot that reads its own log (ISMCTS) gets it, as in `paxh simulate` (bots.base.SeatLogs)."""
     agents = [make_agent(k, stable_seed("corpus-bot", seed, s), **(options or {}).get(k, {}))
@@ -77,7 +77,7 @@ def play_out(game: api.Game, kinds: list[str], seed: int, options: dict | None =
 P = "params"
 _NOT_SPANISH = [str(x) for x in NATIONS if x != SPANISH]
 NO_SPAIN = {3: _NOT_SPANISH[:3], 4: _NOT_SPANISH[:4]}
-MIXES: dict[int, list[tuple[list[str], int, dict]]] = {
+MIXES: dict[int, list[tuple[list[str], int, dict[str, Any]]]] = {
     2: [(["random", "random"], 7, {}), (["heuristic", "heuristic"], 5, {}), (["heuristic", "random"], 3, {}),
         (["ismcts", "heuristic"], 3, {}), (["random", "random"], 2, {P: {"auctions_per_player": 2}}),
         (["heuristic", "heuristic"], 1, {P: {"supply_chests": 6, "employ_range": "anywhere"}}),
@@ -99,7 +99,7 @@ MIXES: dict[int, list[tuple[list[str], int, dict]]] = {
 }
 
 
-def bot_entry(players: int, m: int, i: int) -> dict:
+def bot_entry(players: int, m: int, i: int) -> dict[str, Any]:
     """Game `i` of mix `m` of MIXES[players]."""
     kinds, _games, extra = MIXES[players][m]
     seed = stable_seed("corpus", players, m, i)
@@ -109,7 +109,7 @@ def bot_entry(players: int, m: int, i: int) -> dict:
                  **({"ismcts": ISMCTS} if "ismcts" in kinds else {}))
 
 
-def bot_entries(players: int) -> Iterator[dict]:
+def bot_entries(players: int) -> Iterator[dict[str, Any]]:
     for m, (_kinds, games, _extra) in enumerate(MIXES[players]):
         for i in range(games):
             yield bot_entry(players, m, i)
@@ -119,7 +119,7 @@ def scenario_files() -> list[Path]:
     return sorted(SCENARIOS.glob("*.json"))
 
 
-def scenario_entries() -> Iterator[dict]:
+def scenario_entries() -> Iterator[dict[str, Any]]:
     """Each scenario file applied, then played to the end by heuristic bots (two seeds each:
     the scenario's own position is pinned by the first actions of both)."""
     for path in scenario_files():
@@ -133,7 +133,7 @@ def scenario_entries() -> Iterator[dict]:
             yield entry(game, id=f"scenario-{path.stem}-{k}", source="scenario", scenario=path.name, bots=kinds)
 
 
-def refresh(e: dict) -> dict:
+def refresh(e: dict[str, Any]) -> dict[str, Any]:
     """An entry (e.g. a web game, which cannot be replayed with new seeds) with its result and
     hash recomputed by replaying its record."""
     game = api.replay(e["record"])
@@ -141,20 +141,20 @@ def refresh(e: dict) -> dict:
     return {**entry(game, **meta), "record": e["record"]}     # the record itself kept as recorded
 
 
-def dumps(e: dict) -> str:
+def dumps(e: dict[str, Any]) -> str:
     return json.dumps(e, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
 
 
-def write(path: Path, entries: Iterable[dict]) -> int:
+def write(path: Path, entries: Iterable[dict[str, Any]]) -> int:
     lines = [dumps(e) for e in entries]
     path.write_text("".join(line + "\n" for line in lines))
     return len(lines)
 
 
-def load_file(path: Path) -> list[dict]:
+def load_file(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def load(corpus: Path = CORPUS) -> list[tuple[str, dict]]:
+def load(corpus: Path = CORPUS) -> list[tuple[str, dict[str, Any]]]:
     """Every entry of the corpus as (file name, entry), files in name order."""
     return [(path.name, e) for path in sorted(corpus.glob("*.jsonl")) for e in load_file(path)]

@@ -15,6 +15,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from ..bots import make_agent
 from ..bots.base import stable_seed
@@ -26,10 +27,10 @@ GAMES = [(2, "heuristic", ["random"]), (3, "random", ["heuristic", "random"]),
          (2, "random", ["heuristic"]), (3, "heuristic", ["random", "random"])]
 
 
-def _wait_turn(client, token: str, timeout: float = 120.0) -> dict:
+def _wait_turn(client: Any, token: str, timeout: float = 120.0) -> dict[str, Any]:
     t0 = time.monotonic()
     while True:
-        v = client.get(f"/api/view/{token}").json()
+        v: dict[str, Any] = client.get(f"/api/view/{token}").json()
         if v["over"] or v["legal"]:
             return v
         if time.monotonic() - t0 > timeout:
@@ -37,7 +38,7 @@ def _wait_turn(client, token: str, timeout: float = 120.0) -> dict:
         time.sleep(0.005)
 
 
-def play_web_game(client, players: int, human: str, bots: list[str], k: int) -> dict:
+def play_web_game(client: Any, players: int, human: str, bots: list[str], k: int) -> dict[str, Any]:
     seats = [{"kind": "human", "name": "Corpus"}] + [{"kind": "bot", "bot_kind": b} for b in bots]
     r = client.post("/api/games", json={"players": players, "seats": seats})
     r.raise_for_status()
@@ -52,11 +53,11 @@ def play_web_game(client, players: int, human: str, bots: list[str], k: int) -> 
         r = client.post(f"/api/act/{token}", json={"version": v["version"], "action": action})
         if r.status_code != 200 and r.json().get("error", {}).get("code") != "stale_version":
             raise RuntimeError(f"the server refused {action}: {r.text[:300]}")
-    record = client.get(f"/api/record/{g['spectator']}").json()
+    record: dict[str, Any] = client.get(f"/api/record/{g['spectator']}").json()
     return record
 
 
-def web_entries(n: int) -> Iterator[dict]:
+def web_entries(n: int) -> Iterator[dict[str, Any]]:
     os.environ.setdefault("PAXH_RATE_CREATE", "0")
     os.environ.setdefault("PAXH_RATE_ACT", "0")
     from fastapi.testclient import TestClient

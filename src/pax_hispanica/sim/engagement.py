@@ -78,7 +78,7 @@ class Tracker:
         # simply reports no forced decisions
         self._count = getattr(api, "count_actions", None)
 
-    def decision(self, legal: list, action: dict, events: list[dict], state: Any) -> None:
+    def decision(self, legal: list[Any], action: dict[str, Any], events: list[dict[str, Any]], state: Any) -> None:
         kind = action.get("type")
         self.action_types.append(kind)
         if kind == "pass":
@@ -125,7 +125,7 @@ class Tracker:
             return None
         return [int(p.get("prestige", 0)) + int(p.get("colony_prestige", 0) or 0) for p in ps]
 
-    def facts(self, result: dict | None, last_cycle: int | None = None) -> dict:
+    def facts(self, result: dict[str, Any] | None, last_cycle: int | None = None) -> dict[str, Any]:
         """The game's engagement facts; ``last_cycle`` (the ruleset's `cycles`) tells a game that
         reached `prestige_to_win` before its last cycle (``ended_early``, CYC-2) from one that
         reached it in the last Sail Year, which would have ended there anyway."""
@@ -193,7 +193,7 @@ def lead_changes(samples: list[list[int]]) -> int:
 
 # -- summaries ---------------------------------------------------------------
 
-def mean_ci(values: list[float]) -> dict:
+def mean_ci(values: list[float]) -> dict[str, Any]:
     """Mean with a 95% normal-approximation interval (the interval is the mean itself for one value)."""
     xs = [float(v) for v in values]
     if not xs:
@@ -203,12 +203,12 @@ def mean_ci(values: list[float]) -> dict:
     return {"n": len(xs), "mean": round(m, 6), "ci95": [round(m - half, 6), round(m + half, 6)]}
 
 
-def share(k: int, n: int) -> dict:
+def share(k: int, n: int) -> dict[str, Any]:
     from .stats import wilson
     return {"count": k, "of": n, "share": round(k / n, 6) if n else None, "ci95": wilson(k, n)}
 
 
-def summarise(results: list[dict], card_names: list[str] | None = None) -> dict:
+def summarise(results: list[dict[str, Any]], card_names: list[str] | None = None) -> dict[str, Any]:
     """The report's engagement section from the games that carry engagement facts;
     ``card_names`` (the ruleset's cards, copies merged) lists the cards never played too."""
     from .stats import card_base
@@ -233,7 +233,7 @@ def summarise(results: list[dict], card_names: list[str] | None = None) -> dict:
     out["reached_prestige_goal"] = share(sum(1 for x in ended if x == "prestige_goal"), n)
     money = [m for e in eng for m in (e.get("money_end") or [])]
     out["money_unspent_end"] = mean_ci(money)
-    cards_pp = [len(c) for r in games for c in r.get("cards_played") or []]
+    cards_pp: list[float] = [len(c) for r in games for c in r.get("cards_played") or []]
     out["cards_per_player"] = mean_ci(cards_pp)
     # the Prestige curve: the leader's and the mean standing at the end of each cycle
     longest = max((len(e["prestige_by_cycle"]) for e in eng), default=0)
@@ -270,10 +270,10 @@ def summarise(results: list[dict], card_names: list[str] | None = None) -> dict:
     # (results made before the tracker kept `cards_won` have neither)
     if all("cards_won" in e for e in eng):
         won_in = [{card_base(c) for c in e["cards_won"]} for e in eng]
-        for c, v in cards.items():
-            won = [i for i, w in enumerate(won_in) if c in w]
+        for card, v in cards.items():
+            won = [i for i, w in enumerate(won_in) if card in w]
             v["games_won"] = share(len(won), n)
-            v["played_when_won"] = share(sum(1 for i in won if per_game_cards[i].get(c)), len(won))
+            v["played_when_won"] = share(sum(1 for i in won if per_game_cards[i].get(card)), len(won))
     out["cards"] = dict(sorted(cards.items(), key=lambda kv: (-kv[1]["games_with"]["count"], kv[0])))
     if card_names:
         # the issue's target: every card played in at least 5% of games
@@ -281,7 +281,7 @@ def summarise(results: list[dict], card_names: list[str] | None = None) -> dict:
     return out
 
 
-def first_cycle(games: list[dict]) -> dict:
+def first_cycle(games: list[dict[str, Any]]) -> dict[str, Any]:
     """By nation (where the games name them) and by seat: the share of games in which it
     played at least one card in cycle 1, and in which it was offered one it could pay for."""
     by: dict[str, dict[str, list[int]]] = {"nation": {}, "seat": {}}
@@ -302,7 +302,7 @@ def first_cycle(games: list[dict]) -> dict:
             for group, counts in by.items() if counts}
 
 
-def card_names(api: Any, ruleset: str = "reference", params: dict | None = None) -> list[str] | None:
+def card_names(api: Any, ruleset: str = "reference", params: dict[str, Any] | None = None) -> list[str] | None:
     """The ruleset's cards, copies merged ("galeon-1", "galeon-2" -> "galeon"); None for an API without rulesets."""
     from .stats import card_base
     if not hasattr(api, "load_ruleset"):
@@ -311,7 +311,7 @@ def card_names(api: Any, ruleset: str = "reference", params: dict | None = None)
     return sorted({card_base(c) for c in cards}) if cards else None
 
 
-def _per_game(keys: set[str], counters: list[dict], decisions: int) -> dict:
+def _per_game(keys: set[str], counters: list[dict[str, Any]], decisions: int) -> dict[str, Any]:
     out = {}
     for k in sorted(keys):
         counts = [c.get(k, 0) for c in counters]
@@ -319,10 +319,11 @@ def _per_game(keys: set[str], counters: list[dict], decisions: int) -> dict:
     return dict(sorted(out.items(), key=lambda kv: -kv[1]["mean"]))
 
 
-def public_view(api: Any, state: Any) -> dict:
+def public_view(api: Any, state: Any) -> dict[str, Any]:
     """The spectator's view without the masked state (most of a view's cost) where the API
     can leave it out; a toy game's view may not take the option."""
     try:
-        return api.view(state, None, include_state=False)
+        view: dict[str, Any] = api.view(state, None, include_state=False)
     except TypeError:
-        return api.view(state, None)
+        view = api.view(state, None)
+    return view

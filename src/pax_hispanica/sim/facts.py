@@ -7,14 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 
-def _players(view: dict) -> list[dict] | None:
+def _players(view: dict[str, Any]) -> list[dict[str, Any]] | None:
     ps = view.get("players") if isinstance(view, dict) else None
     if isinstance(ps, list) and ps and isinstance(ps[0], dict):
         return ps
     return None
 
 
-def _legality(p: dict) -> Any:
+def _legality(p: dict[str, Any]) -> Any:
     if "legality" in p:
         return p["legality"]
     fleet = p.get("fleet")
@@ -23,7 +23,7 @@ def _legality(p: dict) -> Any:
     return None
 
 
-def _order(view: dict) -> list[int] | None:
+def _order(view: dict[str, Any]) -> list[int] | None:
     for key in ("player_order", "order", "turn_order"):
         v = view.get(key)
         if isinstance(v, list) and v and all(isinstance(x, int) for x in v):
@@ -31,7 +31,7 @@ def _order(view: dict) -> list[int] | None:
     return None
 
 
-def at_start(api: Any, state: Any, n: int) -> dict:
+def at_start(api: Any, state: Any, n: int) -> dict[str, Any]:
     view = api.view(state, None)
     out: dict[str, Any] = {}
     ps = _players(view)
@@ -49,7 +49,7 @@ def at_start(api: Any, state: Any, n: int) -> dict:
     return out
 
 
-def at_end(api: Any, state: Any, n: int, result: dict) -> dict:
+def at_end(api: Any, state: Any, n: int, result: dict[str, Any]) -> dict[str, Any]:
     view = api.view(state, None)
     out: dict[str, Any] = {}
     ps = _players(view)

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
+from typing import Any
 
 FILE = "interactive.html"
 
 
-def _bars(go, table: dict, title: str, value: str = "mean", sub: str | None = None):
+def _bars(go: Any, table: dict[str, Any], title: str, value: str = "mean", sub: str | None = None) -> Any:
     names = list(table)
-    get = (lambda v: v[sub]) if sub else (lambda v: v)
+
+    def get(v: Any) -> Any:
+        return v[sub] if sub else v
     vals = [get(table[k])[value] or 0 for k in names]
     lo = [v - get(table[k])["ci95"][0] for v, k in zip(vals, names)]
     hi = [get(table[k])["ci95"][1] - v for v, k in zip(vals, names)]
@@ -22,13 +25,13 @@ def _bars(go, table: dict, title: str, value: str = "mean", sub: str | None = No
     return fig
 
 
-def write(summary: dict, out: Path) -> Path | None:
+def write(summary: dict[str, Any], out: Path) -> Path | None:
     """Write OUT/interactive.html; None when plotly is missing or there is nothing to show."""
     eng = summary.get("engagement") or {}
     if not eng:
         return None
     try:
-        import plotly.graph_objects as go
+        import plotly.graph_objects as go  # type: ignore[import-untyped]  # plotly ships no types
     except ImportError:
         return None
     figs = []

@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .runner import execute, parse_bots, stable_seed
+from ..bots.base import stable_seed
+from .runner import execute, parse_bots
 
 Progress = Callable[[int, int], None]
 
@@ -54,7 +55,7 @@ def game_tables(configs: list[str], players: int, games: int) -> list[list[str]]
     return out
 
 
-def make_specs(configs: list[str], players: int, games: int, seed: int, **kw: Any) -> list[dict]:
+def make_specs(configs: list[str], players: int, games: int, seed: int, **kw: Any) -> list[dict[str, Any]]:
     from .runner import make_specs as runner_specs
 
     specs = []
@@ -103,7 +104,7 @@ class Ladder:
             r = self.model.rating(name=c)
             self.standings[c] = Standing(c, r.mu, r.sigma)
 
-    def rate(self, result: dict, count: bool = True) -> None:
+    def rate(self, result: dict[str, Any], count: bool = True) -> None:
         """One finished game: ``result`` from the runner (bots by seat, ranking best first)."""
         if result.get("error") or not result.get("ranking"):
             self.errors += count
@@ -132,7 +133,7 @@ class Ladder:
 
 def run(configs: list[str], players: int = 4, games: int = 60, seed: int = 0, passes: int = 1,
         workers: int = 1, dask_address: str | None = None, progress: Progress | None = None,
-        **spec_kw: Any) -> tuple[Ladder, list[dict]]:
+        **spec_kw: Any) -> tuple[Ladder, list[dict[str, Any]]]:
     """Play the ladder's games and fit the ratings; returns the ladder and the games' results."""
     specs = make_specs(configs, players, games, seed, **spec_kw)
     results = execute(specs, workers=workers, dask_address=dask_address, progress=progress)
@@ -143,7 +144,7 @@ def run(configs: list[str], players: int = 4, games: int = 60, seed: int = 0, pa
     return ladder, results
 
 
-def summary(ladder: Ladder, players: int, seed: int) -> dict:
+def summary(ladder: Ladder, players: int, seed: int) -> dict[str, Any]:
     return {"players": players, "seed": seed, "games": ladder.rated, "errors": ladder.errors,
             "model": type(ladder.model).__name__,
             "ratings": [{"bot": s.config, "mu": round(s.mu, 3), "sigma": round(s.sigma, 3),
@@ -153,7 +154,7 @@ def summary(ladder: Ladder, players: int, seed: int) -> dict:
                         for s in ladder.table()]}
 
 
-def text_table(data: dict) -> str:
+def text_table(data: dict[str, Any]) -> str:
     lines = [f"{'bot':<32} {'rating':>7} {'95% interval':>16} {'mu':>7} {'sigma':>6} {'games':>6} {'win/seat':>8}"]
     for r in data["ratings"]:
         ws = "-" if r["win_share"] is None else f"{100 * r['win_share']:.1f}%"
@@ -164,9 +165,9 @@ def text_table(data: dict) -> str:
     return "\n".join(lines)
 
 
-def plot_html(data: dict) -> str:
+def plot_html(data: dict[str, Any]) -> str:
     """The ratings with their 95% intervals, one self-contained plotly page."""
-    import plotly.graph_objects as go
+    import plotly.graph_objects as go  # type: ignore[import-untyped]  # plotly ships no types
 
     rs = list(reversed(data["ratings"]))
     fig = go.Figure(go.Scatter(
@@ -176,10 +177,10 @@ def plot_html(data: dict) -> str:
         marker={"size": 10}, name="mu (95% interval)"))
     fig.update_layout(title=f"Bot ladder: {data['games']} games of {data['players']} players (openskill)",
                       xaxis_title="skill (mu)", height=160 + 40 * len(rs), margin={"l": 220})
-    return fig.to_html(include_plotlyjs=True, full_html=True)
+    return str(fig.to_html(include_plotlyjs=True, full_html=True))
 
 
-def lobby_data(data: dict, command: str, date: str) -> dict:
+def lobby_data(data: dict[str, Any], command: str, date: str) -> dict[str, Any]:
     """The small file the web lobby names its bots by (``--data``; the package ships
     data/ladder.json, read by ``bots.ladder_rating``): each configuration's rating, with the
     command and the date that made it."""
@@ -190,7 +191,7 @@ def lobby_data(data: dict, command: str, date: str) -> dict:
 
 
 
-def plot_svg(data: dict) -> str:
+def plot_svg(data: dict[str, Any]) -> str:
     """The same plot as a small static SVG (no JavaScript; docs/bots.md shows it): each
     configuration's mu with its 95% interval, and its rating (mu - 3 sigma) as a tick."""
     rs = data["ratings"]
@@ -201,7 +202,7 @@ def plot_svg(data: dict) -> str:
     height = top + row * len(rs) + 40
 
     def x(v: float) -> float:
-        return left + (v - lo) / max(hi - lo, 1e-9) * width
+        return float(left + (v - lo) / max(hi - lo, 1e-9) * width)
 
     def esc(t: str) -> str:
         return t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

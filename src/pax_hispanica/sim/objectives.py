@@ -19,21 +19,22 @@ import tomllib
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 DEFAULT_TARGETS = Path(__file__).with_name("tune_targets.toml")
 
 
-def _chance(s: dict) -> float:
+def _chance(s: dict[str, Any]) -> float:
     return 1 / max(s["players"]) if s.get("players") else 0.0
 
 
-def _spread(table: dict, chance: float) -> float | None:
+def _spread(table: dict[str, Any], chance: float) -> float | None:
     """max over the groups of |win rate - chance|."""
     rates = [v["rate"] for v in (table or {}).values() if v.get("rate") is not None]
     return max(abs(r - chance) for r in rates) if rates else None
 
 
-def _legality_top_share(s: dict, results: list[dict]) -> float | None:
+def _legality_top_share(s: dict[str, Any], results: list[dict[str, Any]]) -> float | None:
     """The largest share of the wins taken by one final legality (the winner's Flagship)."""
     legs = [r["legalities"][r["winner"]] for r in results
             if not r.get("error") and r.get("legalities") and r.get("winner") is not None]
@@ -42,23 +43,23 @@ def _legality_top_share(s: dict, results: list[dict]) -> float | None:
     return max(Counter(legs).values()) / len(legs)
 
 
-def _eng(key: str, field: str = "mean") -> Callable[[dict, list[dict]], float | None]:
+def _eng(key: str, field: str = "mean") -> Callable[[dict[str, Any], list[dict[str, Any]]], float | None]:
     return lambda s, _r: ((s.get("engagement") or {}).get(key) or {}).get(field)
 
 
-def _event_mean(name: str) -> Callable[[dict, list[dict]], float | None]:
+def _event_mean(name: str) -> Callable[[dict[str, Any], list[dict[str, Any]]], float | None]:
     """The mean count per game of one kind of event (sim/engagement.py's ``events``)."""
     return lambda s, _r: (((s.get("engagement") or {}).get("events") or {}).get(name) or {}).get("mean")
 
 
-def _forced_or_pass(s: dict, _r: list[dict]) -> float | None:
+def _forced_or_pass(s: dict[str, Any], _r: list[dict[str, Any]]) -> float | None:
     e = s.get("engagement") or {}
     if not e.get("forced") or not e["forced"]["of"]:
         return None
-    return (e["forced"]["count"] + e["passes"]["count"]) / e["forced"]["of"]
+    return float((e["forced"]["count"] + e["passes"]["count"]) / e["forced"]["of"])
 
 
-def _rare_cards(s: dict) -> float | None:
+def _rare_cards(s: dict[str, Any]) -> float | None:
     e = s.get("engagement") or {}
     if "cards_rarely_played" not in e or not e.get("cards"):
         return None
@@ -66,7 +67,7 @@ def _rare_cards(s: dict) -> float | None:
 
 
 # name -> (figure from (summary, results), the formula in words)
-FIGURES: dict[str, tuple[Callable[[dict, list[dict]], float | None], str]] = {
+FIGURES: dict[str, tuple[Callable[[dict[str, Any], list[dict[str, Any]]], float | None], str]] = {
     "nation_spread": (lambda s, r: _spread(s["win_rate"].get("nation"), _chance(s)),
                       "max over nations of |win rate - 1/n|"),
     "seat_spread": (lambda s, r: _spread(s["win_rate"].get("seat"), _chance(s)),
@@ -88,7 +89,7 @@ FIGURES: dict[str, tuple[Callable[[dict, list[dict]], float | None], str]] = {
 }
 
 
-def load_targets(path: str | Path | None = None) -> dict:
+def load_targets(path: str | Path | None = None) -> dict[str, Any]:
     """The targets file, with defaults filled in (weight 1, scale 1, group balance)."""
     data = tomllib.loads(Path(path or DEFAULT_TARGETS).read_text(encoding="utf-8"))
     objs = {}
@@ -114,11 +115,11 @@ def load_targets(path: str | Path | None = None) -> dict:
     return data
 
 
-def loss(value: float | None, spec: dict) -> float:
+def loss(value: float | None, spec: dict[str, Any]) -> float:
     """The loss of one figure (a missing figure -- e.g. no game finished -- is the worst case, 1)."""
     if value is None:
         return 1.0
-    t, sc = spec["target"], spec["scale"]
+    t, sc = float(spec["target"]), float(spec["scale"])
     if spec["kind"] == "max":
         return max(0.0, value - t) / sc
     if spec["kind"] == "min":
@@ -126,7 +127,7 @@ def loss(value: float | None, spec: dict) -> float:
     return abs(value - t) / sc
 
 
-def figures(summary: dict, results: list[dict]) -> dict[str, float | None]:
+def figures(summary: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, float | None]:
     out = {}
     for name, (f, _doc) in FIGURES.items():
         try:
@@ -137,13 +138,13 @@ def figures(summary: dict, results: list[dict]) -> dict[str, float | None]:
     return out
 
 
-def table_losses(summary: dict, results: list[dict], targets: dict) -> tuple[dict, dict]:
+def table_losses(summary: dict[str, Any], results: list[dict[str, Any]], targets: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float]]:
     """(figures, losses) of one table's games for every objective but skill."""
     figs = figures(summary, results)
     return figs, {n: loss(figs.get(n), spec) for n, spec in targets["objectives"].items() if n != "skill"}
 
 
-def skill_figure(pair_rates: dict[str, float | None], targets: dict) -> tuple[float | None, dict]:
+def skill_figure(pair_rates: dict[str, float | None], targets: dict[str, Any]) -> tuple[float | None, dict[str, Any]]:
     """Skill depth: the mean over the bot pairs of max(0, target - share of games won by the
     stronger bot); each pair's target is in [skill.pairs]. A pair played at several player
     counts is keyed "pair@Np" and each count is one term of the mean."""
@@ -157,8 +158,8 @@ def skill_figure(pair_rates: dict[str, float | None], targets: dict) -> tuple[fl
     return (statistics.fmean(gaps.values()) if gaps else None), gaps
 
 
-def combine(per_table: dict[str, dict], table_weights: dict[str, float], skill_loss: float | None,
-            targets: dict) -> tuple[dict[str, float], dict[str, float]]:
+def combine(per_table: dict[str, dict[str, Any]], table_weights: dict[str, float], skill_loss: float | None,
+            targets: dict[str, Any]) -> tuple[dict[str, float], dict[str, float]]:
     """Each objective's loss (weighted mean over the tables) and each group's weighted sum."""
     total_w = sum(table_weights[t] for t in per_table) or 1.0
     losses: dict[str, float] = {}
@@ -176,7 +177,7 @@ def combine(per_table: dict[str, dict], table_weights: dict[str, float], skill_l
     return losses, groups
 
 
-def describe(targets: dict) -> list[str]:
+def describe(targets: dict[str, Any]) -> list[str]:
     """One line per active objective, for the report."""
     lines = []
     for name, spec in targets["objectives"].items():

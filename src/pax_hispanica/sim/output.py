@@ -16,17 +16,17 @@ SUMMARY_FILE = "summary.json"
 REPORT_FILE = "report.html"
 
 
-def write_jsonl(results: list[dict], path: Path) -> None:
+def write_jsonl(results: list[dict[str, Any]], path: Path) -> None:
     with open(path, "w", encoding="utf-8") as f:
         f.writelines(json.dumps(r, sort_keys=True) + "\n" for r in results)
 
 
-def read_jsonl(path: str | Path) -> list[dict]:
+def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
     with open(path, encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def write_all(results: list[dict], summary: dict, out: str | Path, meta: dict | None = None) -> dict[str, Path]:
+def write_all(results: list[dict[str, Any]], summary: dict[str, Any], out: str | Path, meta: dict[str, Any] | None = None) -> dict[str, Path]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
@@ -62,7 +62,7 @@ def write_all(results: list[dict], summary: dict, out: str | Path, meta: dict | 
 
 # -- plots ---------------------------------------------------------------
 
-def _bar_with_ci(ax: Any, table: dict, title: str, baseline: float | None = None) -> None:
+def _bar_with_ci(ax: Any, table: dict[str, Any], title: str, baseline: float | None = None) -> None:
     keys = list(table)
     rates = [table[k]["rate"] or 0.0 for k in keys]
     lo = [r - table[k]["ci95"][0] for k, r in zip(keys, rates)]
@@ -78,7 +78,7 @@ def _bar_with_ci(ax: Any, table: dict, title: str, baseline: float | None = None
         ax.legend(loc="upper right")
 
 
-def write_plots(results: list[dict], summary: dict, out: Path) -> dict[str, Path]:
+def write_plots(results: list[dict[str, Any]], summary: dict[str, Any], out: Path) -> dict[str, Path]:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -176,7 +176,7 @@ def _fmt_rate(r: Any) -> str:
     return "" if r is None else f"{r:.3f}"
 
 
-def _table(title: str, table: dict, first_col: str) -> str:
+def _table(title: str, table: dict[str, Any], first_col: str) -> str:
     if not table:
         return ""
     rows = "".join(
@@ -188,7 +188,7 @@ def _table(title: str, table: dict, first_col: str) -> str:
             f"<th>games</th><th>win rate</th><th>95% CI</th></tr>{rows}</table>")
 
 
-def _dist(title: str, d: dict) -> str:
+def _dist(title: str, d: dict[str, Any]) -> str:
     if not d or not d.get("n"):
         return ""
     cols = ["n", "mean", "sd", "min", "p10", "p25", "median", "p75", "p90", "max"]
@@ -202,7 +202,7 @@ def _img(path: Path, alt: str) -> str:
     return f"<img src='data:image/png;base64,{data}' alt='{html.escape(alt)}' title='{html.escape(Path(path).name)}'>"
 
 
-def _why_html(why: dict) -> str:
+def _why_html(why: dict[str, Any]) -> str:
     """The logged explanations: which rules of thumb each bot applied."""
     if not why:
         return ""
@@ -232,12 +232,12 @@ VARIANT_RULES = {("plunder_loading", "sack_or_own"): "PRJ-38: a PLUNDER fleet al
                                                 "Prestige, money and colonies), not only Prestige held (CYC-2)"}
 
 
-def variant_rules(params: dict) -> list[str]:
+def variant_rules(params: dict[str, Any]) -> list[str]:
     """The variant rules a run's overrides (PRJ-31) turn on, in words."""
     return [VARIANT_RULES[(k, v)] for k, v in sorted(params.items()) if (k, v) in VARIANT_RULES]
 
 
-def render_html(summary: dict, plots: dict[str, Path], meta: dict) -> str:
+def render_html(summary: dict[str, Any], plots: dict[str, Path], meta: dict[str, Any]) -> str:
     fp = summary["first_player"]
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
@@ -305,7 +305,7 @@ def render_html(summary: dict, plots: dict[str, Path], meta: dict) -> str:
     return "\n".join(p for p in parts if p)
 
 
-def _ci(d: dict | None, pct: bool = False) -> str:
+def _ci(d: dict[str, Any] | None, pct: bool = False) -> str:
     """"mean (lo–hi)" of a mean_ci or share dict."""
     if not d:
         return "—"
@@ -318,7 +318,7 @@ def _ci(d: dict | None, pct: bool = False) -> str:
     return f"{v:.2f} ({lo:.2f}–{hi:.2f})"
 
 
-def engagement_html(eng: dict, plots: dict[str, Path]) -> str:
+def engagement_html(eng: dict[str, Any], plots: dict[str, Path]) -> str:
     """Pace and engagement (sim/engagement.py): the figures with their 95% intervals."""
     if not eng:
         return ""

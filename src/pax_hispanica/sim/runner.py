@@ -31,7 +31,7 @@ def game_seed(master_seed: int, index: int) -> int:
     return stable_seed("game", int(master_seed), int(index))
 
 
-def parse_bots(bots: str | Iterable[str] | None, players: int) -> list[dict]:
+def parse_bots(bots: str | Iterable[str] | None, players: int) -> list[dict[str, Any]]:
     """``"ismcts:iterations=200,heuristic,random"`` -> one spec per seat.
 
     A bot is ``kind`` or ``kind:key=value:key=value``.  Fewer bots than
@@ -48,7 +48,9 @@ def parse_bots(bots: str | Iterable[str] | None, players: int) -> list[dict]:
     specs = []
     for item in items:
         kind, *opts = item.split(":")
-        options = _assignments(opts, lambda o, item=item: f"bot option {o!r} is not key=value (in {item!r})")
+        def refusal(o: str, item: str = item) -> str:
+            return f"bot option {o!r} is not key=value (in {item!r})"
+        options = _assignments(opts, refusal)
         kind = kind.strip().lower()
         if kind not in KINDS:
             raise ValueError(f"unknown bot {kind!r}: use {', '.join(KINDS[:-1])} or {KINDS[-1]}")
@@ -65,7 +67,7 @@ def _number(v: str) -> Any:
     return v
 
 
-def seat_bots(bot_specs: list[dict], index: int, rotate: bool) -> list[dict]:
+def seat_bots(bot_specs: list[dict[str, Any]], index: int, rotate: bool) -> list[dict[str, Any]]:
     """The bots of each seat in game ``index``: the list rotates by one seat
     per game (so every bot sits in every seat equally often) unless
     ``rotate`` is false."""
@@ -76,7 +78,7 @@ def seat_bots(bot_specs: list[dict], index: int, rotate: bool) -> list[dict]:
     return [bot_specs[(s - r) % n] for s in range(n)]
 
 
-def parse_nations(nations: str | list | None, players: int) -> str | list | None:
+def parse_nations(nations: str | list[Any] | None, players: int) -> str | list[Any] | None:
     """None/"default" (the ruleset's order, seat by seat), "shuffle" (a random
     set of different nations per game, from the game's seed), or a list."""
     if nations is None or nations == "" or nations == "default":
@@ -89,7 +91,7 @@ def parse_nations(nations: str | list | None, players: int) -> str | list | None
     return items
 
 
-def parse_params(items: Iterable[str] | dict | None) -> dict:
+def parse_params(items: Iterable[str] | dict[str, Any] | None) -> dict[str, Any]:
     """``["crown_colony_prestige=1", "employ_range=anywhere"]`` -> variant parameters (PRJ-31);
     the engine checks the names and types when a game is set up."""
     if not items:
@@ -110,8 +112,8 @@ def _assignments(items: Iterable[str], refusal: Callable[[str], str]) -> dict[st
     return out
 
 
-def game_nations(nations: str | list | None, master_seed: int, index: int, players: int, api: str,
-                 ruleset: str = "reference") -> list | None:
+def game_nations(nations: str | list[Any] | None, master_seed: int, index: int, players: int, api: str,
+                 ruleset: str = "reference") -> str | list[Any] | None:
     if nations != "shuffle":
         return nations
     import random
@@ -122,7 +124,7 @@ def game_nations(nations: str | list | None, master_seed: int, index: int, playe
 def make_specs(players: int, games: int, bots: Any, seed: int, rotate: bool = True,
                api: str = DEFAULT_API, log_explanations: bool = False,
                max_decisions: int = MAX_DECISIONS, nations: Any = None,
-               ruleset: str = "reference", params: Any = None) -> list[dict]:
+               ruleset: str = "reference", params: Any = None) -> list[dict[str, Any]]:
     bot_specs = parse_bots(bots, players) if not (isinstance(bots, list) and bots and isinstance(bots[0], dict)) else bots
     nations = parse_nations(nations, players)
     params = parse_params(params)
@@ -141,7 +143,7 @@ def _has_lean_views(api: Any) -> bool:
         return False
 
 
-def _last_cycle(api: Any, spec: dict) -> int | None:
+def _last_cycle(api: Any, spec: dict[str, Any]) -> int | None:
     """The ruleset's `cycles` (CYC-2) for this game's variant, or None for an API without rulesets."""
     try:
         return int(api.load_ruleset(spec.get("ruleset", "reference"), spec.get("params") or None).cycles)
@@ -149,7 +151,7 @@ def _last_cycle(api: Any, spec: dict) -> int | None:
         return None
 
 
-def play_game(spec: dict) -> dict:
+def play_game(spec: dict[str, Any]) -> dict[str, Any]:
     """Play one game to the end; never raises (an engine or bot error is
     recorded in the result's ``error``)."""
     api = load_api(spec.get("api"))
@@ -162,7 +164,7 @@ def play_game(spec: dict) -> dict:
         "decisions_by_seat": [0] * n, "cards_played": [[] for _ in range(n)],
         "error": None,
     }
-    explanations: list[dict] = []
+    explanations: list[dict[str, Any]] = []
     try:
         extra = {k: spec[k] for k in ("nations", "params") if spec.get(k)}
         if spec.get("ruleset", "reference") != "reference":
@@ -173,7 +175,7 @@ def play_game(spec: dict) -> dict:
                   for seat, b in enumerate(spec["bots"])]
         # a bot that reads its own log (ISMCTS: which cards the others hold, api.known_cards)
         # gets it, redacted for its seat (HID-2) and kept up to date one decision at a time
-        logs: list[list[dict] | None] = [None] * n
+        logs: list[list[dict[str, Any]] | None] = [None] * n
         if any(getattr(a, "uses_log", False) for a in agents) and hasattr(api, "Game") and hasattr(api, "redact"):
             game = api.Game.new(config, seed=spec["seed"])       # the state of new_game, and its events
             state = game.state
@@ -211,7 +213,7 @@ def play_game(spec: dict) -> dict:
             action = agents[seat].decide(view, legal) if log is None else agents[seat].decide(view, legal, log=log)
             state, events = api.apply(state, action)
             for s in log_seats:
-                logs[s].extend(api.redact(events, s))
+                logs[s].extend(api.redact(events, s))  # type: ignore[union-attr]  # log_seats: the seats with a log
             tracker.decision(legal, action, events, state)
             out["decisions"] += 1
             out["decisions_by_seat"][seat] += 1
@@ -242,11 +244,11 @@ def play_game(spec: dict) -> dict:
     return out
 
 
-def play_chunk(specs: list[dict]) -> list[dict]:
+def play_chunk(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [play_game(s) for s in specs]
 
 
-def _chunks(specs: list[dict], size: int) -> list[list[dict]]:
+def _chunks(specs: list[dict[str, Any]], size: int) -> list[list[dict[str, Any]]]:
     return [specs[i:i + size] for i in range(0, len(specs), size)]
 
 
@@ -255,7 +257,7 @@ def _chunk_size(games: int, workers: int) -> int:
     return max(1, min(8, games // max(1, workers * 8)))
 
 
-def _warm(specs: list[dict]) -> None:
+def _warm(specs: list[dict[str, Any]]) -> None:
     if not specs:
         return
     api = load_api(specs[0].get("api"))
@@ -265,13 +267,13 @@ def _warm(specs: list[dict]) -> None:
         make_agent(kind, 0, api=specs[0].get("api"))
 
 
-def execute(specs: list[dict], workers: int = 1, dask_address: str | None = None,
-            progress: Progress | None = None) -> list[dict]:
+def execute(specs: list[dict[str, Any]], workers: int = 1, dask_address: str | None = None,
+            progress: Progress | None = None) -> list[dict[str, Any]]:
     """Play every spec, locally, in ``workers`` processes, or on a Dask
     cluster; results come back in game order."""
     total = len(specs)
     done = 0
-    results: list[dict] = []
+    results: list[dict[str, Any]] = []
 
     def tick(k: int) -> None:
         nonlocal done
@@ -282,10 +284,10 @@ def execute(specs: list[dict], workers: int = 1, dask_address: str | None = None
     if dask_address:
         from distributed import Client
         from distributed import as_completed as dask_completed
-        with Client(dask_address) as client:
+        with Client(dask_address) as client:  # type: ignore[no-untyped-call]  # distributed is untyped
             chunks = _chunks(specs, _chunk_size(total, max(1, len(client.scheduler_info().get("workers", {})))))
             futures = client.map(play_chunk, chunks, pure=False)
-            for fut in dask_completed(futures):
+            for fut in dask_completed(futures):  # type: ignore[no-untyped-call]
                 part = fut.result()
                 results.extend(part)
                 tick(len(part))
@@ -309,7 +311,7 @@ def run(players: int, games: int, bots: Any = None, seed: int = 0, workers: int 
         dask_address: str | None = None, progress: Progress | None = None, *,
         rotate: bool = True, api: str = DEFAULT_API, log_explanations: bool = False,
         max_decisions: int = MAX_DECISIONS, nations: Any = None,
-        ruleset: str = "reference", params: Any = None) -> list[dict]:
+        ruleset: str = "reference", params: Any = None) -> list[dict[str, Any]]:
     """Play ``games`` games of ``players`` seats and return one result dict
     per game, in game order.  ``bots``: a comma list or list of bot specs
     ("random", "heuristic", "ismcts:iterations=100"), padded with random.

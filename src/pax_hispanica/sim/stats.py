@@ -32,15 +32,15 @@ def wilson(k: int, n: int, z: float = Z95) -> list[float]:
     return [round(max(0.0, centre - half), 6), round(min(1.0, centre + half), 6)]
 
 
-def rate(k: int, n: int) -> dict:
+def rate(k: int, n: int) -> dict[str, Any]:
     return {"wins": k, "games": n, "rate": round(k / n, 6) if n else None, "ci95": wilson(k, n)}
 
 
-def distribution(values: Iterable[float]) -> dict:
+def distribution(values: Iterable[float]) -> dict[str, Any]:
     xs = sorted(float(v) for v in values)
     if not xs:
         return {"n": 0}
-    def q(f):
+    def q(f: float) -> float:
         return _quantile(xs, f)
     return {"n": len(xs), "mean": round(statistics.fmean(xs), 6),
             "sd": round(statistics.stdev(xs), 6) if len(xs) > 1 else 0.0,
@@ -61,7 +61,7 @@ def card_base(card: Any) -> str:
     return re.sub(r"-\d+$", "", str(card))
 
 
-def _grouped(pairs: list[tuple[Any, bool]]) -> dict:
+def _grouped(pairs: list[tuple[Any, bool]]) -> dict[str, Any]:
     wins: dict[Any, int] = defaultdict(int)
     games: dict[Any, int] = defaultdict(int)
     for key, won in pairs:
@@ -70,7 +70,7 @@ def _grouped(pairs: list[tuple[Any, bool]]) -> dict:
     return {str(k): rate(wins[k], games[k]) for k in sorted(games, key=lambda x: (str(type(x)), x))}
 
 
-def report(results: list[dict], card_names: list[str] | None = None) -> dict:
+def report(results: list[dict[str, Any]], card_names: list[str] | None = None) -> dict[str, Any]:
     """Summarise per-game results (as returned by ``sim.run``); ``card_names`` (the
     ruleset's cards) lets the engagement section list the cards never played."""
     ok = [r for r in results if not r.get("error")]
@@ -79,9 +79,12 @@ def report(results: list[dict], card_names: list[str] | None = None) -> dict:
     bot_nation_pairs: list[tuple[Any, bool]] = []
     bot_scores: dict[str, list[float]] = defaultdict(list)
     bot_ranks: dict[str, list[float]] = defaultdict(list)
-    first = {"wins": 0, "games": 0, "chance": []}
+    first_wins = first_games = 0
+    first_chance: list[float] = []
     card_pairs: list[tuple[Any, bool]] = []
-    all_scores, winner_scores, margins = [], [], []
+    all_scores: list[float] = []
+    winner_scores: list[float] = []
+    margins: list[float] = []
     max_players = max((r["players"] for r in results), default=0)
     for r in ok:
         n, w = r["players"], r["winner"]
@@ -103,9 +106,9 @@ def report(results: list[dict], card_names: list[str] | None = None) -> dict:
             for card in sorted({card_base(c) for c in r["cards_played"][s]}):
                 card_pairs.append((card, won))
         if r.get("first_seat") is not None:
-            first["games"] += 1
-            first["wins"] += int(r["first_seat"] == w)
-            first["chance"].append(1 / n)
+            first_games += 1
+            first_wins += int(r["first_seat"] == w)
+            first_chance.append(1 / n)
         sc = r.get("scores") or []
         if sc:
             all_scores.extend(sc)
@@ -135,8 +138,8 @@ def report(results: list[dict], card_names: list[str] | None = None) -> dict:
         "bot_scores": {b: {"mean_score": round(statistics.fmean(bot_scores[b]), 6) if bot_scores[b] else None,
                            "mean_rank": round(statistics.fmean(bot_ranks[b]), 6) if bot_ranks[b] else None}
                        for b in sorted(set(bot_scores) | set(bot_ranks))},
-        "first_player": {**rate(first["wins"], first["games"]),
-                         "chance": round(statistics.fmean(first["chance"]), 6) if first["chance"] else None},
+        "first_player": {**rate(first_wins, first_games),
+                         "chance": round(statistics.fmean(first_chance), 6) if first_chance else None},
         "scores": {"all": distribution(all_scores), "winner": distribution(winner_scores),
                    "margin": distribution(margins)},
         "length": {"decisions": distribution(r["decisions"] for r in ok),
@@ -154,5 +157,5 @@ def report(results: list[dict], card_names: list[str] | None = None) -> dict:
     return out
 
 
-def without_timings(summary: dict) -> dict:
+def without_timings(summary: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in summary.items() if k not in TIMING_KEYS}

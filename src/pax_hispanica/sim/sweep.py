@@ -25,11 +25,11 @@ def parse_sweep(text: str) -> tuple[str, list[Any]]:
     return name, items
 
 
-def row(value: Any, summary: dict) -> dict:
+def row(value: Any, summary: dict[str, Any]) -> dict[str, Any]:
     """One value's line of the comparison: who wins, how often, how long games last."""
     wr = summary["win_rate"]
     eng = summary.get("engagement") or {}
-    def pick(table):
+    def pick(table: dict[str, Any] | None) -> dict[str, Any]:
         return {k: {"rate": v["rate"], "ci95": v["ci95"], "wins": v["wins"], "games": v["games"]}
                 for k, v in (table or {}).items()}
     return {
@@ -49,7 +49,7 @@ def row(value: Any, summary: dict) -> dict:
     }
 
 
-def table(name: str, rows: list[dict], key: str = "nation") -> tuple[list[str], list[list[str]]]:
+def table(name: str, rows: list[dict[str, Any]], key: str = "nation") -> tuple[list[str], list[list[str]]]:
     """Columns and text cells for printing: one row per value of `name`, win rate per `key`
     in percent with its 95% interval."""
     groups = sorted({g for r in rows for g in r[key]})
@@ -68,7 +68,7 @@ def table(name: str, rows: list[dict], key: str = "nation") -> tuple[list[str], 
     return cols, cells
 
 
-def plot(name: str, rows: list[dict], path: Any, key: str = "nation") -> None:
+def plot(name: str, rows: list[dict[str, Any]], path: Any, key: str = "nation") -> None:
     """Win rate per `key` against the swept value, with 95% intervals (PNG)."""
     import matplotlib
     matplotlib.use("Agg")

@@ -18,11 +18,13 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ..bots.learned import FEATURES, LearnedEvaluation
-from .runner import execute, make_specs, stable_seed
+from ..bots.base import stable_seed
+from .runner import execute, make_specs
 
 Progress = Callable[[int, int], None]
 DEFAULT_TABLES = ("heuristic", "heuristic,heuristic,random")
@@ -52,7 +54,7 @@ def generate(games: int, players: tuple[int, ...] = (3, 4, 5), tables: tuple[str
              progress: Progress | None = None, nations: str = "shuffle") -> Data:
     """``games`` games in all, spread evenly over the player counts and tables."""
     cells = [(p, t) for p in players for t in tables]
-    specs: list[dict] = []
+    specs: list[dict[str, Any]] = []
     for k, (p, t) in enumerate(cells):
         share = games // len(cells) + (1 if k < games % len(cells) else 0)
         for s in make_specs(p, share, t, stable_seed("train-eval", seed, p, t), nations=nations):
@@ -60,7 +62,8 @@ def generate(games: int, players: tuple[int, ...] = (3, 4, 5), tables: tuple[str
             s["index"] = len(specs)
             specs.append(s)
     results = execute(specs, workers=workers, dask_address=dask_address, progress=progress)
-    data = Data([], [], [], rankings=[])
+    rankings: list[list[int]] = []
+    data = Data([], [], [], rankings=rankings)
     for r in sorted(results, key=lambda r: r["index"]):
         if r.get("error") or r.get("winner") is None:
             data.errors += 1
@@ -68,7 +71,7 @@ def generate(games: int, players: tuple[int, ...] = (3, 4, 5), tables: tuple[str
         for pos in r.get("positions") or []:
             data.rows.append(pos)
             data.winners.append(int(r["winner"]))
-            data.rankings.append([int(s) for s in r.get("ranking") or [r["winner"]]])
+            rankings.append([int(s) for s in r.get("ranking") or [r["winner"]]])
             data.games.append(int(r["index"]))
     return data
 
@@ -95,7 +98,8 @@ def _groups(data: Data, idx: list[int], label: str = "winner") -> list[tuple[np.
 
 def _log_softmax(z: np.ndarray) -> np.ndarray:
     z = z - z.max(axis=1, keepdims=True)
-    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    out: np.ndarray = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    return out
 
 
 def _stage_probs(z: np.ndarray, r: np.ndarray, j: int) -> np.ndarray:
@@ -105,7 +109,7 @@ def _stage_probs(z: np.ndarray, r: np.ndarray, j: int) -> np.ndarray:
     rows = np.arange(len(r))
     for k in range(j):
         zz[rows, r[:, k]] = -np.inf
-    p = np.exp(_log_softmax(zz))
+    p: np.ndarray = np.exp(_log_softmax(zz))
     p[rows, r[:, j]] -= 1.0
     return p
 
@@ -161,7 +165,7 @@ def fit(groups: list[tuple[np.ndarray, np.ndarray]], l2: float = 1e-3, steps: in
     return mean, scale, w
 
 
-def scores(groups: list[tuple[np.ndarray, np.ndarray]], logits: Callable[[np.ndarray], np.ndarray]) -> dict:
+def scores(groups: list[tuple[np.ndarray, np.ndarray]], logits: Callable[[np.ndarray], np.ndarray]) -> dict[str, Any]:
     """Mean log-loss of the winner and the share of positions whose likeliest seat won."""
     loss, hits, total = 0.0, 0, 0
     for x, r in groups:
@@ -181,7 +185,7 @@ def handwritten_logits(temperature: float = 1.0) -> Callable[[np.ndarray], np.nd
 
 
 def train(data: Data, holdout: float = 0.2, l2: float = 1e-3, steps: int = 1500,
-          meta: dict | None = None, label: str = "winner") -> tuple[LearnedEvaluation, dict]:
+          meta: dict[str, Any] | None = None, label: str = "winner") -> tuple[LearnedEvaluation, dict[str, Any]]:
     if len(data) == 0:
         raise ValueError("no positions to train on: play more games or lower --every")
     # held-out games drawn by a hash of their index, so every player count and table is in both
@@ -194,8 +198,9 @@ def train(data: Data, holdout: float = 0.2, l2: float = 1e-3, steps: int = 1500,
     mean, scale, w = fit(_groups(data, train_idx, label), l2=l2, steps=steps)
     seconds = time.perf_counter() - t0
     test = _groups(data, test_idx) if test_idx else []      # scored on the winner, whatever the label
-    def learned(x):
-        return ((x - mean) / scale) @ w
+    def learned(x: np.ndarray) -> np.ndarray:
+        z: np.ndarray = ((x - mean) / scale) @ w
+        return z
     report = {"train_positions": len(train_idx), "test_positions": len(test_idx),
               "train_games": len({data.games[i] for i in train_idx}),
               "test_games": len({data.games[i] for i in test_idx}),

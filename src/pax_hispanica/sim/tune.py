@@ -29,7 +29,7 @@ SAMPLERS = ("tpe", "cmaes", "nsga2")
 
 
 def search_space(ruleset: str = "reference", names: list[str] | None = None,
-                 ranges: dict[str, tuple[int, int]] | None = None, api: str = DEFAULT_API) -> dict[str, dict]:
+                 ranges: dict[str, tuple[int, int]] | None = None, api: str = DEFAULT_API) -> dict[str, dict[str, Any]]:
     """{name: {"low", "high", "value"}} for the chosen int parameters (all of them by default);
     ``ranges`` narrows a parameter's documented range (never widens it: the engine refuses)."""
     table = load_api(api).parameters(ruleset, extended=True)
@@ -75,7 +75,7 @@ def table_bots(bots: str, players: int) -> list[str]:
     return [items[s % len(items)] for s in range(players)]
 
 
-def skill_tables(players: int, mode: str, targets: dict) -> dict[str, list[str]]:
+def skill_tables(players: int, mode: str, targets: dict[str, Any]) -> dict[str, list[str]]:
     """Head-to-head tables "stronger>weaker": the stronger in the even seats (the runner
     rotates the seats game by game)."""
     if mode == "off":
@@ -105,7 +105,7 @@ def parse_player_counts(text: str) -> tuple[int, ...]:
 
 @dataclass
 class TuneConfig:
-    space: dict[str, dict]
+    space: dict[str, dict[str, Any]]
     # one count, or several: every table is then played at each count (its weight shared
     # between them), so that numbers balanced for four players only are not chosen
     players: int | tuple[int, ...] = 4
@@ -114,8 +114,8 @@ class TuneConfig:
     workers: int = 1
     dask: str | None = None
     ruleset: str = "reference"
-    base_params: dict = field(default_factory=dict)
-    targets: dict = field(default_factory=ob.load_targets)
+    base_params: dict[str, Any] = field(default_factory=dict)
+    targets: dict[str, Any] = field(default_factory=ob.load_targets)
     skill: str = "heuristic"        # off | heuristic | ismcts | matrix
     sampler: str = "tpe"
     prune: bool = True
@@ -143,11 +143,11 @@ class TuneConfig:
 class Evaluation:
     """Plays one trial's variant in two batches (first half, then the rest) and scores it."""
 
-    def __init__(self, cfg: TuneConfig, params: dict, number: int) -> None:
+    def __init__(self, cfg: TuneConfig, params: dict[str, Any], number: int) -> None:
         self.cfg, self.params, self.number = cfg, params, number
         skill_games = max(1, round(cfg.games * float(cfg.targets["skill"].get("games_fraction", 0.5))))
         counts = cfg.player_counts
-        self.specs: dict[str, list[dict]] = {}
+        self.specs: dict[str, list[dict[str, Any]]] = {}
         self.weights: dict[str, float] = {}
         self.skill: dict[str, list[str]] = {}
         for players in counts:
@@ -160,10 +160,10 @@ class Evaluation:
                 name = cfg.table_name(pair, players)
                 self.skill[name] = bots
                 self.specs[f"skill:{name}"] = self._specs(f"skill:{name}", players, bots, skill_games)
-        self.results: dict[str, list[dict]] = {k: [] for k in self.specs}
+        self.results: dict[str, list[dict[str, Any]]] = {k: [] for k in self.specs}
         self.cards = card_names(load_api(cfg.api), cfg.ruleset, {**cfg.base_params, **params})
 
-    def _specs(self, table: str, players: int, bots: list[str], games: int, nations: str | None = None) -> list[dict]:
+    def _specs(self, table: str, players: int, bots: list[str], games: int, nations: str | None = None) -> list[dict[str, Any]]:
         # one player count keeps the seeds of a one-count study (table names without "@Np")
         seed = stable_seed("tune", self.cfg.seed, self.number, table)   # games: game_seed(seed, i)
         return make_specs(players, games, ",".join(bots), seed, api=self.cfg.api, nations=nations or self.cfg.nations,
@@ -183,7 +183,7 @@ class Evaluation:
         for name, spec in batch:
             self.results[name].append(lookup[(spec["seed"], spec["index"])])
 
-    def score(self) -> dict:
+    def score(self) -> dict[str, Any]:
         """Figures, losses, the groups' values and the scalar score of the games played so far."""
         cfg = self.cfg
         per_table, figs, errors, games = {}, {}, 0, 0
@@ -206,7 +206,7 @@ class Evaluation:
                 "groups": groups, "score": round(sum(groups.values()), 6), "errors": errors, "games": games}
 
 
-def replay_table(cfg: TuneConfig, params: dict, number: int, table: str | None = None) -> list[dict]:
+def replay_table(cfg: TuneConfig, params: dict[str, Any], number: int, table: str | None = None) -> list[dict[str, Any]]:
     """The games trial ``number`` played on one table (the first of the targets by default),
     played again from the same seeds: a full simulator report for a suggestion."""
     ev = Evaluation(cfg, params, number)
@@ -260,7 +260,7 @@ def make_study(cfg: TuneConfig, storage: str | None = None, name: str | None = N
     return study
 
 
-def house_rules_of(cfg: TuneConfig, params: dict) -> list[str]:
+def house_rules_of(cfg: TuneConfig, params: dict[str, Any]) -> list[str]:
     """The [SEED] rules a trial's numbers would change (PRJ-81, `api.house_rules`), in words;
     [] when the trial plays the seeds as written."""
     api = load_api(cfg.api)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import typer
 
@@ -69,7 +69,7 @@ def tune_command(
         out.mkdir(parents=True, exist_ok=True)
         study = f"sqlite:///{(out / 'study.db').resolve()}"
     t0 = time.perf_counter()
-    def echo(line):
+    def echo(line: str) -> None:
         return typer.echo(f"[{time.perf_counter() - t0:7.1f}s] {line}", err=True)
     try:
         st = tune.run_study(cfg, trials, storage=study, name=study_name, echo=echo)
@@ -83,7 +83,7 @@ def tune_command(
         from .engagement import card_names
         from .stats import report
 
-        def replay(trial):
+        def replay(trial: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             results = tune.replay_table(cfg, trial.params, trial.number)
             return results, report(results, card_names(load_api(api_module), ruleset, {**fixed, **trial.params}))
 

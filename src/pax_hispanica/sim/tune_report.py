@@ -27,13 +27,13 @@ def best_trials(study: Any, k: int = 5) -> list[Any]:
     return sorted(done, key=lambda t: t.value)[:k]
 
 
-def set_line(params: dict, baseline: dict | None = None) -> str:
+def set_line(params: dict[str, Any], baseline: dict[str, Any] | None = None) -> str:
     """``--set a=1 --set b=2``: only the numbers that differ from the baseline (all when none given)."""
     items = [(k, v) for k, v in sorted(params.items()) if baseline is None or baseline.get(k) != v]
     return " ".join(f"--set {k}={v}" for k, v in items) or "(the ruleset as it is)"
 
 
-def _write_card_costs(path: Path, params: dict) -> set[str]:
+def _write_card_costs(path: Path, params: dict[str, Any]) -> set[str]:
     """PRJ-67: each `card_cost.<id>` of ``params`` written as the `cost` of that entry of
     market.toml (the first `cost =` line after its `id =` line); the names written."""
     from .. import rulesets as rsmod
@@ -57,7 +57,7 @@ def _write_card_costs(path: Path, params: dict) -> set[str]:
     return {f"{prefix}{e}" for e in done}
 
 
-def write_ruleset(source: str | Path, params: dict, dest: Path, note: str = "") -> Path:
+def write_ruleset(source: str | Path, params: dict[str, Any], dest: Path, note: str = "") -> Path:
     """Copy the ruleset folder and write ``params`` into its ruleset.toml (each key in its
     section, [setup.by_players.N] overrides included, since a --set value holds for every
     player count); comments are kept. Checked by loading the copy."""
@@ -124,7 +124,7 @@ def _toml(v: Any) -> str:
     return json.dumps(v) if isinstance(v, str) else str(v)
 
 
-def trial_rows(study: Any) -> list[dict]:
+def trial_rows(study: Any) -> list[dict[str, Any]]:
     out = []
     for t in study.trials:
         res = t.user_attrs.get("result") or t.user_attrs.get("first_batch") or {}
@@ -137,8 +137,8 @@ def trial_rows(study: Any) -> list[dict]:
     return out
 
 
-def write(study: Any, out: Path, source_ruleset: str, baseline: dict, lines: list[str],
-          replay: Any = None) -> dict:
+def write(study: Any, out: Path, source_ruleset: str, baseline: dict[str, Any], lines: list[str],
+          replay: Any = None) -> dict[str, Any]:
     """tune.json, tune.html and the best trial's ruleset folder in ``out``; with ``replay``
     (trial -> (results, summary)), the best trial's games as a simulator report in OUT/best/."""
     out.mkdir(parents=True, exist_ok=True)
@@ -193,7 +193,7 @@ def _figures(study: Any) -> list[tuple[str, Any]]:
     return plots
 
 
-def render_html(study: Any, summary: dict) -> str:
+def render_html(study: Any, summary: dict[str, Any]) -> str:
     parts = ["<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Pax Hispanica tuning report</title>",
              ("<style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
               "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px}code{background:#f4f4f4}</style>"),

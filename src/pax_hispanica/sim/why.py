@@ -8,12 +8,12 @@ from collections import Counter, defaultdict
 from typing import Any
 
 
-def summarise(results: list[dict]) -> dict[str, dict[str, Any]]:
+def summarise(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """bot label -> decisions, its rules of thumb and action types (count and share)
     and, for a search bot, mean iterations and how often it chose what the
     heuristic would have. Empty when no explanations were logged."""
-    rules: dict[str, Counter] = defaultdict(Counter)
-    kinds: dict[str, Counter] = defaultdict(Counter)
+    rules: dict[str, Counter[Any]] = defaultdict(Counter)
+    kinds: dict[str, Counter[Any]] = defaultdict(Counter)
     iterations: dict[str, list[int]] = defaultdict(list)
     agree: dict[str, list[bool]] = defaultdict(list)
     for r in results:
@@ -42,6 +42,6 @@ def summarise(results: list[dict]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _shares(counts: Counter, n: int) -> dict[str, dict[str, float]]:
+def _shares(counts: Counter[Any], n: int) -> dict[str, dict[str, float]]:
     return {k: {"count": c, "share": round(c / n, 6)}
             for k, c in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))}
