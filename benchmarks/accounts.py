@@ -38,6 +38,7 @@ import urllib.parse
 import urllib.request
 import uuid
 from pathlib import Path
+from datetime import UTC
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
@@ -47,7 +48,7 @@ PASSWORD = "benchmark password"
 
 def pct(xs: list[float], p: float) -> float:
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
 
 
 def copy_rows(cur, table: str, cols: list[str], rows) -> None:
@@ -140,13 +141,13 @@ def explain(url: str, uid: str) -> list[tuple[str, list[str]]]:
     """EXPLAIN ANALYZE of the statements behind the pages, compiled from the app's own code."""
     import sqlalchemy as sa
 
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     from pax_hispanica.web.accounts import game_lists as account_games
     from pax_hispanica.web.accounts import tables as adb
     from pax_hispanica.web.db import schema as db
 
-    older = (datetime.now(timezone.utc) - timedelta(days=10), "f" * 16)   # a cursor into the past
+    older = (datetime.now(UTC) - timedelta(days=10), "f" * 16)   # a cursor into the past
     g, s, t, ts, rc = db.games, db.seats, adb.open_tables, adb.table_seats, adb.rating_changes
     mine = sa.union(sa.select(g.c.id.label("gid")).where(g.c.host_user == uid),
                     sa.select(s.c.game_id.label("gid")).where(s.c.user_id == uid)).subquery()
@@ -222,7 +223,7 @@ def main() -> None:
               f"{info['busiest']} has {info['busiest_games']} games")
         port = 8700 + random.randrange(200)
         env = {**os.environ, "PAXH_RATE_LOGIN": "0", "PAXH_RATE_LOGIN_NAME": "0", "PYTHONPATH": str(HERE.parent / "src")}
-        log = tempfile.NamedTemporaryFile("w+", prefix="paxh-bench-", suffix=".log", delete=False)
+        log = tempfile.NamedTemporaryFile("w+", prefix="paxh-bench-", suffix=".log", delete=False)  # noqa: SIM115 -- the server writes to it while it runs
         code = f"from pax_hispanica.web.server import run; run(port={port}, database_url={url!r})"
         proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=log, stderr=subprocess.STDOUT)
         site = f"http://127.0.0.1:{port}"

@@ -41,7 +41,7 @@ class Box:
         self.got: dict[str, float] = {}
         self.lock = threading.Lock()
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802
+    async def handle_DATA(self, server, session, envelope):
         msg = email.message_from_bytes(envelope.content, policy=policy.default)
         with self.lock:
             self.got[str(msg["To"])] = time.perf_counter()
@@ -62,7 +62,7 @@ def get(base: str, path: str) -> dict:
 
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
 
 
 def main() -> None:
@@ -85,7 +85,7 @@ def main() -> None:
     env = {**os.environ, "PAXH_RATE_CREATE": "0", "PAXH_RATE_ACT": "0", "PAXH_SMTP_URL": f"smtp://127.0.0.1:{smtp_port}",
            "PAXH_PUBLIC_URL": base, "PAXH_NOTIFY_DELAY": "0"}
     code = f"from pax_hispanica.web.server import run; run('127.0.0.1', {port}, {url!r})"
-    log = open(os.path.join(tmp, "server.log"), "w")
+    log = open(os.path.join(tmp, "server.log"), "w")  # noqa: SIM115 -- the server writes to it while it runs
     proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         for _ in range(300):

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import PAINT_PROBE, free_port, post, start_server  # noqa: E402
+from load import PAINT_PROBE, free_port, post, start_server
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus" / "bots_2p.jsonl"
 
@@ -92,7 +92,7 @@ def main() -> None:
 
                 page.route("**/static/app.js", probe)
                 sockets = []
-                page.route_web_socket("**/ws/**", lambda ws: sockets.append(ws))   # no server socket
+                page.route_web_socket("**/ws/**", lambda ws, sockets=sockets: sockets.append(ws))   # no server socket
                 page.goto(f"{base}/play/{g['seats'][0]['token']}?lang=en")
                 page.wait_for_load_state("load")
                 while not sockets:

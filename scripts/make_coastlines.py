@@ -13,6 +13,7 @@ Natural Earth attribution and the package's licence text.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import subprocess
@@ -137,7 +138,7 @@ def path(ring: list[tuple[float, float]]) -> str:
     q = [(round(x * 10), round(y * 10)) for x, y in ring]
     out = [f"M{q[0][0] / 10:g} {q[0][1] / 10:g}"]
     parts = []
-    for (x0, y0), (x1, y1) in zip(q, q[1:]):
+    for (x0, y0), (x1, y1) in itertools.pairwise(q):
         if (x0, y0) != (x1, y1):
             parts.append(f"{(x1 - x0) / 10:g} {(y1 - y0) / 10:g}")
     return out[0] + ("l" + " ".join(parts) if parts else "") + "z"

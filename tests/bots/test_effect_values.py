@@ -32,7 +32,7 @@ def test_CARD_1_a_new_kind_without_a_value_is_named_and_refused_when_valued(monk
         monkeypatch.setitem(rs.cards, card_id, replace(rs.cards[card_id], effects=({"kind": "toy_effect", "n": 1},)))
         bot = make_agent("heuristic", 0)
         view = api.view(g, 0)
-        with pytest.raises(KeyError, match="bots/heuristic.py FLAT_VALUE"):
+        with pytest.raises(KeyError, match=r"bots/heuristic\.py FLAT_VALUE"):
             bot._card_value(view, view["players"][0], card_id)
     finally:
         del EFFECTS["toy_effect"]

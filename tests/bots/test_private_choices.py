@@ -69,7 +69,7 @@ def test_a_public_predictor_calls_bids_no_better_than_the_mixing_allows(rows):
     assert abs(hits - mean) <= 3.5 * sd, (hits, mean, sd)
     assert hits / len(bids) < 0.65 and mean / len(bids) < 0.65
     # every bid is a legal amount in its band, and the band is centred on the valuation's bid
-    for _, action, guess, p, why in bids:
+    for _, action, guess, _p, why in bids:
         lo, hi = why["band"]
         assert lo <= action["amount"] <= hi
         assert guess["amount"] == min(max(why["valuation_bid"], lo), hi)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import types
 import typing
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -22,7 +22,7 @@ from pax_hispanica.sim import corpus
 SRC = Path(pax_hispanica.__file__).resolve().parent       # the sources, whichever engine is loaded
 
 
-@lru_cache(maxsize=None)
+@cache
 def sealed_positions() -> tuple:
     """Every position of the corpus whose pending decision is sealed, with at least one seat
     committed and one still to choose (up to 300 of each decision type)."""
