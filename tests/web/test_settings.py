@@ -2,6 +2,7 @@
 docs/web.md with defaults, and a bad value stops the start with a sentence naming the variable."""
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -56,6 +57,45 @@ def test_every_paxh_variable_the_package_reads_is_listed():
     read.discard("PAXH_RATE")          # ratelimit.py's ENV table spells each one out too
     missing = read - set(settings.BY_NAME) - settings.TOOLS
     assert not missing, f"PAXH_ variables not in web/settings.py's VARIABLES: {sorted(missing)}"
+
+
+def _environment_reads(source: str) -> list[int]:
+    """Lines of `source` that read the environment: os.environ.get / os.getenv / os.environ[...]
+    (with any name: a helper's `name` may be a PAXH_ one), or os.environ handed on whole."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv") \
+                and isinstance(node.value, ast.Name) and node.value.id == "os":
+            lines.append(node.lineno)
+        elif isinstance(node, ast.ImportFrom) and node.module == "os" \
+                and any(a.name in ("environ", "getenv") for a in node.names):
+            lines.append(node.lineno)
+    return lines
+
+
+# what may touch os.environ under web/, and why (none of them reads a PAXH_ variable)
+ENVIRONMENT_HANDED_ON = {"db/backup.py": "pg_dump and pg_restore run with the server's environment plus PGPASSWORD"}
+
+
+def test_no_module_of_web_reads_the_environment_but_settings():
+    """Every PAXH_ variable is read through settings.raw, which refuses a name it does not list."""
+    web = ROOT / "src" / "pax_hispanica" / "web"
+    offences = {}
+    for path in sorted(web.rglob("*.py")):
+        rel = str(path.relative_to(web))
+        if rel == "settings.py" or rel.startswith("migrations/"):
+            continue
+        source = path.read_text(encoding="utf-8")
+        lines = _environment_reads(source)
+        if rel in ENVIRONMENT_HANDED_ON:
+            assert lines and "PAXH_" not in "".join(source.splitlines()[n - 1] for n in lines), rel
+            continue
+        if lines:
+            offences[rel] = lines
+    assert offences == {}, f"read PAXH_ variables through settings.raw: {offences}"
+    assert _environment_reads('import os\nx = os.environ.get("PAXH_SECRET")\n') == [2]
+    with pytest.raises(KeyError):
+        settings.raw("PAXH_NOT_A_SETTING")
 
 
 def test_docs_and_serve_help_list_every_setting_with_its_default():

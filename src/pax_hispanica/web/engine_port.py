@@ -10,16 +10,16 @@ normal use): a stand-in must offer the same functions, so the types stay those o
 from __future__ import annotations
 
 import importlib
-import os
 import random
 from typing import TYPE_CHECKING, Any
 
 from pax_hispanica.engine.jsontypes import JsonDict as View
+from pax_hispanica.web import settings
 
 if TYPE_CHECKING:
     from pax_hispanica import api
 else:
-    api = importlib.import_module(os.environ.get("PAXH_API_MODULE") or "pax_hispanica.api")
+    api = importlib.import_module(settings.raw("PAXH_API_MODULE") or "pax_hispanica.api")
 
 __all__ = ["View", "api", "BOT_KINDS", "SEARCH_BOTS", "DEFAULT_BOT", "STRENGTHS", "ladder_names", "fallback_bot",
            "make_bot", "think"]

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import os
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.engine import make_url
 
-from pax_hispanica.web import templating
+from pax_hispanica.web import settings, templating
 from pax_hispanica.web.accounts import routes as account_routes
 from pax_hispanica.web.accounts.service import (
     DEFAULT_PUBLIC_URL,
@@ -61,13 +60,13 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     goes (mail.MailSink; default the notifications outbox, outbox.Outbox.enqueue_email); public_url:
     the base of every link in mail (PAXH_PUBLIC_URL, else http://127.0.0.1:8000; never a request's
     Host, issue 37 N1)."""
-    url = database_url or os.environ.get("PAXH_DATABASE_URL") or db.default_url(data_dir)
+    url = database_url or settings.raw("PAXH_DATABASE_URL") or db.default_url(data_dir)
     db.migrate(url)
     grant_bootstrap_admins(url)   # PAXH_ADMINS: the first moderators' admin flag
     if bot_delay is None:
-        bot_delay = float(os.environ.get("PAXH_BOT_DELAY", "0.4"))
+        bot_delay = float(settings.raw("PAXH_BOT_DELAY", "0.4"))
     if api_docs is None:
-        api_docs = os.environ.get("PAXH_API_DOCS", "") not in ("", "0", "off")
+        api_docs = settings.raw("PAXH_API_DOCS") not in ("", "0", "off")
     svc = Service(url, bot_delay=bot_delay)
     tables, ratings = Tables(svc), Ratings(svc.storage)
 
@@ -85,7 +84,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     # clocks, notifications, chat (play/turn_based.py, social/chat_routes.py); its outbox also sends the accounts' mail
     play_service = play.install(app, svc)
     app.state.rate_limits = limits = RateLimits(rate_limits, svc.storage)   # the accounts' limits: in the database
-    public_url = (public_url or os.environ.get("PAXH_PUBLIC_URL") or DEFAULT_PUBLIC_URL).rstrip("/")
+    public_url = (public_url or settings.raw("PAXH_PUBLIC_URL") or DEFAULT_PUBLIC_URL).rstrip("/")
     play_service.outbox.public_url = public_url
     accounts = Accounts(svc.storage, mail or play_service.outbox, outbox=play_service.outbox, public_url=public_url,
                         reset_limits=limits.items.get("reset_account"))
@@ -119,14 +118,14 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
         raise SystemExit(f"paxh serve: {e}") from None
     try:
         trusted = security.trusted_proxies(forwarded_allow_ips if forwarded_allow_ips is not None
-                                           else os.environ.get("PAXH_FORWARDED_ALLOW_IPS", ""))
+                                           else settings.raw("PAXH_FORWARDED_ALLOW_IPS"))
     except ValueError as e:
         raise SystemExit(str(e)) from None
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    url = database_url or os.environ.get("PAXH_DATABASE_URL") or db.default_url(data_dir)
-    public_url = os.environ.get("PAXH_PUBLIC_URL")
+    url = database_url or settings.raw("PAXH_DATABASE_URL") or db.default_url(data_dir)
+    public_url = settings.raw("PAXH_PUBLIC_URL")
     if not public_url:   # links in mail never come from a request's Host (issue 37, N1)
         shown_host = "127.0.0.1" if host in ("", "0.0.0.0", "::") else (f"[{host}]" if ":" in host else host)
         public_url = f"http://{shown_host}:{port}"

@@ -6,8 +6,9 @@ checks that every PAXH_ variable the package reads is here).
     settings = load()          # a Settings (pydantic), or SettingsError: "<variable>: ... (default ...)"
 
 A bad value stops the start with a sentence naming the variable, instead of a traceback from the
-module that reads it first (or, before, a silent fallback to the default). The modules read their
-own variable where they always did; this table is the one list of them, and `load` is the check.
+module that reads it first (or, before, a silent fallback to the default). Every module of web/
+reads its variable through `raw` (never os.environ itself: tests/web/test_settings.py), so this
+table is the one list of them, and `load` is the check.
 Nothing here imports pydantic until `load` runs, so the terminal game's `paxh --help` stays light.
 """
 from __future__ import annotations
@@ -100,6 +101,17 @@ BY_NAME = {v.name: v for v in VARIABLES}
 # read by scripts, tests and build tools, never by a running server
 TOOLS = {"PAXH_PG_DIR", "PAXH_PG_BIN", "PAXH_PG_STOP", "PAXH_TEST_DATABASE_URL", "PAXH_MYPYC_DIR",
          "PAXH_BUILD_EXTENSIONS", "PAXH_SCREENSHOTS", "PAXH_RULES_MD", "PAXH_MAIL"}
+
+
+
+def raw(name: str, default: str = "") -> str:
+    """The PAXH_* variable `name` as the environment has it, else `default` (as os.environ.get:
+    each module keeps its own reading of the text). A name that is not in VARIABLES or TOOLS is
+    refused, so a new variable cannot be read without being listed."""
+    if name not in BY_NAME and name not in TOOLS:
+        raise KeyError(f"{name} is not a setting of web/settings.py (VARIABLES or TOOLS)")
+    return os.environ.get(name, default)
+
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,31}")
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")

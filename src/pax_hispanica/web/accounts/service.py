@@ -15,7 +15,6 @@ import asyncio
 import hashlib
 import json
 import logging
-import os
 import re
 import secrets
 import time
@@ -25,6 +24,7 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from pax_hispanica.web import settings
 from pax_hispanica.web.accounts import tables as adb
 from pax_hispanica.web.db import schema as db
 from pax_hispanica.web.db.store import Storage
@@ -53,7 +53,7 @@ def admins() -> set[str]:
     Registering never gives the flag, and a name in PAXH_ADMINS that has no account is reserved:
     nobody registers it, in any letter case (issue 37, N5: whoever registered such a name
     first became a moderator)."""
-    return {x.strip() for x in os.environ.get("PAXH_ADMINS", "").split(",") if x.strip()}
+    return {x.strip() for x in settings.raw("PAXH_ADMINS").split(",") if x.strip()}
 
 
 def digest(token: str) -> str:

@@ -41,6 +41,7 @@ from urllib.parse import quote
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
+from pax_hispanica.web import settings
 from pax_hispanica.web.db import schema as db
 from pax_hispanica.web.db.check import sqlite_file_problem
 
@@ -188,7 +189,7 @@ def _backup_sqlite(path: str, tmp: Path) -> str:
 
 def _pg_tool(name: str) -> str | None:
     """pg_dump or pg_restore: PAXH_PG_BIN's, the PATH's, or the newest Debian cluster's."""
-    folder = os.environ.get("PAXH_PG_BIN")
+    folder = settings.raw("PAXH_PG_BIN")
     if folder:
         return str(Path(folder) / name) if (Path(folder) / name).is_file() else None
     found = shutil.which(name)

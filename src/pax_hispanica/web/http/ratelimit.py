@@ -42,7 +42,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
-import os
 import time
 from typing import Any
 
@@ -51,6 +50,7 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
+from pax_hispanica.web import settings
 from pax_hispanica.web.play.model import ServerError
 
 DEFAULTS = {"create": "30/minute", "act": "20/second",
@@ -94,7 +94,7 @@ class RateLimits:
         """storage: the web game's store.Storage, where the SHARED kinds are counted (without
         one, every kind is counted in memory)."""
         limits = limits or {}
-        self.items = {kind: _items(limits[kind] if kind in limits else os.environ.get(ENV[kind], default))
+        self.items = {kind: _items(limits[kind] if kind in limits else settings.raw(ENV[kind], default))
                       for kind, default in DEFAULTS.items()}
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
         self.storage = storage

@@ -17,13 +17,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
 import re
 import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from pax_hispanica.web import settings
 from pax_hispanica.web.play.model import ServerError
 
 Scope = MutableMapping[str, Any]
@@ -187,7 +187,7 @@ def foreign_origin(scope: Scope, allowed: frozenset[str] = frozenset()) -> str |
 
 
 def allowed_origins() -> frozenset[str]:
-    raw = os.environ.get("PAXH_ALLOWED_ORIGINS", "")
+    raw = settings.raw("PAXH_ALLOWED_ORIGINS")
     return frozenset(o.strip().lower().rstrip("/") for o in raw.split(",") if o.strip())
 
 
@@ -235,7 +235,7 @@ class Csrf:
     again with a fresh token."""
 
     def __init__(self, secret: str | None = None) -> None:
-        secret = secret or os.environ.get("PAXH_SECRET") or secrets.token_hex(32)
+        secret = secret or settings.raw("PAXH_SECRET") or secrets.token_hex(32)
         self.key = hashlib.sha256(("paxh-csrf:" + secret).encode()).digest()
 
     def token(self, user_id: str) -> str:

@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
+from pax_hispanica.web import settings
 from pax_hispanica.web.engine_port import DEFAULT_BOT, api, fallback_bot, make_bot
 from pax_hispanica.web.notify import tables as t
 from pax_hispanica.web.notify.outbox import Outbox, recipient_for
@@ -90,7 +90,7 @@ def year_key(state: Any) -> str:
 
 
 class Clocks:
-    POLL_SECONDS = float(os.environ.get("PAXH_CLOCK_POLL_SECONDS", "1"))
+    POLL_SECONDS = float(settings.raw("PAXH_CLOCK_POLL_SECONDS", "1"))
     CLAIM_SECONDS = 30.0   # a claimed timeout another server may take over after this long
 
     def __init__(self, svc: Service, outbox: Outbox, say: Any, push: Any) -> None:

@@ -40,7 +40,6 @@ import hmac
 import http.client
 import json
 import logging
-import os
 import re
 import secrets
 import smtplib
@@ -54,6 +53,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import sqlalchemy as sa
 
+from pax_hispanica.web import settings
 from pax_hispanica.web.db.schema import games
 from pax_hispanica.web.db.store import Storage
 from pax_hispanica.web.notify import tables as t
@@ -64,7 +64,7 @@ log = logging.getLogger("pax_hispanica.web")
 
 def _env_float(name: str, default: float) -> float:
     try:
-        return float(os.environ.get(name, default))
+        return float(settings.raw(name, str(default)))
     except ValueError:
         return default
 
@@ -141,7 +141,7 @@ class Signer:
     """Signed tokens for one-click links (HMAC-SHA256 with PAXH_SECRET)."""
 
     def __init__(self, secret: str | None = None) -> None:
-        secret = secret or os.environ.get("PAXH_SECRET") or secrets.token_hex(32)
+        secret = secret or settings.raw("PAXH_SECRET") or secrets.token_hex(32)
         self.key = hashlib.sha256(("paxh-unsubscribe:" + secret).encode()).digest()
 
     def sign(self, text: str) -> str:
@@ -193,7 +193,7 @@ def send_email(smtp_url: str, payload: dict) -> None:
 
 def _internal_allowed() -> bool:
     """PAXH_WEBHOOK_PRIVATE=1: webhooks may reach internal addresses (tests, a private deployment)."""
-    return os.environ.get("PAXH_WEBHOOK_PRIVATE", "") == "1"
+    return settings.raw("PAXH_WEBHOOK_PRIVATE") == "1"
 
 
 def _internal(ip: str) -> bool:
@@ -340,13 +340,13 @@ class Outbox:
     def __init__(self, storage: Storage, signer: Signer | None = None) -> None:
         self.storage = storage
         self.signer = signer or Signer()
-        self.smtp_url = os.environ.get("PAXH_SMTP_URL", "")
-        self.mail_from = os.environ.get("PAXH_MAIL_FROM", "Pax Hispanica <noreply@localhost>")
-        self.public_url = os.environ.get("PAXH_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/")
+        self.smtp_url = settings.raw("PAXH_SMTP_URL")
+        self.mail_from = settings.raw("PAXH_MAIL_FROM", "Pax Hispanica <noreply@localhost>")
+        self.public_url = settings.raw("PAXH_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/")
         self.delay = _env_float("PAXH_NOTIFY_DELAY", 0.0)
         self.poll = _env_float("PAXH_OUTBOX_POLL_SECONDS", 1.0)
         self.backoff = _env_float("PAXH_OUTBOX_BACKOFF", 5.0)
-        self.worker_on = os.environ.get("PAXH_OUTBOX_WORKER", "1") not in ("0", "off", "")
+        self.worker_on = settings.raw("PAXH_OUTBOX_WORKER", "1") not in ("0", "off", "")
         self.wake = asyncio.Event()
         self.jobs: dict[str, Any] = {}   # channel -> async fn(payload) -> settled status ("sent", "dropped")
         self.sent_count = 0

@@ -17,11 +17,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-import os
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from pax_hispanica.web import settings
 from pax_hispanica.web.db.store import Storage
 from pax_hispanica.web.engine_port import SEARCH_BOTS, api, fallback_bot, think
 from pax_hispanica.web.play.cache import LiveCache
@@ -31,9 +31,9 @@ log = logging.getLogger("pax_hispanica.web")
 
 
 class BotSeats:
-    LEASE_SECONDS = float(os.environ.get("PAXH_BOT_LEASE_SECONDS", "3"))
+    LEASE_SECONDS = float(settings.raw("PAXH_BOT_LEASE_SECONDS", "3"))
     LEASE_RENEW_SECONDS = 1.0
-    POLL_SECONDS = float(os.environ.get("PAXH_BOT_POLL_SECONDS", "1"))
+    POLL_SECONDS = float(settings.raw("PAXH_BOT_POLL_SECONDS", "1"))
 
     def __init__(self, storage: Storage, cache: LiveCache, node: str, bot_delay: float, bot_processes: int,
                  act: Callable[[Rights, Any, Any], Awaitable[LiveGame]],

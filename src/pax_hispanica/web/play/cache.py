@@ -14,18 +14,18 @@ import ctypes
 import ctypes.util
 import gc
 import logging
-import os
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from pax_hispanica.web import settings
 from pax_hispanica.web.play.model import LiveGame, damage_error
 
 log = logging.getLogger("pax_hispanica.web")
 
 
 def _env_seconds(name: str, default: float) -> float:
-    raw = os.environ.get(name, "").strip()
+    raw = settings.raw(name).strip()
     if not raw:
         return default
     try:
@@ -81,7 +81,7 @@ class LiveCache:
     SWEEP_SECONDS = 60
     # at most this many games in memory: past it, the least recently used evictable ones leave
     # (a game with connections or a bot at work stays, so the bound can be exceeded by those)
-    MAX_LIVE_GAMES = int(os.environ.get("PAXH_MAX_LIVE_GAMES", "500"))
+    MAX_LIVE_GAMES = int(settings.raw("PAXH_MAX_LIVE_GAMES", "500"))
 
     def __init__(self, load: Callable[[str], Awaitable[LiveGame]]) -> None:
         self._load = load

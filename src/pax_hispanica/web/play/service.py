@@ -34,11 +34,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import random
 import secrets
 from typing import Any
 
+from pax_hispanica.web import settings
 from pax_hispanica.web.db.store import _STORE_PG, LOST, SEAT_CHANGED, STORED, Storage  # noqa: F401
 from pax_hispanica.web.engine_port import (  # noqa: F401
     BOT_KINDS,
@@ -116,7 +116,7 @@ class Service:
         # search bots think in worker processes, so a long search never holds this process's
         # GIL while it answers players; 0 keeps them in a thread (PAXH_BOT_PROCESSES)
         if bot_processes is None:
-            bot_processes = int(os.environ.get("PAXH_BOT_PROCESSES", "1"))
+            bot_processes = int(settings.raw("PAXH_BOT_PROCESSES", "1"))
         self.node = secrets.token_hex(4)  # this process, to skip its own notifications
         self.storage = Storage(database_url)
         self.pg = self.storage.pg

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError
 
+from pax_hispanica.web import settings
 from pax_hispanica.web.http import security
 from pax_hispanica.web.http.ratelimit import RateLimits, TokenBucket
 from pax_hispanica.web.http.site import (
@@ -38,7 +38,7 @@ MAX_MESSAGE = security.MAX_BODY   # a WebSocket message, like a request body
 
 
 def _env_number(name: str, default: float) -> float:
-    value = os.environ.get(name, "")
+    value = settings.raw(name)
     try:
         number = float(value) if value.strip() else default
     except ValueError:

@@ -12,9 +12,10 @@ of use while its game stays at that version). An entry larger than the whole bou
 """
 from __future__ import annotations
 
-import os
 from collections import OrderedDict
 from typing import Any
+
+from pax_hispanica.web import settings
 
 DEFAULT_BYTES = 16 * 1024 * 1024
 ENTRY_OVERHEAD = 1024           # the dicts, the key and the strings' headers, roughly
@@ -23,7 +24,7 @@ ENTRY_OVERHEAD = 1024           # the dicts, the key and the strings' headers, r
 def setting_bytes(env: dict[str, str] | None = None) -> int:
     """PAXH_RENDER_CACHE_BYTES: the render cache's bound in bytes (0 turns it off); a bad value
     stops the start with a sentence naming the variable."""
-    raw = (os.environ if env is None else env).get("PAXH_RENDER_CACHE_BYTES", "").strip()
+    raw = (settings.raw("PAXH_RENDER_CACHE_BYTES") if env is None else env.get("PAXH_RENDER_CACHE_BYTES", "")).strip()
     if not raw:
         return DEFAULT_BYTES
     try:

@@ -21,7 +21,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from typing import TYPE_CHECKING, Any
@@ -29,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from limits import parse
 
+from pax_hispanica.web import settings
 from pax_hispanica.web.notify import tables as t
 from pax_hispanica.web.play.model import LiveGame, Rights, ServerError
 from pax_hispanica.web.present.i18n import Tr
@@ -56,8 +56,8 @@ class Chat:
     def __init__(self, svc: Service, clocks: Clocks, push: Any) -> None:
         """push(live, msg_for): send msg_for(conn) (None: nothing) to each connection of the game."""
         self.svc, self.storage, self.clocks, self._push = svc, svc.storage, clocks, push
-        self.max_len = int(os.environ.get("PAXH_CHAT_MAX_LEN", "300"))
-        rate = os.environ.get("PAXH_RATE_CHAT", "5 per 10 seconds")
+        self.max_len = int(settings.raw("PAXH_CHAT_MAX_LEN", "300"))
+        rate = settings.raw("PAXH_RATE_CHAT", "5 per 10 seconds")
         self.rate = None if rate.strip().lower() in ("", "0", "off") else parse(rate)
 
     # ------------------------------------------------------------ settings
