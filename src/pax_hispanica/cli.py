@@ -190,7 +190,7 @@ def serve(
     """Start the multiplayer web game (http://127.0.0.1:8000)."""
     try:
         from pax_hispanica.web.settings import SettingsError, load
-        try:   # every PAXH_* setting, before any module reads its own (web/settings.py)
+        try:   # every PAXH_* setting checked before anything starts (web/settings.py)
             load()
         except SettingsError as e:
             typer.echo(f"paxh serve: {e}", err=True)
