@@ -17,11 +17,27 @@
   function saved() {
     try { return JSON.parse(sessionStorage.getItem(key) || "null"); } catch (e) { return null; }
   }
+  // the coach's note, morphed in; a new note is brought into view (on a phone the action bar is
+  // docked at the bottom, and the note above the map would otherwise change out of sight)
   function coach(html) {
     const el = document.getElementById("learn-coach");
     if (!el || html === undefined) return;
+    const before = el.textContent;
     if (window.Idiomorph) Idiomorph.morph(el, html, {morphStyle: "innerHTML"});
     else el.innerHTML = html;
+    const r = el.getBoundingClientRect();
+    if (el.textContent !== before && (r.top < 0 || r.top > window.innerHeight * 0.5)) el.scrollIntoView({block: "start"});
+  }
+  // a finished lesson: its Year's board stays in sight, the next Year's decision is put away
+  // (until "Play this game to the end") and the way on takes the focus
+  function finished(done) {
+    document.body.dataset.lessonDone = done ? "yes" : "";
+    if (!done) return;
+    setTimeout(function () {
+      const next = document.querySelector("#learn-next, #learn-real-game");
+      if (next) next.focus({preventScroll: true});
+      document.getElementById("learn-coach").scrollIntoView({block: "start"});
+    }, 60);
   }
   // one round trip: the actions so far, and the new one (null: only show where we are)
   function post(action, id, playOn) {
@@ -40,7 +56,7 @@
         coach(d.coach);
         receive(d.update);
         if (id !== null) receive({type: "ack", id: id});
-        document.body.dataset.lessonDone = d.done ? "yes" : "";
+        finished(d.done);
       })
       .catch(function () { receive({type: "error", id: id, code: "offline"}); });
   }
@@ -53,6 +69,7 @@
     open: function (recv, status) {
       receive = recv;
       status(true);
+      finished(L.done);
       // a reload: go on from the actions this tab took (the page itself starts the lesson afresh)
       const s = saved();
       if (s && Array.isArray(s.actions) && s.actions.length) { actions = s.actions; free = !!s.free; post(null, null); }

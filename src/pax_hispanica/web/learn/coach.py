@@ -1,0 +1,111 @@
+"""The coach of a lesson: what the learner is told beside the board (templates/_learn_coach.html).
+
+At each of the learner's decisions: what it is, what matters, and hints for what this very
+decision offers (an attack, Chests to load, Europe in reach); the legalities compared where a
+legality matters (a play turn, a voyage). Every number comes from the game's ruleset through
+`api.parameters` (a lesson is the reference game; a variant's numbers would show as theirs)."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from pax_hispanica.web.engine_port import api
+from pax_hispanica.web.learn.lessons import LEARNER, LESSONS, Lesson, Played, next_lesson, scenario
+from pax_hispanica.web.present import legality
+from pax_hispanica.web.present.i18n import Tr
+
+# the decisions a lesson explains (api.decision_types()' names); any other is "your decision"
+STEPS = ("labour", "initiate", "bid", "play_turn", "reduce_hand", "voyage", "support")
+
+
+@lru_cache(maxsize=8)
+def _numbers(ruleset: str = "reference") -> dict[str, Any]:
+    p = api.parameters(ruleset, None, extended=True)
+    return {k: v["value"] for k, v in p.items()}
+
+
+def numbers(tr: Tr, ruleset: str = "reference") -> dict[str, Any]:
+    """The numbers the notes quote, money written as the page's language writes it."""
+    n = _numbers(ruleset)
+
+    def money(x: int) -> str:
+        return tr("money_amount", n=x)
+    return {"employ": money(n["employ_cost"]), "income": money(n["colony_income"]), "death": n["slave_death"],
+            "revolt": n["slave_revolt"], "zero": money(0), "per_prestige": money(n["money_per_prestige"]),
+            "sell": money(n["sell_price"]), "limit": n["hand_limit"], "moves": n["fleet_moves"],
+            "capacity": n["ship_capacity"], "cycles": n["cycles"]}
+
+
+def lesson_title(lesson: Lesson, tr: Tr) -> str:
+    return f"{LESSONS.index(lesson) + 1}. {tr(f'learn_lesson_{lesson.id}')}"
+
+
+def lesson_info(lesson: Lesson, tr: Tr) -> dict[str, Any]:
+    """What the lessons' list and a lesson's page say of it."""
+    return {"id": lesson.id, "url": lesson.url, "act_url": f"{lesson.url}/act", "title": lesson_title(lesson, tr),
+            "about": tr(f"learn_about_{lesson.id}"),
+            "progress": tr("learn_lesson_n", n=LESSONS.index(lesson) + 1, total=len(LESSONS))}
+
+
+def intro(lesson: Lesson, tr: Tr) -> str:
+    """The lesson's setting, with the learner's money and hand limit as its scenario has them."""
+    me = (scenario(lesson.id)["position"].get("players") or [{}] * (LEARNER + 1))[LEARNER]
+    n = numbers(tr)
+    return tr(f"learn_intro_{lesson.id}", money=tr("money_amount", n=me.get("money", 0)), limit=n["limit"])
+
+
+def _my_legality(view: dict) -> str | None:
+    players = view.get("players") or []
+    me = players[LEARNER] if len(players) > LEARNER and isinstance(players[LEARNER], dict) else {}
+    fleet = me.get("fleet") if isinstance(me.get("fleet"), dict) else {}
+    return fleet.get("legality")
+
+
+def step(played: Played, tr: Tr) -> dict[str, Any] | None:
+    """The note for the learner's decision now, or None when the learner has none."""
+    if not played.learner_decides:
+        return None
+    state = played.game.state
+    view = api.view(state, LEARNER, include_state=False)
+    kind = str((view.get("decision") or {}).get("d") or "")
+    legal = api.legal_actions(state, LEARNER)
+    options = [o for d in legal if isinstance(d, dict) for o in d.get("options", []) if isinstance(o, dict)]
+    types = {o.get("type") for o in options}
+    n = numbers(tr)
+    mine = _my_legality(view)
+    if kind not in STEPS:
+        return {"kind": kind or "other", "title": tr("learn_step_other"), "what": tr("learn_what_other"),
+                "matters": "", "hints": [], "legalities": None, "mine": mine}
+    hints = []
+    if kind == "voyage":
+        if "attack" in types:
+            hints.append(tr("learn_hint_attack"))
+        if "load_chests" in types:
+            hints.append(tr("learn_hint_load", capacity=n["capacity"]))
+        if "unload" in types:
+            hints.append(tr("learn_hint_unload"))
+        if any(o.get("type") == "move" and o.get("to") == "europe" for o in options):
+            hints.append(tr("learn_hint_europe"))
+    fmt = {**n, "legality": tr.word(mine) if mine else ""}
+    return {"kind": kind, "title": tr(f"learn_step_{kind}"), "what": tr(f"learn_what_{kind}", **fmt),
+            "matters": tr(f"learn_matters_{kind}", **fmt), "hints": hints,
+            "legalities": legality.of_view(view, tr) if kind in ("play_turn", "voyage") else None, "mine": mine}
+
+
+def coach(played: Played, tr: Tr) -> dict[str, Any]:
+    """The coach's context for templates/_learn_coach.html."""
+    lesson = played.lesson
+    done = played.done
+    s = None if done else step(played, tr)
+    nxt = next_lesson(lesson)
+    n = numbers(tr)
+    done_text = ""
+    if done:
+        # the game's end (the Sail lesson's, or any lesson played on): the final count
+        done_text = (tr("learn_done_sail", per_prestige=n["per_prestige"], cycles=n["cycles"]) if played.over
+                     else tr(f"learn_done_{lesson.id}"))
+    return {"intro": intro(lesson, tr), "started": any(a.get("seat") == LEARNER for a in played.actions
+                                                        if isinstance(a, dict)),
+            "done": done, "over": played.over, "free": played.free, "done_text": done_text,
+            "next": lesson_info(nxt, tr) if nxt else None,
+            "step": s, "legalities": s["legalities"] if s else None, "mine": s["mine"] if s else None}
