@@ -166,9 +166,9 @@ def without_undo(actions: list[Action]) -> list[Action]:
 class Agent(Protocol):
     kind: str
 
-    def decide(self, view: dict, legal: list[Descriptor]) -> Action: ...
+    def decide(self, view: dict[str, Any], legal: list[Descriptor]) -> Action: ...
 
-    def explain(self) -> dict: ...
+    def explain(self) -> dict[str, Any]: ...
 
 
 class BaseAgent:
@@ -204,7 +204,7 @@ class BaseAgent:
         self.api_ref = api
         self._api: Any = None
         self.options = options
-        self._explanation: dict = {}
+        self._explanation: dict[str, Any] = {}
 
     @property
     def api(self) -> Any:
@@ -224,7 +224,7 @@ class BaseAgent:
     def expand(self, legal: list[Descriptor]) -> list[Action]:
         return without_undo(expand_descriptors(legal, self.api))
 
-    def explain(self) -> dict:
+    def explain(self) -> dict[str, Any]:
         return dict(self._explanation)
 
     def __repr__(self) -> str:
@@ -238,16 +238,16 @@ class SeatLogs:
     ``decide(view, legal)`` for a bot that takes none. The simulator keeps the same logs
     (sim/runner.py); the corpus's bot games, the TUI and the Gymnasium opponents use this."""
 
-    def __init__(self, api: Any, agents: Any, events: list[dict]) -> None:
+    def __init__(self, api: Any, agents: Any, events: list[dict[str, Any]]) -> None:
         items = agents.items() if isinstance(agents, dict) else enumerate(agents)
         self.api = api
-        self.logs: dict[int, list[dict]] = {s: list(api.redact(events, s)) for s, a in items
+        self.logs: dict[int, list[dict[str, Any]]] = {s: list(api.redact(events, s)) for s, a in items
                                             if getattr(a, "uses_log", False)}
 
     def __bool__(self) -> bool:
         return bool(self.logs)
 
-    def add(self, events: list[dict]) -> None:
+    def add(self, events: list[dict[str, Any]]) -> None:
         """The events one action caused, each seat's share appended to its log."""
         for s, log in self.logs.items():
             log.extend(self.api.redact(events, s))

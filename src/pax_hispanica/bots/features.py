@@ -13,7 +13,7 @@ from typing import Any
 from ..engine.vocab import CONQUISTADOR, PLUNDER, PRIVATEER, SMUGGLER
 
 
-def score_estimates(api: Any, state: Any, chest: dict | None = None,
+def score_estimates(api: Any, state: Any, chest: dict[str, Any] | None = None,
                     money_per_prestige: float | None = None) -> list[float]:
     """Each seat's estimated final score for a (possibly sampled) state."""
     summ = api.summary(state)
@@ -53,7 +53,7 @@ def legality_worth(rs: Any) -> dict[str, float]:
     return {leg: w * chest[leg] / TRS_5_CHEST[leg] for leg, w in LEGALITY_WORTH.items()}
 
 
-def future_prestige(data: dict, rs: Any, worth: dict[str, float] | None = None) -> list[float]:
+def future_prestige(data: dict[str, Any], rs: Any, worth: dict[str, float] | None = None) -> list[float]:
     """What each seat's lasting assets will still earn, in Prestige: Goods Year
     earnings (GDS-7: card income and its colonies' earnings) and the worth of
     its legality, for the cycles left (this one counted half).  Without it a
@@ -74,7 +74,7 @@ SHIP_PRESTIGE = 0.4
 HAND_PRESTIGE = 0.2
 
 
-def scores_from_public(data: dict, chest: dict | None = None,
+def scores_from_public(data: dict[str, Any], chest: dict[str, Any] | None = None,
                        money_per_prestige: float | None = None) -> list[float]:
     """Estimated final scores from a public dict (the engine's summary or a
     view): Prestige + money / `money_per_prestige` (CYC-3: the ruleset's rate,
@@ -87,7 +87,7 @@ def scores_from_public(data: dict, chest: dict | None = None,
     mpp = float(money_per_prestige or _reference().money_per_prestige)
     players = data.get("players")
     if isinstance(players, list) and players and isinstance(players[0], dict):
-        owned: dict = {}
+        owned: dict[str, Any] = {}
         for c in data.get("colonies") or []:
             owned[c.get("owner")] = owned.get(c.get("owner"), 0) + 1
         out = []

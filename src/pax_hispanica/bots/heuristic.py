@@ -120,12 +120,12 @@ _preset = preset
 # What an effect is worth to us, in $, by its kind alone (the position adds `_situational`):
 # (agent, the effect's table, its n, our fleet, the ruleset, cycles left) -> $. Every kind of
 # engine/effects.py has one (tests/bots/test_effect_values.py): a new kind is never valued 0 unseen.
-def _legality_change(a: HeuristicAgent, legality: str, fleet: dict, rs: Any, left: int) -> float:
+def _legality_change(a: HeuristicAgent, legality: str, fleet: dict[str, Any], rs: Any, left: int) -> float:
     worth = legality_worth(rs)
     return a.legality_weight * max(0.0, worth[legality] - worth.get(fleet["legality"], 2.0)) * left
 
 
-Value = Callable[["HeuristicAgent", dict, int, dict, Any, int], float]
+Value = Callable[["HeuristicAgent", dict[str, Any], int, dict[str, Any], Any, int], float]
 FLAT_VALUE: dict[str, Value] = {
     "gain_galleon": lambda a, e, n, fleet, rs, left:
         a.galleon_value * min(n, rs.max_ships - fleet["ships"]) * min(1.0, left / 2),
@@ -169,7 +169,7 @@ class HeuristicAgent(BaseAgent):
 
 
     # -- shared reading of the view ------------------------------------------
-    def rs(self, view: dict) -> Any:
+    def rs(self, view: dict[str, Any]) -> Any:
         if view is self._rs_view:           # decide's own view, read once per decision (issue 13)
             return self._rs
         params = view.get("ruleset_params") or None
@@ -184,7 +184,7 @@ class HeuristicAgent(BaseAgent):
             self._rs_view = view
         return self._rs
 
-    def distances(self, view: dict, zone: str) -> dict[str, int]:
+    def distances(self, view: dict[str, Any], zone: str) -> dict[str, int]:
         """Moves from `zone` to every zone it reaches (read only: one dict per zone and ruleset)."""
         rs = self.rs(view)
         z = rs.zone_index[zone]
@@ -202,11 +202,11 @@ class HeuristicAgent(BaseAgent):
             got = self._dist[z] = {rs.zone_ids[i]: x for i, x in enumerate(d) if x >= 0}
         return got
 
-    def cycles_left(self, view: dict) -> int:
+    def cycles_left(self, view: dict[str, Any]) -> int:
         rs = self.rs(view)
         return max(1, rs.cycles - int(view.get("cycle", 1)) + 1)
 
-    def card_value(self, view: dict, me: dict, card_id: str | None, deck: str | None = None,
+    def card_value(self, view: dict[str, Any], me: dict[str, Any], card_id: str | None, deck: str | None = None,
                    target: str | None = None, now: bool = True) -> float:
         """What a card is worth to us, in dollars (`money_per_prestige` $ = 1 Prestige at the end), before its cost:
         a flat figure by kind of effect, plus, with `now`, what the effect is worth in this
@@ -222,7 +222,7 @@ class HeuristicAgent(BaseAgent):
             return flat + self._situational(view, me, card_id, target)
         return flat + self.situational_weight * self._situational(view, me, card_id, target)
 
-    def _flat_value(self, view: dict, me: dict, card_id: str | None, deck: str | None = None) -> float:
+    def _flat_value(self, view: dict[str, Any], me: dict[str, Any], card_id: str | None, deck: str | None = None) -> float:
         fleet = me["fleet"]
         key = (card_id, deck, fleet["legality"], fleet["ships"], self.cycles_left(view))
         memo = self.__dict__.setdefault("_card_memo", {})
@@ -230,7 +230,7 @@ class HeuristicAgent(BaseAgent):
             memo[key] = self._card_value(view, me, card_id, deck)
         return memo[key]
 
-    def _card_value(self, view: dict, me: dict, card_id: str | None, deck: str | None = None) -> float:
+    def _card_value(self, view: dict[str, Any], me: dict[str, Any], card_id: str | None, deck: str | None = None) -> float:
         rs = self.rs(view)
         if card_id is None:                 # unseen (buried): the deck's average
             ids = rs.market if deck == "market" else rs.haven
@@ -253,7 +253,7 @@ class HeuristicAgent(BaseAgent):
     SITUATIONAL = frozenset({"build_fort", "set_legality", "hand_limit", "place_cathedral",
                              "remove_rebels", "extra_moves"})
 
-    def _situational(self, view: dict, me: dict, card_id: str, target: str | None) -> float:
+    def _situational(self, view: dict[str, Any], me: dict[str, Any], card_id: str, target: str | None) -> float:
         rs = self.rs(view)
         card = rs.cards[card_id]
         if not any(e["kind"] in self.SITUATIONAL for e in card.effects):
@@ -276,12 +276,12 @@ class HeuristicAgent(BaseAgent):
                 v += self._moves_value(view, me, n, left)
         return v
 
-    def _chest_dollars(self, view: dict, me: dict, legality: str | None = None) -> float:
+    def _chest_dollars(self, view: dict[str, Any], me: dict[str, Any], legality: str | None = None) -> float:
         """What one Chest unloaded in Europe is worth to us, in $ (TRS-5 at the ruleset's numbers)."""
         rs = self.rs(view)
         return chest_prestige(rs).get(legality or me["fleet"]["legality"], 1.0) * rs.money_per_prestige
 
-    def _fort_value(self, view: dict, me: dict, target: str | None, left: int) -> float:
+    def _fort_value(self, view: dict[str, Any], me: dict[str, Any], target: str | None, left: int) -> float:
         """BAT-1: a fort is +1 Strength for a colony that is attacked; it saves the colony's
         Chests and labour (BAT-5) from a rival PLUNDER or PRIVATEER fleet (TRS-2, TRS-4) that
         would win by exactly one, and may save it from a fleet that grows or gets support."""
@@ -304,7 +304,7 @@ class HeuristicAgent(BaseAgent):
             best = max(best, min(1.0, saved) * stake * min(1.0, left / 2))
         return best
 
-    def _loadable_chests(self, view: dict, me: dict, legality: str) -> float:
+    def _loadable_chests(self, view: dict[str, Any], me: dict[str, Any], legality: str) -> float:
         """The Chests on the map a fleet of ours under `legality` could load now (TRS-2..4), at
         what each is worth to us once home, less the bribe or fee it pays (TRS-3, TRS-4)."""
         rs = self.rs(view)
@@ -326,7 +326,7 @@ class HeuristicAgent(BaseAgent):
         room = me["fleet"]["ships"] * rs.ship_capacity * 2          # about two voyages' worth
         return total * min(1.0, room / count) if count else 0.0
 
-    def _legality_now(self, view: dict, me: dict, legality: str) -> float:
+    def _legality_now(self, view: dict[str, Any], me: dict[str, Any], legality: str) -> float:
         """TRS-1..6: a legality is worth the Chests it lets us load that ours does not (half of
         them: the others sail for them too)."""
         current = me["fleet"]["legality"]
@@ -334,7 +334,7 @@ class HeuristicAgent(BaseAgent):
             return 0.0
         return 0.5 * max(0.0, self._loadable_chests(view, me, legality) - self._loadable_chests(view, me, current))
 
-    def _hand_room_value(self, view: dict, me: dict, card_id: str, n: int) -> float:
+    def _hand_room_value(self, view: dict[str, Any], me: dict[str, Any], card_id: str, n: int) -> float:
         """HND-1, HND-2: a higher hand limit is worth the cards it keeps that would otherwise be
         sold for `sell_price` (HND-3) at the end of this play turn."""
         rs = self.rs(view)
@@ -346,11 +346,11 @@ class HeuristicAgent(BaseAgent):
                       if rs.cards[c].effects and not any(e["kind"] == "hand_limit" for e in rs.cards[c].effects))
         return sum(max(0.0, x - rs.sell_price) for x in nets[:min(n, excess)])
 
-    def _colony_at_risk(self, view: dict, rs: Any, left: int) -> float:
+    def _colony_at_risk(self, view: dict[str, Any], rs: Any, left: int) -> float:
         """A colony that dies off (GDS-4) loses its Prestige at the end (CYC-3) and its earnings (GDS-7)."""
         return rs.prestige_per_colony * rs.money_per_prestige + rs.colony_income * max(0, left - 1)
 
-    def _cathedral_value(self, view: dict, me: dict, target: str | None, capacity: int, left: int) -> float:
+    def _cathedral_value(self, view: dict[str, Any], me: dict[str, Any], target: str | None, capacity: int, left: int) -> float:
         """GDS-3, LAB-1, LAB-2: a new Cathedral is filled with Citizens in the next Goods Year,
         so our colonies in its land zone can employ: a vacant one with no other labour source
         survives the die-off (GDS-4), a Slave-worked one stops losing its Slave (GDS-6)."""
@@ -377,7 +377,7 @@ class HeuristicAgent(BaseAgent):
             best = max(best, gain)
         return best
 
-    def _rebels_value(self, view: dict, me: dict, target: str | None, n: int, left: int) -> float:
+    def _rebels_value(self, view: dict[str, Any], me: dict[str, Any], target: str | None, n: int, left: int) -> float:
         """LAB-4: no kidnapping in a rebellious land zone; removing its last Rebels lets our
         vacant colonies there kidnap labour before the die-off (GDS-4)."""
         rs = self.rs(view)
@@ -397,7 +397,7 @@ class HeuristicAgent(BaseAgent):
             best = max(best, gain)
         return best
 
-    def _moves_value(self, view: dict, me: dict, n: int, left: int) -> float:
+    def _moves_value(self, view: dict[str, Any], me: dict[str, Any], n: int, left: int) -> float:
         """SAIL-1: more moves in every later voyage; worth most when they let a voyage reach
         the nearest Chests we could load and come back to Europe (a fleet stays where its
         voyage ends, so a round trip that does not fit takes two voyages)."""
@@ -417,14 +417,14 @@ class HeuristicAgent(BaseAgent):
         return 0.25 * n * voyages
 
     # -- decide ----------------------------------------------------------------
-    def decide(self, view: dict, legal: list[Descriptor]) -> Action:
+    def decide(self, view: dict[str, Any], legal: list[Descriptor]) -> Action:
         self._deciding, self._rs_view = view, None
         try:
             return self._decide(view, legal)
         finally:
             self._deciding = self._rs_view = None
 
-    def _decide(self, view: dict, legal: list[Descriptor]) -> Action:
+    def _decide(self, view: dict[str, Any], legal: list[Descriptor]) -> Action:
         legal = playable(legal)
         n = count_actions(legal)
         if not n:
@@ -456,7 +456,7 @@ class HeuristicAgent(BaseAgent):
         return action
 
     # Goods Year ------------------------------------------------------------------
-    def _labour(self, view: dict, me: dict, actions: list[Action]) -> Action:
+    def _labour(self, view: dict[str, Any], me: dict[str, Any], actions: list[Action]) -> Action:
         labour = [a for a in actions if a["type"] == "labour"]
         employ = [a for a in labour if a.get("source") == "employ"]
         kidnap = [a for a in labour if a.get("source") == "kidnap"]
@@ -469,7 +469,7 @@ class HeuristicAgent(BaseAgent):
         return self._say(labour[0] if labour else actions[0], "first labour option")
 
     # Auction Year ----------------------------------------------------------------
-    def _initiate(self, view: dict, me: dict, actions: list[Action]) -> Action:
+    def _initiate(self, view: dict[str, Any], me: dict[str, Any], actions: list[Action]) -> Action:
         rs = self.rs(view)
         best, best_val = None, -1e9
         for a in actions:
@@ -489,7 +489,7 @@ class HeuristicAgent(BaseAgent):
         return self._say(best, "initiate on the card worth most to us (initiator wins ties, AUC-4)",
                          net_value=round(best_val, 2))
 
-    def bid_on_facts(self, rs: Any, facts: tuple, bids: Descriptor) -> Action:
+    def bid_on_facts(self, rs: Any, facts: tuple[Any, ...], bids: Descriptor) -> Action:
         """decide(api.model_view(state, seat), [bids]) for a bid range `bids`, built from
         `facts`, api.bid_facts(state, seat) (the pending decision's card, deck and initiator,
         the bidder's money, legality and ships, and the cycle), and `rs`, the game's ruleset:
@@ -511,7 +511,7 @@ class HeuristicAgent(BaseAgent):
         finally:
             self._deciding = self._rs_view = None
 
-    def _bid(self, view: dict, me: dict, bids: Descriptor) -> Action:
+    def _bid(self, view: dict[str, Any], me: dict[str, Any], bids: Descriptor) -> Action:
         rs = self.rs(view)
         dec = view.get("decision") or {}
         card = dec.get("card")
@@ -541,7 +541,7 @@ class HeuristicAgent(BaseAgent):
                          card=card, value=round(val, 2), cost=cost)
 
     # Play Year -------------------------------------------------------------------
-    def _play(self, view: dict, me: dict, actions: list[Action]) -> Action:
+    def _play(self, view: dict[str, Any], me: dict[str, Any], actions: list[Action]) -> Action:
         rs = self.rs(view)
         hand = me.get("hand") or []
         plays = [a for a in actions if a["type"] == "play"]
@@ -567,7 +567,7 @@ class HeuristicAgent(BaseAgent):
             return self._say(ending[0], "nothing worth playing: end the turn")
         return self._say(actions[0], "first option")
 
-    def _target_bonus(self, view: dict, me: dict, a: Action) -> float:
+    def _target_bonus(self, view: dict[str, Any], me: dict[str, Any], a: Action) -> float:
         t = a.get("target")
         if t is None:
             return 0.0
@@ -581,7 +581,7 @@ class HeuristicAgent(BaseAgent):
         return 0.3 * min(citizens, 2) + 0.1 * min(natives, 2) + 0.2 * mine - 0.5 * rebels - 0.05 * dist
 
     # Sail Year -------------------------------------------------------------------
-    def _loadable(self, view: dict, me: dict, col: dict) -> bool:
+    def _loadable(self, view: dict[str, Any], me: dict[str, Any], col: dict[str, Any]) -> bool:
         owner, leg = col["owner"], me["fleet"]["legality"]
         if col["chests"] <= 0 or owner is None:
             return False
@@ -597,7 +597,7 @@ class HeuristicAgent(BaseAgent):
                                      self._side_strength(view, col["owner"], col["zone"]) + (1 if col.get("fort") else 0))
         return False
 
-    def _side_strength(self, view: dict, owner: Any, zone: str) -> int:
+    def _side_strength(self, view: dict[str, Any], owner: Any, zone: str) -> int:
         """BAT-2: a player's (or the Crown's) Strength in a land zone: colonies there, the
         Citizens working them, and the fleet's ships if it is there."""
         s = 0
@@ -610,7 +610,7 @@ class HeuristicAgent(BaseAgent):
                 s += fleet["ships"]
         return s
 
-    def _scores(self, view: dict) -> list[float]:
+    def _scores(self, view: dict[str, Any]) -> list[float]:
         """Estimated final scores, once per view (the sail rules ask for them colony by colony)."""
         memo = getattr(self, "_score_memo", None)
         if memo is None or memo[0] is not view:
@@ -618,7 +618,7 @@ class HeuristicAgent(BaseAgent):
             memo = self._score_memo = (view, scores_from_public(view, chest_prestige(rs), rs.money_per_prestige))
         return memo[1]
 
-    def _wins_battle(self, view: dict, me: dict, zone: str, owner: Any, target: int) -> bool:
+    def _wins_battle(self, view: dict[str, Any], me: dict[str, Any], zone: str, owner: Any, target: int) -> bool:
         """Whether our fleet (1 per ship, BAT-2) beats `target` (a tie favours it, BAT-4) once the
         other players there have played their sealed Battle Cards (BAT-3). We expect each to
         back the weaker side, as this bot does: the target if we lead in estimated score, else
@@ -640,7 +640,7 @@ class HeuristicAgent(BaseAgent):
                 attack += strength
         return attack > target + self.attack_margin
 
-    def _sail(self, view: dict, me: dict, actions: list[Action]) -> Action:
+    def _sail(self, view: dict[str, Any], me: dict[str, Any], actions: list[Action]) -> Action:
         by = {}
         for a in actions:
             by.setdefault(a["type"], []).append(a)
@@ -685,14 +685,14 @@ class HeuristicAgent(BaseAgent):
             return self._say(by["end_voyage"][0], "nothing better on this voyage: end it")
         return self._say(actions[0], "first option")
 
-    def _goal_zones(self, view: dict, me: dict) -> dict[str, float]:
+    def _goal_zones(self, view: dict[str, Any], me: dict[str, Any]) -> dict[str, float]:
         goal: dict[str, float] = {}
         for c in view["colonies"]:
             if self._loadable(view, me, c):
                 goal[c["zone"]] = goal.get(c["zone"], 0.0) + c["chests"]
         return goal
 
-    def _step_toward(self, view: dict, here: str, goal: dict[str, float], by: dict, moves: int) -> Action | None:
+    def _step_toward(self, view: dict[str, Any], here: str, goal: dict[str, float], by: dict[str, Any], moves: int) -> Action | None:
         if not goal:
             return None
         options = list(by.get("move", [])) + list(by.get("start_at_haven", []))
@@ -709,7 +709,7 @@ class HeuristicAgent(BaseAgent):
             return None
         return best
 
-    def _attack_choice(self, view: dict, me: dict, attacks: list[Action]) -> Action | None:
+    def _attack_choice(self, view: dict[str, Any], me: dict[str, Any], attacks: list[Action]) -> Action | None:
         zone = me["fleet"]["zone"]
         cols = {c["id"]: c for c in view["colonies"]}
         sites = {s["id"]: s for s in view["sites"]}
@@ -729,7 +729,7 @@ class HeuristicAgent(BaseAgent):
         return None
 
     # Battle Cards ----------------------------------------------------------------
-    def _support(self, view: dict, me: dict, actions: list[Action]) -> Action:
+    def _support(self, view: dict[str, Any], me: dict[str, Any], actions: list[Action]) -> Action:
         dec = view.get("decision") or {}
         attacker = dec.get("attacker")
         scores = self._scores(view)

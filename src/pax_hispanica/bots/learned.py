@@ -39,7 +39,7 @@ FEATURES = BASE_FEATURES + tuple(f"{f}_x_progress" for f in BASE_FEATURES) + ("l
 LEGALITIES = tuple(Legality(f.removeprefix("legality_").upper()) for f in BASE_FEATURES if f.startswith("legality_"))
 
 
-def progress(summary: dict, cycles: int) -> float:
+def progress(summary: dict[str, Any], cycles: int) -> float:
     """How far the game is, 0..1: cycles done plus the Year's share of the cycle (CYC-1)."""
     cycle = int(summary.get("cycle") or 1)
     year = summary.get("year")
@@ -47,8 +47,8 @@ def progress(summary: dict, cycles: int) -> float:
     return min(1.0, max(0.0, ((cycle - 1) + y / len(YEARS)) / max(1, cycles)))
 
 
-def seat_features(summary: dict, rs: Any, chest: dict | None = None,
-                  worth: dict | None = None) -> list[list[float]]:
+def seat_features(summary: dict[str, Any], rs: Any, chest: dict[str, Any] | None = None,
+                  worth: dict[str, Any] | None = None) -> list[list[float]]:
     """One feature vector per seat, in FEATURES order, from the public summary."""
     chest = chest or chest_prestige(rs)
     worth = worth or legality_worth(rs)
@@ -90,7 +90,7 @@ class LearnedEvaluation:
     mean: tuple[float, ...]
     scale: tuple[float, ...]
     weights: tuple[float, ...]
-    meta: dict
+    meta: dict[str, Any]
 
     def __post_init__(self) -> None:
         if self.features != FEATURES:
@@ -103,7 +103,7 @@ class LearnedEvaluation:
         w, m, s = self.weights, self.mean, self.scale
         return [math.fsum(wk * (x - mk) / sk for wk, x, mk, sk in zip(w, row, m, s)) for row in rows]
 
-    def values(self, summary: dict, rs: Any, chest: dict | None = None, worth: dict | None = None,
+    def values(self, summary: dict[str, Any], rs: Any, chest: dict[str, Any] | None = None, worth: dict[str, Any] | None = None,
                temperature: float = 1.0) -> list[float]:
         """Each seat's probability of winning, summing to 1: softmax(logits / temperature),
         so temperature 1 is the fitted model and a smaller one sharpens it."""
@@ -123,12 +123,12 @@ class LearnedEvaluation:
         of the feature moves a seat's log-odds of winning."""
         return sorted(zip(self.features, (abs(w) for w in self.weights)), key=lambda kv: -kv[1])
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"model": "conditional-logit", "features": list(self.features), "mean": list(self.mean),
                 "scale": list(self.scale), "weights": list(self.weights), "meta": self.meta}
 
     @classmethod
-    def from_json(cls, data: dict) -> "LearnedEvaluation":
+    def from_json(cls, data: dict[str, Any]) -> "LearnedEvaluation":
         if data.get("model") != "conditional-logit":
             raise ValueError(f"learned evaluation: unknown model {data.get('model')!r}")
         return cls(tuple(data["features"]), tuple(map(float, data["mean"])), tuple(map(float, data["scale"])),

@@ -6,13 +6,14 @@ own keyed PRNG (BaseAgent.decision_rng), not from one stream that restarts on a 
 from __future__ import annotations
 
 from .base import Action, BaseAgent, Descriptor, count_actions, nth_action, playable
+from typing import Any
 
 
 class RandomAgent(BaseAgent):
     kind = "random"
     reads_view = False          # chooses from `legal` alone: paxh simulate passes view=None
 
-    def decide(self, view: dict | None, legal: list[Descriptor]) -> Action:
+    def decide(self, view: dict[str, Any] | None, legal: list[Descriptor]) -> Action:
         legal = playable(legal)
         n = count_actions(legal)
         if not n:

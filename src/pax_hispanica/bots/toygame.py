@@ -33,10 +33,10 @@ class Config:
     players: int = 4
     nations: Any = None
     ruleset: str = "toy"
-    options: dict = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
 
 
-def new_game(config: Config, seed: int) -> dict:
+def new_game(config: Config, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     deck = DECK[:]
     rng.shuffle(deck)
@@ -47,7 +47,7 @@ def new_game(config: Config, seed: int) -> dict:
             "turn": 0, "played": [], "over": False}
 
 
-def acting(s: dict) -> tuple:
+def acting(s: dict[str, Any]) -> tuple[Any, ...]:
     if s["over"]:
         return ()
     if s["phase"] == "bid":
@@ -55,7 +55,7 @@ def acting(s: dict) -> tuple:
     return (s["turn"],)
 
 
-def legal_actions(s: dict, seat: int) -> list:
+def legal_actions(s: dict[str, Any], seat: int) -> list[Any]:
     if seat not in acting(s):
         return []
     if s["phase"] == "bid":
@@ -67,7 +67,7 @@ def legal_actions(s: dict, seat: int) -> list:
     return [{"kind": "choice", "decision": "play", "rule": "TOY-2", "options": opts}]
 
 
-def expand(descriptors: list) -> list:
+def expand(descriptors: list[Any]) -> list[Any]:
     out = []
     for d in descriptors:
         if d["kind"] == "choice":
@@ -78,7 +78,7 @@ def expand(descriptors: list) -> list:
     return out
 
 
-def apply(s: dict, action: dict) -> tuple[dict, list]:
+def apply(s: dict[str, Any], action: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
     seat = action.get("seat")
     if seat not in acting(s):
         raise IllegalAction("not_your_turn", "TOY-0", "not your turn")
@@ -118,7 +118,7 @@ def apply(s: dict, action: dict) -> tuple[dict, list]:
     return s, events
 
 
-def view(s: dict, viewer: Any) -> dict:
+def view(s: dict[str, Any], viewer: Any) -> dict[str, Any]:
     return {"viewer": viewer, "n": s["n"], "round": s["round"], "phase": s["phase"],
             "lot": s["lot"], "money": list(s["money"]), "points": list(s["points"]),
             "hand": list(s["hands"][viewer]) if viewer is not None else None,
@@ -129,7 +129,7 @@ def view(s: dict, viewer: Any) -> dict:
             "deck_size": len(s["deck"])}
 
 
-def determinize(v: dict, seed: int) -> dict:
+def determinize(v: dict[str, Any], seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     unknown = DECK[:]
     for c in (v["hand"] or []) + v["played"] + [v["lot"]]:
@@ -151,19 +151,19 @@ def determinize(v: dict, seed: int) -> dict:
             "played": list(v["played"]), "over": v["over"]}
 
 
-def is_over(s: dict) -> bool:
+def is_over(s: dict[str, Any]) -> bool:
     return s["over"]
 
 
-def scores(s: dict) -> list:
+def scores(s: dict[str, Any]) -> list[Any]:
     return [s["points"][p] + s["money"][p] // 2 for p in range(s["n"])]
 
 
-def result(s: dict) -> dict:
+def result(s: dict[str, Any]) -> dict[str, Any]:
     sc = scores(s)
     ranking = sorted(range(s["n"]), key=lambda p: (-sc[p], p))
     return {"winner": ranking[0], "scores": sc, "ranking": ranking}
 
 
-def summary(s: dict) -> dict:
+def summary(s: dict[str, Any]) -> dict[str, Any]:
     return {"round": s["round"], "scores": scores(s)}

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -40,7 +41,7 @@ BID_CAP = 30
 EXCLUDED = ("undo",)            # never listed among legal actions (PRJ-2)
 
 
-def placed_sites(rs) -> tuple:
+def placed_sites(rs) -> tuple[Any, ...]:
     """The ids of the sites cards may place (CARD-1), in zone order: the engine names the k-th
     Visita (Cathedral) placed in a zone `{zone}.visita-{k}` (`{zone}.cathedral-{k}`)."""
     most = {kind: sum(1 for c in rs.cards.values() for e in c.effects if e["kind"] == f"place_{kind}")
@@ -53,9 +54,9 @@ def placed_sites(rs) -> tuple:
 class ActionEncoding:
     """The action space of one ruleset (name and variant parameters)."""
     ruleset: str = "reference"
-    params: dict | None = None
+    params: dict[str, Any] | None = None
     bid_cap: int = BID_CAP
-    blocks: list = field(init=False)        # [(type, [(field, domain tuple)], offset, size)]
+    blocks: list[Any] = field(init=False)        # [(type, [(field, domain tuple)], offset, size)]
     size: int = field(init=False)
 
     def __post_init__(self):
@@ -89,7 +90,7 @@ class ActionEncoding:
         self._by_type = {b[0]: b for b in self.blocks}
         self._index = {(kind, f): {v: i for i, v in enumerate(d)} for kind, fs, _, _ in self.blocks for f, d in fs}
 
-    def encode(self, action: dict) -> int:
+    def encode(self, action: dict[str, Any]) -> int:
         """The index of `action` (its seat is ignored); KeyError when it has none (e.g. a bid above the cap)."""
         kind, fs, off, _ = self._by_type[action["type"]]
         i = 0
@@ -97,7 +98,7 @@ class ActionEncoding:
             i = i * len(d) + self._index[(kind, f)][action.get(f)]
         return off + i
 
-    def decode(self, index: int, seat: int) -> dict:
+    def decode(self, index: int, seat: int) -> dict[str, Any]:
         """The action of `index` for `seat` (None-valued optional fields left out)."""
         if not 0 <= index < self.size:
             raise IndexError(index)
@@ -112,7 +113,7 @@ class ActionEncoding:
         action.update((f, v) for f, v in reversed(values) if v is not None)
         return action
 
-    def mask(self, descriptors: list[dict]) -> np.ndarray:
+    def mask(self, descriptors: list[dict[str, Any]]) -> np.ndarray:
         """int8 mask of the legal actions (api.legal_actions of one seat) under the bid cap."""
         m = np.zeros(self.size, dtype=np.int8)
         for d in descriptors:
@@ -131,7 +132,7 @@ class ActionEncoding:
                         m[off + idx[v]] = 1
         return m
 
-    def legal_indices(self, descriptors: list[dict]) -> list[int]:
+    def legal_indices(self, descriptors: list[dict[str, Any]]) -> list[int]:
         return np.flatnonzero(self.mask(descriptors)).tolist()
 
     def describe(self) -> str:
@@ -151,7 +152,7 @@ class ActionEncoding:
 
 
 @functools.lru_cache(maxsize=32)
-def _cached(ruleset: str, params_key: tuple, bid_cap: int) -> ActionEncoding:
+def _cached(ruleset: str, params_key: tuple[Any, ...], bid_cap: int) -> ActionEncoding:
     return ActionEncoding(ruleset, dict(params_key) or None, bid_cap)
 
 
@@ -168,12 +169,12 @@ def encoding_for(ctx=None, bid_cap: int = BID_CAP) -> ActionEncoding:
     return _cached(ctx["ruleset"], tuple(sorted(params.items())), bid_cap)
 
 
-def encode(action: dict, ctx=None) -> int:
+def encode(action: dict[str, Any], ctx=None) -> int:
     """The integer of `action` in the encoding of `ctx` (see encoding_for)."""
     return encoding_for(ctx).encode(action)
 
 
-def decode(index: int, state_or_view=None, seat: int = 0) -> dict:
+def decode(index: int, state_or_view=None, seat: int = 0) -> dict[str, Any]:
     """The action of `index` for `seat` in the encoding of `state_or_view`."""
     return encoding_for(state_or_view).decode(index, seat)
 

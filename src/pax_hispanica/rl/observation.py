@@ -15,6 +15,7 @@ Counts are the raw whole numbers (money, Prestige, chests, ...), flags and one-h
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import numpy as np
 
@@ -35,7 +36,7 @@ SLOT_MEANINGS = {"number": "the number", "flag": "1 if set", "seat": "one-hot sl
 
 
 class ObservationLayout:
-    def __init__(self, ruleset: str = "reference", params: dict | None = None):
+    def __init__(self, ruleset: str = "reference", params: dict[str, Any] | None = None):
         rs = api.load_ruleset(ruleset, params or None)
         self.cards = tuple(rs.cards)
         self.zones = tuple(rs.zone_ids)
@@ -100,7 +101,7 @@ class ObservationLayout:
         off = self.segments[-1][1] + self.segments[-1][2] if self.segments else 0
         self.segments.append((name, off, size, meaning))
 
-    def encode(self, view: dict) -> np.ndarray:
+    def encode(self, view: dict[str, Any]) -> np.ndarray:
         """The observation vector of `view` (api.view(state, seat, include_state=False))."""
         o = [0.0] * self.size                  # a list: item writes are far cheaper than numpy's
         off = self.off
@@ -199,7 +200,7 @@ class ObservationLayout:
         assert len(o) == self.size
         return np.array(o, dtype=np.float32)
 
-    def _write_slot(self, o: list, at: int, kind: str, value, rel) -> None:
+    def _write_slot(self, o: list[Any], at: int, kind: str, value, rel) -> None:
         """One field of the pending decision, as its slot kind says (SLOT_MEANINGS)."""
         if value is None:                       # an optional field not set: its slot stays zero
             return
@@ -238,11 +239,11 @@ class ObservationLayout:
 
 
 @functools.lru_cache(maxsize=32)
-def _cached(ruleset: str, params_key: tuple) -> ObservationLayout:
+def _cached(ruleset: str, params_key: tuple[Any, ...]) -> ObservationLayout:
     return ObservationLayout(ruleset, dict(params_key) or None)
 
 
-def layout_for(view: dict) -> ObservationLayout:
+def layout_for(view: dict[str, Any]) -> ObservationLayout:
     return _cached(view["ruleset"], tuple(sorted((view.get("ruleset_params") or {}).items())))
 
 

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -106,7 +107,7 @@ def _restore(snapshot: bytes) -> _Position:
     return _Position(api.restore(snapshot))
 
 
-def _public(view: dict) -> dict:
+def _public(view: dict[str, Any]) -> dict[str, Any]:
     """The view without what depends on the seed (its hash, the commitments' hashes, the decision id)."""
     v = {k: x for k, x in view.items() if k not in ("seed_hash", "state")}
     if v.get("decision"):

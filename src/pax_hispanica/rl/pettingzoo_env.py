@@ -21,6 +21,7 @@ unchanged and it is asked again); ``bid_cap`` (rl.encoding); ``ruleset``, ``para
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -52,7 +53,7 @@ class Game:
         self.logs: SeatLogs | None = None
         self._mask_cache = (None, None, None)
 
-    def new(self, seed: int, bots: dict | None = None) -> None:
+    def new(self, seed: int, bots: dict[str, Any] | None = None) -> None:
         """A new game; `bots` (seat -> bot): the bots in the game, whose own logs are kept
         (bots.base.SeatLogs) for those that read one (ISMCTS), so `decide_bot` passes them."""
         self.logs = None
@@ -63,13 +64,13 @@ class Game:
             self.state = api.new_game(self.config, seed=seed)
         self.prestige = self._prestige()
 
-    def act(self, action: dict) -> None:
+    def act(self, action: dict[str, Any]) -> None:
         """Apply a concrete action, keeping the bots' logs."""
         self.state, events = api.apply(self.state, action)
         if self.logs is not None:
             self.logs.add(events)
 
-    def decide_bot(self, bot, seat: int) -> dict:
+    def decide_bot(self, bot, seat: int) -> dict[str, Any]:
         """`bot`'s action for `seat` now: its own view (with the masked state for a search bot)
         and, for a bot that reads it, its own log."""
         view = api.view(self.state, seat, include_state=bool(getattr(bot, "uses_information_state", False)))
@@ -150,7 +151,7 @@ class _Core:
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1, "name": NAME}
 
     def _setup(self, players: int, reward: str, dense: bool, max_cycles, illegal: str,
-               illegal_reward: float, render_mode, config: dict) -> None:
+               illegal_reward: float, render_mode, config: dict[str, Any]) -> None:
         if illegal not in ("terminate", "refuse"):
             raise ValueError(f"illegal must be 'terminate' or 'refuse', not {illegal!r}")
         self.game = Game(players, reward, dense, **config)
@@ -175,7 +176,7 @@ class _Core:
     def _zeros(self) -> np.ndarray:
         return np.zeros(self.game.enc.size, np.int8)
 
-    def _obs(self, seat: int, acting: bool) -> dict:
+    def _obs(self, seat: int, acting: bool) -> dict[str, Any]:
         """An agent's observation: its own view, and its mask when it is asked to act."""
         return {"observation": self.game.observation(seat),
                 "action_mask": self.game.mask(seat).copy() if acting else self._zeros()}
@@ -190,12 +191,12 @@ class _Core:
     def _is_legal(self, seat: int, action) -> bool:
         return action is not None and 0 <= int(action) < self.game.enc.size and bool(self.game.mask(seat)[int(action)])
 
-    def _apply(self, seat: int, action, rewards: dict) -> None:
+    def _apply(self, seat: int, action, rewards: dict[str, Any]) -> None:
         """Apply a legal action of `seat`, adding every seat's step reward to `rewards`."""
         for s, r in enumerate(self.game.apply(seat, int(action))):
             rewards[self.possible_agents[s]] += r
 
-    def _results(self) -> dict:
+    def _results(self) -> dict[str, Any]:
         return {a: {"result": api.result(self.game.state)} for a in self.agents}
 
     def _truncated(self) -> bool:
