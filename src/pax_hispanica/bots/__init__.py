@@ -61,7 +61,8 @@ def ladder_ratings() -> dict[str, Any]:
             _ladder["data"] = json.loads(resources.files("pax_hispanica").joinpath("data", LADDER_FILE).read_text())
         except (OSError, ValueError):
             _ladder["data"] = {}
-    return _ladder["data"]
+    ret: dict[str, Any] = _ladder["data"]
+    return ret
 
 
 def ladder_rating(kind: str, strength: int | None = None) -> dict[str, Any] | None:

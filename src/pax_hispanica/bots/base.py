@@ -254,4 +254,5 @@ class SeatLogs:
 
     def decide(self, agent: Any, seat: int, view: Any, legal: list[Descriptor]) -> Action:
         log = self.logs.get(seat)
-        return agent.decide(view, legal) if log is None else agent.decide(view, legal, log=log)
+        ret: dict[str, Any] = agent.decide(view, legal) if log is None else agent.decide(view, legal, log=log)
+        return ret

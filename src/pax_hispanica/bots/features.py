@@ -64,7 +64,7 @@ def future_prestige(data: dict[str, Any], rs: Any, worth: dict[str, float] | Non
     out = []
     for p in data.get("players") or []:
         earnings = (p.get("income", 0) or 0) + (p.get("colony_prestige", 0) or 0) * rs.colony_income
-        legality = worth.get((p.get("fleet") or {}).get("legality"), 0.0)
+        legality = worth.get((p.get("fleet") or {}).get("legality"), 0.0)  # type: ignore[arg-type]  # None: no fleet, worth 0
         out.append((earnings + legality) * left / rs.money_per_prestige)
     return out
 
@@ -100,7 +100,7 @@ def scores_from_public(data: dict[str, Any], chest: dict[str, Any] | None = None
                 colonies = len(colonies) if isinstance(colonies, list) else owned.get(p.get("seat"), 0)
             fleet = p.get("fleet") or {}
             chests = sum(1 for x in fleet.get("cargo") or [] if x == "chest")
-            cargo = chests * chest.get(fleet.get("legality"), 1.0) * CARGO_DISCOUNT
+            cargo = chests * chest.get(fleet.get("legality"), 1.0) * CARGO_DISCOUNT  # type: ignore[arg-type]  # None: 1
             # assets that turn into Prestige later: extra Galleons, cards in hand
             ships = max(0, (fleet.get("ships") or 1) - 1) * SHIP_PRESTIGE
             hand = p.get("hand_count", p.get("hand"))

@@ -122,7 +122,8 @@ _preset = preset
 # engine/effects.py has one (tests/bots/test_effect_values.py): a new kind is never valued 0 unseen.
 def _legality_change(a: HeuristicAgent, legality: str, fleet: dict[str, Any], rs: Any, left: int) -> float:
     worth = legality_worth(rs)
-    return a.legality_weight * max(0.0, worth[legality] - worth.get(fleet["legality"], 2.0)) * left
+    ret: float = a.legality_weight * max(0.0, worth[legality] - worth.get(fleet["legality"], 2.0)) * left
+    return ret
 
 
 Value = Callable[["HeuristicAgent", dict[str, Any], int, dict[str, Any], Any, int], float]
@@ -147,6 +148,26 @@ FLAT_VALUE: dict[str, Value] = {
 
 class HeuristicAgent(BaseAgent):
     kind = "heuristic"
+    # DEFAULTS' numbers, set by __init__ from DEFAULTS, a preset and the options (declared for type checkers)
+    employ_reserve: float
+    bid_share: float
+    bid_rival: float
+    bid_reserve: float
+    bid_reserve_cost: float
+    bid_unaffordable: float
+    galleon_value: float
+    colony_value: float
+    colony_per_cycle: float
+    income_weight: float
+    legality_weight: float
+    haven_value: float
+    bespoke_value: float
+    situational_weight: float
+    buried_discount: float
+    play_threshold: float
+    home_fill: float
+    home_slack: float
+    attack_margin: float
 
     def __init__(self, seed: int = 0, api: Any = None, preset: str | None = None,
                  bid_spread: float = BID_SPREAD, support_close: float = SUPPORT_CLOSE,
@@ -204,7 +225,8 @@ class HeuristicAgent(BaseAgent):
 
     def cycles_left(self, view: dict[str, Any]) -> int:
         rs = self.rs(view)
-        return max(1, rs.cycles - int(view.get("cycle", 1)) + 1)
+        ret: int = max(1, rs.cycles - int(view.get("cycle", 1)) + 1)
+        return ret
 
     def card_value(self, view: dict[str, Any], me: dict[str, Any], card_id: str | None, deck: str | None = None,
                    target: str | None = None, now: bool = True) -> float:
@@ -220,7 +242,8 @@ class HeuristicAgent(BaseAgent):
             return flat
         if self.situational_weight == 1.0:
             return flat + self._situational(view, me, card_id, target)
-        return flat + self.situational_weight * self._situational(view, me, card_id, target)
+        ret: float = flat + self.situational_weight * self._situational(view, me, card_id, target)
+        return ret
 
     def _flat_value(self, view: dict[str, Any], me: dict[str, Any], card_id: str | None, deck: str | None = None) -> float:
         fleet = me["fleet"]
@@ -228,7 +251,8 @@ class HeuristicAgent(BaseAgent):
         memo = self.__dict__.setdefault("_card_memo", {})
         if key not in memo:
             memo[key] = self._card_value(view, me, card_id, deck)
-        return memo[key]
+        ret: float = memo[key]
+        return ret
 
     def _card_value(self, view: dict[str, Any], me: dict[str, Any], card_id: str | None, deck: str | None = None) -> float:
         rs = self.rs(view)
@@ -279,7 +303,8 @@ class HeuristicAgent(BaseAgent):
     def _chest_dollars(self, view: dict[str, Any], me: dict[str, Any], legality: str | None = None) -> float:
         """What one Chest unloaded in Europe is worth to us, in $ (TRS-5 at the ruleset's numbers)."""
         rs = self.rs(view)
-        return chest_prestige(rs).get(legality or me["fleet"]["legality"], 1.0) * rs.money_per_prestige
+        ret: float = chest_prestige(rs).get(legality or me["fleet"]["legality"], 1.0) * rs.money_per_prestige
+        return ret
 
     def _fort_value(self, view: dict[str, Any], me: dict[str, Any], target: str | None, left: int) -> float:
         """BAT-1: a fort is +1 Strength for a colony that is attacked; it saves the colony's
@@ -344,11 +369,13 @@ class HeuristicAgent(BaseAgent):
             return 0.0
         nets = sorted(self.card_value(view, me, c) - rs.cards[c].cost for c in hand
                       if rs.cards[c].effects and not any(e["kind"] == "hand_limit" for e in rs.cards[c].effects))
-        return sum(max(0.0, x - rs.sell_price) for x in nets[:min(n, excess)])
+        ret: float = sum(max(0.0, x - rs.sell_price) for x in nets[:min(n, excess)])
+        return ret
 
     def _colony_at_risk(self, view: dict[str, Any], rs: Any, left: int) -> float:
         """A colony that dies off (GDS-4) loses its Prestige at the end (CYC-3) and its earnings (GDS-7)."""
-        return rs.prestige_per_colony * rs.money_per_prestige + rs.colony_income * max(0, left - 1)
+        ret: float = rs.prestige_per_colony * rs.money_per_prestige + rs.colony_income * max(0, left - 1)
+        return ret
 
     def _cathedral_value(self, view: dict[str, Any], me: dict[str, Any], target: str | None, capacity: int, left: int) -> float:
         """GDS-3, LAB-1, LAB-2: a new Cathedral is filled with Citizens in the next Goods Year,
@@ -578,7 +605,8 @@ class HeuristicAgent(BaseAgent):
         mine = sum(1 for c in view["colonies"] if c["zone"] == zone and c["owner"] == me["seat"])
         rebels = view.get("rebels", {}).get(zone, 0)
         dist = self.distances(view, me["fleet"]["zone"]).get(zone, 6)
-        return 0.3 * min(citizens, 2) + 0.1 * min(natives, 2) + 0.2 * mine - 0.5 * rebels - 0.05 * dist
+        ret: float = 0.3 * min(citizens, 2) + 0.1 * min(natives, 2) + 0.2 * mine - 0.5 * rebels - 0.05 * dist
+        return ret
 
     # Sail Year -------------------------------------------------------------------
     def _loadable(self, view: dict[str, Any], me: dict[str, Any], col: dict[str, Any]) -> bool:
@@ -588,10 +616,12 @@ class HeuristicAgent(BaseAgent):
         if owner == me["seat"]:         # TRS-2: a PLUNDER fleet only by sacking, unless PRJ-38's variant
             return leg != "PLUNDER" or getattr(self.rs(view), "plunder_loading", "sack") == "sack_or_own"
         if leg == "SMUGGLER":
-            return me["money"] >= 1
+            ret: bool = me["money"] >= 1
+            return ret
         if leg == "CONQUISTADOR":
             spanish = next((p["seat"] for p in view["players"] if p["nation"] == "spanish"), None)
-            return owner == "crown" or (owner == spanish and me["money"] >= 1)
+            ret = owner == "crown" or (owner == spanish and me["money"] >= 1)
+            return ret
         if leg in ("PLUNDER", "PRIVATEER"):
             return self._wins_battle(view, me, col["zone"], col["owner"],
                                      self._side_strength(view, col["owner"], col["zone"]) + (1 if col.get("fort") else 0))
@@ -638,10 +668,11 @@ class HeuristicAgent(BaseAgent):
                 target += strength
             else:
                 attack += strength
-        return attack > target + self.attack_margin
+        ret: bool = attack > target + self.attack_margin
+        return ret
 
     def _sail(self, view: dict[str, Any], me: dict[str, Any], actions: list[Action]) -> Action:
-        by = {}
+        by: dict[str, Any] = {}
         for a in actions:
             by.setdefault(a["type"], []).append(a)
         fleet = me["fleet"]
@@ -707,7 +738,8 @@ class HeuristicAgent(BaseAgent):
         best = min(options, key=lambda a: (d_target.get(a.get("to") or a.get("zone"), 99), a.get("to") or a.get("zone")))
         if d_target.get(best.get("to") or best.get("zone"), 99) >= dist_here.get(target, 99):
             return None
-        return best
+        ret: dict[str, Any] | None = best
+        return ret
 
     def _attack_choice(self, view: dict[str, Any], me: dict[str, Any], attacks: list[Action]) -> Action | None:
         zone = me["fleet"]["zone"]

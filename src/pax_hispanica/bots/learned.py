@@ -71,7 +71,8 @@ def seat_features(summary: dict[str, Any], rs: Any, chest: dict[str, Any] | None
         base = [float(p.get("prestige") or 0), (p.get("money") or 0) / mpp, float(p.get("colony_prestige") or 0),
                 float(p.get("income") or 0), float(hand), float(max(0, (fleet.get("ships") or 1) - 1)),
                 float(len(p.get("tableau") or [])), float(chests),
-                chests * chest.get(legality, 1.0) * CARGO_DISCOUNT, 1.0 if fleet.get("zone") == "europe" else 0.0,
+                chests * chest.get(legality, 1.0) * CARGO_DISCOUNT,  # type: ignore[arg-type]  # None: 1
+                1.0 if fleet.get("zone") == "europe" else 0.0,
                 *(1.0 if legality == leg else 0.0 for leg in LEGALITIES),
                 estimates[i], future[i] if i < len(future) else 0.0,
                 (order.index(seat) / max(1, n - 1)) if seat in order else 0.0]
@@ -128,7 +129,7 @@ class LearnedEvaluation:
                 "scale": list(self.scale), "weights": list(self.weights), "meta": self.meta}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "LearnedEvaluation":
+    def from_json(cls, data: dict[str, Any]) -> LearnedEvaluation:
         if data.get("model") != "conditional-logit":
             raise ValueError(f"learned evaluation: unknown model {data.get('model')!r}")
         return cls(tuple(data["features"]), tuple(map(float, data["mean"])), tuple(map(float, data["scale"])),

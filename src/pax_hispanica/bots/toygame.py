@@ -68,18 +68,20 @@ def legal_actions(s: dict[str, Any], seat: int) -> list[Any]:
 
 
 def expand(descriptors: list[Any]) -> list[Any]:
-    out = []
+    out: list[Any] = []
     for d in descriptors:
         if d["kind"] == "choice":
             out.extend(dict(o) for o in d["options"])
         else:
             for v in range(d["min"], d["max"] + 1):
-                a = dict(d["action"]); a[d["field"]] = v; out.append(a)
+                a = dict(d["action"])
+                a[d["field"]] = v
+                out.append(a)
     return out
 
 
 def apply(s: dict[str, Any], action: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
-    seat = action.get("seat")
+    seat: Any = action.get("seat")
     if seat not in acting(s):
         raise IllegalAction("not_your_turn", "TOY-0", "not your turn")
     if action not in expand(legal_actions(s, seat)):
@@ -152,7 +154,8 @@ def determinize(v: dict[str, Any], seed: int) -> dict[str, Any]:
 
 
 def is_over(s: dict[str, Any]) -> bool:
-    return s["over"]
+    ret: bool = s["over"]
+    return ret
 
 
 def scores(s: dict[str, Any]) -> list[Any]:
