@@ -76,6 +76,10 @@ from .analysis.command import analyse_command, train_value_command   # noqa: E40
 app.command("train-value", short_help=short_help(train_value_command.__doc__))(train_value_command)
 app.command("analyse", short_help=short_help(analyse_command.__doc__))(analyse_command)
 
+from .analysis.command import analyse_command, train_value_command   # noqa: E402 -- heavy imports stay inside
+app.command("train-value", short_help=short_help(train_value_command.__doc__))(train_value_command)
+app.command("analyse", short_help=short_help(analyse_command.__doc__))(analyse_command)
+
 
 def _load_any(path: Path) -> dict:
     """The JSON of a record (`actions` + `seed`/`config`) or a scenario (`position`)."""

@@ -1,0 +1,99 @@
+"""A `GameAnalysis` as text (the CLI) and its chart as a standalone SVG (no script, no fonts)."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from xml.sax.saxutils import escape
+
+from . import messages as M
+from .game import GameAnalysis
+
+COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98")
+
+
+def action_text(action: Mapping[str, Any]) -> str:
+    """A move in a few words: its type and fields ('bid 3', 'play galeon-1 -> cuba')."""
+    kind = str(action.get("type"))
+    rest = {k: v for k, v in action.items() if k not in ("seat", "type") and v is not None}
+    if kind == "bid":
+        return f"bid {rest.get('amount')}"
+    if kind == "play":
+        target = f" -> {rest['target']}" if "target" in rest else ""
+        return f"play {rest.get('card')}{target}"
+    return " ".join([kind] + [f"{k}={v}" for k, v in rest.items()])
+
+
+def text(a: GameAnalysis, lang: str = "en") -> str:
+    M.check_lang(lang)
+    who = M.nation(a.nations[a.seat] if a.seat < len(a.nations) else None, a.seat, lang)
+    names = [M.nation(nat, s, lang) for s, nat in enumerate(a.nations)]
+    bot = M.say("bot_ismcts", lang, budget=a.budget, seed=a.seed) if a.bot == "ismcts" \
+        else M.say("bot_heuristic", lang, seed=a.seed)
+    counts = a.counts()
+    lines = [M.say("title", lang, who=who, of_who=M.of(who, lang), seat=a.seat, players=a.players),
+             M.say("engine", lang, bot=bot),
+             M.say("result", lang, who=names[a.winner]) if a.winner is not None else M.say("unfinished", lang),
+             M.say("summary", lang, decisions=len(a.decisions), average=M.percent(a.average_cost(), lang), **counts),
+             "", M.say("chart", lang)]
+    width = max(8, *(len(n) for n in names))
+    lines.append(f"{'#':>5}  {'':<22}" + "".join(f"{n:>{width + 1}}" for n in names))
+    starts = {y.index: y for y in a.years}
+    for p in a.chart:
+        if p.index in starts or p.index == len(a.chart) - 1:
+            label = M.say("year_mark", lang, cycle=p.cycle, year=M.YEARS[lang].get(p.year, p.year)) \
+                if p.index in starts else "end"
+            lines.append(f"{p.index:>5}  {label:<22}" + "".join(f"{M.percent(x, lang):>{width + 1}}" for x in p.probabilities))
+    lines += ["", M.say("decisions", lang)]
+    for d in a.decisions:
+        flag = f"  {M.MARKS[lang][d.mark]}" if d.mark else ""
+        best = "" if d.best == d.played else f"; {M.say('best', lang)}: {action_text(d.best)} ({M.percent(d.value_best, lang)})"
+        lines.append(f"{d.index:>5}  {d.cycle}/{M.YEARS[lang].get(d.year, d.year):<11} {d.decision:<11} "
+                     f"{M.say('played', lang)}: {action_text(d.played)} ({M.percent(d.value_played, lang)}){best}{flag}")
+    lines += ["", M.say("key_moments", lang)]
+    if not a.key_moments:
+        lines.append(M.say("no_moments", lang))
+    for k in a.key_moments:
+        lines.append(f"{k.index:>5}  {k.cycle}/{M.YEARS[lang].get(k.year, k.year):<11} {k.text[lang]}")
+    return "\n".join(lines)
+
+
+def chart_svg(a: GameAnalysis, lang: str = "en", width: int = 720, height: int = 260) -> str:
+    """The win-probability chart: one line per seat, the cycles' Goods Years as vertical rules."""
+    M.check_lang(lang)
+    left, right, top, bottom = 40, 120, 10, 30
+    w, h = width - left - right, height - top - bottom
+    last = max(1, len(a.chart) - 1)
+
+    def x(i: int) -> float:
+        return left + w * i / last
+
+    def y(p: float) -> float:
+        return top + h * (1 - p)
+    title = escape(M.say("chart", lang))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" aria-label="{title}">',
+           f"<title>{title}</title>",
+           f'<rect x="{left}" y="{top}" width="{w}" height="{h}" fill="none" stroke="#888"/>']
+    for q in (0.25, 0.5, 0.75):
+        out.append(f'<line x1="{left}" x2="{left + w}" y1="{y(q):.1f}" y2="{y(q):.1f}" stroke="#ddd"/>')
+        out.append(f'<text x="{left - 4}" y="{y(q) + 4:.1f}" font-size="10" text-anchor="end">{M.percent(q, lang)}</text>')
+    for mark in a.years:
+        strong = mark.year == "goods"
+        out.append(f'<line x1="{x(mark.index):.1f}" x2="{x(mark.index):.1f}" y1="{top}" y2="{top + h}" '
+                   f'stroke="{"#999" if strong else "#eee"}"/>')
+        if strong:
+            out.append(f'<text x="{x(mark.index) + 2:.1f}" y="{top + h + 14}" font-size="10">{mark.cycle}</text>')
+    for s in range(a.players):
+        pts = " ".join(f"{x(p.index):.1f},{y(p.probabilities[s]):.1f}" for p in a.chart)
+        colour = COLOURS[s % len(COLOURS)]
+        width_line = 2.5 if s == a.seat else 1.2
+        out.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="{width_line}"/>')
+        name = escape(M.nation(a.nations[s] if s < len(a.nations) else None, s, lang))
+        out.append(f'<text x="{left + w + 8}" y="{top + 14 + 16 * s}" font-size="12" fill="{colour}">{name}</text>')
+    for d in a.decisions:
+        if d.mark in ("mistake", "blunder"):
+            p = a.chart[d.index + 1].probabilities[a.seat] if d.index + 1 < len(a.chart) else 0.0
+            out.append(f'<circle cx="{x(d.index + 1):.1f}" cy="{y(p):.1f}" r="4" '
+                       f'fill="{"#e74c3c" if d.mark == "blunder" else "#f39c12"}"><title>'
+                       f'{escape(M.MARKS[lang][d.mark])}: {escape(action_text(d.played))}</title></circle>')
+    out.append("</svg>")
+    return "\n".join(out)
