@@ -37,8 +37,8 @@ import time
 import urllib.parse
 import urllib.request
 import uuid
-from pathlib import Path
 from datetime import UTC
+from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
@@ -139,16 +139,16 @@ def fill(url: str, n_accounts: int, n_games: int, n_open: int, seed: int) -> dic
 
 def explain(url: str, uid: str) -> list[tuple[str, list[str]]]:
     """EXPLAIN ANALYZE of the statements behind the pages, compiled from the app's own code."""
-    import sqlalchemy as sa
-
     from datetime import datetime, timedelta
 
+    import sqlalchemy as sa
+
     from pax_hispanica.web.accounts import game_lists as account_games
-    from pax_hispanica.web.accounts import tables as adb
     from pax_hispanica.web.db import schema as db
+    from pax_hispanica.web.social import schema as social_db
 
     older = (datetime.now(UTC) - timedelta(days=10), "f" * 16)   # a cursor into the past
-    g, s, t, ts, rc = db.games, db.seats, adb.open_tables, adb.table_seats, adb.rating_changes
+    g, s, t, ts, rc = db.games, db.seats, social_db.open_tables, social_db.table_seats, social_db.rating_changes
     mine = sa.union(sa.select(g.c.id.label("gid")).where(g.c.host_user == uid),
                     sa.select(s.c.game_id.label("gid")).where(s.c.user_id == uid)).subquery()
     statements = {
@@ -176,8 +176,8 @@ def explain(url: str, uid: str) -> list[tuple[str, list[str]]]:
                                                                    rc.c.seat == s.c.seat)))
         .where(sa.and_(s.c.user_id == uid, g.c.status == "over")).order_by(g.c.updated_at.desc()).limit(10),
         "ratings: pending games": sa.select(t.c.game_id).select_from(
-            t.join(g, g.c.id == t.c.game_id).outerjoin(adb.rating_games, adb.rating_games.c.game_id == t.c.game_id))
-        .where(sa.and_(t.c.status == "started", g.c.status == "over", adb.rating_games.c.game_id.is_(None)))
+            t.join(g, g.c.id == t.c.game_id).outerjoin(social_db.rating_games, social_db.rating_games.c.game_id == t.c.game_id))
+        .where(sa.and_(t.c.status == "started", g.c.status == "over", social_db.rating_games.c.game_id.is_(None)))
         .limit(200),
     }
     eng = sa.create_engine(db.sync_url(url))

@@ -11,10 +11,12 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from pax_hispanica.web.accounts import tables as adb
-from pax_hispanica.web.notify import tables as play_db
+from pax_hispanica.web.accounts import schema as adb
 from pax_hispanica.web.accounts.service import SESSION_COOKIE, digest
+from pax_hispanica.web.http import schema as http_db
+from pax_hispanica.web.notify import schema as play_db
 from pax_hispanica.web.server import create_app
+from pax_hispanica.web.social import schema as social_db
 
 from .helpers import wait_for
 from .play_fixtures import smtp  # noqa: F401 (fixture)
@@ -153,7 +155,7 @@ def test_PRJ_73_the_accounts_rate_limits_hold_across_two_servers_on_one_database
             assert c.post("/forgot", data={"csrf": csrf_of(c.get("/forgot").text), "who": "x"}).status_code == 200
         r = b.post("/forgot", data={"csrf": csrf_of(b.get("/forgot").text), "who": "x"})
         assert r.status_code == 429 and 1 <= int(r.headers["retry-after"]) <= 7200
-    assert 0 < len(rows(database_url, adb.rate_hits)) <= 6   # (kind, window) x one address
+    assert 0 < len(rows(database_url, http_db.rate_hits)) <= 6   # (kind, window) x one address
 
 
 def test_PRJ_73_strangers_spending_a_names_login_limit_do_not_lock_its_owner_out_of_his_browser(database_url):
@@ -216,14 +218,14 @@ def test_session_fixation_refused(app_client):
 def test_csrf_refused(app_client):
     c, url = app_client
     register(c, "gil")
-    before = rows(url, adb.open_tables)
+    before = rows(url, social_db.open_tables)
     for path, data in [("/tables", {"players": "3", "public": "1"}), ("/logout", {}),
                        ("/account/settings", {"lang": "ca", "time_control": ""})]:
         for token in (None, "0" * 32, "deadbeef"):
             body = dict(data) if token is None else {**data, "csrf": token}
             r = c.post(path, data=body, follow_redirects=False)
             assert r.status_code == 403, (path, token, r.status_code)
-    assert rows(url, adb.open_tables) == before
+    assert rows(url, social_db.open_tables) == before
     assert "gil" in c.get("/account").text   # still logged in: the logout was refused
     # a token from before the login (the anonymous one) no longer works after it
     with new_client(url) as d:
@@ -372,9 +374,9 @@ def test_public_table_join_start_with_bot_and_rematch(database_url):
             assert "/play/" in page and "/host/" not in page
             my = re.search(r'href="(/play/[^"]+)"', page).group(1)
             assert "/host/" not in c.get(my).text
-        (t,) = rows(database_url, adb.open_tables, adb.open_tables.c.id == tid)
+        (t,) = rows(database_url, social_db.open_tables, social_db.open_tables.c.id == tid)
         assert t["status"] == "started" and t["game_id"]
-        seats = rows(database_url, adb.table_seats, adb.table_seats.c.table_id == tid)
+        seats = rows(database_url, social_db.table_seats, social_db.table_seats.c.table_id == tid)
         assert [s["kind"] for s in sorted(seats, key=lambda s: s["seat"])] == ["human", "human", "bot"]
         # a rematch needs the game to be over
         r = guest.post(f"/tables/rematch/{t['game_id']}", data={"csrf": csrf_of(guest.get("/").text)},
@@ -391,9 +393,9 @@ def test_public_table_join_start_with_bot_and_rematch(database_url):
         r = host.post(f"/tables/rematch/{t['game_id']}", data={"csrf": csrf_of(host.get('/account').text)},
                       follow_redirects=False)
         assert r.headers["location"].endswith(rematch)
-        (t2,) = rows(database_url, adb.open_tables, adb.open_tables.c.id == rematch)
+        (t2,) = rows(database_url, social_db.open_tables, social_db.open_tables.c.id == rematch)
         assert t2["status"] == "started" and t2["game_id"] != t["game_id"] and t2["rematch_of"] == t["game_id"]
-        seats2 = sorted(rows(database_url, adb.table_seats, adb.table_seats.c.table_id == rematch),
+        seats2 = sorted(rows(database_url, social_db.table_seats, social_db.table_seats.c.table_id == rematch),
                         key=lambda s: s["seat"])
         assert [(s["kind"], s["user_id"], s["bot_kind"]) for s in seats2] == \
             [(s["kind"], s["user_id"], s["bot_kind"]) for s in sorted(seats, key=lambda s: s["seat"])]
@@ -431,13 +433,13 @@ def test_private_table_by_link_and_expiry(database_url):
         tables = host.app.state.site.tables
         eng = sa.create_engine(database_url)
         with eng.begin() as conn:
-            conn.execute(adb.open_tables.update().where(adb.open_tables.c.id == tid).values(expires_at=1.0))
+            conn.execute(social_db.open_tables.update().where(social_db.open_tables.c.id == tid).values(expires_at=1.0))
         eng.dispose()
         r = guest.post(f"/tables/{tid}/join", data={"csrf": csrf_of(page)})
         assert r.status_code == 409 and "started or expired" in r.text
         assert 'id="expired"' in guest.get(f"/tables/{tid}").text
         assert host.portal.call(tables.expire) == 1
-        (t,) = rows(database_url, adb.open_tables, adb.open_tables.c.id == tid)
+        (t,) = rows(database_url, social_db.open_tables, social_db.open_tables.c.id == tid)
         assert t["status"] == "expired"
 
 
@@ -456,7 +458,7 @@ def test_full_table_starts_itself_and_two_joiners_never_share_a_seat(database_ur
         seats = [r for r in results if isinstance(r, int)]
         assert sorted(seats) == [1, 2]
         assert all(getattr(r, "code", None) in ("table_full", "table_closed") for r in results if not isinstance(r, int))
-        (t,) = rows(database_url, adb.open_tables, adb.open_tables.c.id == tid)
+        (t,) = rows(database_url, social_db.open_tables, social_db.open_tables.c.id == tid)
         assert t["status"] == "started" and t["game_id"]
 
 
@@ -466,8 +468,8 @@ def test_a_seat_an_account_sits_in_is_notified_at_the_accounts_address(app_clien
     import concurrent.futures
 
     from pax_hispanica.web.db import schema as db
-    from pax_hispanica.web.notify.outbox import recipient_for
     from pax_hispanica.web.db.store import Storage
+    from pax_hispanica.web.notify.outbox import recipient_for
 
     c, url = app_client
     register(c, "tomas", email="tomas@example.org")

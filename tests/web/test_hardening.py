@@ -413,7 +413,7 @@ def test_an_unexpected_failure_is_logged_and_answered_without_a_trace(url, caplo
 def test_security_headers_on_pages_api_and_refusals(client, game):
     token = game["seats"][0]["token"]
     for method, path, kw, cached in [
-        ("GET", "/", {}, False), (f"GET", f"/play/{token}", {}, False), ("GET", f"/watch/{game['spectator']}", {}, False),
+        ("GET", "/", {}, False), ("GET", f"/play/{token}", {}, False), ("GET", f"/watch/{game['spectator']}", {}, False),
         ("GET", f"/host/{game['host']}", {}, False), ("GET", f"/replay/{game['spectator']}", {}, False),
         ("GET", f"/api/view/{token}", {}, False), ("POST", "/api/games", {"json": {}}, False),
         ("POST", "/api/games", {"content": TEN_MB}, False), ("GET", "/api/nothing", {}, False),
@@ -683,7 +683,7 @@ RESET_POISON_TABLE = [
 
 
 def _reset_mails(url: str) -> list[dict]:
-    from pax_hispanica.web.notify import tables as play_db
+    from pax_hispanica.web.notify import schema as play_db
     eng = sa.create_engine(db.sync_url(url))
     try:
         with eng.connect() as c:

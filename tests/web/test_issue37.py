@@ -11,9 +11,10 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from pax_hispanica.web.accounts import tables as adb
-from pax_hispanica.web.notify import tables as play_db
+from pax_hispanica.web.accounts import schema as adb
+from pax_hispanica.web.notify import schema as play_db
 from pax_hispanica.web.server import create_app
+from pax_hispanica.web.social import schema as social_db
 
 from .helpers import wait_for
 from .test_accounts import OFF, csrf_of, logout, register, rows
@@ -279,6 +280,7 @@ def test_a_webhook_is_pinned_to_its_checked_address_and_names_its_host(monkeypat
     import socket
 
     from pax_hispanica.web.notify import outbox
+
     from .play_fixtures import Hooks
     monkeypatch.setenv("PAXH_WEBHOOK_PRIVATE", "1")        # the receiver is on loopback
     real_getaddrinfo = socket.getaddrinfo
@@ -321,7 +323,7 @@ def test_chat_reports_are_limited_per_account_and_once_per_message(url):
             assert over["code"] == "rate_limited" and "too many reports from this account" in over["message"]
             assert over["retry_after"] >= 1
             assert _report(ws, 99999, "none")["code"] == "malformed"   # no such message: refused first
-        assert len(rows(url, play_db.chat_reports)) == 3
+        assert len(rows(url, social_db.chat_reports)) == 3
 
 
 def test_the_moderators_page_pages_through_every_report(url):
@@ -333,7 +335,7 @@ def test_the_moderators_page_pages_through_every_report(url):
         n = 2 * PAGE + 7     # more than the 200 the page used to cut at, in a test's time: rows written directly
         eng = sa.create_engine(url)
         with eng.begin() as conn:
-            conn.execute(play_db.chat_reports.insert(), [
+            conn.execute(social_db.chat_reports.insert(), [
                 {"game_id": g["game"], "message_id": mid, "reporter_seat": 1, "reason": f"r{i}", "text": "rude",
                  "created": 1e9 + i} for i in range(n)])
         eng.dispose()

@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from pax_hispanica.web.db import schema as db
-from pax_hispanica.web.notify import tables as play_db
+from pax_hispanica.web.notify import schema as play_db
 from pax_hispanica.web.notify.outbox import Outbox, Signer
 
 from .helpers import wait_for
@@ -176,8 +176,8 @@ def test_two_servers_on_postgres_send_each_message_once(server_factory, pg_url, 
 def test_skip_locked_claims_each_row_once_between_two_workers(pg_url, monkeypatch):
     """Two outbox workers (separate engines, as two servers) on one table of 40 due messages
     and a slow sender: every message sent exactly once, by one of them."""
-    from pax_hispanica.web.notify import outbox as outbox_mod
     from pax_hispanica.web.db.store import Storage
+    from pax_hispanica.web.notify import outbox as outbox_mod
 
     db.migrate(pg_url)
     sent: list[str] = []

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from pax_hispanica import api
-from pax_hispanica.web.accounts import tables as adb
+from pax_hispanica.web.accounts import schema as adb
 from pax_hispanica.web.db import schema as db
 from pax_hispanica.web.notify.clocks import Clocks
 from pax_hispanica.web.server import create_app

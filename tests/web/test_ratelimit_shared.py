@@ -10,10 +10,10 @@ import pytest
 import sqlalchemy as sa
 
 from pax_hispanica.web.db import schema as db
-from pax_hispanica.web.http import ratelimit
-from pax_hispanica.web.accounts.tables import rate_hits
-from pax_hispanica.web.http.ratelimit import RateLimited, RateLimits
 from pax_hispanica.web.db.store import Storage
+from pax_hispanica.web.http import ratelimit
+from pax_hispanica.web.http.ratelimit import RateLimited, RateLimits
+from pax_hispanica.web.http.schema import rate_hits
 
 
 def run_apart(coro_fn) -> None:

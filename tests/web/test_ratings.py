@@ -10,8 +10,8 @@ import pytest
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
-from pax_hispanica.web.accounts import tables as adb
 from pax_hispanica.web.db import schema as db
+from pax_hispanica.web.social import schema as social_db
 
 from .test_accounts import new_client
 
@@ -32,7 +32,7 @@ def _finish(url: str, gid: str, ranking: list[int]) -> None:
 def _rating(url: str, subject: str):
     eng = sa.create_engine(url)
     with eng.connect() as conn:
-        row = conn.execute(sa.select(adb.ratings).where(adb.ratings.c.subject == subject)).first()
+        row = conn.execute(sa.select(social_db.ratings).where(social_db.ratings.c.subject == subject)).first()
     eng.dispose()
     return row
 

@@ -25,11 +25,12 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from pax_hispanica.web import settings
-from pax_hispanica.web.accounts import tables as adb
+from pax_hispanica.web.accounts import schema as adb
 from pax_hispanica.web.db import schema as db
 from pax_hispanica.web.db.store import Storage
 from pax_hispanica.web.notify.mail import MailSink
 from pax_hispanica.web.play.model import ServerError
+from pax_hispanica.web.social import schema as social_db
 
 SESSION_COOKIE = "paxh_session"
 SESSION_SECONDS = 30 * 24 * 3600      # a session lasts 30 days from its login
@@ -346,7 +347,7 @@ class Accounts:
             res = await conn.execute(s.update().where(sa.and_(s.c.user_id == anon_uid, ~s.c.game_id.in_(mine)))
                                      .values(user_id=uid))
             await conn.execute(g.update().where(g.c.host_user == anon_uid).values(host_user=uid))
-            await conn.execute(adb.table_seats.update().where(adb.table_seats.c.user_id == anon_uid)
+            await conn.execute(social_db.table_seats.update().where(social_db.table_seats.c.user_id == anon_uid)
                                .values(user_id=uid))
         return res.rowcount
 

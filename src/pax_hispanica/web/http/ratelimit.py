@@ -108,7 +108,7 @@ class RateLimits:
         items = self.items.get(kind)
         if not items:
             return
-        from pax_hispanica.web.accounts.tables import rate_hits
+        from pax_hispanica.web.http.schema import rate_hits
 
         key = hashlib.sha256(f"{kind}\0{who or 'unknown'}".encode()).hexdigest()[:32]
         now = time.time()

@@ -39,7 +39,7 @@ import sqlalchemy as sa
 
 from pax_hispanica.web import settings
 from pax_hispanica.web.engine_port import DEFAULT_BOT, api, fallback_bot, make_bot
-from pax_hispanica.web.notify import tables as t
+from pax_hispanica.web.notify import schema as t
 from pax_hispanica.web.notify.outbox import Outbox, recipient_for
 from pax_hispanica.web.play.model import Rights, ServerError
 

@@ -56,7 +56,7 @@ import sqlalchemy as sa
 from pax_hispanica.web import settings
 from pax_hispanica.web.db.schema import games
 from pax_hispanica.web.db.store import Storage
-from pax_hispanica.web.notify import tables as t
+from pax_hispanica.web.notify import schema as t
 from pax_hispanica.web.present.i18n import Tr
 
 log = logging.getLogger("pax_hispanica.web")
@@ -89,7 +89,7 @@ async def recipient_for(conn: Any, game_id: str, seat: int) -> Recipient | None:
         if not email and not row["webhook"]:
             return None
         return Recipient(email, row["webhook"], row["lang"])
-    from pax_hispanica.web.accounts import tables as adb
+    from pax_hispanica.web.accounts import schema as adb
     from pax_hispanica.web.db.schema import seats, users
 
     a = adb.accounts.c

@@ -29,9 +29,10 @@ import sqlalchemy as sa
 from limits import parse
 
 from pax_hispanica.web import settings
-from pax_hispanica.web.notify import tables as t
+from pax_hispanica.web.notify import schema as t
 from pax_hispanica.web.play.model import LiveGame, Rights, ServerError
 from pax_hispanica.web.present.i18n import Tr
+from pax_hispanica.web.social import schema as social_db
 
 if TYPE_CHECKING:
     from pax_hispanica.web.notify.clocks import Clocks
@@ -78,7 +79,7 @@ class Chat:
     async def mutes(self, gid: str, seat: int | None) -> set[int]:
         if seat is None:
             return set()
-        c = t.chat_mutes.c
+        c = social_db.chat_mutes.c
         async with self.storage.read() as conn:
             return set((await conn.execute(sa.select(c.muted).where(sa.and_(c.game_id == gid, c.seat == seat))))
                        .scalars().all())
@@ -109,9 +110,9 @@ class Chat:
         if not self.reader(rights):
             return None
         muted = await self.mutes(live.id, seat)
-        c = t.chat_messages.c
+        c = social_db.chat_messages.c
         async with self.storage.read() as conn:
-            rows = (await conn.execute(sa.select(t.chat_messages).where(c.game_id == live.id)
+            rows = (await conn.execute(sa.select(social_db.chat_messages).where(c.game_id == live.id)
                                        .order_by(c.id.desc()).limit(HISTORY))).mappings().all()
         items = [self.item(live, r, lang) for r in reversed(rows)
                  if r["kind"] == "system" or (see_players and r["seat"] not in muted)]
@@ -128,7 +129,7 @@ class Chat:
         async with self.storage.write() as conn:
             if limited and self.rate is not None:
                 await self._check_rate(conn, live.id, seat)
-            r = await conn.execute(t.chat_messages.insert().values(game_id=live.id, seat=seat, kind=kind, text=text,
+            r = await conn.execute(social_db.chat_messages.insert().values(game_id=live.id, seat=seat, kind=kind, text=text,
                                                                    rule=rule, created=time.time()))
             mid = r.inserted_primary_key[0]
             await self._notify_servers(conn, live.id)
@@ -138,9 +139,9 @@ class Chat:
         assert self.rate is not None
         if self.storage.pg:   # one writer per (game, seat) at a time, across servers, until commit
             await conn.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": f"chat:{gid}:{seat}"})
-        c = t.chat_messages.c
+        c = social_db.chat_messages.c
         since = time.time() - self.rate.get_expiry()
-        said = (await conn.execute(sa.select(sa.func.count()).select_from(t.chat_messages).where(sa.and_(
+        said = (await conn.execute(sa.select(sa.func.count()).select_from(social_db.chat_messages).where(sa.and_(
             c.game_id == gid, c.seat == seat, c.created > since)))).scalar_one()
         if said >= self.rate.amount:
             raise ServerError("rate_limited", "too many chat messages; wait a little", status=429)
@@ -209,12 +210,12 @@ class Chat:
         (seat,) = rights.seats
         if not 0 <= other < len(live.seats) or other == seat:
             raise ServerError("malformed", "no such other seat")
-        c = t.chat_mutes.c
+        c = social_db.chat_mutes.c
         async with self.storage.write() as conn:
-            await conn.execute(t.chat_mutes.delete().where(sa.and_(c.game_id == live.id, c.seat == seat,
+            await conn.execute(social_db.chat_mutes.delete().where(sa.and_(c.game_id == live.id, c.seat == seat,
                                                                    c.muted == other)))
             if on:
-                await conn.execute(t.chat_mutes.insert().values(game_id=live.id, seat=seat, muted=other))
+                await conn.execute(social_db.chat_mutes.insert().values(game_id=live.id, seat=seat, muted=other))
 
     async def end(self, live: LiveGame) -> None:
         """The host closes the table's chat: refused (409, nothing changed) once the game is
@@ -241,15 +242,15 @@ class Chat:
         (or this host) has reported already (issue 37, N3: 26,248 reports in 20 s)."""
         if rights.role not in ("seat", "host", "table"):
             raise ServerError("wrong_seat", "only a player reports a message", status=403)
-        c = t.chat_reports.c
+        c = social_db.chat_reports.c
         seat = self._reporter_seat(rights)
         async with self.storage.read() as conn:
             dup = (await conn.execute(sa.select(c.id).where(sa.and_(
                 c.game_id == live.id, c.message_id == message_id,
                 c.reporter_seat == seat if seat is not None else c.reporter_seat.is_(None))).limit(1))).first()
-            found = (await conn.execute(sa.select(t.chat_messages.c.id).where(sa.and_(
-                t.chat_messages.c.game_id == live.id, t.chat_messages.c.id == message_id,
-                t.chat_messages.c.kind == "player")))).first()
+            found = (await conn.execute(sa.select(social_db.chat_messages.c.id).where(sa.and_(
+                social_db.chat_messages.c.game_id == live.id, social_db.chat_messages.c.id == message_id,
+                social_db.chat_messages.c.kind == "player")))).first()
         if found is None:
             raise ServerError("malformed", "no such message in this game")
         if dup is not None:
@@ -259,13 +260,13 @@ class Chat:
         if rights.role not in ("seat", "host", "table"):
             raise ServerError("wrong_seat", "only a player reports a message", status=403)
         reason = "" if reason is None else clean(reason, 300) if str(reason).strip() else ""
-        c = t.chat_messages.c
+        c = social_db.chat_messages.c
         async with self.storage.write() as conn:
-            row = (await conn.execute(sa.select(t.chat_messages).where(sa.and_(
+            row = (await conn.execute(sa.select(social_db.chat_messages).where(sa.and_(
                 c.game_id == live.id, c.id == message_id, c.kind == "player")))).mappings().first()
             if row is None:
                 raise ServerError("malformed", "no such message in this game")
-            await conn.execute(t.chat_reports.insert().values(
+            await conn.execute(social_db.chat_reports.insert().values(
                 game_id=live.id, message_id=message_id, text=row["text"], reason=reason, created=time.time(),
                 reporter_seat=next(iter(rights.seats)) if rights.role == "seat" else None))
 
@@ -273,8 +274,8 @@ class Chat:
         """The newest `limit` reports, or those older than the report `before` (keyset pages:
         the moderators' page shows 50 at a time with an "Older" link, so a flood of reports
         never hides the older ones)."""
-        c = t.chat_reports.c
-        q = sa.select(t.chat_reports).order_by(c.id.desc()).limit(limit)
+        c = social_db.chat_reports.c
+        q = sa.select(social_db.chat_reports).order_by(c.id.desc()).limit(limit)
         if before is not None:
             q = q.where(c.id < before)
         async with self.storage.read() as conn:

@@ -30,10 +30,11 @@ from typing import Any
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
-from pax_hispanica.web.accounts import tables as adb
+from pax_hispanica.web.accounts import schema as adb
 from pax_hispanica.web.db import schema as db
 from pax_hispanica.web.db.store import Storage
 from pax_hispanica.web.engine_port import SEARCH_BOTS
+from pax_hispanica.web.social import schema as social_db
 
 RATING_LOCK = 0x72617465   # "rate": pg_advisory_xact_lock key while rating
 
@@ -57,7 +58,7 @@ class Ratings:
 
     async def pending(self, conn: Any, limit: int) -> list[Any]:
         """Finished table games not yet looked at, in the order they finished."""
-        t, g, rg = adb.open_tables, db.games, adb.rating_games
+        t, g, rg = social_db.open_tables, db.games, social_db.rating_games
         q = (sa.select(t.c.id.label("table_id"), t.c.game_id, t.c.params, g.c.result, g.c.config)
              .select_from(t.join(g, g.c.id == t.c.game_id).outerjoin(rg, rg.c.game_id == t.c.game_id))
              .where(sa.and_(t.c.status == "started", g.c.status == "over", rg.c.game_id.is_(None)))
@@ -77,16 +78,16 @@ class Ratings:
                 await self._rate_one(conn, row)
                 done += 1
             if done:
-                await conn.execute(adb.open_tables.update().where(adb.open_tables.c.game_id.in_(
-                    sa.select(adb.rating_games.c.game_id))).where(adb.open_tables.c.status == "started")
+                await conn.execute(social_db.open_tables.update().where(social_db.open_tables.c.game_id.in_(
+                    sa.select(social_db.rating_games.c.game_id))).where(social_db.open_tables.c.status == "started")
                     .values(status="finished"))
         return done
 
     async def _rate_one(self, conn: Any, row: Any) -> None:
         now = time.time()
         gid = row.game_id
-        first = (await conn.execute(sa.select(adb.table_seats).where(adb.table_seats.c.table_id == row.table_id)
-                                    .order_by(adb.table_seats.c.seat))).all()
+        first = (await conn.execute(sa.select(social_db.table_seats).where(social_db.table_seats.c.table_id == row.table_id)
+                                    .order_by(social_db.table_seats.c.seat))).all()
         now_seats = {s.seat: s for s in await self.storage.seats(conn, gid)}
         params = json.loads(row.params or "{}") or json.loads(row.config).get("params") or {}
         reason = ""
@@ -100,13 +101,13 @@ class Ratings:
         ranking = result.get("ranking") or []
         if not reason and sorted(ranking) != sorted(s.seat for s in first):
             reason = "no_result"
-        await conn.execute(adb.rating_games.insert().values(game_id=gid, rated=not reason, reason=reason, at=now))
+        await conn.execute(social_db.rating_games.insert().values(game_id=gid, rated=not reason, reason=reason, at=now))
         if reason:
             return
         subjects = {s.seat: (f"user:{s.user_id}" if s.kind == "human" else bot_subject(s.bot_kind, s.bot_strength))
                     for s in first}
-        stored = {r.subject: r for r in (await conn.execute(sa.select(adb.ratings).where(
-            adb.ratings.c.subject.in_(set(subjects.values()))))).all()}
+        stored = {r.subject: r for r in (await conn.execute(sa.select(social_db.ratings).where(
+            social_db.ratings.c.subject.in_(set(subjects.values()))))).all()}
         order = list(ranking)      # seats from first to last
         before = {}
         teams = []
@@ -123,34 +124,34 @@ class Ratings:
             changes.append({"game_id": gid, "seat": seat, "subject": subjects[seat], "place": place,
                             "mu_before": before[seat][0], "sigma_before": before[seat][1], "mu_after": mu,
                             "sigma_after": sigma, "at": now})
-        await conn.execute(adb.rating_changes.insert(), changes)
+        await conn.execute(social_db.rating_changes.insert(), changes)
         for subject, values in after.items():
             mu = sum(v[0] for v in values) / len(values)
             sigma = sum(v[1] for v in values) / len(values)
             if subject in stored:
-                await conn.execute(adb.ratings.update().where(adb.ratings.c.subject == subject).values(
-                    mu=mu, sigma=sigma, games=adb.ratings.c.games + 1, updated_at=now))
+                await conn.execute(social_db.ratings.update().where(social_db.ratings.c.subject == subject).values(
+                    mu=mu, sigma=sigma, games=social_db.ratings.c.games + 1, updated_at=now))
             else:
-                await conn.execute(adb.ratings.insert().values(subject=subject, mu=mu, sigma=sigma, games=1,
+                await conn.execute(social_db.ratings.insert().values(subject=subject, mu=mu, sigma=sigma, games=1,
                                                                updated_at=now))
 
     # ------------------------------------------------------------------ reading
     async def rating(self, subject: str) -> dict:
         async with self.storage.read() as conn:
-            r = (await conn.execute(sa.select(adb.ratings).where(adb.ratings.c.subject == subject))).first()
+            r = (await conn.execute(sa.select(social_db.ratings).where(social_db.ratings.c.subject == subject))).first()
         mu, sigma, games = (r.mu, r.sigma, r.games) if r else (self.model.mu, self.model.sigma, 0)
         return {"subject": subject, "mu": mu, "sigma": sigma, "games": games, "ordinal": ordinal(mu, sigma)}
 
     async def bots(self) -> list[dict]:
         async with self.storage.read() as conn:
-            rows = (await conn.execute(sa.select(adb.ratings).where(adb.ratings.c.subject.like("bot:%")))).all()
+            rows = (await conn.execute(sa.select(social_db.ratings).where(social_db.ratings.c.subject.like("bot:%")))).all()
         out = [{"subject": r.subject, "kind": r.subject.split(":")[1],
                 "strength": int(r.subject.split(":")[2]) if r.subject.count(":") == 2 else None,
                 "mu": r.mu, "sigma": r.sigma, "games": r.games, "ordinal": ordinal(r.mu, r.sigma)} for r in rows]
         return sorted(out, key=lambda x: -x["ordinal"])
 
     async def top(self, limit: int = 20) -> list[dict]:
-        r, a = adb.ratings, adb.accounts
+        r, a = social_db.ratings, adb.accounts
         q = (sa.select(r.c.mu, r.c.sigma, r.c.games, a.c.user_name)
              .select_from(r.join(a, r.c.subject == sa.literal("user:") + a.c.user_id))
              .order_by((r.c.mu - 3 * r.c.sigma).desc()).limit(limit))
@@ -162,11 +163,11 @@ class Ratings:
     async def game_status(self, gid: str) -> dict | None:
         """Whether a finished table game was rated (and why not), with its rating changes."""
         async with self.storage.read() as conn:
-            row = (await conn.execute(sa.select(adb.rating_games).where(adb.rating_games.c.game_id == gid))).first()
+            row = (await conn.execute(sa.select(social_db.rating_games).where(social_db.rating_games.c.game_id == gid))).first()
             if row is None:
                 return None
-            changes = (await conn.execute(sa.select(adb.rating_changes).where(adb.rating_changes.c.game_id == gid)
-                                          .order_by(adb.rating_changes.c.place))).all()
+            changes = (await conn.execute(sa.select(social_db.rating_changes).where(social_db.rating_changes.c.game_id == gid)
+                                          .order_by(social_db.rating_changes.c.place))).all()
         return {"rated": row.rated, "reason": row.reason,
                 "changes": [{"seat": c.seat, "place": c.place, "subject": c.subject,
                              "delta": ordinal(c.mu_after, c.sigma_after) - ordinal(c.mu_before, c.sigma_before)}
@@ -174,7 +175,7 @@ class Ratings:
 
     async def record(self, uid: str, recent: int = 10) -> dict:
         """Games played (finished) and the most recent results of a user: place, players, rating change."""
-        g, s, rc = db.games, db.seats, adb.rating_changes
+        g, s, rc = db.games, db.seats, social_db.rating_changes
         played = (sa.select(sa.func.count()).select_from(s.join(g, g.c.id == s.c.game_id))
                   .where(sa.and_(s.c.user_id == uid, g.c.status == "over")))
         q = (sa.select(g.c.id, g.c.updated_at, g.c.result, g.c.spectator_token, s.c.seat, rc.c.mu_before,

@@ -33,12 +33,13 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from pax_hispanica.web.accounts import tables as adb
+from pax_hispanica.web.accounts import schema as adb
 from pax_hispanica.web.db import schema as db
 from pax_hispanica.web.engine_port import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS
 from pax_hispanica.web.play.model import ServerError
 from pax_hispanica.web.play.service import Service
 from pax_hispanica.web.play.turn_based import time_control_table
+from pax_hispanica.web.social import schema as social_db
 
 log = logging.getLogger("pax_hispanica.web")
 
@@ -53,7 +54,7 @@ class Tables:
 
     # ------------------------------------------------------------------ reading
     async def get(self, tid: str) -> dict | None:
-        t, ts = adb.open_tables, adb.table_seats
+        t, ts = social_db.open_tables, social_db.table_seats
         async with self.storage.read() as conn:
             row = (await conn.execute(sa.select(t).where(t.c.id == tid))).mappings().first()
             if row is None:
@@ -72,7 +73,7 @@ class Tables:
     async def lobby(self, limit: int = 50) -> list[dict]:
         """The public tables waiting for players, newest first, with their free seats and host
         (ix_open_tables_lobby, then the seats of just those tables by primary key)."""
-        t, ts, a = adb.open_tables, adb.table_seats, adb.accounts
+        t, ts, a = social_db.open_tables, social_db.table_seats, adb.accounts
         q = (sa.select(t.c.id, t.c.players, t.c.params, t.c.time_control, t.c.created_at, a.c.user_name)
              .select_from(t.outerjoin(a, a.c.user_id == t.c.host_user))
              .where(sa.and_(t.c.status == "open", t.c.public == sa.true(), t.c.expires_at > time.time()))
@@ -86,7 +87,7 @@ class Tables:
 
     async def open_of(self, uid: str) -> list[dict]:
         """The tables waiting for players that `uid` sits at."""
-        t, ts = adb.open_tables, adb.table_seats
+        t, ts = social_db.open_tables, social_db.table_seats
         q = (sa.select(t.c.id, t.c.players, t.c.time_control, t.c.params)
              .select_from(t.join(ts, ts.c.table_id == t.c.id))
              .where(sa.and_(ts.c.user_id == uid, t.c.status == "open", t.c.expires_at > time.time()))
@@ -96,13 +97,13 @@ class Tables:
 
     async def of_game(self, gid: str) -> dict | None:
         async with self.storage.read() as conn:
-            tid = (await conn.execute(sa.select(adb.open_tables.c.id).where(adb.open_tables.c.game_id == gid))).scalar()
+            tid = (await conn.execute(sa.select(social_db.open_tables.c.id).where(social_db.open_tables.c.game_id == gid))).scalar()
         return await self.get(tid) if tid else None
 
     async def rematch_of(self, gid: str) -> str | None:
         async with self.storage.read() as conn:
-            return (await conn.execute(sa.select(adb.open_tables.c.id)
-                                       .where(adb.open_tables.c.rematch_of == gid))).scalar()
+            return (await conn.execute(sa.select(social_db.open_tables.c.id)
+                                       .where(social_db.open_tables.c.rematch_of == gid))).scalar()
 
     # ------------------------------------------------------------------ making and joining
     async def create(self, host: str, players: int, public: bool, params: dict | None = None,
@@ -115,12 +116,12 @@ class Tables:
         now = time.time()
         rows = seats if seats is not None else [{"seat": 0, "kind": "human", "user_id": host}]
         async with self.storage.write() as conn:
-            await conn.execute(adb.open_tables.insert().values(
+            await conn.execute(social_db.open_tables.insert().values(
                 id=tid, host_user=host, public=public, players=players, params=json.dumps(params or {}),
                 time_control=time_control, status="open", created_at=now, expires_at=now + EXPIRE_SECONDS,
                 rematch_of=rematch_of))
             if rows:
-                await conn.execute(adb.table_seats.insert(), [
+                await conn.execute(social_db.table_seats.insert(), [
                     {"table_id": tid, "seat": r["seat"], "kind": r["kind"], "user_id": r.get("user_id"),
                      "bot_kind": r.get("bot_kind"), "bot_strength": r.get("bot_strength")} for r in rows])
         if len(rows) == players:
@@ -146,9 +147,9 @@ class Tables:
                 raise ServerError("table_full", "every seat is taken", status=409)
             try:
                 async with self.storage.write() as conn:
-                    await conn.execute(adb.table_seats.insert().values(table_id=tid, seat=free[0], kind="human",
+                    await conn.execute(social_db.table_seats.insert().values(table_id=tid, seat=free[0], kind="human",
                                                                        user_id=uid))
-                    await conn.execute(adb.open_tables.update().where(adb.open_tables.c.id == tid)
+                    await conn.execute(social_db.open_tables.update().where(social_db.open_tables.c.id == tid)
                                        .values(expires_at=time.time() + EXPIRE_SECONDS))
             except sa.exc.IntegrityError:   # someone took that seat (or this user joined) just now
                 continue
@@ -163,8 +164,8 @@ class Tables:
         if uid == table["host_user"]:
             raise ServerError("wrong_seat", "the host cannot leave their own table", status=403)
         async with self.storage.write() as conn:
-            await conn.execute(adb.table_seats.delete().where(sa.and_(adb.table_seats.c.table_id == tid,
-                                                                      adb.table_seats.c.user_id == uid)))
+            await conn.execute(social_db.table_seats.delete().where(sa.and_(social_db.table_seats.c.table_id == tid,
+                                                                      social_db.table_seats.c.user_id == uid)))
 
     async def fill_and_start(self, tid: str, uid: str, bot_kind: str = DEFAULT_BOT, strength: int = 2) -> None:
         """The host starts now: bots take the free seats."""
@@ -178,7 +179,7 @@ class Tables:
         if free:
             try:
                 async with self.storage.write() as conn:
-                    await conn.execute(adb.table_seats.insert(), [
+                    await conn.execute(social_db.table_seats.insert(), [
                         {"table_id": tid, "seat": i, "kind": "bot", "user_id": None, "bot_kind": bot_kind,
                          "bot_strength": strength if bot_kind in SEARCH_BOTS else None} for i in free])
             except sa.exc.IntegrityError:
@@ -187,7 +188,7 @@ class Tables:
 
     async def start(self, tid: str) -> str | None:
         """Make the game of a full table (once, whoever calls); returns its id."""
-        t = adb.open_tables
+        t = social_db.open_tables
         async with self.storage.write() as conn:
             won = (await conn.execute(t.update().where(sa.and_(t.c.id == tid, t.c.status == "open"))
                                       .values(status="starting"))).rowcount == 1
@@ -239,9 +240,9 @@ class Tables:
         async with self.storage.read() as conn:
             game = (await conn.execute(sa.select(g.c.status, g.c.config).where(g.c.id == gid))).first()
             seat_rows = await self.storage.seats(conn, gid)
-            old = (await conn.execute(sa.select(adb.open_tables).where(adb.open_tables.c.game_id == gid))).mappings().first()
+            old = (await conn.execute(sa.select(social_db.open_tables).where(social_db.open_tables.c.game_id == gid))).mappings().first()
             old_seats = {} if old is None else {r.seat: r for r in (await conn.execute(
-                sa.select(adb.table_seats).where(adb.table_seats.c.table_id == old["id"]))).all()}
+                sa.select(social_db.table_seats).where(social_db.table_seats.c.table_id == old["id"]))).all()}
         if game is None:
             raise ServerError("unknown_game", "no such game", status=404)
         if not any(s.user_id == uid for s in seat_rows):
@@ -273,7 +274,7 @@ class Tables:
     # ------------------------------------------------------------------ expiry
     async def expire(self) -> int:
         """Mark the tables whose time ran out (nobody joined, nobody started) expired."""
-        t = adb.open_tables
+        t = social_db.open_tables
         async with self.storage.write() as conn:
             return (await conn.execute(t.update().where(sa.and_(t.c.status == "open", t.c.expires_at < time.time()))
                                        .values(status="expired"))).rowcount

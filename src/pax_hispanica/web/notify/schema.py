@@ -1,4 +1,5 @@
-"""The tables of turn-based play, clocks, notifications and chat (migration 0005_outbox).
+"""The tables of turn-based play, clocks and notifications (migration 0005_outbox; its chat
+tables are social/schema.py's).
 
 They hang off `games` (ON DELETE CASCADE) and are declared on `db.metadata`, so Alembic
 and the schema tests see one schema; nothing in the older tables changed.
@@ -12,7 +13,6 @@ and the schema tests see one schema; nothing in the older tables changed.
   accounts hold that (`outbox.recipient_for` is the seam);
 - `outbox`: every message to send, durable, one row per message (SELECT ... FOR UPDATE SKIP
   LOCKED on PostgreSQL);
-- `chat_messages`, `chat_mutes`, `chat_reports`: the game's chat, kept with the game.
 """
 from __future__ import annotations
 
@@ -77,36 +77,5 @@ outbox = sa.Table(
     sa.Column("sent", sa.Float, nullable=True),
 )
 
-chat_messages = sa.Table(
-    "chat_messages", metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("game_id", sa.String(32), _game(), nullable=False),
-    sa.Column("seat", sa.Integer, nullable=True),                  # None: the server (a timeout)
-    sa.Column("kind", sa.String(8), nullable=False),               # player | system
-    sa.Column("text", sa.Text, nullable=False),
-    sa.Column("rule", sa.String(16), nullable=True),
-    sa.Column("created", sa.Float, nullable=False),
-)
-
-chat_mutes = sa.Table(
-    "chat_mutes", metadata,
-    sa.Column("game_id", sa.String(32), _game(), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),               # who mutes
-    sa.Column("muted", sa.Integer, primary_key=True),              # whom
-)
-
-chat_reports = sa.Table(
-    "chat_reports", metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("game_id", sa.String(32), _game(), nullable=False),
-    sa.Column("message_id", sa.Integer, nullable=False),
-    sa.Column("reporter_seat", sa.Integer, nullable=True),
-    sa.Column("reason", sa.String(300), nullable=False, server_default=""),
-    sa.Column("text", sa.Text, nullable=False),                    # the message as it was
-    sa.Column("created", sa.Float, nullable=False),
-)
-
 sa.Index("ix_clocks_deadline", clocks.c.deadline)
 sa.Index("ix_outbox_due", outbox.c.status, outbox.c.next_attempt)
-sa.Index("ix_chat_game", chat_messages.c.game_id, chat_messages.c.id)
-sa.Index("ix_chat_rate", chat_messages.c.game_id, chat_messages.c.seat, chat_messages.c.created)   # 0006
