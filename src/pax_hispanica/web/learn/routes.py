@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from markupsafe import Markup
 
 from pax_hispanica.web.http.security import parse_json
-from pax_hispanica.web.http.site import FormVisit, PageVisit
+from pax_hispanica.web.http.site import FormVisit, PageVisit, client_address, error_response
 from pax_hispanica.web.learn import coach as coaching
 from pax_hispanica.web.learn.lessons import BOT_KIND, BY_ID, LEARNER, LESSONS, LessonRefused, Played, play, scenario
 from pax_hispanica.web.play.model import LiveGame, Seat, ServerError
@@ -73,17 +73,23 @@ async def learn_lesson(request: Request, lesson_id: str, v: PageVisit) -> Respon
 
 @router.post("/learn/{lesson_id}/act")
 async def learn_act(request: Request, lesson_id: str, v: FormVisit) -> Response:
-    lesson = BY_ID.get(lesson_id)
-    if lesson is None:
-        raise ServerError("not_found", "no such lesson", status=404)
-    body = parse_json(await request.body())
-    if not isinstance(body, dict):
-        raise ServerError("malformed", "a lesson's move is a JSON object")
+    """{actions, action, free, lang} -> {update, coach, actions, free, done, over}; a refusal is the
+    API's error envelope (the engine's code and rule for a move the rules refuse)."""
+    try:
+        lesson = BY_ID.get(lesson_id)
+        if lesson is None:
+            raise ServerError("not_found", "no such lesson", status=404)
+        v.site.limits.check("act", client_address(request))       # a move costs a replay: as a game's
+        body = parse_json(await request.body())
+        if not isinstance(body, dict):
+            raise ServerError("malformed", "a lesson's move is a JSON object")
+    except ServerError as e:
+        return error_response(e)
     lang = body.get("lang") if body.get("lang") in LANGS else v.user["lang"]
     try:
         played = await asyncio.to_thread(play, lesson, body.get("actions"), body.get("action"), bool(body.get("free")))
     except LessonRefused as e:
-        return JSONResponse({"type": "error", "code": e.code, "message": e.message, "rule": e.rule},
+        return JSONResponse({"error": {"code": e.code, "rule": e.rule, "message": e.message}},
                             status_code=409 if e.code == "lesson_lost" else 422)
     out = await asyncio.to_thread(render, played, lang)
     return JSONResponse({"type": "lesson", "update": out["update"], "coach": out["coach"], "actions": played.actions,

@@ -23,7 +23,10 @@
     const el = document.getElementById("learn-coach");
     if (!el || html === undefined) return;
     const before = el.textContent;
-    if (window.Idiomorph) Idiomorph.morph(el, html, {morphStyle: "innerHTML"});
+    if (window.Idiomorph) Idiomorph.morph(el, html, {morphStyle: "innerHTML", callbacks: {
+      // a <details> the learner opened (the setting, the legalities) stays open
+      beforeAttributeUpdated: function (name, node, how) { return !(name === "open" && how === "remove" && node.tagName === "DETAILS"); }
+    }});
     else el.innerHTML = html;
     const r = el.getBoundingClientRect();
     if (el.textContent !== before && (r.top < 0 || r.top > window.innerHeight * 0.5)) el.scrollIntoView({block: "start"});
@@ -47,9 +50,10 @@
       .then(function (r) { return r.json().then(function (data) { return {status: r.status, data: data}; }); })
       .then(function (res) {
         const d = res.data;
-        if (res.status !== 200 || d.type === "error") {
-          if (d.code === "lesson_lost") { restart(); return; }
-          receive({type: "error", id: id, code: d.code || "error", message: d.message || "", rule: d.rule || null});
+        if (res.status !== 200 || d.error) {        // the API's refusal envelope
+          const e = d.error || {};
+          if (e.code === "lesson_lost") { restart(true); return; }
+          receive({type: "error", id: id, code: e.code || "error", message: e.message || "", rule: e.rule || null});
           return;
         }
         actions = d.actions; free = d.free; save();
@@ -60,10 +64,22 @@
       })
       .catch(function () { receive({type: "error", id: id, code: "offline"}); });
   }
-  function restart() {
-    try { sessionStorage.removeItem(key); } catch (e) { /* private mode */ }
+  function restart(lost) {
+    try {
+      sessionStorage.removeItem(key);
+      if (lost) sessionStorage.setItem(key + ":lost", "1");
+    } catch (e) { /* private mode */ }
     location.replace(location.pathname + location.search);
   }
+  // after a lesson that could not go on (its moves were not this lesson's game): say so once
+  try {
+    if (sessionStorage.getItem(key + ":lost")) {
+      sessionStorage.removeItem(key + ":lost");
+      const p = document.createElement("p");
+      p.className = "learn-lost"; p.setAttribute("role", "status"); p.textContent = L.lost;
+      document.getElementById("learn-coach").prepend(p);
+    }
+  } catch (e) { /* private mode */ }
 
   window.PaxTransport = {
     open: function (recv, status) {
