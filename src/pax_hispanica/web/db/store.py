@@ -3,9 +3,8 @@ connection), and the statements on games, seats, actions and users, on SQLite or
 feature runs its own tables' statements in its own package (accounts/, social/, notify/, http/).
 
 The same SQLAlchemy Core statements run on both databases. SQLite writes run synchronously on
-the event loop's thread (a WAL
-commit takes well under a millisecond, they are serialized for free, and no thread waits for
-the GIL; handing each statement to aiosqlite's thread made p99 latency 40x worse under load),
+the event loop's thread (a WAL commit takes well under a millisecond, they are serialized for
+free, and no thread waits for the GIL; handing each statement to aiosqlite's thread made p99 latency 40x worse under load),
 reads use aiosqlite. Two things differ by database, on purpose:
 
 - storing an action: on PostgreSQL one statement in one round trip (a CTE: conditional
