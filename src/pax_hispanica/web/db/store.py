@@ -4,7 +4,8 @@ feature runs its own tables' statements in its own package (accounts/, social/, 
 
 The same SQLAlchemy Core statements run on both databases. SQLite writes run synchronously on
 the event loop's thread (a WAL commit takes well under a millisecond, they are serialized for
-free, and no thread waits for the GIL; handing each statement to aiosqlite's thread made p99 latency 40x worse under load),
+free, and no thread waits for the GIL; handing each statement to aiosqlite's thread made p99
+latency 40x worse under load),
 reads use aiosqlite. Two things differ by database, on purpose:
 
 - storing an action: on PostgreSQL one statement in one round trip (a CTE: conditional
