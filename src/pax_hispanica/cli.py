@@ -5,9 +5,8 @@ from __future__ import annotations
 import inspect
 import json
 import random
-import sys
 from pathlib import Path
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Any, Literal
 
 import typer
 
@@ -76,27 +75,23 @@ from .analysis.command import analyse_command, train_value_command   # noqa: E40
 app.command("train-value", short_help=short_help(train_value_command.__doc__))(train_value_command)
 app.command("analyse", short_help=short_help(analyse_command.__doc__))(analyse_command)
 
-from .analysis.command import analyse_command, train_value_command   # noqa: E402 -- heavy imports stay inside
-app.command("train-value", short_help=short_help(train_value_command.__doc__))(train_value_command)
-app.command("analyse", short_help=short_help(analyse_command.__doc__))(analyse_command)
 
-
-def _load_any(path: Path) -> dict:
+def _load_any(path: Path) -> dict[str, Any]:
     """The JSON of a record (`actions` + `seed`/`config`) or a scenario (`position`)."""
     try:
-        data = json.loads(path.read_text())
+        data: dict[str, Any] = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as e:
         typer.echo(f"cannot read {path}: {e}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     return data
 
 
 @app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="A game record or a scenario file (JSON).")],
-    to: Annotated[Optional[int], typer.Option("--to", help="Replay only the first N actions.")] = None,
+    to: Annotated[int | None, typer.Option("--to", help="Replay only the first N actions.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary and the events as JSON.")] = False,
-    viewer: Annotated[Optional[int], typer.Option("--viewer", help="Show the events as this seat sees them.")] = None,
+    viewer: Annotated[int | None, typer.Option("--viewer", help="Show the events as this seat sees them.")] = None,
     show_all: Annotated[bool, typer.Option("--all", help="Show every event, secrets included, even in an unfinished "
                                            "game (the record holds the seed anyway).")] = False,
     lang: Annotated[Lang, typer.Option("--lang", help="The language of the summary and the log.")] = "en",
@@ -117,10 +112,10 @@ def replay(
             typer.echo(f"{file}: not a valid record or scenario: {e}", err=True)
             raise typer.Exit(2) from None
         typer.echo(f"illegal action while replaying: {e}", err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(1) from None
     except (KeyError, ValueError, api.RulesetError) as e:
         typer.echo(f"{file}: not a valid record or scenario: {e}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     # a finished game is replayed with everything revealed; an unfinished one as a spectator sees it
     reveal = show_all or (viewer is None and api.is_over(game.state))
     events = api.redact(game.events, viewer, reveal_all=reveal)
@@ -137,8 +132,8 @@ def replay(
     tr = translator([p["nation"] for p in summary["players"]], lang, you=viewer, ruleset=ruleset)
     console = Console()
     if show_log:
-        for e in events:
-            console.print(f"  [dim]{e.get('rule', ''):7}[/] {escape(tr.event(e))}")
+        for event in events:
+            console.print(f"  [dim]{event.get('rule', ''):7}[/] {escape(tr.event(event))}")
     print_summary(summary, console, tr, events)
 
 
@@ -146,13 +141,13 @@ def replay(
 def play(
     players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Seats at the table (2-5).")] = 4,
     seat: Annotated[int, typer.Option("--seat", help="Your seat (0-based).")] = 0,
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Game seed (default: random).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Game seed (default: random).")] = None,
     bot: Annotated[BotKind, typer.Option("--bot", case_sensitive=False,
                                          help=f"The bot kind that plays the other seats; {DEFAULT_BOT} unless "
                                               "given, as in the web lobby.")] = DEFAULT_BOT,
     lang: Annotated[Lang, typer.Option("--lang", help="The language of the game's words.")] = "en",
-    save: Annotated[Optional[Path], typer.Option("--save", help="Write the game record here when it ends or you quit.")] = None,
-    set_params: Annotated[Optional[list[str]], typer.Option("--set", metavar="NAME=VALUE", help="A variant: override one ruleset number, NAME=VALUE (repeatable; `paxh rules --params` lists them), e.g. --set conquistador_prestige=2 for RULES.md's TRS-5.")] = None,
+    save: Annotated[Path | None, typer.Option("--save", help="Write the game record here when it ends or you quit.")] = None,
+    set_params: Annotated[list[str] | None, typer.Option("--set", metavar="NAME=VALUE", help="A variant: override one ruleset number, NAME=VALUE (repeatable; `paxh rules --params` lists them), e.g. --set conquistador_prestige=2 for RULES.md's TRS-5.")] = None,
 ) -> None:
     """Play one seat in the terminal against bots."""
     if not 0 <= seat < players:
@@ -168,7 +163,7 @@ def play(
         api.load_ruleset("reference", params or None)
     except (ValueError, api.RulesetError) as exc:
         typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     seed = random.SystemRandom().getrandbits(63) if seed is None else seed
     TerminalGame(players, seat, seed, bot, lang, save, params).run()
 
@@ -188,7 +183,7 @@ _DATA_DIR = typer.Option("--data-dir", help="Folder for the SQLite database.")
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
-    database_url: Annotated[Optional[str], _DB_URL] = None,
+    database_url: Annotated[str | None, _DB_URL] = None,
     data_dir: Annotated[str, _DATA_DIR] = "data",
 ) -> None:
     """Start the multiplayer web game (http://127.0.0.1:8000)."""
@@ -198,11 +193,11 @@ def serve(
             load()
         except SettingsError as e:
             typer.echo(f"paxh serve: {e}", err=True)
-            raise typer.Exit(2)
+            raise typer.Exit(2) from None
         from pax_hispanica.web.server import run
     except ImportError as e:
         typer.echo(f"paxh serve needs the web extra ({e}); run scripts/setup.sh", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     typer.echo(version_line(), err=True)          # which engine plays (compiled, or pure and why)
     run(host=host, port=port, database_url=database_url, data_dir=data_dir)
 
@@ -213,7 +208,7 @@ app.add_typer(db_app, name="db")
 
 @db_app.command("check")
 def db_check(
-    database_url: Annotated[Optional[str], _DB_URL] = None,
+    database_url: Annotated[str | None, _DB_URL] = None,
     data_dir: Annotated[str, _DATA_DIR] = "data",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
     quick: Annotated[bool, typer.Option("--quick", help="SQLite: check the file with quick_check "
@@ -230,7 +225,7 @@ def db_check(
         from pax_hispanica.web.db.check import NoSchema, Unreadable, check_database
     except ImportError as e:
         typer.echo(f"paxh db check needs the web extra ({e}); run scripts/setup.sh", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     from pax_hispanica.web.db import schema as webdb
     url = database_url or webdb.default_url(data_dir)
 
@@ -266,7 +261,7 @@ def db_check(
 @db_app.command("backup")
 def db_backup(
     file: Annotated[Path, typer.Argument(help="The backup file to write (replaced if it exists).")],
-    database_url: Annotated[Optional[str], _DB_URL] = None,
+    database_url: Annotated[str | None, _DB_URL] = None,
     data_dir: Annotated[str, _DATA_DIR] = "data",
     logical: Annotated[bool, typer.Option("--logical", help="Every table's rows as JSON lines (restores "
                                           "into SQLite or PostgreSQL), instead of a SQLite file or a pg_dump archive.")] = False,
@@ -287,7 +282,7 @@ def db_backup(
 @db_app.command("restore")
 def db_restore(
     file: Annotated[Path, typer.Argument(help="A file written by `paxh db backup`.")],
-    database_url: Annotated[Optional[str], _DB_URL] = None,
+    database_url: Annotated[str | None, _DB_URL] = None,
     data_dir: Annotated[str, _DATA_DIR] = "data",
     force: Annotated[bool, typer.Option("--force", help="Replace everything in a database that is not empty.")] = False,
 ) -> None:
@@ -305,13 +300,13 @@ admin_app = typer.Typer(help="Moderators of the web game: accounts with the admi
 app.add_typer(admin_app, name="admin")
 
 
-def _admin_flag(name: str, on: bool, database_url: Optional[str], data_dir: str) -> None:
+def _admin_flag(name: str, on: bool, database_url: str | None, data_dir: str) -> None:
     try:
         from pax_hispanica.web.db import schema as webdb
         from pax_hispanica.web.accounts.service import set_admin_sync
     except ImportError as e:
         typer.echo(f"paxh admin needs the web extra ({e}); run scripts/setup.sh", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     if not set_admin_sync(database_url or webdb.default_url(data_dir), name, on):
         typer.echo(f"no account is named {name!r}", err=True)
         raise typer.Exit(1)
@@ -321,7 +316,7 @@ def _admin_flag(name: str, on: bool, database_url: Optional[str], data_dir: str)
 @admin_app.command("grant")
 def admin_grant(
     name: Annotated[str, typer.Argument(help="The account's user name.")],
-    database_url: Annotated[Optional[str], _DB_URL] = None,
+    database_url: Annotated[str | None, _DB_URL] = None,
     data_dir: Annotated[str, _DATA_DIR] = "data",
 ) -> None:
     """Give an account the admin flag: it reads the chat reports (/admin/reports)."""
@@ -331,7 +326,7 @@ def admin_grant(
 @admin_app.command("revoke")
 def admin_revoke(
     name: Annotated[str, typer.Argument(help="The account's user name.")],
-    database_url: Annotated[Optional[str], _DB_URL] = None,
+    database_url: Annotated[str | None, _DB_URL] = None,
     data_dir: Annotated[str, _DATA_DIR] = "data",
 ) -> None:
     """Take an account's admin flag away."""
@@ -340,7 +335,7 @@ def admin_revoke(
 
 @admin_app.command("list")
 def admin_list(
-    database_url: Annotated[Optional[str], _DB_URL] = None,
+    database_url: Annotated[str | None, _DB_URL] = None,
     data_dir: Annotated[str, _DATA_DIR] = "data",
 ) -> None:
     """The accounts with the admin flag."""
@@ -352,10 +347,10 @@ def admin_list(
 
 @app.command()
 def rules(
-    rule: Annotated[Optional[str], typer.Argument(help="A rule ID such as AUC-4.")] = None,
+    rule: Annotated[str | None, typer.Argument(help="A rule ID such as AUC-4.")] = None,
     params: Annotated[bool, typer.Option("--params", help="List the ruleset's numbers a variant may override (--set NAME=VALUE, PRJ-31), then the Market cards' costs (card_cost.<id>, PRJ-67) the King's share by player count (kings_crown_share.<N>, PRJ-68), the SMUGGLER's bribe by player count (smuggler_bribe.<N>, PRJ-78) and the Spanish Crown colonies by player count (crown_colonies.<N>, PRJ-75).")] = False,
     ruleset: Annotated[str, typer.Option("--ruleset", help="Ruleset name or folder, for --params.")] = "reference",
-    set_params: Annotated[Optional[list[str]], typer.Option("--set", help="For --params: a variant's values, NAME=VALUE (repeatable), e.g. --set house_rules=reference-7 (PRJ-83).")] = None,
+    set_params: Annotated[list[str] | None, typer.Option("--set", help="For --params: a variant's values, NAME=VALUE (repeatable), e.g. --set house_rules=reference-7 (PRJ-83).")] = None,
 ) -> None:
     """List the rule IDs the engine implements (with their source page)."""
     if params:
@@ -367,7 +362,7 @@ def rules(
             sets = api.house_rule_sets(ruleset)
         except (ValueError, api.RulesetError) as exc:
             typer.echo(f"error: ruleset {ruleset!r}: {exc}", err=True)
-            raise typer.Exit(2)
+            raise typer.Exit(2) from None
         when = api.house_rule_conditions()      # PRJ-81: which numbers can change a seed sentence
         for name, p in table.items():
             bounds = f"{p['range'][0]}..{p['range'][1]}" if p.get("range") else ""
@@ -389,7 +384,7 @@ def rules(
         else:
             typer.echo("House rules of this ruleset: none (PRJ-81: every seed sentence as written).")
         return
-    items = api.RULES.items()
+    items: list[tuple[str, tuple[str, str]]] = list(api.RULES.items())
     if rule:
         rid = rule.upper()
         if rid not in api.RULES:
@@ -413,7 +408,8 @@ def plain_flags(command: typer.core.TyperCommand | typer.core.TyperGroup) -> Non
         if getattr(p, "is_flag", False):
             p.metavar = ""
         elif getattr(p, "multiple", False) and p.metavar is None:
-            p.metavar = p.display_type(command.context_class(command)).replace("list[", "").replace("]", "")
+            shown = p.display_type(command.context_class(command))  # type: ignore[attr-defined]  # Typer's parameters (typer.core) have it
+            p.metavar = shown.replace("list[", "").replace("]", "")
     for sub in getattr(command, "commands", {}).values():
         plain_flags(sub)
 
@@ -421,6 +417,7 @@ def plain_flags(command: typer.core.TyperCommand | typer.core.TyperGroup) -> Non
 def command() -> typer.core.TyperGroup:
     """The command `paxh` runs: `app` with plain_flags applied."""
     cmd = typer.main.get_command(app)
+    assert isinstance(cmd, typer.core.TyperGroup), "paxh has several commands"
     plain_flags(cmd)
     return cmd
 
@@ -430,4 +427,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

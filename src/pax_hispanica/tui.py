@@ -28,7 +28,7 @@ def translator(nations: list[str], lang: str = "en", you: int | None = None, rul
     base = Tr(lang)
     names = [base("tui_you", nation=base.nation(n)) if s == you else base.nation(n) for s, n in enumerate(nations)]
     tr = Tr(lang, names, ruleset_info(ruleset).names)
-    tr.ruleset = ruleset
+    tr.ruleset = ruleset  # type: ignore[attr-defined]  # read back by card_short (getattr, default "reference")
     return tr
 
 
@@ -42,7 +42,9 @@ def card_short(tr: Tr, cid: str | None, target: Any = None) -> str:
         return tr("tui_no_card")
     d = cardtext.describe(cid, tr, getattr(tr, "ruleset", "reference"))
     if target is not None:
-        d = {**d, "name": d["name"] + tr.fill(tr.text("words", "on"), {"target": tr.value("target", target)})}
+        on = tr.text("words", "on")
+        assert on is not None, "the catalogue's words.on"
+        d = {**d, "name": d["name"] + tr.fill(on, {"target": tr.value("target", target)})}
     return cardtext.short_text(d, tr)
 
 
@@ -51,7 +53,7 @@ def card_full(tr: Tr, cid: str) -> list[str]:
     return cardtext.text_lines(cardtext.describe(cid, tr, getattr(tr, "ruleset", "reference")), tr)
 
 
-def cargo_text(tr: Tr, cargo: list) -> str:
+def cargo_text(tr: Tr, cargo: list[Any]) -> str:
     """`2 Chests, 1 Citizen` (counted in the catalogue's plurals), or "nothing"."""
     counts: dict[str, int] = {}
     for x in cargo:
@@ -64,13 +66,13 @@ def cargo_text(tr: Tr, cargo: list) -> str:
     return ", ".join(parts) or tr("tui_nothing")
 
 
-def fleet_text(tr: Tr, f: dict) -> str:
+def fleet_text(tr: Tr, f: dict[str, Any]) -> str:
     """`1 ship at Europe, CONQUISTADOR, cargo: 2 Chests`."""
     return tr("tui_fleet_line", ships=tr.n("ships", f["ships"]), zone=tr.word(f["zone"]),
               legality=tr.word(f["legality"]), cargo=cargo_text(tr, f.get("cargo") or []))
 
 
-def print_scores(table: dict, tr: Tr, console: Console) -> None:
+def print_scores(table: dict[str, Any], tr: Tr, console: Console) -> None:
     """web/present/scores.py's final score table: Prestige by category and player, the winner, the tie-break."""
     t = Table(tr("score_category"), *table["seats"], tr("score_rule"), title=tr("score_table"))
     for row in table["rows"]:
@@ -87,7 +89,7 @@ def print_scores(table: dict, tr: Tr, console: Console) -> None:
         console.print(escape(table["tie"]))
 
 
-def make_bot(kind: str, seed: int):
+def make_bot(kind: str, seed: int) -> Any:
     """A bot from pax_hispanica.bots, or a seeded uniformly random one if that package has none of this kind."""
     try:
         from .bots import make_agent
@@ -96,16 +98,16 @@ def make_bot(kind: str, seed: int):
         return make_agent(kind, seed, private=True)
     except (ImportError, ValueError, KeyError):
         class _Random:
-            def __init__(self):
+            def __init__(self) -> None:
                 self.r = random.Random(seed)
 
-            def decide(self, view, legal):
+            def decide(self, view: Any, legal: list[dict[str, Any]]) -> dict[str, Any]:
                 return api.nth_action(legal, self.r.randrange(api.count_actions(legal)))
         return _Random()
 
 
-def print_summary(summary: dict, console: Console | None = None, tr: Tr | None = None,
-                  events: list | None = None) -> None:
+def print_summary(summary: dict[str, Any], console: Console | None = None, tr: Tr | None = None,
+                  events: list[Any] | None = None) -> None:
     """The state of a game in words (`paxh replay`, the end of `paxh play`), with the final score
     table by category when the game is over (from `events`, the log as the reader may see it)."""
     console = console or Console()
@@ -126,7 +128,7 @@ def print_summary(summary: dict, console: Console | None = None, tr: Tr | None =
 
 class TerminalGame:
     def __init__(self, players: int, seat: int, seed: int, bot: str, lang: str, save: Path | None,
-                 params: dict | None = None):
+                 params: dict[str, Any] | None = None):
         self.console = Console()
         self.seat = seat
         self.game = api.Game.new(api.Config(players=players, params=dict(params or {})), seed)
@@ -137,7 +139,7 @@ class TerminalGame:
         self.shown = 0
         self.tr = translator(list(self.game.state.nation), lang, you=seat)
 
-    def say(self, key: str, **kw) -> None:
+    def say(self, key: str, **kw: Any) -> None:
         self.console.print(escape(self.tr(key, **kw)))
 
     def log(self) -> None:
@@ -173,12 +175,13 @@ class TerminalGame:
             self.say("tui_deck_top", deck=tr(f"card_deck_{deck}"), card=card_short(tr, d["top"]),
                      cards=tr.n("cards", d["count"]))
 
-    def option_card(self, action: dict, view: dict) -> str | None:
+    def option_card(self, action: dict[str, Any], view: dict[str, Any]) -> str | None:
         """The card an option names: the card it plays, sells or discards, or the face-up top it auctions."""
         if action.get("card"):
             return str(action["card"])
         if action.get("type") == "initiate" and not action.get("buried"):
-            return view["decks"].get(action.get("deck"), {}).get("top")
+            top: str | None = view["decks"].get(action.get("deck"), {}).get("top")
+            return top
         return None
 
     def show_card(self, cid: str | None) -> None:
@@ -187,7 +190,7 @@ class TerminalGame:
         for i, line in enumerate(card_full(self.tr, cid)):
             self.console.print(("  [bold]" if i == 0 else "    ") + escape(line) + ("[/]" if i == 0 else ""))
 
-    def ask(self) -> dict | None:
+    def ask(self) -> dict[str, Any] | None:
         tr = self.tr
         st = self.game.state
         legal = api.legal_actions(st, self.seat)
@@ -198,7 +201,7 @@ class TerminalGame:
         title = api.RULES.get(rule, ("",))[0] if rule else ""
         self.console.print(f"[bold]{escape(tr('decision'))}: {escape(tr.decision(d))}[/]"
                            + (f" ({rule}, {escape(title)})" if rule else ""))
-        flat: list[dict] = []
+        flat: list[dict[str, Any]] = []
         lot = None
         for desc in legal:
             if desc["kind"] == "range":
