@@ -96,7 +96,7 @@
     if (!el) return;
     if (el.disabled) { needFocus = true; return; }    // the buttons wait for the answer: after it
     el.focus({preventScroll: window.innerWidth <= 600 || !!(el.closest && el.closest("svg"))});
-    parked = el.id === "who" ? el : null;
+    parked = board.querySelector("#decision") ? null : el;   // a decision that comes later takes the focus from there
   }
   // whether the focus was last in the board (an update that takes its element away puts it on
   // the next decision; a page never moves a focus it did not have)
