@@ -16,6 +16,9 @@ from pax_hispanica.web.present.i18n import Tr
 
 # the decisions a lesson explains (api.decision_types()' names); any other is "your decision"
 STEPS = ("labour", "initiate", "bid", "play_turn", "reduce_hand", "voyage", "support")
+# the action types that answer each (api.decision_types()' "actions"): a note for the same kind
+# of decision as the learner's last move is folded, its hints for this very decision still shown
+ANSWERS = {d["name"]: frozenset(d["actions"]) for d in api.decision_types()}
 
 
 @lru_cache(maxsize=8)
@@ -74,7 +77,7 @@ def step(played: Played, tr: Tr) -> dict[str, Any] | None:
     n = numbers(tr)
     mine = _my_legality(view)
     if kind not in STEPS:
-        return {"kind": kind or "other", "title": tr("learn_step_other"), "what": tr("learn_what_other"),
+        return {"kind": kind or "other", "repeat": False, "title": tr("learn_step_other"), "what": tr("learn_what_other"),
                 "matters": "", "hints": [], "legalities": None, "mine": mine}
     hints = []
     if kind == "voyage":
@@ -87,7 +90,9 @@ def step(played: Played, tr: Tr) -> dict[str, Any] | None:
         if any(o.get("type") == "move" and o.get("to") == "europe" for o in options):
             hints.append(tr("learn_hint_europe"))
     fmt = {**n, "legality": tr.word(mine) if mine else ""}
-    return {"kind": kind, "title": tr(f"learn_step_{kind}"), "what": tr(f"learn_what_{kind}", **fmt),
+    mine_before = [a for a in played.actions if isinstance(a, dict) and a.get("seat") == LEARNER]
+    repeat = bool(mine_before) and mine_before[-1].get("type") in ANSWERS.get(kind, ())
+    return {"kind": kind, "repeat": repeat, "title": tr(f"learn_step_{kind}"), "what": tr(f"learn_what_{kind}", **fmt),
             "matters": tr(f"learn_matters_{kind}", **fmt), "hints": hints,
             "legalities": legality.of_view(view, tr) if kind in ("play_turn", "voyage") else None, "mine": mine}
 
