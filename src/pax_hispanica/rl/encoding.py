@@ -41,7 +41,7 @@ BID_CAP = 30
 EXCLUDED = ("undo",)            # never listed among legal actions (PRJ-2)
 
 
-def placed_sites(rs) -> tuple[Any, ...]:
+def placed_sites(rs: Any) -> tuple[Any, ...]:
     """The ids of the sites cards may place (CARD-1), in zone order: the engine names the k-th
     Visita (Cathedral) placed in a zone `{zone}.visita-{k}` (`{zone}.cathedral-{k}`)."""
     most = {kind: sum(1 for c in rs.cards.values() for e in c.effects if e["kind"] == f"place_{kind}")
@@ -59,7 +59,7 @@ class ActionEncoding:
     blocks: list[Any] = field(init=False)        # [(type, [(field, domain tuple)], offset, size)]
     size: int = field(init=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         rs = api.load_ruleset(self.ruleset, self.params or None)
         cols, zones, cards = tuple(rs.col_ids), tuple(rs.zone_ids), tuple(rs.cards)
         sites = tuple(rs.site_ids) + placed_sites(rs)
@@ -96,13 +96,14 @@ class ActionEncoding:
         i = 0
         for f, d in fs:
             i = i * len(d) + self._index[(kind, f)][action.get(f)]
-        return off + i
+        index: int = off + i
+        return index
 
     def decode(self, index: int, seat: int) -> dict[str, Any]:
         """The action of `index` for `seat` (None-valued optional fields left out)."""
         if not 0 <= index < self.size:
             raise IndexError(index)
-        for kind, fs, off, size in self.blocks:
+        for kind, fs, off, size in self.blocks:  # noqa: B007 -- the block found is read after the break
             if index < off + size:
                 break
         rest, values = index - off, []
@@ -156,7 +157,7 @@ def _cached(ruleset: str, params_key: tuple[Any, ...], bid_cap: int) -> ActionEn
     return ActionEncoding(ruleset, dict(params_key) or None, bid_cap)
 
 
-def encoding_for(ctx=None, bid_cap: int = BID_CAP) -> ActionEncoding:
+def encoding_for(ctx: Any = None, bid_cap: int = BID_CAP) -> ActionEncoding:
     """The encoding of a context: an ActionEncoding itself, a view (its "ruleset" and
     "ruleset_params"), a State (through its public view), a ruleset name, or None (reference)."""
     if isinstance(ctx, ActionEncoding):
@@ -169,17 +170,17 @@ def encoding_for(ctx=None, bid_cap: int = BID_CAP) -> ActionEncoding:
     return _cached(ctx["ruleset"], tuple(sorted(params.items())), bid_cap)
 
 
-def encode(action: dict[str, Any], ctx=None) -> int:
+def encode(action: dict[str, Any], ctx: Any = None) -> int:
     """The integer of `action` in the encoding of `ctx` (see encoding_for)."""
     return encoding_for(ctx).encode(action)
 
 
-def decode(index: int, state_or_view=None, seat: int = 0) -> dict[str, Any]:
+def decode(index: int, state_or_view: Any = None, seat: int = 0) -> dict[str, Any]:
     """The action of `index` for `seat` in the encoding of `state_or_view`."""
     return encoding_for(state_or_view).decode(index, seat)
 
 
-def action_mask(state, seat: int, ctx=None) -> np.ndarray:
+def action_mask(state: api.State, seat: int, ctx: Any = None) -> np.ndarray:
     """The mask of `seat`'s legal actions in `state` (all zeros when it is not to act)."""
     enc = encoding_for(ctx if ctx is not None else state)
     return enc.mask(api.legal_actions(state, seat))

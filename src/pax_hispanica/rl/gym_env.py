@@ -13,6 +13,8 @@ reward is the learner's (rank or score, plus the dense Prestige changes of all t
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium
 import numpy as np
 
@@ -22,11 +24,12 @@ from pax_hispanica.rl.pettingzoo_env import Game
 
 
 class PaxHispanicaEnv(gymnasium.Env):
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 -- gymnasium.Env declares it so
 
-    def __init__(self, players: int = 4, seat: int = 0, opponents="heuristic", opponent_options=None,
-                 reward: str = "rank", dense: bool = False, illegal: str = "terminate",
-                 illegal_reward: float = -1.0, render_mode=None, **config):
+    def __init__(self, players: int = 4, seat: int = 0, opponents: str | list[str] = "heuristic",
+                 opponent_options: dict[str, Any] | None = None, reward: str = "rank", dense: bool = False,
+                 illegal: str = "terminate", illegal_reward: float = -1.0, render_mode: str | None = None,
+                 **config: Any) -> None:
         if illegal not in ("terminate", "refuse"):
             raise ValueError(f"illegal must be 'terminate' or 'refuse', not {illegal!r}")
         self.game = Game(players, reward, dense, **config)
@@ -39,9 +42,9 @@ class PaxHispanicaEnv(gymnasium.Env):
         self.illegal, self.illegal_reward = illegal, illegal_reward
         self.render_mode = render_mode
         self.observation_space, self.action_space = self.game.spaces()
-        self.bots = {}
+        self.bots: dict[int, Any] = {}
 
-    def _obs(self):
+    def _obs(self) -> dict[str, Any]:
         mask = self.game.mask(self.seat).copy() if not self.game.over() else np.zeros(self.game.enc.size, np.int8)
         return {"observation": self.game.observation(self.seat), "action_mask": mask}
 
@@ -52,7 +55,7 @@ class PaxHispanicaEnv(gymnasium.Env):
         reward = 0.0
         while not self.game.over():
             seat = self.game.current()
-            if seat == self.seat:
+            if seat == self.seat or seat is None:       # None: nobody acts, only when the game is over
                 break
             # its own view and, for a bot that reads it (ISMCTS), its own log (docs/bots.md)
             self.game.act(self.game.decide_bot(self.bots[seat], seat))
@@ -69,7 +72,8 @@ class PaxHispanicaEnv(gymnasium.Env):
             r += self.game.final()[self.seat]
         return r
 
-    def reset(self, seed=None, options=None):
+    def reset(self, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2 ** 63))
         others = [s for s in range(self.game.n) if s != self.seat]
@@ -80,11 +84,11 @@ class PaxHispanicaEnv(gymnasium.Env):
         obs = self._obs()
         return obs, {"action_mask": obs["action_mask"]}
 
-    def step(self, action):
+    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         action = int(action)
         if not (0 <= action < self.game.enc.size and self.game.mask(self.seat)[action]):
             obs = self._obs()
-            info = {"action_mask": obs["action_mask"], "illegal_action": True}
+            info: dict[str, Any] = {"action_mask": obs["action_mask"], "illegal_action": True}
             return obs, float(self.illegal_reward), self.illegal == "terminate", False, info
         rewards = self.game.apply(self.seat, action)
         reward = rewards[self.seat]
@@ -95,5 +99,5 @@ class PaxHispanicaEnv(gymnasium.Env):
             info["result"] = api.result(self.game.state)
         return obs, float(reward), self.game.over(), False, info
 
-    def render(self):
+    def render(self) -> str | None:
         return self.game.render(self.render_mode)

@@ -15,6 +15,7 @@ Counts are the raw whole numbers (money, Prestige, chests, ...), flags and one-h
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -110,7 +111,7 @@ class ObservationLayout:
         viewer = view["viewer"]
         base = viewer or 0
 
-        def rel(s):
+        def rel(s: int) -> int:
             return (s - base) % n
 
         o[off["players"] + n - 2] = 1
@@ -200,7 +201,7 @@ class ObservationLayout:
         assert len(o) == self.size
         return np.array(o, dtype=np.float32)
 
-    def _write_slot(self, o: list[Any], at: int, kind: str, value, rel) -> None:
+    def _write_slot(self, o: list[Any], at: int, kind: str, value: Any, rel: Callable[[int], int]) -> None:
         """One field of the pending decision, as its slot kind says (SLOT_MEANINGS)."""
         if value is None:                       # an optional field not set: its slot stays zero
             return
@@ -247,7 +248,7 @@ def layout_for(view: dict[str, Any]) -> ObservationLayout:
     return _cached(view["ruleset"], tuple(sorted((view.get("ruleset_params") or {}).items())))
 
 
-def observe(state, seat) -> np.ndarray:
+def observe(state: api.State, seat: int | None) -> np.ndarray:
     """The observation of `seat` (None: a spectator) in `state`: from its view only."""
     view = api.view(state, seat, include_state=False)
     return layout_for(view).encode(view)

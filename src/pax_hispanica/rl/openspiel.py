@@ -48,10 +48,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import pyspiel
+import pyspiel  # type: ignore[import-not-found]  # OpenSpiel's compiled module ships no types
 
 from pax_hispanica import api
 from pax_hispanica.rl.encoding import BID_CAP, encoding_for
@@ -93,13 +94,13 @@ class _Position:
     instead of deep-copied, and pickled as its snapshot (serialisation)."""
     __slots__ = ("st",)
 
-    def __init__(self, st):
+    def __init__(self, st: api.State) -> None:
         self.st = st
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         return self
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]:
         return (_restore, (api.snapshot(self.st),))
 
 
@@ -115,8 +116,8 @@ def _public(view: dict[str, Any]) -> dict[str, Any]:
     return v
 
 
-class PaxHispanicaGame(pyspiel.Game):
-    def __init__(self, params=None):
+class PaxHispanicaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = {**_DEFAULTS, **(params or {})}
         self.n, self.bid_cap = int(p["players"]), int(p["bid_cap"])
         self.chance, self.seed = str(p["chance"]), int(p["seed"])
@@ -134,63 +135,69 @@ class PaxHispanicaGame(pyspiel.Game):
                                 max_game_length=MAX_GAME_LENGTH + (MAX_CHANCE_NODES if events else SEED_BYTES))
         super().__init__(_GAME_TYPE, info, p)
 
-    def new_initial_state(self):
+    def new_initial_state(self) -> PaxHispanicaState:
         return PaxHispanicaState(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> PaxHispanicaObserver:
         return PaxHispanicaObserver(self)
 
 
-class PaxHispanicaState(pyspiel.State):
-    def __init__(self, game: PaxHispanicaGame):
+class PaxHispanicaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
+    def __init__(self, game: PaxHispanicaGame) -> None:
         super().__init__(game)
-        self._seed_bytes = []               # chance="seed": the seed's bytes drawn so far
-        self._pos = None                    # the engine state, once set up; before a pending action
+        self._seed_bytes: list[int] = []    # chance="seed": the seed's bytes drawn so far
+        self._pos: _Position | None = None  # the engine state, once set up; before a pending action
         # chance="events": the apply being resolved, (action, seat, outcomes so far); action and
         # seat None for the setup. None at a decision or the end.
-        self._pending = None
+        self._pending: tuple[int | None, int | None, tuple[int, ...]] | None = None
         # the chance node's draw: (n, the items a shuffle chooses among or None, the generator's
         # counter it would draw from: tests replay the engine's own game through it)
-        self._need = None
+        self._need: tuple[int, tuple[Any, ...] | None, int] | None = None
         if game.chance == "events":
             self._pending = (None, None, ())
             self._resolve()
 
     @property
-    def st(self):
+    def st(self) -> api.State:
+        assert self._pos is not None, "no engine state before the setup's draws are done"
         return self._pos.st
 
-    def _resolve(self):
+    def _resolve(self) -> None:
         """Run the pending apply with its outcomes: done, or the next draw becomes a chance node."""
+        assert self._pending is not None
         action, seat, outcomes = self._pending
-        g = self.get_game()
+        g: PaxHispanicaGame = self.get_game()
         try:
             if action is None:
                 st = api.new_game_with_outcomes(g.config, g.seed, outcomes)
             else:
+                assert seat is not None                     # an action's apply has its actor
                 st, _ = api.apply_with_outcomes(self.st, g.enc.decode(action, seat), outcomes)
         except api.ChanceNeeded as e:
             self._need = (e.n, e.items, e.counter)
             return
         self._pos, self._pending, self._need = _Position(st), None, None
 
-    def current_player(self):
+    def current_player(self) -> int:
         if self._pending is not None or self._pos is None:
-            return pyspiel.PlayerId.CHANCE
+            ret: int = pyspiel.PlayerId.CHANCE
+            return ret
         if api.is_over(self.st):
-            return pyspiel.PlayerId.TERMINAL
+            ret = pyspiel.PlayerId.TERMINAL
+            return ret
         return api.acting(self.st)[0]
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._need is None:
             return [(i, 1.0 / 256) for i in range(256)]
         n = self._need[0]
         return [(i, 1.0 / n) for i in range(n)]
 
-    def _legal_actions(self, player):
-        return self.get_game().enc.legal_indices(api.legal_actions(self.st, player))
+    def _legal_actions(self, player: int) -> list[int]:
+        ret: list[int] = self.get_game().enc.legal_indices(api.legal_actions(self.st, player))
+        return ret
 
-    def _apply_action(self, action):
+    def _apply_action(self, action: int) -> None:
         action = int(action)
         if self._pending is not None:
             a, seat, outcomes = self._pending
@@ -206,7 +213,7 @@ class PaxHispanicaState(pyspiel.State):
         self._pending = (action, api.acting(self.st)[0], ())
         self._resolve()
 
-    def _action_to_string(self, player, action):
+    def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             if self._need is None:
                 return f"seed byte {action}"
@@ -215,27 +222,31 @@ class PaxHispanicaState(pyspiel.State):
                 return f"draw {items[action]} ({action} of {n})"
             return f"outcome {action} of {n}"
         a = self.get_game().enc.decode(int(action), player)
-        return a["type"] + "".join(f" {k}={v}" for k, v in a.items() if k not in ("seat", "type"))
+        ret: str = a["type"] + "".join(f" {k}={v}" for k, v in a.items() if k not in ("seat", "type"))
+        return ret
 
-    def is_terminal(self):
+    def is_terminal(self) -> bool:
         return self._pending is None and self._pos is not None and api.is_over(self.st)
 
-    def returns(self):
-        g = self.get_game()
+    def returns(self) -> list[float]:
+        g: PaxHispanicaGame = self.get_game()
         if not self.is_terminal():
             return [0.0] * g.n
         out = [0.0] * g.n
-        for rank, seat in enumerate(api.result(self.st)["ranking"]):
+        res = api.result(self.st)
+        assert res is not None                      # the game is over
+        for rank, seat in enumerate(res["ranking"]):
             out[seat] = 1.0 - 2.0 * rank / (g.n - 1)
         return out
 
-    def resample_from_infostate(self, player, probability_sampler=None):
+    def resample_from_infostate(self, player: int, probability_sampler: Any = None) -> PaxHispanicaState:
         """A state drawn from `player`'s information set: api.determinize of its information
         state, future draws again chance nodes (module docstring)."""
-        def u():
-            return probability_sampler() if probability_sampler is not None else np.random.random()
+        def u() -> float:
+            x: float = probability_sampler() if probability_sampler is not None else np.random.random()
+            return x
 
-        g = self.get_game()
+        g: PaxHispanicaGame = self.get_game()
         new = g.new_initial_state()
         if g.chance == "seed":
             if self._pos is None:
@@ -251,6 +262,7 @@ class PaxHispanicaState(pyspiel.State):
             return new
         action, seat, _ = self._pending
         if seat != player:          # the actor's action is not seen until its draws are done
+            assert seat is not None                         # past the setup: an action's actor
             legal = g.enc.legal_indices(api.legal_actions(pre, seat))
             drawing = [a for a in legal if _draws(pre, g.enc.decode(a, seat))]
             if not drawing:
@@ -260,21 +272,25 @@ class PaxHispanicaState(pyspiel.State):
         new._resolve()
         return new
 
-    def _setup_resampled(self, new, u):
+    def _setup_resampled(self, new: PaxHispanicaState, u: Callable[[], float]) -> PaxHispanicaState:
         """`new` (an initial state) given as many setup outcomes as this state has, drawn by `u`."""
-        k = len(self._seed_bytes) if self.get_game().chance == "seed" else len(self._pending[2])
+        if self.get_game().chance == "seed":
+            k = len(self._seed_bytes)
+        else:
+            assert self._pending is not None                # the setup's draws are pending
+            k = len(self._pending[2])
         for _ in range(k):
             n = len(new.chance_outcomes())
             new.apply_action(min(int(u() * n), n - 1))
         return new
 
-    def information_state_string(self, player=None):
+    def information_state_string(self, player: int | None = None) -> str:
         return self._string(self.current_player() if player is None else player)
 
-    def observation_string(self, player=None):
+    def observation_string(self, player: int | None = None) -> str:
         return self._string(self.current_player() if player is None else player)
 
-    def _string(self, player) -> str:
+    def _string(self, player: int) -> str:
         if self._pos is None:
             if self._pending is not None:
                 return f"setup: {len(self._pending[2])} draws made"
@@ -286,7 +302,7 @@ class PaxHispanicaState(pyspiel.State):
             s += f"\nseat {seat} has acted" + (f": action {action}" if seat == player else "") + "; drawing"
         return s
 
-    def __str__(self):
+    def __str__(self) -> str:
         if self._pos is None:
             if self._pending is not None:
                 return f"setup: outcomes {list(self._pending[2])}"
@@ -300,7 +316,7 @@ class PaxHispanicaState(pyspiel.State):
         return s
 
 
-def _draws(st, action) -> bool:
+def _draws(st: api.State, action: dict[str, Any]) -> bool:
     """Whether applying `action` to `st` makes a draw of more than one outcome."""
     try:
         api.apply_with_outcomes(st, action, ())
@@ -312,18 +328,18 @@ def _draws(st, action) -> bool:
 class PaxHispanicaObserver:
     """The observation tensor of rl.observation, for information state and observation alike."""
 
-    def __init__(self, game: PaxHispanicaGame):
+    def __init__(self, game: PaxHispanicaGame) -> None:
         self.layout = game.layout
         self.tensor = np.zeros(self.layout.size, np.float32)
         self.dict = {name: self.tensor[off:off + size] for name, off, size, _ in self.layout.segments}
 
-    def set_from(self, state, player):
+    def set_from(self, state: PaxHispanicaState, player: int) -> None:
         if state._pos is None:
             self.tensor.fill(0)
             return
         self.tensor[:] = self.layout.encode(api.view(state.st, player, include_state=False))
 
-    def string_from(self, state, player):
+    def string_from(self, state: PaxHispanicaState, player: int) -> str:
         return state._string(player)
 
 

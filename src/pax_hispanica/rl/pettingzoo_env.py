@@ -21,12 +21,12 @@ unchanged and it is asked again); ``bid_cap`` (rl.encoding); ``ruleset``, ``para
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
-from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils import wrappers
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]  # PettingZoo ships no types
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from pax_hispanica import api
 from pax_hispanica.bots.base import SeatLogs
@@ -41,19 +41,20 @@ class Game:
     """The position and what every environment computes from it (shared by the AEC, Parallel,
     Gymnasium and OpenSpiel wrappers)."""
 
-    def __init__(self, players=4, reward="rank", dense=False, bid_cap=BID_CAP, ruleset="reference",
-                 params=None, nations=None):
+    def __init__(self, players: int = 4, reward: str = "rank", dense: bool = False, bid_cap: int = BID_CAP,
+                 ruleset: str = "reference", params: dict[str, Any] | None = None,
+                 nations: list[str] | None = None) -> None:
         if reward not in ("rank", "score"):
             raise ValueError(f"reward must be 'rank' or 'score', not {reward!r}")
         self.n, self.reward, self.dense = players, reward, dense
         self.config = api.Config(players=players, nations=nations, ruleset=ruleset, params=params or {})
         self.enc = encoding_for({"ruleset": ruleset, "ruleset_params": params or {}}, bid_cap)
         self.layout = ObservationLayout(ruleset, params)
-        self.state = None
+        self.state: api.State = None  # type: ignore[assignment]  # new() sets it before any use
         self.logs: SeatLogs | None = None
-        self._mask_cache = (None, None, None)
+        self._mask_cache: tuple[Any, Any, Any] = (None, None, None)
 
-    def new(self, seed: int, bots: dict[str, Any] | None = None) -> None:
+    def new(self, seed: int, bots: dict[int, Any] | None = None) -> None:
         """A new game; `bots` (seat -> bot): the bots in the game, whose own logs are kept
         (bots.base.SeatLogs) for those that read one (ISMCTS), so `decide_bot` passes them."""
         self.logs = None
@@ -70,12 +71,14 @@ class Game:
         if self.logs is not None:
             self.logs.add(events)
 
-    def decide_bot(self, bot, seat: int) -> dict[str, Any]:
+    def decide_bot(self, bot: Any, seat: int) -> dict[str, Any]:
         """`bot`'s action for `seat` now: its own view (with the masked state for a search bot)
         and, for a bot that reads it, its own log."""
         view = api.view(self.state, seat, include_state=bool(getattr(bot, "uses_information_state", False)))
         legal = api.legal_actions(self.state, seat)
-        return self.logs.decide(bot, seat, view, legal) if self.logs is not None else bot.decide(view, legal)
+        action: dict[str, Any] = (self.logs.decide(bot, seat, view, legal) if self.logs is not None
+                                  else bot.decide(view, legal))
+        return action
 
     def _prestige(self) -> list[int]:
         return [p["prestige"] for p in api.model_view(self.state, None)["players"]]   # no whole view per step
@@ -84,21 +87,23 @@ class Game:
         acting = api.acting(self.state)
         return acting[0] if acting else None
 
-    def view(self, seat):
+    def view(self, seat: int | None) -> dict[str, Any]:
         return api.view(self.state, seat, include_state=False)
 
-    def observation(self, seat) -> np.ndarray:
+    def observation(self, seat: int | None) -> np.ndarray:
         return self.layout.encode(self.view(seat))
 
-    def mask(self, seat) -> np.ndarray:
+    def mask(self, seat: int) -> np.ndarray:
         """The action mask of `seat` (cached for the current position: states never change)."""
         c = self._mask_cache
         if c[0] is not self.state or c[1] != seat:
             c = self._mask_cache = (self.state, seat, self.enc.mask(api.legal_actions(self.state, seat)))
-        return c[2]
+        m: np.ndarray = c[2]
+        return m
 
-    def legal(self, seat) -> list[int]:
-        return np.flatnonzero(self.mask(seat)).tolist()
+    def legal(self, seat: int) -> list[int]:
+        indices: list[int] = np.flatnonzero(self.mask(seat)).tolist()
+        return indices
 
     def apply(self, seat: int, index: int) -> list[float]:
         """Apply the action of `index` for `seat` (legal: checked by the caller); the step rewards."""
@@ -117,6 +122,7 @@ class Game:
 
     def final(self) -> list[float]:
         res = api.result(self.state)
+        assert res is not None, "the game is not over"
         if self.reward == "score":
             return [float(s) for s in res["scores"]]
         out = [0.0] * self.n
@@ -134,7 +140,7 @@ class Game:
             return None
         return text
 
-    def spaces(self):
+    def spaces(self) -> tuple[Any, Any]:
         obs = gymnasium.spaces.Dict({
             "observation": gymnasium.spaces.Box(0.0, OBS_HIGH, (self.layout.size,), np.float32),
             "action_mask": gymnasium.spaces.Box(0, 1, (self.enc.size,), np.int8)})
@@ -148,29 +154,29 @@ def _game_seed(rng: np.random.Generator) -> int:
 class _Core:
     """What the AEC and the Parallel environments share: the configuration, the spaces, the
     seeding, the legality check, applying one seat's action with its rewards, rendering."""
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1, "name": NAME}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1, "name": NAME}
 
-    def _setup(self, players: int, reward: str, dense: bool, max_cycles, illegal: str,
-               illegal_reward: float, render_mode, config: dict[str, Any]) -> None:
+    def _setup(self, players: int, reward: str, dense: bool, max_cycles: int | None, illegal: str,
+               illegal_reward: float, render_mode: str | None, config: dict[str, Any]) -> None:
         if illegal not in ("terminate", "refuse"):
             raise ValueError(f"illegal must be 'terminate' or 'refuse', not {illegal!r}")
         self.game = Game(players, reward, dense, **config)
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        self.agents = []
+        self.agents: list[str] = []
         self.max_cycles, self.illegal, self.illegal_reward = max_cycles, illegal, illegal_reward
         self.render_mode = render_mode
         self._obs_space, _ = self.game.spaces()
         self._rng = np.random.default_rng()
 
-    @functools.lru_cache(maxsize=None)
-    def observation_space(self, agent):
+    @functools.cache  # noqa: B019 -- PettingZoo's idiom: one space object per agent, for the env's life
+    def observation_space(self, agent: str) -> Any:
         return self._obs_space
 
-    @functools.lru_cache(maxsize=None)
-    def action_space(self, agent):
+    @functools.cache  # noqa: B019 -- as above
+    def action_space(self, agent: str) -> Any:
         return gymnasium.spaces.Discrete(self.game.enc.size)
 
-    def seat(self, agent) -> int:
+    def seat(self, agent: str) -> int:
         return self.possible_agents.index(agent)
 
     def _zeros(self) -> np.ndarray:
@@ -181,17 +187,17 @@ class _Core:
         return {"observation": self.game.observation(seat),
                 "action_mask": self.game.mask(seat).copy() if acting else self._zeros()}
 
-    def _new_game(self, seed) -> None:
+    def _new_game(self, seed: int | None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.game.new(_game_seed(self._rng))
         self.agents = self.possible_agents[:]
         self.steps = 0
 
-    def _is_legal(self, seat: int, action) -> bool:
+    def _is_legal(self, seat: int, action: Any) -> bool:
         return action is not None and 0 <= int(action) < self.game.enc.size and bool(self.game.mask(seat)[int(action)])
 
-    def _apply(self, seat: int, action, rewards: dict[str, Any]) -> None:
+    def _apply(self, seat: int, action: Any, rewards: dict[str, Any]) -> None:
         """Apply a legal action of `seat`, adding every seat's step reward to `rewards`."""
         for s, r in enumerate(self.game.apply(seat, int(action))):
             rewards[self.possible_agents[s]] += r
@@ -202,37 +208,43 @@ class _Core:
     def _truncated(self) -> bool:
         return self.max_cycles is not None and self.steps >= self.max_cycles and not self.game.over()
 
-    def render(self):
+    def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
         return self.game.render(self.render_mode)
 
-    def close(self):
+    def close(self) -> None:
         pass
 
 
-class raw_env(_Core, AECEnv):
-    metadata = {**_Core.metadata, "is_parallelizable": False}
+class raw_env(_Core, AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
+    metadata: ClassVar[dict[str, Any]] = {**_Core.metadata, "is_parallelizable": False}
 
-    def __init__(self, players: int = 4, reward: str = "rank", dense: bool = False, max_cycles=None,
-                 illegal: str = "terminate", illegal_reward: float = -1.0, render_mode=None, **config):
+    def __init__(self, players: int = 4, reward: str = "rank", dense: bool = False, max_cycles: int | None = None,
+                 illegal: str = "terminate", illegal_reward: float = -1.0, render_mode: str | None = None,
+                 **config: Any) -> None:
         AECEnv.__init__(self)
         self._setup(players, reward, dense, max_cycles, illegal, illegal_reward, render_mode, config)
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict[str, Any]:
         return self._obs(self.seat(agent), agent == self.agent_selection and not self.terminations[agent]
                          and not self.truncations[agent])
 
-    def reset(self, seed=None, options=None):
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._new_game(seed)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game.current()]
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self._current()]
 
-    def step(self, action):
+    def _current(self) -> int:
+        seat = self.game.current()
+        assert seat is not None, "someone acts in a game that is not over"
+        return seat
+
+    def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -255,35 +267,37 @@ class raw_env(_Core, AECEnv):
         if self._truncated():
             self.truncations = {a: True for a in self.agents}
         if not any(self.terminations.values()) and not any(self.truncations.values()):
-            self.agent_selection = self.possible_agents[self.game.current()]
+            self.agent_selection = self.possible_agents[self._current()]
         self._accumulate_rewards()
 
 
-def env(**kwargs):
+def env(**kwargs: Any) -> Any:
     """The AEC environment with PettingZoo's usual wrappers (bounds and call order checked)."""
     e = raw_env(**kwargs)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
 
 
-class parallel_env(_Core, ParallelEnv):
+class parallel_env(_Core, ParallelEnv):  # type: ignore[misc]  # PettingZoo is untyped
     """Every seat the engine asks acts at once (all choosers of a sealed choice together)."""
 
-    def __init__(self, players: int = 4, reward: str = "rank", dense: bool = False, max_cycles=None,
-                 illegal: str = "terminate", illegal_reward: float = -1.0, render_mode=None, **config):
+    def __init__(self, players: int = 4, reward: str = "rank", dense: bool = False, max_cycles: int | None = None,
+                 illegal: str = "terminate", illegal_reward: float = -1.0, render_mode: str | None = None,
+                 **config: Any) -> None:
         self._setup(players, reward, dense, max_cycles, illegal, illegal_reward, render_mode, config)
 
-    def _observations(self):
+    def _observations(self) -> dict[str, dict[str, Any]]:
         acting = set(api.acting(self.game.state))
         return {a: self._obs(s, s in acting) for s, a in enumerate(self.possible_agents) if a in self.agents}
 
-    def reset(self, seed=None, options=None):
+    def reset(self, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         self._new_game(seed)
         return self._observations(), {a: {} for a in self.agents}
 
-    def step(self, actions):
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
         rewards = {a: 0.0 for a in self.agents}
-        infos = {a: {} for a in self.agents}
+        infos: dict[str, Any] = {a: {} for a in self.agents}
         terminated = False
         self.steps += 1
         # the choosers act in the engine's order; a sealed choice is revealed once all committed
@@ -310,9 +324,9 @@ class parallel_env(_Core, ParallelEnv):
         return obs, rewards, terms, truncs, infos
 
 
-def turn_based_parallel_env(**kwargs):
+def turn_based_parallel_env(**kwargs: Any) -> Any:
     """The AEC environment through PettingZoo's own `turn_based_aec_to_parallel` conversion: a
     Parallel interface in which only the selected agent's action is used each step (sealed
     choosers one after another, as in the AEC env); `infos[agent]["active_agent"]` names it."""
-    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # type: ignore[import-untyped]
     return turn_based_aec_to_parallel(raw_env(**kwargs))
