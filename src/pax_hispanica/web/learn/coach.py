@@ -57,13 +57,6 @@ def intro(lesson: Lesson, tr: Tr) -> str:
     return tr(f"learn_intro_{lesson.id}", money=tr("money_amount", n=me.get("money", 0)), limit=n["limit"])
 
 
-def _my_legality(view: dict) -> str | None:
-    players = view.get("players") or []
-    me = players[LEARNER] if len(players) > LEARNER and isinstance(players[LEARNER], dict) else {}
-    fleet = me.get("fleet") if isinstance(me.get("fleet"), dict) else {}
-    return fleet.get("legality")
-
-
 def step(played: Played, tr: Tr) -> dict[str, Any] | None:
     """The note for the learner's decision now, or None when the learner has none."""
     if not played.learner_decides:
@@ -75,7 +68,7 @@ def step(played: Played, tr: Tr) -> dict[str, Any] | None:
     options = [o for d in legal if isinstance(d, dict) for o in d.get("options", []) if isinstance(o, dict)]
     types = {o.get("type") for o in options}
     n = numbers(tr)
-    mine = _my_legality(view)
+    mine = legality.of_seat(view, LEARNER)
     if kind not in STEPS:
         return {"kind": kind or "other", "repeat": False, "title": tr("learn_step_other"), "what": tr("learn_what_other"),
                 "matters": "", "hints": [], "legalities": None, "mine": mine}

@@ -71,3 +71,36 @@ def of_view(view: Any, tr: Tr) -> list[dict[str, str]]:
         key = ()
     players = len(view.get("players") or []) or 3
     return explain(tr, str(view.get("ruleset") or "reference"), view.get("ruleset_version"), key, players)
+
+
+@lru_cache(maxsize=8)
+def _card_legalities(ruleset: str = "reference") -> dict[str, str]:
+    """{card id: the legality it sets} for the ruleset's cards (a `set_legality` effect)."""
+    out = {}
+    for cid, card in api.card_catalogue(ruleset).items():
+        for e in card.get("effects") or []:
+            if e.get("kind") == "set_legality":
+                out[str(cid)] = str(e.get("value"))
+    return out
+
+
+def offered(legal: Any, ruleset: str = "reference") -> list[str]:
+    """The legalities a decision's options would set (a card that changes a fleet's legality,
+    TRS-6, played now): where the choice is offered, the page compares them."""
+    cards = _card_legalities(ruleset)
+    found: list[str] = []
+    for d in legal if isinstance(legal, list) else []:
+        for o in d.get("options", []) if isinstance(d, dict) else []:
+            code = cards.get(str(o.get("card"))) if isinstance(o, dict) and o.get("type") == "play" else None
+            if code and code not in found:
+                found.append(code)
+    return found
+
+
+def of_seat(view: Any, seat: Any) -> str | None:
+    """The legality of `seat`'s fleet in a view, or None."""
+    players = view.get("players") if isinstance(view, dict) else None
+    if not isinstance(seat, int) or not isinstance(players, list) or not 0 <= seat < len(players):
+        return None
+    fleet = players[seat].get("fleet") if isinstance(players[seat], dict) else None
+    return str(fleet["legality"]) if isinstance(fleet, dict) and fleet.get("legality") else None
