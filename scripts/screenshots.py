@@ -62,10 +62,24 @@ def _attack(legal: list, view: dict) -> bool:
     return any(o.get("type") == "attack" for d in legal if d["kind"] == "choice" for o in d["options"])
 
 
+def _option(kind: str, **fields):
+    def up(legal: list, view: dict) -> bool:
+        return any(o.get("type") == kind and all(o.get(k) is not None for k in fields)
+                   for d in legal if d["kind"] == "choice" for o in d["options"])
+    return up
+
+
+# each kind of decision the game page shows (issue 38: the action bar beside the board, docked
+# on a phone): the map's decisions, and the others
 BOARD_SCENES = {
     "board": (_attack, "svg.map [data-place]"),
     "labour": (lambda legal, view: any(d.get("decision") == "labour" for d in legal), "svg.map [data-place]"),
     "support": (lambda legal, view: any(d.get("decision") == "support" for d in legal), "#previews .preview"),
+    "initiate": (_option("initiate"), "#decision button.act"),
+    "bid": (lambda legal, view: any(d.get("decision") == "bid" for d in legal), "#decision form.range-form"),
+    "play": (_option("play", target=True), "#decision button.pick"),
+    "haven": (_option("start_at_haven"), "svg.map [data-place]"),
+    "load": (_option("load_chests"), "svg.map [data-place]"),
 }
 
 
@@ -73,7 +87,7 @@ def board_shots(b, out: Path, lang: str, seed: int, suffix: str) -> None:
     """A voyage that may attack, a labour decision and a support decision, each at both sizes
     (and on a phone the map panned to the places to choose), from the page of the seat asked."""
     todo = dict(BOARD_SCENES)
-    for game in range(8):
+    for game in range(12):
         if not todo:
             return
         with tempfile.TemporaryDirectory() as tmp:
@@ -105,7 +119,7 @@ def board_shots(b, out: Path, lang: str, seed: int, suffix: str) -> None:
             finally:
                 srv.stop()
     if todo:
-        print(f"not reached in 8 games: {', '.join(todo)}; try another --seed", file=sys.stderr)
+        print(f"not reached in 12 games: {', '.join(todo)}; try another --seed", file=sys.stderr)
 
 
 def _board_scene(b, srv, token: str, scene: str, ready: str, lang: str, out: Path, suffix: str) -> None:
@@ -113,12 +127,11 @@ def _board_scene(b, srv, token: str, scene: str, ready: str, lang: str, out: Pat
         ctx, page = _page(b, name, size)
         page.goto(f"{srv.url}/play/{token}?lang={lang}")
         page.wait_for_selector("#conn.on")
-        page.wait_for_selector(ready)
+        page.wait_for_selector(ready, state="attached")
         page.wait_for_timeout(300)
-        shoot(page, out / f"game-{scene}-{name}{suffix}.png", full_page=name == "desktop")
-        if name == "phone" and "svg.map" in ready:   # the map, panned to the places to choose
-            page.locator(".map-scroll").scroll_into_view_if_needed()
-            shoot(page, out / f"game-{scene}-map-{name}{suffix}.png")
+        # what a player sees without scrolling: the map and the action bar beside it (1280x800),
+        # the map above the bar docked at the bottom (390x844)
+        shoot(page, out / f"game-{scene}-{name}{suffix}.png")
         ctx.close()
 
 

@@ -137,31 +137,48 @@ def take(page, phone: bool, bar: dict, rng: random.Random) -> tuple[str, dict, i
             return w["decision"], action, 3          # open the list, choose, Choose
         click(page, phone, f"#{opt['id']}")
         return w["decision"], action, 1
+    return w["decision"], action, take_place(page, phone, opt["id"])
+
+
+def take_place(page, phone: bool, option_id: str) -> int:
+    """Take the place option `option_id` (an <option> of the bar's place list, whose id the map's
+    place names): its card picked first when it is a card's, the place tapped on the map, then the
+    option in the place's menu when it holds several. The clicks or taps it took."""
     taps = 0
+    opt = page.eval_on_selector(f"#{option_id}", "o => ({action: o.dataset.action, card: o.dataset.card || null})")
     if opt["card"]:
-        pick = next(p for p in w["picks"] if p["card"] == opt["card"])
-        if not pick["pressed"]:
-            if pick["shown"]:
+        pick = page.locator(f'#decision button.pick[data-card="{opt["card"]}"]')
+        if pick.get_attribute("aria-pressed") != "true":
+            if pick.is_visible():
                 click(page, phone, f'#decision button.pick[data-card="{opt["card"]}"]')
                 taps += 1
             else:
                 page.select_option("#decision select.pick-select", opt["card"])
                 taps += 2
-    page.wait_for_selector(f'svg.map [data-options~="{opt["id"]}"]', timeout=3000)
-    several = page.get_attribute(f'svg.map [data-options~="{opt["id"]}"]', "data-options").split()
-    point = page.evaluate(POINT, opt["id"])
-    assert point is not None, f"no point of the map reaches the place of {action}"
+    page.wait_for_selector(f'svg.map [data-options~="{option_id}"]', timeout=3000)
+    several = page.get_attribute(f'svg.map [data-options~="{option_id}"]', "data-options").split()
+    point = page.evaluate(POINT, option_id)
+    assert point is not None, f"no point of the map reaches the place of {opt['action']}"
     tap(page, phone, *point)
     taps += 1
     if len(several) > 1:                                   # the place's menu, under the map
         page.wait_for_selector("#place-menu:not([hidden]) button.act", timeout=3000)
         i = page.eval_on_selector_all("#place-menu button.act", "(bs, a) => bs.findIndex(b => b.dataset.action === a)",
                                       opt["action"])
-        assert i >= 0, (action, several)
+        assert i >= 0, (opt, several)
         loc = page.locator("#place-menu button.act").nth(i)
         loc.tap(timeout=3000) if phone else loc.click(timeout=3000)
         taps += 1
-    return w["decision"], action, taps
+    return taps
+
+
+def take_option(page, option_id: str, phone: bool = False) -> int:
+    """Take the bar's option whose element id is `option_id` by clicks, wherever the page offers
+    it: its button, or its place on the map. The clicks it took."""
+    if page.eval_on_selector(f"#{option_id}", "e => e.tagName") == "OPTION":
+        return take_place(page, phone, option_id)
+    click(page, phone, f"#{option_id}")
+    return 1
 
 
 def open_game(browser, srv, token: str, size: str):

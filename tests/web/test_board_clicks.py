@@ -69,9 +69,8 @@ def test_a_whole_game_against_bots_with_every_place_taken_on_the_map(server_fact
                 axed = True
                 assert axe_violations(page) == []
             if places:
-                # every option the list offers that names a place is also on the map
-                on_map = [json.loads(o["action"]) for p in places for o in p["options"]]
-                assert all(a in on_map for a in snap["listed"] if names_a_place(a)), (snap["listed"], on_map)
+                # no option that names a place is a button of the list (issue 38): it is on the map
+                assert not [a for a in snap["listed"] if names_a_place(a)], snap["listed"]
                 place = rng.choice(places)
                 options = place["options"]
                 el = page.locator(f'svg.map [data-place="{place["key"]}"]')

@@ -91,7 +91,12 @@ def choose(page, sail_by_map: bool = False) -> bool:
         if page.query_selector("#decision button.act:not(.undo)"):
             page.click("#decision button.act:not(.undo)", timeout=2000)
             return True
-    except Error:
+        # a decision with places only (issue 38: no button per place): a place on the map
+        if page.query_selector("svg.map [data-place]"):
+            from .board_play import take_option
+            take_option(page, page.get_attribute("svg.map [data-place]", "data-options").split()[0])
+            return True
+    except (Error, AssertionError):
         return False
     return False
 

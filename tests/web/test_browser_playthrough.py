@@ -1,8 +1,9 @@
 """Issue 15, "keep players in mind": a whole 4-player game of the reference ruleset
 (reference-8: PRJ-36's money numbers, PRJ-55's Prestige goal, PRJ-69's card costs, PRJ-82's Treasure (TRS-2 as written); PRJ-77's and PRJ-79's numbers are 2 and 3 players') played in the browser by a person's choices against the
 server's bots, to the end. Playwright drives Debian's chromium; every choice is a click on
-the page's own buttons and forms, decided from what the page shows (its options and the
-board), the way a new player would play the French:
+the page's own buttons and forms or, for an option that names a place, on the map (issue 38:
+the action bar has no button per place; tests/web/board_play.take_option), decided from what
+the page shows (its options and the board), the way a new player would play the French:
 
 * the Goods Year and the auctions: the first option offered (labour, the Market deck);
 * a bid: $2, or all it may bid if that is less (a person keeps money for the card);
@@ -26,6 +27,7 @@ import pytest
 
 from pax_hispanica import api
 
+from .board_play import take_option
 from .helpers import wait_for
 from .test_browser import open_page
 
@@ -49,9 +51,10 @@ def distances_to(goal: set[str]) -> dict[str, int]:
 
 
 def options(page) -> list[tuple[dict, str]]:
-    """(action, button id) of every option button of the decision panel (not undo)."""
+    """(action, element id) of every option of the action bar (not undo): its buttons, and the
+    options that name a place, which are taken on the map (the bar's place list names them)."""
     out = []
-    for b in page.query_selector_all("#decision button.act:not(.undo)"):
+    for b in page.query_selector_all("#decision button.act:not(.undo), #decision select.place-select option[data-action]"):
         raw = b.get_attribute("data-action")
         if raw:
             out.append((json.loads(raw), b.get_attribute("id")))
@@ -124,12 +127,12 @@ def test_a_person_plays_the_french_to_the_end_of_a_4_player_game_against_bots(se
             page.wait_for_timeout(50)
             continue
         # what this very element does, read from it: the panel may be redrawn between reading
-        # the options and the click, so a play is counted only by the button clicked
+        # the options and the click, so a play is counted only by the option taken
         raw = button.get_attribute("data-action")
         from playwright.sync_api import Error
         try:
-            button.click(timeout=2000)
-        except Error:                                     # the panel was redrawn under the click
+            take_option(page, target[1:])
+        except (Error, AssertionError):                   # the panel was redrawn under the click
             continue
         clicks += 1
         wait_for(lambda version=version: page.get_attribute("#board", "data-version") != version
