@@ -97,11 +97,18 @@ class Played:
         return not self.over and LEARNER in api.acting(self.game.state)
 
 
+@cache
+def _start(lesson_id: str) -> tuple[int | None, int]:
+    """The lesson's cycle (None: the scenario's default) and seed."""
+    sc = scenario(lesson_id)
+    return sc.get("position", {}).get("cycle"), int(sc.get("seed", 0))
+
+
 def year_over(lesson: Lesson, state: Any) -> bool:
     """Whether the lesson's Year is behind the game: another Year (or cycle) has begun."""
-    start = scenario(lesson.id)["position"]
+    cycle = _start(lesson.id)[0]
     v = api.view(state, None, include_state=False)
-    return v.get("year") != lesson.year or v.get("cycle") != start.get("cycle", v.get("cycle"))
+    return v.get("year") != lesson.year or (cycle is not None and v.get("cycle") != cycle)
 
 
 def rebuild(lesson: Lesson, actions: Any) -> Any:
@@ -117,7 +124,7 @@ def rebuild(lesson: Lesson, actions: Any) -> Any:
 def bots_play(played: Played) -> None:
     """The bots' moves until the learner must decide, the lesson is over or the game ends. A
     sealed choice the learner shares with bots (a bid, a Battle Card) is theirs to make too."""
-    game, seed = played.game, int(scenario(played.lesson.id).get("seed", 0))
+    game, seed = played.game, _start(played.lesson.id)[1]
     for _ in range(MAX_BOT_MOVES):
         if played.over or (not played.free and year_over(played.lesson, game.state)):
             return
