@@ -7,6 +7,7 @@ import os
 import re
 import string
 import tempfile
+import typing
 from pathlib import Path
 
 import pytest
@@ -143,6 +144,9 @@ def test_cli_analyse(tmp_path):
     assert "en|ca" in help_text.replace(" ", "")
     bad = runner.invoke(app, ["analyse", str(path), "--seat", "3"])
     assert bad.exit_code == 2
+    assert runner.invoke(app, ["analyse", str(path), "--lang", "fr"]).exit_code == 2
+    from pax_hispanica.analysis.command import Lang
+    assert typing.get_args(Lang) == messages.LANGS
 
 
 def test_analysis_package_passes_mypy_strict():

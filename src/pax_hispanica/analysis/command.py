@@ -5,16 +5,12 @@ import json
 import shlex
 import sys
 import time
-from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
-
-class Lang(str, Enum):
-    en = "en"
-    ca = "ca"
+Lang = Literal["en", "ca"]          # analysis/messages.py LANGS (tests/analysis/test_analysis.py)
 
 
 def canonical_command(*, games: int, players: str, tables: str, every: int, hidden: int, l2: float, steps: int,
@@ -94,7 +90,7 @@ def analyse_command(
     budget: Annotated[int, typer.Option("--budget", min=0, help="ISMCTS iterations per decision for the best move; 0: the heuristic bot.")] = 200,
     seed: Annotated[int, typer.Option("--seed", help="Seeds the bot: the same record, budget and seed give the same analysis.")] = 0,
     model: Annotated[Path | None, typer.Option("--model", help="A value model `paxh train-value` wrote (default: the shipped one).")] = None,
-    lang: Annotated[Lang, typer.Option("--lang", help="Language of the words.")] = Lang.en,
+    lang: Annotated[Lang, typer.Option("--lang", help="Language of the words.")] = "en",
     json_mode: Annotated[bool, typer.Option("--json", help="Print the analysis as one JSON object.")] = False,
     svg: Annotated[Path | None, typer.Option("--svg", help="Also draw the win-probability chart to this SVG file.")] = None,
 ) -> None:
@@ -113,8 +109,8 @@ def analyse_command(
         typer.echo(f"paxh analyse: {e}", err=True)
         raise typer.Exit(2) from e
     if svg is not None:
-        svg.write_text(render.chart_svg(result, lang.value))
+        svg.write_text(render.chart_svg(result, lang))
     if json_mode:
-        typer.echo(json.dumps(result.to_json(lang.value), ensure_ascii=False, indent=1))
+        typer.echo(json.dumps(result.to_json(lang), ensure_ascii=False, indent=1))
     else:
-        typer.echo(render.text(result, lang.value))
+        typer.echo(render.text(result, lang))
