@@ -57,6 +57,25 @@ def intro(lesson: Lesson, tr: Tr) -> str:
     return tr(f"learn_intro_{lesson.id}", money=tr("money_amount", n=me.get("money", 0)), limit=n["limit"])
 
 
+# a voyage's hints: what this very step offers (an option's type, or a move into Europe)
+VOYAGE_HINTS = (("attack", "learn_hint_attack"), ("load_chests", "learn_hint_load"), ("unload", "learn_hint_unload"))
+
+
+def voyage_hints(options: list[dict], tr: Tr) -> list[str]:
+    """The hints for a voyage step: an attack, Chests to load, a meeple to unload, Europe in reach."""
+    types = {o.get("type") for o in options}
+    hints = [tr(key, capacity=numbers(tr)["capacity"]) for t, key in VOYAGE_HINTS if t in types]
+    if any(o.get("type") == "move" and o.get("to") == "europe" for o in options):
+        hints.append(tr("learn_hint_europe"))
+    return hints
+
+
+def repeated(played: Played, kind: str) -> bool:
+    """Whether the learner's last move answered the same kind of decision (its note is folded)."""
+    mine = [a for a in played.actions if isinstance(a, dict) and a.get("seat") == LEARNER]
+    return bool(mine) and mine[-1].get("type") in ANSWERS.get(kind, ())
+
+
 def step(played: Played, tr: Tr) -> dict[str, Any] | None:
     """The note for the learner's decision now, or None when the learner has none."""
     if not played.learner_decides:
@@ -64,29 +83,16 @@ def step(played: Played, tr: Tr) -> dict[str, Any] | None:
     state = played.game.state
     view = api.view(state, LEARNER, include_state=False)
     kind = str((view.get("decision") or {}).get("d") or "")
-    legal = api.legal_actions(state, LEARNER)
-    options = [o for d in legal if isinstance(d, dict) for o in d.get("options", []) if isinstance(o, dict)]
-    types = {o.get("type") for o in options}
-    n = numbers(tr)
     mine = legality.of_seat(view, LEARNER)
     if kind not in STEPS:
         return {"kind": kind or "other", "repeat": False, "title": tr("learn_step_other"), "what": tr("learn_what_other"),
                 "matters": "", "hints": [], "legalities": None, "mine": mine}
-    hints = []
-    if kind == "voyage":
-        if "attack" in types:
-            hints.append(tr("learn_hint_attack"))
-        if "load_chests" in types:
-            hints.append(tr("learn_hint_load", capacity=n["capacity"]))
-        if "unload" in types:
-            hints.append(tr("learn_hint_unload"))
-        if any(o.get("type") == "move" and o.get("to") == "europe" for o in options):
-            hints.append(tr("learn_hint_europe"))
-    fmt = {**n, "legality": tr.word(mine) if mine else ""}
-    mine_before = [a for a in played.actions if isinstance(a, dict) and a.get("seat") == LEARNER]
-    repeat = bool(mine_before) and mine_before[-1].get("type") in ANSWERS.get(kind, ())
-    return {"kind": kind, "repeat": repeat, "title": tr(f"learn_step_{kind}"), "what": tr(f"learn_what_{kind}", **fmt),
-            "matters": tr(f"learn_matters_{kind}", **fmt), "hints": hints,
+    options = [o for d in api.legal_actions(state, LEARNER) if isinstance(d, dict)
+               for o in d.get("options", []) if isinstance(o, dict)]
+    fmt = {**numbers(tr), "legality": tr.word(mine) if mine else ""}
+    return {"kind": kind, "repeat": repeated(played, kind), "title": tr(f"learn_step_{kind}"),
+            "what": tr(f"learn_what_{kind}", **fmt), "matters": tr(f"learn_matters_{kind}", **fmt),
+            "hints": voyage_hints(options, tr) if kind == "voyage" else [],
             "legalities": legality.of_view(view, tr) if kind in ("play_turn", "voyage") else None, "mine": mine}
 
 
