@@ -51,8 +51,8 @@ def test_the_lobby_offers_the_registered_bot_kinds_and_the_api_accepts_each(clie
 
 
 def test_every_websocket_message_type_has_a_typed_handler(client):
-    # the game's own messages, and play.py's (routes/chat.py: clocks and chat; chat has its own
-    # per-seat limit, chat.py)
+    # the game's own messages, and play/turn_based.py's (social/chat_routes.py: clocks and chat; chat has its own
+    # per-seat limit, social/chat.py)
     assert set(ws.HANDLERS) == {"act", "reveal", "refresh", "ping", "leave", "takeover",
                                 "hello", "chat", "chat_mute", "chat_report", "chat_end"}
     assert all(issubclass(h.model, ws.Message) for h in ws.HANDLERS.values())

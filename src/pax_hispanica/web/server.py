@@ -3,13 +3,13 @@
     run(host, port, database_url, data_dir)   # blocking; `paxh serve` calls this
     create_app(database_url) -> FastAPI        # for tests
 
-The routes are in routes/ (pages, api, ws, errors); the game service in games.py.
+The routes are each feature's (`*routes.py`, web/README.md); the game service is play/service.py.
 
 Every connection sees only its own view (api.view / api.redact); every action
-goes through games.Service.act (lock, version check, engine check, stored
+goes through play.service.Service.act (lock, version check, engine check, stored
 before acknowledged). What a hostile client can send is refused before it
-costs anything (security.py: body size, JSON depth, origin, CSRF, headers;
-ratelimit.py: per-address limits); every refusal is the JSON envelope
+costs anything (http/security.py: body size, JSON depth, origin, CSRF, headers;
+http/ratelimit.py: per-address limits); every refusal is the JSON envelope
 {"error": {"code", "rule", "message"}} or a page in the user's language.
 """
 from __future__ import annotations

@@ -261,7 +261,7 @@ async def reset(request: Request, v: FormVisit, token: str) -> Response:
 
 # ---------------------------------------------------------------------- my account
 async def _my_games(s: Site, uid: str, query: Any = None) -> dict[str, Any]:
-    """The account's games in three lists, a page each (account_games.py: keyset pages with
+    """The account's games in three lists, a page each (accounts/game_lists.py: keyset pages with
     "older" links): to move, waiting for others (and tables waiting for players), finished."""
 
     out = await lists(s.svc, uid, query or {})

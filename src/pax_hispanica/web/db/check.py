@@ -29,7 +29,7 @@ MAX_SQLITE_ERRORS = 20
 def fingerprint(head: str) -> str:
     """A short digest of a game's chain head: two databases holding the same record (a backup
     and its restore) print the same one. The head itself covers the secrets and stays on the
-    server (integrity.py), so only a keyed-by-tag digest of it is printed."""
+    server (play/integrity.py), so only a keyed-by-tag digest of it is printed."""
     return hashlib.sha256(f"paxh-fingerprint-1|{head}".encode()).hexdigest()[:24]
 
 

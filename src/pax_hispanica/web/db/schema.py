@@ -72,7 +72,7 @@ actions = sa.Table(
     sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("n", sa.Integer, primary_key=True),            # 0-based index in the record
     sa.Column("action", sa.Text, nullable=False),           # JSON
-    # sha256 chain over the record (integrity.py, 0004); server-side only: it covers secrets
+    # sha256 chain over the record (play/integrity.py, 0004); server-side only: it covers secrets
     sa.Column("state_hash", sa.String(64), nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.func.now()),
 )

@@ -6,9 +6,9 @@ import sqlalchemy as sa
 
 from pax_hispanica.web.db.schema import metadata
 
-# the accounts' rate limits, shared by every server on the database (ratelimit.py, migration 0007): one
-# row per (limit, key, window) with the window's count; a row lives two windows, then the
-# periodic cleanup deletes it
+# the accounts' rate limits, shared by every server on the database (http/ratelimit.py,
+# migration 0007): one row per (limit, key, window) with the window's count; a row lives two
+# windows, then the periodic cleanup deletes it
 rate_hits = sa.Table(
     "rate_hits", metadata,
     sa.Column("scope", sa.String(48), primary_key=True),      # "<kind>:<window seconds>"

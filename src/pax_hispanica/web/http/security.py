@@ -245,7 +245,7 @@ class Csrf:
         return isinstance(token, str) and hmac.compare_digest(self.token(user_id), token)
 
     def tag(self, text: str) -> str:
-        """A tag only this server's secret makes (the known-browser cookie, routes/accounts.py)."""
+        """A tag only this server's secret makes (the known-browser cookie, accounts/routes.py)."""
         return hmac.new(self.key, b"tag:" + text.encode(), hashlib.sha256).hexdigest()[:32]
 
 

@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 from fastapi import Depends, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, ValidationError
 
 from pax_hispanica.web.http import security
 from pax_hispanica.web.http.ratelimit import RateLimited, RateLimits
@@ -241,3 +242,14 @@ PageVisit = Annotated[Visit, Depends(_page_visit)]
 FormVisit = Annotated[Visit, Depends(_form_visit)]
 MemberPage = Annotated[Visit, Depends(_member_page)]
 MemberForm = Annotated[Visit, Depends(_member_form)]
+
+
+async def json_body(request: Request, model: type[BaseModel]) -> Any:
+    """A JSON request body checked like every body (bounded depth and size), then validated by
+    `model` (a refusal: "malformed", naming the fields)."""
+    raw = await request.body()
+    security.parse_json(raw or b"{}")     # bounded depth and size, as every body
+    try:
+        return model.model_validate_json(raw or b"{}")
+    except ValidationError as e:
+        raise ServerError("malformed", validation_message(e.errors(include_url=False))) from None

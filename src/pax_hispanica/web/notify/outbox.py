@@ -1,7 +1,7 @@
 """Notifications through a durable outbox: "your move" by email and webhook.
 
-A message is a row of `outbox` (play_db.py), written when a seat's waiting period begins
-(clocks.py) and sent by a worker off the request path, so a move never waits for an SMTP
+A message is a row of `outbox` (notify/schema.py), written when a seat's waiting period begins
+(notify/clocks.py) and sent by a worker off the request path, so a move never waits for an SMTP
 server, and a message survives a restart:
 
 - **Claiming.** PostgreSQL: one transaction per message, `SELECT ... FOR UPDATE SKIP LOCKED`

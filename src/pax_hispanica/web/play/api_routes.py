@@ -47,7 +47,7 @@ class GameIn(BaseModel):
     nations: list[str | None] | None = Field(None, max_length=5)   # null: that seat's nation drawn at random
     mode: str = Field("online", pattern="^(online|hotseat)$")
     params: dict[str, int | str] | None = Field(None, max_length=100)  # a variant (PRJ-31): numbers by name
-    table: TableIn | None = None       # pace (live | turn), clock, chat (play.py)
+    table: TableIn | None = None       # pace (live | turn), clock, chat (play/turn_based.py)
 
 
 class ActIn(BaseModel):

@@ -68,7 +68,7 @@ class LiveGame:
     agents: dict = field(default_factory=dict)
     bot_task: asyncio.Task | None = None
     touched: float = field(default_factory=time.monotonic)
-    chain: str = ""  # head of the record's hash chain (integrity.py)
+    chain: str = ""  # head of the record's hash chain (play/integrity.py)
     hashed: bool = True  # some stored action has a hash: every later one must
     away: frozenset[int] = frozenset()  # human seats with no connection on any server for a while
     _nations: list[str] | None = None

@@ -1,4 +1,4 @@
-"""Records: a game rebuilt from its stored record, checked link by link (integrity.py).
+"""Records: a game rebuilt from its stored record, checked link by link (play/integrity.py).
 
 `load` replays a game from the database; `catch_up` applies the actions other servers stored
 since; a record that does not check out marks the game damaged: one log line,

@@ -15,7 +15,7 @@ rebuilt by `api.replay` of the stored record. Every action goes through
 
 The same statement that stores the action checks that the acting seat is still played by
 whom the caller thinks (a person or a bot: another server may just have handed it over),
-and carries the next link of the record's hash chain (integrity.py). A record that does not
+and carries the next link of the record's hash chain (play/integrity.py). A record that does not
 check out when loaded or caught up marks the game damaged: it is kept as it is, and every
 request for it is answered `damaged_game`.
 
@@ -23,10 +23,10 @@ On PostgreSQL a server moves a game's bots only while it holds the game's bot le
 (`games.bot_owner`, `bot_lease_until`), and every server polls for bot turns whose lease ran
 out, so the bot games of a server that died go on elsewhere.
 
-`Service` is the facade the routes use; each job is its own module: store.py (every
-statement, SQLite and PostgreSQL), cache.py (the games in memory), records.py (replay, catch
-up, damage), rights.py (tokens, who may act for which seat), validation.py (the shape of a
-new game and of an action), presence.py, notify.py (LISTEN/NOTIFY), bot_seats.py (running
+`Service` is the facade the routes use; each job is its own module: db/store.py (the
+games' statements, SQLite and PostgreSQL), play/cache.py (the games in memory), play/records.py (replay, catch
+up, damage), play/rights.py (tokens, who may act for which seat), play/validation.py (the shape of a
+new game and of an action), play/presence.py, notify/pubsub.py (LISTEN/NOTIFY), play/bot_seats.py (running
 the bot seats, leases).
 """
 from __future__ import annotations
@@ -130,7 +130,7 @@ class Service:
         self.bots = BotSeats(self.storage, self.cache, self.node, bot_delay, bot_processes, self.act,
                              self.records.catch_up, lambda *a: make_bot(*a))
         self._tasks: list[asyncio.Task] = []
-        # services that follow the games (play.py: clocks, notifications, chat): each may define
+        # services that follow the games (play/turn_based.py: clocks, notifications, chat): each may define
         # created(live, table), after_act(live, action, acting_before, rights) (run under the
         # game's lock, after the commit), notified(live, what) (another server's "clock"/"chat"
         # message), start() -> tasks and close()

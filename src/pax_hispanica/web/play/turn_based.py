@@ -1,10 +1,11 @@
 """Turn-based play, clocks, notifications and chat, wired to the game service.
 
-`Play` follows the games through `Service.hooks` (games.py): a new game's table rules
+`Play` follows the games through `Service.hooks` (play/service.py): a new game's table rules
 (`created`), every stored action (`after_act`: clocks and notifications), another server's
 clock or chat news (`notified`), and runs the two background loops: the clock sweeper
-(clocks.py) and the outbox worker (outbox.py). `install(app, svc)` is the one line in
-server.py, which hands the `Play` to `Site.play` for the routes. The routes are routes/chat.py.
+(notify/clocks.py) and the outbox worker (notify/outbox.py). `install(app, svc)` is the one line in
+server.py, which hands the `Play` to `Site.play` for the routes. The routes are social/chat_routes.py
+and notify/routes.py.
 """
 from __future__ import annotations
 
@@ -182,10 +183,12 @@ class Play:
 
 
 def install(app: Any, svc: Service) -> Play:
-    """Follow svc's games (hooks) and serve the routes (routes/chat.py)."""
+    """Follow svc's games (hooks) and serve the routes (social/chat_routes.py, notify/routes.py)."""
+    from pax_hispanica.web.notify import routes as notify_routes
     from pax_hispanica.web.social import chat_routes
 
     play = Play(svc)
     svc.hooks.append(play)
     app.include_router(chat_routes.router)
+    app.include_router(notify_routes.router)
     return play

@@ -5,7 +5,7 @@ sentence's own preposition with the name that follows it ("de" + "el Golf" -> "d
 
 Only the seam between the template's words and a value is touched: the inside of a name is
 never rewritten (a card called "Secretario de Indias" keeps its Spanish "de"), and a name shown
-on its own (a map label, a heading) keeps no article. `Tr` (i18n.py) formats every Catalan
+on its own (a map label, a heading) keeps no article. `Tr` (present/i18n.py) formats every Catalan
 sentence with `format_prose`; `article` and `join` are the pieces, tested one by one
 (tests/web/test_catalan.py)."""
 from __future__ import annotations

@@ -16,7 +16,7 @@ from pax_hispanica.web.present.page_context import (
 from pax_hispanica.web.present.render_cache import RenderCache
 
 # rendered updates, shared by the connections that see the same thing; bounded in bytes
-# (PAXH_RENDER_CACHE_BYTES, render_cache.py: issue 37, M1)
+# (PAXH_RENDER_CACHE_BYTES, present/render_cache.py: issue 37, M1)
 _cache = RenderCache()
 
 

@@ -6,7 +6,7 @@ the existing accounts named in PAXH_ADMINS (the first moderator's bootstrap:
 accounts.grant_bootstrap_admins; registering never gives it, and such a name without an account is
 reserved, issue 37 N5). Anyone else, logged in or not, gets 404
 (the page does not say that it exists). The JSON form is GET /api/admin/chat-reports
-(routes/chat.py).
+(social/chat_routes.py).
 """
 from __future__ import annotations
 
