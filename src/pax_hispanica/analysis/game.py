@@ -323,7 +323,8 @@ def _describe(events: Sequence[Mapping[str, Any]], seat: int, names: _Names, lan
         if kind == "TreasureScored":
             p = {"seat": e.get("seat"), "chests": e.get("chests"), "prestige": e.get("prestige"),
                  "money": e.get("money"), "where": e.get("where")}
-            return "treasure", p, M.say("treasure", lang, who=names.seat(e.get("seat"), lang), chests=e.get("chests"),
+            return "treasure", p, M.say("treasure", lang, who=names.seat(e.get("seat"), lang),
+                                        chests=M.count(e.get("chests"), "chest", lang),
                                         where=names.zone(e.get("where"), lang), prestige=e.get("prestige"),
                                         money=M.money(int(e.get("money") or 0), lang))
         if kind == "ColonyFounded":
@@ -344,12 +345,14 @@ def _describe(events: Sequence[Mapping[str, Any]], seat: int, names: _Names, lan
             return key, p, M.say(key, lang, colony=names.target(e.get("colony"), lang))
         if kind == "IndigenousEnslaved":
             p = {"seat": e.get("seat"), "site": e.get("site"), "count": e.get("count")}
-            return "enslaved", p, M.say("enslaved", lang, who=names.seat(e.get("seat"), lang), count=e.get("count"),
+            return "enslaved", p, M.say("enslaved", lang, who=names.seat(e.get("seat"), lang),
+                                        indigenous=M.count(e.get("count"), "indigenous", lang),
                                         site=names.target(e.get("site"), lang))
         if kind == "ChestsLoaded":
             p = {"seat": e.get("seat"), "colony": e.get("colony"), "count": e.get("kept")}
             return "chests_loaded", p, M.say("chests_loaded", lang, who=names.seat(e.get("seat"), lang),
-                                             count=e.get("kept"), colony=names.target(e.get("colony"), lang))
+                                             chests=M.count(e.get("kept"), "chest", lang),
+                                             colony=names.target(e.get("colony"), lang))
         if kind == "LabourUnloaded":
             p = {"seat": e.get("seat"), "colony": e.get("colony"), "meeple": e.get("meeple")}
             return "labour_unloaded", p, M.say("labour_unloaded", lang, who=names.seat(e.get("seat"), lang),

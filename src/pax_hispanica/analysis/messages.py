@@ -25,7 +25,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "site_subdued": "{attacker} subdued {site}",
         "galleon_lost": "{who} lost a Galleon",
         "flagship_routed": "{who}'s Flagship was routed back to Europe",
-        "treasure": "{who} scored {chests} Chests in {where}: {prestige} Prestige and {money}",
+        "treasure": "{who} scored {chests} in {where}: {prestige} Prestige and {money}",
         "colony_founded": "{who} founded a colony at {colony}",
         "colony_died": "{colony} died off",
         "legality": "{who} changed legality to {legality}",
@@ -33,8 +33,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "prestige": "{who} gained {amount} Prestige",
         "slaves_revolt": "the Slaves of {colony} revolted",
         "slaves_die": "the Slaves of {colony} died",
-        "enslaved": "{who} enslaved {count} Indigenous at {site}",
-        "chests_loaded": "{who} loaded {count} Chests at {colony}",
+        "enslaved": "{who} enslaved {indigenous} at {site}",
+        "chests_loaded": "{who} loaded {chests} at {colony}",
         "labour_unloaded": "{who} unloaded labour at {colony}",
         "earnings": "{who} earned {money} in the Goods Year",
         "final_scoring": "the final scoring",
@@ -58,6 +58,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "summary": "{decisions} decisions with a choice: {inaccuracy} inaccuracies, {mistake} mistakes, {blunder} blunders; average cost {average}",
         "year_mark": "cycle {cycle}, {year} Year",
         "played": "played",
+        "end": "the end",
         "best": "best",
         "no_moments": "No position moved anyone's chance by much.",
     },
@@ -72,7 +73,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "site_subdued": "{attacker} sotmet {site}",
         "galleon_lost": "{who} perd un Galeó",
         "flagship_routed": "el Vaixell Insígnia {of_who} torna derrotat a Europa",
-        "treasure": "{who} puntua {chests} Cofres a {where}: {prestige} de Prestigi i {money}",
+        "treasure": "{who} puntua {chests} a {where}: {prestige} de Prestigi i {money}",
         "colony_founded": "{who} funda una colònia a {colony}",
         "colony_died": "{colony} es despobla",
         "legality": "{who} canvia la legalitat a {legality}",
@@ -80,8 +81,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "prestige": "{who} guanya {amount} de Prestigi",
         "slaves_revolt": "els Esclaus de {colony} es revolten",
         "slaves_die": "els Esclaus de {colony} moren",
-        "enslaved": "{who} esclavitza {count} Indígenes a {site}",
-        "chests_loaded": "{who} carrega {count} Cofres a {colony}",
+        "enslaved": "{who} esclavitza {indigenous} a {site}",
+        "chests_loaded": "{who} carrega {chests} a {colony}",
         "labour_unloaded": "{who} desembarca mà d'obra a {colony}",
         "earnings": "{who} cobra {money} a l'Any de Mercaderies",
         "final_scoring": "el recompte final",
@@ -103,6 +104,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "summary": "{decisions} decisions amb opcions: {inaccuracy} imprecisions, {mistake} errors, {blunder} errors greus; cost mitjà {average}",
         "year_mark": "cicle {cycle}, Any de {year}",
         "played": "jugat",
+        "end": "el final",
         "best": "millor",
         "no_moments": "Cap posició no ha mogut gaire la probabilitat de ningú.",
     },
@@ -179,3 +181,15 @@ def span(before: float, after: float, lang: str) -> str:
     start = f"de l'{percent(before, lang)}" if b in vowel else f"del {percent(before, lang)}"
     end = f"a l'{percent(after, lang)}" if a in vowel else f"al {percent(after, lang)}"
     return f"{start} {end}"
+
+
+_COUNTED: Final[dict[str, dict[str, tuple[str, str]]]] = {
+    "en": {"chest": ("Chest", "Chests"), "indigenous": ("Indigenous", "Indigenous")},
+    "ca": {"chest": ("Cofre", "Cofres"), "indigenous": ("Indígena", "Indígenes")},
+}
+
+
+def count(n: Any, thing: str, lang: str) -> str:
+    """'1 Chest', '2 Chests'; '1 Cofre', '2 Cofres'."""
+    one, many = _COUNTED[check_lang(lang)][thing]
+    return f"{n} {one if n == 1 else many}"

@@ -36,13 +36,13 @@ def text(a: GameAnalysis, lang: str = "en") -> str:
              M.say("summary", lang, decisions=len(a.decisions), average=M.percent(a.average_cost(), lang), **counts),
              "", M.say("chart", lang)]
     width = max(8, *(len(n) for n in names))
-    lines.append(f"{'#':>5}  {'':<22}" + "".join(f"{n:>{width + 1}}" for n in names))
+    lines.append(f"{'#':>5}  {'':<28}" + "".join(f"{n:>{width + 1}}" for n in names))
     starts = {y.index: y for y in a.years}
     for p in a.chart:
         if p.index in starts or p.index == len(a.chart) - 1:
             label = M.say("year_mark", lang, cycle=p.cycle, year=M.YEARS[lang].get(p.year, p.year)) \
-                if p.index in starts else "end"
-            lines.append(f"{p.index:>5}  {label:<22}" + "".join(f"{M.percent(x, lang):>{width + 1}}" for x in p.probabilities))
+                if p.index in starts else M.say("end", lang)
+            lines.append(f"{p.index:>5}  {label:<28}" + "".join(f"{M.percent(x, lang):>{width + 1}}" for x in p.probabilities))
     lines += ["", M.say("decisions", lang)]
     for d in a.decisions:
         flag = f"  {M.MARKS[lang][d.mark]}" if d.mark else ""
