@@ -192,9 +192,32 @@ def _check_ruleset(ruleset: str, params: dict[str, Any], api_module: str) -> Non
         raise ValueError(f"ruleset {ruleset!r}: {exc}") from None
 
 
+def _rate_table(title: str, columns: tuple[str, str, str], rows: list[tuple[str, str, str, dict[str, Any]]]) -> Any:
+    """A rich table of win rates: the key, two counts, the rate and its 95% interval."""
+    from rich.table import Table
+
+    t = Table(title=title)
+    for col in (*columns, "rate", "95% CI"):
+        t.add_column(col, justify="left" if col == columns[0] else "right")
+    for k, a, b, v in rows:
+        t.add_row(k, a, b, f"{v['rate']:.3f}", f"{v['ci95'][0]:.3f}-{v['ci95'][1]:.3f}")
+    return t
+
+
+def _print_engagement(con: Console, eng: dict[str, Any]) -> None:
+    lc, fd, ep = eng["lead_changes"], eng["forced"], eng["ended_by_prestige"]
+    con.print(f"pace: {lc['mean']:.2f} lead changes per game (95% CI {lc['ci95'][0]:.2f}-{lc['ci95'][1]:.2f}); "
+              f"{100 * fd['share']:.1f}% forced decisions; {100 * ep['share']:.1f}% of games ended early by Prestige; "
+              f"{eng['cards_per_player']['mean']:.2f} cards played per player")
+    first = (eng.get("first_cycle_cards") or {}).get("by_nation") or {}
+    if first:
+        con.print("cards in cycle 1 (games where the nation played one / could pay for one): " + "; ".join(
+            f"{k} {100 * v['played']['share']:.0f}% / {100 * v['could_play']['share']:.0f}%"
+            for k, v in first.items()))
+
+
 def _print_summary(summary: dict[str, Any], out: Path | None, params: dict[str, Any] | None = None) -> None:
     from rich.console import Console
-    from rich.table import Table
 
     con = Console()
     con.print(f"[b]{summary['games']}[/] games, {summary['errors']} errors, "
@@ -203,28 +226,17 @@ def _print_summary(summary: dict[str, Any], out: Path | None, params: dict[str, 
               f"({summary['games_per_second']:.1f} games/s wall)")
     for key, title in (("seat", "seat"), ("bot", "bot"), ("nation", "nation"), ("legality", "legality")):
         table_data = summary["win_rate"].get(key) or {}
-        if not table_data:
-            continue
-        t = Table(title=f"win rate by {title}")
-        for col in (title, "wins", "games", "rate", "95% CI"):
-            t.add_column(col, justify="left" if col == title else "right")
-        for k, v in table_data.items():
-            t.add_row(k, str(v["wins"]), str(v["games"]), f"{v['rate']:.3f}",
-                      f"{v['ci95'][0]:.3f}-{v['ci95'][1]:.3f}")
-        con.print(t)
+        if table_data:
+            con.print(_rate_table(f"win rate by {title}", (title, "wins", "games"), [
+                (k, str(v["wins"]), str(v["games"]), v) for k, v in table_data.items()]))
     if summary.get("bot_scores"):
         con.print("mean score / rank by bot: " + "; ".join(
             f"{b} {v['mean_score']:.2f} / {v['mean_rank']:.2f}" for b, v in summary["bot_scores"].items()
             if v["mean_score"] is not None))
     cards = list((summary.get("cards") or {}).items())[:10]
     if cards:
-        t = Table(title="cards most played: win rate of the player who played them")
-        for col in ("card", "played", "won", "rate", "95% CI"):
-            t.add_column(col, justify="left" if col == "card" else "right")
-        for k, v in cards:
-            t.add_row(k, str(v["games"]), str(v["wins"]), f"{v['rate']:.3f}",
-                      f"{v['ci95'][0]:.3f}-{v['ci95'][1]:.3f}")
-        con.print(t)
+        con.print(_rate_table("cards most played: win rate of the player who played them", ("card", "played", "won"),
+                              [(k, str(v["games"]), str(v["wins"]), v) for k, v in cards]))
     fp = summary["first_player"]
     if fp["games"]:
         con.print(f"first player won {fp['rate']:.3f} (95% CI {fp['ci95'][0]:.3f}-{fp['ci95'][1]:.3f}; chance {fp['chance']:.3f})")
@@ -235,15 +247,7 @@ def _print_summary(summary: dict[str, Any], out: Path | None, params: dict[str, 
         con.print(f"HOUSE RULE {h['rule']} ({h['param']}): {h['change']} (the seed: {h['sentence']})", markup=False)
     eng = summary.get("engagement")
     if eng:
-        lc, fd, ep = eng["lead_changes"], eng["forced"], eng["ended_by_prestige"]
-        con.print(f"pace: {lc['mean']:.2f} lead changes per game (95% CI {lc['ci95'][0]:.2f}-{lc['ci95'][1]:.2f}); "
-                  f"{100 * fd['share']:.1f}% forced decisions; {100 * ep['share']:.1f}% of games ended early by Prestige; "
-                  f"{eng['cards_per_player']['mean']:.2f} cards played per player")
-        first = (eng.get("first_cycle_cards") or {}).get("by_nation") or {}
-        if first:
-            con.print("cards in cycle 1 (games where the nation played one / could pay for one): " + "; ".join(
-                f"{k} {100 * v['played']['share']:.0f}% / {100 * v['could_play']['share']:.0f}%"
-                for k, v in first.items()))
+        _print_engagement(con, eng)
     for e in summary["error_examples"]:
         from rich.markup import escape     # an error's text may hold [brackets]
         con.print(f"[red]game {e['index']} (seed {e['seed']}): {escape(str(e['error']))}[/]")

@@ -84,15 +84,25 @@ class Tracker:
         if kind == "pass":
             self.passes += 1
         if self._count is not None:
-            try:
-                if self._count(legal) == 1:
-                    self.forced += 1
-            except Exception:  # any failure: an API whose legal set cannot be counted
-                self._count = None
+            self._count_forced(legal)
         first = (self._cycle or 1) == 1        # the game starts in cycle 1 (its setup events are not fed)
         if first and isinstance(action.get("seat"), int) and action["seat"] not in self.first_could \
                 and _offers_play(legal):
             self.first_could.add(action["seat"])
+        year_began = self._read(events, first)
+        if year_began is not None:
+            self._year_began(year_began, state)
+
+    def _count_forced(self, legal: list[Any]) -> None:
+        assert self._count is not None
+        try:
+            if self._count(legal) == 1:
+                self.forced += 1
+        except Exception:  # any failure: an API whose legal set cannot be counted
+            self._count = None
+
+    def _read(self, events: list[dict[str, Any]], first: bool) -> dict[str, Any] | None:
+        """Count a decision's events; the last YearBegan among them, if any."""
         year_began = None
         for e in events:
             t = e.get("type") if isinstance(e, dict) else None
@@ -110,14 +120,17 @@ class Tracker:
                 self.load_rules[str(e.get("rule"))] += 1
             elif t == "YearBegan":
                 year_began = e
-        if year_began is not None:
-            standing = self._standings(state)
-            if standing is not None:
-                cycle = year_began.get("cycle")
-                if self._cycle is not None and cycle != self._cycle:
-                    self.curve.append(standing)
-                self._cycle = cycle
-                self.samples.append(standing)
+        return year_began
+
+    def _year_began(self, year_began: dict[str, Any], state: Any) -> None:
+        """A Year began: the standings, kept at each new cycle for the Prestige curve."""
+        standing = self._standings(state)
+        if standing is not None:
+            cycle = year_began.get("cycle")
+            if self._cycle is not None and cycle != self._cycle:
+                self.curve.append(standing)
+            self._cycle = cycle
+            self.samples.append(standing)
 
     def _standings(self, state: Any) -> list[int] | None:
         ps = public_view(self.api, state).get("players")
@@ -211,40 +224,14 @@ def share(k: int, n: int) -> dict[str, Any]:
 def summarise(results: list[dict[str, Any]], card_names: list[str] | None = None) -> dict[str, Any]:
     """The report's engagement section from the games that carry engagement facts;
     ``card_names`` (the ruleset's cards, copies merged) lists the cards never played too."""
-    from .stats import card_base
-
     games = [r for r in results if not r.get("error") and r.get("engagement")]
     if not games:
         return {}
     n = len(games)
     eng = [r["engagement"] for r in games]
     decisions = sum(r["decisions"] for r in games)
-    out: dict[str, Any] = {"games": n}
-    out["lead_changes"] = mean_ci([e["lead_changes"] for e in eng])
-    out["decisions_per_game"] = mean_ci([r["decisions"] for r in games])
-    cycles = [r["cycles"] for r in games if isinstance(r.get("cycles"), int)]
-    out["cycles_per_game"] = mean_ci(cycles)
-    out["forced"] = share(sum(e["forced"] for e in eng), decisions)
-    out["passes"] = share(sum(e["passes"] for e in eng), decisions)
-    # CYC-2: ended early = the goal reached before the last cycle (a game without the ruleset's
-    # cycle count, e.g. a toy game's, counts any end by the goal); reached = in any cycle
-    ended = [e.get("ended_by") for e in eng]
-    out["ended_by_prestige"] = share(sum(1 for e in eng if e.get("ended_early", e.get("ended_by") == "prestige_goal")), n)
-    out["reached_prestige_goal"] = share(sum(1 for x in ended if x == "prestige_goal"), n)
-    money = [m for e in eng for m in (e.get("money_end") or [])]
-    out["money_unspent_end"] = mean_ci(money)
-    cards_pp: list[float] = [len(c) for r in games for c in r.get("cards_played") or []]
-    out["cards_per_player"] = mean_ci(cards_pp)
-    # the Prestige curve: the leader's and the mean standing at the end of each cycle
-    longest = max((len(e["prestige_by_cycle"]) for e in eng), default=0)
-    curve = []
-    for c in range(longest):
-        pts = [e["prestige_by_cycle"][c] for e in eng if len(e["prestige_by_cycle"]) > c]
-        curve.append({"cycle": c + 1, "games": len(pts),
-                      "leader": mean_ci([max(p) for p in pts]),
-                      "mean": mean_ci([statistics.fmean(p) for p in pts]),
-                      "last": mean_ci([min(p) for p in pts])})
-    out["prestige_by_cycle"] = curve
+    out: dict[str, Any] = {"games": n, **_pace(games, eng, decisions)}
+    out["prestige_by_cycle"] = _prestige_curve(eng)
     first = first_cycle(games)
     if first:
         out["first_cycle_cards"] = first
@@ -253,28 +240,74 @@ def summarise(results: list[dict[str, Any]], card_names: list[str] | None = None
     for t, label in EVENT_LABELS.items():
         counts = [e["events"].get(t, 0) for e in eng]
         out["events"][label] = {**mean_ci(counts), "games_with": share(sum(1 for x in counts if x), n)}
-    legs = sorted({k for e in eng for k in e["loads_by_legality"]})
-    out["loads_by_legality"] = {g: {**mean_ci([e["loads_by_legality"].get(g, 0) for e in eng]),
-                                    "games_with": share(sum(1 for e in eng if e["loads_by_legality"].get(g)), n)}
-                                for g in legs}
-    rules = sorted({k for e in eng for k in e.get("loads_by_rule") or {}})
-    out["loads_by_rule"] = {g: {**mean_ci([(e.get("loads_by_rule") or {}).get(g, 0) for e in eng]),
-                                "games_with": share(sum(1 for e in eng if (e.get("loads_by_rule") or {}).get(g)), n)}
-                            for g in rules}
-    # each card: in how many games someone played it, and how often per game
+    out["loads_by_legality"] = _loads([e["loads_by_legality"] for e in eng])
+    out["loads_by_rule"] = _loads([e.get("loads_by_rule") or {} for e in eng])
+    out.update(_cards(games, eng, card_names))
+    return out
+
+
+def _pace(games: list[dict[str, Any]], eng: list[dict[str, Any]], decisions: int) -> dict[str, Any]:
+    """Length, lead changes, forced moves and passes, how games end, money left, cards played."""
+    n = len(games)
+    out: dict[str, Any] = {"lead_changes": mean_ci([e["lead_changes"] for e in eng]),
+                           "decisions_per_game": mean_ci([r["decisions"] for r in games]),
+                           "cycles_per_game": mean_ci([r["cycles"] for r in games if isinstance(r.get("cycles"), int)]),
+                           "forced": share(sum(e["forced"] for e in eng), decisions),
+                           "passes": share(sum(e["passes"] for e in eng), decisions)}
+    # CYC-2: ended early = the goal reached before the last cycle (a game without the ruleset's
+    # cycle count, e.g. a toy game's, counts any end by the goal); reached = in any cycle
+    ended = [e.get("ended_by") for e in eng]
+    out["ended_by_prestige"] = share(sum(1 for e in eng if e.get("ended_early", e.get("ended_by") == "prestige_goal")), n)
+    out["reached_prestige_goal"] = share(sum(1 for x in ended if x == "prestige_goal"), n)
+    out["money_unspent_end"] = mean_ci([m for e in eng for m in (e.get("money_end") or [])])
+    cards_pp: list[float] = [len(c) for r in games for c in r.get("cards_played") or []]
+    out["cards_per_player"] = mean_ci(cards_pp)
+    return out
+
+
+def _prestige_curve(eng: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The Prestige curve: the leader's, the mean and the last standing at the end of each cycle."""
+    longest = max((len(e["prestige_by_cycle"]) for e in eng), default=0)
+    curve = []
+    for c in range(longest):
+        pts = [e["prestige_by_cycle"][c] for e in eng if len(e["prestige_by_cycle"]) > c]
+        curve.append({"cycle": c + 1, "games": len(pts),
+                      "leader": mean_ci([max(p) for p in pts]),
+                      "mean": mean_ci([statistics.fmean(p) for p in pts]),
+                      "last": mean_ci([min(p) for p in pts])})
+    return curve
+
+
+def _loads(tables: list[dict[str, Any]]) -> dict[str, Any]:
+    """Chests loaded per game by key (legality or rule), and the share of games with any."""
+    n = len(tables)
+    return {g: {**mean_ci([t.get(g, 0) for t in tables]), "games_with": share(sum(1 for t in tables if t.get(g)), n)}
+            for g in sorted({k for t in tables for k in t})}
+
+
+def _won_at_auction(cards: dict[str, dict[str, Any]], won_in: list[set[str]],
+                    per_game_cards: list[Counter[str]]) -> None:
+    """Add to each card of `cards` the share of games someone won it in, and of those the share it was played in."""
+    for card, v in cards.items():
+        won = [i for i, w in enumerate(won_in) if card in w]
+        v["games_won"] = share(len(won), len(won_in))
+        v["played_when_won"] = share(sum(1 for i in won if per_game_cards[i].get(card)), len(won))
+
+
+def _cards(games: list[dict[str, Any]], eng: list[dict[str, Any]], card_names: list[str] | None) -> dict[str, Any]:
+    """Each card: in how many games someone played it and how often, and (where the results
+    keep `cards_won`) in how many someone won it at auction (AUC-5) and of those how many saw it
+    played; with the ruleset's cards, those played in fewer than 5% of games."""
+    from .stats import card_base
+
+    n = len(games)
     per_game_cards = [Counter(card_base(c) for seat in r.get("cards_played") or [] for c in seat) for r in games]
     names = sorted({c for pg in per_game_cards for c in pg} | set(card_names or []))
     cards = {c: {"games_with": share(sum(1 for pg in per_game_cards if pg.get(c)), n),
                  **mean_ci([pg.get(c, 0) for pg in per_game_cards])} for c in names}
-    # and in how many someone won it at auction (AUC-5), and of those how many saw it played
-    # (results made before the tracker kept `cards_won` have neither)
     if all("cards_won" in e for e in eng):
-        won_in = [{card_base(c) for c in e["cards_won"]} for e in eng]
-        for card, v in cards.items():
-            won = [i for i, w in enumerate(won_in) if card in w]
-            v["games_won"] = share(len(won), n)
-            v["played_when_won"] = share(sum(1 for i in won if per_game_cards[i].get(card)), len(won))
-    out["cards"] = dict(sorted(cards.items(), key=lambda kv: (-kv[1]["games_with"]["count"], kv[0])))
+        _won_at_auction(cards, [{card_base(c) for c in e["cards_won"]} for e in eng], per_game_cards)
+    out: dict[str, Any] = {"cards": dict(sorted(cards.items(), key=lambda kv: (-kv[1]["games_with"]["count"], kv[0])))}
     if card_names:
         # the issue's target: every card played in at least 5% of games
         out["cards_rarely_played"] = sorted(c for c, v in cards.items() if v["games_with"]["share"] < 0.05)

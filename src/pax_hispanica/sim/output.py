@@ -85,9 +85,7 @@ def write_plots(results: list[dict[str, Any]], summary: dict[str, Any], out: Pat
 
     ok = [r for r in results if not r.get("error")]
     plots: dict[str, Path] = {}
-    chance = summary["first_player"].get("chance")
-    if chance is None and ok:
-        chance = sum(1 / r["players"] for r in ok) / len(ok)
+    chance = _chance(summary, ok)
 
     def save(fig: Any, name: str) -> None:
         path = out / f"{name}.png"
@@ -103,71 +101,99 @@ def write_plots(results: list[dict[str, Any]], summary: dict[str, Any], out: Pat
             fig, ax = plt.subplots(figsize=(6, 3.5))
             _bar_with_ci(ax, table, title, chance)
             save(fig, f"win_rate_by_{name}")
-    if ok and any(r.get("scores") for r in ok):
-        fig, ax = plt.subplots(figsize=(6, 3.5))
-        all_scores = [x for r in ok for x in (r.get("scores") or [])]
-        win_scores = [r["scores"][r["winner"]] for r in ok if r.get("scores")]
-        bins = max(5, min(30, len(set(all_scores))))
-        ax.hist(all_scores, bins=bins, alpha=0.6, label="all seats")
-        ax.hist(win_scores, bins=bins, alpha=0.6, label="winners")
-        ax.set_xlabel("final score (Prestige)")
-        ax.set_ylabel("count")
-        ax.set_title("Score distribution")
-        ax.legend()
-        save(fig, "scores")
+    eng = summary.get("engagement") or {}
+    if any(r.get("scores") for r in ok):
+        save(_plot_scores(plt, ok), "scores")
     if ok:
-        fig, ax = plt.subplots(figsize=(6, 3.5))
-        ax.hist([r["decisions"] for r in ok], bins=20, color="#55a868")
-        ax.set_xlabel("decisions per game")
-        ax.set_ylabel("games")
-        ax.set_title("Game length")
-        save(fig, "length")
+        save(_plot_length(plt, ok), "length")
     cards = summary.get("cards") or {}
     if cards:
-        top = list(cards.items())[:25]
-        fig, ax = plt.subplots(figsize=(7, max(3, 0.28 * len(top) + 1)))
-        names = [k for k, _ in top][::-1]
-        rates = [v["rate"] or 0 for _, v in top][::-1]
-        err = [[r - v["ci95"][0] for r, (_, v) in zip(rates, top[::-1])],
-               [v["ci95"][1] - r for r, (_, v) in zip(rates, top[::-1])]]
-        ax.barh(range(len(names)), rates, xerr=err, capsize=3, color="#c44e52")
-        ax.set_yticks(range(len(names)))
-        ax.set_yticklabels(names, fontsize=8)
-        ax.set_xlim(0, 1)
-        if chance:
-            ax.axvline(chance, color="grey", linestyle="--", linewidth=1)
-        ax.set_xlabel("win rate of the player who played it (95% CI)")
-        ax.set_title("Cards (most played first)")
-        save(fig, "cards")
-    eng = summary.get("engagement") or {}
+        save(_plot_cards(plt, cards, chance), "cards")
     curve = eng.get("prestige_by_cycle") or []
     if curve:
-        fig, ax = plt.subplots(figsize=(6, 3.5))
-        xs = [c["cycle"] for c in curve]
-        for key, label in (("leader", "leader"), ("mean", "mean of the seats"), ("last", "last")):
-            ys = [c[key]["mean"] for c in curve]
-            lo = [c[key]["mean"] - c[key]["ci95"][0] for c in curve]
-            hi = [c[key]["ci95"][1] - c[key]["mean"] for c in curve]
-            ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", capsize=3, label=label)
-        ax.set_xticks(xs)
-        ax.set_xlabel("end of cycle")
-        ax.set_ylabel("Prestige (mean, 95% CI)")
-        ax.set_title("Prestige curve")
-        ax.legend()
-        save(fig, "prestige_curve")
+        save(_plot_curve(plt, curve), "prestige_curve")
     events = eng.get("events") or {}
     if events:
-        fig, ax = plt.subplots(figsize=(6.5, 3.8))
-        names = list(events)[::-1]
-        ms = [events[k]["mean"] or 0 for k in names]
-        err = [[m - events[k]["ci95"][0] for m, k in zip(ms, names)], [events[k]["ci95"][1] - m for m, k in zip(ms, names)]]
-        ax.barh(range(len(names)), ms, xerr=err, capsize=3, color="#8172b2")
-        ax.set_yticks(range(len(names)))
-        ax.set_yticklabels(names, fontsize=8)
-        ax.set_xlabel("per game (mean, 95% CI)")
-        ax.set_title("What happens in a game")
-        save(fig, "events")
+        save(_plot_events(plt, events), "events")
     return plots
+
+
+def _chance(summary: dict[str, Any], ok: list[dict[str, Any]]) -> float | None:
+    """A seat's chance to win by luck alone: the report's, else the mean of 1/players over the games."""
+    chance: float | None = summary["first_player"].get("chance")
+    if chance is None and ok:
+        chance = sum(1 / r["players"] for r in ok) / len(ok)
+    return chance
+
+
+def _plot_scores(plt: Any, ok: list[dict[str, Any]]) -> Any:
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    all_scores = [x for r in ok for x in (r.get("scores") or [])]
+    win_scores = [r["scores"][r["winner"]] for r in ok if r.get("scores")]
+    bins = max(5, min(30, len(set(all_scores))))
+    ax.hist(all_scores, bins=bins, alpha=0.6, label="all seats")
+    ax.hist(win_scores, bins=bins, alpha=0.6, label="winners")
+    ax.set_xlabel("final score (Prestige)")
+    ax.set_ylabel("count")
+    ax.set_title("Score distribution")
+    ax.legend()
+    return fig
+
+
+def _plot_length(plt: Any, ok: list[dict[str, Any]]) -> Any:
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.hist([r["decisions"] for r in ok], bins=20, color="#55a868")
+    ax.set_xlabel("decisions per game")
+    ax.set_ylabel("games")
+    ax.set_title("Game length")
+    return fig
+
+
+def _plot_cards(plt: Any, cards: dict[str, Any], chance: float | None) -> Any:
+    top = list(cards.items())[:25]
+    fig, ax = plt.subplots(figsize=(7, max(3, 0.28 * len(top) + 1)))
+    names = [k for k, _ in top][::-1]
+    rates = [v["rate"] or 0 for _, v in top][::-1]
+    err = [[r - v["ci95"][0] for r, (_, v) in zip(rates, top[::-1])],
+           [v["ci95"][1] - r for r, (_, v) in zip(rates, top[::-1])]]
+    ax.barh(range(len(names)), rates, xerr=err, capsize=3, color="#c44e52")
+    ax.set_yticks(range(len(names)))
+    ax.set_yticklabels(names, fontsize=8)
+    ax.set_xlim(0, 1)
+    if chance:
+        ax.axvline(chance, color="grey", linestyle="--", linewidth=1)
+    ax.set_xlabel("win rate of the player who played it (95% CI)")
+    ax.set_title("Cards (most played first)")
+    return fig
+
+
+def _plot_curve(plt: Any, curve: list[dict[str, Any]]) -> Any:
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    xs = [c["cycle"] for c in curve]
+    for key, label in (("leader", "leader"), ("mean", "mean of the seats"), ("last", "last")):
+        ys = [c[key]["mean"] for c in curve]
+        lo = [c[key]["mean"] - c[key]["ci95"][0] for c in curve]
+        hi = [c[key]["ci95"][1] - c[key]["mean"] for c in curve]
+        ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", capsize=3, label=label)
+    ax.set_xticks(xs)
+    ax.set_xlabel("end of cycle")
+    ax.set_ylabel("Prestige (mean, 95% CI)")
+    ax.set_title("Prestige curve")
+    ax.legend()
+    return fig
+
+
+def _plot_events(plt: Any, events: dict[str, Any]) -> Any:
+    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    names = list(events)[::-1]
+    ms = [events[k]["mean"] or 0 for k in names]
+    err = [[m - events[k]["ci95"][0] for m, k in zip(ms, names)], [events[k]["ci95"][1] - m for m, k in zip(ms, names)]]
+    ax.barh(range(len(names)), ms, xerr=err, capsize=3, color="#8172b2")
+    ax.set_yticks(range(len(names)))
+    ax.set_yticklabels(names, fontsize=8)
+    ax.set_xlabel("per game (mean, 95% CI)")
+    ax.set_title("What happens in a game")
+    return fig
 
 
 # -- HTML ----------------------------------------------------------------
@@ -238,7 +264,6 @@ def variant_rules(params: dict[str, Any]) -> list[str]:
 
 
 def render_html(summary: dict[str, Any], plots: dict[str, Path], meta: dict[str, Any]) -> str:
-    fp = summary["first_player"]
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         "<title>Pax Hispanica simulation report</title><style>",
@@ -247,6 +272,23 @@ def render_html(summary: dict[str, Any], plots: dict[str, Path], meta: dict[str,
         "td:first-child,th:first-child{text-align:left}img{max-width:100%;margin:.5em 0}code{background:#f4f4f4}",
         "</style></head><body><h1>Pax Hispanica simulation report</h1>",
     ]
+    parts += _run_html(summary, meta)
+    parts += _first_player_html(summary["first_player"])
+    parts += _win_rates_html(summary, plots)
+    parts += _scores_html(summary, plots)
+    parts.append("<h2>Cards</h2><p>For each card: among the players who played it in a game, how often that player won.</p>")
+    parts.append(_table("Win rate of the player who played the card", summary.get("cards") or {}, "card"))
+    if "cards" in plots:
+        parts.append(_img(plots["cards"], "cards"))
+    parts.append(engagement_html(summary.get("engagement") or {}, plots))
+    parts.append(_why_html(summary.get("why") or {}))
+    parts.append("</body></html>")
+    return "\n".join(p for p in parts if p)
+
+
+def _run_html(summary: dict[str, Any], meta: dict[str, Any]) -> list[str]:
+    """What was run: the options, the variant's rules and house rules, the counts, the errors."""
+    parts = []
     if meta:
         parts.append("<p>" + ", ".join(f"<b>{html.escape(str(k))}</b>: <code>{html.escape(str(v))}</code>"
                                        for k, v in meta.items()) + "</p>")
@@ -266,13 +308,20 @@ def render_html(summary: dict[str, Any], plots: dict[str, Path], meta: dict[str,
         parts.append("<h2>Errors</h2><ul>" + "".join(
             f"<li>game {e['index']} (seed {e['seed']}): {html.escape(e['error'])}</li>"
             for e in summary["error_examples"]) + "</ul>")
-    parts.append("<h2>First-player advantage</h2>")
+    return parts
+
+
+def _first_player_html(fp: dict[str, Any]) -> list[str]:
     if fp["games"]:
-        parts.append(f"<p>The seat first in Player Order at setup won {fp['wins']} of {fp['games']} games: "
-                     f"{fp['rate']:.3f} (95% CI {fp['ci95'][0]:.3f}–{fp['ci95'][1]:.3f}); chance is {fp['chance']:.3f}.</p>")
-    else:
-        parts.append("<p>The engine's view does not expose the Player Order; see win rate by seat.</p>")
-    parts.append("<h2>Win rates</h2>")
+        return ["<h2>First-player advantage</h2>",
+                f"<p>The seat first in Player Order at setup won {fp['wins']} of {fp['games']} games: "
+                f"{fp['rate']:.3f} (95% CI {fp['ci95'][0]:.3f}–{fp['ci95'][1]:.3f}); chance is {fp['chance']:.3f}.</p>"]
+    return ["<h2>First-player advantage</h2>",
+            "<p>The engine's view does not expose the Player Order; see win rate by seat.</p>"]
+
+
+def _win_rates_html(summary: dict[str, Any], plots: dict[str, Path]) -> list[str]:
+    parts = ["<h2>Win rates</h2>"]
     for key, title, col in (("seat", "By seat", "seat"), ("bot", "By bot", "bot"),
                             ("nation", "By nation", "nation"), ("legality", "By legality at the end", "legality"),
                             ("start_legality", "By legality at setup", "legality"),
@@ -284,8 +333,12 @@ def render_html(summary: dict[str, Any], plots: dict[str, Path], meta: dict[str,
         parts.append("<h3>Mean score and rank by bot</h3><table><tr><th>bot</th><th>mean score</th><th>mean rank</th></tr>"
                      + "".join(f"<tr><td>{html.escape(b)}</td><td>{v['mean_score']}</td><td>{v['mean_rank']}</td></tr>"
                                for b, v in summary["bot_scores"].items()) + "</table>")
-    parts.append("<h2>Scores and length</h2><table><tr><th></th>" + "".join(
-        f"<th>{c}</th>" for c in ["n", "mean", "sd", "min", "p10", "p25", "median", "p75", "p90", "max"]) + "</tr>")
+    return parts
+
+
+def _scores_html(summary: dict[str, Any], plots: dict[str, Path]) -> list[str]:
+    parts = ["<h2>Scores and length</h2><table><tr><th></th>" + "".join(
+        f"<th>{c}</th>" for c in ["n", "mean", "sd", "min", "p10", "p25", "median", "p75", "p90", "max"]) + "</tr>"]
     parts.append(_dist("score, all seats", summary["scores"]["all"]))
     parts.append(_dist("score, winner", summary["scores"]["winner"]))
     parts.append(_dist("winning margin", summary["scores"]["margin"]))
@@ -295,14 +348,7 @@ def render_html(summary: dict[str, Any], plots: dict[str, Path], meta: dict[str,
     for name in ("scores", "length"):
         if name in plots:
             parts.append(_img(plots[name], name))
-    parts.append("<h2>Cards</h2><p>For each card: among the players who played it in a game, how often that player won.</p>")
-    parts.append(_table("Win rate of the player who played the card", summary.get("cards") or {}, "card"))
-    if "cards" in plots:
-        parts.append(_img(plots["cards"], "cards"))
-    parts.append(engagement_html(summary.get("engagement") or {}, plots))
-    parts.append(_why_html(summary.get("why") or {}))
-    parts.append("</body></html>")
-    return "\n".join(p for p in parts if p)
+    return parts
 
 
 def _ci(d: dict[str, Any] | None, pct: bool = False) -> str:
@@ -341,35 +387,46 @@ def engagement_html(eng: dict[str, Any], plots: dict[str, Path]) -> str:
                      f"<tr><td>{c['cycle']}</td><td>{c['games']}</td><td>{_ci(c['leader'])}</td>"
                      f"<td>{_ci(c['mean'])}</td><td>{_ci(c['last'])}</td></tr>" for c in eng["prestige_by_cycle"])
                  + "</table>")
-    parts.append("<h3>What happens</h3><table><tr><th>event</th><th>per game</th><th>games where it happens</th></tr>"
-                 + "".join(f"<tr><td>{html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['games_with'], True)}</td></tr>"
-                           for k, v in (eng.get("events") or {}).items())
-                 + "".join(f"<tr><td>loading as {html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['games_with'], True)}</td></tr>"
-                           for k, v in (eng.get("loads_by_legality") or {}).items())
-                 + "".join(f"<tr><td>loading under {html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['games_with'], True)}</td></tr>"
-                           for k, v in (eng.get("loads_by_rule") or {}).items()) + "</table>")
+    parts.append(_happens_html(eng))
     if "events" in plots:
         parts.append(_img(plots["events"], "events"))
     parts.append("<h3>Actions chosen</h3><table><tr><th>action</th><th>per game</th><th>share of decisions</th></tr>"
                  + "".join(f"<tr><td>{html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['share_of_decisions'], True)}</td></tr>"
                            for k, v in (eng.get("actions") or {}).items()) + "</table>")
-    first = eng.get("first_cycle_cards") or {}
-    if first:
-        parts.append("<h3>Cards in the first cycle</h3><table><tr><th></th><th>games where it played a card in "
-                     "cycle 1</th><th>games where it could pay for one</th></tr>" + "".join(
-                         f"<tr><td>{html.escape(group[3:])} {html.escape(k)}</td><td>{_ci(v['played'], True)}</td>"
-                         f"<td>{_ci(v['could_play'], True)}</td></tr>"
-                         for group in ("by_nation", "by_seat") for k, v in (first.get(group) or {}).items())
-                     + "</table>")
+    parts += _first_cycle_html(eng.get("first_cycle_cards") or {})
     if eng.get("cards_rarely_played"):
         parts.append("<p>Played in fewer than 5% of games: " + html.escape(", ".join(eng["cards_rarely_played"])) + ".</p>")
-    cards = eng.get("cards") or {}
-    won = all("games_won" in v for v in cards.values()) and bool(cards)
-    parts.append("<h3>Cards chosen</h3><table><tr><th>card</th><th>played per game</th><th>games where played</th>"
-                 + ("<th>games where won at auction</th><th>of those, games where played</th>" if won else "")
-                 + "</tr>"
-                 + "".join(f"<tr><td>{html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['games_with'], True)}</td>"
-                           + (f"<td>{_ci(v['games_won'], True)}</td><td>{_ci(v['played_when_won'], True)}</td>" if won else "")
-                           + "</tr>"
-                           for k, v in cards.items()) + "</table>")
+    parts.append(_cards_chosen_html(eng.get("cards") or {}))
     return "\n".join(parts)
+
+
+def _happens_html(eng: dict[str, Any]) -> str:
+    """Events, and loads by legality and by rule, per game and the share of games with any."""
+    def rows(prefix: str, table: dict[str, Any]) -> str:
+        return "".join(f"<tr><td>{prefix}{html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['games_with'], True)}</td></tr>"
+                       for k, v in table.items())
+    return ("<h3>What happens</h3><table><tr><th>event</th><th>per game</th><th>games where it happens</th></tr>"
+            + rows("", eng.get("events") or {}) + rows("loading as ", eng.get("loads_by_legality") or {})
+            + rows("loading under ", eng.get("loads_by_rule") or {}) + "</table>")
+
+
+def _first_cycle_html(first: dict[str, Any]) -> list[str]:
+    if not first:
+        return []
+    return ["<h3>Cards in the first cycle</h3><table><tr><th></th><th>games where it played a card in "
+            "cycle 1</th><th>games where it could pay for one</th></tr>" + "".join(
+                f"<tr><td>{html.escape(group[3:])} {html.escape(k)}</td><td>{_ci(v['played'], True)}</td>"
+                f"<td>{_ci(v['could_play'], True)}</td></tr>"
+                for group in ("by_nation", "by_seat") for k, v in (first.get(group) or {}).items())
+            + "</table>"]
+
+
+def _cards_chosen_html(cards: dict[str, Any]) -> str:
+    won = all("games_won" in v for v in cards.values()) and bool(cards)
+    return ("<h3>Cards chosen</h3><table><tr><th>card</th><th>played per game</th><th>games where played</th>"
+            + ("<th>games where won at auction</th><th>of those, games where played</th>" if won else "")
+            + "</tr>"
+            + "".join(f"<tr><td>{html.escape(k)}</td><td>{_ci(v)}</td><td>{_ci(v['games_with'], True)}</td>"
+                      + (f"<td>{_ci(v['games_won'], True)}</td><td>{_ci(v['played_when_won'], True)}</td>" if won else "")
+                      + "</tr>"
+                      for k, v in cards.items()) + "</table>")

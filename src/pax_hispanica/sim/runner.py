@@ -166,31 +166,12 @@ def play_game(spec: dict[str, Any]) -> dict[str, Any]:
     }
     explanations: list[dict[str, Any]] = []
     try:
-        extra = {k: spec[k] for k in ("nations", "params") if spec.get(k)}
-        if spec.get("ruleset", "reference") != "reference":
-            extra["ruleset"] = spec["ruleset"]
-        config = api.Config(players=n, **extra)
         agents = [make_agent(b["kind"], stable_seed("bot", spec["seed"], seat),
                              api=spec.get("api"), **b["options"])
                   for seat, b in enumerate(spec["bots"])]
-        # a bot that reads its own log (ISMCTS: which cards the others hold, api.known_cards)
-        # gets it, redacted for its seat (HID-2) and kept up to date one decision at a time
-        logs: list[list[dict[str, Any]] | None] = [None] * n
-        if any(getattr(a, "uses_log", False) for a in agents) and hasattr(api, "Game") and hasattr(api, "redact"):
-            game = api.Game.new(config, seed=spec["seed"])       # the state of new_game, and its events
-            state = game.state
-            logs = [api.redact(game.events, s) if getattr(a, "uses_log", False) else None
-                    for s, a in enumerate(agents)]
-        else:
-            state = api.new_game(config, seed=spec["seed"])
+        state, logs = _new_game(api, spec, agents)
         out.update(facts.at_start(api, state, n))
-        # the masked state costs most of a view; only a search bot reads it (asked for, docs/api.md)
-        lean = _has_lean_views(api)
-        # (a toy game's view takes no include_state: its view is whatever it always gives)
-        views_with_state = [lean and getattr(a, "uses_information_state", True) for a in agents]
-        # a bot that never reads its view (the random bot) gets none: building it would cost
-        # more than the bot's decision (issue 13)
-        views_wanted = [getattr(a, "reads_view", True) for a in agents]
+        views_with_state, views_wanted = _views_wanted(api, agents)
         tracker = Tracker(api, state)
         log_seats = [s for s, own in enumerate(logs) if own is not None]
         log_explanations = bool(spec.get("log_explanations"))
@@ -198,41 +179,30 @@ def play_game(spec: dict[str, Any]) -> dict[str, Any]:
         # paxh train-eval: every k-th position's public features, labelled once the game ends
         every = int(spec.get("positions_every") or 0)
         positions: list[list[list[float]]] = []
-        if every:
-            from ..bots.learned import seat_features
-            rs = api.load_ruleset(spec.get("ruleset", "reference"), spec.get("params") or None)
+        features = _features(api, spec) if every else None
         while not api.is_over(state):
             seats = api.acting(state)
             if not seats:
                 raise RuntimeError("nobody acts but the game is not over")
             seat = seats[0]      # sealed choices: commit order never matters
             legal = api.legal_actions(state, seat)
-            view = (api.view(state, seat, include_state=True) if views_with_state[seat]
-                    else api.view(state, seat) if views_wanted[seat] else None)
+            view = _view(api, state, seat, views_with_state[seat], views_wanted[seat])
             log = logs[seat]
             action = agents[seat].decide(view, legal) if log is None else agents[seat].decide(view, legal, log=log)
             state, events = api.apply(state, action)
             for s in log_seats:
                 logs[s].extend(api.redact(events, s))  # type: ignore[union-attr]  # log_seats: the seats with a log
             tracker.decision(legal, action, events, state)
-            out["decisions"] += 1
-            out["decisions_by_seat"][seat] += 1
-            if action.get("type") == "play" and "card" in action:
-                out["cards_played"][seat].append(action["card"])
+            _count(out, seat, action)
             if log_explanations:
                 explanations.append({"decision": out["decisions"], "seat": seat,
                                      "bot": spec["bots"][seat]["label"], "action": action,
                                      "why": agents[seat].explain()})
-            if every and out["decisions"] % every == 0 and not api.is_over(state):
-                positions.append(seat_features(api.summary(state), rs))
+            if features is not None and out["decisions"] % every == 0 and not api.is_over(state):
+                positions.append(features(state))
             if out["decisions"] >= limit:
                 raise RuntimeError(f"game not over after {limit} decisions")
-        res = api.result(state)
-        out["winner"] = res["winner"]
-        out["scores"] = list(res.get("scores") or [])
-        out["ranking"] = list(res.get("ranking") or [])
-        out.update(facts.at_end(api, state, n, res))
-        out["engagement"] = tracker.facts(res, _last_cycle(api, spec))
+        _finish(out, api, spec, state, tracker)
         if every:
             out["positions"] = positions
     except Exception as exc:  # any failure: recorded, counted and shown in the report
@@ -242,6 +212,70 @@ def play_game(spec: dict[str, Any]) -> dict[str, Any]:
     if spec.get("log_explanations"):
         out["explanations"] = explanations
     return out
+
+
+def _features(api: Any, spec: dict[str, Any]) -> Callable[[Any], list[list[float]]]:
+    """paxh train-eval: a position's public features by seat (bots/learned.seat_features)."""
+    from ..bots.learned import seat_features
+    rs = api.load_ruleset(spec.get("ruleset", "reference"), spec.get("params") or None)
+    return lambda state: seat_features(api.summary(state), rs)
+
+
+def _view(api: Any, state: Any, seat: int, with_state: bool, wanted: bool) -> Any:
+    """The view a seat's bot decides on (with the masked state for a search bot; None for a bot that reads none)."""
+    if with_state:
+        return api.view(state, seat, include_state=True)
+    return api.view(state, seat) if wanted else None
+
+
+def _count(out: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+    """A decision made: counted, and a card played kept by seat."""
+    out["decisions"] += 1
+    out["decisions_by_seat"][seat] += 1
+    if action.get("type") == "play" and "card" in action:
+        out["cards_played"][seat].append(action["card"])
+
+
+def _new_game(api: Any, spec: dict[str, Any], agents: list[Any]) -> tuple[Any, list[list[dict[str, Any]] | None]]:
+    """The game's first state, and each seat's log for the bots that read one (else None)."""
+    n = spec["players"]
+    extra = {k: spec[k] for k in ("nations", "params") if spec.get(k)}
+    if spec.get("ruleset", "reference") != "reference":
+        extra["ruleset"] = spec["ruleset"]
+    config = api.Config(players=n, **extra)
+    # a bot that reads its own log (ISMCTS: which cards the others hold, api.known_cards)
+    # gets it, redacted for its seat (HID-2) and kept up to date one decision at a time
+    logs: list[list[dict[str, Any]] | None] = [None] * n
+    if any(getattr(a, "uses_log", False) for a in agents) and hasattr(api, "Game") and hasattr(api, "redact"):
+        game = api.Game.new(config, seed=spec["seed"])       # the state of new_game, and its events
+        state = game.state
+        logs = [api.redact(game.events, s) if getattr(a, "uses_log", False) else None
+                for s, a in enumerate(agents)]
+    else:
+        state = api.new_game(config, seed=spec["seed"])
+    return state, logs
+
+
+def _views_wanted(api: Any, agents: list[Any]) -> tuple[list[bool], list[bool]]:
+    """Per seat: whether its bot's view carries the masked state, and whether it gets a view at all."""
+    # the masked state costs most of a view; only a search bot reads it (asked for, docs/api.md)
+    lean = _has_lean_views(api)
+    # (a toy game's view takes no include_state: its view is whatever it always gives)
+    views_with_state = [lean and getattr(a, "uses_information_state", True) for a in agents]
+    # a bot that never reads its view (the random bot) gets none: building it would cost
+    # more than the bot's decision (issue 13)
+    views_wanted = [getattr(a, "reads_view", True) for a in agents]
+    return views_with_state, views_wanted
+
+
+def _finish(out: dict[str, Any], api: Any, spec: dict[str, Any], state: Any, tracker: Tracker) -> None:
+    """The finished game's result, end facts and engagement facts, into `out`."""
+    res = api.result(state)
+    out["winner"] = res["winner"]
+    out["scores"] = list(res.get("scores") or [])
+    out["ranking"] = list(res.get("ranking") or [])
+    out.update(facts.at_end(api, state, spec["players"], res))
+    out["engagement"] = tracker.facts(res, _last_cycle(api, spec))
 
 
 def play_chunk(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:

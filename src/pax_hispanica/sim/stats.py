@@ -75,50 +75,14 @@ def report(results: list[dict[str, Any]], card_names: list[str] | None = None) -
     ruleset's cards) lets the engagement section list the cards never played."""
     ok = [r for r in results if not r.get("error")]
     failed = [r for r in results if r.get("error")]
-    seat_pairs, bot_pairs, nation_pairs, leg_pairs, start_leg_pairs = [], [], [], [], []
-    bot_nation_pairs: list[tuple[Any, bool]] = []
-    bot_scores: dict[str, list[float]] = defaultdict(list)
-    bot_ranks: dict[str, list[float]] = defaultdict(list)
-    first_wins = first_games = 0
-    first_chance: list[float] = []
-    card_pairs: list[tuple[Any, bool]] = []
-    all_scores: list[float] = []
-    winner_scores: list[float] = []
-    margins: list[float] = []
-    max_players = max((r["players"] for r in results), default=0)
+    seats = _Seats()
     for r in ok:
-        n, w = r["players"], r["winner"]
-        for s in range(n):
-            won = s == w
-            seat_pairs.append((s, won))
-            bot_pairs.append((r["bots"][s], won))
-            if r.get("nations"):
-                nation_pairs.append((r["nations"][s], won))
-                bot_nation_pairs.append((f"{r['bots'][s]} / {r['nations'][s]}", won))
-            if r.get("scores"):
-                bot_scores[r["bots"][s]].append(r["scores"][s])
-            if r.get("ranking"):
-                bot_ranks[r["bots"][s]].append(r["ranking"].index(s) + 1)
-            if r.get("legalities"):
-                leg_pairs.append((r["legalities"][s], won))
-            if r.get("start_legalities"):
-                start_leg_pairs.append((r["start_legalities"][s], won))
-            for card in sorted({card_base(c) for c in r["cards_played"][s]}):
-                card_pairs.append((card, won))
-        if r.get("first_seat") is not None:
-            first_games += 1
-            first_wins += int(r["first_seat"] == w)
-            first_chance.append(1 / n)
-        sc = r.get("scores") or []
-        if sc:
-            all_scores.extend(sc)
-            winner_scores.append(sc[w])
-            others = [x for i, x in enumerate(sc) if i != w]
-            if others:
-                margins.append(sc[w] - max(others))
-    by_seat = _grouped(seat_pairs)
-    by_bot = _grouped(bot_pairs)
-    cards = _grouped(card_pairs)
+        seats.add(r)
+    pairs = seats.pairs
+    max_players = max((r["players"] for r in results), default=0)
+    by_seat = _grouped(pairs["seat"])
+    by_bot = _grouped(pairs["bot"])
+    cards = _grouped(seats.cards)
     cards = dict(sorted(cards.items(), key=lambda kv: (-kv[1]["games"], kv[0])))
     seconds = [r.get("seconds", 0.0) for r in results]
     total_seconds = sum(seconds)
@@ -132,16 +96,12 @@ def report(results: list[dict[str, Any]], card_names: list[str] | None = None) -
         "wins_by_seat": {str(s): by_seat.get(str(s), {"wins": 0})["wins"] for s in range(max_players)},
         "win_rate_by_bot": {k: v["rate"] for k, v in by_bot.items()},
         "win_rate": {"seat": by_seat, "bot": by_bot,
-                     "nation": _grouped(nation_pairs), "legality": _grouped(leg_pairs),
-                     "start_legality": _grouped(start_leg_pairs),
-                     "bot_nation": _grouped(bot_nation_pairs)},
-        "bot_scores": {b: {"mean_score": round(statistics.fmean(bot_scores[b]), 6) if bot_scores[b] else None,
-                           "mean_rank": round(statistics.fmean(bot_ranks[b]), 6) if bot_ranks[b] else None}
-                       for b in sorted(set(bot_scores) | set(bot_ranks))},
-        "first_player": {**rate(first_wins, first_games),
-                         "chance": round(statistics.fmean(first_chance), 6) if first_chance else None},
-        "scores": {"all": distribution(all_scores), "winner": distribution(winner_scores),
-                   "margin": distribution(margins)},
+                     "nation": _grouped(pairs["nation"]), "legality": _grouped(pairs["legality"]),
+                     "start_legality": _grouped(pairs["start_legality"]),
+                     "bot_nation": _grouped(pairs["bot_nation"])},
+        "bot_scores": seats.bot_means(),
+        "first_player": _first_player(ok),
+        "scores": _score_distributions(ok),
         "length": {"decisions": distribution(r["decisions"] for r in ok),
                    "cycles": distribution(r["cycles"] for r in ok if isinstance(r.get("cycles"), int))},
         "cards": cards,
@@ -155,6 +115,72 @@ def report(results: list[dict[str, Any]], card_names: list[str] | None = None) -
     if why:
         out["why"] = why
     return out
+
+
+class _Seats:
+    """Every seat of the finished games: (key, won) pairs by table (seat, bot, nation, legality
+    at the end and at setup, bot and nation), scores and ranks by bot, and (card, won) pairs of
+    the cards each seat played."""
+
+    def __init__(self) -> None:
+        self.pairs: dict[str, list[tuple[Any, bool]]] = {
+            k: [] for k in ("seat", "bot", "nation", "legality", "start_legality", "bot_nation")}
+        self.bot_scores: dict[str, list[float]] = defaultdict(list)
+        self.bot_ranks: dict[str, list[float]] = defaultdict(list)
+        self.cards: list[tuple[Any, bool]] = []
+
+    def add(self, r: dict[str, Any]) -> None:
+        for s in range(r["players"]):
+            self._seat(r, s, s == r["winner"])
+
+    def _seat(self, r: dict[str, Any], s: int, won: bool) -> None:
+        pairs, bot = self.pairs, r["bots"][s]
+        pairs["seat"].append((s, won))
+        pairs["bot"].append((bot, won))
+        if r.get("nations"):
+            pairs["nation"].append((r["nations"][s], won))
+            pairs["bot_nation"].append((f"{bot} / {r['nations'][s]}", won))
+        if r.get("scores"):
+            self.bot_scores[bot].append(r["scores"][s])
+        if r.get("ranking"):
+            self.bot_ranks[bot].append(r["ranking"].index(s) + 1)
+        if r.get("legalities"):
+            pairs["legality"].append((r["legalities"][s], won))
+        if r.get("start_legalities"):
+            pairs["start_legality"].append((r["start_legalities"][s], won))
+        for card in sorted({card_base(c) for c in r["cards_played"][s]}):
+            self.cards.append((card, won))
+
+    def bot_means(self) -> dict[str, Any]:
+        """Each bot's mean score and mean rank (1 the winner)."""
+        def mean(xs: list[float]) -> float | None:
+            return round(statistics.fmean(xs), 6) if xs else None
+        return {b: {"mean_score": mean(self.bot_scores[b]), "mean_rank": mean(self.bot_ranks[b])}
+                for b in sorted(set(self.bot_scores) | set(self.bot_ranks))}
+
+
+def _first_player(ok: list[dict[str, Any]]) -> dict[str, Any]:
+    """How often the seat first in Player Order at setup won, against the chance 1/players."""
+    games = [r for r in ok if r.get("first_seat") is not None]
+    wins = sum(int(r["first_seat"] == r["winner"]) for r in games)
+    chance = [1 / r["players"] for r in games]
+    return {**rate(wins, len(games)), "chance": round(statistics.fmean(chance), 6) if chance else None}
+
+
+def _score_distributions(ok: list[dict[str, Any]]) -> dict[str, Any]:
+    """The final scores of all seats and of the winners, and the winning margins."""
+    all_scores: list[float] = []
+    winner_scores: list[float] = []
+    margins: list[float] = []
+    for r in ok:
+        sc, w = r.get("scores") or [], r["winner"]
+        if sc:
+            all_scores.extend(sc)
+            winner_scores.append(sc[w])
+            others = [x for i, x in enumerate(sc) if i != w]
+            if others:
+                margins.append(sc[w] - max(others))
+    return {"all": distribution(all_scores), "winner": distribution(winner_scores), "margin": distribution(margins)}
 
 
 def without_timings(summary: dict[str, Any]) -> dict[str, Any]:

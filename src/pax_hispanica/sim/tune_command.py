@@ -12,6 +12,34 @@ import typer
 from ..bots.base import DEFAULT_API
 
 
+def _config(params: str, games_per_trial: int, players: str, seed: int, workers: int, dask: str | None,
+            targets: Path | None, sampler: str, skill: str, ranges: list[str] | None, set_params: list[str] | None,
+            ruleset: str, nations: str, no_prune: bool, api_module: str) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """The study's configuration from the options, its search space and the fixed numbers;
+    ValueError (or OSError for a targets file) for options that do not go together."""
+    from . import objectives as ob
+    from . import tune
+    from .runner import parse_params
+
+    if sampler not in tune.SAMPLERS:
+        raise ValueError(f"--sampler {sampler!r}: use {', '.join(tune.SAMPLERS)}")
+    if nations not in ("default", "shuffle"):
+        raise ValueError(f"--nations {nations!r}: use default or shuffle")
+    if skill not in ("off", "heuristic", "ismcts", "matrix"):
+        raise ValueError(f"--skill {skill!r}: use off, heuristic, ismcts or matrix")
+    counts = tune.parse_player_counts(players)
+    names = [p.strip() for p in params.split(",") if p.strip()]
+    space = tune.search_space(ruleset, names, tune.parse_ranges(ranges), api=api_module)
+    fixed = parse_params(set_params)
+    clash = sorted(set(fixed) & set(space))
+    if clash:
+        raise ValueError(f"--set and --params both name {', '.join(clash)}")
+    cfg = tune.TuneConfig(space=space, players=counts[0] if len(counts) == 1 else counts, games=games_per_trial, seed=seed, workers=workers,
+                          dask=dask, ruleset=ruleset, base_params=fixed, targets=ob.load_targets(targets),
+                          skill=skill, sampler=sampler, prune=not no_prune, nations=nations, api=api_module)
+    return cfg, space, fixed
+
+
 def tune_command(
     params: Annotated[str, typer.Option("--params", help="Comma list of int parameters to search, or 'all' (`paxh rules --params`; a card's cost card_cost.<id>, the King's share by count kings_crown_share.<N>, the SMUGGLER's bribe by count smuggler_bribe.<N> and the Crown colonies by count crown_colonies.<N> only when named, PRJ-67, PRJ-68, PRJ-75, PRJ-78).")] = "all",
     trials: Annotated[int, typer.Option("--trials", "-n", min=1, help="Trials to run now (added to a resumed study).")] = 20,
@@ -43,25 +71,10 @@ def tune_command(
         raise typer.Exit(2) from None
     from . import objectives as ob
     from . import tune, tune_report
-    from .runner import parse_params
 
     try:
-        if sampler not in tune.SAMPLERS:
-            raise ValueError(f"--sampler {sampler!r}: use {', '.join(tune.SAMPLERS)}")
-        if nations not in ("default", "shuffle"):
-            raise ValueError(f"--nations {nations!r}: use default or shuffle")
-        if skill not in ("off", "heuristic", "ismcts", "matrix"):
-            raise ValueError(f"--skill {skill!r}: use off, heuristic, ismcts or matrix")
-        counts = tune.parse_player_counts(players)
-        names = [p.strip() for p in params.split(",") if p.strip()]
-        space = tune.search_space(ruleset, names, tune.parse_ranges(ranges), api=api_module)
-        fixed = parse_params(set_params)
-        clash = sorted(set(fixed) & set(space))
-        if clash:
-            raise ValueError(f"--set and --params both name {', '.join(clash)}")
-        cfg = tune.TuneConfig(space=space, players=counts[0] if len(counts) == 1 else counts, games=games_per_trial, seed=seed, workers=workers,
-                              dask=dask, ruleset=ruleset, base_params=fixed, targets=ob.load_targets(targets),
-                              skill=skill, sampler=sampler, prune=not no_prune, nations=nations, api=api_module)
+        cfg, space, fixed = _config(params, games_per_trial, players, seed, workers, dask, targets, sampler, skill,
+                                    ranges, set_params, ruleset, nations, no_prune, api_module)
     except (ValueError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

@@ -57,32 +57,27 @@ def _write_card_costs(path: Path, params: dict[str, Any]) -> set[str]:
     return {f"{prefix}{e}" for e in done}
 
 
-def write_ruleset(source: str | Path, params: dict[str, Any], dest: Path, note: str = "") -> Path:
-    """Copy the ruleset folder and write ``params`` into its ruleset.toml (each key in its
-    section, [setup.by_players.N] overrides included, since a --set value holds for every
-    player count); comments are kept. Checked by loading the copy."""
-    from .. import rulesets as rsmod
-
-    src = Path(source) if "/" in str(source) else rsmod.DATA / str(source)
-    # PRJ-83: a named set of house rules is written out as its numbers (the variant's on top)
-    params = {k: v for k, v in rsmod.expand_house_rules(str(source), params).items() if k != "house_rules"}
-    if dest.exists():
-        shutil.rmtree(dest)
-    shutil.copytree(src, dest)
-    path = dest / "ruleset.toml"
-    lines = path.read_text(encoding="utf-8").splitlines()
+def _param_places(schema: dict[str, Any], params: dict[str, Any]) -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, str]]]:
+    """Where each parameter is written: name -> (section, key) for every ruleset number, and
+    for a number by player count of `params` (PRJ-68 kings_crown_share.<N>, PRJ-75
+    crown_colonies.<N>, PRJ-78 smuggler_bribe.<N>) its key in that count's table."""
     where = {}
-    for section, schema in rsmod.PARAMS.items():
-        for key in schema:
+    for section, keys in schema.items():
+        for key in keys:
             where[f"supply_{key}" if section == "supply" else key] = (section, key)
-    # a number by player count (PRJ-68 kings_crown_share.<N>, PRJ-75 crown_colonies.<N>, PRJ-78
-    # smuggler_bribe.<N>) is its key in that count's table
     per_count = {}
     for name in params:
         m = re.fullmatch(r"(crown_colonies|kings_crown_share|smuggler_bribe)\.([2-5])", name)
         if m:
             table = "setup" if m.group(1) == "crown_colonies" else "treasure"
             per_count[name] = (f"{table}.by_players.{m.group(2)}", m.group(1))
+    return where, per_count
+
+
+def _set_numbers(lines: list[str], params: dict[str, Any],
+                 places: tuple[dict[str, tuple[str, str]], dict[str, tuple[str, str]]]) -> set[str]:
+    """Write each of `params` on its lines of ruleset.toml (in place, comments kept); the names written."""
+    where, per_count = places
     section = ""
     seen = set()
     for i, line in enumerate(lines):
@@ -101,11 +96,34 @@ def write_ruleset(source: str | Path, params: dict[str, Any], dest: Path, note: 
             if section == sec and key == m.group(2):
                 lines[i] = f"{m.group(1)}{key}{m.group(3)}{_toml(params[name])}{m.group(5)}"
                 seen.add(name)
+    return seen
+
+
+def _mark_tuned(lines: list[str]) -> None:
+    """The ruleset's version gets "+tuned"."""
     for i, line in enumerate(lines):
         m = re.match(r'(\s*version\s*=\s*)"([^"]*)"(.*)$', line)
         if m:
             lines[i] = f'{m.group(1)}"{m.group(2)}+tuned"{m.group(3)}'
             break
+
+
+def write_ruleset(source: str | Path, params: dict[str, Any], dest: Path, note: str = "") -> Path:
+    """Copy the ruleset folder and write ``params`` into its ruleset.toml (each key in its
+    section, [setup.by_players.N] overrides included, since a --set value holds for every
+    player count); comments are kept. Checked by loading the copy."""
+    from .. import rulesets as rsmod
+
+    src = Path(source) if "/" in str(source) else rsmod.DATA / str(source)
+    # PRJ-83: a named set of house rules is written out as its numbers (the variant's on top)
+    params = {k: v for k, v in rsmod.expand_house_rules(str(source), params).items() if k != "house_rules"}
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(src, dest)
+    path = dest / "ruleset.toml"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    seen = _set_numbers(lines, params, _param_places(rsmod.PARAMS, params))
+    _mark_tuned(lines)
     seen |= _write_card_costs(dest / "market.toml", params)
     missing = sorted(set(params) - seen)
     if missing:
