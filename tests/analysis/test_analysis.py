@@ -156,3 +156,9 @@ def test_analysis_package_passes_mypy_strict():
                                      "--cache-dir", str(cache), "--no-error-summary",
                                      str(ROOT / "src" / "pax_hispanica" / "analysis")])
     assert status == 0, out + err
+
+
+def test_the_analysis_reaches_the_engine_only_through_the_api():
+    for path in sorted((ROOT / "src" / "pax_hispanica" / "analysis").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"^\s*(from|import)\s+(\.\.engine|pax_hispanica\.engine)", text, re.M), path
