@@ -69,7 +69,8 @@ def test_the_root_policies_change_choices_on_real_positions():
             # an override: the played action's mean value is above the prior's
             values = {action_key(a["action"]): a["value"] for a in conf.explain()["alternatives"]}
             prior = values.get(conf._prior_key)
-            assert prior is None or values.get(action_key(got), 1.0) > prior
+            if prior is not None:               # the prior was among the searched alternatives
+                assert values.get(action_key(got), 1.0) > prior
         never = make_agent("ismcts", 1000 + i, iterations=ITERATIONS, select="confident", z=1e9)
         chosen = never.decide(view, legal)
         prior_key = never._prior_key
