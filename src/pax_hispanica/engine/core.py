@@ -9,7 +9,7 @@ from .errors import IllegalAction, short
 from .decisions import (BOOL, DECISIONS, INT, NONE, STR, Fields, action_fields, sealed_action_types,
                         sealed_decisions)
 from .jsontypes import Action, Descriptor, Event
-from .flow import Out, QuietOut, advance, seats_to_act
+from .flow import Out, QuietOut, acting, advance, seats_to_act
 from .state import State
 from .rng import Chance
 
@@ -78,12 +78,7 @@ def legal_actions(st: State, seat: object) -> list[Descriptor]:
     value that is not a seat number, a bool included, is never to act)."""
     if type(seat) is not int:
         return []
-    try:                               # flow.acting, written out (docs/benchmarks.md, "Fast paths")
-        now = st.acting_now
-    except AttributeError:             # setup's or a scenario's state, or one built field by field
-        now = None
-    if now is None:
-        now = seats_to_act(st)
+    now = acting(st)
     if seat not in now:
         return []
     dec = st.stack[-1]
@@ -158,12 +153,7 @@ def apply(st: State, given: object, chance: Chance | None = None) -> tuple[State
         raise IllegalAction("game_over", "CYC-2", "The game is over.")
     if action["type"] == "undo":
         return _undo(st, seat)
-    try:                               # flow.acting, written out (docs/benchmarks.md, "Fast paths")
-        now = st.acting_now
-    except AttributeError:             # setup's or a scenario's state, or one built field by field
-        now = None
-    if now is None:
-        now = seats_to_act(st)
+    now = acting(st)
     if seat not in now:
         who = ", ".join(str(s) for s in now)
         raise IllegalAction("not_your_turn", "PRJ-7", f"Seat {seat} is not to act now (waiting for seat"
@@ -184,12 +174,7 @@ def apply_trusted(st: State, action: object) -> State:
     if not isinstance(action, dict) or action.get("type") == "undo" or st.over:
         return apply(st, action)[0]
     seat = action.get("seat")
-    try:                               # flow.acting, written out (docs/benchmarks.md, "Fast paths")
-        now = st.acting_now
-    except AttributeError:             # setup's or a scenario's state, or one built field by field
-        now = None
-    if now is None:
-        now = seats_to_act(st)
+    now = acting(st)
     if type(seat) is not int or seat not in now:
         return apply(st, action)[0]            # raises malformed or not_your_turn, as apply does
     return _act(st, seat, action, QuietOut(st.copy()))
