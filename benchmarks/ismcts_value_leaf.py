@@ -19,10 +19,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from strength_ab import main  # noqa: E402
+from strength_ab import main
 
-from pax_hispanica.analysis import value  # noqa: E402
-from pax_hispanica.bots import ismcts  # noqa: E402
+from pax_hispanica.analysis import value
+from pax_hispanica.bots import ismcts
 
 MODEL = value.load()
 

@@ -61,18 +61,6 @@ NOT_YET: dict[str, str] = {
     "analysis/game.py::_describe": "analysis/ is being written",
     "analysis/train.py::train": "analysis/ is being written",
     "analysis/value.py::seat_features": "analysis/ is being written",
-    # the terminal game and the simulator's reports: not split yet for lack of time
-    "tui.py::TerminalGame.ask": "one prompt loop over every kind of answer; to split by answer kind",
-    "sim/command.py::_print_summary": "a report's printed tables; to split by table",
-    "sim/engagement.py::summarise": "the engagement figures of a run; to split by figure",
-    "sim/engagement.py::Tracker.decision": "what a decision says of engagement; to split by decision kind",
-    "sim/output.py::write_plots": "the report's PNG plots; to split by plot",
-    "sim/output.py::render_html": "the report page; to split by section",
-    "sim/output.py::engagement_html": "the report's engagement section; to split by table",
-    "sim/runner.py::play_game": "one simulated game with its options (logs, positions, explanations)",
-    "sim/stats.py::report": "the run's summary; to split by table",
-    "sim/tune_command.py::tune_command": "paxh tune's option handling",
-    "sim/tune_report.py::write_ruleset": "the tuned ruleset folder's files",
 }
 
 

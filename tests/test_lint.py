@@ -6,6 +6,7 @@ path that has become clean fails the second test until it is struck off)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -54,3 +55,15 @@ def test_ruff_finds_nothing_outside_the_paths_not_yet_cleaned():
 def test_every_path_not_yet_cleaned_still_has_findings():
     clean = [p for p in NOT_YET if (ROOT / p).exists() and not findings(p)]
     assert clean == [], f"clean now: strike {clean} off NOT_YET in tests/test_lint.py"
+
+
+def test_no_test_can_skip_itself_for_want_of_the_projects_own_code():
+    """issue 39: a test skips only for its environment (an optional extra, a server, a browser),
+    never because a module of the project moved or is missing: `importorskip` names a third-party
+    module, and a skip condition never reads the project's own import."""
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if re.search(r"importorskip\(\s*[\"']pax_hispanica", line):
+                found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert found == [], "\n".join(found)

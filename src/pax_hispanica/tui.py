@@ -201,6 +201,36 @@ class TerminalGame:
         title = api.RULES.get(rule, ("",))[0] if rule else ""
         self.console.print(f"[bold]{escape(tr('decision'))}: {escape(tr.decision(d))}[/]"
                            + (f" ({rule}, {escape(title)})" if rule else ""))
+        flat, lot = self._list_options(legal, d, view)
+        self._list_unavailable(view)
+        rng = next((x for x in legal if x["kind"] == "range"), None)
+        can_undo = api.can_undo(st, self.seat)
+        keys = ([tr("tui_key_undo")] if can_undo else []) + [tr("tui_key_lot" if rng else "tui_key_card"),
+                                                              tr("tui_key_quit")]
+        while True:
+            raw = self.console.input(escape(tr("tui_prompt", keys=", ".join(keys)))).strip().lower()
+            if raw == "q":
+                return None
+            if raw == "u" and can_undo:
+                return {"seat": self.seat, "type": "undo"}
+            if raw.startswith("?"):
+                self._show_asked(raw[1:].strip(), rng, lot, flat, view)
+                continue
+            if not raw.lstrip("-").isdigit():
+                self.say("tui_type_number")
+                continue
+            n = int(raw)
+            if rng:
+                return {**rng["action"], rng["field"]: n}
+            if 1 <= n <= len(flat):
+                return flat[n - 1]
+            self.say("tui_choose_range", n=len(flat))
+
+    def _list_options(self, legal: list[dict[str, Any]], d: dict[str, Any],
+                      view: dict[str, Any]) -> tuple[list[dict[str, Any]], Any]:
+        """Print the options, numbered (a range: the lot and the bids it takes); (the numbered
+        options, the card on offer or None)."""
+        tr = self.tr
         flat: list[dict[str, Any]] = []
         lot = None
         for desc in legal:
@@ -214,46 +244,32 @@ class TerminalGame:
                 for a in desc["options"]:
                     flat.append(a)
                     self.console.print(f"  {len(flat):3}. {escape(tr.action(a, view))}")
-        shown = set()             # why not? what the rules forbid now, with the rule (api.unavailable)
+        return flat, lot
+
+    def _list_unavailable(self, view: dict[str, Any]) -> None:
+        """Why not? what the rules forbid now, with the rule (api.unavailable), each sentence once."""
+        shown = set()
         for u in api.unavailable(view, self.seat):
-            line = f"{why_sentence(u, tr)} ({u['rule']})"
+            line = f"{why_sentence(u, self.tr)} ({u['rule']})"
             if line not in shown:
                 shown.add(line)
                 self.console.print(f"    [dim]✗ {escape(line)}[/]")
-        rng = next((x for x in legal if x["kind"] == "range"), None)
-        can_undo = api.can_undo(st, self.seat)
-        keys = ([tr("tui_key_undo")] if can_undo else []) + [tr("tui_key_lot" if rng else "tui_key_card"),
-                                                              tr("tui_key_quit")]
-        while True:
-            raw = self.console.input(escape(tr("tui_prompt", keys=", ".join(keys)))).strip().lower()
-            if raw == "q":
-                return None
-            if raw == "u" and can_undo:
-                return {"seat": self.seat, "type": "undo"}
-            if raw.startswith("?"):
-                rest = raw[1:].strip()
-                if rng:
-                    if lot:
-                        self.show_card(lot)
-                    else:
-                        self.say("tui_lot_unseen")
-                elif rest.isdigit() and 1 <= int(rest) <= len(flat):
-                    cid = self.option_card(flat[int(rest) - 1], view)
-                    if cid:
-                        self.show_card(cid)
-                    else:
-                        self.say("tui_no_card_option", n=int(rest))
-                else:
-                    self.say("tui_choose_range", n=len(flat))
-                continue
-            if not raw.lstrip("-").isdigit():
-                self.say("tui_type_number")
-                continue
-            n = int(raw)
-            if rng:
-                return {**rng["action"], rng["field"]: n}
-            if 1 <= n <= len(flat):
-                return flat[n - 1]
+
+    def _show_asked(self, rest: str, rng: dict[str, Any] | None, lot: Any, flat: list[dict[str, Any]],
+                    view: dict[str, Any]) -> None:
+        """`?` (the lot of a bid) or `?N` (option N's card): the card's full text, or why there is none."""
+        if rng:
+            if lot:
+                self.show_card(lot)
+            else:
+                self.say("tui_lot_unseen")
+        elif rest.isdigit() and 1 <= int(rest) <= len(flat):
+            cid = self.option_card(flat[int(rest) - 1], view)
+            if cid:
+                self.show_card(cid)
+            else:
+                self.say("tui_no_card_option", n=int(rest))
+        else:
             self.say("tui_choose_range", n=len(flat))
 
     def run(self) -> None:
