@@ -6,7 +6,8 @@ after every drawn action:
   cards as a permutation of the decks) do not change (CYC-2 via engine/audit.py);
 - somebody acts until the game is over, and exactly the acting seats have legal actions;
 - every legal action of every acting seat applies (PRJ-7);
-- no view carries another seat's secret (HID-1);
+- no view carries another seat's secret (HID-1), and a state sampled from a seat's view shows it
+  the same view and the same legal actions (PRJ-45);
 - the record (config, seed, actions) replays to the same state and events (PRJ-1);
 - a game that ends has a well-formed result (CYC-3).
 
@@ -73,6 +74,24 @@ def test_HID_1_from_corpus_positions_no_view_carries_another_seats_secret(walk):
     for st_ in [walk.start, *(s.after for s in walk.steps)]:
         for viewer in [None, *range(st_.n)]:
             assert secret_violations(st_, viewer) == [], viewer
+
+
+@DEFAULT
+@given(walks(max_steps=10), st.integers(0, 2 ** 32))
+def test_PRJ_45_a_determinized_position_shows_its_seat_the_same_view_and_the_same_legal_actions(walk, dseed):
+    """A state sampled from a seat's view (api.determinize) is one the seat cannot tell from the
+    real one: the same view, and the seat's own legal actions are the same and apply."""
+    state = walk.game.state
+    if api.is_over(state):
+        return
+    for viewer in range(state.n):
+        v = api.view(state, viewer, include_state=True)
+        det = api.determinize(v, dseed)
+        assert api.view(det, viewer, include_state=True) == v, viewer
+        legal = api.legal_actions(state, viewer)
+        assert api.legal_actions(det, viewer) == legal, viewer
+        if legal:
+            api.apply(det, api.nth_action(legal, dseed % api.count_actions(legal)))
 
 
 @DEFAULT
