@@ -38,3 +38,14 @@ def test_PRJ_7_count_nth_and_iter_agree_over_a_choice_and_a_range():
     listed = list(core.iter_actions(descs))
     assert [core.nth_action(descs, i) for i in range(5)] == listed == core.expand(descs)
     assert listed[2:] == [{"seat": 0, "type": "bid", "amount": a} for a in (2, 3, 4)]
+
+
+def test_PRJ_7_nth_action_past_the_count_is_an_index_error_in_words():
+    g = api.Game.new(api.Config(players=3), 5)
+    descs = api.legal_actions(g.state, api.acting(g.state)[0])
+    n = api.count_actions(descs)
+    assert n >= 1 and api.nth_action(descs, n - 1) == list(api.iter_actions(descs))[-1]
+    with pytest.raises(IndexError) as e:
+        api.nth_action(descs, n)
+    assert e.value.args == ("action index out of range",)
+    assert str(e.value) == "action index out of range"

@@ -7,7 +7,9 @@ the Spanish."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import uuid
 
 import pytest
 from typer.testing import CliRunner
@@ -17,7 +19,7 @@ from pax_hispanica.bots.random_agent import RandomAgent
 from pax_hispanica.cli import app as cli_app
 from pax_hispanica.engine import end, treasure
 from pax_hispanica.engine.state import CROWN
-from pax_hispanica.rulesets import DATA
+from pax_hispanica.rulesets import DATA, load_ruleset
 from pax_hispanica.sim import tune
 
 WITH_SPAIN = ["spanish", "english", "french", "dutch", "courland"]
@@ -321,3 +323,36 @@ def test_PRJ_77_a_reference_5_record_replays_unchanged():
         now = api.Game.new(record["config"], record["seed"])
         assert now.record["ruleset_version"] == api.load_ruleset().version != "reference-5"
         assert "CrownColoniesByCount" in {ev["type"] for ev in now.events}
+
+
+def without_setup_by_players(folder) -> str:
+    """A copy of the reference whose ruleset.toml has no [setup.by_players.N] table at all."""
+    shutil.copytree(DATA / "reference", folder)
+    toml = folder / "ruleset.toml"
+    body = toml.read_text()
+    cut, n = re.subn(r"(?ms)^\[setup\.by_players\.\d+\][^\n]*\n(?:(?!\[).*?\n)*", "", body)
+    assert n == 2 and "by_players" not in cut.split("[supply]")[0], "update this test's fixture"
+    toml.write_text(cut)
+    return str(folder)
+
+
+def test_PRJ_75_a_ruleset_with_no_by_players_table_loads_with_every_crown_colony_at_every_count(tmp_path):
+    """PRJ-75: "a count not named keeps them all": without [setup.by_players.N] tables the
+    Spanish own all 8 Crown colonies with every player count, and [setup]'s numbers hold
+    for every count (a fresh folder name: the loaders cache by path)."""
+    folder = without_setup_by_players(tmp_path / uuid.uuid4().hex)
+    rs = load_ruleset(folder)
+    reference = load_ruleset("reference")
+    assert reference.crown_kept[2:] == (6, 6, 8, 8)          # what the removed tables said (PRJ-85)
+    assert rs.crown_kept[2:] == (8, 8, 8, 8)
+    assert rs.params["by_players"] == {}
+    for n in (2, 3, 4, 5):
+        for key in ("start_money", "start_ships", "start_zone", "setup_rebels"):
+            assert rs.setup_value(key, n) == rs.params[key], (key, n)
+    assert rs.params["start_money"] == 6 and rs.params["start_ships"] == 1
+    table = api.parameters(folder, extended=True)
+    assert [table[f"crown_colonies.{n}"]["value"] for n in (2, 3, 4, 5)] == [8, 8, 8, 8]
+    g = api.Game.new(api.Config(players=2, ruleset=folder, nations=["spanish", "dutch"]), seed=2)
+    crown = [c for c, is_crown in enumerate(g.state.rs.col_crown) if is_crown]
+    assert len(crown) == 8 and all(g.state.col_owner[c] == 0 for c in crown)
+    assert not any(e["type"] == "CrownColoniesByCount" for e in g.events)

@@ -316,3 +316,12 @@ def test_PRJ_56_the_standing_goal_counts_money_in_whole_prestige():
     standing = end.goal_standing(st)
     assert standing == [st.prestige[s] + [1, 1, 0][s] + colonies[s] for s in range(3)]
     assert all(type(x) is int for x in standing)
+
+
+def test_CYC_2_an_action_applied_to_a_finished_game_is_refused_in_words():
+    g = play(3, 1)
+    assert api.is_over(g.state)
+    last = g.record["actions"][-1]              # a well-formed action (check_shape passes it)
+    with pytest.raises(api.IllegalAction) as e:
+        api.apply(g.state, last)
+    assert (e.value.code, e.value.rule, e.value.message) == ("game_over", "CYC-2", "The game is over.")

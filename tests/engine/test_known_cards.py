@@ -114,3 +114,46 @@ def test_HID_2_a_log_that_holds_a_scenario_hand_makes_its_cards_known_less_those
     assert known["hands"][0]["known"] == ["galeon-1"] and known["hands"][0]["unknown"] == 0
     redacted = api.known_cards(view, api.redact(g.events, 1))
     assert redacted["hands"][0]["known"] == [] and redacted["hands"][0]["unknown"] == 1
+
+
+def test_HID_2_a_won_card_discarded_to_the_market_pile_and_refilled_is_known_in_the_deck_not_in_hand():
+    """Seat 0 wins the Market deck's last card X at auction (AUC-6: `AuctionWon`, public), then
+    discards it in the Play Year (HND-4: a Market card goes to the Market discard pile) while
+    the deck is empty: the pile is shuffled back at once (PRJ-19), so X is the deck's again.
+    Every seat knows it from the log (`CardDiscarded` with deck "market", then `DeckRefilled`):
+    seat 0's hand is known to be empty, X known to be the deck's, for the others too (whose
+    own scenario hands, PRJ-33, stay unknown to each other)."""
+    rs = api.load_ruleset("reference")
+    market = list(rs.market)
+    x, rest = market[0], market[1:]
+    scn = {"config": {"players": 3, "nations": ["spanish", "english", "french"]}, "seed": 9,
+           "position": {"year": "auction", "order": [0, 1, 2],
+                        "players": [{"hand": [], "money": 5}, {"hand": rest[: len(rest) // 2], "money": 5},
+                                    {"hand": rest[len(rest) // 2:], "money": 5}],
+                        "decks": {"market": [x]}}}
+    g = api.from_scenario(scn)
+    g.act({"seat": 0, "type": "initiate", "deck": "market", "buried": False})
+    for seat in (0, 1, 2):
+        g.act({"seat": seat, "type": "bid", "amount": 0})           # a tie: the initiator wins (AUC-4)
+    g.act({"seat": 1, "type": "pass"})
+    g.act({"seat": 2, "type": "pass"})
+    assert [(e["card"], e["winner"]) for e in g.events if e["type"] == "AuctionWon"] == [(x, 0)]
+    assert g.state.hands[0] == [x] and g.state.market == [] and list(api.acting(g.state)) == [0]
+
+    def known(viewer):
+        return api.known_cards(api.view(g.state, viewer, include_state=False), api.redact(g.events, viewer))
+
+    for viewer in (None, 1, 2):                   # the win is public: X is known to be in seat 0's hand
+        assert known(viewer)["hands"][0] == {"seat": 0, "count": 1, "known": [x], "unknown": 0}
+    g.act({"seat": 0, "type": "discard", "card": x})
+    assert [(e["card"], e["deck"]) for e in g.events if e["type"] == "CardDiscarded"] == [(x, "market")]
+    assert g.events[-2]["type"] == "DeckRefilled"
+    assert g.state.market == [x] and g.state.market_discard == [] and g.state.hands[0] == []
+    for viewer in (None, 0, 1, 2):
+        k = known(viewer)
+        assert k["hands"][0] == {"seat": 0, "count": 0, "known": [], "unknown": 0}, viewer
+        hidden = sorted(c for s in (1, 2) if s != viewer for c in g.state.hands[s])   # hands unseen by viewer
+        assert k["decks"]["market"] == {"count": 1, "top": x, "cards": [x], "unsure": hidden}, viewer
+        assert k["market_discard"] == []
+        for s in (1, 2):
+            assert k["hands"][s]["known"] == (sorted(g.state.hands[s]) if s == viewer else [])

@@ -13,6 +13,7 @@ import pytest
 
 from pax_hispanica import api
 from pax_hispanica.engine import rng
+from pax_hispanica.engine.keys import derive
 from support import random_game
 
 from .helpers import secret_violations, view_json
@@ -190,3 +191,33 @@ def test_PRJ_1_a_derived_seed_is_a_keyed_hash_of_the_seed_and_its_label():
     want = int.from_bytes(_key(seed, "paxh-sub:bot-2"), "big") >> 193      # first 8 bytes, >> 1
     assert api.derived_seed(seed, "bot-2") == want < 2 ** 63
     assert len({api.derived_seed(seed, f"bot-{s}") for s in range(5)} | {api.derived_seed(seed + 1, "bot-2")}) == 6
+
+
+def test_PRJ_1_a_shuffle_whose_draw_is_rejected_draws_again_from_the_next_counter(monkeypatch):
+    """PRJ-1's generator: output i is BLAKE2b(i as 8 little-endian bytes, key=derive(seed,
+    "paxh-rng"), 8 bytes) as a little-endian u64; a draw in 0..n-1 rejects outputs at or above
+    its limit and reads the next (rng.below). Real rejections come about n in 2**64, so the
+    limits are lowered to 2**63 here: about half the draws are rejected, and the shuffle must
+    still be Fisher-Yates over the accepted outputs, counter included."""
+    low = 1 << 63
+    monkeypatch.setattr(rng, "_LIMITS", tuple(low for _ in range(257)))
+    seed, start, items = 77, 10, list(range(12))
+
+    def out(c):
+        return int.from_bytes(hashlib.blake2b(c.to_bytes(8, "little"), key=derive(seed, "paxh-rng"),
+                                              digest_size=8).digest(), "little")
+
+    ref, c, rejected = items[:], start, 0
+    for i in range(len(ref) - 1, 0, -1):
+        x = out(c)
+        c += 1
+        while x >= low:
+            rejected += 1
+            x = out(c)
+            c += 1
+        j = x % (i + 1)
+        ref[i], ref[j] = ref[j], ref[i]
+    assert rejected >= 1, "pick another seed: no draw was rejected"
+    got = items[:]
+    assert rng.shuffle(seed, start, got) == c == start + 11 + rejected
+    assert got == ref

@@ -4,12 +4,15 @@ broken copy of it is refused with a RulesetError naming the file and the entry."
 from __future__ import annotations
 
 import shutil
+import uuid
+from pathlib import Path
 
 import pytest
 
 from pax_hispanica import api
 from pax_hispanica.engine.ruleset import RulesetError
 from pax_hispanica.rulesets import DATA, load_ruleset
+from support import modified_ruleset
 
 from .helpers import play
 
@@ -236,3 +239,29 @@ def test_CYC_4_a_ruleset_file_may_set_a_number_at_the_top_of_its_range(tmp_path)
     assert load_ruleset(str(f)).cycles == 20
     f = broken(tmp_path / "over", "ruleset.toml", "cycles = 5 ", "cycles = 21 ")
     refused(f, "ruleset.toml", "cycles")
+
+
+def test_CYC_4_a_map_fort_that_is_not_a_boolean_is_refused_naming_file_site_and_key(tmp_path):
+    folder = tmp_path / uuid.uuid4().hex
+    shutil.copytree(DATA / "reference", folder)
+    p = folder / "map.toml"
+    text = p.read_text()
+    old = 'name = "Zacatecas", goods = "silver", crown = true, fort = true }'
+    assert old in text, "update this test's fixture"
+    p.write_text(text.replace(old, old.replace("fort = true", "fort = 1"), 1))
+    with pytest.raises(RulesetError) as e:
+        load_ruleset(str(folder))
+    assert str(e.value) == "map.toml: site nueva_espana.zacatecas: fort must be true or false"
+
+
+def test_CYC_4_a_citizen_supply_too_small_for_the_map_is_refused_with_code_rule_and_words(tmp_path):
+    folder = modified_ruleset(tmp_path / uuid.uuid4().hex, citizens=1)
+    toml = Path(folder) / "ruleset.toml"
+    text = toml.read_text()
+    assert "supply_citizens = [23, 500]" in text, "update this test's fixture"
+    toml.write_text(text.replace("supply_citizens = [23, 500]", "supply_citizens = [1, 500]", 1))
+    with pytest.raises(api.IllegalAction) as e:
+        api.Game.new(api.Config(players=3, ruleset=folder), 1)
+    assert e.value.code == "bad_config"
+    assert e.value.rule == "CYC-4"
+    assert e.value.message == "The ruleset's Citizen supply is too small for its map."

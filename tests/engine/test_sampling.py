@@ -15,7 +15,8 @@ import pytest
 
 from pax_hispanica import api
 from pax_hispanica.engine import sampling
-from pax_hispanica.engine.sampling import LIMITS, U32, Stream, words
+from pax_hispanica.engine.sampling import LIMITS, SLACK, U32, Stream, words
+from support import scenario
 
 
 def _chi2_limit(df: int, z: float = 3.090) -> float:
@@ -161,3 +162,75 @@ def test_PRJ_45_a_draw_past_the_small_range_table_has_its_own_rejection_limit(n)
     assert 0 <= got < n
     if w < limit:
         assert got == w % n and s.pos == 1
+
+
+def _plain_pick(seed: int, n: int, k: int) -> tuple[list[int], int, list[int]]:
+    """The documented partial Fisher-Yates pick of k of range(n) from W(seed), written out:
+    the pool, the words read, and the steps whose first word was rejected."""
+    ws, at, pool, rejected = _plain_words(seed, 4 * n + 64), 0, list(range(n)), []
+    for i in range(min(k, n - 1)):
+        m = n - i
+        while True:
+            w = ws[at]
+            at += 1
+            if w < 2 ** 32 - 2 ** 32 % m:
+                break
+            rejected.append(i)
+        pool[i], pool[i + w % m] = pool[i + w % m], pool[i]
+    return pool, at, rejected
+
+
+# W(21125) rejects the 131st word for range 894 (a 1024-item pick's step 130), and no other
+# word of a full 1024-item shuffle: found by searching the seeds 0..21125 with _plain_pick.
+REJECTING_SEED, REJECTED_STEP = 21125, 130
+
+
+@pytest.mark.parametrize("k", [1024, 131, 200])
+def test_PRJ_45_a_pick_with_a_rejection_is_fisher_yates_and_still_one_shake_256_call(monkeypatch, k):
+    """A sample's stream is one SHAKE-256 call (module docstring): a sample asks for the words
+    it knows it needs plus SLACK, and "a rejection reads one more" word, which the slack
+    holds; so a long pick (its careful way, engine/sampling.py's _pick_on) with one rejection
+    after its first step reads the documented draws and asks SHAKE-256 for nothing more."""
+    n = 1024
+    ref, at, rejected = _plain_pick(REJECTING_SEED, n, k)
+    assert rejected == [REJECTED_STEP]
+    calls: list[int] = []
+    real = sampling._shake
+
+    def counted(data: bytes):
+        calls.append(1)
+        return real(data)
+
+    monkeypatch.setattr(sampling, "_shake", counted)
+    last = min(k, n - 1)
+    s = Stream(REJECTING_SEED, last)
+    pool = list(range(n))
+    s.pick(pool, k)
+    assert pool == ref
+    assert s.pos == at == last + 1                  # the rejected word and one more
+    assert len(calls) == 1 and len(s.w) == last + SLACK
+    assert s.below(2 ** 32) == _plain_words(REJECTING_SEED, at + 1)[at]    # the stream goes on in order
+
+
+def test_HID_2_a_sample_of_a_view_whose_market_deck_hides_nothing_keeps_it_and_deals_every_card_once():
+    """The Market deck holds one card, its face-up top (HID-2: public), so the view hides none
+    of its places; the others' hands and the Haven deck below its top are hidden. A sample
+    (PRJ-45) keeps the Market deck as shown, the Haven top as shown, each hand's size, and
+    deals every card of the ruleset exactly once across hands and decks."""
+    rs = api.load_ruleset("reference")
+    market = list(rs.market)
+    x, rest = market[0], market[1:]
+    g = scenario({"year": "auction", "order": [0, 1, 2],
+                  "players": [{"hand": []}, {"hand": rest[: len(rest) // 2]}, {"hand": rest[len(rest) // 2:]}],
+                  "decks": {"market": [x]}})
+    v = api.view(g.state, 0, include_state=True)
+    d = v["state"]
+    assert d["market"] == [x] and d["market_discard"] == []
+    assert d["haven"][0] == g.state.haven[0] and d["haven"][1:] == ["?"] * (len(rs.haven) - 1)
+    for seed in range(4):
+        s = api.determinize(v, seed)
+        assert s.market == [x]
+        assert s.haven[0] == g.state.haven[0] and len(s.haven) == len(rs.haven)
+        assert [len(h) for h in s.hands] == [0, len(rest) // 2, len(rest) - len(rest) // 2]
+        dealt = s.market + s.haven + [c for h in s.hands for c in h]
+        assert sorted(dealt) == sorted(market + list(rs.haven))

@@ -152,3 +152,12 @@ def test_PRJ_7_a_scenario_announces_each_colony_with_its_fort():
     [loaded] = [e for e in g.events if e["type"] == "ScenarioLoaded"]
     assert loaded["colonies"][santa_marta] == {"owner": 0, "labour": "citizen", "chests": 0, "fort": True}
     assert all(set(c) == {"owner", "labour", "chests", "fort"} for c in loaded["colonies"].values())
+
+
+@pytest.mark.parametrize("fort", [1, 0, "yes", [True]])
+def test_PRJ_7_a_scenario_colony_fort_that_is_not_a_boolean_is_refused_in_words(fort):
+    with pytest.raises(api.IllegalAction) as e:
+        api.from_scenario({"config": {"players": 3}, "seed": 1,
+                           "position": {"colonies": {"cuba.habana": {"fort": fort}}}})
+    assert e.value.code == "bad_scenario"
+    assert e.value.message == "scenario: colony cuba.habana: fort must be true or false"

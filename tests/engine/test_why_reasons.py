@@ -6,6 +6,8 @@ from __future__ import annotations
 import shutil
 import uuid
 
+import pytest
+
 from pax_hispanica import api
 from pax_hispanica.engine import why
 from support import NO_SPAIN, REFERENCE, options, scenario
@@ -284,3 +286,11 @@ def test_BAT_2_the_preview_of_a_battle_against_rebels_counts_one_strength_a_rebe
     p = api.battle_preview(g.state, 0, "rebels")
     assert (p["kind"], p["target_strength"], p["attacker_strength"]) == ("rebels", 3, 2)
     assert p["best"]["wins"] is False
+
+
+def test_CARD_2_unloading_at_ones_haven_without_chests_is_refused_in_words():
+    g = at_sail([{"fleet": {"zone": ZONE, "ships": 1, "cargo": [], "legality": "SMUGGLER"}, "havens": [ZONE]},
+                 {}, {}])
+    with pytest.raises(api.IllegalAction) as e:
+        api.apply(g.state, {"seat": 0, "type": "unload_haven"})
+    assert (e.value.code, e.value.rule, e.value.message) == ("no_chests", "CARD-2", "No Chests aboard to unload.")
