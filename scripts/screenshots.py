@@ -53,7 +53,20 @@ def shoot(page, path: Path, full_page: bool = False, locator: str | None = None)
         page.locator(locator).screenshot(path=str(path))
     else:
         page.screenshot(path=str(path), full_page=full_page)
+    optimise(path)
     print(path)
+
+
+def optimise(path: Path, colours: int = 160) -> None:
+    """The PNG in a palette of `colours` (Pillow's median cut; a board's flat colours lose nothing
+    a reader sees), about a third of its size, so docs/img stays small."""
+    try:
+        from PIL import Image
+    except ImportError:          # the pictures stay as Chromium wrote them
+        return
+    with Image.open(path) as im:
+        small = im.convert("RGB").quantize(colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    small.save(path, optimize=True)
 
 
 # the decisions shot on the map: name -> (is it up now? (the seat's legal decisions, its view),

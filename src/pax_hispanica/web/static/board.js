@@ -498,19 +498,23 @@
     const bar = document.getElementById("part-top");
     if (!bar) return;
     const h = getComputedStyle(bar).position === "fixed" ? bar.offsetHeight : 0;
-    document.documentElement.style.setProperty("--bar-h", (h + 8) + "px");
+    const root = document.documentElement.style;
+    root.setProperty("--bar-h", (h + 8) + "px");
+    // the map's panel ends above the bar (at the top of the page, where a player starts)
+    const ms = document.querySelector("#part-map .map-scroll");
+    if (ms && h) root.setProperty("--map-h", Math.max(240, window.innerHeight - h - (ms.getBoundingClientRect().top + window.scrollY) - 14) + "px");
   }
   if (window.ResizeObserver) {
     const bar = document.getElementById("part-top");
     if (bar) new ResizeObserver(barHeight).observe(bar);
   }
   window.addEventListener("resize", barHeight);
-  // the reasons an option is not offered: open beside the board on a wide screen (once per
-  // decision: a player who closes them keeps them closed), closed in a phone's action bar
+  // the reasons an option is not offered and the battle previews: open beside the board on a wide
+  // screen (once per decision: a player who closes them keeps them closed), closed in a phone's bar
   const opened = new Set();
   function openWhyNot() {
     if (window.innerWidth <= 600) return;
-    document.querySelectorAll("#decision details.unavailable").forEach(function (d) {
+    document.querySelectorAll("#decision details.unavailable, #decision details.previews-box").forEach(function (d) {
       const w = d.closest(".widget"), key = (w ? w.dataset.decision : "") + "|" + d.textContent.length;
       if (!opened.has(key)) { opened.add(key); d.open = true; }
     });
