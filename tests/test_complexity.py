@@ -56,11 +56,6 @@ NOT_YET: dict[str, str] = {
     "web/settings.py::_check": "web/ was being reorganised into packages",
     "web/social/ratings.py::Ratings._rate_one": "web/ was being reorganised into packages",
     "web/social/tables.py::Tables.rematch": "web/ was being reorganised into packages",
-    # analysis/: being written by other work
-    "analysis/game.py::analyse": "analysis/ is being written",
-    "analysis/game.py::_describe": "analysis/ is being written",
-    "analysis/train.py::train": "analysis/ is being written",
-    "analysis/value.py::seat_features": "analysis/ is being written",
 }
 
 

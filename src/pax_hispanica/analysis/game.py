@@ -28,7 +28,7 @@ is seeded from `seed` and the seat; ISMCTS seeds each search from its seed and t
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -180,48 +180,56 @@ def analyse(record: Mapping[str, Any], seat: int = 0, budget: int = DEFAULT_BUDG
     rec = dict(record)
     actions: list[Action] = [dict(a) for a in rec.get("actions") or []]
     g = api.replay({**rec, "actions": []})
-    n = len(api.view(g.state, None).get("players") or [])
+    start = api.view(g.state, seat if type(seat) is int else None)
+    n = len(start.get("players") or [])
     if type(seat) is not int or not 0 <= seat < n:
         raise ValueError(f"seat {seat!r} is not a seat of this {n}-player game")
+    nations = tuple(str(p.get("nation") or "") for p in start.get("players") or [])
     bot = _bot(budget, seed, seat)
     log: list[JsonDict] = list(api.redact(g.events, seat))
-    chart: list[ChartPoint] = []
+    chart = [_point(g.state, seat, 0, model)]
     decisions: list[DecisionReview] = []
     seat_events: list[list[JsonDict]] = []     # per action, the events the seat saw
-
-    def point(k: int) -> None:
-        v = api.view(g.state, seat)
-        chart.append(ChartPoint(k, int(v.get("cycle") or 0), str(v.get("year") or ""),
-                                tuple(model.probabilities(v))))
-    point(0)
     for i, action in enumerate(actions):
-        state = g.state
-        if action.get("seat") == seat and not api.is_over(state):
-            legal = api.legal_actions(state, seat)
-            options = api.count_actions(legal)
-            if options > 1:
-                view = api.view(state, seat, include_state=bool(getattr(bot, "uses_information_state", False)))
-                best = bot.decide(view, legal, log=log) if getattr(bot, "uses_log", False) else bot.decide(view, legal)
-                v_played = _value_after(state, action, seat, actions, i, model)
-                v_best = v_played if _same(best, action) else _value_after(state, best, seat, actions, i, model)
-                cost = max(0.0, v_best - v_played)
-                decision = api.decision(state, seat) or {}
-                decisions.append(DecisionReview(i, chart[-1].cycle, chart[-1].year, str(decision.get("decision", "")),
-                                                options, action, dict(best), v_played, v_best, cost, mark(cost)))
-        events = g.act(action)
-        mine = list(api.redact(events, seat))
+        if action.get("seat") == seat and not api.is_over(g.state):
+            review = _review(g.state, seat, actions, i, bot, log, model, chart[-1])
+            if review is not None:
+                decisions.append(review)
+        mine = list(api.redact(g.act(action), seat))
         log.extend(mine)
         seat_events.append(mine)
-        point(i + 1)
+        chart.append(_point(g.state, seat, i + 1, model))
     res = api.result(g.state) if api.is_over(g.state) else None
-    start = api.view(api.replay({**rec, "actions": []}).state, seat)
-    nations = tuple(str(p.get("nation") or "") for p in start.get("players") or [])
-    years = _years(chart)
     moments = _key_moments(chart, seat_events, actions, nations, api.view(g.state, seat), res is not None)
     return GameAnalysis(seat, n, nations, res is not None, None if res is None else int(res["winner"]),
                         tuple(int(s) for s in res["ranking"]) if res is not None else (), budget, seed,
-                        "ismcts" if budget > 0 else "heuristic", tuple(chart), years, tuple(decisions),
+                        "ismcts" if budget > 0 else "heuristic", tuple(chart), _years(chart), tuple(decisions),
                         tuple(moments), str(model.meta.get("command", "")))
+
+
+def _point(state: api.State, seat: int, k: int, model: V.ValueModel) -> ChartPoint:
+    """The chart's point after k actions: every seat's chance from `seat`'s view."""
+    v = api.view(state, seat)
+    return ChartPoint(k, int(v.get("cycle") or 0), str(v.get("year") or ""), tuple(model.probabilities(v)))
+
+
+def _review(state: api.State, seat: int, actions: Sequence[Action], i: int, bot: Any, log: list[JsonDict],
+            model: V.ValueModel, before: ChartPoint) -> DecisionReview | None:
+    """actions[i], the seat's, against the bot's choice from the seat's view and log; None for a
+    decision without a choice."""
+    legal = api.legal_actions(state, seat)
+    options = api.count_actions(legal)
+    if options <= 1:
+        return None
+    action = actions[i]
+    view = api.view(state, seat, include_state=bool(getattr(bot, "uses_information_state", False)))
+    best = bot.decide(view, legal, log=log) if getattr(bot, "uses_log", False) else bot.decide(view, legal)
+    v_played = _value_after(state, action, seat, actions, i, model)
+    v_best = v_played if _same(best, action) else _value_after(state, best, seat, actions, i, model)
+    cost = max(0.0, v_best - v_played)
+    decision = api.decision(state, seat) or {}
+    return DecisionReview(i, before.cycle, before.year, str(decision.get("decision", "")), options, dict(action),
+                          dict(best), v_played, v_best, cost, mark(cost))
 
 
 def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
@@ -238,12 +246,6 @@ def _years(chart: Sequence[ChartPoint]) -> tuple[YearMark, ...]:
 
 
 # ---------------------------------------------------------------- key moments in words
-
-_PRIORITY = ("ColonySacked", "BattleResolved", "SiteSubdued", "FlagshipRouted", "GalleonLost", "AuctionWon",
-             "TreasureScored", "ColonyFounded", "LegalityChanged", "ColonyDiedOff", "SlaveAttrition",
-             "IndigenousEnslaved", "ChestsLoaded", "LabourUnloaded", "PrestigeGained", "CardPlayed", "EarningsPaid",
-             "FinalScoring")
-
 
 class _Names:
     """Names of seats, cards, colonies, sites and zones, in a language, from the final view and
@@ -280,110 +282,147 @@ class _Names:
         return self.colonies.get(str(t)) or self.sites.get(str(t)) or str(t)
 
 
-def _describe(events: Sequence[Mapping[str, Any]], seat: int, names: _Names, lang: str,
-              action: Mapping[str, Any] | None = None) -> tuple[str, JsonDict, str]:
-    """(kind, params, words) of the most telling event among one action's events."""
-    by_type: dict[str, Mapping[str, Any]] = {}
+Described = tuple[str, JsonDict, str]      # (message key, its facts, the words)
+Ev = Mapping[str, Any]
+
+
+def _sack(e: Ev, names: _Names, lang: str) -> Described:
+    owner = e.get("owner")
+    key = "sack" if isinstance(owner, int) else "sack_crown"
+    return key, {"attacker": e.get("attacker"), "colony": e.get("colony"), "owner": owner}, \
+        M.say(key, lang, attacker=names.seat(e.get("attacker"), lang), colony=names.target(e.get("colony"), lang),
+              owner=names.seat(owner, lang))
+
+
+def _battle(e: Ev, names: _Names, lang: str) -> Described:
+    key = "battle_won" if e.get("winner") == "attacker" else "battle_lost"
+    p = {"attacker": e.get("attacker"), "target": e.get("target"), "zone": e.get("zone"),
+         "attacker_strength": e.get("attacker_strength"), "target_strength": e.get("target_strength")}
+    return key, p, M.say(key, lang, attacker=names.seat(e.get("attacker"), lang), target=names.target(e.get("target"), lang),
+                         zone=names.zone(e.get("zone"), lang), a=e.get("attacker_strength"), t=e.get("target_strength"))
+
+
+def _subdued(e: Ev, names: _Names, lang: str) -> Described:
+    return "site_subdued", {"attacker": e.get("attacker"), "site": e.get("site")}, \
+        M.say("site_subdued", lang, attacker=names.seat(e.get("attacker"), lang), site=names.target(e.get("site"), lang))
+
+
+def _fleet_loss(key: str) -> Callable[[Ev, _Names, str], Described]:
+    def describe(e: Ev, names: _Names, lang: str) -> Described:
+        who = names.seat(e.get("seat"), lang)
+        return key, {"seat": e.get("seat")}, M.say(key, lang, who=who, of_who=M.of(who, lang))
+    return describe
+
+
+def _auction(e: Ev, names: _Names, lang: str) -> Described:
+    price = int(e.get("price") or 0)
+    cost = names.card_costs.get(str(e.get("card")), 0)
+    key = ("auction_won_cheap" if price <= max(1, cost // 2)
+           else "auction_won_dear" if price >= 2 * max(2, cost) else "auction_won")
+    return key, {"winner": e.get("winner"), "card": e.get("card"), "price": price}, \
+        M.say(key, lang, who=names.seat(e.get("winner"), lang), card=names.card(e.get("card")), price=M.money(price, lang))
+
+
+def _treasure(e: Ev, names: _Names, lang: str) -> Described:
+    p = {"seat": e.get("seat"), "chests": e.get("chests"), "prestige": e.get("prestige"), "money": e.get("money"),
+         "where": e.get("where")}
+    return "treasure", p, M.say("treasure", lang, who=names.seat(e.get("seat"), lang),
+                                chests=M.count(e.get("chests"), "chest", lang), where=names.zone(e.get("where"), lang),
+                                prestige=e.get("prestige"), money=M.money(int(e.get("money") or 0), lang))
+
+
+def _founded(e: Ev, names: _Names, lang: str) -> Described:
+    return "colony_founded", {"seat": e.get("seat"), "colony": e.get("colony")}, \
+        M.say("colony_founded", lang, who=names.seat(e.get("seat"), lang), colony=names.target(e.get("colony"), lang))
+
+
+def _legality(e: Ev, names: _Names, lang: str) -> Described:
+    leg = str(e.get("legality"))
+    return "legality", {"seat": e.get("seat"), "legality": leg}, \
+        M.say("legality", lang, who=names.seat(e.get("seat"), lang), legality=M.LEGALITIES[lang].get(leg, leg))
+
+
+def _died(e: Ev, names: _Names, lang: str) -> Described:
+    return "colony_died", {"colony": e.get("colony"), "owner": e.get("owner")}, \
+        M.say("colony_died", lang, colony=names.target(e.get("colony"), lang))
+
+
+def _attrition(e: Ev, names: _Names, lang: str) -> Described | None:
+    if e.get("outcome") not in ("dies", "revolts"):
+        return None
+    key = "slaves_revolt" if e.get("outcome") == "revolts" else "slaves_die"
+    return key, {"colony": e.get("colony"), "owner": e.get("owner"), "outcome": e.get("outcome")}, \
+        M.say(key, lang, colony=names.target(e.get("colony"), lang))
+
+
+def _enslaved(e: Ev, names: _Names, lang: str) -> Described:
+    return "enslaved", {"seat": e.get("seat"), "site": e.get("site"), "count": e.get("count")}, \
+        M.say("enslaved", lang, who=names.seat(e.get("seat"), lang),
+              indigenous=M.count(e.get("count"), "indigenous", lang), site=names.target(e.get("site"), lang))
+
+
+def _loaded(e: Ev, names: _Names, lang: str) -> Described:
+    return "chests_loaded", {"seat": e.get("seat"), "colony": e.get("colony"), "count": e.get("kept")}, \
+        M.say("chests_loaded", lang, who=names.seat(e.get("seat"), lang), chests=M.count(e.get("kept"), "chest", lang),
+              colony=names.target(e.get("colony"), lang))
+
+
+def _unloaded(e: Ev, names: _Names, lang: str) -> Described:
+    return "labour_unloaded", {"seat": e.get("seat"), "colony": e.get("colony"), "meeple": e.get("meeple")}, \
+        M.say("labour_unloaded", lang, who=names.seat(e.get("seat"), lang), colony=names.target(e.get("colony"), lang))
+
+
+def _prestige(e: Ev, names: _Names, lang: str) -> Described:
+    return "prestige", {"seat": e.get("seat"), "amount": e.get("amount")}, \
+        M.say("prestige", lang, who=names.seat(e.get("seat"), lang), amount=e.get("amount"))
+
+
+def _played(e: Ev, names: _Names, lang: str) -> Described:
+    return "card_played", {"seat": e.get("seat"), "card": e.get("card")}, \
+        M.say("card_played", lang, who=names.seat(e.get("seat"), lang), card=names.card(e.get("card")))
+
+
+def _earnings(e: Ev, names: _Names, lang: str) -> Described:
+    return "earnings", {"seat": e.get("seat"), "money": e.get("amount")}, \
+        M.say("earnings", lang, who=names.seat(e.get("seat"), lang), money=M.money(int(e.get("amount") or 0), lang))
+
+
+def _final(e: Ev, names: _Names, lang: str) -> Described:
+    return "final_scoring", {}, M.say("final_scoring", lang)
+
+
+# the events that tell a key moment, the most telling first, each with its words
+_DESCRIBERS: dict[str, Callable[[Ev, _Names, str], Described | None]] = {
+    "ColonySacked": _sack, "BattleResolved": _battle, "SiteSubdued": _subdued,
+    "FlagshipRouted": _fleet_loss("flagship_routed"), "GalleonLost": _fleet_loss("galleon_lost"),
+    "AuctionWon": _auction, "TreasureScored": _treasure, "ColonyFounded": _founded, "LegalityChanged": _legality,
+    "ColonyDiedOff": _died, "SlaveAttrition": _attrition, "IndigenousEnslaved": _enslaved, "ChestsLoaded": _loaded,
+    "LabourUnloaded": _unloaded, "PrestigeGained": _prestige, "CardPlayed": _played, "EarningsPaid": _earnings,
+    "FinalScoring": _final,
+}
+
+
+def _describe(events: Sequence[Ev], seat: int, names: _Names, lang: str,
+              action: Mapping[str, Any] | None = None) -> Described:
+    """(kind, params, words) of the most telling event among one action's events; else the move."""
+    by_type: dict[str, Ev] = {}
     for e in events:
         by_type.setdefault(str(e.get("type")), e)
-    for kind in _PRIORITY:
+    for kind, describe in _DESCRIBERS.items():
         found = by_type.get(kind)
-        if found is None:
-            continue
-        e = found
-        if kind == "ColonySacked":
-            owner = e.get("owner")
-            key = "sack" if isinstance(owner, int) else "sack_crown"
-            p = {"attacker": e.get("attacker"), "colony": e.get("colony"), "owner": owner}
-            return key, p, M.say(key, lang, attacker=names.seat(e.get("attacker"), lang),
-                                 colony=names.target(e.get("colony"), lang), owner=names.seat(owner, lang))
-        if kind == "BattleResolved":
-            won = e.get("winner") == "attacker"
-            key = "battle_won" if won else "battle_lost"
-            p = {"attacker": e.get("attacker"), "target": e.get("target"), "zone": e.get("zone"),
-                 "attacker_strength": e.get("attacker_strength"), "target_strength": e.get("target_strength")}
-            return key, p, M.say(key, lang, attacker=names.seat(e.get("attacker"), lang),
-                                 target=names.target(e.get("target"), lang), zone=names.zone(e.get("zone"), lang),
-                                 a=e.get("attacker_strength"), t=e.get("target_strength"))
-        if kind == "SiteSubdued":
-            p = {"attacker": e.get("attacker"), "site": e.get("site")}
-            return "site_subdued", p, M.say("site_subdued", lang, attacker=names.seat(e.get("attacker"), lang),
-                                            site=names.target(e.get("site"), lang))
-        if kind in ("FlagshipRouted", "GalleonLost"):
-            key = "flagship_routed" if kind == "FlagshipRouted" else "galleon_lost"
-            who = names.seat(e.get("seat"), lang)
-            return key, {"seat": e.get("seat")}, M.say(key, lang, who=who, of_who=M.of(who, lang))
-        if kind == "AuctionWon":
-            price = int(e.get("price") or 0)
-            cost = _card_cost(names, e.get("card"))
-            key = "auction_won_cheap" if price <= max(1, cost // 2) else "auction_won_dear" if price >= 2 * max(2, cost) else "auction_won"
-            p = {"winner": e.get("winner"), "card": e.get("card"), "price": price}
-            return key, p, M.say(key, lang, who=names.seat(e.get("winner"), lang), card=names.card(e.get("card")),
-                                 price=M.money(price, lang))
-        if kind == "TreasureScored":
-            p = {"seat": e.get("seat"), "chests": e.get("chests"), "prestige": e.get("prestige"),
-                 "money": e.get("money"), "where": e.get("where")}
-            return "treasure", p, M.say("treasure", lang, who=names.seat(e.get("seat"), lang),
-                                        chests=M.count(e.get("chests"), "chest", lang),
-                                        where=names.zone(e.get("where"), lang), prestige=e.get("prestige"),
-                                        money=M.money(int(e.get("money") or 0), lang))
-        if kind == "ColonyFounded":
-            p = {"seat": e.get("seat"), "colony": e.get("colony")}
-            return "colony_founded", p, M.say("colony_founded", lang, who=names.seat(e.get("seat"), lang),
-                                              colony=names.target(e.get("colony"), lang))
-        if kind == "LegalityChanged":
-            leg = str(e.get("legality"))
-            p = {"seat": e.get("seat"), "legality": leg}
-            return "legality", p, M.say("legality", lang, who=names.seat(e.get("seat"), lang),
-                                        legality=M.LEGALITIES[lang].get(leg, leg))
-        if kind == "ColonyDiedOff":
-            p = {"colony": e.get("colony"), "owner": e.get("owner")}
-            return "colony_died", p, M.say("colony_died", lang, colony=names.target(e.get("colony"), lang))
-        if kind == "SlaveAttrition" and e.get("outcome") in ("dies", "revolts"):
-            key = "slaves_revolt" if e.get("outcome") == "revolts" else "slaves_die"
-            p = {"colony": e.get("colony"), "owner": e.get("owner"), "outcome": e.get("outcome")}
-            return key, p, M.say(key, lang, colony=names.target(e.get("colony"), lang))
-        if kind == "IndigenousEnslaved":
-            p = {"seat": e.get("seat"), "site": e.get("site"), "count": e.get("count")}
-            return "enslaved", p, M.say("enslaved", lang, who=names.seat(e.get("seat"), lang),
-                                        indigenous=M.count(e.get("count"), "indigenous", lang),
-                                        site=names.target(e.get("site"), lang))
-        if kind == "ChestsLoaded":
-            p = {"seat": e.get("seat"), "colony": e.get("colony"), "count": e.get("kept")}
-            return "chests_loaded", p, M.say("chests_loaded", lang, who=names.seat(e.get("seat"), lang),
-                                             chests=M.count(e.get("kept"), "chest", lang),
-                                             colony=names.target(e.get("colony"), lang))
-        if kind == "LabourUnloaded":
-            p = {"seat": e.get("seat"), "colony": e.get("colony"), "meeple": e.get("meeple")}
-            return "labour_unloaded", p, M.say("labour_unloaded", lang, who=names.seat(e.get("seat"), lang),
-                                               colony=names.target(e.get("colony"), lang))
-        if kind == "PrestigeGained":
-            p = {"seat": e.get("seat"), "amount": e.get("amount")}
-            return "prestige", p, M.say("prestige", lang, who=names.seat(e.get("seat"), lang), amount=e.get("amount"))
-        if kind == "CardPlayed":
-            p = {"seat": e.get("seat"), "card": e.get("card")}
-            return "card_played", p, M.say("card_played", lang, who=names.seat(e.get("seat"), lang),
-                                           card=names.card(e.get("card")))
-        if kind == "EarningsPaid":
-            p = {"seat": e.get("seat"), "money": e.get("amount")}
-            return "earnings", p, M.say("earnings", lang, who=names.seat(e.get("seat"), lang),
-                                        money=M.money(int(e.get("amount") or 0), lang))
-        if kind == "FinalScoring":
-            return "final_scoring", {}, M.say("final_scoring", lang)
+        told = describe(found, names, lang) if found is not None else None
+        if told is not None:
+            return told
     if action is not None:
         who = names.seat(action.get("seat"), lang)
-        return "swing", {"seat": action.get("seat"), "action": dict(action)}, M.say("swing", lang, who=who,
-                                                                                 action=_action_words(action))
+        return "swing", {"seat": action.get("seat"), "action": dict(action)}, \
+            M.say("swing", lang, who=who, action=_action_words(action))
     return "swing", {"seat": seat}, ""
 
 
 def _action_words(action: Mapping[str, Any]) -> str:
     rest = [str(v) for k, v in action.items() if k not in ("seat", "type") and v is not None]
     return " ".join([str(action.get("type"))] + rest)
-
-
-def _card_cost(names: _Names, card: Any) -> int:
-    return names.card_costs.get(str(card), 0)
 
 
 def _key_moments(chart: Sequence[ChartPoint], seat_events: Sequence[Sequence[Mapping[str, Any]]],

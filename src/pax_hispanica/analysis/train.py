@@ -362,6 +362,28 @@ def handwritten_logits(a: Arrays) -> Array:
     return a.x[:, :, V.ESTIMATE] + a.x[:, :, V.FUTURE]
 
 
+def held_out_report(models: dict[str, tuple[Params, float]], mean: Array, scale: Array, hw_t: float,
+                ate: Arrays) -> JsonDict:
+    """Every evaluation scored on the test positions: the fitted models calibrated and at T = 1,
+    the hand-written evaluation at its fitted temperature and at 1, the constant 1/n."""
+    test: JsonDict = {}
+    for name, (p, temp) in models.items():
+        z, _ = forward((ate.x - mean) / scale, p)
+        test[name] = {"temperature": temp, **score(probabilities(z, ate, temp), ate),
+                      "by": by_group(probabilities(z, ate, temp), ate)}
+        test[name + "_uncalibrated"] = _without_table(score(probabilities(z, ate), ate))
+    hw = handwritten_logits(ate)
+    test["handwritten_fitted"] = {"temperature": hw_t, **score(probabilities(hw, ate, hw_t), ate),
+                                  "by": by_group(probabilities(hw, ate, hw_t), ate)}
+    test["handwritten_t1"] = {"temperature": 1.0, **score(probabilities(hw, ate), ate)}
+    test["constant"] = _without_table(score(constant_probabilities(ate), ate))
+    return test
+
+
+def _without_table(scores: JsonDict) -> JsonDict:
+    return {k: v for k, v in scores.items() if k != "reliability"}
+
+
 # ---------------------------------------------------------------- training
 
 def train(data: Positions, hidden: int = 8, l2: float = 1e-3, steps: int = 600, rate: float = 0.03,
@@ -384,17 +406,7 @@ def train(data: Positions, hidden: int = 8, l2: float = 1e-3, steps: int = 600, 
         z_ca, _ = forward((aca.x - mean) / scale, p)
         models[name] = (p, fit_temperature(z_ca, aca))
     seconds = time.perf_counter() - t0
-    hw_t = fit_temperature(handwritten_logits(aca), aca)
-    test: JsonDict = {}
-    for name, (p, temp) in models.items():
-        z, _ = forward((ate.x - mean) / scale, p)
-        test[name] = {"temperature": temp, **score(probabilities(z, ate, temp), ate),
-                      "by": by_group(probabilities(z, ate, temp), ate)}
-        test[name + "_uncalibrated"] = {k: v for k, v in score(probabilities(z, ate), ate).items() if k != "reliability"}
-    test["handwritten_fitted"] = {"temperature": hw_t, **score(probabilities(handwritten_logits(ate), ate, hw_t), ate),
-                                  "by": by_group(probabilities(handwritten_logits(ate), ate, hw_t), ate)}
-    test["handwritten_t1"] = {"temperature": 1.0, **score(probabilities(handwritten_logits(ate), ate), ate)}
-    test["constant"] = {k: v for k, v in score(constant_probabilities(ate), ate).items() if k != "reliability"}
+    test = held_out_report(models, mean, scale, fit_temperature(handwritten_logits(aca), aca), ate)
     games = {s: len({data.games[i] for i in idx}) for s, idx in (("train", tr), ("calibration", ca), ("test", te))}
     report: JsonDict = {"positions": {"train": int(len(tr)), "calibration": int(len(ca)), "test": int(len(te))},
                         "games": games, "sources": dict(data.sources), "errors": len(data.errors),

@@ -102,46 +102,53 @@ def seat_features(view: Mapping[str, Any]) -> list[list[float]]:
     players: list[JsonDict] = list(view.get("players") or [])
     n = len(players)
     estimates = scores_from_public(data, t.chest, t.mpp)
-    future = future_prestige(data, t.rs, t.worth)
+    future = future_prestige(data, t.rs, t.worth) + [0.0] * n
     order = list(view.get("order") or range(n))
     prog = progress(view, t.cycles)
-    colonies = [0.0] * n
-    colony_chests = [0.0] * n
-    forts = [0.0] * n
-    for c in view.get("colonies") or []:
-        owner = c.get("owner")
-        if isinstance(owner, int) and 0 <= owner < n:
-            colonies[owner] += 1.0
-            colony_chests[owner] += float(c.get("chests") or 0)
-            forts[owner] += 1.0 if c.get("fort") else 0.0
+    owned = _owned(view, n)
     totals = [e + f for e, f in zip(estimates, future)]
     prestige = [float(p.get("prestige") or 0) for p in players]
     rows: list[list[float]] = []
     for i, p in enumerate(players):
-        fleet = p.get("fleet") or {}
-        cargo = list(fleet.get("cargo") or [])
-        chests = sum(1 for c in cargo if c == "chest")
-        legality = fleet.get("legality")
-        hand = p.get("hand_count", p.get("hand"))
-        hand_n = len(hand) if isinstance(hand, list) else int(hand or 0)
         seat = int(p.get("seat", i))
-        others_total = [x for j, x in enumerate(totals) if j != i]
-        others_prestige = [x for j, x in enumerate(prestige) if j != i]
-        base = [
-            prestige[i], float(p.get("money") or 0) / t.mpp, float(p.get("colony_prestige") or 0),
+        base = [*_own_facts(p, t), *owned[i], float(len(p.get("havens") or [])), estimates[i], future[i],
+                (order.index(seat) / max(1, n - 1)) if seat in order else 0.0,
+                totals[i] - _best_other(totals, i), prestige[i] - _best_other(prestige, i)]
+        rows.append(base + [b * prog for b in base])
+    return rows
+
+
+def _best_other(xs: Sequence[float], i: int) -> float:
+    others = [x for j, x in enumerate(xs) if j != i]
+    return max(others) if others else 0.0
+
+
+def _owned(view: Mapping[str, Any], n: int) -> list[tuple[float, float, float]]:
+    """Per seat: colonies owned, the Chests waiting on them, their forts."""
+    out = [[0.0, 0.0, 0.0] for _ in range(n)]
+    for c in view.get("colonies") or []:
+        owner = c.get("owner")
+        if isinstance(owner, int) and 0 <= owner < n:
+            out[owner][0] += 1.0
+            out[owner][1] += float(c.get("chests") or 0)
+            out[owner][2] += 1.0 if c.get("fort") else 0.0
+    return [(a, b, c) for a, b, c in out]
+
+
+def _own_facts(p: Mapping[str, Any], t: _Tables) -> list[float]:
+    """A player's own facts, FEATURES from prestige to the legality's one-hot."""
+    fleet = p.get("fleet") or {}
+    cargo = list(fleet.get("cargo") or [])
+    chests = sum(1 for c in cargo if c == "chest")
+    legality = fleet.get("legality")
+    hand = p.get("hand_count", p.get("hand"))
+    hand_n = len(hand) if isinstance(hand, list) else int(hand or 0)
+    return [float(p.get("prestige") or 0), float(p.get("money") or 0) / t.mpp, float(p.get("colony_prestige") or 0),
             float(p.get("income") or 0), float(hand_n), float(max(0, int(fleet.get("ships") or 1) - 1)),
             float(len(p.get("tableau") or [])), float(chests),
             chests * t.chest.get(str(legality), 1.0) * CARGO_DISCOUNT, float(len(cargo) - chests),
             1.0 if fleet.get("zone") == "europe" else 0.0,
-            *(1.0 if legality == leg else 0.0 for leg in LEGALITIES),
-            colonies[i], colony_chests[i], forts[i], float(len(p.get("havens") or [])),
-            estimates[i], future[i] if i < len(future) else 0.0,
-            (order.index(seat) / max(1, n - 1)) if seat in order else 0.0,
-            totals[i] - (max(others_total) if others_total else 0.0),
-            prestige[i] - (max(others_prestige) if others_prestige else 0.0),
-        ]
-        rows.append(base + [b * prog for b in base])
-    return rows
+            *(1.0 if legality == leg else 0.0 for leg in LEGALITIES)]
 
 
 def softmax(z: Sequence[float], temperature: float = 1.0) -> list[float]:
