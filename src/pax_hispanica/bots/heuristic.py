@@ -148,6 +148,7 @@ FLAT_VALUE: dict[str, Value] = {
 
 class HeuristicAgent(BaseAgent):
     kind = "heuristic"
+    _card_memo: dict[Any, Any]     # card_value's memo (set on first use, or shared by a search: bots/ismcts.py)
     # DEFAULTS' numbers, set by __init__ from DEFAULTS, a preset and the options (declared for type checkers)
     employ_reserve: float
     bid_share: float

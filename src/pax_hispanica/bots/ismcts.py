@@ -38,17 +38,18 @@ import math
 from bisect import bisect_left
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .base import Action, BaseAgent, Descriptor, bounded_actions, count_actions, playable, spread, stable_seed
+from .features import (CARGO_DISCOUNT, HAND_PRESTIGE, SHIP_PRESTIGE, chest_prestige, future_prestige, legality_worth,
+                       score_estimates, scores_from_public, softmax_values)
+from .features import _reference as _reference_ruleset
 
 # A wide bid range is searched over at most this many amounts, evenly spread, $0 and all
 # one's money included (base.spread): the tree's width and a decision's cost never grow
 # with a player's money. Below it (every reference game) every amount is considered.
 RANGE_CAP = 64
-from .features import (CARGO_DISCOUNT, HAND_PRESTIGE, SHIP_PRESTIGE, chest_prestige, future_prestige, legality_worth,
-                       score_estimates, scores_from_public, softmax_values)
-from .features import _reference as _reference_ruleset
 
 
 # The heuristic's card values and the bid model's bids, per API and ruleset (name, variant,
@@ -57,11 +58,11 @@ from .features import _reference as _reference_ruleset
 # every ISMCTS bot in it (issue 13, seventh round: the web server makes a fresh bot for every
 # decision, web/seam.think, and a benchmark one per position). A memo is emptied when it
 # reaches MEMO_CAP entries, so a long simulation's memory stays bounded.
-_SHARED_MEMOS: dict[tuple, tuple[Any, dict, dict]] = {}
+_SHARED_MEMOS: dict[tuple[Any, ...], tuple[Any, dict[Any, Any], dict[Any, Any]]] = {}
 MEMO_CAP = 50_000
 
 
-def _shared_memos(api: Any, ruleset_key: str) -> tuple[dict, dict]:
+def _shared_memos(api: Any, ruleset_key: str) -> tuple[dict[Any, Any], dict[Any, Any]]:
     """(card values, bids) for the API and ruleset: id(api) in the key, the API kept in the
     value so that its id is never another object's."""
     got = _SHARED_MEMOS.get((id(api), ruleset_key))
@@ -81,7 +82,7 @@ def _reference_mpp() -> float:
 # about ten times faster than the canonical JSON text of base.action_key, and two legal
 # actions have equal keys exactly when their JSON texts are equal (each field has one
 # JSON type, so True and 1 never meet in one field).
-Key = tuple
+Key = tuple[Any, ...]
 
 
 def action_key(action: Action) -> Key:
@@ -106,7 +107,8 @@ def greedy_playout_action(actions: list[Action], rng: random.Random, below: Any 
     the same draws without randrange's checks)."""
     below = below or getattr(rng, "_randbelow", None) or rng.randrange    # randrange(n) is _randbelow(n) for n > 0
     if rng.random() < 0.15:
-        return actions[below(len(actions))]
+        ret: dict[str, Any] = actions[below(len(actions))]
+        return ret
     top_type = actions[0].get("type")
     if top_type == "bid":
         top = max(a["amount"] for a in actions)
@@ -117,7 +119,7 @@ def greedy_playout_action(actions: list[Action], rng: random.Random, below: Any 
             rank = _PLAYOUT_RANK.get
             best, pool = -1, []
             for a in actions:
-                r = rank(a.get("type"), 0)
+                r = rank(a.get("type"), 0)  # type: ignore[arg-type]  # an action without a type ranks 0
                 if r > best:
                     best, pool = r, [a]
                 elif r == best:
@@ -137,7 +139,8 @@ def greedy_playout_action(actions: list[Action], rng: random.Random, below: Any 
     elif top_type == "labour":
         employ = [a for a in pool if a.get("source") == "employ"]
         pool = employ or pool
-    return pool[below(len(pool))]
+    ret = pool[below(len(pool))]
+    return ret
 
 
 def _greedy_bid(d: Descriptor, rng: random.Random) -> Action | None:
@@ -201,7 +204,7 @@ class ISMCTSAgent(BaseAgent):
                  prior: float = 0.5, model: float = 0.8, future: float = 1.0,
                  eval: str = "handwritten", select: str = "visits", z: float = 2.0, min_visits: int = 3,
                  qnorm: bool | int | str = False, prior_bot: str = "tuned",
-                 playout_bot: str = "none", **options: Any) -> None:  # noqa: A002 -- the bot option's name
+                 playout_bot: str = "none", **options: Any) -> None:  # `eval`: the bot option's name
         super().__init__(seed, api, **options)
         # the heuristic whose choice is the root's prior: "tuned" (data/tuned_heuristic.json,
         # bots/heuristic.py preset; the default since it won more against default and tuned
@@ -244,9 +247,9 @@ class ISMCTSAgent(BaseAgent):
         if playout == "auto":      # greedy: at 1 s/decision it beat heuristic playouts (docs/bots.md)
             playout = "greedy"
         self._playout_bots: dict[int, Any] = {}
-        self._bid_memo: dict[tuple, Action] = {}
+        self._bid_memo: dict[tuple[Any, ...], Action] = {}
         # the heuristic's card values and the bid model's bids: _SHARED_MEMOS's, per ruleset
-        self._card_memo: dict = {}
+        self._card_memo: dict[Any, Any] = {}
         self.playout = playout
         self.prior = float(prior)
         if not 0.0 <= float(model) <= 1.0:
@@ -263,11 +266,11 @@ class ISMCTSAgent(BaseAgent):
         self._rs: Any = None
         self._worth: dict[str, float] | None = None
         self._prior_key: Key | None = None
-        self._chest: dict | None = None
-        self._caps: tuple | None = None        # _prepare: once per decision
+        self._chest: dict[str, Any] | None = None
+        self._caps: tuple[Any, ...] | None = None        # _prepare: once per decision
         self._root_legal: Any = None
-        self._root_keyed: list = []
-        self._consts: tuple | None = None
+        self._root_keyed: list[Any] = []
+        self._consts: tuple[Any, ...] | None = None
         self._fast_values = False
         self.total_iterations = 0
         self.total_seconds = 0.0
@@ -303,13 +306,14 @@ class ISMCTSAgent(BaseAgent):
             return softmax_values(self._fact_scores(*api.score_facts(state)), self.temperature)
         summ = api.summary(state)
         if self._learned is not None and self._rs is not None:
-            return self._learned.values(summ, self._rs, self._chest, self._worth, self.temperature)
+            ret: list[float] = self._learned.values(summ, self._rs, self._chest, self._worth, self.temperature)
+            return ret
         scores = scores_from_public(summ, self._chest, self._rs.money_per_prestige if self._rs is not None else None)
         if self.future and self._rs is not None:
             scores = [s + self.future * f for s, f in zip(scores, future_prestige(summ, self._rs, self._worth))]
         return softmax_values(scores, self.temperature)
 
-    def _fact_scores(self, cycle: int, seats: list[tuple]) -> list[float]:
+    def _fact_scores(self, cycle: int, seats: list[tuple[Any, ...]]) -> list[float]:
         """scores_from_public(summary) plus `future` times future_prestige(summary), read from
         api.score_facts' tuples: the same arithmetic in the same order, so the same floats
         (tests/bots/test_ismcts_values.py), without building the summary's dicts. The ruleset's
@@ -325,7 +329,7 @@ class ISMCTSAgent(BaseAgent):
         left = lefts.get(cycle)
         if left is None:
             left = lefts[cycle] = max(0, cycles - int(cycle)) + 0.5
-        chest_of, worth_of = chest.get, worth.get
+        chest_of, worth_of = chest.get, worth.get  # type: ignore[union-attr]  # decide sets both before a search
         out = []
         for prestige, money, colonies, hand, income, ships, legality, chests in seats:
             cargo = chests * chest_of(legality, 1.0) * CARGO_DISCOUNT
@@ -365,8 +369,10 @@ class ISMCTSAgent(BaseAgent):
         caps = self._caps
         if (len(legal) == 1 and legal[0].get("kind") == "range" and legal[0]["action"].get("type") == "bid"
                 and caps is not None and caps[4] and self._rs is not None):
-            return bot.bid_on_facts(self._rs, api.bid_facts(state, me), legal[0])
-        return bot.decide(api.view(state, me, include_state=False), legal)
+            ret: dict[str, Any] = bot.bid_on_facts(self._rs, api.bid_facts(state, me), legal[0])
+            return ret
+        ret = bot.decide(api.view(state, me, include_state=False), legal)
+        return ret
 
     def _sealed_choice(self, state: Any, seat: int, actions: list[Action] | None, rng: random.Random,
                        legal: list[Descriptor] | None = None) -> Action:
@@ -385,9 +391,11 @@ class ISMCTSAgent(BaseAgent):
             # so a bid reads the public facts of api.model_view, not a view; a Battle Card's
             # choice reads the colonies, so it gets the view
             if kind != "bid":
-                return self._playout_bot(seat).decide(api.view(state, seat), legal)
+                ret: dict[str, Any] = self._playout_bot(seat).decide(api.view(state, seat), legal)
+                return ret
             if not caps[3]:
-                return self._playout_bot(seat).decide(api.view(state, seat, include_state=False, board=False), legal)
+                ret = self._playout_bot(seat).decide(api.view(state, seat, include_state=False, board=False), legal)
+                return ret
             if caps[4]:
                 return self._fact_bid(api, state, seat, legal)
             return self._model_bid(api.model_view(state, seat), seat, legal)
@@ -395,13 +403,14 @@ class ISMCTSAgent(BaseAgent):
             actions = self._bounded(legal if legal is not None else self.api.legal_actions(state, seat))
         return actions[rng.randrange(len(actions))]
 
-    def _model_bid(self, seen: dict, seat: int, legal: list[Descriptor]) -> Action:
+    def _model_bid(self, seen: dict[str, Any], seat: int, legal: list[Descriptor]) -> Action:
         """HeuristicAgent.decide's bid (its _bid: no randomness, and it reads only the card,
         deck and initiator of the decision, the bidder's money, seat and fleet, and the cycle),
         memoised on exactly those facts for the decision's search."""
         bids = [d for d in legal if d.get("kind") == "range" and d["action"].get("type") == "bid"]
         if len(bids) != 1 or len(legal) != 1:
-            return self._playout_bot(seat).decide(seen, legal)
+            ret: dict[str, Any] = self._playout_bot(seat).decide(seen, legal)
+            return ret
         dec = seen.get("decision") or {}
         me = seen["players"][seat]
         fleet = me["fleet"]
@@ -417,7 +426,8 @@ class ISMCTSAgent(BaseAgent):
         """_model_bid with its memo key read by api.bid_facts (the same facts, as a tuple,
         nothing built): api.model_view is built only when the memo has no bid for them."""
         if len(legal) != 1 or legal[0].get("kind") != "range" or legal[0]["action"].get("type") != "bid":
-            return self._playout_bot(seat).decide(api.model_view(state, seat), legal)
+            ret: dict[str, Any] = self._playout_bot(seat).decide(api.model_view(state, seat), legal)
+            return ret
         b = legal[0]
         facts = api.bid_facts(state, seat)
         key = (seat, *facts, b["min"], b["max"])
@@ -432,7 +442,7 @@ class ISMCTSAgent(BaseAgent):
         return dict(got)
 
     # -- the search --------------------------------------------------------
-    def decide(self, view: dict, legal: list[Descriptor], log: list[dict] | None = None) -> Action:
+    def decide(self, view: dict[str, Any], legal: list[Descriptor], log: list[dict[str, Any]] | None = None) -> Action:
         """The most visited root action. `log`: the seat's own log (api.redact(events, seat));
         with it the samples keep every card the log places (api.known_cards: in a game set up
         normally every hand), without it they deal the others' hands at random."""
@@ -481,7 +491,7 @@ class ISMCTSAgent(BaseAgent):
             self._prior_key = action_key(prior_action)
         root: _Node | None = None
         self._root_sq: dict[int, float] = {}     # select=confident: each root child's sum of squared values
-        n_players = None
+        n_players = 0                            # known from the first sample
         iterations = 0
         budget_iters = self.iterations if self.iterations is not None else self.max_iterations
         deadline = t0 + self.seconds if self.seconds is not None else None
@@ -491,6 +501,7 @@ class ISMCTSAgent(BaseAgent):
         known = None
         if log is not None and hasattr(api, "known_cards"):
             known = api.known_cards(view, log)
+        sample: Callable[[int], Any]
         if make is None:
             sample = lambda seed: api.determinize(view, seed)  # noqa: E731
         else:
@@ -574,8 +585,9 @@ class ISMCTSAgent(BaseAgent):
         """_bounded(legal), without copying the options of the engine's one choice (nearly
         every decision): the engine lists no undo (docs/api.md) and nothing here writes to an
         option (a tree node keeps a copy of its own action)."""
-        if self._caps[0] and len(legal) == 1 and legal[0]["kind"] == "choice":
-            return legal[0]["options"]
+        if self._caps[0] and len(legal) == 1 and legal[0]["kind"] == "choice":  # type: ignore[index]  # _prepare sets _caps
+            ret: list[dict[str, Any]] = legal[0]["options"]
+            return ret
         return self._bounded(legal)
 
     def _iterate(self, state: Any, root: _Node, me: int, root_keys: dict[Key, Action],
@@ -685,7 +697,7 @@ class ISMCTSAgent(BaseAgent):
         steps = 0
         cutoff = self.cutoff
         playout = self.playout
-        count = self._caps[1]
+        count = self._caps[1]  # type: ignore[index]  # _prepare sets _caps
         own = self._own_playout_bot() if self.playout_bot != "none" else None
         while steps < cutoff and not is_over(state):
             seats = acting(state)
@@ -703,10 +715,10 @@ class ISMCTSAgent(BaseAgent):
                 continue
             if (playout == "greedy" and len(legal) == 1 and legal[0].get("kind") == "range"
                     and legal[0]["field"] == "amount" and legal[0]["action"].get("type") == "bid"):
-                a = _greedy_bid(legal[0], rng)         # one's own bid: no list of every amount
-                if a is None:
+                bid = _greedy_bid(legal[0], rng)       # one's own bid: no list of every amount
+                if bid is None:
                     break
-                state = step(state, a)
+                state = step(state, bid)
                 steps += 1
                 continue
             actions = node_actions(legal)
@@ -724,8 +736,8 @@ class ISMCTSAgent(BaseAgent):
             steps += 1
         values = self._values(state, n)
         if self.select == "confident" and len(path) > 1:
-            key = id(path[1])
-            self._root_sq[key] = self._root_sq.get(key, 0.0) + values[me] * values[me]
+            top = id(path[1])
+            self._root_sq[top] = self._root_sq.get(top, 0.0) + values[me] * values[me]
         for nd in path:
             nd.visits += 1
             r = nd.reward
@@ -733,7 +745,7 @@ class ISMCTSAgent(BaseAgent):
                 r[i] += values[i]
 
 
-def _capabilities(api: Any) -> tuple:
+def _capabilities(api: Any) -> tuple[Any, ...]:
     """What the search asks of its API, once per decision: (whether it is this engine's API,
     whose legal actions never list an undo; its count_actions; whether its sealed choices can
     follow the opponent model (load_ruleset); whether it has model_view; bid_facts)."""
@@ -761,7 +773,7 @@ def _stepper(api: Any) -> Any:
     return lambda state, action: api.apply(state, action)[0]
 
 
-def _players(api: Any, state: Any, view: dict) -> int:
+def _players(api: Any, state: Any, view: dict[str, Any]) -> int:
     for name in ("players", "n"):
         v = view.get(name) if isinstance(view, dict) else None
         if isinstance(v, int):
