@@ -48,7 +48,8 @@ def test_value_model_is_better_calibrated_than_a_constant_on_held_out_games(held
 
 def test_a_seat_view_and_the_spectator_view_give_the_same_probabilities():
     """Only public facts enter: the seat's own hand and sealed choice change nothing."""
-    rec = json.loads(open("tests/corpus/bots_3p.jsonl").readline())["record"]
+    with open("tests/corpus/bots_3p.jsonl") as fh:
+        rec = json.loads(fh.readline())["record"]
     g = api.replay({**rec, "actions": []})
     model = value.load()
     for k, a in enumerate(rec["actions"]):

@@ -74,9 +74,8 @@ def train_value_command(
     model, report = tr.train(data, hidden=hidden, l2=l2, steps=steps, rate=rate, seed=seed, meta=meta)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(model.to_json(), separators=(",", ":")) + "\n")
-    if plot is not None:
-        if not tr.plot_reliability(report, plot):
-            typer.echo("paxh train-value: matplotlib is not installed; no plot drawn", err=True)
+    if plot is not None and not tr.plot_reliability(report, plot):
+        typer.echo("paxh train-value: matplotlib is not installed; no plot drawn", err=True)
     if json_mode:
         typer.echo(json.dumps({"command": command, **meta, "report": report}, indent=1))
     else:

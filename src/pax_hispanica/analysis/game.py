@@ -239,9 +239,8 @@ def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 def _years(chart: Sequence[ChartPoint]) -> tuple[YearMark, ...]:
     out: list[YearMark] = []
     for p in chart:
-        if not out or (p.cycle, p.year) != (out[-1].cycle, out[-1].year):
-            if p.year:
-                out.append(YearMark(p.index, p.cycle, p.year))
+        if p.year and (not out or (p.cycle, p.year) != (out[-1].cycle, out[-1].year)):
+            out.append(YearMark(p.index, p.cycle, p.year))
     return tuple(out)
 
 
@@ -260,7 +259,7 @@ class _Names:
         try:
             cards = api.card_catalogue(str(final_view.get("ruleset") or "reference"),
                                        final_view.get("ruleset_params") or None)
-        except Exception:  # noqa: BLE001 -- a card without its name is named by its id
+        except Exception:
             cards = {}
         self.cards = {str(k): str(v.get("name") or k) for k, v in cards.items()}
         self.card_costs = {str(k): int(v.get("cost") or 0) for k, v in cards.items()}

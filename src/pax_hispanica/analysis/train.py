@@ -63,7 +63,7 @@ class Positions:
     def __len__(self) -> int:
         return len(self.winners)
 
-    def extend(self, other: "Positions") -> None:
+    def extend(self, other: Positions) -> None:
         self.rows += other.rows
         self.winners += other.winners
         self.games += other.games
@@ -154,7 +154,7 @@ def _self_play_positions(args: tuple[JsonDict, int]) -> Positions:
     spec, every = args
     try:
         return positions_of_record(play_record(spec), spec["id"], every, "self-play")
-    except Exception as exc:  # noqa: BLE001 -- counted in the report
+    except Exception as exc:
         out = Positions()
         out.errors.append(f"{spec['id']}: {type(exc).__name__}: {exc}")
         return out
@@ -170,7 +170,7 @@ def collect(games: int, players: Sequence[int] = (2, 3, 4, 5), tables: Sequence[
         for gid, record in corpus_records(corpus):
             try:
                 data.extend(positions_of_record(record, gid, every, "corpus"))
-            except Exception as exc:  # noqa: BLE001 -- counted in the report
+            except Exception as exc:
                 data.errors.append(f"{gid}: {type(exc).__name__}: {exc}")
     specs = self_play_specs(games, players, tables, seed) if games else []
     jobs = [(s, every) for s in specs]
@@ -205,7 +205,7 @@ class Arrays:
     def __len__(self) -> int:
         return len(self.y)
 
-    def take(self, idx: npt.NDArray[np.int64]) -> "Arrays":
+    def take(self, idx: npt.NDArray[np.int64]) -> Arrays:
         return Arrays(self.x[idx], self.mask[idx], self.y[idx], self.progress[idx], self.players[idx])
 
 
@@ -345,12 +345,12 @@ def by_group(p: Array, a: Arrays) -> JsonDict:
     out: JsonDict = {"players": {}, "stage": {}}
     for n in sorted(set(a.players.tolist())):
         idx = np.flatnonzero(a.players == n)
-        out["players"][str(n)] = {"positions": int(len(idx)), "brier": round(brier(p[idx], a.take(idx)), 4),
+        out["players"][str(n)] = {"positions": len(idx), "brier": round(brier(p[idx], a.take(idx)), 4),
                                   "constant": round(1 - 1 / n, 4)}
     for name, lo, hi in (("early", 0.0, 1 / 3), ("middle", 1 / 3, 2 / 3), ("late", 2 / 3, 1.01)):
         idx = np.flatnonzero((a.progress >= lo) & (a.progress < hi))
         if len(idx):
-            out["stage"][name] = {"positions": int(len(idx)), "brier": round(brier(p[idx], a.take(idx)), 4)}
+            out["stage"][name] = {"positions": len(idx), "brier": round(brier(p[idx], a.take(idx)), 4)}
     return out
 
 
@@ -408,7 +408,7 @@ def train(data: Positions, hidden: int = 8, l2: float = 1e-3, steps: int = 600, 
     seconds = time.perf_counter() - t0
     test = held_out_report(models, mean, scale, fit_temperature(handwritten_logits(aca), aca), ate)
     games = {s: len({data.games[i] for i in idx}) for s, idx in (("train", tr), ("calibration", ca), ("test", te))}
-    report: JsonDict = {"positions": {"train": int(len(tr)), "calibration": int(len(ca)), "test": int(len(te))},
+    report: JsonDict = {"positions": {"train": len(tr), "calibration": len(ca), "test": len(te)},
                         "games": games, "sources": dict(data.sources), "errors": len(data.errors),
                         "fit_seconds": round(seconds, 1), "hidden": hidden, "l2": l2, "steps": steps,
                         "rate": rate, "test": test}

@@ -29,7 +29,8 @@ import math
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from .. import api
 from ..bots.features import CARGO_DISCOUNT, chest_prestige, future_prestige, legality_worth, scores_from_public
@@ -245,7 +246,7 @@ class ValueModel:
                 "out": list(self.out), "temperature": self.temperature, "meta": self.meta}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "ValueModel":
+    def from_json(cls, data: Mapping[str, Any]) -> ValueModel:
         if data.get("model") != MODEL_KIND:
             raise ValueError(f"value model: unknown model {data.get('model')!r}")
         return cls(tuple(data["features"]), _floats(data["mean"]), _floats(data["scale"]), _floats(data["linear"]),
