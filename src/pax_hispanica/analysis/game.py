@@ -318,8 +318,12 @@ def _auction(e: Ev, names: _Names, lang: str) -> Described:
     cost = names.card_costs.get(str(e.get("card")), 0)
     key = ("auction_won_cheap" if price <= max(1, cost // 2)
            else "auction_won_dear" if price >= 2 * max(2, cost) else "auction_won")
-    return key, {"winner": e.get("winner"), "card": e.get("card"), "price": price}, \
-        M.say(key, lang, who=names.seat(e.get("winner"), lang), card=names.card(e.get("card")), price=M.money(price, lang))
+    payee = e.get("paid_to")
+    words = M.say(key, lang, who=names.seat(e.get("winner"), lang), card=names.card(e.get("card")),
+                  price=M.money(price, lang))
+    if isinstance(payee, int) and payee != e.get("winner") and price > 0:     # the initiator is paid (AUC-5)
+        words = M.say("paid_to", lang, what=words, payee=names.seat(payee, lang))
+    return key, {"winner": e.get("winner"), "card": e.get("card"), "price": price, "paid_to": payee}, words
 
 
 def _treasure(e: Ev, names: _Names, lang: str) -> Described:
@@ -401,12 +405,20 @@ _DESCRIBERS: dict[str, Callable[[Ev, _Names, str], Described | None]] = {
 }
 
 
+def _seats_of(e: Ev) -> set[Any]:
+    """The seats an event is about."""
+    return {e.get(k) for k in ("seat", "winner", "attacker", "owner") if isinstance(e.get(k), int)}
+
+
 def _describe(events: Sequence[Ev], seat: int, names: _Names, lang: str,
               action: Mapping[str, Any] | None = None) -> Described:
-    """(kind, params, words) of the most telling event among one action's events; else the move."""
+    """(kind, params, words) of the most telling event among one action's events (of a kind, the
+    one about `seat`, the seat whose chance moved, when there is one); else the move."""
     by_type: dict[str, Ev] = {}
     for e in events:
-        by_type.setdefault(str(e.get("type")), e)
+        kind = str(e.get("type"))
+        if kind not in by_type or (seat in _seats_of(e) and seat not in _seats_of(by_type[kind])):
+            by_type[kind] = e
     for kind, describe in _DESCRIBERS.items():
         found = by_type.get(kind)
         told = describe(found, names, lang) if found is not None else None
