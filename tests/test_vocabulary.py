@@ -129,3 +129,8 @@ def test_the_reference_nations_are_the_vocabularys():
 
 def test_the_decision_types_are_the_registry_in_the_years_order():
     assert vocab.decision_names() == ("labour", "initiate", "bid", "play_turn", "reduce_hand", "voyage", "support")
+
+
+def test_TRS_1_the_pages_order_is_a_permutation_of_the_legalities():
+    assert sorted(vocab.BY_CROWN_FAVOUR) == sorted(vocab.LEGALITIES) and len(set(vocab.BY_CROWN_FAVOUR)) == 4
+    assert vocab.BY_CROWN_FAVOUR[0] == vocab.CONQUISTADOR and vocab.BY_CROWN_FAVOUR[-1] == vocab.PLUNDER

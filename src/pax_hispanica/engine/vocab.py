@@ -104,6 +104,10 @@ GONE: Final = (*MEEPLES, CHEST)
 
 SPANISH: Final = Nation.SPANISH
 
+BY_CROWN_FAVOUR: Final = (CONQUISTADOR, PRIVATEER, SMUGGLER, PLUNDER)
+"""The legalities from the Crown's own to the outlaws (TRS-1's order is LEGALITIES): the order
+the pages compare them in."""
+
 # Each word as read back from JSON or TOML (a plain string) -> its member: how restore,
 # determinize and scenarios give the state members again (a dict lookup: cheaper than a call).
 LEGALITY: Final[dict[str, Legality]] = {str(x): x for x in Legality}
