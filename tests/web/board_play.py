@@ -48,7 +48,7 @@ READ = """() => {
       range: form ? {id: form.id, min: +input.min, max: +input.max} : null,
       buttons: [...w.querySelectorAll('.options button.act')].map(b => ({id: b.id, action: b.dataset.action, shown: shown(b)})),
       list: !!w.querySelector('form.opt-list') && shown(w.querySelector('form.opt-list')),
-      places: [...w.querySelectorAll('select.place-select option[data-action]')].map(o => ({id: o.id, action: o.dataset.action, card: o.dataset.card || null})),
+      places: [...w.querySelectorAll('select.place-select option[data-action]')].map(o => ({id: o.id, action: o.dataset.action})),
       picks: [...w.querySelectorAll('button.pick')].map(b => ({card: b.dataset.card, pressed: b.getAttribute('aria-pressed') === 'true', shown: shown(b)})),
     };
   });
@@ -84,7 +84,7 @@ POINT = """(id) => {
 FOCUS = """() => {
   const a = document.activeElement, d = document.querySelector('#decision');
   return {body: !a || a === document.body, decision: !!d, inDecision: !!d && d.contains(a),
-          place: !!(a && a.closest && a.closest('svg.map [data-place]')), who: !!a && a.id === 'who',
+          place: !!(a && a.closest && a.closest('svg.map [data-place]')), who: !!a && a.id === 'part-status',
           other: !!a && (a.id === 'reveal' || (a.matches && a.matches('#outcomes input.dismiss'))),
           what: a ? a.outerHTML.slice(0, 80) : ''};
 }"""
@@ -132,7 +132,8 @@ def take(page, phone: bool, bar: dict, rng: random.Random) -> tuple[str, dict, i
     if how == "button":
         if w["list"] and not next(b for b in w["buttons"] if b["id"] == opt["id"])["shown"]:
             form = f'.widget[data-decision="{w["decision"]}"] form.opt-list'
-            page.select_option(f"{form} select", opt["id"])
+            i = page.eval_on_selector(f"{form} select", "(s, id) => [...s.options].findIndex(o => o.dataset.for === id)", opt["id"])
+            page.select_option(f"{form} select", index=i)
             click(page, phone, f"{form} button[type=submit]")
             return w["decision"], action, 3          # open the list, choose, Choose
         click(page, phone, f"#{opt['id']}")
@@ -145,7 +146,10 @@ def take_place(page, phone: bool, option_id: str) -> int:
     place names): its card picked first when it is a card's, the place tapped on the map, then the
     option in the place's menu when it holds several. The clicks or taps it took."""
     taps = 0
-    opt = page.eval_on_selector(f"#{option_id}", "o => ({action: o.dataset.action, card: o.dataset.card || null})")
+    # a card to pick first: the card its action plays, when the bar has that card's button
+    opt = page.eval_on_selector(f"#{option_id}", """o => { const a = JSON.parse(o.dataset.action);
+      const card = a.type === 'play' && a.target && document.querySelector('#decision button.pick[data-card="' + a.card + '"]') ? a.card : null;
+      return {action: o.dataset.action, card: card}; }""")
     if opt["card"]:
         pick = page.locator(f'#decision button.pick[data-card="{opt["card"]}"]')
         if pick.get_attribute("aria-pressed") != "true":

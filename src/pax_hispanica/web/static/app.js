@@ -88,7 +88,7 @@
       const plain = Array.prototype.filter.call(d.querySelectorAll(".options button.act, select.opt-select, select.place-select"), visible);
       return plain.length ? plain[0] : d;
     }
-    return board.querySelector("#reveal") || board.querySelector("#outcomes input.dismiss") || board.querySelector("#who");
+    return board.querySelector("#reveal") || board.querySelector("#outcomes input.dismiss") || board.querySelector("#part-status");
   }
   function focusNext() {
     needFocus = false;
@@ -221,6 +221,8 @@
     } else if (msg.type === "ack") {
       if (msg.id === pending) settle();
       hideError();
+    } else if (msg.type === "rematch") {   // static/rematch.js shows it
+      document.dispatchEvent(new CustomEvent("paxh:rematch", {detail: msg}));
     }
   }
 
@@ -251,8 +253,9 @@
     const list = ev.target.closest("form.place-list, form.opt-list");
     if (list) {
       ev.preventDefault();
-      const sel = list.querySelector("select");
-      const o = sel && sel.value ? document.getElementById(sel.value) : null;
+      const sel = list.querySelector("select"), chosen = sel && sel.selectedOptions[0];
+      // a place's option carries its action; one of many options names its button (data-for)
+      const o = !chosen ? null : chosen.dataset.action ? chosen : document.getElementById(chosen.dataset.for || "");
       if (!o || !o.dataset.action || pending !== null) { if (sel) sel.focus(); return; }
       act(JSON.parse(o.dataset.action));
       return;

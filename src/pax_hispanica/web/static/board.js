@@ -278,6 +278,13 @@
   // is still offered.
   let picked = null;
   function pickButtons() { return Array.prototype.slice.call(document.querySelectorAll("#decision button.pick")); }
+  // the card a place option plays (its action's), when that card is one to pick first
+  function cardOf(o) {
+    if (!o || !o.dataset.action || !document.querySelector("#decision button.pick")) return null;
+    let a = null;
+    try { a = JSON.parse(o.dataset.action); } catch (e) { return null; }
+    return a && a.type === "play" && a.target && a.card ? a.card : null;
+  }
   function applyPick() {
     const picks = pickButtons();
     const cards = picks.map(function (b) { return b.dataset.card; });
@@ -285,8 +292,8 @@
     else if (picked !== null && cards.indexOf(picked) < 0) picked = null;
     picks.forEach(function (b) { b.setAttribute("aria-pressed", b.dataset.card === picked ? "true" : "false"); });
     document.querySelectorAll("#decision select.pick-select").forEach(function (s) { s.value = picked || ""; });
-    document.querySelectorAll("#decision select.place-select option[data-card]").forEach(function (o) {
-      const off = picked !== null && o.dataset.card !== picked;
+    document.querySelectorAll("#decision select.place-select option[data-action]").forEach(function (o) {
+      const card = cardOf(o), off = card !== null && picked !== null && card !== picked;
       o.hidden = off; o.disabled = off;
     });
     document.querySelectorAll("#decision select.place-select").forEach(function (s) {
@@ -304,7 +311,8 @@
     return ids.filter(function (id) {
       const o = document.getElementById(id);
       if (!o || !o.dataset.action) return false;
-      if (o.dataset.card && picks) return o.dataset.card === picked;
+      const card = picks ? cardOf(o) : null;
+      if (card !== null) return card === picked;
       return true;
     });
   }
