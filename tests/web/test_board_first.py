@@ -203,3 +203,18 @@ def test_the_log_shows_mine_or_all_and_the_chat_counts_unread(server_factory, br
     assert "bona partida" in ana.inner_text("#chat-log")
     ctx.close()
     bru_ctx.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_banner_is_over_the_map_never_over_the_status_line(server_factory, browser, sqlite_url, size):
+    """A new Year's or turn's banner (2.6 s) used to cover the status line it repeats."""
+    srv = server_factory(sqlite_url, bot_delay=0.0)
+    g = srv.post("/api/games", {"players": 2, "seats": [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bru"}]})
+    ctx, page = open_game(browser, srv, g["seats"][0]["token"], size)
+    boxes = page.evaluate("""() => { PaxBoard.banner('Goods Year');
+      const r = e => { const b = document.querySelector(e).getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+      return {banner: r('#banner'), status: r('#part-status'), map: r('.map-scroll')}; }""")
+    b, s, m = boxes["banner"], boxes["status"], boxes["map"]
+    assert b[1] >= s[3] - 0.5, boxes                      # below the status line
+    assert m[0] <= (b[0] + b[2]) / 2 <= m[2] and m[1] <= b[1] <= m[3], boxes   # on the map
+    ctx.close()
