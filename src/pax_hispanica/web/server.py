@@ -86,6 +86,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     app.state.rate_limits = limits = RateLimits(rate_limits, svc.storage)   # the accounts' limits: in the database
     public_url = (public_url or settings.raw("PAXH_PUBLIC_URL") or DEFAULT_PUBLIC_URL).rstrip("/")
     play_service.outbox.public_url = public_url
+    play_service.rematch_of = tables.rematch_of   # another server's rematch, told to this one's pages
     accounts = Accounts(svc.storage, mail or play_service.outbox, outbox=play_service.outbox, public_url=public_url,
                         reset_limits=limits.items.get("reset_account"))
     templating.install(jinja_env.env)

@@ -291,6 +291,16 @@ async def account_page(request: Request, v: MemberPage) -> Response:
                  anon_games=await s.accounts.anonymous_games(user["anon_id"]))
 
 
+@router.get("/account/waiting")
+async def waiting_count(request: Request, v: PageVisit) -> Response:
+    """How many of the account's games wait for its move (the header's count, static/nav.js)."""
+    s, user = v.site, v.user
+    if not user.get("account"):
+        return JSONResponse({"count": 0})
+    games = await lists(s.svc, user["id"], {})
+    return JSONResponse({"count": len(games["to_move"]), "more": bool(games["older"]["to_move"])})
+
+
 @router.post("/account/claim")
 async def claim(request: Request, v: MemberForm) -> Response:
     s, user = v.site, v.user
@@ -455,8 +465,11 @@ async def rematch(request: Request, v: MemberForm, gid: str) -> Response:
         await _form(s, request, user)
         if len(gid) > 32 or not TOKEN.fullmatch(gid):
             raise ServerError("unknown_game", "no such game", status=404)
-        tid = await s.tables.rematch(gid, user["id"])
+        tid, made = await s.tables.rematch_made(gid, user["id"])
     except ServerError as e:
         return _refusal(s, request, user, e, "message.html", message_key="err_" + e.code)
+    if made and s.play is not None:   # the other players hear of it: live, and by their settings
+        account = user.get("account") or {}
+        await s.play.tell_rematch(gid, tid, user["id"], str(account.get("user_name") or user.get("name") or ""))
     return RedirectResponse(f"/tables/{tid}", status_code=303)
 

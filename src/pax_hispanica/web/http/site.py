@@ -152,7 +152,10 @@ class Site:
 
     def page(self, request: Request, user: dict, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         tr = ctx.pop("tr", None) or Tr(user["lang"])
-        resp = self.templates.TemplateResponse(request, name, {"t": tr, "lang": user["lang"], "user": user, **ctx},
+        base = {"t": tr, "lang": user["lang"], "user": user}
+        if user.get("account"):   # the header's Log out (base.html)
+            base["nav_csrf"] = self.csrf_token(user)
+        resp = self.templates.TemplateResponse(request, name, {**base, **ctx},
                                                status_code=status)
         self.remember_user(request, resp, user)
         return resp

@@ -399,6 +399,50 @@ class Outbox:
             n += 1
         return n   # the caller wakes the worker (`wake.set()`) once its transaction has committed
 
+    async def tell_rematch(self, game_id: str, seats: list[int], table_path: str, by: str,
+                           note: tuple[str, str] | None = None) -> int:
+        """A rematch of a finished game was asked for (issue 38): each of `seats` (the other
+        players) hears of it as their notification settings say (`recipient_for`: email,
+        webhook, an unsubscribed seat nowhere); once per seat and game (`dedupe`). note: the
+        pub/sub message that tells the other servers' pages (PostgreSQL), sent on commit."""
+        link = f"{self.public_url}{table_path}"
+        n = 0
+        async with self.storage.write() as conn:
+            if note is not None:
+                await conn.execute(sa.text("SELECT pg_notify(:c, :p)"), {"c": note[0], "p": note[1]})
+            for seat in seats:
+                rcpt = await recipient_for(conn, game_id, seat)
+                if rcpt is None:
+                    continue
+                out: list[tuple[str, dict]] = []
+                if rcpt.email and self.smtp_url:
+                    tr = Tr(rcpt.lang)
+                    unsub = self.unsubscribe_url(game_id, seat)
+                    out.append(("email", {
+                        "headers": {"From": self.mail_from, "To": rcpt.email,
+                                    "Subject": tr("mail_rematch_subject", game=game_id),
+                                    "Message-ID": make_msgid(domain="paxh.local"),
+                                    "X-Paxh-Game": game_id, "X-Paxh-Seat": str(seat), "X-Paxh-Kind": "rematch",
+                                    "List-Unsubscribe": f"<{unsub}>",
+                                    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
+                        "text": "\n".join([tr("mail_rematch", name=by), "", link, "", "--",
+                                           tr("mail_unsubscribe"), unsub])}))
+                if rcpt.webhook:
+                    out.append(("webhook", {"url": rcpt.webhook, "body": {
+                        "type": "rematch", "game": game_id, "seat": seat, "by": by, "url": link}}))
+                for channel, payload in out:
+                    dedupe = f"rematch:{channel}:{game_id}:{seat}"
+                    if (await conn.execute(sa.select(t.outbox.c.id).where(t.outbox.c.dedupe == dedupe))).first():
+                        continue
+                    now = time.time()
+                    await conn.execute(t.outbox.insert().values(
+                        channel=channel, dedupe=dedupe, game_id=game_id, seat=seat, period=None,
+                        payload=json.dumps(payload), status="pending", attempts=0, next_attempt=now, created=now))
+                    n += 1
+        if n:
+            self.wake.set()
+        return n
+
     async def enqueue_email(self, to: str, subject: str, body: str, kind: str) -> None:
         """An account's mail (a password-reset link: mail.MailSink), sent by the same worker,
         with the same retries, as the turn notifications; it belongs to no game or period."""

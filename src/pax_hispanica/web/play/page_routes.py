@@ -20,10 +20,11 @@ from pax_hispanica.web.http.site import (
     Visit,
     client_address,
 )
-from pax_hispanica.web.play.model import ServerError
+from pax_hispanica.web.play.model import LiveGame, ServerError
 from pax_hispanica.web.play.turn_based import form_table
 from pax_hispanica.web.present import page_context, replay, updates
 from pax_hispanica.web.present.i18n import Tr, rule_pages
+from pax_hispanica.web.present.pace import pace_words
 from pax_hispanica.web.present.info import playable_version, rule_titles, win_condition
 
 router = APIRouter()
@@ -145,10 +146,15 @@ async def create_from_form(request: Request, v: FormVisit) -> Response:
     except (ValueError, ServerError) as e:
         return await _refuse_form(s, request, user, 400, "bad_request", text=_refusal_text(e, Tr(user["lang"])),
                                   form=form)
-    # the creator lands in their seat (online, first seat a person's), the links one click away
+    # the creator lands in their seat (online, first seat a person's) or, hot-seat, at the table
+    # everyone plays at; the links one click away
     first = live.seats[0] if live.seats else None
-    target = f"/play/{first.token}" if live.mode == "online" and first is not None and first.kind == "human" \
-        and first.user_id == user["id"] else f"/host/{live.host_token}"
+    if live.mode == "hotseat":
+        target = f"/play/{live.host_token}"
+    elif live.mode == "online" and first is not None and first.kind == "human" and first.user_id == user["id"]:
+        target = f"/play/{first.token}"
+    else:
+        target = f"/host/{live.host_token}"
     return s.remember_user(request, RedirectResponse(target, status_code=303), user)
 
 
@@ -185,8 +191,21 @@ async def game_page(request: Request, v: Visit, token: str) -> Response:
     tr = page_context.translator(live, user["lang"])
     svc.kick_bots(live)
     host_token = live.host_token if live.host_user is not None and live.host_user == user["id"] else None
+    rules = await s.play.clocks.rules(live.id) if s.play is not None else None
     return s.page(request, user, "game.html", tr=tr, live=live, token=token, role=rights.role, seat=seat,
-                  update=update, host_token=host_token)
+                  update=update, host_token=host_token, pace=pace_words(rules, tr),
+                  **await _after_the_game(s, live, user, rights.role))
+
+
+async def _after_the_game(s: Site, live: LiveGame, user: dict, role: str) -> dict:
+    """A finished game's way on (issue 38): its rematch table, or the Rematch button for a
+    player of it with an account (the same seats: social.tables.Tables.rematch), and the table
+    it was played from."""
+    if not live.over or s.tables is None:
+        return {}
+    mine = role == "seat" and bool(user.get("account")) and any(x.user_id == user["id"] for x in live.seats)
+    return {"rematch_id": await s.tables.rematch_of(live.id), "table_id": await s.tables.table_of(live.id),
+            "can_rematch": mine, "csrf": s.csrf_token(user)}
 
 
 @router.get("/replay/{token}", response_class=HTMLResponse)

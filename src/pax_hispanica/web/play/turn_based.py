@@ -12,12 +12,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from pax_hispanica.web.notify.clocks import Clocks, TableRules
 from pax_hispanica.web.notify.outbox import Outbox
+from pax_hispanica.web.play.model import ServerError
+from pax_hispanica.web.present.i18n import Tr
 from pax_hispanica.web.social.chat import Chat
 
 if TYPE_CHECKING:
@@ -116,6 +119,7 @@ class Play:
         self.clocks = Clocks(svc, self.outbox, self._say, self.push_clock)
         self.chat = Chat(svc, self.clocks, self._send_each)
         self._tasks: list[asyncio.Task] = []
+        self.rematch_of: Callable[[str], Awaitable[str | None]] | None = None   # social.tables: a game's rematch table
 
     # ------------------------------------------------------------ hooks (games.Service)
     async def created(self, live: LiveGame, table: dict | None) -> None:
@@ -128,6 +132,11 @@ class Play:
         await self.clocks.follow(live, action, before, rights)
 
     async def notified(self, live: LiveGame, what: str) -> None:
+        if what == "rematch" and self.rematch_of is not None:   # another server made it
+            tid = await self.rematch_of(live.id)
+            if tid:
+                await self._tell_rematch_here(live, tid, "")
+            return
         if what == "clock":
             await self.push_clock(live, tell_others=False)
         elif what == "chat":
@@ -160,6 +169,28 @@ class Play:
                     await conn.send(msg)
             except Exception:
                 log.exception("sending to a connection failed")
+
+    async def tell_rematch(self, gid: str, tid: str, by_user: str, by_name: str) -> None:
+        """A player asked for a rematch of finished game `gid` (issue 38): its pages open here
+        hear it now, other servers' by NOTIFY, and the other players as their notification
+        settings say (the outbox: email, webhook)."""
+        live = self.svc.live.get(gid)
+        if live is not None:
+            await self._tell_rematch_here(live, tid, by_name)
+        try:
+            live = live or await self.svc.get(gid)
+        except ServerError:
+            return
+        others = [x.seat for x in live.seats if x.user_id and x.user_id != by_user]   # a bot may have taken over since
+        await self.outbox.tell_rematch(gid, others, f"/tables/{tid}", by_name,
+                                       note=self.svc.pubsub.message(gid, "rematch"))
+
+    async def _tell_rematch_here(self, live: LiveGame, tid: str, by_name: str) -> None:
+        def msg_for(conn: Any) -> dict:
+            tr = Tr(conn.lang)
+            text = tr("rematch_asked", name=by_name) if by_name else tr("rematch_ready")
+            return {"type": "rematch", "url": f"/tables/{tid}", "text": text, "link": tr("rematch_open")}
+        await self._send_each(live, msg_for)
 
     async def push_clock(self, live: LiveGame, tell_others: bool = True) -> None:
         if not live.listeners:

@@ -231,11 +231,21 @@ class Tables:
             return (await conn.execute(sa.select(db.games.c.spectator_token).where(db.games.c.id == gid))).scalar()
 
     # ------------------------------------------------------------------ rematch
+    async def table_of(self, gid: str) -> str | None:
+        """The table a game was started from (None: a game made from the lobby's form)."""
+        t = social_db.open_tables
+        async with self.storage.read() as conn:
+            return (await conn.execute(sa.select(t.c.id).where(t.c.game_id == gid).limit(1))).scalar()
+
     async def rematch(self, gid: str, uid: str) -> str:
         """The rematch table of a finished game (made now if nobody made it yet)."""
+        return (await self.rematch_made(gid, uid))[0]
+
+    async def rematch_made(self, gid: str, uid: str) -> tuple[str, bool]:
+        """(the rematch table of a finished game, whether this call made it)."""
         existing = await self.rematch_of(gid)
         if existing:
-            return existing
+            return existing, False
         g = db.games
         async with self.storage.read() as conn:
             game = (await conn.execute(sa.select(g.c.status, g.c.config).where(g.c.id == gid))).first()
@@ -264,11 +274,12 @@ class Tables:
         host = next((x["user_id"] for x in seats if x["seat"] == 0 and x["kind"] == "human"), uid)
         try:
             return await self.create(host, len(seat_rows), False, config.get("params") or {},
-                                     old["time_control"] if old is not None else "", seats=seats, rematch_of=gid)
+                                     old["time_control"] if old is not None else "", seats=seats,
+                                     rematch_of=gid), True
         except sa.exc.IntegrityError:   # another player asked at the same moment
             existing = await self.rematch_of(gid)
             if existing:
-                return existing
+                return existing, False
             raise
 
     # ------------------------------------------------------------------ expiry
