@@ -93,7 +93,7 @@ def positions_of_record(record: JsonDict, game: str, every: int, source: str) ->
         if k % every == offset and not api.is_over(g.state):
             seats = api.acting(g.state)
             v = api.view(g.state, seats[0] if seats else None)
-            kept.append((V.seat_features(v), V.progress(v, int(g.state.rs.cycles))))
+            kept.append((V.seat_features(v), V.view_progress(v)))
         if k < len(actions):
             g.act(actions[k])
     res = api.result(g.state)

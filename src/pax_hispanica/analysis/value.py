@@ -72,6 +72,11 @@ def progress(view: Mapping[str, Any], cycles: int) -> float:
     return min(1.0, max(0.0, ((cycle - 1) + y / len(YEARS)) / max(1, cycles)))
 
 
+def view_progress(view: Mapping[str, Any]) -> float:
+    """`progress` of a view, with its ruleset's number of cycles (CYC-2)."""
+    return progress(view, _ruleset_tables(view).cycles)
+
+
 @dataclass(frozen=True)
 class _Tables:
     """What the features read of a ruleset, worked out once per ruleset."""
