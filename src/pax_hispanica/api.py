@@ -12,7 +12,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from os import PathLike
 from typing import Any, TypeAlias
 
@@ -27,7 +27,7 @@ from .engine.keys import derived_seed
 from .engine.knowledge import known_cards as _known_cards
 from .engine.view_index import ViewIndex, index
 from .engine.scenario import build as _build_scenario
-from .engine.jsontypes import Action, Event, JsonDict
+from .engine.jsontypes import Event, JsonDict
 from .engine.keys import seed_hash
 from .engine.sealed import verify, verify_log
 from .engine.setup import new_state
@@ -38,16 +38,75 @@ from .engine.house_rules import house_rules as _house_rules
 from .engine.ruleset import Ruleset
 from .rulesets import UnknownVersion, house_rule_sets as _house_rule_sets, load_ruleset, version_list, versions as _versions
 
-__all__ = ["COMPILED", "Config", "Game", "IllegalAction", "RulesetError", "RULES", "State", "new_game", "acting",
-           "decision", "legal_actions", "expand", "apply", "apply_trusted", "view", "model_view", "bid_facts", "score_facts", "information_state", "redact", "determinize", "determinizer",
-           "is_over",
-           "result", "summary", "replay", "save_record", "load_record", "snapshot", "restore", "can_undo",
-           "from_scenario", "known_cards", "index", "ViewIndex", "card_catalogue", "seed_hash", "verify", "load_ruleset",
-           "parameters", "verify_log", "verify_record", "ruleset_refusal", "RulesetRefused", "OLD_RULESETS", "ruleset_versions", "view_ruleset", "count_actions", "nth_action", "iter_actions",
-           "derived_seed", "decision_types", "SEALED_DECISIONS", "SEALED_ACTION_TYPES", "is_sealed_action",
-           "is_sealed_decision", "board_layout", "unavailable", "battle_preview", "battle_previews",
-           "ChanceNeeded", "new_game_with_outcomes", "apply_with_outcomes", "HouseRule", "house_rules",
-           "house_rule_sets", "house_rule_conditions"]
+__all__ = [
+    "COMPILED",
+    "OLD_RULESETS",
+    "RULES",
+    "SEALED_ACTION_TYPES",
+    "SEALED_DECISIONS",
+    "ChanceNeeded",
+    "Config",
+    "Game",
+    "HouseRule",
+    "IllegalAction",
+    "RulesetError",
+    "RulesetRefused",
+    "State",
+    "ViewIndex",
+    "acting",
+    "apply",
+    "apply_trusted",
+    "apply_with_outcomes",
+    "battle_preview",
+    "battle_previews",
+    "bid_facts",
+    "board_layout",
+    "can_undo",
+    "card_catalogue",
+    "count_actions",
+    "decision",
+    "decision_types",
+    "derived_seed",
+    "determinize",
+    "determinizer",
+    "expand",
+    "from_scenario",
+    "house_rule_conditions",
+    "house_rule_sets",
+    "house_rules",
+    "index",
+    "information_state",
+    "is_over",
+    "is_sealed_action",
+    "is_sealed_decision",
+    "iter_actions",
+    "known_cards",
+    "legal_actions",
+    "load_record",
+    "load_ruleset",
+    "model_view",
+    "new_game",
+    "new_game_with_outcomes",
+    "nth_action",
+    "parameters",
+    "redact",
+    "replay",
+    "restore",
+    "result",
+    "ruleset_refusal",
+    "ruleset_versions",
+    "save_record",
+    "score_facts",
+    "seed_hash",
+    "snapshot",
+    "summary",
+    "unavailable",
+    "verify",
+    "verify_log",
+    "verify_record",
+    "view",
+    "view_ruleset",
+]
 
 # Whether the engine loaded is the compiled one (the mypyc build that scripts/setup.sh makes in the
 # default install: docs/api.md, "The compiled engine") or the pure-Python one (PAXH_PURE=1, a build
@@ -439,7 +498,7 @@ class Game:
         self.events = events
 
     @classmethod
-    def new(cls, config: object, seed: object, ruleset_version: object = None) -> "Game":
+    def new(cls, config: object, seed: object, ruleset_version: object = None) -> Game:
         """(ConfigLike, seed): IllegalAction("bad_config", ...) for a config or seed setup refuses.
         `ruleset_version` pins an earlier version of its ruleset (PRJ-50: a record's or a
         stored game's), else the config's ruleset gives it (a new game: the current version).
@@ -454,7 +513,7 @@ class Game:
         return cls(rec, st, events)
 
     @classmethod
-    def from_scenario(cls, scenario: object, ruleset_version: object = None) -> "Game":
+    def from_scenario(cls, scenario: object, ruleset_version: object = None) -> Game:
         """IllegalAction("bad_scenario", "PRJ-7", ...) for what is not a scenario (docs/scenarios.md)."""
         sc_config = scenario.get("config") if isinstance(scenario, dict) else None
         st, events = _build_scenario(scenario, _pinned(sc_config if isinstance(sc_config, dict) else {},

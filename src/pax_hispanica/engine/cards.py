@@ -7,7 +7,7 @@ card that the kinds cannot express is a named exception in BESPOKE.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .flow import Out
 from .effects import EFFECTS, Effect
@@ -15,7 +15,7 @@ from .state import replaced
 from .vocab import PLUNDER, PRIVATEER
 
 if TYPE_CHECKING:
-    from .ruleset import Card, Raw, Ruleset
+    from .ruleset import Card, Ruleset
     from .state import State
 
 

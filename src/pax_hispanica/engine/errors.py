@@ -32,6 +32,6 @@ def short(value: object, limit: int = 40) -> str:
         value = value[:limit]                                   # never copy a huge string to show it
     try:
         text = repr(value) if isinstance(value, (str, int, float, bool, type(None))) else f"<{type(value).__name__}>"
-    except Exception:                                           # noqa: BLE001 (any repr failure)
+    except Exception:                                           # any repr failure
         text = "<value>"
     return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -47,7 +47,7 @@ class Out:
     the supplied outcomes of its draws (PRJ-70, the RL layer's explicit chance), None for the
     generator (every other caller)."""
 
-    __slots__ = ("st", "events", "irreversible", "chance")
+    __slots__ = ("chance", "events", "irreversible", "st")
     quiet = False                      # QuietOut: the events are not built (core.apply_trusted)
 
     def __init__(self, st: State, chance: Chance | None = None) -> None:

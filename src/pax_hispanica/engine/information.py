@@ -82,9 +82,25 @@ class Determinizer:
     copy of the template (State.copy: nothing it holds is shared with another sample but
     what states always share)."""
 
-    __slots__ = ("d", "template", "unseen_m", "unseen_h", "market", "haven", "hands", "secrets", "known",
-                 "hidden_m", "hidden_h", "hidden_hands", "need", "secret_seats", "k_hands", "acting",
-                 "old_view")
+    __slots__ = (
+        "acting",
+        "d",
+        "hands",
+        "haven",
+        "hidden_h",
+        "hidden_hands",
+        "hidden_m",
+        "k_hands",
+        "known",
+        "market",
+        "need",
+        "old_view",
+        "secret_seats",
+        "secrets",
+        "template",
+        "unseen_h",
+        "unseen_m",
+    )
 
     def __init__(self, v: JsonDict, known: JsonDict | None = None, *, rulesets: Rulesets) -> None:
         d = v.get("state", v)
@@ -225,7 +241,7 @@ class _KnownDeal:
     random, into the decks' remaining slots and the hands' unknown ones. Every assignment
     consistent with what is known is equally likely."""
 
-    __slots__ = ("hands", "sure", "unsure", "unknown", "free", "need")
+    __slots__ = ("free", "hands", "need", "sure", "unknown", "unsure")
 
     def __init__(self, d: JsonDict, rs: Any, known: JsonDict) -> None:
         n = len(d["hands"])

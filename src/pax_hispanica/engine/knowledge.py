@@ -63,7 +63,6 @@ def known_cards(view: dict[str, Any], events: list[dict[str, Any]], rulesets: Ru
     rs = rulesets(view["ruleset"], view.get("ruleset_params") or None)
     players = view["players"]
     n = len(players)
-    scenario = any(e["type"] == "ScenarioLoaded" for e in events)
     winner, back_in_deck = _card_moves(events)
     placed = {t["card"] for p in players for t in p["tableau"]}
     discard = list(view["decks"]["market_discard"])

@@ -86,7 +86,7 @@ _u64 = struct.Struct("<Q").unpack
 
 
 @lru_cache(maxsize=1024)
-def _keyed(seed: int) -> "hashlib.blake2b":
+def _keyed(seed: int) -> hashlib.blake2b:
     # a BLAKE2b object that has absorbed the key block: copying it is cheaper than re-keying
     return hashlib.blake2b(key=derive(seed, "paxh-rng"), digest_size=8)
 

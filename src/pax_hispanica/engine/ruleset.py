@@ -39,11 +39,36 @@ from .ruleset_schema import (
 from .schema import first_problem
 from .vocab import Deck
 
-__all__ = ["BESPOKE", "CARD_COST", "CARD_COST_RANGE", "CROWN_COLONIES", "EFFECTS", "FILE_NAMES", "HOUSE_RULES",
-           "HouseRulesError", "KINGS_SHARE",
-           "LEGALITIES", "PARAMS", "PLAYER_COUNTS", "SITE_KINDS", "SMUGGLER_BRIBE", "STR_CHOICES", "TREASURE_BY_COUNT", "Card", "Ruleset", "RulesetError",
-           "Rulesets", "build_ruleset", "card_cost_params", "check_params", "crown_colony_params",
-           "parameter_names", "parameter_types", "treasure_by_count_params", "variant"]
+__all__ = [
+    "BESPOKE",
+    "CARD_COST",
+    "CARD_COST_RANGE",
+    "CROWN_COLONIES",
+    "EFFECTS",
+    "FILE_NAMES",
+    "HOUSE_RULES",
+    "KINGS_SHARE",
+    "LEGALITIES",
+    "PARAMS",
+    "PLAYER_COUNTS",
+    "SITE_KINDS",
+    "SMUGGLER_BRIBE",
+    "STR_CHOICES",
+    "TREASURE_BY_COUNT",
+    "Card",
+    "HouseRulesError",
+    "Ruleset",
+    "RulesetError",
+    "Rulesets",
+    "build_ruleset",
+    "card_cost_params",
+    "check_params",
+    "crown_colony_params",
+    "parameter_names",
+    "parameter_types",
+    "treasure_by_count_params",
+    "variant",
+]
 
 Raw = dict[str, Any]          # a TOML table, its shape already checked by ruleset_schema
 Files = Mapping[str, Raw]     # a ruleset folder's files, parsed: file name -> its top-level table

@@ -71,7 +71,7 @@ class Stream:
     It asks SHAKE-256 for `need` words at first (a sample knows how many draws it makes)
     and for twice as many whenever they run out (only after rejections)."""
 
-    __slots__ = ("seed", "w", "pos")
+    __slots__ = ("pos", "seed", "w")
 
     def __init__(self, seed: int, need: int) -> None:
         # words(seed, need + SLACK) written out (a sample's hot path: one call fewer)

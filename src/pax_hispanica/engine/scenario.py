@@ -187,7 +187,7 @@ def build(scn: object, rulesets: Rulesets) -> tuple[State, list[Raw]]:
     if not isinstance(scn, dict):
         _fail("A scenario is a JSON object (config, seed, position, actions).")
     check_shape(scn)
-    st, events = new_state(scn["config"], scn.get("seed", 0), start=False, rulesets=rulesets)
+    st, _events = new_state(scn["config"], scn.get("seed", 0), start=False, rulesets=rulesets)
     pos = scn.get("position", {})
     st = st.copy()
     st.stack, st.cursor, st.secrets = [], {}, {}

@@ -132,7 +132,7 @@ class State:
     cursor: Cursor
     stack: list[dict[str, Any]]
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """A copy that apply() may change: scalars, SHARED, SHARED_NESTED and SHARED_DICTS are
         shared (their writers replace them, never change them in place), money (COPIED) is copied,
         decisions one level (their values are tuples and ints, never changed in place); cargo and
@@ -236,7 +236,7 @@ class State:
         }
 
     @classmethod
-    def from_dict(cls, d: JsonDict, rs: Ruleset) -> "State":
+    def from_dict(cls, d: JsonDict, rs: Ruleset) -> State:
         """The State of a saved one (to_dict's, or an older snapshot without seed_hash), under
         its ruleset: `rs` is the ruleset `d` names, with its config's params (api.restore loads it)."""
         known = d.get("seed_hash")

@@ -41,7 +41,7 @@ class _Static:
     only the colonies and sites whose values differ get new dicts: a
     transition changes a few of them."""
 
-    __slots__ = ("colonies", "rs", "sites", "zone_ids", "filled_colonies", "filled_sites")
+    __slots__ = ("colonies", "filled_colonies", "filled_sites", "rs", "sites", "zone_ids")
 
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs                      # kept so that a ruleset's id is never reused while cached

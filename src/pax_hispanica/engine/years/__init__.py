@@ -1,7 +1,7 @@
 """The four years of the cycle (CYC-1), each an ordered list of steps."""
 
 from ..flow import YEAR_STEPS
-from . import goods, auction, play, sail  # noqa: I001  (cycle order: the decision types register in it)
+from . import goods, auction, play, sail  # cycle order, not sorted: the decision types register in it
 
 YEAR_STEPS[0] = goods.STEPS
 YEAR_STEPS[1] = auction.STEPS

@@ -57,7 +57,7 @@ class Initiate(Decision[DecisionContext]):
 
     name = "initiate"
     rule = "AUC-1"
-    actions = {"initiate": {"deck": (STR,), "buried": (BOOL, NONE)}, "pass": {}}
+    actions = {"initiate": {"deck": (STR,), "buried": (BOOL, NONE)}, "pass": {}}  # noqa: RUF012 -- a ClassVar of engine/decisions.Decision
     observation = ()
 
     def reasons(self, board: Any, dec: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -108,7 +108,7 @@ class SealedBid(Decision[BidContext]):
 
     name = "bid"
     rule = "AUC-3"
-    actions = {"bid": {"amount": (INT,)}}
+    actions = {"bid": {"amount": (INT,)}}  # noqa: RUF012 -- a ClassVar of engine/decisions.Decision
     sealed = True
     secret_field = "amount"
     observation = (("card", "card"), ("deck", "deck"), ("pos", "number"), ("initiator", "seat"))
@@ -138,10 +138,7 @@ def resolve_auction(st: State, dec: BidContext, bids: dict[int, int], out: Out) 
     """AUC-4 winner, AUC-5 payment, AUC-6 the card and the deck."""
     initiator = dec["initiator"]
     high = max(bids.values())
-    if bids[initiator] == high:
-        winner = initiator
-    else:
-        winner = next(s for s in dec["seats"][1:] if bids[s] == high)
+    winner = initiator if bids[initiator] == high else next(s for s in dec["seats"][1:] if bids[s] == high)
     price = bids[winner]
     st.money[winner] -= price
     paid_to: int | str

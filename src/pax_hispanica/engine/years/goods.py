@@ -71,7 +71,7 @@ class Labour(Decision[LabourContext]):
 
     name = "labour"
     rule = "LAB-6"
-    actions = {"labour": {"colony": (STR,), "source": (STR,), "site": (STR,)},
+    actions = {"labour": {"colony": (STR,), "source": (STR,), "site": (STR,)},  # noqa: RUF012 -- a ClassVar of engine/decisions.Decision
                "leave_vacant": {"colony": (STR,)}}
     observation = (("colonies", "colonies"),)
 

@@ -94,7 +94,7 @@ class PlayTurn(Decision[DecisionContext]):
 
     name = "play_turn"
     rule = "PLY-1"
-    actions = {"play": {"card": (STR,), "target": (STR, NONE)}, **SELL_OR_DISCARD, "end_turn": {}}
+    actions = {"play": {"card": (STR,), "target": (STR, NONE)}, **SELL_OR_DISCARD, "end_turn": {}}  # noqa: RUF012 -- a ClassVar of engine/decisions.Decision
     observation = ()
 
     def reasons(self, board: Any, dec: Mapping[str, Any]) -> list[dict[str, Any]]:

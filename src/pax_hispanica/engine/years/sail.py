@@ -80,7 +80,7 @@ class Voyage(Decision[VoyageContext]):
 
     name = "voyage"
     rule = "SAIL-1"
-    actions = {"start_at_haven": {"zone": (STR,)}, "move": {"to": (STR,)}, "attack": {"target": (STR,)},
+    actions = {"start_at_haven": {"zone": (STR,)}, "move": {"to": (STR,)}, "attack": {"target": (STR,)},  # noqa: RUF012 -- a ClassVar of engine/decisions.Decision
                "enslave": {"count": (INT,)}, "load_chests": {"colony": (STR,), "count": (INT,)},
                "unload": {"colony": (STR,), "meeple": (STR, NONE)}, "unload_haven": {}, "end_voyage": {}}
 
@@ -254,7 +254,7 @@ class Support(Decision[SupportContext]):
 
     name = "support"
     rule = "BAT-3"
-    actions = {"support": {"side": (STR,)}}
+    actions = {"support": {"side": (STR,)}}  # noqa: RUF012 -- a ClassVar of engine/decisions.Decision
     sealed = True
     secret_field = "side"
     observation = (("attacker", "seat"), ("target", "battle_target"), ("zone", "zone"))
