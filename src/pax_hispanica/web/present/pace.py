@@ -16,12 +16,12 @@ def pace_words(rules: Any, tr: Tr) -> str:
     """rules: the game's notify.clocks.TableRules, None for a game without any (a live game)."""
     pace = getattr(rules, "pace", "live") if rules is not None else "live"
     if pace == "year" and rules.year_seconds:
-        return tr("pace_year", days=_num(rules.year_seconds / 86400))
+        return tr("game_pace_year", days=_num(rules.year_seconds / 86400))
     if pace == "turn" and rules.move_seconds:
         hours = rules.move_seconds / 3600
         if hours >= 24 and float(hours / 24).is_integer():
             return tr("pace_turn_days", days=_num(hours / 24))
         return tr("pace_turn_hours", hours=_num(hours))
     if pace == "live" and rules is not None and rules.base_seconds:
-        return tr("pace_clock", minutes=_num(rules.base_seconds / 60), seconds=_num(rules.increment_seconds or 0))
-    return tr("pace_live")
+        return tr("game_pace_clock", minutes=_num(rules.base_seconds / 60), seconds=_num(rules.increment_seconds or 0))
+    return tr("game_pace_live")
