@@ -1,14 +1,25 @@
 """Issue 37 (P1): what PostgreSQL was slow from, kept fixed. A bot move within the lease's renewal
-period takes no lease (each take was a transaction), a take is one statement, and the pool
-keeps enough connections open that a busy server does not open a new backend per use."""
+period takes no lease (each take was a transaction), a take is one statement, the leases of all
+a server's bot games are renewed in one statement, and the pool keeps enough connections open
+that a busy server does not open a new backend per use.
+
+And the database work of an action and of the background loops, counted on both databases by
+benchmarks/db_round_trips.py (SQLAlchemy's and psycopg's hooks): a person's action is one
+statement and one round trip on PostgreSQL (three statements and one commit on SQLite), a read
+of one statement is one round trip (psycopg's BEGIN and ROLLBACK made it three), and the bot
+poll and the presence heartbeat cost a statement or two for every game in memory together."""
 from __future__ import annotations
 
+import asyncio
+import importlib.util
+from pathlib import Path
 
 import pytest
 
 from pax_hispanica.web.play.bot_seats import BotSeats
 from pax_hispanica.web.db.store import Storage
 
+from .conftest import NO_PG, PG_URL
 from .helpers import run_in_own_loop
 
 pytestmark = pytest.mark.timeout(60)
@@ -20,6 +31,12 @@ class _Leases:
     def __init__(self, answers: list[bool] | None = None) -> None:
         self.takes = 0
         self.answers = answers or []
+        self.renewals: list[list[str]] = []
+        self.lost: set[str] = set()      # games whose lease another server has taken
+
+    async def renew_leases(self, gids: list[str], me: str, seconds: float) -> set[str]:
+        self.renewals.append(sorted(gids))
+        return set(gids) - self.lost
 
     async def take_lease(self, gid: str, me: str, seconds: float) -> bool:
         self.takes += 1
@@ -71,3 +88,64 @@ def test_the_postgresql_pool_keeps_its_connections():
         assert storage.engine.pool._max_overflow == Storage.MAX_OVERFLOW
     finally:
         run_in_own_loop(storage.close())
+
+
+def test_the_leases_of_all_the_bot_games_are_renewed_in_one_statement():
+    async def main() -> None:
+        storage = _Leases()
+        seats = _seats(storage)
+        events = {}
+        for gid in ("a", "b", "c", "d"):
+            assert await seats._lease(gid)
+            events[gid] = seats._held[gid] = asyncio.Event()
+        assert storage.takes == 4
+        await seats._renew_all()                      # all taken just now: nothing is due
+        assert storage.renewals == []
+        for gid in events:
+            seats._renewed[gid] -= seats.LEASE_RENEW_SECONDS / 2
+        storage.lost = {"c"}                          # another server took c's lease meanwhile
+        await seats._renew_all()
+        assert storage.renewals == [["a", "b", "c", "d"]]   # one statement for the four games
+        assert [g for g, e in events.items() if e.is_set()] == ["c"]
+        # the renewed games' next moves take nothing; c's takes again (and is refused)
+        storage.answers = [False]
+        assert await seats._lease("a") and await seats._lease("b") and await seats._lease("d")
+        assert storage.takes == 4
+        assert not await seats._lease("c") and storage.takes == 5
+
+    run_in_own_loop(main())
+
+
+def _round_trips():
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "db_round_trips.py"
+    spec = importlib.util.spec_from_file_location("db_round_trips", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_the_database_work_of_an_action_and_of_the_background_loops(backend):
+    if backend == "postgres" and not PG_URL:
+        pytest.skip(NO_PG)
+    rt = _round_trips()
+    url = "sqlite" if backend == "sqlite" else PG_URL
+    # a few games in memory for the background loops, then 30 people's actions
+    counts = run_in_own_loop(rt.count_actions(url, actions=30, bot_games=0, extra_games=6))
+    people, background = counts["people"], counts["background"]
+    n = people["actions"]
+    assert n == 30
+    assert people["advisory_locks"] == background["advisory_locks"] == 0
+    if backend == "sqlite":
+        assert people["statements"] <= 3 * n and people["commits"] <= n
+    else:
+        # one statement (version and seat check, insert, NOTIFY), in autocommit: no COMMIT
+        assert people["statements"] <= n and people["commits"] == 0
+        assert people["notify_sent"] == n
+        assert people["round_trips"] <= n + 1       # + one-time set-up of a fresh pooled connection
+        assert people["checkouts"] <= n
+    # the bot poll (PostgreSQL) and a presence heartbeat over the 7 games in memory: a statement
+    # each, a round trip each (a read in a transaction was three; the heartbeat read each game)
+    assert background["actions"] == 7
+    assert background["statements"] <= 2
+    assert background["round_trips"] <= 3

@@ -54,6 +54,9 @@ _TAKE_LEASE_PG = sa.text(f"""
 UPDATE games SET bot_owner = :me, bot_lease_until = {_NOW_PG} + :secs
 WHERE id = :gid AND (bot_lease_until IS NULL OR bot_lease_until < {_NOW_PG} OR bot_owner = :me)
 """)
+_RENEW_LEASES_PG = sa.text(f"""
+UPDATE games SET bot_lease_until = {_NOW_PG} + :secs WHERE id = ANY(:gids) AND bot_owner = :me RETURNING id
+""")
 _RELEASE_LEASE_PG = sa.text("UPDATE games SET bot_owner = NULL, bot_lease_until = NULL "
                             "WHERE id = :gid AND bot_owner = :me")
 _ORPHANS_PG = sa.text(f"""
@@ -115,6 +118,12 @@ class Storage:
             # games and 20 spectators opened 677 connections a minute (issue 37, P1)
             kwargs.update(pool_size=self.POOL_SIZE, max_overflow=self.MAX_OVERFLOW)
         self.engine: AsyncEngine = create_async_engine(db.async_url(database_url), **kwargs)
+        # PostgreSQL: the same pool, in autocommit, for what is one statement or needs no
+        # transaction (reads, storing an action, the bot lease): psycopg opens a transaction with
+        # a BEGIN round trip of its own and ends it with a ROLLBACK or COMMIT round trip, so a
+        # one-statement read in a transaction cost three round trips instead of one (issue 37, P1)
+        self.auto: AsyncEngine = (self.engine.execution_options(isolation_level="AUTOCOMMIT") if self.pg
+                                  else self.engine)
         self.sync_engine = None if self.pg else sa.create_engine(db.sync_url(database_url), **kwargs)
         if self.sync_engine is not None:
             for eng in (self.engine.sync_engine, self.sync_engine):
@@ -137,8 +146,11 @@ class Storage:
                 yield _Blocking(conn)
 
     def read(self) -> Any:
-        """A connection for reads (`async with storage.read() as conn`)."""
-        return self.engine.connect()
+        """A connection for reads (`async with storage.read() as conn`). On PostgreSQL it is in
+        autocommit: each statement is one round trip and sees what was committed when it started
+        (as it did in the READ COMMITTED transaction it had before, without its BEGIN and
+        ROLLBACK); a read of several statements that must agree checks itself (`record_rows`)."""
+        return self.auto.connect()
 
     # ------------------------------------------------------------------ users
     async def user(self, uid: str | None) -> dict:
@@ -320,8 +332,7 @@ class Storage:
         read afterwards (rare)."""
         chan, payload = notify
         try:
-            async with self.engine.connect() as conn:
-                conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            async with self.auto.connect() as conn:
                 row = (await conn.execute(_STORE_PG, {
                     "gid": gid, "n": n, "n1": n + 1, "action": action_json, "result": result, "bot_turn": bot_turn,
                     "status": "over" if result is not None else None, "seat": seat, "kind": kind,
@@ -364,17 +375,36 @@ class Storage:
             return dict((await conn.execute(sa.select(db.seats.c.seat, db.seats.c.last_seen)
                                             .where(db.seats.c.game_id == gid))).all())
 
+    async def last_seen_many(self, gids: list[str]) -> dict[str, dict[int, Any]]:
+        """last_seen of many games, in one statement per 500 games: game -> seat -> when."""
+        out: dict[str, dict[int, Any]] = {gid: {} for gid in gids}
+        async with self.read() as conn:
+            for i in range(0, len(gids), 500):
+                rows = await conn.execute(sa.select(db.seats.c.game_id, db.seats.c.seat, db.seats.c.last_seen)
+                                          .where(db.seats.c.game_id.in_(gids[i:i + 500])))
+                for gid, seat, seen in rows:
+                    out[gid][seat] = seen
+        return out
+
     # ------------------------------------------------------------------ bot leases (PostgreSQL)
     async def take_lease(self, gid: str, me: str, seconds: float) -> bool:
         """One statement in autocommit: one round trip, not BEGIN, UPDATE and COMMIT (issue 37, P1)."""
-        async with self.engine.connect() as conn:
-            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+        async with self.auto.connect() as conn:
             r = await conn.execute(_TAKE_LEASE_PG, {"gid": gid, "me": me, "secs": seconds})
         return r.rowcount == 1
 
+    async def renew_leases(self, gids: list[str], me: str, seconds: float) -> set[str]:
+        """Renew this server's leases on all these games in one statement (one round trip a
+        renewal period for every bot game of the server, not one each); returns the games whose
+        lease is still ours (the others went to another server after running out)."""
+        if not gids:
+            return set()
+        async with self.auto.connect() as conn:
+            rows = await conn.execute(_RENEW_LEASES_PG, {"gids": list(gids), "me": me, "secs": seconds})
+        return {r[0] for r in rows}
+
     async def release_lease(self, gid: str, me: str) -> None:
-        async with self.engine.connect() as conn:
-            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+        async with self.auto.connect() as conn:
             await conn.execute(_RELEASE_LEASE_PG, {"gid": gid, "me": me})
 
     async def orphan_bot_games(self, limit: int = 50) -> list[str]:

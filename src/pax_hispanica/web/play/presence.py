@@ -8,6 +8,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from pax_hispanica.web.db.store import Storage
 from pax_hispanica.web.play.model import LiveGame
@@ -35,9 +36,11 @@ class Presence:
         if await self.refresh(live):
             await self.push(live)
 
-    async def refresh(self, live: LiveGame) -> bool:
-        """Recompute which human seats are away; True when that changed."""
-        seen = await self.storage.last_seen(live.id)
+    async def refresh(self, live: LiveGame, seen: dict[int, Any] | None = None) -> bool:
+        """Recompute which human seats are away; True when that changed. `seen`: the game's
+        `last_seen` already read (the heartbeat reads every game's in one statement)."""
+        if seen is None:
+            seen = await self.storage.last_seen(live.id)
         cutoff = time.time() - self.AWAY_AFTER_SECONDS
         # a seat never seen has not joined yet (only the host may hand it to a bot); away means
         # its player was here and has been gone for a while
@@ -51,9 +54,17 @@ class Presence:
         while True:
             await asyncio.sleep(self.HEARTBEAT_SECONDS)
             try:
-                await self.storage.mark_seen(list(self.connections))
-                for live in list(self.live.values()):
-                    if live.listeners and await self.refresh(live):
-                        await self.push(live)
+                await self.heartbeat()
             except Exception:
                 log.exception("presence heartbeat failed")
+
+    async def heartbeat(self) -> None:
+        """Mark the seats this server has connections for as seen, and push the games whose away
+        seats changed: one write and one read for every watched game together, not a read each
+        (issue 37, P1)."""
+        await self.storage.mark_seen(list(self.connections))
+        watched = [live for live in list(self.live.values()) if live.listeners]
+        seen = await self.storage.last_seen_many([live.id for live in watched]) if watched else {}
+        for live in watched:
+            if await self.refresh(live, seen.get(live.id, {})):
+                await self.push(live)
