@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 else:
     api = importlib.import_module(settings.raw("PAXH_API_MODULE") or "pax_hispanica.api")
 
-__all__ = ["View", "api", "BOT_KINDS", "SEARCH_BOTS", "DEFAULT_BOT", "STRENGTHS", "ladder_names", "fallback_bot",
+__all__ = ["View", "advise", "api", "BOT_KINDS", "SEARCH_BOTS", "DEFAULT_BOT", "STRENGTHS", "ladder_names", "fallback_bot",
            "make_bot", "think"]
 
 try:
@@ -98,3 +98,19 @@ def think(kind: str, seed: int, strength: int | None, view: Any, legal: list, lo
     if log is not None and getattr(bot, "uses_log", False):
         return bot.decide(view, legal, log=log)
     return bot.decide(view, legal)
+
+
+def advise(seed: int, iterations: int, view: Any, legal: list, log: list | None = None) -> tuple[dict, dict]:
+    """The Hint of unrated games (issue 38): the strongest bot's choice for a seat (the search
+    bot at `iterations`, its view holding the masked state, its own log) and its explain()."""
+    try:
+        from pax_hispanica.bots import make_agent  # type: ignore[attr-defined]
+    except ImportError:
+        bot = fallback_bot(seed)
+        return bot.decide(view, legal), {"bot": "random", "rule_of_thumb": "random"}
+    search = next(iter(sorted(SEARCH_BOTS)), "heuristic")
+    options: dict[str, Any] = {"api": api, "iterations": iterations} if search in SEARCH_BOTS else {"api": api}
+    bot = make_agent(search, seed, **options)
+    action = bot.decide(view, legal, log=log) if log is not None and getattr(bot, "uses_log", False) \
+        else bot.decide(view, legal)
+    return action, bot.explain()

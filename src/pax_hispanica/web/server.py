@@ -33,6 +33,7 @@ from pax_hispanica.web.accounts.service import (
     Accounts,
     grant_bootstrap_admins,
 )
+from pax_hispanica.web.analysis_jobs import routes as analysis_routes
 from pax_hispanica.web.db import schema as db
 from pax_hispanica.web.http import errors, security
 from pax_hispanica.web.http.ratelimit import RateLimits
@@ -83,6 +84,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     app.state.svc = svc
     # clocks, notifications, chat (play/turn_based.py, social/chat_routes.py); its outbox also sends the accounts' mail
     play_service = play.install(app, svc)
+    analysis_routes.install(app, svc)     # finished games analysed in the background, and the Hint (issue 40, 38)
     app.state.rate_limits = limits = RateLimits(rate_limits, svc.storage)   # the accounts' limits: in the database
     public_url = (public_url or settings.raw("PAXH_PUBLIC_URL") or DEFAULT_PUBLIC_URL).rstrip("/")
     play_service.outbox.public_url = public_url

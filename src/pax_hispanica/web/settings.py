@@ -65,6 +65,16 @@ VARIABLES: list[Var] = [
         ("PAXH_RENDER_CACHE_BYTES", "16777216", "bytes", "the render cache's bound in bytes (0: off)"),
         ("PAXH_CLOCK_POLL_SECONDS", "1", "seconds", "how often the clock sweeper looks for deadlines"),
     ]),
+    *_v("game analysis", [
+        ("PAXH_ANALYSIS_WORKERS", "1", "int", "finished games this server analyses at once, each in a niced "
+                                             "worker process (0: this server analyses none)"),
+        ("PAXH_ANALYSIS_BUDGET", "200", "int", "the analysis bot's search iterations per decision (0: the tuned "
+                                               "heuristic)"),
+        ("PAXH_ANALYSIS_LEASE_SECONDS", "120", "seconds", "how long a server holds an analysis job it works on "
+                                                          "(renewed while it runs; another server takes it after)"),
+        ("PAXH_ANALYSIS_POLL_SECONDS", "5", "seconds", "how often a server looks for analysis jobs"),
+        ("PAXH_HINT_BUDGET", "150", "int", "the search iterations of a Hint in unrated games (0: no Hint button)"),
+    ]),
     *_v("limits", [
         ("PAXH_RATE_CREATE", "30/minute", "rate", "games created per address"),
         ("PAXH_RATE_ACT", "20/second", "rate", "actions per address"),
