@@ -10,7 +10,9 @@ for anyone but the seat to move, or when the seat has nothing to decide.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -25,23 +27,54 @@ if TYPE_CHECKING:
     from pax_hispanica.web.play.service import Service
 
 
+# game id -> whether it gets the Hint (not a rated table game), as this server last read it: the
+# action bar's template asks `hint_offered` (templating.py), which cannot wait for the database
+UNRATED: OrderedDict[str, bool] = OrderedDict()
+UNRATED_MAX = 20_000
+_current: list[Hints] = []
+_checking: set[asyncio.Task] = set()
+
+
+def hint_offered(live: Any, viewer: Any) -> bool:
+    """Whether the action bar shows the Hint button: a seat's player (`viewer`) of an unrated
+    game that is on, on a server that gives hints. Not yet known here: no button this time,
+    and the game's rating is read in the background for the next render."""
+    if viewer is None or not _current or _current[-1].budget <= 0 or live.over:
+        return False
+    known = UNRATED.get(live.id)
+    if known is None:
+        with contextlib.suppress(RuntimeError):     # no event loop: a template rendered outside the server
+            task = asyncio.get_running_loop().create_task(_current[-1].check(live.id))
+            _checking.add(task)
+            task.add_done_callback(_checking.discard)
+        return False
+    return known
+
+
 class Hints:
     def __init__(self, svc: Service, store: JobStore, budget: int | None = None) -> None:
         self.svc, self.store = svc, store
         self.budget = int(settings.raw("PAXH_HINT_BUDGET", "150")) if budget is None else budget
         self.pool: ProcessPoolExecutor | None = None
         self.one = asyncio.Lock()     # one hint at a time per server
+        _current.append(self)
 
-    async def offered(self, game_id: str, over: bool) -> bool:
-        """Whether the game page offers the Hint: an unrated game that is on."""
-        return self.budget > 0 and not over and not await self.store.is_rated_table(game_id)
+    async def check(self, game_id: str) -> bool:
+        """Whether the game gets the Hint (it does not count for ratings), remembered for the
+        action bar's template."""
+        unrated = not await self.store.is_rated_table(game_id)
+        UNRATED[game_id] = unrated
+        UNRATED.move_to_end(game_id)
+        while len(UNRATED) > UNRATED_MAX:
+            UNRATED.popitem(last=False)
+        return unrated
 
     async def hint(self, rights: Rights) -> dict[str, Any]:
         if self.budget <= 0:
             raise ServerError("hint_off", "this server gives no hints", status=403)
         if rights.role not in ("seat", "table"):
             raise ServerError("not_your_seat", "only a seat's player may ask for a hint", status=403)
-        if await self.store.is_rated_table(rights.game_id):
+        if not await self.check(rights.game_id):
             raise ServerError("hint_rated", "no hints in a rated game: the rating would not be your own play",
                               status=403)
         live = await self.svc.get(rights.game_id)
@@ -69,6 +102,8 @@ class Hints:
                 "view": api.view(live.state, seat)}
 
     async def close(self) -> None:
+        if self in _current:
+            _current.remove(self)
         pool, self.pool = self.pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,67 @@
+"""The Hint (issue 38, web/analysis_jobs/hint.py): in an unrated game the seat to move gets the
+strongest bot's move and its explanation, in the page's language; a game that counts for ratings
+(made from a table, no variant) shows no Hint button and the server refuses the Hint with
+`hint_rated`, changing nothing."""
+from __future__ import annotations
+
+import time
+
+import sqlalchemy as sa
+
+from pax_hispanica.web.db import schema as db
+from pax_hispanica.web.social import schema as social_db
+
+TWO = {"players": 2, "seats": [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bru"}],
+       "nations": ["spanish", "english"]}
+
+
+def to_move(client, tokens: list[str]) -> tuple[str, dict]:
+    views = [client.get(f"/api/view/{t}").json() for t in tokens]
+    i = next(i for i, v in enumerate(views) if v["legal"])
+    return tokens[i], views[i]
+
+
+def make_rated(database_url: str, gid: str) -> None:
+    """The game as a table's game: what social/tables.py records when a table starts."""
+    eng = sa.create_engine(db.sync_url(database_url), poolclass=sa.pool.NullPool)
+    with eng.begin() as c:
+        c.execute(social_db.open_tables.insert().values(id="t" + gid[:20], host_user="someone", public=True, players=2,
+                                                        params="{}", status="started", game_id=gid,
+                                                        created_at=time.time(), expires_at=time.time() + 3600))
+    eng.dispose()
+
+
+def test_an_unrated_game_offers_the_hint_with_the_bots_move_and_why(client):
+    g = client.post("/api/games", json=TWO).json()
+    tokens = [s["token"] for s in g["seats"]]
+    token, view = to_move(client, tokens)
+    page = client.get(f"/play/{token}").text
+    assert 'id="hint"' in page and "/static/hint.js" in page
+    r = client.post(f"/api/hint/{token}")
+    assert r.status_code == 200, r.text
+    hint = r.json()
+    legal = [a for d in view["legal"] for a in d.get("options", [])]
+    assert hint["action"] in legal or hint["action"]["type"] in {d.get("action", {}).get("type") for d in view["legal"]}
+    assert hint["move"] and hint["how"]
+    assert client.get(f"/api/view/{token}").json()["version"] == view["version"]     # nothing was played
+    # a seat that is not to move gets no hint; and the Catalan words
+    other = next(t for t in tokens if t != token)
+    assert client.post(f"/api/hint/{other}").json()["error"]["code"] == "not_your_turn"
+    client.get("/?lang=ca")
+    ca = client.post(f"/api/hint/{token}").json()
+    assert "partides" in ca["how"] or "regles" in ca["how"]
+
+
+def test_a_rated_game_shows_no_hint_and_the_server_refuses_it_changing_nothing(client, database_url):
+    g = client.post("/api/games", json=TWO).json()
+    tokens = [s["token"] for s in g["seats"]]
+    make_rated(database_url, g["game"])
+    token, view = to_move(client, tokens)
+    page = client.get(f"/play/{token}").text
+    assert 'id="hint"' not in page
+    r = client.post(f"/api/hint/{token}")
+    assert r.status_code == 403
+    assert r.json()["error"]["code"] == "hint_rated"
+    assert "rated" in r.json()["error"]["message"]
+    after = client.get(f"/api/view/{token}").json()
+    assert (after["version"], after["legal"]) == (view["version"], view["legal"])
