@@ -1,7 +1,7 @@
 """What the analysis page shows, from a job's stored analysis (GameAnalysis.to_json()):
 
 - `chart_svg`: the win-probability chart as inline SVG (one line per seat, each with its own
-  colour and dash; every Year ruled and each cycle numbered; the reviewed seat's marked moves
+  colour and dash; every Year ruled, each cycle's first Year strongly, and numbered; the reviewed seat's marked moves
   dotted), with a title and a description for screen readers;
 - `decisions`: each decision of the reviewed seat: the move played and the strongest bot's, in
   the game's own words (present/i18n.Tr.action), the chances after each, the cost and its mark;
@@ -37,7 +37,7 @@ def mark_name(mark: str | None, lang: str) -> str:
 
 def chart_svg(a: dict, names: list[str], tr: Tr, width: int = 760, height: int = 280) -> Markup:
     lang = tr.lang
-    left, right, top, bottom = 44, 12, 12, 34
+    left, right, top, bottom = 58, 12, 12, 44
     w, h = width - left - right, height - top - bottom
     chart = a.get("chart") or []
     last = max(1, len(chart) - 1)
@@ -61,15 +61,17 @@ def chart_svg(a: dict, names: list[str], tr: Tr, width: int = 760, height: int =
         out.append(f'<line x1="{left}" x2="{left + w}" y1="{y(q):.1f}" y2="{y(q):.1f}" stroke="#d5d5d5"/>')
         out.append(f'<text x="{left - 5}" y="{y(q) + 4:.1f}" font-size="11" text-anchor="end" fill="#333">'
                    f'{escape(percent(q, lang))}</text>')
+    seen: set[int] = set()
     for mark in a.get("years") or []:
-        goods = mark["year"] == "goods"
+        goods = mark["cycle"] not in seen      # a cycle's first Year: a strong rule and its number
+        seen.add(mark["cycle"])
         xx = x(mark["index"])
         dotted = "" if goods else ' stroke-dasharray="2 3"'
         out.append(f'<line class="year-mark" data-year="{escape(mark["year"])}" x1="{xx:.1f}" x2="{xx:.1f}" '
                    f'y1="{top}" y2="{top + h}" stroke="{"#666" if goods else "#c8c8c8"}"{dotted}><title>{escape(mark["cycle"])} · '
                    f'{escape(year_name(mark["year"], lang))}</title></line>')
         if goods:
-            out.append(f'<text x="{xx + 3:.1f}" y="{top + h + 14}" font-size="11" fill="#333">{mark["cycle"]}</text>')
+            out.append(f'<text x="{xx + 3:.1f}" y="{top + h + 16}" font-size="11" fill="#333">{mark["cycle"]}</text>')
     out.append(f'<text x="{left + w / 2:.1f}" y="{height - 4}" font-size="11" text-anchor="middle" fill="#333">'
                f'{escape(tr("analysis_cycles"))}</text>')
     for s in range(int(a.get("players", 0))):
@@ -95,12 +97,14 @@ def legend(a: dict, names: list[str]) -> list[dict]:
 
 
 def year_table(a: dict, lang: str) -> list[dict]:
-    """The chart's values where each Goods Year begins and at the end (the chart as a table)."""
+    """The chart's values where each cycle begins and at the end (the chart as a table)."""
     chart = a.get("chart") or []
     rows = []
+    seen: set[int] = set()
     for mark in a.get("years") or []:
-        if mark["year"] == "goods" and mark["index"] < len(chart):
-            rows.append({"label": f'{mark["cycle"]} · {year_name("goods", lang)}',
+        if mark["cycle"] not in seen and mark["index"] < len(chart):
+            seen.add(mark["cycle"])
+            rows.append({"label": f'{mark["cycle"]} · {year_name(mark["year"], lang)}',
                          "cells": [percent(p, lang) for p in chart[mark["index"]]["probabilities"]]})
     if chart:
         rows.append({"label": None, "cells": [percent(p, lang) for p in chart[-1]["probabilities"]]})
