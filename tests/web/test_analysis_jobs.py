@@ -13,7 +13,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 import sqlalchemy as sa
 
 from pax_hispanica.web.analysis_jobs.schema import analysis_jobs

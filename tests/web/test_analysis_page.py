@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from .conftest import Server
 from .test_page_reading import axe_violations
@@ -42,6 +43,17 @@ def analysed(tmp_path_factory):
         while not srv.get(f"/api/view/{g['spectator']}")["over"]:
             assert time.time() < deadline, "the bots did not finish the game"
             time.sleep(0.3)
+        # the game's last action queued its analysis (one job per seat: bots alone), before any page asked
+        eng = sa.create_engine(f"sqlite:///{tmp / 'a.sqlite3'}", poolclass=sa.pool.NullPool)
+        for _ in range(50):     # the hook runs right after the last action's commit
+            with eng.connect() as c:
+                queued = c.execute(sa.text("SELECT seat FROM analysis_jobs WHERE game_id = :g ORDER BY seat"),
+                                   {"g": g["game"]}).scalars().all()
+            if queued:
+                break
+            time.sleep(0.1)
+        eng.dispose()
+        assert queued == [0, 1]
         url = f"{srv.url}/analysis/{g['spectator']}"
         for seat in (1, 0):      # a game of bots alone: every seat is analysed, one after the other
             while True:
