@@ -58,6 +58,13 @@ asyncio.run(main())
 """
 
 
+def arun(coro):
+    """asyncio.run in a thread of its own (the browser tests' Playwright keeps a loop on this one)."""
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def child(url: str, me: str, pause: float, lease: float, once: bool = False) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     return subprocess.Popen([sys.executable, "-c", CHILD, url, me, str(pause), str(lease), "1" if once else "0"],
@@ -84,13 +91,13 @@ def rows(url: str) -> list[dict]:
 
 def test_a_job_whose_server_was_killed_is_taken_by_another_once_its_lease_has_run_out(database_url):
     db.migrate(database_url)
-    gid = asyncio.run(make_games(database_url, 1))[0]
+    gid = arun(make_games(database_url, 1))[0]
 
     async def queue() -> None:
         svc = Service(database_url, bot_delay=0)
         await Analyses(svc, workers=0).store.enqueue(gid, [1])
         await svc.storage.close()
-    asyncio.run(queue())
+    arun(queue())
 
     lease = 1.5
     dead = child(database_url, "dead", pause=60, lease=lease, once=True)   # claims, then analyses "for a minute"
@@ -128,7 +135,7 @@ def test_a_job_whose_server_was_killed_is_taken_by_another_once_its_lease_has_ru
         finally:
             await svc.storage.close()
 
-    early, took, late = asyncio.run(other())
+    early, took, late = arun(other())
     assert (early, took, late) == (False, True, False)
     assert calls == [(1, "other")]
     [row] = rows(database_url)
@@ -138,7 +145,7 @@ def test_a_job_whose_server_was_killed_is_taken_by_another_once_its_lease_has_ru
 
 def test_two_servers_racing_on_one_database_never_analyse_a_game_twice(database_url):
     db.migrate(database_url)
-    games = asyncio.run(make_games(database_url, 8))
+    games = arun(make_games(database_url, 8))
 
     async def queue() -> None:
         svc = Service(database_url, bot_delay=0)
@@ -147,7 +154,7 @@ def test_two_servers_racing_on_one_database_never_analyse_a_game_twice(database_
             await store.enqueue(gid, [0, 1])
             assert await store.enqueue(gid, [0, 1]) == 0     # queued once, however often the end is seen
         await svc.storage.close()
-    asyncio.run(queue())
+    arun(queue())
 
     servers = [child(database_url, name, pause=0.03, lease=30) for name in ("one", "two")]
     done: dict[str, list[tuple[str, int]]] = {}
