@@ -158,6 +158,8 @@ def test_chat_in_the_browser_is_escaped_muted_and_the_clock_ticks(server_factory
     for p in pages:
         p.wait_for_selector("#conn.on")
         p.wait_for_selector("#clock-list li.running")
+        # the chat is the second tab of the panel beside the board (issue 38: log | chat)
+        p.click('.side-tab[data-tab="chat"]')
     # the clock of whoever is asked counts down on the page, from the server's deadline
     running = ana.locator("#clock-list li.running .clock-time")
     first = running.inner_text()
@@ -203,6 +205,7 @@ def test_chat_in_the_browser_is_escaped_muted_and_the_clock_ticks(server_factory
     pp = phone.new_page()
     pp.goto(f"{srv.url}/play/{g['seats'][1]['token']}")
     pp.wait_for_selector("#clock-list li.running")
+    pp.click('.side-tab[data-tab="chat"]')
     pp.wait_for_selector("#chat-log li.chat-player")
     pp.screenshot(path=str(shots / "play-clock-phone.png"))
     pp.locator("#chat-form").scroll_into_view_if_needed()
@@ -228,6 +231,7 @@ def test_the_end_chat_button_goes_when_the_game_ends_under_the_hosts_page(server
     page.select_option("select[name=bot1]", "random")
     page.click("#create")                                   # this browser hosts the game
     page.wait_for_selector("#conn.on")
+    page.click('.side-tab[data-tab="chat"]')     # the chat's tab beside the board (issue 38)
     page.wait_for_selector("#chat-end", state="visible")
     page.click("#leave")                                    # a bot takes the host's seat: bots finish it
     page.click("#leave-yes")

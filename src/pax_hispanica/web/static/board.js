@@ -441,7 +441,7 @@
   document.addEventListener("focusin", function (ev) {
     // the keyboard's focus (not the one the page moves to the next decision after a click)
     const el = placeAt(ev.target);
-    if (el && el.matches(":focus-visible")) placeTip(el); else if (tipFor) placeTip(null);
+    if (el && el.matches(":focus-visible")) placeTip(el); else if (tipFor && tipFor !== el) placeTip(null);
   });
   document.addEventListener("click", function (ev) {    // a tap on a forbidden place: why not
     const el = ev.target && ev.target.closest ? ev.target.closest("svg.map [data-why]") : null;
