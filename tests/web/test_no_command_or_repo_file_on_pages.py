@@ -25,7 +25,8 @@ def text_of(page: str) -> str:
 def test_the_player_pages_name_no_command_or_repository_file(client, lang):
     g = new_game(client, players=2)
     seat = next(s["token"] for s in g["seats"] if s["token"])
-    for path in ("/", "/rules", f"/play/{seat}", f"/watch/{g['spectator']}", f"/host/{g['host']}"):
+    for path in ("/", "/rules", f"/play/{seat}", f"/watch/{g['spectator']}", f"/host/{g['host']}",
+                 "/learn", "/learn/goods", "/learn/sail"):
         found = COMMAND.search(text_of(client.get(f"{path}?lang={lang}").text))
         assert not found, (path, found.group(0) if found else None)
 

@@ -38,6 +38,7 @@ from pax_hispanica.web.db import schema as db
 from pax_hispanica.web.http import errors, security
 from pax_hispanica.web.http.ratelimit import RateLimits
 from pax_hispanica.web.http.site import Site
+from pax_hispanica.web.learn import routes as learn_routes
 from pax_hispanica.web.play import api_routes
 from pax_hispanica.web.play import page_routes as pages
 from pax_hispanica.web.play import turn_based as play
@@ -100,7 +101,8 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     app.add_middleware(security.BodyLimit)
     app.add_middleware(security.SecurityHeaders)
     errors.install(app)
-    for router in (pages.router, api_routes.router, ws.router, account_routes.router, admin_routes.router):
+    for router in (pages.router, api_routes.router, ws.router, account_routes.router, admin_routes.router,
+                   learn_routes.router):
         app.include_router(router)
     return app
 

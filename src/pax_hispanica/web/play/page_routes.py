@@ -23,6 +23,7 @@ from pax_hispanica.web.http.site import (
 from pax_hispanica.web.play.model import LiveGame, ServerError
 from pax_hispanica.web.play.turn_based import form_table
 from pax_hispanica.web.present import page_context, replay, updates
+from pax_hispanica.web.learn.guide import guide as rules_guide
 from pax_hispanica.web.present.i18n import Tr, rule_pages
 from pax_hispanica.web.present.pace import pace_words
 from pax_hispanica.web.present.info import playable_version, rule_titles, win_condition
@@ -239,9 +240,12 @@ async def rules_page(request: Request, v: PageVisit) -> Response:
     titles = rule_titles()
     # ?rule= marks a rule of the engine's list; anything else is not echoed into the page
     asked_rule = request.query_params.get("rule", "")
+    # issue 38: the page opens on the game in plain words (learn/guide.py), pictures of the board
+    # and the legalities compared, in the numbers of the version shown; the rule IDs below it
+    guide = await asyncio.to_thread(rules_guide, Tr(user["lang"]), asked[1] if asked else None)
     return s.page(request, user, "rules.html", paragraphs=rule_pages(user["lang"]), titles=titles,
                   rule=asked_rule if asked_rule in titles else "", win=win, current_version=current,
-                  card_version=asked[1] if asked else None)
+                  card_version=asked[1] if asked else None, guide=guide)
 
 
 @router.get("/favicon.ico")
