@@ -41,7 +41,7 @@ def install(env: Environment) -> None:
     env.globals.update(
         # words and cards (present/)
         gettext=jinja_env.gettext, ngettext=jinja_env.ngettext, card=jinja_env.card,
-        card_list=jinja_env.card_list, card_texts=jinja_env.card_texts,
+        card_list=jinja_env.card_list, card_texts=jinja_env.card_texts, card_effects=jinja_env.card_effects,
         rule_link=jinja_env.rule_link, client_text=jinja_env.client_text, LANGS=LANGS, NATIONS=NATIONS,
         # the game page (templates/_play.html): the seats' names and play.js's words
         play_seat_names=seat_names, play_text=_play_text, mail_on=_mail_on,

@@ -38,6 +38,15 @@ def card(ctx: Any, cid: Any, mark: bool = False) -> Markup:
 
 
 @pass_context
+def card_effects(ctx: Any, cid: Any) -> str:
+    """`{{ card_effects(id) }}`: what a card does, in words ("Gain 1 Ship."), for the cards of
+    the hand, which show it beside their name and cost (issue 38); the whole text stays the
+    card's tip (card_texts)."""
+    tr = ctx["t"]
+    return " ".join(cardtext.describe(str(cid), tr, getattr(tr, "ruleset", "reference"))["effects"])
+
+
+@pass_context
 def card_list(ctx: Any) -> list[dict]:
     """Every card of the reference set in words, one row per card (copies counted), for /rules."""
     tr = ctx["t"]
