@@ -113,7 +113,11 @@ def controls(legal: list, tr: Tr, view: dict | None = None) -> tuple[list[dict],
                     undo = o
                     continue
                 j = json.dumps(o)
-                opts.append({"label": tr.action(o, view), "json": j, "type": o.get("type"), "id": boardparts.option_id(j)})
+                # "card": the card a play with a target plays, which the action bar offers to pick
+                # before its place (issue 38)
+                card = o.get("card") if o.get("type") == "play" and o.get("target") is not None else None
+                opts.append({"label": tr.action(o, view), "json": j, "type": o.get("type"), "id": boardparts.option_id(j),
+                             "card": card})
             if opts:
                 widgets.append({"kind": "choice", "label": tr.decision(d), "rule": d.get("rule"), "options": opts,
                                 "decision": d.get("decision")})
