@@ -86,9 +86,12 @@ def take(page, opts: list[dict], action: dict) -> None:
             page.locator(f"#decision [id='{o['id']}']").first.click(timeout=3000)
             return
     for o in mine:                        # a button out of sight: the list that names it
-        listed = page.locator(f"#decision select:has(option[value='{o['id']}'])")
+        named = f"option[value='{o['id']}'], option[data-for='{o['id']}']"
+        listed = page.locator(f"#decision select:has(option[value='{o['id']}']), "
+                              f"#decision select:has(option[data-for='{o['id']}'])")
         if o["tag"] == "button" and o["id"] and listed.count():
-            listed.first.select_option(value=o["id"])
+            label = listed.first.locator(named).first.inner_text().strip()
+            listed.first.select_option(label=label)
             listed.first.locator("xpath=ancestor::form").locator("button[type=submit]").click(timeout=3000)
             return
     o = next((o for o in mine if o["tag"] == "option"), mine[0])
