@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import api
+from .engine.vocab import DECKS
 
 from pax_hispanica.web.present import cards as cardtext
 from pax_hispanica.web.present.board import why_sentence
@@ -170,7 +171,7 @@ class TerminalGame:
                               prestige=p["prestige"], cards=tr.n("cards", p["hand_count"]))
                            for p in v["players"] if p["seat"] != self.seat)
         self.say("tui_others", list=others)
-        for deck in ("market", "haven"):
+        for deck in map(str, DECKS):
             d = v["decks"][deck]
             self.say("tui_deck_top", deck=tr(f"card_deck_{deck}"), card=card_short(tr, d["top"]),
                      cards=tr.n("cards", d["count"]))

@@ -9,13 +9,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from pax_hispanica.engine.vocab import decision_names
 from pax_hispanica.web.engine_port import api
 from pax_hispanica.web.learn.lessons import LEARNER, LESSONS, Lesson, Played, next_lesson, scenario
 from pax_hispanica.web.present import legality
 from pax_hispanica.web.present.i18n import Tr
 
 # the decisions a lesson explains (api.decision_types()' names); any other is "your decision"
-STEPS = ("labour", "initiate", "bid", "play_turn", "reduce_hand", "voyage", "support")
+STEPS = decision_names()
 # the action types that answer each (api.decision_types()' "actions"): a note for the same kind
 # of decision as the learner's last move is folded, its hints for this very decision still shown
 ANSWERS = {d["name"]: frozenset(d["actions"]) for d in api.decision_types()}

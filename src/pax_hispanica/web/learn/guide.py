@@ -11,6 +11,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from pax_hispanica.engine.vocab import NATIONS as VOCAB_NATIONS
 from pax_hispanica.web.engine_port import api
 from pax_hispanica.web.learn.lessons import scenario
 from pax_hispanica.web.present import legality, svgmap
@@ -33,7 +34,7 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
 # the pictures, after the section they show: the start of a 3-player game, and the Sail lesson's
 # position (fleets at sea, Chests on colonies)
 PICTURES = {"board": "start", "sail": "sail"}
-NATIONS = ("spanish", "english", "french")
+NATIONS = tuple(map(str, VOCAB_NATIONS[:3]))      # a 3-player game's default seating
 
 
 def _numbers(version: str | None) -> dict[str, Any]:

@@ -9,13 +9,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from pax_hispanica.engine.vocab import BY_CROWN_FAVOUR, CONQUISTADOR, PLUNDER, PRIVATEER, SMUGGLER
 from pax_hispanica.web.engine_port import api
 from pax_hispanica.web.present.i18n import Tr
 
 # the order they are compared in: the Crown's own, then the Crown's licence, then the outlaws
-LEGALITIES = ("CONQUISTADOR", "PRIVATEER", "SMUGGLER", "PLUNDER")
+LEGALITIES = tuple(map(str, BY_CROWN_FAVOUR))
 # the sign each fleet carries on the map (svgmap.LEGALITY_MARK draws the same)
-SIGNS = {"PLUNDER": "☠", "PRIVATEER": "⚔", "SMUGGLER": "◆", "CONQUISTADOR": "✠"}
+SIGNS = {PLUNDER: "☠", PRIVATEER: "⚔", SMUGGLER: "◆", CONQUISTADOR: "✠"}
 
 
 @lru_cache(maxsize=64)
@@ -45,15 +46,15 @@ def explain(tr: Tr, ruleset: str = "reference", version: str | None = None, para
         return tr("money_amount", n=x)
     own = n["plunder_loading"] != "sack"        # PRJ-38's house rule: PLUNDER loads its own colonies too
     texts = {
-        "CONQUISTADOR": (tr("legality_loads_CONQUISTADOR", fee=money(n["fee"])),
-                         tr("legality_scores_CONQUISTADOR", prestige=n["conquistador_prestige"])),
-        "PRIVATEER": (tr("legality_loads_PRIVATEER", share=n["share"]),
-                      tr("legality_scores_PRIVATEER", prestige=n["privateer_prestige"],
-                         money=money(n["privateer_money"]))),
-        "SMUGGLER": (tr("legality_loads_SMUGGLER", bribe=money(n["bribe"])),
-                     tr("legality_scores_SMUGGLER", money=money(n["smuggler_money"]))),
-        "PLUNDER": (tr("legality_loads_PLUNDER_own" if own else "legality_loads_PLUNDER"),
-                    tr("legality_scores_PLUNDER", money=money(n["plunder_money"]), chests=n["plunder_chests"])),
+        CONQUISTADOR: (tr("legality_loads_CONQUISTADOR", fee=money(n["fee"])),
+                       tr("legality_scores_CONQUISTADOR", prestige=n["conquistador_prestige"])),
+        PRIVATEER: (tr("legality_loads_PRIVATEER", share=n["share"]),
+                    tr("legality_scores_PRIVATEER", prestige=n["privateer_prestige"],
+                       money=money(n["privateer_money"]))),
+        SMUGGLER: (tr("legality_loads_SMUGGLER", bribe=money(n["bribe"])),
+                   tr("legality_scores_SMUGGLER", money=money(n["smuggler_money"]))),
+        PLUNDER: (tr("legality_loads_PLUNDER_own" if own else "legality_loads_PLUNDER"),
+                  tr("legality_scores_PLUNDER", money=money(n["plunder_money"]), chests=n["plunder_chests"])),
     }
     return [{"code": code, "name": tr.word(code), "sign": SIGNS[code], "loads": texts[code][0],
              "scores": texts[code][1], "risk": tr(f"legality_risk_{code}")} for code in LEGALITIES]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from pax_hispanica.engine.vocab import DECKS
 from pax_hispanica.web.engine_port import View, api
 from pax_hispanica.web.play.service import LiveGame
 from pax_hispanica.web.present import svgmap
@@ -141,6 +142,7 @@ def players_table(view: View | None, tr: Tr, live: LiveGame) -> list[dict]:
                    if isinstance(t, dict) else {"id": t, "target": None} for t in p.get("tableau") or []]
         kind = live.seats[seat].kind if isinstance(seat, int) and 0 <= seat < len(live.seats) else ""
         rows.append({"seat": seat, "name": tr.seat(seat), "kind": kind, "fields": fields, "tableau": tableau,
+                     "legality": fleet.get("legality") if isinstance(fleet, dict) else None,
                      "color": svgmap.seat_color(view, seat), "mark": svgmap.seat_mark(view, seat, tr),
                      "away": seat in live.away})
     return rows
@@ -166,7 +168,7 @@ def decks(view: View | None, tr: Tr) -> list[dict]:
     if not isinstance(d, dict):
         return []
     out = []
-    for name in ("market", "haven"):
+    for name in map(str, DECKS):
         if isinstance(d.get(name), dict):
             out.append({"name": tr.word(name), "top": tr.word(d[name].get("top")) if d[name].get("top") else "—",
                         "top_id": d[name].get("top"), "count": d[name].get("count", 0)})

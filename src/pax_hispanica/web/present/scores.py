@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from pax_hispanica.engine.vocab import BY_CROWN_FAVOUR
 from pax_hispanica.web.present.i18n import Tr
 
-LEGALITIES = ("CONQUISTADOR", "PRIVATEER", "SMUGGLER", "PLUNDER")
+LEGALITIES = tuple(map(str, BY_CROWN_FAVOUR))
 
 
 def score_table(events: list, result: dict | None, tr: Tr) -> dict | None:

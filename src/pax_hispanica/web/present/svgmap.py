@@ -18,6 +18,7 @@ from typing import Any
 
 from markupsafe import escape
 
+from pax_hispanica.engine.vocab import CONQUISTADOR, PLUNDER, PRIVATEER, SMUGGLER
 from pax_hispanica.web.engine_port import View
 from pax_hispanica.web.present.board import rebels_place
 from pax_hispanica.web.present.i18n import Tr
@@ -312,7 +313,7 @@ GEO_SEA: dict[str, tuple[float, float]] = {
 }
 GEO_SEA_UP = {"caribe_central", "caribe_occidental", "antillas_menores"}     # seas above the south coast's plaques: ships above the name
 GEO_EUROPE = (872.0, 10.0)          # the box's top left, off the east edge
-LEGALITY_MARK = {"PLUNDER": "☠", "PRIVATEER": "⚔", "SMUGGLER": "◆", "CONQUISTADOR": "✠"}
+LEGALITY_MARK = {PLUNDER: "☠", PRIVATEER: "⚔", SMUGGLER: "◆", CONQUISTADOR: "✠"}
 
 
 @lru_cache(maxsize=1)
