@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 import sqlalchemy as sa
 
 from pax_hispanica.web.db import schema as db
@@ -65,3 +66,36 @@ def test_a_rated_game_shows_no_hint_and_the_server_refuses_it_changing_nothing(c
     assert "rated" in r.json()["error"]["message"]
     after = client.get(f"/api/view/{token}").json()
     assert (after["version"], after["legal"]) == (view["version"], view["legal"])
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_in_a_browser_the_hint_button_shows_the_move_and_why(browser, tmp_path):
+    import os
+    from pathlib import Path
+
+    from .conftest import Server
+    from .test_page_reading import axe_violations
+
+    srv = Server(f"sqlite:///{tmp_path / 'h.sqlite3'}").start()
+    try:
+        g = srv.post("/api/games", TWO)
+        tokens = [s["token"] for s in g["seats"]]
+        views = [srv.get(f"/api/view/{t}") for t in tokens]
+        token = tokens[next(i for i, v in enumerate(views) if v["legal"])]
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)   # axe is injected
+        page = ctx.new_page()
+        page.goto(f"{srv.url}/play/{token}")
+        page.wait_for_selector("#conn.on")
+        page.locator("#hint").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#hint-answer .hint-answer strong", timeout=60000)
+        answer = page.inner_text("#hint-answer")
+        assert "The strongest bot would play:" in answer and len(answer.splitlines()) >= 3
+        assert not axe_violations(page)
+        if os.environ.get("PAXH_SCREENSHOTS"):
+            Path(os.environ["PAXH_SCREENSHOTS"]).mkdir(parents=True, exist_ok=True)
+            page.locator("#decision").screenshot(path=str(Path(os.environ["PAXH_SCREENSHOTS"]) / "hint-1280.png"))
+        ctx.close()
+    finally:
+        srv.stop()
