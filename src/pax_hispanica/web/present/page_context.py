@@ -11,7 +11,7 @@ from markupsafe import Markup
 from pax_hispanica.web.engine_port import View, api
 from pax_hispanica.web.play.service import LiveGame
 from pax_hispanica.web.present import board as boardparts
-from pax_hispanica.web.present import happened, svgmap
+from pax_hispanica.web.present import happened, legality, svgmap
 from pax_hispanica.web.present.i18n import Tr
 from pax_hispanica.web.present.info import Info, ruleset_info
 from pax_hispanica.web.present.log import _jsonable, details, log_entries
@@ -166,6 +166,10 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "log": log_entries(events, tr), "result": result, "over": live.over,
         "score_table": score_table(events, result, tr) if result else None,
         "players": players_table(view, tr, live), "mine": own_parts(view, viewer, info),
+        # the legalities in this game's numbers: where fleets show theirs (the players) and where a
+        # card that changes one is offered (the action bar), what each loads, scores and risks
+        "legalities": legality.of_view(view, tr), "legality_offered": legality.offered(legal, tr.ruleset),
+        "my_legality": legality.of_seat(view, viewer),
         "decks": decks(view, tr), "year": tr.word(view.get("year")), "cycle": view.get("cycle"),
         "committed": [tr.seat(s) for s in ((view.get("decision") or {}).get("committed") or [])],
         "map": Markup(svg),
