@@ -88,13 +88,16 @@ def step(played: Played, tr: Tr) -> dict[str, Any] | None:
     if kind not in STEPS:
         return {"kind": kind or "other", "repeat": False, "title": tr("learn_step_other"), "what": tr("learn_what_other"),
                 "matters": "", "hints": [], "legalities": None, "mine": mine}
-    options = [o for d in api.legal_actions(state, LEARNER) if isinstance(d, dict)
-               for o in d.get("options", []) if isinstance(o, dict)]
+    legal = api.legal_actions(state, LEARNER)
+    options = [o for d in legal if isinstance(d, dict) for o in d.get("options", []) if isinstance(o, dict)]
+    # the legalities compared where one matters: a voyage, and a play turn whose action bar does
+    # not already compare them beside a card that changes one (present/legality.offered)
+    compare = kind == "voyage" or (kind == "play_turn" and not legality.offered(legal))
     fmt = {**numbers(tr), "legality": tr.word(mine) if mine else ""}
     return {"kind": kind, "repeat": repeated(played, kind), "title": tr(f"learn_step_{kind}"),
             "what": tr(f"learn_what_{kind}", **fmt), "matters": tr(f"learn_matters_{kind}", **fmt),
             "hints": voyage_hints(options, tr) if kind == "voyage" else [],
-            "legalities": legality.of_view(view, tr) if kind in ("play_turn", "voyage") else None, "mine": mine}
+            "legalities": legality.of_view(view, tr) if compare else None, "mine": mine}
 
 
 def coach(played: Played, tr: Tr) -> dict[str, Any]:
