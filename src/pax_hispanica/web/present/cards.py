@@ -20,6 +20,7 @@ except ImportError:         # pragma: no cover - a base install without the web 
 
 from pax_hispanica.web.engine_port import api
 from pax_hispanica.web.present.i18n import Count, Fallback, SafeDict, Tr, humanize
+from pax_hispanica.web.present.legality import explain as explain_legalities
 
 
 @lru_cache(maxsize=32)
@@ -74,12 +75,25 @@ def describe(cid: str, tr: Tr, ruleset: str = "reference") -> dict:
                for e in card.get("effects") or []]
     if card.get("bespoke"):
         effects.append(_say(tr, "bespoke", card["bespoke"], {}))
+    effects += legality_notes(card, tr, ruleset)
     target = _say(tr, "targets", card["target"], {}) if card.get("target") else None
     price = sell_price(ruleset) if card.get("deck") == "market" else None
     return {"id": card["id"], "name": tr.place_name(card["name"]), "cost": card.get("cost"),
             "deck": card.get("deck"), "deck_text": tr(f"card_deck_{card.get('deck')}"),
             "requires": requires, "effects": effects, "target": target,
             "sell": tr("card_sell", price=price) if price is not None else None}
+
+
+def legality_notes(card: dict, tr: Tr, ruleset: str = "reference") -> list[str]:
+    """A card that changes a fleet's legality (TRS-6) says what the new one scores in Europe,
+    where the choice is made: the hand, the card's tip, the rules page's catalogue (issue 38;
+    present/legality.py, in the game's own numbers)."""
+    codes = [e.get("value") for e in card.get("effects") or [] if e.get("kind") == "set_legality"]
+    if not codes:
+        return []
+    rows = explain_legalities(tr, ruleset, getattr(tr, "ruleset_version", None),
+                              tuple(getattr(tr, "ruleset_params", None) or ()))
+    return [f"{tr('legality_scores')}: {r['scores']}" for r in rows if r["code"] in codes]
 
 
 def text_key(cid: str) -> str:
