@@ -95,3 +95,31 @@ def test_the_rules_page_opens_on_the_game_in_plain_words_with_pictures(client, l
     assert '<details id="rule-ids" open>' in client.get("/rules?rule=AUC-4").text
     dupes = {i for i in ids_of(page) if ids_of(page).count(i) > 1}
     assert not dupes, dupes
+
+
+@pytest.mark.parametrize("lang,scores", [("en", "Scores in Europe"), ("ca", "Puntua a Europa")])
+def test_the_game_page_explains_each_fleets_legality_where_it_is_shown(client, lang, scores):
+    from .test_api import new_game
+    g = new_game(client, players=3, nations=["spanish", "english", "french"])
+    page = client.get(f"/play/{g['seats'][0]['token']}?lang={lang}").text
+    tips = re.findall(r'<details class="legality-tip" data-legality="([A-Z]+)">(.*?)</details>', page, re.S)
+    assert [code for code, _ in tips] == ["CONQUISTADOR", "PRIVATEER", "PLUNDER"]     # the nations' own (CYC-4)
+    n = {k: v["value"] for k, v in api.parameters("reference").items()}
+    privateer = dict(tips)["PRIVATEER"]
+    assert scores in privateer and str(n["privateer_prestige"]) in privateer
+    money = f"${n['privateer_money']}" if lang == "en" else f"{n['privateer_money']} $"
+    assert money in privateer
+
+
+def test_a_play_turn_that_offers_a_legality_card_compares_the_four_beside_it(client):
+    page = client.get("/learn/play?lang=en").text      # the learner holds Red de Contrabando
+    box = re.search(r'<details class="legalities" id="legalities-offered">(.*?)</details>', page, re.S)
+    assert box, "no legalities beside the card"
+    assert re.findall(r'data-legality="([A-Z]+)"', box.group(1)) == ["CONQUISTADOR", "PRIVATEER", "SMUGGLER", "PLUNDER"]
+    assert '<div class="legality mine" data-legality="PRIVATEER">' in box.group(1)
+    assert 'id="learn-legalities"' not in page          # the coach does not say it twice
+    # and the card's own text says what its legality scores, on the rules page's catalogue too
+    rules = client.get("/rules?lang=en").text
+    row = re.search(r'<tr id="card-red_contrabando".*?</tr>', rules, re.S).group(0)
+    smuggler = api.parameters("reference")["smuggler_money"]["value"]
+    assert f"Scores in Europe: ${smuggler} a Chest, no Prestige." in row
