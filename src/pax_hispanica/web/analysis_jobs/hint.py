@@ -14,11 +14,12 @@ import contextlib
 import multiprocessing
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 from pax_hispanica.web import settings
 from pax_hispanica.web.analysis_jobs.store import JobStore
-from pax_hispanica.web.analysis_jobs.worker import _lower_priority
+from pax_hispanica.web.analysis_jobs.worker import _lower_priority, stop_pool
 from pax_hispanica.web.engine_port import advise, api
 from pax_hispanica.web.play.model import ServerError
 
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 UNRATED: OrderedDict[str, bool] = OrderedDict()
 UNRATED_MAX = 20_000
 _current: list[Hints] = []
-_checking: set[asyncio.Task] = set()
+_checking: set[asyncio.Task[Any]] = set()
 
 
 def hint_offered(live: Any, viewer: Any) -> bool:
@@ -95,7 +96,7 @@ class Hints:
             try:
                 action, why = await asyncio.get_running_loop().run_in_executor(
                     self.pool, advise, seed, self.budget, view, legal, log)
-            except Exception:
+            except BrokenProcessPool:     # the worker died: the next hint starts another
                 self.pool = None
                 raise
         return {"seat": seat, "version": version, "action": action, "explanation": why,
@@ -105,5 +106,4 @@ class Hints:
         if self in _current:
             _current.remove(self)
         pool, self.pool = self.pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        await stop_pool(pool)

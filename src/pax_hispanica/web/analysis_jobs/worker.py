@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +43,18 @@ def _lower_priority() -> None:
         os.nice(NICE)
 
 
-def analyse_record(record: dict, seat: int, budget: int) -> tuple[dict, float]:
+async def stop_pool(pool: Executor | None) -> None:
+    """Shut a worker pool down and end its processes (a search still running is of no use)."""
+    if pool is None:
+        return
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for w in workers:
+        w.terminate()
+    await asyncio.to_thread(lambda: [w.join(5) for w in workers])
+
+
+def analyse_record(record: dict[str, Any], seat: int, budget: int) -> tuple[dict[str, Any], float]:
     """One seat's analysis as JSON (both languages) and the CPU seconds it took (in a worker)."""
     from pax_hispanica.analysis import analyse
 
@@ -56,7 +68,7 @@ class Analyses:
 
     def __init__(self, svc: Service, workers: int | None = None, budget: int | None = None,
                  lease: float | None = None, poll: float | None = None,
-                 run: Callable[[dict, int, int], tuple[dict, float]] = analyse_record,
+                 run: Callable[[dict[str, Any], int, int], tuple[dict[str, Any], float]] = analyse_record,
                  processes: bool = True, me: str | None = None) -> None:
         self.svc = svc
         self.store = JobStore(svc.storage)
@@ -93,15 +105,15 @@ class Analyses:
         return added
 
     # ------------------------------------------------------------------ running
-    def start(self) -> list[asyncio.Task]:
+    def start(self) -> list[asyncio.Task[Any]]:
         if self.workers <= 0:
             return []
         return [asyncio.create_task(self.slot_forever(i)) for i in range(self.workers)]
 
     async def close(self) -> None:
-        pool, self.pool = self.pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the worker process (an analysis under way was handed back by its slot)."""
+        await stop_pool(self.pool)
+        self.pool = None
 
     def _executor(self) -> Executor | None:
         if not self.processes:
@@ -147,8 +159,8 @@ class Analyses:
                 raise
             except Exception as e:
                 log.warning("analysis of game %s seat %s failed: %s", job.game_id, job.seat, e)
-                if self.processes and self.pool is not None:
-                    await self.close()                      # a worker may have died: start afresh
+                if isinstance(e, BrokenProcessPool):
+                    await self.close()                      # the worker died: start afresh
                 await self.store.failed(job, self.me, f"{type(e).__name__}: {e}")
                 return True
             if not await self.store.done(job, self.me, result, self.budget, seconds):
@@ -158,7 +170,7 @@ class Analyses:
         finally:
             self.current.pop(slot, None)
 
-    async def _with_lease(self, job: Job, work: asyncio.Future) -> Any:
+    async def _with_lease(self, job: Job, work: asyncio.Future[Any]) -> Any:
         """Wait for the work, renewing the job's lease every third of it."""
         while True:
             done, _ = await asyncio.wait({work}, timeout=max(0.05, self.lease / 3))
