@@ -281,12 +281,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--bot-games", type=int, default=4, help="bot games playing the bots' actions at once")
     ap.add_argument("--bot-delay", type=float, default=0.2, help="the server's pause before each bot move (s)")
+    ap.add_argument("--extra-games", type=int, default=0,
+                    help="more games of people in memory for the background loops (the bot poll, the heartbeat)")
     ap.add_argument("--database-url", action="append", default=[],
                     help="sqlite (a fresh file) or a PostgreSQL URL; give it once per database")
     args = ap.parse_args()
     urls = args.database_url or ["sqlite"]
     results = {("sqlite" if u == "sqlite" else "postgresql"): asyncio.run(count_actions(u, args.actions, args.seed, args.bot_games,
-                                                                              args.bot_delay))
+                                                                              args.bot_delay, args.extra_games))
                for u in urls}
     names = list(results)
     for game in ("people", "bots", "background"):

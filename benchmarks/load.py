@@ -431,7 +431,11 @@ def run_one(args: argparse.Namespace, database_url: str | None) -> dict:
     finally:
         if proc is not None:
             proc.terminate()
-            proc.wait(10)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:   # a saturated machine: its bots still at work
+                proc.kill()
+                proc.wait(10)
     return result
 
 

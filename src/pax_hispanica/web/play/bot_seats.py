@@ -102,9 +102,9 @@ class BotSeats:
     async def _lease(self, gid: str) -> bool:
         """Take or renew this server's lease on the game's bot turn (always True on SQLite:
         one server). Taken or renewed less than LEASE_RENEW_SECONDS ago (of LEASE_SECONDS), it
-        is still ours and is not taken again: a bot moving every 0.4 s renews it about once a
-        second, by its move or its keeper, instead of at every move and every second (issue 37,
-        P1: each take was a transaction)."""
+        is still ours and is not taken again: while the game's bots move here, `_renew_all`
+        keeps it fresh with the server's other games in one statement, so a move takes it only
+        when that fell behind (issue 37, P1: each take was a transaction, at every move)."""
         if not self.storage.pg:
             return True
         now = time.monotonic()
