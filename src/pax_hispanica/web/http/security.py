@@ -176,6 +176,11 @@ def foreign_origin(scope: Scope, allowed: frozenset[str] = frozenset()) -> str |
     if source.lower().rstrip("/") in allowed:
         return None
     if source == "null":   # sandboxed frames, file: pages, some redirects
+        # ...and our own pages under Referrer-Policy no-referrer (a game page: its URL holds a
+        # token), whose forms (Rematch, the header's Log out) a browser posts with "Origin: null";
+        # its Sec-Fetch-Site, which no page can set, tells those apart
+        if (header(scope, b"sec-fetch-site") or "").strip().lower() == "same-origin":
+            return None
         return source
     parts = urlsplit(source)
     host = header(scope, b"host") or ""
