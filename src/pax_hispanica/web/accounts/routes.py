@@ -20,6 +20,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from pax_hispanica.web.accounts import game_rows
 from pax_hispanica.web.accounts.game_lists import lists, results_of
 from pax_hispanica.web.accounts.service import (
     CHANNELS,
@@ -270,6 +271,7 @@ async def _my_games(s: Site, uid: str, query: Any = None) -> dict[str, Any]:
         result = results.get(g["id"])
         g["place"] = next((result["ranking"].index(x["seat"]) + 1 for x in g["my_seats"]
                            if x["seat"] in result.get("ranking", [])), None) if result else None
+    await game_rows.describe(s.svc.storage, uid, out["to_move"] + out["waiting"] + out["finished"])
     return out
 
 

@@ -7,6 +7,7 @@ import re
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from pax_hispanica.web.accounts import game_rows
 from pax_hispanica.web.accounts.routes import lobby_tables
 from pax_hispanica.web.engine_port import (
     DEFAULT_BOT,
@@ -75,6 +76,7 @@ def form_seats(form: dict, players: int) -> tuple[list[dict], list[str | None] |
 async def lobby(request: Request, v: PageVisit) -> Response:
     s, user = v.site, v.user
     games = await s.svc.games_of(user["id"])
+    await game_rows.describe(s.svc.storage, user["id"], games)
     return s.page(request, user, "lobby.html", games=games, csrf=s.csrf_token(user), **await lobby_tables(s, user))
 
 
@@ -112,6 +114,7 @@ async def _refuse_form(s: Site, request: Request, user: dict, status: int, key: 
                        headers: dict | None = None, text: str | None = None, form: object = None) -> Response:
     """The lobby again, with the reason in the user's language and the form as it was sent."""
     games = await s.svc.games_of(user["id"])
+    await game_rows.describe(s.svc.storage, user["id"], games)
     resp = s.page(request, user, "lobby.html", status=status, games=games, csrf=s.csrf_token(user),
                   error=text or Tr(user["lang"])(key), form=form_as_sent(form), **await lobby_tables(s, user))
     resp.headers.update(headers or {})

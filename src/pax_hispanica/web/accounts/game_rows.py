@@ -1,0 +1,62 @@
+"""What a game list says of each game (issue 38): the opponents, the nations, the date, the
+status, the result and the player's place, never the game's hex id. One read for a page of
+games: their seats (with the account names sitting there) and their results."""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from pax_hispanica.web.accounts import schema as adb
+from pax_hispanica.web.db import schema as db
+from pax_hispanica.web.db.store import Storage
+
+
+def _day(when: Any) -> str:
+    """YYYY-MM-DD of a stored timestamp (a datetime on PostgreSQL, text or a number on SQLite)."""
+    if isinstance(when, datetime):
+        return when.strftime("%Y-%m-%d")
+    if isinstance(when, (int, float)):
+        return datetime.utcfromtimestamp(when).strftime("%Y-%m-%d")
+    return str(when or "")[:10]
+
+
+async def describe(storage: Storage, uid: str, games: list[dict[str, Any]]) -> None:
+    """Add to each game dict (as the lists read them: id, config, status, created_at, my_seats)
+    "players" ([{seat, nation, name, bot, me}] in seat order), "opponents" (the others),
+    "mine" (the viewer's own), "day", "ranking" and, once over, "place" and "winner"."""
+    if not games:
+        return
+    ids = [g["id"] for g in games]
+    s, a = db.seats, adb.accounts
+    async with storage.read() as conn:
+        seats = (await conn.execute(
+            sa.select(s.c.game_id, s.c.seat, s.c.kind, s.c.name, s.c.user_id, s.c.bot_kind, a.c.user_name)
+            .select_from(s.outerjoin(a, a.c.user_id == s.c.user_id))
+            .where(s.c.game_id.in_(ids)).order_by(s.c.game_id, s.c.seat))).mappings().all()
+        results = {r.id: json.loads(r.result) for r in (await conn.execute(
+            sa.select(db.games.c.id, db.games.c.result).where(db.games.c.id.in_(ids)))).all() if r.result}
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for r in seats:
+        by_game.setdefault(r["game_id"], []).append(dict(r))
+    for g in games:
+        nations = list((g.get("config") or {}).get("nations") or [])
+        mine = {x["seat"] for x in g.get("my_seats") or []}
+        players = []
+        for r in by_game.get(g["id"], []):
+            nation = nations[r["seat"]] if r["seat"] < len(nations) else None
+            players.append({"seat": r["seat"], "nation": nation, "bot": r["kind"] == "bot",
+                            "name": r["user_name"] or r["name"] or "", "me": r["seat"] in mine})
+        g["players"] = players
+        g["mine"] = [p for p in players if p["me"]]
+        g["opponents"] = [p for p in players if not p["me"]]
+        g["day"] = _day(g.get("updated_at") if g.get("status") == "over" and g.get("updated_at") else g.get("created_at"))
+        result = results.get(g["id"])
+        ranking = list(result.get("ranking") or []) if result else []
+        g["ranking"] = ranking
+        if result:
+            g["place"] = next((ranking.index(x) + 1 for x in sorted(mine) if x in ranking), None)
+            winner = result.get("winner")
+            g["winner"] = next((p for p in players if p["seat"] == winner), None)

@@ -1,0 +1,65 @@
+"""Game lists (issue 38): the lobby's "your games" and the account page say of each game the
+date, your nation against whom (names and nations), its status, and once over the winner and
+your place, never its hex id; in English and in Catalan."""
+from __future__ import annotations
+
+import random
+import re
+import time
+
+from pax_hispanica import api
+from pax_hispanica.web.present.i18n import Tr
+
+from .test_accounts import csrf_of, new_client, register
+
+
+def _finish(c, token: str) -> None:
+    rng = random.Random(7)
+    deadline = time.time() + 240
+    while time.time() < deadline:
+        v = c.get(f"/api/view/{token}").json()
+        if v["over"]:
+            return
+        if v["legal"]:
+            acts = [a for a in api.expand(v["legal"]) if a["type"] != "undo"]
+            c.post(f"/api/act/{token}", json={"version": v["version"], "action": rng.choice(acts)})
+        else:
+            time.sleep(0.02)      # the bot's move
+    raise AssertionError("the game did not end")
+
+
+def _row(html: str, section: str | None = None) -> str:
+    if section:
+        html = re.search(rf'id="{section}">(.*?)</section>', html, re.S).group(1)
+    return re.sub(r"\s+", " ", re.search(r'<li data-game="[0-9a-f]+" class="game-row">(.*?)</li>', html, re.S).group(1))
+
+
+def test_game_lists_show_opponents_nations_date_status_result_and_place(tmp_path):
+    with new_client(f"sqlite:///{tmp_path / 'g.sqlite3'}") as c:
+        register(c, "ana")
+        page = c.get("/").text
+        r = c.post("/games", data={"csrf": csrf_of(page), "players": "2", "mode": "online", "kind0": "human",
+                                   "nation0": "spanish", "kind1": "bot", "bot1": "random", "nation1": "english",
+                                   "name1": "Drake"}, follow_redirects=False)
+        token = r.headers["location"].rsplit("/", 1)[1]
+        gid = re.search(r'<li data-game="([0-9a-f]+)"', c.get("/").text).group(1)
+        today = time.strftime("%Y-%m-%d", time.gmtime())
+        row = _row(c.get("/").text)
+        assert f'<time datetime="{today}">{today}</time>' in row
+        assert "Spanish against" in row and "Drake (English)" in row and "in progress" in row
+        assert gid not in re.sub(r'data-game="[0-9a-f]+"', "", row) and "<code>" not in row
+        _finish(c, token)
+        result = c.get(f"/api/view/{token}").json()["result"]
+        place = result["ranking"].index(0) + 1
+        for html, section in ((c.get("/").text, None), (c.get("/account").text, "finished")):
+            row = _row(html, section)
+            assert "Spanish against" in row and "Drake (English)" in row and "finished" in row
+            assert f"your place: {place} of 2" in row
+            assert ("Winner: you" in row) == (result["winner"] == 0)
+            assert ("Winner: Drake (English)" in row) == (result["winner"] == 1)
+            assert gid not in re.sub(r'(data-game|action)="[^"]+"', "", row)
+        c.get("/?lang=ca")
+        row = _row(c.get("/account").text, "finished")
+        ca = Tr("ca")
+        assert f'{ca.nation("spanish")} contra <span class="opponent">Drake ({ca.nation("english")})</span>' in row
+        assert f"la teva posició: {place} de 2" in row and "acabada" in row
