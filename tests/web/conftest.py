@@ -131,14 +131,14 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> "Server":
+    def start(self) -> Server:
         if self.sock is None:                  # started again after a stop or kill: the same port
             self.sock = listening_socket(self.port)
         env = {**os.environ, "PAXH_BOT_DELAY": str(self.bot_delay), **self.env}
         fd = self.sock.fileno()
         code = ("from pax_hispanica.web.server import run; "
                 f"run(host='127.0.0.1', port={self.port}, database_url={self.database_url!r}, fd={fd})")
-        self.log = tempfile.NamedTemporaryFile("w+", prefix="paxh-server-", suffix=".log", delete=False)
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="paxh-server-", suffix=".log", delete=False)  # noqa: SIM115 -- the server writes to it while it runs
         try:
             self.proc = subprocess.Popen([sys.executable, "-c", code], env=env, pass_fds=(fd,),
                                          stdout=self.log, stderr=subprocess.STDOUT)

@@ -22,7 +22,7 @@ class Mailbox:
         self.lock = threading.Lock()
         self.delay = delay
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's name)
+    async def handle_DATA(self, server, session, envelope):  # (aiosmtpd's name)
         import asyncio
         if self.delay:
             await asyncio.sleep(self.delay)
@@ -58,7 +58,7 @@ class Smtp:
     def url(self) -> str:
         return f"smtp://127.0.0.1:{self.port}"
 
-    def start(self) -> "Smtp":
+    def start(self) -> Smtp:
         from aiosmtpd.controller import Controller
         self.hold.close()
         self.controller = Controller(self.box, hostname="127.0.0.1", port=self.port)
@@ -80,7 +80,7 @@ class Hooks:
         hooks = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802
+            def do_POST(self):  # http.server's name
                 n = int(self.headers.get("Content-Length", "0"))
                 hooks.bodies.append(json.loads(self.rfile.read(n)))
                 self.send_response(204)

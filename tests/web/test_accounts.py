@@ -151,7 +151,7 @@ def test_PRJ_73_the_accounts_rate_limits_hold_across_two_servers_on_one_database
         logout(a)
         r = register(a, "reg_z")
         assert r.status_code == 429 and 1 <= int(r.headers["retry-after"]) <= 120
-        for i, c in enumerate([a, b, a]):
+        for _i, c in enumerate([a, b, a]):
             assert c.post("/forgot", data={"csrf": csrf_of(c.get("/forgot").text), "who": "x"}).status_code == 200
         r = b.post("/forgot", data={"csrf": csrf_of(b.get("/forgot").text), "who": "x"})
         assert r.status_code == 429 and 1 <= int(r.headers["retry-after"]) <= 7200

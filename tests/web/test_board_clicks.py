@@ -113,7 +113,7 @@ def test_a_whole_game_against_bots_with_every_place_taken_on_the_map(server_fact
         if acted is None:
             page.wait_for_timeout(50)
             continue
-        wait_for(lambda: page.get_attribute("#board", "data-version") != version
+        wait_for(lambda version=version: page.get_attribute("#board", "data-version") != version
                  or page.query_selector("#error:not([hidden])"), what="the move to land")
         error = page.query_selector("#error:not([hidden])")
         assert error is None or page.get_attribute("#error", "data-code") == "stale_version", page.inner_text("#error")

@@ -56,7 +56,7 @@ def test_auction_bids_hidden_until_all_are_in(server_factory, browser, database_
         wait_for(lambda p=p: "ChoiceCommitted" in log_types(p), what="the commit on the other pages")
         types = log_types(p)
         assert "ChoiceSealed" not in types and "ChoicesRevealed" not in types
-        assert p.query_selector("#my-sealed") is None or p is second and p.inner_text("#my-sealed") == ""
+        assert p.query_selector("#my-sealed") is None or (p is second and p.inner_text("#my-sealed") == "")
     # the spectator's and the other bidder's pages (and everything their sockets got) hold no amount
     for p in (second, spectator):
         assert not any('"ChoiceSealed"' in f or "ChoiceSealed" in f for f in p.frames_seen)
@@ -113,7 +113,7 @@ def test_one_person_plays_a_whole_game_against_bots(server_factory, browser, sql
         version = page.get_attribute("#board", "data-version")
         if choose(page, sail_by_map=getattr(page, "sailed_by_map", 0) < 3):
             moves += 1
-            wait_for(lambda: page.get_attribute("#board", "data-version") != version
+            wait_for(lambda version=version: page.get_attribute("#board", "data-version") != version
                      or page.query_selector("#error:not([hidden])"), what="the move to land")
             error = page.query_selector("#error:not([hidden])")
             # a click that raced a redraw may be refused as stale; anything else is a bug
@@ -141,7 +141,7 @@ def test_server_killed_and_restarted_mid_game(server_factory, browser, database_
     for _ in range(6):
         version = page.get_attribute("#board", "data-version")
         wait_for(lambda: choose(page), what="a decision")
-        wait_for(lambda: page.get_attribute("#board", "data-version") != version, what="the move")
+        wait_for(lambda version=version: page.get_attribute("#board", "data-version") != version, what="the move")
     time.sleep(0.3)
     before = srv.get(f"/api/view/{g['seats'][0]['token']}")
     srv.kill()

@@ -89,7 +89,7 @@ def test_PRJ_34_a_live_timeout_makes_a_bot_move_for_the_seat_recorded_and_replay
         assert api.snapshot(api.replay(live.record).state) == api.snapshot(live.state)
         # Catalan readers read the line in Catalan
         ca = c.get(f"/api/chat/{token}?lang=ca").json()["items"]
-        assert "sense temps" in [m for m in ca if m["kind"] == "system"][0]["text"]
+        assert "sense temps" in next(m for m in ca if m["kind"] == "system")["text"]
 
 
 def test_PRJ_34_repeated_timeouts_hand_the_seat_to_a_bot(tmp_path, fast_sweep):

@@ -164,10 +164,8 @@ class Seat:
         self.last = self._next_update(0)
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # the connection is dead already
             self.stack.close()
-        except Exception:  # noqa: BLE001 - the connection is dead already
-            pass
 
     def reopen(self) -> None:
         self.close()

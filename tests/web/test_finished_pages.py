@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from fastapi.testclient import TestClient
@@ -27,7 +27,7 @@ def visible(markup: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", markup))
 
 
-@lru_cache(maxsize=None)
+@cache
 def games_that_made_places() -> list[dict]:
     out = []
     for _file, e in corpus.load():
@@ -101,7 +101,7 @@ def test_a_finished_games_page_has_no_tell_me_when_it_is_my_move(tmp_path):
             if v["legal"]:
                 c.post(f"/api/act/{token}", json={"version": v["version"], "action": first_legal(v["legal"])})
             else:
-                wait_for(lambda: c.get(f"/api/view/{token}").json()["version"] != v["version"], what="the bot")
+                wait_for(lambda v=v: c.get(f"/api/view/{token}").json()["version"] != v["version"], what="the bot")
         assert v["over"]
         assert 'id="notify"' not in c.get(f"/play/{token}").text
 

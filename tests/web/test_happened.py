@@ -410,7 +410,7 @@ def test_the_replay_steps_by_scrubber_arrow_keys_and_year_jumps_without_a_page_l
     pump_until(page, lambda: at() == target, what="the year's step")
     assert page.locator("#years a.on").first.get_attribute("data-step") == str(target)
     # the last step shows the score table
-    page.click("a[data-step='%d']" % total)
+    page.click(f"a[data-step='{total}']")
     pump_until(page, lambda: page.query_selector("#score-table"), what="the end")
     # still the same document: no page was loaded for any step (the address followed)
     assert page.evaluate("() => window.__same_page") == "yes"

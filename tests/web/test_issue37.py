@@ -18,6 +18,7 @@ from pax_hispanica.web.social import schema as social_db
 
 from .helpers import wait_for
 from .test_accounts import OFF, csrf_of, logout, register, rows
+import contextlib
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -221,10 +222,8 @@ class _Listener:
                     continue
                 self.accepted += 1
                 c.settimeout(1)
-                try:
+                with contextlib.suppress(OSError):
                     self.received += c.recv(65536)
-                except OSError:
-                    pass
                 c.close()
         self.thread = threading.Thread(target=run, daemon=True)
         self.thread.start()

@@ -41,7 +41,7 @@ def test_ladder_names_read_the_ratings_and_leave_unrated_configurations_unnamed(
 
 def test_the_lobby_shows_each_bot_and_strength_with_its_ladder_rating(client):
     page = html.unescape(client.get("/").text)
-    for kind, word in (("heuristic", "Heuristic"), ("random", "Random")):
+    for kind in ("heuristic", "random"):
         text = _ladder_text(kind)
         assert re.search(rf'<option value="{kind}"[^>]*>[^<]*\(ladder {re.escape(text)}\)</option>', page), kind
     for n in (1, 2, 3):

@@ -62,10 +62,10 @@ def test_servers_starting_at_once_on_an_empty_database_all_come_up(server_factor
         errors: list[BaseException] = []
         up: list = []
 
-        def start() -> None:
+        def start(up: list = up, url: str = url, errors: list[BaseException] = errors) -> None:
             try:
                 up.append(server_factory(url))
-            except BaseException as e:  # noqa: BLE001 - reported below
+            except BaseException as e:  # reported below
                 errors.append(e)
 
         threads = [threading.Thread(target=start) for _ in range(2)]

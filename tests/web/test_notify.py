@@ -80,8 +80,8 @@ def _unsubscribed(url: str, gid: str, seat: int) -> bool:
         eng.dispose()
 
 
-def test_turn_based_players_are_told_by_email_and_webhook_with_the_game_link(server_factory, tmp_path, smtp,
-                                                                            hooks):  # noqa: F811
+def test_turn_based_players_are_told_by_email_and_webhook_with_the_game_link(server_factory, tmp_path, smtp,  # noqa: F811 -- fixtures
+                                                                            hooks):  # noqa: F811 -- fixtures
     url = f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
     srv = server_factory(url, env=_env(smtp.url))
     emails = ("a@example.com", "b@example.com")
@@ -195,8 +195,8 @@ def test_skip_locked_claims_each_row_once_between_two_workers(pg_url, monkeypatc
             box.smtp_url = "smtp://127.0.0.1:1"
         async with stores[0].write() as conn:
             await conn.execute(play_db.outbox.insert(), [
-                {"channel": "email", "dedupe": f"email:g{i}", "payload": '{"headers": {"X-Paxh-Game": "g%d"}, '
-                 '"text": ""}' % i, "status": "pending", "attempts": 0, "next_attempt": 0, "created": 0}
+                {"channel": "email", "dedupe": f"email:g{i}", "payload": '{"headers": {"X-Paxh-Game": "g' + str(i) + '"}, '
+                 '"text": ""}', "status": "pending", "attempts": 0, "next_attempt": 0, "created": 0}
                 for i in range(40)])
 
         async def drain(box: Outbox) -> int:

@@ -24,7 +24,7 @@ def run_apart(coro_fn) -> None:
     def target() -> None:
         try:
             asyncio.run(coro_fn())
-        except BaseException as e:  # noqa: BLE001  (re-raised in the test's thread below)
+        except BaseException as e:  # (re-raised in the test's thread below)
             errors.append(e)
 
     t = threading.Thread(target=target)

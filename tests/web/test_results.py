@@ -95,7 +95,7 @@ def test_every_auction_and_battle_a_seat_took_part_in_is_summed_up_as_the_events
                 seen["auction"] += 1
                 assert d["bids"] == x["bids"] and d["winner"] == end["winner"] and d["price"] == end["price"]
                 assert d["paid_to"] == end["paid_to"] and d["card"] == end["card"] and d["tie"] == end["tie_broken"]
-                money = lambda n: tr("money_amount", n=n)                        # noqa: E731
+                money = lambda n, tr=tr: tr("money_amount", n=n)                 # noqa: E731
                 for s, v in x["bids"]:
                     assert f"{tr.seat(s)} {money(v)}" in page
                 assert tr("res_won", winner=tr.seat(end["winner"]), money=money(end["price"])) in page

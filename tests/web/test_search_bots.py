@@ -28,7 +28,7 @@ def test_think_passes_the_seats_log_to_a_bot_that_reads_it(monkeypatch):
     from pax_hispanica.bots.ismcts import ISMCTSAgent
     got = []
     real = ISMCTSAgent.decide
-    monkeypatch.setattr(ISMCTSAgent, "decide", lambda self, v, l, log=None: got.append(log) or real(self, v, l, log=log))
+    monkeypatch.setattr(ISMCTSAgent, "decide", lambda self, v, legal, log=None: got.append(log) or real(self, v, legal, log=log))
     g = api.Game.new(api.Config(players=3), seed=6)
     for _ in range(12):
         seat = api.acting(g.state)[0]

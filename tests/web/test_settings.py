@@ -64,11 +64,9 @@ def _environment_reads(source: str) -> list[int]:
     (with any name: a helper's `name` may be a PAXH_ one), or os.environ handed on whole."""
     lines = []
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv") \
-                and isinstance(node.value, ast.Name) and node.value.id == "os":
-            lines.append(node.lineno)
-        elif isinstance(node, ast.ImportFrom) and node.module == "os" \
-                and any(a.name in ("environ", "getenv") for a in node.names):
+        if (isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv") \
+                and isinstance(node.value, ast.Name) and node.value.id == "os") or (isinstance(node, ast.ImportFrom) and node.module == "os" \
+                and any(a.name in ("environ", "getenv") for a in node.names)):
             lines.append(node.lineno)
     return lines
 

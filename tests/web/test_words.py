@@ -4,7 +4,7 @@ counted words are gettext plurals."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -25,7 +25,7 @@ def emitted_in_source() -> set[str]:
     return {m for p in root.rglob("*.py") for m in EMIT.findall(p.read_text(encoding="utf-8"))}
 
 
-@lru_cache(maxsize=None)
+@cache
 def corpus_events() -> dict[str, list[dict]]:
     """Event type -> the events of that type in the corpus games (each replayed by the engine),
     up to 40 of each, so a sentence meets its fields' real values."""

@@ -21,8 +21,19 @@ if TYPE_CHECKING:
 else:
     api = importlib.import_module(settings.raw("PAXH_API_MODULE") or "pax_hispanica.api")
 
-__all__ = ["View", "advise", "api", "BOT_KINDS", "SEARCH_BOTS", "DEFAULT_BOT", "STRENGTHS", "ladder_names", "fallback_bot",
-           "make_bot", "think"]
+__all__ = [
+    "BOT_KINDS",
+    "DEFAULT_BOT",
+    "SEARCH_BOTS",
+    "STRENGTHS",
+    "View",
+    "advise",
+    "api",
+    "fallback_bot",
+    "ladder_names",
+    "make_bot",
+    "think",
+]
 
 try:
     from pax_hispanica.bots import DEFAULT_KIND as DEFAULT_BOT
@@ -64,7 +75,7 @@ class _RandomAgent:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def decide(self, view: Any, legal: list) -> dict:
+    def decide(self, view: Any, legal: list[Any]) -> dict[str, Any]:
         # draw an index, build that one action: a bid range as wide as a player's money is
         # never listed (the same draw as random.choice over the listed actions)
         legal = [{**d, "options": [o for o in d["options"] if o.get("type") != "undo"]}
@@ -84,33 +95,35 @@ def make_bot(kind: str, seed: int, strength: int | None = None) -> Any:
     api.derived_seed) and the game's action count, so the table cannot compute them and a
     reload, or another server, goes on with the same stream."""
     try:
-        from pax_hispanica.bots import make_agent  # type: ignore[attr-defined]
+        from pax_hispanica.bots import make_agent
     except ImportError:
         return fallback_bot(seed)
     options = {"api": api, "private": True, **strength_options(kind, strength)}
     return make_agent(kind, seed, **options)
 
 
-def think(kind: str, seed: int, strength: int | None, view: Any, legal: list, log: list | None = None) -> dict:
+def think(kind: str, seed: int, strength: int | None, view: Any, legal: list[Any], log: list[Any] | None = None) -> dict[str, Any]:
     """One decision of a fresh bot (run in a worker process by the server); `log`: the seat's
     own log (api.redact), for a bot that reads it (`uses_log`: ISMCTS, docs/bots.md)."""
     bot = make_bot(kind, seed, strength)
     if log is not None and getattr(bot, "uses_log", False):
-        return bot.decide(view, legal, log=log)
-    return bot.decide(view, legal)
+        ret: dict[str, Any] = bot.decide(view, legal, log=log)
+        return ret
+    ret = bot.decide(view, legal)
+    return ret
 
 
-def advise(seed: int, iterations: int, view: Any, legal: list, log: list | None = None) -> tuple[dict, dict]:
+def advise(seed: int, iterations: int, view: Any, legal: list[Any], log: list[Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """The Hint of unrated games (issue 38): the strongest bot's choice for a seat (the search
     bot at `iterations`, its view holding the masked state, its own log) and its explain()."""
     try:
-        from pax_hispanica.bots import make_agent  # type: ignore[attr-defined]
+        from pax_hispanica.bots import make_agent
     except ImportError:
-        bot = fallback_bot(seed)
-        return bot.decide(view, legal), {"bot": "random", "rule_of_thumb": "random"}
+        fallback = fallback_bot(seed)
+        return fallback.decide(view, legal), {"bot": "random", "rule_of_thumb": "random"}
     search = next(iter(sorted(SEARCH_BOTS)), "heuristic")
     options: dict[str, Any] = {"api": api, "iterations": iterations} if search in SEARCH_BOTS else {"api": api}
-    bot = make_agent(search, seed, **options)
+    bot: Any = make_agent(search, seed, **options)     # a bot that uses_log takes its log
     action = bot.decide(view, legal, log=log) if log is not None and getattr(bot, "uses_log", False) \
         else bot.decide(view, legal)
     return action, bot.explain()

@@ -19,6 +19,7 @@ import gc
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import FastAPI
@@ -73,7 +74,7 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     tables, ratings = Tables(svc), Ratings(svc.storage)
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI):
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await svc.start()
         sweeper = asyncio.create_task(sweep_forever(tables, ratings))   # expiry and ratings (issue 16)
         yield

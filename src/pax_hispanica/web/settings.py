@@ -16,7 +16,8 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 ON = {"1", "on", "true", "yes"}
 OFF = {"0", "off", "false", "no", ""}
@@ -214,7 +215,7 @@ def load(environ: Mapping[str, str] | None = None) -> Any:
     for v in VARIABLES:
         raw = env.get(v.name)
         values[v.name[5:].lower()] = _check(v, v.default if raw is None or raw.strip() == "" else raw)
-    model = create_model("Settings", **{k: (Any, ...) for k in values})
+    model = create_model("Settings", **{k: (Any, ...) for k in values})  # type: ignore[call-overload]  # fields as keywords
     return model(**values)
 
 

@@ -41,7 +41,7 @@ LISTS = ("to_move", "waiting", "finished")
 Cursor = tuple[Any, str]
 
 
-def cursor_of(g: dict) -> str:
+def cursor_of(g: dict[str, Any]) -> str:
     """A game's place in its list: its sort key (as the database keeps it) and its id."""
     when = g["k"]
     return f"{when.isoformat() if isinstance(when, datetime) else when}~{g['id']}"
@@ -93,14 +93,14 @@ def statement(uid: str, finished: bool, cursor: Cursor | None, limit: int, pg: b
             .order_by(key.desc(), g.c.id.desc()).limit(limit))
 
 
-async def _read(svc: Service, uid: str, finished: bool, cursor: Cursor | None, limit: int) -> list[dict]:
+async def _read(svc: Service, uid: str, finished: bool, cursor: Cursor | None, limit: int) -> list[dict[str, Any]]:
     s = db.seats
     async with svc.storage.read() as conn:
         rows = [dict(r) for r in (await conn.execute(statement(uid, finished, cursor, limit, svc.storage.pg))
                                   ).mappings().all()]
         seats = (await conn.execute(sa.select(s.c.game_id, s.c.seat, s.c.token).where(sa.and_(
             s.c.user_id == uid, s.c.game_id.in_([r["id"] for r in rows]))).order_by(s.c.seat))).all() if rows else []
-    by_game: dict[str, list[dict]] = {}
+    by_game: dict[str, list[dict[str, Any]]] = {}
     for gid, seat, token in seats:
         by_game.setdefault(gid, []).append({"seat": seat, "token": token})
     for r in rows:
@@ -118,7 +118,7 @@ class _Acting:
         self.svc = svc
         self.known: dict[str, bool] = {}
 
-    async def __call__(self, g: dict) -> bool:
+    async def __call__(self, g: dict[str, Any]) -> bool:
         if g["id"] not in self.known:
             acting: set[int] = set()
             if g["status"] == "active":
@@ -129,16 +129,17 @@ class _Acting:
                     pass
             self.known[g["id"]] = bool(acting & {x["seat"] for x in g["my_seats"]})
         g["acting"] = self.known[g["id"]]
-        return g["acting"]
+        ret: bool = g["acting"]
+        return ret
 
 
 async def _active_page(svc: Service, uid: str, cursor: Cursor | None, want: bool,
-                       acting: _Acting, page: int, scan: int, read: dict) -> tuple[list[dict], str | None]:
+                       acting: _Acting, page: int, scan: int, read: dict[Any, Any]) -> tuple[list[dict[str, Any]], str | None]:
     if cursor not in read:   # both lists' first pages are the same scan: read it once
         read[cursor] = await _read(svc, uid, False, cursor, scan)
     rows = read[cursor]
-    out: list[dict] = []
-    for i, g in enumerate(rows):
+    out: list[dict[str, Any]] = []
+    for _i, g in enumerate(rows):
         if await acting(g) != want:
             continue
         if len(out) == page:     # one more of this kind: the page is full and there is an older one
@@ -149,14 +150,14 @@ async def _active_page(svc: Service, uid: str, cursor: Cursor | None, want: bool
     return out, None
 
 
-async def lists(svc: Service, uid: str, query: Any, page: int | None = None, scan: int | None = None) -> dict:
+async def lists(svc: Service, uid: str, query: Any, page: int | None = None, scan: int | None = None) -> dict[str, Any]:
     """The account page's three lists from the query's cursors (?to_move=, ?waiting=,
     ?finished=): {list: [game, ...]} and "older": {list: the next page's cursor or None},
     "at": {list: this page's cursor (None: the newest)}."""
     page, scan = page or PAGE, scan or SCAN
     pg = svc.storage.pg
     at = {k: query.get(k) if parse_cursor(query.get(k), pg) else None for k in LISTS}
-    acting, read = _Acting(svc), {}
+    acting, read = _Acting(svc), dict[Any, Any]()
     out: dict[str, Any] = {"older": {}, "at": at, "links": {}}
     for name, want in (("to_move", True), ("waiting", False)):
         out[name], out["older"][name] = await _active_page(svc, uid, parse_cursor(at[name], pg), want, acting,
@@ -170,7 +171,7 @@ async def lists(svc: Service, uid: str, query: Any, page: int | None = None, sca
     return out
 
 
-async def results_of(storage: Storage, gids: list[str]) -> dict[str, dict]:
+async def results_of(storage: Storage, gids: list[str]) -> dict[str, dict[str, Any]]:
     """The results of finished games, in one statement."""
     if not gids:
         return {}

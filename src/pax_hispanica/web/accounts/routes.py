@@ -50,7 +50,7 @@ from pax_hispanica.web.present.i18n import LANGS, Tr
 router = APIRouter()
 
 
-async def lobby_tables(s: Site, user: dict) -> dict:
+async def lobby_tables(s: Site, user: dict[str, Any]) -> dict[str, Any]:
     """What the lobby shows of tables: the public ones waiting, and the new-table form's default."""
     if s.tables is None:
         return {}
@@ -64,7 +64,7 @@ def _form_error(e: ServerError, tr: Tr) -> str:
     return text or e.message
 
 
-async def _form(s: Site, request: Request, user: dict) -> dict:
+async def _form(s: Site, request: Request, user: dict[str, Any]) -> dict[str, Any]:
     """The posted form, after its CSRF token is checked (ServerError csrf_refused)."""
     try:
         form = dict(await request.form())
@@ -75,11 +75,11 @@ async def _form(s: Site, request: Request, user: dict) -> dict:
     return {k: v for k, v in form.items() if isinstance(v, str)}
 
 
-def _page(s: Site, request: Request, user: dict, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+def _page(s: Site, request: Request, user: dict[str, Any], template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
     return s.page(request, user, template, status=status, csrf=s.csrf_token(user), **ctx)
 
 
-def _refusal(s: Site, request: Request, user: dict, e: ServerError, template: str, **ctx: Any) -> HTMLResponse:
+def _refusal(s: Site, request: Request, user: dict[str, Any], e: ServerError, template: str, **ctx: Any) -> HTMLResponse:
     resp = _page(s, request, user, template, status=e.status, error=_form_error(e, Tr(user["lang"])), **ctx)
     if isinstance(e, RateLimited):
         resp.headers["Retry-After"] = str(e.retry_after)
@@ -95,13 +95,13 @@ def _set_session(request: Request, resp: Response, token: str | None) -> Respons
     return resp
 
 
-def _next(form: dict) -> str:
+def _next(form: dict[str, Any]) -> str:
     """Where to go after logging in: a path on this site only."""
     target = form.get("next", "") or "/account"
     return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else "/account"
 
 
-async def _login_as(s: Site, request: Request, user: dict, uid: str, claim: bool, target: str) -> Response:
+async def _login_as(s: Site, request: Request, user: dict[str, Any], uid: str, claim: bool, target: str) -> Response:
     """A new session for `uid` (never the one the browser came with), the old one ended."""
     await s.accounts.end_session(request.cookies.get(SESSION_COOKIE))
     token = await s.accounts.new_session(uid)
@@ -152,7 +152,7 @@ async def register_page(request: Request, v: PageVisit) -> Response:
 @router.post("/register")
 async def register(request: Request, v: FormVisit) -> Response:
     s, user = v.site, v.user
-    form: dict = {}
+    form: dict[str, Any] = {}
     try:
         form = await _form(s, request, user)
         await s.limits.hit("register", client_address(request))
@@ -179,7 +179,7 @@ async def login_page(request: Request, v: PageVisit) -> Response:
 @router.post("/login")
 async def login(request: Request, v: FormVisit) -> Response:
     s, user = v.site, v.user
-    form: dict = {}
+    form: dict[str, Any] = {}
     try:
         form = await _form(s, request, user)
         name = form.get("user_name", "")[:64]
@@ -275,11 +275,11 @@ async def _my_games(s: Site, uid: str, query: Any = None) -> dict[str, Any]:
     return out
 
 
-async def _result_of(s: Site, gid: str) -> dict | None:
+async def _result_of(s: Site, gid: str) -> dict[str, Any] | None:
     return (await results_of(s.svc.storage, [gid])).get(gid)
 
 
-async def _profile(s: Site, uid: str) -> dict:
+async def _profile(s: Site, uid: str) -> dict[str, Any]:
     await s.ratings.rate_pending()
     return {"rating": await s.ratings.rating(f"user:{uid}"), **await s.ratings.record(uid)}
 
@@ -383,7 +383,7 @@ async def create_table(request: Request, v: MemberForm) -> Response:
     return RedirectResponse(f"/tables/{tid}", status_code=303)
 
 
-async def _table_or_404(s: Site, tid: str) -> dict | None:
+async def _table_or_404(s: Site, tid: str) -> dict[str, Any] | None:
     return await s.tables.get(tid) if TOKEN.fullmatch(tid) and len(tid) <= 32 else None
 
 

@@ -66,7 +66,7 @@ class Accounts:
 
     def __init__(self, storage: Storage, mail: MailSink, hasher: PasswordHasher | None = None,
                  outbox: Any = None, public_url: str = DEFAULT_PUBLIC_URL,
-                 reset_limits: list | None = None) -> None:
+                 reset_limits: list[Any] | None = None) -> None:
         """outbox: the worker that runs lost-password requests (outbox.Outbox; its job "reset" is
         `process_reset`); public_url: the base of every link in mail (PAXH_PUBLIC_URL, never a
         request's Host); reset_limits: `limits` items, reset mails queued per account."""
@@ -124,13 +124,13 @@ class Accounts:
             raise ServerError("name_taken", "that user name is taken", status=409) from None
         return uid
 
-    async def by_name(self, name: str) -> dict | None:
+    async def by_name(self, name: str) -> dict[str, Any] | None:
         a = adb.accounts
         async with self.storage.read() as conn:
             row = (await conn.execute(sa.select(a).where(a.c.user_name_key == name.strip().lower()))).mappings().first()
         return dict(row) if row else None
 
-    async def get(self, uid: str) -> dict | None:
+    async def get(self, uid: str) -> dict[str, Any] | None:
         a = adb.accounts
         async with self.storage.read() as conn:
             row = (await conn.execute(sa.select(a).where(a.c.user_id == uid))).mappings().first()
@@ -149,7 +149,8 @@ class Accounts:
             raise ServerError("bad_login", "wrong user name or password", status=401)
         if self.hasher.check_needs_rehash(acct["password"]):
             await self._set_password(acct["user_id"], password)
-        return acct["user_id"]
+        ret: str = acct["user_id"]
+        return ret
 
     async def _set_password(self, uid: str, password: str) -> None:
         hashed = await self._hash(password)
@@ -175,9 +176,10 @@ class Accounts:
             row = (await conn.execute(sa.select(s.c.user_id, s.c.expires_at).where(s.c.id == digest(token)))).first()
         if row is None or row.expires_at < time.time():
             return None
-        return row.user_id
+        ret: str | None = row.user_id
+        return ret
 
-    async def session_account(self, token: str | None) -> tuple[dict, dict] | None:
+    async def session_account(self, token: str | None) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """(users row, account with its settings) of a live session, in one statement; None when
         the cookie is no live session."""
         if not token or len(token) > 100:
@@ -230,7 +232,7 @@ class Accounts:
             return
         await self.outbox.enqueue_job("reset", payload, delay=secrets.randbelow(1000) / 1000 * RESET_JITTER)
 
-    async def process_reset(self, payload: dict) -> str:
+    async def process_reset(self, payload: dict[str, Any]) -> str:
         """The worker's half of `request_reset`: "sent" when a mail was queued, else "dropped"
         (no such account, no address, or over the per-account limit PAXH_RATE_RESET_ACCOUNT,
         which drops silently: telling would show that the account exists)."""
@@ -238,7 +240,7 @@ class Accounts:
 
         a = adb.accounts
         who = str(payload.get("who", ""))[:254].strip()
-        lang = payload.get("lang") if payload.get("lang") in LANGS else "en"
+        lang = str(payload.get("lang")) if payload.get("lang") in LANGS else "en"
         if self.reset_key(who) is None:
             return "dropped"
         async with self.storage.read() as conn:
@@ -276,7 +278,8 @@ class Accounts:
             row = (await conn.execute(sa.select(r).where(r.c.id == digest(token)))).first()
         if row is None or row.used or row.expires_at < time.time():
             return None
-        return row.user_id
+        ret: str | None = row.user_id
+        return ret
 
     async def reset(self, token: str, password: str) -> str:
         """Set a new password through a reset link (once); every session of the account ends."""
@@ -290,7 +293,8 @@ class Accounts:
             uid = (await conn.execute(sa.select(r.c.user_id).where(r.c.id == digest(token)))).scalar_one()
         await self._set_password(uid, password)
         await self.end_sessions(uid)
-        return uid
+        ret: str = uid
+        return ret
 
     # ------------------------------------------------------------------ settings
     async def save_settings(self, uid: str, lang: str | None, notify: dict[str, bool], time_control: str,
@@ -323,7 +327,8 @@ class Accounts:
         a = adb.accounts
         async with self.storage.write() as conn:
             r = await conn.execute(a.update().where(a.c.user_name_key == name.strip().lower()).values(is_admin=on))
-        return r.rowcount == 1
+        ret: bool = r.rowcount == 1
+        return ret
 
     # ------------------------------------------------------------------ anonymous seats
     async def anonymous_games(self, anon_uid: str) -> int:
@@ -334,7 +339,8 @@ class Accounts:
                                          .where(s.c.user_id == anon_uid))).scalar_one()
             hosted = (await conn.execute(sa.select(sa.func.count()).select_from(g)
                                          .where(g.c.host_user == anon_uid))).scalar_one()
-        return max(seated, hosted)
+        ret: int = max(seated, hosted)
+        return ret
 
     async def claim(self, anon_uid: str, uid: str) -> int:
         """Move an anonymous browser's seats and hosted games into an account (seats of games the
@@ -349,7 +355,8 @@ class Accounts:
             await conn.execute(g.update().where(g.c.host_user == anon_uid).values(host_user=uid))
             await conn.execute(social_db.table_seats.update().where(social_db.table_seats.c.user_id == anon_uid)
                                .values(user_id=uid))
-        return res.rowcount
+        ret: int = res.rowcount
+        return ret
 
 
 # ---------------------------------------------------------------------- moderators, outside a server

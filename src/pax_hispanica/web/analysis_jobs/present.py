@@ -35,7 +35,7 @@ def mark_name(mark: str | None, lang: str) -> str:
     return MARKS.get(lang, MARKS["en"]).get(mark, "") if mark else ""
 
 
-def chart_svg(a: dict, names: list[str], tr: Tr, width: int = 760, height: int = 280) -> Markup:
+def chart_svg(a: dict[str, Any], names: list[str], tr: Tr, width: int = 760, height: int = 280) -> Markup:
     lang = tr.lang
     left, right, top, bottom = 58, 12, 12, 44
     w, h = width - left - right, height - top - bottom
@@ -91,15 +91,15 @@ def chart_svg(a: dict, names: list[str], tr: Tr, width: int = 760, height: int =
     return Markup("".join(out))
 
 
-def legend(a: dict, names: list[str]) -> list[dict]:
+def legend(a: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
     return [{"seat": s, "name": names[s] if s < len(names) else str(s), "colour": COLOURS[s % len(COLOURS)],
              "dash": DASHES[s % len(DASHES)], "reviewed": s == a.get("seat")} for s in range(int(a.get("players", 0)))]
 
 
-def year_table(a: dict, lang: str) -> list[dict]:
+def year_table(a: dict[str, Any], lang: str) -> list[dict[str, Any]]:
     """The chart's values where each cycle begins and at the end (the chart as a table)."""
     chart = a.get("chart") or []
-    rows = []
+    rows: list[dict[str, Any]] = []
     seen: set[int] = set()
     for mark in a.get("years") or []:
         if mark["cycle"] not in seen and mark["index"] < len(chart):
@@ -111,7 +111,7 @@ def year_table(a: dict, lang: str) -> list[dict]:
     return rows
 
 
-def decisions(a: dict, tr: Tr) -> list[dict]:
+def decisions(a: dict[str, Any], tr: Tr) -> list[dict[str, Any]]:
     lang = tr.lang
     out = []
     for d in a.get("decisions") or []:
@@ -125,7 +125,7 @@ def decisions(a: dict, tr: Tr) -> list[dict]:
     return out
 
 
-def moments(a: dict, names: list[str], lang: str) -> list[dict]:
+def moments(a: dict[str, Any], names: list[str], lang: str) -> list[dict[str, Any]]:
     return [{"index": k["index"] + 1, "when": f'{k["cycle"]} · {year_name(k["year"], lang)}',
              "text": (k.get("text") or {}).get(lang) or (k.get("text") or {}).get("en", ""),
              "swing": f'{percent(k["before"], lang)} → {percent(k["after"], lang)}',
@@ -133,13 +133,13 @@ def moments(a: dict, names: list[str], lang: str) -> list[dict]:
             for k in a.get("key_moments") or []]
 
 
-def summary(a: dict, lang: str) -> dict:
+def summary(a: dict[str, Any], lang: str) -> dict[str, Any]:
     s = a.get("summary") or {}
     return {"decisions": s.get("decisions", 0), "inaccuracy": s.get("inaccuracy", 0), "mistake": s.get("mistake", 0),
             "blunder": s.get("blunder", 0), "average": percent(s.get("average_cost", 0.0), lang)}
 
 
-def hint_words(action: dict, why: dict, view: dict | None, tr: Tr) -> dict[str, Any]:
+def hint_words(action: dict[str, Any], why: dict[str, Any], view: dict[str, Any] | None, tr: Tr) -> dict[str, Any]:
     """The Hint in words: the move, how the bot chose it, and the other moves it weighed."""
     lang = tr.lang
     move = tr.action(action, view)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from typing import Any
 
 from pax_hispanica.web.analysis_jobs import present
 from pax_hispanica.web.analysis_jobs.hint import Hints
@@ -21,11 +22,13 @@ router = APIRouter()
 
 
 def _analyses(request: Request) -> Analyses:
-    return request.app.state.analyses
+    ret: Analyses = request.app.state.analyses
+    return ret
 
 
 def _hints(request: Request) -> Hints:
-    return request.app.state.hints
+    ret: Hints = request.app.state.hints
+    return ret
 
 
 @router.get("/analysis/{token}", response_class=HTMLResponse)
@@ -83,7 +86,7 @@ def install(app: object, svc: object) -> None:
     from pax_hispanica.web.analysis_jobs.worker import install as install_worker
     analyses = install_worker(svc)           # type: ignore[arg-type]
     app.state.analyses = analyses            # type: ignore[attr-defined]
-    app.state.hints = hints = Hints(svc, analyses.store)   # type: ignore[arg-type]
+    app.state.hints = hints = Hints(svc, analyses.store)   # type: ignore[arg-type, attr-defined]
     svc.hooks.append(_Closing(hints))        # type: ignore[attr-defined]
     app.include_router(router)               # type: ignore[attr-defined]
 
@@ -94,7 +97,7 @@ class _Closing:
     def __init__(self, hints: Hints) -> None:
         self.hints = hints
 
-    def start(self) -> list:
+    def start(self) -> list[Any]:
         return []
 
     async def close(self) -> None:

@@ -103,14 +103,16 @@ class JobStore:
         now = time.time() if now is None else now
         async with self.storage.write() as conn:
             r = await conn.execute(jobs.update().where(self._mine(job, me)).values(lease_until=now + lease))
-        return r.rowcount == 1
+        ret: bool = r.rowcount == 1
+        return ret
 
-    async def done(self, job: Job, me: str, result: dict, budget: int, seconds: float) -> bool:
+    async def done(self, job: Job, me: str, result: dict[str, Any], budget: int, seconds: float) -> bool:
         async with self.storage.write() as conn:
             r = await conn.execute(jobs.update().where(self._mine(job, me)).values(
                 status="done", result=json.dumps(result, separators=(",", ":")), budget=budget, seconds=seconds,
                 finished=time.time(), lease_until=None, error=None))
-        return r.rowcount == 1
+        ret: bool = r.rowcount == 1
+        return ret
 
     async def failed(self, job: Job, me: str, error: str) -> bool:
         """An analysis that raised: queued again while attempts remain, else failed."""
@@ -118,7 +120,8 @@ class JobStore:
         async with self.storage.write() as conn:
             r = await conn.execute(jobs.update().where(self._mine(job, me)).values(
                 status=status, error=error[:2000], lease_until=None, claimed_by=None))
-        return r.rowcount == 1
+        ret: bool = r.rowcount == 1
+        return ret
 
     async def release(self, job: Job, me: str) -> None:
         """A server that stops hands its job back at once (queued, the attempt not counted)."""
@@ -127,7 +130,7 @@ class JobStore:
                 status="queued", claimed_by=None, lease_until=None, attempts=jobs.c.attempts - 1))
 
     # ------------------------------------------------------------------ reading
-    async def jobs_of(self, game_id: str) -> dict[int, dict]:
+    async def jobs_of(self, game_id: str) -> dict[int, dict[str, Any]]:
         """Every job of a game by seat: status, result (parsed), error."""
         async with self.storage.read() as conn:
             rows = (await conn.execute(sa.select(jobs).where(jobs.c.game_id == game_id))).mappings().all()

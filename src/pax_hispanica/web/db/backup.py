@@ -157,9 +157,8 @@ def backup(url: str, dest: Path, logical: bool = False) -> str:
         elif u.get_backend_name() == "sqlite":
             how = _backup_sqlite(str(u.database), tmp)
         else:
-            how, why = _backup_pg_dump(url, tmp)
-            if how is None:
-                how = _backup_logical(url, tmp) + f" ({why})"
+            dumped, why = _backup_pg_dump(url, tmp)
+            how = dumped if dumped is not None else _backup_logical(url, tmp) + f" ({why})"
         os.replace(tmp, dest)
     finally:
         tmp.unlink(missing_ok=True)
@@ -235,7 +234,7 @@ def _backup_pg_dump(url: str, tmp: Path) -> tuple[str | None, str]:
 def _encode(v: Any) -> Any:
     if isinstance(v, dt.datetime):
         if v.tzinfo is not None:
-            v = v.astimezone(dt.timezone.utc).replace(tzinfo=None)
+            v = v.astimezone(dt.UTC).replace(tzinfo=None)
         return {"$t": v.isoformat()}                       # UTC, as the servers write it
     if isinstance(v, dt.date):
         return {"$d": v.isoformat()}
@@ -250,7 +249,7 @@ def _decode(v: Any, aware: bool) -> Any:
     if isinstance(v, dict):
         if "$t" in v:
             t = dt.datetime.fromisoformat(v["$t"])
-            return t.replace(tzinfo=dt.timezone.utc) if aware else t
+            return t.replace(tzinfo=dt.UTC) if aware else t
         if "$d" in v:
             return dt.date.fromisoformat(v["$d"])
         if "$b" in v:
@@ -269,7 +268,7 @@ def _backup_logical(url: str, tmp: Path) -> str:
                 md = _reflect(conn)
                 tables = [t for t in md.sorted_tables if t.name not in SKIP_TABLES]
                 head = {"format": LOGICAL_FORMAT, "revision": _revision(conn), "source": conn.dialect.name,
-                        "made": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                        "made": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                         "tables": [t.name for t in tables]}
                 with gzip.open(tmp, "wt", encoding="utf-8") as f:
                     f.write(json.dumps(head) + "\n")
@@ -404,18 +403,20 @@ def _migrate_to(url: str, revision: str, conn: sa.Connection | None = None) -> N
     cfg.attributes["quiet"] = True
     try:
         command.upgrade(cfg, revision)
-    except Exception as e:  # noqa: BLE001 - an unknown revision (a backup of a newer paxh), ...
+    except Exception as e:  # an unknown revision (a backup of a newer paxh), ...
         raise BackupError(f"cannot make the schema revision {revision} of the backup in {_shown(url)}: "
                           f"{' '.join(str(e).split())[:300]} (a backup made by a newer paxh?)") from None
 
 
-def _rows_from_logical(src: Path) -> tuple[dict, Iterator[tuple[str, list[str], list[list[Any]]]]]:
-    f = gzip.open(src, "rt", encoding="utf-8")
+def _rows_from_logical(src: Path) -> tuple[dict[str, Any], Iterator[tuple[str, list[str], list[list[Any]]]]]:
+    f = gzip.open(src, "rt", encoding="utf-8")  # noqa: SIM115 -- the tables() generator below reads it, then closes it
     head = json.loads(f.readline())
 
     def tables() -> Iterator[tuple[str, list[str], list[list[Any]]]]:
         try:
-            name, cols, chunk = None, [], []
+            name: str | None = None
+            cols: list[str] = []
+            chunk: list[list[Any]] = []
             for line in f:
                 item = json.loads(line)
                 if isinstance(item, dict):
@@ -425,7 +426,7 @@ def _rows_from_logical(src: Path) -> tuple[dict, Iterator[tuple[str, list[str], 
                 else:
                     chunk.append(item)
                     if len(chunk) >= CHUNK:
-                        yield name, cols, chunk
+                        yield name, cols, chunk  # type: ignore[misc]  # a row comes after its table's header
                         chunk = []
             if name is not None:
                 yield name, cols, chunk
@@ -434,7 +435,7 @@ def _rows_from_logical(src: Path) -> tuple[dict, Iterator[tuple[str, list[str], 
     return head, tables()
 
 
-def _rows_from_sqlite(src: Path) -> tuple[dict, Iterator[tuple[str, list[str], list[list[Any]]]]]:
+def _rows_from_sqlite(src: Path) -> tuple[dict[str, Any], Iterator[tuple[str, list[str], list[list[Any]]]]]:
     engine = sa.create_engine(f"sqlite:///file:{quote(str(src.resolve()))}?mode=ro&uri=true",
                               poolclass=sa.pool.NullPool)
     conn = engine.connect()

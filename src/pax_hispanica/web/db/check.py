@@ -49,7 +49,7 @@ def check_game_chain(conn: sa.Connection, g: sa.RowMapping) -> tuple[str | None,
                                 [tuple(r) for r in rows], g["record_format"])
     except integrity.Damage as d:
         return str(d), None
-    except Exception as e:  # noqa: BLE001 - a row no replay can read (a damaged file's garbage) is damage
+    except Exception as e:  # a row no replay can read (a damaged file's garbage) is damage
         return f"unreadable ({type(e).__name__}: {str(e)[:200]})", None
     return None, f"{chain.version} actions, chain {fingerprint(chain.head)}"
 
@@ -146,7 +146,7 @@ def check_database(url: str, progress: Callable[[int, int], None] | None = None,
         # damage the check does not see); or PostgreSQL could not be reached or read
         what = " ".join(str(getattr(e, "orig", None) or e).split())[:300]
         if sqlite:
-            raise Unreadable(damaged_file_sentence(u.database, f"reading it failed ({what})")) from None
+            raise Unreadable(damaged_file_sentence(str(u.database), f"reading it failed ({what})")) from None
         raise Unreadable(f"cannot read the database at {u.render_as_string(hide_password=True)}: {what}",
                          damaged=False) from None
     finally:

@@ -153,9 +153,9 @@ def migrate(url: str) -> None:
         return
     engine = sa.create_engine(sync_url(url), poolclass=sa.pool.NullPool)
     try:
-        with engine.begin() as conn:  # the lock ends with this transaction (commit or rollback)
-            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
-            cfg.attributes["connection"] = conn
+        with engine.begin() as pg:  # the lock ends with this transaction (commit or rollback)
+            pg.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
+            cfg.attributes["connection"] = pg
             command.upgrade(cfg, "head")
     finally:
         engine.dispose()

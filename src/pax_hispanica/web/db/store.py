@@ -109,7 +109,7 @@ class Storage:
     def __init__(self, database_url: str) -> None:
         self.url = database_url
         self.pg = db.is_postgres(database_url)
-        kwargs: dict = {}
+        kwargs: dict[str, Any] = {}
         if not self.pg:
             kwargs["connect_args"] = {"timeout": 30}
         else:
@@ -153,7 +153,7 @@ class Storage:
         return self.auto.connect()
 
     # ------------------------------------------------------------------ users
-    async def user(self, uid: str | None) -> dict:
+    async def user(self, uid: str | None) -> dict[str, Any]:
         """The browser's user, or a new one (`"new": True`)."""
         if uid:
             async with self.read() as conn:
@@ -169,7 +169,7 @@ class Storage:
         async with self.write() as conn:
             await conn.execute(db.users.update().where(db.users.c.id == uid).values(**values))
 
-    async def games_of(self, uid: str) -> list[dict]:
+    async def games_of(self, uid: str) -> list[dict[str, Any]]:
         g, s = db.games, db.seats
         # the games hosted or played: a UNION of two index lookups (ix_games_host_user, ix_seats_user);
         # an OR across the join made PostgreSQL scan every game (benchmarks/accounts.py)
@@ -183,7 +183,7 @@ class Storage:
              .order_by(g.c.created_at.desc()).limit(100))
         async with self.read() as conn:
             rows = (await conn.execute(q)).mappings().all()
-        out: dict[str, dict] = {}
+        out: dict[str, dict[str, Any]] = {}
         for r in rows:
             d = out.setdefault(r["id"], {**dict(r), "config": json.loads(r["config"]), "my_seats": []})
             if r["host_user"] != uid:  # a seated player never learns the host's (or table's) link
@@ -193,7 +193,7 @@ class Storage:
         return list(out.values())
 
     # ------------------------------------------------------------------ games and seats
-    async def insert_game(self, game_row: dict, seat_rows: list[Seat]) -> None:
+    async def insert_game(self, game_row: dict[str, Any], seat_rows: list[Seat]) -> None:
         async with self.write() as conn:
             await conn.execute(db.games.insert().values(**game_row))
             await conn.execute(db.seats.insert(), [
@@ -236,7 +236,7 @@ class Storage:
                 sa.and_(db.games.c.status == "active", db.games.c.bot_turn)))).scalars().all())
 
     # ------------------------------------------------------------------ records
-    async def record_rows(self, gid: str) -> tuple[Any, list[Seat], list[tuple]]:
+    async def record_rows(self, gid: str) -> tuple[Any, list[Seat], list[tuple[Any, ...]]]:
         """(game row, seats, action rows (n, action, state_hash)) read consistently."""
         async with self.read() as conn:
             # the game row and its actions are read by separate statements, and another server
@@ -254,7 +254,7 @@ class Storage:
                     return g, seat_rows, [tuple(r) for r in rows]
         raise ServerError("busy", "the game is changing too fast; try again", status=503)
 
-    async def rows_since(self, gid: str, n: int) -> tuple[list[Seat], list[tuple]]:
+    async def rows_since(self, gid: str, n: int) -> tuple[list[Seat], list[tuple[Any, ...]]]:
         """(seats, action rows from number n on) as stored now."""
         async with self.read() as conn:
             rows = (await conn.execute(sa.select(db.actions.c.n, db.actions.c.action, db.actions.c.state_hash)
@@ -303,7 +303,7 @@ class Storage:
         if self.pg:
             return await self._store_action_pg(gid, n, action_json, result, bot_turn, seat, kind, state_hash,
                                                notify or ("", ""))
-        values: dict = {"version": n + 1, "updated_at": sa.func.now(), "bot_turn": bot_turn}
+        values: dict[str, Any] = {"version": n + 1, "updated_at": sa.func.now(), "bot_turn": bot_turn}
         if result is not None:
             values.update(status="over", result=result)
         try:

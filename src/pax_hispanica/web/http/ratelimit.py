@@ -76,7 +76,7 @@ class RateLimited(ServerError):
                                          f"try again in {retry_after} s", status=429)
         self.retry_after = retry_after
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {**super().as_dict(), "retry_after": self.retry_after}
 
 

@@ -29,14 +29,14 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")   # secrets.token_urlsafe; anything e
 NAME_PATTERN = r"^[^\x00-\x1f\x7f]*$"           # no control characters (PostgreSQL refuses NUL in text)
 
 
-def error_response(e: ServerError, headers: dict | None = None) -> JSONResponse:
+def error_response(e: ServerError, headers: dict[str, Any] | None = None) -> JSONResponse:
     """A refusal as the API's envelope {"error": {"code", "rule", "message"}}."""
     if isinstance(e, RateLimited):
         headers = {**(headers or {}), "Retry-After": str(e.retry_after)}
     return JSONResponse({"error": e.as_dict()}, status_code=e.status, headers=headers)
 
 
-def error_frame(e: ServerError, msg_id: Any = None) -> dict:
+def error_frame(e: ServerError, msg_id: Any = None) -> dict[str, Any]:
     """A refusal on a WebSocket: the API's error fields in a frame of type "error"."""
     return {"type": "error", "id": msg_id, **e.as_dict()}
 
@@ -69,7 +69,8 @@ def cookie_user(conn: Request | WebSocket) -> str | None:
 
 def site(conn: Request | WebSocket) -> Site:
     """The app's Site (create_app puts it on app.state)."""
-    return conn.app.state.site
+    ret: Site = conn.app.state.site
+    return ret
 
 
 @dataclass
@@ -84,6 +85,12 @@ class Site:
     tables: Any = None
     ratings: Any = None
     play: Play | None = None   # turn-based play: clocks, chat, the outbox (create_app)
+
+    @property
+    def turn_based(self) -> Play:
+        """`play`, for the routes that need it (create_app always sets it up)."""
+        assert self.play is not None, "create_app sets up turn-based play"
+        return self.play
 
     async def resolve(self, token: str) -> Rights:
         """svc.resolve, for strings that can be tokens at all (a NUL or 10 KB link is unknown, not a
@@ -110,7 +117,7 @@ class Site:
         return self.templates.TemplateResponse(request, "message.html", {"t": Tr(lang), "lang": lang, "user": {},
                                                                          "message_key": key}, status_code=status)
 
-    async def current_user(self, request: Request) -> dict:
+    async def current_user(self, request: Request) -> dict[str, Any]:
         user = await self.svc.user(cookie_user(request))
         if self.accounts is not None:   # a logged-in browser is its account's user
             user = await self.accounts_user(request, user)
@@ -122,7 +129,7 @@ class Site:
             user["lang"] = lang
         return user
 
-    async def accounts_user(self, request: Request, anon: dict) -> dict:
+    async def accounts_user(self, request: Request, anon: dict[str, Any]) -> dict[str, Any]:
         """The account's user when the session cookie is a live session, else the anonymous one;
         either way with its CSRF key (the session when logged in, else the anonymous user id)."""
         from pax_hispanica.web.accounts.service import SESSION_COOKIE, digest
@@ -135,14 +142,14 @@ class Site:
         return {**user, "new": anon.get("new", False), "anon_id": anon["id"], "account": acct,
                 "csrf_key": "s:" + digest(token or "")}
 
-    def csrf_token(self, user: dict) -> str:
+    def csrf_token(self, user: dict[str, Any]) -> str:
         return self.csrf.token(user.get("csrf_key") or user["id"])
 
-    def csrf_ok(self, user: dict, token: object) -> bool:
+    def csrf_ok(self, user: dict[str, Any], token: object) -> bool:
         return self.csrf.ok(user.get("csrf_key") or user["id"], token)
 
     @staticmethod
-    def remember_user(request: Request, resp: Response, user: dict) -> Response:
+    def remember_user(request: Request, resp: Response, user: dict[str, Any]) -> Response:
         """A new browser's user id goes into its cookie (its anonymous one, also when logged in);
         Secure over https, like the session's (issue 37: it names the browser's seats)."""
         if user.get("new"):
@@ -150,7 +157,7 @@ class Site:
                             samesite="lax", secure=request.url.scheme == "https")
         return resp
 
-    def page(self, request: Request, user: dict, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+    def page(self, request: Request, user: dict[str, Any], name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         tr = ctx.pop("tr", None) or Tr(user["lang"])
         base = {"t": tr, "lang": user["lang"], "user": user}
         if user.get("account"):   # the header's Log out (base.html)
@@ -160,7 +167,7 @@ class Site:
         self.remember_user(request, resp, user)
         return resp
 
-    def message(self, request: Request, user: dict, status: int, key: str) -> HTMLResponse:
+    def message(self, request: Request, user: dict[str, Any], status: int, key: str) -> HTMLResponse:
         return self.page(request, user, "message.html", status=status, message_key=key)
 
     async def lang_switch(self, request: Request) -> Response | None:
@@ -193,7 +200,7 @@ class Visit:
     stored first when the page came with ?lang)."""
 
     site: Site
-    user: dict
+    user: dict[str, Any]
     request: Request
 
     async def rights(self, token: str, roles: tuple[str, ...] | None = None) -> Rights:

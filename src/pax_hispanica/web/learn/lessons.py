@@ -64,8 +64,9 @@ def scenario_text(lesson_id: str) -> str:
     return resources.files("pax_hispanica.data").joinpath("lessons").joinpath(lesson.file).read_text(encoding="utf-8")
 
 
-def scenario(lesson_id: str) -> dict:
-    return json.loads(scenario_text(lesson_id))
+def scenario(lesson_id: str) -> dict[str, Any]:
+    ret: dict[str, Any] = json.loads(scenario_text(lesson_id))
+    return ret
 
 
 def next_lesson(lesson: Lesson) -> Lesson | None:
@@ -80,7 +81,7 @@ class Played:
     free: bool                # the lesson is over and the learner plays on with the real rules
 
     @property
-    def actions(self) -> list:
+    def actions(self) -> list[Any]:
         return list(self.game.record["actions"])
 
     @property

@@ -85,7 +85,7 @@ async def learn_act(request: Request, lesson_id: str, v: FormVisit) -> Response:
             raise ServerError("malformed", "a lesson's move is a JSON object")
     except ServerError as e:
         return error_response(e)
-    lang = body.get("lang") if body.get("lang") in LANGS else v.user["lang"]
+    lang = str(body.get("lang")) if body.get("lang") in LANGS else v.user["lang"]
     try:
         played = await asyncio.to_thread(play, lesson, body.get("actions"), body.get("action"), bool(body.get("free")))
     except LessonRefused as e:

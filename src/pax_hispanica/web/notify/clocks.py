@@ -77,7 +77,7 @@ class TableRules:
         """Turn-based paces, whose players are told of their move (live players are at the table)."""
         return self.pace in ("turn", "year")
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"pace": self.pace, "base_seconds": self.base_seconds, "increment_seconds": self.increment_seconds,
                 "move_seconds": self.move_seconds, "timeouts_to_bot": self.timeouts_to_bot, "chat": self.chat,
                 "year_seconds": self.year_seconds}
@@ -127,18 +127,18 @@ class Clocks:
 
     # ------------------------------------------------------------ after each action
     @staticmethod
-    async def _rows(conn: Any, gid: str) -> dict[int, dict]:
+    async def _rows(conn: Any, gid: str) -> dict[int, dict[str, Any]]:
         rows = (await conn.execute(sa.select(t.clocks).where(t.clocks.c.game_id == gid))).mappings().all()
         return {r["seat"]: dict(r) for r in rows}
 
     @staticmethod
-    def _ask(r: dict, now: float, rules: TableRules, year: str | None = None) -> None:
+    def _ask(r: dict[str, Any], now: float, rules: TableRules, year: str | None = None) -> None:
         r["asked_at"] = now
         if rules.pace == "year" and r.get("year_key") != year:   # a new Year: a full budget (PRJ-39)
             r["remaining"], r["year_key"] = rules.year_seconds or 0.0, year
         r["deadline"] = now + (r["remaining"] if rules.budget else (rules.move_seconds or 0.0))
 
-    async def follow(self, live: LiveGame, action: dict | None, before: Any, rights: Rights | None) -> None:
+    async def follow(self, live: LiveGame, action: dict[str, Any] | None, before: Any, rights: Rights | None) -> None:
         """The clocks after an action (None: the game's start, or a repair): charge the seat that
         acted, start the clocks of the seats now asked, stop the others'; a seat whose waiting
         period begins is notified (turn-based)."""
@@ -153,7 +153,7 @@ class Clocks:
         year = year_key(live.state) if rules.pace == "year" else None
         async with self.storage.write() as conn:
             rows = await self._rows(conn, live.id)
-            changed: dict[int, dict] = {}
+            changed: dict[int, dict[str, Any]] = {}
             if actor in rows:
                 r = changed[actor] = dict(rows[actor])
                 # PRJ-39: in a Year whose time has run out, the seat's later timeouts count once
@@ -195,7 +195,7 @@ class Clocks:
                 self.outbox.wake.set()   # committed: the worker finds the new rows now
             await self._push(live)
 
-    async def _notify(self, conn: Any, live: LiveGame, seat: int, r: dict) -> int:
+    async def _notify(self, conn: Any, live: LiveGame, seat: int, r: dict[str, Any]) -> int:
         rcpt = await recipient_for(conn, live.id, seat)
         if rcpt is None:
             return 0
@@ -228,7 +228,7 @@ class Clocks:
             await conn.execute(sa.text("SELECT pg_notify(:c, :p)"), {"c": note[0], "p": note[1]})
 
     # ------------------------------------------------------------ what the pages show
-    async def state(self, live: LiveGame) -> dict | None:
+    async def state(self, live: LiveGame) -> dict[str, Any] | None:
         rules = await self.rules(live.id)
         if rules is None or not rules.timed:
             return None
@@ -236,7 +236,7 @@ class Clocks:
             rows = await self._rows(conn, live.id)
         year = year_key(live.state) if rules.pace == "year" else None
 
-        def left(r: dict) -> float:   # a seat not yet asked in this Year has its whole budget
+        def left(r: dict[str, Any]) -> float:   # a seat not yet asked in this Year has its whole budget
             return (rules.year_seconds or 0.0) if year is not None and r.get("year_key") != year else r["remaining"]
 
         seats = [{"seat": s, "remaining": round(left(r), 3), "deadline": r["deadline"],

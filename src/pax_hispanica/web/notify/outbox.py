@@ -58,6 +58,7 @@ from pax_hispanica.web.db.schema import games
 from pax_hispanica.web.db.store import Storage
 from pax_hispanica.web.notify import schema as t
 from pax_hispanica.web.present.i18n import Tr
+import contextlib
 
 log = logging.getLogger("pax_hispanica.web")
 
@@ -171,7 +172,7 @@ class SendError(Exception):
     pass
 
 
-def send_email(smtp_url: str, payload: dict) -> None:
+def send_email(smtp_url: str, payload: dict[str, Any]) -> None:
     """Send one email through the SMTP server at smtp_url (blocking: run in a thread)."""
     u = urlsplit(smtp_url)
     if u.scheme not in ("smtp", "smtps"):
@@ -232,7 +233,7 @@ async def check_webhook(url: str) -> None:
         try:
             infos = await asyncio.wait_for(asyncio.get_running_loop().getaddrinfo(
                 host, port, type=socket.SOCK_STREAM), 2.0)
-        except (OSError, UnicodeError, asyncio.TimeoutError, ValueError):
+        except (TimeoutError, OSError, UnicodeError, ValueError):
             return
         ips = [str(i[4][0]) for i in infos]
     if any(_internal(ip) for ip in ips):
@@ -257,7 +258,7 @@ def resolve_public(host: str, port: int) -> list[str]:
     return ips
 
 
-def _pinned_socket(ips: list[str], port: int, timeout: float) -> Any:
+def _pinned_socket(ips: list[str], port: int, timeout: float | None) -> Any:
     """A TCP connection to the first of the checked addresses that answers (nothing is sent)."""
     import socket
     last: OSError | None = None
@@ -295,10 +296,10 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
 
     def connect(self) -> None:
         sock = _pinned_socket(self.ips, self.port, self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]  # http.client's own context
 
 
-def post_webhook(url: str, body: dict, timeout: float = 10.0) -> None:
+def post_webhook(url: str, body: dict[str, Any], timeout: float = 10.0) -> None:
     """POST the JSON body to url (blocking: run in a thread); any answer but 2xx fails, and a
     redirect is not followed (a public URL answering 302 to an internal one would otherwise make
     the server call its own network). A URL on an internal address (loopback, private networks,
@@ -357,10 +358,10 @@ class Outbox:
         return f"{self.public_url}/unsubscribe/{self.signer.sign(f'u1:{game_id}:{seat}')}"
 
     def render(self, rcpt: Recipient, game_id: str, seat: int, nation: str, token: str, decision: str | None,
-               deadline: float | None, period: int) -> list[tuple[str, dict]]:
+               deadline: float | None, period: int) -> list[tuple[str, dict[str, Any]]]:
         """The messages for one waiting period: (channel, payload) per channel the player has."""
         link = f"{self.public_url}/play/{token}"
-        out: list[tuple[str, dict]] = []
+        out: list[tuple[str, dict[str, Any]]] = []
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(deadline)) if deadline else None
         if rcpt.email and self.smtp_url:   # no mail server: no email is queued to fail (U1)
             tr = Tr(rcpt.lang)
@@ -383,7 +384,7 @@ class Outbox:
                 "url": link, "deadline": deadline, "period": period}}))
         return out
 
-    async def enqueue(self, conn: Any, game_id: str, seat: int, period: int, messages: list[tuple[str, dict]]) -> int:
+    async def enqueue(self, conn: Any, game_id: str, seat: int, period: int, messages: list[tuple[str, dict[str, Any]]]) -> int:
         """Write the messages in the caller's transaction; a period's message exists once."""
         now = time.time()
         n = 0
@@ -414,7 +415,7 @@ class Outbox:
                 rcpt = await recipient_for(conn, game_id, seat)
                 if rcpt is None:
                     continue
-                out: list[tuple[str, dict]] = []
+                out: list[tuple[str, dict[str, Any]]] = []
                 if rcpt.email and self.smtp_url:
                     tr = Tr(rcpt.lang)
                     unsub = self.unsubscribe_url(game_id, seat)
@@ -457,7 +458,7 @@ class Outbox:
                 created=now))
         self.wake.set()
 
-    async def enqueue_job(self, channel: str, payload: dict, delay: float = 0.0) -> None:
+    async def enqueue_job(self, channel: str, payload: dict[str, Any], delay: float = 0.0) -> None:
         """A job for the worker (`self.jobs[channel]`, e.g. "reset": accounts.Accounts.process_reset),
         due after `delay` seconds. A request that must do the same work whatever it is asked (a
         lost password: whether the name exists must not show in the answer's time) writes
@@ -483,10 +484,8 @@ class Outbox:
             except Exception:
                 log.exception("outbox worker failed")
             self.wake.clear()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), self.poll)
-            except asyncio.TimeoutError:
-                pass
 
     async def deliver_one(self) -> bool:
         """Claim, send and settle the oldest due message; False when none is due. A server that
@@ -544,9 +543,10 @@ class Outbox:
         c = t.clocks.c
         period = (await conn.execute(sa.select(c.period).where(sa.and_(c.game_id == row["game_id"],
                                                                         c.seat == row["seat"])))).scalar()
-        return period == row["period"]
+        ret: bool = period == row["period"]
+        return ret
 
-    async def _attempt(self, conn: Any, row: Any) -> dict:
+    async def _attempt(self, conn: Any, row: Any) -> dict[str, Any]:
         """Send one claimed message; the column values that settle it."""
         if row["channel"] in self.jobs or row["channel"] not in ("email", "webhook"):
             return await self._job(row)
@@ -570,7 +570,7 @@ class Outbox:
         self.sent_count += 1
         return {"status": "sent", "attempts": row["attempts"] + 1, "sent": time.time(), "lease_until": None}
 
-    async def _job(self, row: Any) -> dict:
+    async def _job(self, row: Any) -> dict[str, Any]:
         """Run one job row (enqueue_job); its payload is emptied once done (a lost password's
         typed name is kept no longer than needed)."""
         run = self.jobs.get(row["channel"])

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Awaitable, Callable
+from typing import Any
+from collections.abc import Awaitable, Callable
 
 from sqlalchemy.engine import make_url
 
@@ -59,7 +60,7 @@ class PubSub:
     def __init__(self, url: str, node: str, enabled: bool) -> None:
         self.url, self.node, self.enabled = url, node, enabled
         self.channel = CHANNEL
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[Any] | None = None
 
     def message(self, gid: str, what: Any) -> tuple[str, str] | None:
         """(channel, payload) to send with a commit; None when there is nobody to tell."""
@@ -70,7 +71,7 @@ class PubSub:
         return gid, what, node
 
     def start(self, on_message: Callable[[str], Awaitable[None]],
-              on_listening: Callable[[], Awaitable[None]] | None = None) -> asyncio.Task | None:
+              on_listening: Callable[[], Awaitable[None]] | None = None) -> asyncio.Task[Any] | None:
         if self.enabled:
             self._task = asyncio.create_task(listen_forever(self.url, self.channel, on_message, on_listening))
         return self._task

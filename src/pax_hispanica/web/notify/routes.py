@@ -38,7 +38,7 @@ async def api_notify(request: Request, token: str) -> JSONResponse:
         body = await json_body(request, ContactIn)
         if body.email is not None and body.email != "" and not EMAIL.fullmatch(body.email):
             raise ServerError("bad_email", "email: not an address")
-        if body.email and not s.play.outbox.smtp_url:   # no mail server: email is off (U1)
+        if body.email and not s.turn_based.outbox.smtp_url:   # no mail server: email is off (U1)
             raise ServerError("mail_off", "this server sends no email (it has no mail server: PAXH_SMTP_URL); "
                                           "use a webhook", status=409)
         if body.webhook:
@@ -52,7 +52,7 @@ async def api_notify(request: Request, token: str) -> JSONResponse:
         values = {"email": body.email or None, "webhook": body.webhook or None, "lang": body.lang,
                   "unsubscribed": False}
         await save_seat_contact(s.svc.storage, live.id, seat, values)
-        await s.play.clocks.contact_changed(live, seat)
+        await s.turn_based.clocks.contact_changed(live, seat)
     except ServerError as e:
         return error_response(e)
     return JSONResponse({"ok": True})
@@ -72,7 +72,7 @@ async def api_notify_saved(request: Request, token: str) -> JSONResponse:
         out = await saved_contact(s.svc.storage, rights.game_id, seat)
     except ServerError as e:
         return error_response(e)
-    mail = bool(s.play.outbox.smtp_url)
+    mail = bool(s.turn_based.outbox.smtp_url)
     return JSONResponse({**out, "email": out["email"] if mail else None, "mail": mail})
 
 
@@ -80,8 +80,8 @@ async def api_notify_saved(request: Request, token: str) -> JSONResponse:
 async def api_clock(request: Request, token: str) -> JSONResponse:
     s = site(request)
     try:
-        rights, live = await s.game_for(token)
-        state = await s.play.clocks.state(live)
+        _rights, live = await s.game_for(token)
+        state = await s.turn_based.clocks.state(live)
     except ServerError as e:
         return error_response(e)
     return JSONResponse(state or {"type": "clock", "seats": []})
@@ -92,7 +92,7 @@ async def unsubscribe_get(request: Request, v: FormVisit, signed: str) -> Respon
     """The link in the email: a page that asks, with a button that POSTs. A GET changes nothing
     (mail scanners and link previews follow links; RFC 8058 section 1)."""
     s, user = v.site, v.user
-    target = s.play.outbox.unsubscribe_target(signed) if len(signed) < 400 else None
+    target = s.turn_based.outbox.unsubscribe_target(signed) if len(signed) < 400 else None
     if target is None:
         return s.message(request, user, 404, "unsubscribe_bad")
     return s.page(request, user, "unsubscribe.html", signed=signed)
@@ -103,5 +103,5 @@ async def unsubscribe_post(request: Request, v: FormVisit, signed: str) -> Respo
     """The page's button, or RFC 8058's one-click POST from the mail client (body
     `List-Unsubscribe=One-Click`, no cookie, no CSRF token: the signed link is the authority)."""
     s, user = v.site, v.user
-    done = await s.play.outbox.unsubscribe(signed) if len(signed) < 400 else None
+    done = await s.turn_based.outbox.unsubscribe(signed) if len(signed) < 400 else None
     return s.message(request, user, 200 if done else 404, "unsubscribed" if done else "unsubscribe_bad")

@@ -62,7 +62,7 @@ class SeatBotIn(BaseModel):
     bot_kind: str = DEFAULT_BOT
 
 
-def _inline_schema(model: type[BaseModel]) -> dict:
+def _inline_schema(model: type[BaseModel]) -> dict[str, Any]:
     """The model's JSON schema with its $defs inlined (for openapi_extra, which
     does not register them as components)."""
     schema = model.model_json_schema()
@@ -77,10 +77,11 @@ def _inline_schema(model: type[BaseModel]) -> dict:
             return [walk(v) for v in x]
         return x
 
-    return walk(schema)
+    ret: dict[str, Any] = walk(schema)
+    return ret
 
 
-def _body_doc(model: type[BaseModel], required: bool = True) -> dict:
+def _body_doc(model: type[BaseModel], required: bool = True) -> dict[str, Any]:
     return {"requestBody": {"required": required,
                             "content": {"application/json": {"schema": _inline_schema(model)}}}}
 
@@ -90,7 +91,7 @@ def _plain(x: Any) -> Any:
     return json.loads(json.dumps(x, default=str))
 
 
-async def _json_object(request: Request, shape: str, empty_is: bytes | None = None) -> dict:
+async def _json_object(request: Request, shape: str, empty_is: bytes | None = None) -> dict[str, Any]:
     """The request's body as a JSON object (bounded by security.parse_json); `empty_is`: what an
     empty body stands for (an optional body)."""
     body = security.parse_json(await request.body() or empty_is or b"")
@@ -108,7 +109,8 @@ async def _owner(request: Request) -> str | None:
         from pax_hispanica.web.accounts.service import SESSION_COOKIE
         account = await s.accounts.session_user(request.cookies.get(SESSION_COOKIE))
         if account is not None:
-            return account
+            ret: str | None = account
+            return ret
     return cookie_user(request)
 
 
@@ -182,7 +184,7 @@ async def api_seat_bot(request: Request, token: str) -> JSONResponse:
 async def api_record(request: Request, token: str) -> JSONResponse:
     s = site(request)
     try:
-        rights, live = await s.game_for(token)
+        _rights, live = await s.game_for(token)
     except ServerError as e:
         return error_response(e)
     if not live.over:

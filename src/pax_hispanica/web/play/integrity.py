@@ -67,7 +67,7 @@ class Chain:
     def version(self) -> int:
         return len(self.game.record["actions"])
 
-    def step(self, n: int, text: Any, stored_hash: str | None) -> tuple[dict, list]:
+    def step(self, n: int, text: Any, stored_hash: str | None) -> tuple[dict[str, Any], list[Any]]:
         """Replay stored action row n; returns (action, events). Raises Damage."""
         if n != self.version:
             raise Damage(self.version, f"missing (a gap in the record: the next stored action is {n})")

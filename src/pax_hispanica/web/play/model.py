@@ -18,7 +18,7 @@ class ServerError(Exception):
         super().__init__(message)
         self.code, self.message, self.rule, self.status = code, message, rule, status
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"code": self.code, "rule": self.rule, "message": self.message}
 
 
@@ -54,7 +54,7 @@ class Rights:
 @dataclass(eq=False)
 class LiveGame:
     id: str
-    record: dict
+    record: dict[str, Any]
     seed: int
     mode: str
     host_token: str
@@ -62,11 +62,11 @@ class LiveGame:
     host_user: str | None
     seats: list[Seat]
     state: Any
-    events: list
+    events: list[Any]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    listeners: set = field(default_factory=set)
-    agents: dict = field(default_factory=dict)
-    bot_task: asyncio.Task | None = None
+    listeners: set[Any] = field(default_factory=set)
+    agents: dict[int, Any] = field(default_factory=dict)
+    bot_task: asyncio.Task[Any] | None = None
     touched: float = field(default_factory=time.monotonic)
     chain: str = ""  # head of the record's hash chain (play/integrity.py)
     hashed: bool = True  # some stored action has a hash: every later one must
@@ -125,7 +125,7 @@ class LiveGame:
         return self.__dict__.get("_events") is None
 
 
-def _get_events(self: LiveGame) -> list:
+def _get_events(self: LiveGame) -> list[Any]:
     """The game's events: kept while the game is in use, replayed from its record (the first
     `_events_upto` actions: the record may already hold the action whose events are about to be
     added, games.Service.act, records.catch_up) after `compact` dropped them."""
@@ -136,7 +136,7 @@ def _get_events(self: LiveGame) -> list:
     return events
 
 
-def _set_events(self: LiveGame, events: list) -> None:
+def _set_events(self: LiveGame, events: list[Any]) -> None:
     self.__dict__["_events"] = events
 
 

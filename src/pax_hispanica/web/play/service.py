@@ -67,6 +67,7 @@ from pax_hispanica.web.play.rights import Seats
 from pax_hispanica.web.play.validation import action_json as _action_json
 from pax_hispanica.web.play.validation import check_bot_kind, new_seats
 from pax_hispanica.web.present.info import nation_ids
+import contextlib
 
 __all__ = [
     "NATIONS",
@@ -97,7 +98,7 @@ def random_nations(seed: int, players: int, ruleset: str = "reference",
     return [n if n is not None else next(drawn) for n in picks]
 
 
-def _config_dict(config: Any) -> dict:
+def _config_dict(config: Any) -> dict[str, Any]:
     if isinstance(config, dict):
         return config
     out = {k: getattr(config, k) for k in ("players", "nations", "ruleset", "options") if hasattr(config, k)}
@@ -129,7 +130,7 @@ class Service:
         # make_bot is looked up here at each call (tests replace games.make_bot)
         self.bots = BotSeats(self.storage, self.cache, self.node, bot_delay, bot_processes, self.act,
                              self.records.catch_up, lambda *a: make_bot(*a))
-        self._tasks: list[asyncio.Task] = []
+        self._tasks: list[asyncio.Task[Any]] = []
         # services that follow the games (play/turn_based.py: clocks, notifications, chat): each may define
         # created(live, table), after_act(live, action, acting_before, rights) (run under the
         # game's lock, after the commit), notified(live, what) (another server's "clock"/"chat"
@@ -183,30 +184,28 @@ class Service:
         for t in tasks:
             t.cancel()
         for t in tasks:
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
-            except (asyncio.CancelledError, Exception):
-                pass
         for hook in self.hooks:
             await hook.close()
         await self.storage.close()
         await self.bots.close()
 
     # ------------------------------------------------------------------ users
-    async def user(self, uid: str | None) -> dict:
+    async def user(self, uid: str | None) -> dict[str, Any]:
         return await self.storage.user(uid)
 
     async def set_user(self, uid: str, **values: Any) -> None:
         await self.storage.set_user(uid, **values)
 
-    async def games_of(self, uid: str) -> list[dict]:
+    async def games_of(self, uid: str) -> list[dict[str, Any]]:
         return await self.storage.games_of(uid)
 
     # ------------------------------------------------------------------ games
-    async def create_game(self, players: int, seats: list[dict], nations: list[str | None] | None = None,
+    async def create_game(self, players: int, seats: list[dict[str, Any]], nations: list[str | None] | None = None,
                           mode: str = "online", host_user: str | None = None, seed: int | None = None,
-                          options: dict | None = None, params: dict | None = None,
-                          table: dict | None = None) -> LiveGame:
+                          options: dict[str, Any] | None = None, params: dict[str, Any] | None = None,
+                          table: dict[str, Any] | None = None) -> LiveGame:
         """table: the table's rules (pace, clock, chat: play.TableIn), for the hooks."""
         seat_rows = new_seats(players, seats, nations, mode)
         if mode == "online" and host_user and seat_rows and seat_rows[0].kind == "human":
@@ -305,7 +304,7 @@ class Service:
         return live
 
     @staticmethod
-    def _judge(live: LiveGame, action: dict) -> tuple[Any, list]:
+    def _judge(live: LiveGame, action: dict[str, Any]) -> tuple[Any, list[Any]]:
         """The engine's verdict on an action: (new state, events), or a refusal."""
         try:
             return api.apply(live.state, action)

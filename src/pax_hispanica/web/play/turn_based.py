@@ -74,7 +74,7 @@ class TableIn(BaseModel):
 TIME_CONTROL = re.compile(r"(live):(\d{1,3})\+(\d{1,4})|(turn):(\d{1,4})h|(year):(\d{1,2})d")
 
 
-def time_control_table(tc: str) -> dict | None:
+def time_control_table(tc: str) -> dict[str, Any] | None:
     """An open table's time control (accounts.TIME_CONTROLS: "live:M+S" M minutes plus S
     seconds a decision, "turn:Hh" H hours a move, "year:Nd" N days a Year) as its game's table
     rules; "" (or anything else) is no clock."""
@@ -90,7 +90,7 @@ def time_control_table(tc: str) -> dict | None:
     return TableIn.model_validate(rules).model_dump()
 
 
-def form_table(form: Any) -> dict | None:
+def form_table(form: Any) -> dict[str, Any] | None:
     """The lobby form's pace fields -> a table (None: a live game with no clock)."""
     pace = str(form.get("pace", "live"))
     chat = str(form.get("chat", "all"))
@@ -109,7 +109,7 @@ def form_table(form: Any) -> dict | None:
     except ValueError as e:
         from pax_hispanica.web.play.model import ServerError
         raise ServerError("malformed", f"the time control: {e}") from None
-    return None if chat == "all" else TableIn(chat=chat).model_dump()
+    return None if chat == "all" else TableIn(chat=chat).model_dump()  # type: ignore[call-arg]  # pydantic fills the defaults
 
 
 class Play:
@@ -118,17 +118,17 @@ class Play:
         self.outbox = Outbox(svc.storage)
         self.clocks = Clocks(svc, self.outbox, self._say, self.push_clock)
         self.chat = Chat(svc, self.clocks, self._send_each)
-        self._tasks: list[asyncio.Task] = []
+        self._tasks: list[asyncio.Task[Any]] = []
         self.rematch_of: Callable[[str], Awaitable[str | None]] | None = None   # social.tables: a game's rematch table
 
     # ------------------------------------------------------------ hooks (games.Service)
-    async def created(self, live: LiveGame, table: dict | None) -> None:
+    async def created(self, live: LiveGame, table: dict[str, Any] | None) -> None:
         if table:
             await self.clocks.setup(live, TableRules(**TableIn.model_validate(table).model_dump()))
         else:
             self.clocks._rules[live.id] = None   # no rules: no clock, chat for all (nothing to read later)
 
-    async def after_act(self, live: LiveGame, action: dict, before: Any, rights: Rights) -> None:
+    async def after_act(self, live: LiveGame, action: dict[str, Any], before: Any, rights: Rights) -> None:
         await self.clocks.follow(live, action, before, rights)
 
     async def notified(self, live: LiveGame, what: str) -> None:
@@ -143,7 +143,7 @@ class Play:
             self.clocks.forget(live.id)   # the host may have closed it
             await self.chat.push_full(live)
 
-    def start(self) -> list[asyncio.Task]:
+    def start(self) -> list[asyncio.Task[Any]]:
         self._tasks = [asyncio.create_task(self.clocks.sweep_forever()),
                        asyncio.create_task(self.outbox.run_forever())]
         return self._tasks
@@ -186,7 +186,7 @@ class Play:
                                        note=self.svc.pubsub.message(gid, "rematch"))
 
     async def _tell_rematch_here(self, live: LiveGame, tid: str, by_name: str) -> None:
-        def msg_for(conn: Any) -> dict:
+        def msg_for(conn: Any) -> dict[str, Any]:
             tr = Tr(conn.lang)
             text = tr("rematch_asked", name=by_name) if by_name else tr("rematch_ready")
             return {"type": "rematch", "url": f"/tables/{tid}", "text": text, "link": tr("rematch_open")}

@@ -17,7 +17,7 @@ def one_of(names: tuple[str, ...]) -> str:
     return f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
 
 
-def new_seats(players: int, seats: list[dict], nations: list[str | None] | None, mode: str,
+def new_seats(players: int, seats: list[dict[str, Any]], nations: list[str | None] | None, mode: str,
               ruleset: str = "reference") -> list[Seat]:
     """A new game's seats (each with a fresh secret token), checked: 2-5 players, one seat
     description each, the ruleset's nations (different ones; None for a seat left on

@@ -77,7 +77,7 @@ class Conn:
         self.closed = False
         self.dirty = asyncio.Event()
         self.live: LiveGame | None = None
-        self.last_html: dict | None = None   # the board last sent (HTML clients): updates send what changed
+        self.last_html: dict[str, Any] | None = None   # the board last sent (HTML clients): updates send what changed
         self.bucket = TokenBucket(WS_RATE, WS_BURST)   # this connection's message budget (N3)
         self.refused = 0                                # messages refused in a row for it
         self.writer = asyncio.create_task(self._write_updates())
@@ -96,7 +96,7 @@ class Conn:
             return None, nxt
         return self.shown, None
 
-    async def send(self, msg: dict) -> None:
+    async def send(self, msg: dict[str, Any]) -> None:
         if self.closed:
             return
         async with self.send_lock:
@@ -121,7 +121,7 @@ class Conn:
             await self.dirty.wait()
             await self.flush()
 
-    def update(self, live: LiveGame) -> dict:
+    def update(self, live: LiveGame) -> dict[str, Any]:
         viewer, waiting = self.viewer(live)
         if self.fmt == "json":
             # the first update carries the last 50 events, then only the new ones
@@ -179,7 +179,7 @@ class Handler:
 HANDLERS: dict[str, Handler] = {}
 
 
-def handles(kind: str, model: type[Message] = Message, limited: bool = False) -> Callable:
+def handles(kind: str, model: type[Message] = Message, limited: bool = False) -> Callable[..., Any]:
     def register(fn: Callable[[Turn, Any], Awaitable[None]]) -> Callable[[Turn, Any], Awaitable[None]]:
         HANDLERS[kind] = Handler(model, fn, limited)
         return fn
@@ -248,7 +248,7 @@ async def handle_message(conn: Conn, live: LiveGame, svc: Service, limits: RateL
         handler = HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise ServerError("malformed", f"unknown message type: use {', '.join(HANDLERS)}")
-        extra = WS_COSTS.get(kind, 1.0) - 1.0      # the first token was taken before parsing
+        extra = WS_COSTS.get(str(kind), 1.0) - 1.0      # the first token was taken before parsing (kind: a str, as HANDLERS has it)
         if extra > 0 and not conn.bucket.take(extra):
             raise flood_error(conn, extra)
         if handler.limited:

@@ -29,7 +29,7 @@ PLACE_FIELDS = {"move": ("to",), "start_at_haven": ("zone",), "attack": ("target
                 "unload": ("colony",), "labour": ("colony", "site"), "play": ("target",)}
 
 
-def place_keys(action: dict, view: dict) -> list[str]:
+def place_keys(action: dict[str, Any], view: dict[str, Any]) -> list[str]:
     """The places of the map an action names (zone, colony or site ids, or a zone's Rebels)."""
     kind = action.get("type")
     seat = action.get("seat")
@@ -57,9 +57,9 @@ def option_id(action_json: str) -> str:
     return "o-" + hashlib.sha1(action_json.encode()).hexdigest()[:10]
 
 
-def place_options(legal: list, view: dict, tr: Tr) -> dict[str, list[dict]]:
+def place_options(legal: list[Any], view: dict[str, Any], tr: Tr) -> dict[str, list[dict[str, Any]]]:
     """Place key -> the legal options that name it, each {"id", "label", "action"} (JSON text)."""
-    out: dict[str, list[dict]] = {}
+    out: dict[str, list[dict[str, Any]]] = {}
     for d in legal:
         if not isinstance(d, dict) or d.get("kind") != "choice":
             continue
@@ -76,7 +76,7 @@ def _money(tr: Tr, n: Any) -> str:
     return tr("money_amount", n=n)
 
 
-def why_sentence(d: dict, tr: Tr) -> str:
+def why_sentence(d: dict[str, Any], tr: Tr) -> str:
     """One unavailable option in words, in the page's language, without its rule."""
     code, decision = str(d.get("code")), str(d.get("decision"))
     p = dict(d.get("params") or {})
@@ -99,13 +99,13 @@ def why_sentence(d: dict, tr: Tr) -> str:
     return tr.fill(tmpl, words)
 
 
-def unavailable(state: Any, viewer: int | None, view: dict, tr: Tr) -> tuple[dict[str, list[dict]], dict[str, list[str]]]:
+def unavailable(state: Any, viewer: int | None, view: dict[str, Any], tr: Tr) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[str]]]:
     """(decision name -> [{"text", "rule", "code"}], deduplicated, for the greyed list; place
     key -> why-not sentences with their rule, for the map's tooltips)."""
     fn = getattr(_api(), "unavailable", None)
     if fn is None or viewer is None:
         return {}, {}
-    by_decision: dict[str, list[dict]] = {}
+    by_decision: dict[str, list[dict[str, Any]]] = {}
     by_place: dict[str, list[str]] = {}
     seen = set()
     for d in fn(state, viewer):
@@ -121,7 +121,7 @@ def unavailable(state: Any, viewer: int | None, view: dict, tr: Tr) -> tuple[dic
     return by_decision, by_place
 
 
-def places(legal: list, state: Any, viewer: int | None, view: dict, tr: Tr) -> tuple[Any, dict[str, list[dict]]]:
+def places(legal: list[Any], state: Any, viewer: int | None, view: dict[str, Any], tr: Tr) -> tuple[Any, dict[str, list[dict[str, Any]]]]:
     """The map's places for this seat now (svgmap.Places), and the greyed list by decision."""
     from pax_hispanica.web.present.svgmap import Places
     options = place_options(legal, view, tr)
@@ -133,7 +133,7 @@ def _side(tr: Tr, seat: Any) -> str:
     return tr.seat(seat) if isinstance(seat, int) else tr.word(seat)
 
 
-def previews(state: Any, viewer: int | None, tr: Tr) -> list[dict]:
+def previews(state: Any, viewer: int | None, tr: Tr) -> list[dict[str, Any]]:
     """The battle previews the seat needs now, in words: one per attack it may make, or the
     battle it is asked to support."""
     fn = getattr(_api(), "battle_previews", None)

@@ -25,7 +25,7 @@ from pax_hispanica.web.present.legality import explain as explain_legalities
 
 @lru_cache(maxsize=32)
 def catalogue(ruleset: str = "reference", version: str | None = None,
-              params: tuple[tuple[str, Any], ...] = ()) -> dict[str, dict]:
+              params: tuple[tuple[str, Any], ...] = ()) -> dict[str, dict[str, Any]]:
     """The cards of `ruleset` at `version` (PRJ-50) with a game's variant `params` (PRJ-31): a
     card's cost may differ between them (PRJ-67)."""
     try:
@@ -34,7 +34,7 @@ def catalogue(ruleset: str = "reference", version: str | None = None,
         return {} if version is None and not params else catalogue(ruleset)
 
 
-def _game_cards(tr: Tr, ruleset: str) -> dict[str, dict]:
+def _game_cards(tr: Tr, ruleset: str) -> dict[str, dict[str, Any]]:
     """The catalogue of the game (or page) `tr` speaks for: its version and variant, if it has them."""
     return catalogue(ruleset, getattr(tr, "ruleset_version", None), getattr(tr, "ruleset_params", ()))
 
@@ -47,7 +47,7 @@ def sell_price(ruleset: str = "reference") -> int | None:
         return None
 
 
-def _say(tr: Tr, section: str, key: str, params: dict) -> str:
+def _say(tr: Tr, section: str, key: str, params: dict[str, Any]) -> str:
     tmpl = tr.text(section, key)
     if tmpl is None:             # a kind the catalogue has no sentence for yet: its name and numbers
         if tr.strict:
@@ -58,7 +58,7 @@ def _say(tr: Tr, section: str, key: str, params: dict) -> str:
     return tr.fill(tmpl, fields)
 
 
-def describe(cid: str, tr: Tr, ruleset: str = "reference") -> dict:
+def describe(cid: str, tr: Tr, ruleset: str = "reference") -> dict[str, Any]:
     """The card `cid` in words: {"id", "name", "cost", "deck", "requires": [...], "effects": [...], "target"}."""
     card = _game_cards(tr, ruleset).get(str(cid).split("#")[0])
     if card is None:
@@ -102,7 +102,7 @@ def text_key(cid: str) -> str:
     return base if base and n.isdigit() else str(cid)
 
 
-def text_lines(d: dict, tr: Tr) -> list[str]:
+def text_lines(d: dict[str, Any], tr: Tr) -> list[str]:
     """A card's full text as plain lines (the terminal's `?` and tip_html's content): name,
     cost and deck, conditions, effects, target, sale."""
     meta = [x for x in (tr("card_cost", cost=d["cost"]) if d["cost"] is not None else "", d["deck_text"]) if x]
@@ -113,14 +113,14 @@ def text_lines(d: dict, tr: Tr) -> list[str]:
     return lines
 
 
-def short_text(d: dict, tr: Tr) -> str:
+def short_text(d: dict[str, Any], tr: Tr) -> str:
     """A card on one line: `Galleon ($2): Gain 1 Ship.` (its name, cost and effects;
     "2 $" in Catalan)."""
     cost = f" ({tr('money_amount', n=d['cost'])})" if d["cost"] is not None else ""
     return f"{d['name']}{cost}: " + " ".join(d["effects"])
 
 
-def tip_html(d: dict, tr: Tr) -> str:
+def tip_html(d: dict[str, Any], tr: Tr) -> str:
     """A card's text as HTML lines (escaped): name, cost and deck, conditions, effects, target, sale."""
     e = escape
     lines = [f'<span class="card-tip-head">{e(d["name"])}</span>']

@@ -91,16 +91,16 @@ class _Marked:
         return self.__format__("")
 
 
-class _MarkedMap(dict):
-    def __init__(self, values: Mapping, place_keys: frozenset) -> None:
+class _MarkedMap(dict[str, Any]):
+    def __init__(self, values: Mapping[str, Any], place_keys: frozenset[Any]) -> None:
         super().__init__()
-        self.values, self.place_keys = values, place_keys
+        self._values, self.place_keys = values, place_keys
 
     def __missing__(self, key: str) -> Any:
-        return _Marked(key, self.values[key], key in self.place_keys)
+        return _Marked(key, self._values[key], key in self.place_keys)
 
 
-def format_prose(template: str, values: Mapping, place_keys: frozenset = PLACE_KEYS) -> str:
+def format_prose(template: str, values: Mapping[str, Any], place_keys: frozenset[Any] = PLACE_KEYS) -> str:
     """template.format_map(values) in Catalan: each place value with its article, each value
     joined to the preposition before it (`join`); a sentence that begins with an article
     begins with a capital. A missing key behaves as `values` says (SafeDict, StrictDict)."""
@@ -129,7 +129,7 @@ def format_prose(template: str, values: Mapping, place_keys: frozenset = PLACE_K
 
 
 @lru_cache(maxsize=4096)
-def _needs_prose(template: str, place_keys: frozenset) -> bool:
+def _needs_prose(template: str, place_keys: frozenset[Any]) -> bool:
     """Whether any value of `template` is a place or follows a preposition (else it is
     formatted as it is: most sentences, at no extra cost)."""
     try:
@@ -137,7 +137,7 @@ def _needs_prose(template: str, place_keys: frozenset) -> bool:
     except ValueError:
         return True          # let format_map say what is wrong with it
     return any(name is not None and (name.split(".")[0].split("[")[0] in place_keys
-                                     or _PREP.search(literal[:-1]) is not None and literal.endswith(" "))
+                                     or (_PREP.search(literal[:-1]) is not None and literal.endswith(" ")))
                for literal, name, _spec, _conv in fields)
 
 

@@ -20,7 +20,7 @@ AUTOMATIC = ("YearBegan", "GoodsDrawn", "ChestsPlaced", "EarningsPaid", "SlaveAt
              "IncomeIncreased", "DeckRefilled", "FinalScoring", "GameEnded",
              "CrownColoniesByCount", "RebelsAtSetup")   # PRJ-75, PRJ-80: set up before the first Year, said once
 YEAR_GROUPS = 4            # at most this many years in one summary (a seat that has not acted for long)
-_starts: dict[str, tuple[list, list[int], int]] = {}   # game id -> (actions seen, starts, events so far)
+_starts: dict[str, tuple[list[Any], list[int], int]] = {}   # game id -> (actions seen, starts, events so far)
 
 
 def action_starts(live: Any) -> list[int]:
@@ -36,7 +36,7 @@ def action_starts(live: Any) -> list[int]:
     if hit is not None and len(hit[0]) == len(actions) and hit[0] == actions:
         return hit[1]
     if hit is not None and len(hit[0]) == len(actions) - 1 and hit[0] == actions[:-1]:
-        done, starts, count = hit
+        _done, starts, count = hit
         starts = starts + [count + 1]
         _starts[live.id] = (list(actions), starts, total)
         return starts
@@ -62,22 +62,23 @@ def window(live: Any, viewer: int | None) -> tuple[int, int]:
     starts = action_starts(live)
     total = _starts[live.id][2]
     if viewer is None:
-        k: int | None = len(actions) - 1
+        k = len(actions) - 1
     else:
-        k = next((i for i in range(len(actions) - 1, -1, -1) if actions[i].get("seat") == viewer), None)
-        if k is None:
+        mine = next((i for i in range(len(actions) - 1, -1, -1) if actions[i].get("seat") == viewer), None)
+        if mine is None:
             return 1, 1
+        k = mine
     return starts[k], (starts[k + 1] if k + 1 < len(starts) else total + 1)
 
 
-def highlights(events: list, viewer: int | None, first: int, after: int) -> dict[str, list]:
+def highlights(events: list[Any], viewer: int | None, first: int, after: int) -> dict[str, list[Any]]:
     """What to mark on the board: {"fleets": seats, "zones": ids, "colonies": [[id, why]],
     "players": seats, "cards": the cards' text ids, "cardtext-<key>", as the card buttons name
     them in aria-describedby (a page names cards by id only in the player's own hand)}. The viewer's own moves are not marked; what the
     engine did by itself after them (new Chests) is."""
     from pax_hispanica.web.present.cards import text_key
 
-    out: dict[str, list] = {"fleets": [], "zones": [], "colonies": [], "players": [], "cards": []}
+    out: dict[str, list[Any]] = {"fleets": [], "zones": [], "colonies": [], "players": [], "cards": []}
 
     def add(key: str, v: Any) -> None:
         if v is not None and v not in out[key]:
@@ -118,12 +119,12 @@ def highlights(events: list, viewer: int | None, first: int, after: int) -> dict
     return out
 
 
-def summary(events: list, first: int, view: View | None, tr: Tr) -> list[dict]:
+def summary(events: list[Any], first: int, view: View | None, tr: Tr) -> list[dict[str, Any]]:
     """The automatic steps in the window, by year: [{"title": "Goods Year", "items": [...]}].
     Empty when the window holds no automatic step worth a word."""
     owners = {c.get("id"): c.get("owner") for c in (view.get("colonies") or [])} if view is not None else {}
-    groups: list[dict] = []
-    current: dict | None = None
+    groups: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
     for e in events:
         if (e.get("seq") or 0) < first or e.get("type") not in AUTOMATIC:
             continue
@@ -192,7 +193,7 @@ def _money(tr: Tr, n: Any) -> str:
     return tr("money_amount", n=n if isinstance(n, int) else 0)
 
 
-def results(events: list, viewer: int | None, first: int, tr: Tr) -> list[dict]:
+def results(events: list[Any], viewer: int | None, first: int, tr: Tr) -> list[dict[str, Any]]:
     """The auctions and battles the seat `viewer` took part in (as initiator or bidder; as
     attacker, target owner or supporter) that ended in its window (from `first` on, so a result
     stays until the seat acts again), each {"kind", "key", "title", "lines", "data"} built from
@@ -200,9 +201,9 @@ def results(events: list, viewer: int | None, first: int, tr: Tr) -> list[dict]:
     buried card once shown). `data` holds the numbers the lines say, for the tests."""
     if viewer is None:
         return []
-    out: list[dict] = []
-    auction: dict | None = None
-    battle: dict | None = None
+    out: list[dict[str, Any]] = []
+    auction: dict[str, Any] | None = None
+    battle: dict[str, Any] | None = None
     for e in events:
         t = e.get("type")
         seq = int(e.get("seq") or 0)
@@ -235,7 +236,7 @@ def results(events: list, viewer: int | None, first: int, tr: Tr) -> list[dict]:
     return [r if r.get("kind") else _battle(r, tr) for r in out][-RESULTS:]
 
 
-def _auction(start: dict, auction: dict, won: dict, tr: Tr) -> dict:
+def _auction(start: dict[str, Any], auction: dict[str, Any], won: dict[str, Any], tr: Tr) -> dict[str, Any]:
     card = won.get("card") if isinstance(won.get("card"), str) else auction["card"]
     lot = tr.word(card) if isinstance(card, str) else (tr.text("words", "lot_hidden") or "a hidden card")
     winner, price, paid_to = won.get("winner"), won.get("price"), won.get("paid_to")
@@ -256,7 +257,7 @@ def _auction(start: dict, auction: dict, won: dict, tr: Tr) -> dict:
                      "tie": bool(won.get("tie_broken"))}}
 
 
-def _battle(b: dict, tr: Tr) -> dict:
+def _battle(b: dict[str, Any], tr: Tr) -> dict[str, Any]:
     start, end = b["start"], b["end"]
     attacker, owner = start.get("attacker"), start.get("target_owner")
     target = tr.value("target", start.get("target"))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import re
 import sys
-from functools import lru_cache
+from functools import cache
 from gettext import GNUTranslations as Translations
 from pathlib import Path
 from string import Formatter
@@ -58,7 +58,7 @@ def compile_catalogues() -> list[Path]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str) -> Translations:
     """The gettext translations of `lang` (English behind any other language)."""
     lang = lang if lang in LANGS else "en"
@@ -70,14 +70,14 @@ def translations(lang: str) -> Translations:
     return t
 
 
-@lru_cache(maxsize=None)
-def catalogue(lang: str) -> dict:
+@cache
+def catalogue(lang: str) -> dict[str, Any]:
     """The singular messages of `lang` (with English behind) as {section: {key: text}}."""
     lang = lang if lang in LANGS else "en"
-    data: dict = {}
+    data: dict[str, Any] = {}
     chain = [translations(lang)] + ([translations("en")] if lang != "en" else [])
     for t in reversed(chain):
-        for k, v in t._catalog.items():
+        for k, v in t._catalog.items():  # type: ignore[attr-defined]  # gettext's catalogue
             if isinstance(k, str) and "\x04" in k:
                 section, key = k.split("\x04", 1)
                 data.setdefault(section, {})[key] = v
@@ -85,11 +85,11 @@ def catalogue(lang: str) -> dict:
     return data
 
 
-@lru_cache(maxsize=None)
-def own_keys(lang: str) -> dict[str, set]:
+@cache
+def own_keys(lang: str) -> dict[str, set[Any]]:
     """The keys that the catalogue of `lang` itself translates (no English fallback), by section."""
-    out: dict[str, set] = {}
-    for k in translations(lang)._catalog:
+    out: dict[str, set[Any]] = {}
+    for k in translations(lang)._catalog:  # type: ignore[attr-defined]  # gettext's catalogue
         k = k[0] if isinstance(k, tuple) else k
         if isinstance(k, str) and "\x04" in k:
             section, key = k.split("\x04", 1)
@@ -97,12 +97,12 @@ def own_keys(lang: str) -> dict[str, set]:
     return out
 
 
-@lru_cache(maxsize=None)
-def rule_pages(lang: str) -> list[dict]:
+@cache
+def rule_pages(lang: str) -> list[dict[str, Any]]:
     """The seed rules summaries, one paragraph each, with the pages they cite."""
     lang = lang if lang in LANGS else "en"
     text = (_HERE / f"rules_{lang}.txt").read_text(encoding="utf-8")
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     seen: set[int] = set()
     for para in [p.strip() for p in text.split("\n\n") if p.strip()][1:]:
         cited = re.findall(r"\((?:pages?|pàgines?)[^)]*\)|(?:pages?|pàgines?) [\d–, ]+", para)
@@ -121,12 +121,12 @@ def humanize(name: str) -> str:
     return s[:1].upper() + s[1:]
 
 
-class SafeDict(dict):
+class SafeDict(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return ""
 
 
-class StrictDict(dict):
+class StrictDict(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         raise Fallback(f"no field {key!r}")
 
@@ -135,7 +135,7 @@ class Count:
     """A number in a sentence: "{count}" is the number, "{count:chests}" the counted words in
     the right plural ("1 Chest", "2 Chests"; context "counts" of the catalogue)."""
 
-    def __init__(self, n: int, tr: "Tr") -> None:
+    def __init__(self, n: int, tr: Tr) -> None:
         self.n, self.tr = n, tr
 
     def __str__(self) -> str:
@@ -150,7 +150,13 @@ class Tr:
     and ids (zones, colonies, sites, cards) into their names. `strict` raises Fallback
     instead of rendering an event or action generically (for tests)."""
 
-    def __init__(self, lang: str, seat_names: list[str] | None = None, names: dict | None = None,
+    # the game's ruleset, set by the pages and the terminal game for a card's cost (PRJ-67);
+    # read with getattr and a default where a Tr may have none
+    ruleset: str
+    ruleset_version: str | None
+    ruleset_params: tuple[Any, ...]
+
+    def __init__(self, lang: str, seat_names: list[str] | None = None, names: dict[str, Any] | None = None,
                  strict: bool = False) -> None:
         self.lang = lang if lang in LANGS else "en"
         self.gt = translations(self.lang)
@@ -165,7 +171,7 @@ class Tr:
             return None
         return self.gt.pgettext(section, key)
 
-    def fill(self, template: str, values: dict) -> str:
+    def fill(self, template: str, values: dict[str, Any]) -> str:
         """template.format_map(values), in Catalan with the articles and contractions of the
         names put into it (catalan.format_prose: "des de la Catedral de ...", "al Golf ...")."""
         if self.lang == "ca":
@@ -217,7 +223,8 @@ class Tr:
         """A ruleset name in this language: "Cathedral of Caracas" -> "Catedral de Caracas"."""
         for prefix, local in sorted(self.c.get("name_prefixes", {}).items(), key=lambda kv: -len(kv[0])):
             if name.startswith(prefix):
-                return local + name[len(prefix):]
+                ret: str = local + name[len(prefix):]
+                return ret
         return name
 
     def value(self, key: str, v: Any) -> str:
@@ -254,7 +261,7 @@ class Tr:
             label = humanize(key).lower()
         return self.fill(label, SafeDict(value=self.value(key, v)))
 
-    def fields(self, d: dict, wanted: set | None = None) -> dict:
+    def fields(self, d: dict[str, Any], wanted: set[Any] | None = None) -> dict[str, Any]:
         """The fields of an event or action as words (only those in `wanted`, if given)."""
         f = (StrictDict if self.strict else SafeDict)()
         for k, v in d.items():
@@ -264,11 +271,11 @@ class Tr:
             f[k] = Count(v, self) if isinstance(v, int) and not isinstance(v, bool) and not is_seat \
                 else self.value(k, v)
         f["buried_text"] = self.text("words", "buried") if d.get("buried") else ""
-        f["target_text"] = (self.fill(self.text("words", "on"), {"target": self.value("target", d["target"])})
+        f["target_text"] = (self.fill(self.text("words", "on") or "", {"target": self.value("target", d["target"])})
                             if d.get("target") is not None else "")
         return f
 
-    def _sentence(self, section: str, d: dict) -> str | None:
+    def _sentence(self, section: str, d: dict[str, Any]) -> str | None:
         tmpl = self.text(section, str(d.get("type")))
         if tmpl:
             try:
@@ -290,14 +297,14 @@ class Tr:
             raise Fallback(f"no sentence for {section} {d.get('type')!r}")
         return None
 
-    def event(self, ev: dict) -> str:
+    def event(self, ev: dict[str, Any]) -> str:
         text = self._sentence("events", ev)
         if text is not None:
             return text
         parts = [f"{humanize(k)}: {self.value(k, v)}" for k, v in ev.items() if k not in HIDDEN_KEYS]
         return humanize(ev.get("type", "event")) + (" — " + ", ".join(parts) if parts else "")
 
-    def action(self, a: dict, view: dict | None = None) -> str:
+    def action(self, a: dict[str, Any], view: dict[str, Any] | None = None) -> str:
         """An action in words; with the viewer's `view`, an auction names its lot (AUC-2):
         the deck's face-up card, or "a hidden card" for buried treasure."""
         a = {k: v for k, v in a.items() if k != "seat"}
@@ -313,7 +320,7 @@ class Tr:
         extra = [f"{humanize(k)} {self.value(k, v)}" for k, v in a.items() if k not in ("seat", "type")]
         return humanize(str(a.get("type"))) + (" — " + ", ".join(extra) if extra else "")
 
-    def decision(self, d: dict | None) -> str:
+    def decision(self, d: dict[str, Any] | None) -> str:
         if not d:
             return ""
         name = str(d.get("decision") or d.get("d") or "")

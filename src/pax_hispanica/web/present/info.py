@@ -5,8 +5,10 @@ per ruleset through the engine's API (api.load_ruleset, api.board_layout), so a
 ruleset with another map or other nations draws itself."""
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from pax_hispanica.web.engine_port import api
 
@@ -22,17 +24,17 @@ class Zone:
 @dataclass(frozen=True)
 class Info:
     zones: tuple[Zone, ...]
-    names: dict  # any id (zone, colony, site, card) -> display name
-    card_cost: dict
-    card_deck: dict
+    names: dict[str, Any]  # any id (zone, colony, site, card) -> display name
+    card_cost: dict[str, Any]
+    card_deck: dict[str, Any]
     nations: tuple[str, ...] = ()     # nation ids, in the ruleset's order
-    positions: dict = field(default_factory=dict)   # zone id -> (x, y) on the board picture
+    positions: dict[str, Any] = field(default_factory=dict)   # zone id -> (x, y) on the board picture
     size: tuple[int, int] | None = None              # the board picture's (width, height)
-    colors: dict = field(default_factory=dict)      # nation id -> "#rrggbb"
+    colors: dict[str, Any] = field(default_factory=dict)      # nation id -> "#rrggbb"
 
 
 @lru_cache(maxsize=32)
-def ruleset_info(name: str = "reference", version: str | None = None, params: tuple = ()) -> Info:
+def ruleset_info(name: str = "reference", version: str | None = None, params: tuple[Any, ...] = ()) -> Info:
     """The facts of ruleset `name`, at a game's `version` (PRJ-50) and with its variant `params`
     (PRJ-31), whose card costs may differ (PRJ-67); the names and map are the folder's."""
     try:
@@ -40,15 +42,14 @@ def ruleset_info(name: str = "reference", version: str | None = None, params: tu
     except Exception:  # an unknown ruleset: the page still works, with ids as names
         return Info((), {}, {}, {})
     if version is not None or params:
-        try:
+        # a version or variant this engine does not build: the folder's
+        with contextlib.suppress(Exception):
             rs = api.load_ruleset(name, dict(params) or None, version=version)
-        except Exception:  # noqa: BLE001 -- a version or variant this engine does not build: the folder's
-            pass
     zones = []
     for i, zid in enumerate(rs.zone_ids):
         kind = "europe" if i == rs.europe else ("land" if i < rs.n_land else "sea")
         zones.append(Zone(zid, rs.zone_names[i], kind, tuple(rs.zone_ids[j] for j in rs.adjacent[i])))
-    names: dict = {z.id: z.name for z in zones}
+    names: dict[str, Any] = {z.id: z.name for z in zones}
     names.update(zip(rs.col_ids, rs.col_names))
     names.update(zip(rs.site_ids, rs.site_names))
     names.update({cid: c.name for cid, c in rs.cards.items()})
@@ -67,7 +68,7 @@ def nation_ids(ruleset: str = "reference") -> tuple[str, ...]:
     return ruleset_info(ruleset).nations
 
 
-def rule_titles() -> dict:
+def rule_titles() -> dict[str, Any]:
     """Rule id -> (page, title), as the engine lists them."""
     rules = getattr(api, "RULES", {}) or {}
     out = {}
@@ -79,7 +80,7 @@ def rule_titles() -> dict:
 
 @lru_cache(maxsize=32)
 def win_condition(ruleset: str = "reference", version: str | None = None,
-                  params: tuple[tuple[str, object], ...] = ()) -> dict:
+                  params: tuple[tuple[str, object], ...] = ()) -> dict[str, Any]:
     """The numbers of the win condition (CYC-2, CYC-3) as the ruleset's data has them, at
     `version` (PRJ-50: an earlier version's numbers; None: the current one) and with a game's
     variant `params` (PRJ-31), plus the version they are of."""
@@ -95,13 +96,13 @@ def win_condition(ruleset: str = "reference", version: str | None = None,
 
 
 def treasure_by_count(ruleset: str, version: str | None, params: tuple[tuple[str, object], ...],
-                      name: str) -> list[dict]:
+                      name: str) -> list[dict[str, Any]]:
     """PRJ-68, PRJ-78: the player counts at which a [treasure] number (the SMUGGLER's bribe, the
     King's share) is not its value at every other count, grouped by value: [{"players": [2],
     "value": 2, "base": 1}]."""
     p = api.parameters(ruleset, dict(params) or None, version=version, extended=True)
     base = p[name]["value"]
-    groups: dict[int, dict] = {}
+    groups: dict[int, dict[str, Any]] = {}
     for n in range(2, 6):
         value = p[f"{name}.{n}"]["value"]
         if value != base:
@@ -109,11 +110,11 @@ def treasure_by_count(ruleset: str, version: str | None, params: tuple[tuple[str
     return list(groups.values())
 
 
-def crown_by_count(ruleset: str, version: str | None, params: tuple[tuple[str, object], ...]) -> list[dict]:
+def crown_by_count(ruleset: str, version: str | None, params: tuple[tuple[str, object], ...]) -> list[dict[str, Any]]:
     """PRJ-75: the player counts at which the Spanish own fewer than all the Crown colonies,
     grouped by the colonies that start empty: [{"players": [2, 3], "kept": 6, "total": 8,
     "vacated": [the ruleset's colony name, ...]}]."""
-    groups: dict[tuple[str, ...], dict] = {}
+    groups: dict[tuple[str, ...], dict[str, Any]] = {}
     for n, c in api.crown_colonies(ruleset, dict(params) or None, version=version).items():
         if c["vacated"]:
             g = groups.setdefault(tuple(c["vacated"]), {"players": [], "kept": len(c["kept"]),

@@ -22,12 +22,14 @@ env = Environment(loader=FileSystemLoader(str(Path(__file__).parent.parent / "te
 # gettext catalogue of the page's language, which every page passes as `t` (a Tr)
 @pass_context
 def gettext(ctx: Any, key: str, **kw: Any) -> str:
-    return ctx["t"](key, **kw)
+    ret: str = ctx["t"](key, **kw)
+    return ret
 
 
 @pass_context
 def ngettext(ctx: Any, singular: str, plural: str, n: int, **kw: Any) -> str:
-    return ctx["t"].n(singular, n, **kw)
+    ret: str = ctx["t"].n(singular, n, **kw)
+    return ret
 
 
 @pass_context
@@ -47,15 +49,15 @@ def card_effects(ctx: Any, cid: Any) -> str:
 
 
 @pass_context
-def card_list(ctx: Any) -> list[dict]:
+def card_list(ctx: Any) -> list[dict[str, Any]]:
     """Every card of the reference set in words, one row per card (copies counted), for /rules."""
     tr = ctx["t"]
-    rows: dict[str, dict] = {}
+    rows: dict[str, dict[str, Any]] = {}
     version = ctx.get("card_version")        # PRJ-50, PRJ-67: ?version= shows that version's costs
     if version:
         tr = copy.copy(tr)
         tr.ruleset_version = version
-    for cid, c in cardtext._game_cards(tr, "reference").items():
+    for cid, _c in cardtext._game_cards(tr, "reference").items():
         key = cid.rsplit("-", 1)[0] if cid.rsplit("-", 1)[-1].isdigit() else cid
         if key in rows:
             rows[key]["copies"] += 1
@@ -91,7 +93,7 @@ ERROR_CODES = ("stale_version", "game_over", "wrong_seat", "not_your_turn", "not
                "rate_limited", "malformed", "too_large", "offline", "unknown_token", "damaged_game", "not_legal")
 
 
-def client_text(tr: Tr) -> dict:
+def client_text(tr: Tr) -> dict[str, Any]:
     """The words app.js needs, in the page's language."""
     return {"connected": tr("connected"), "disconnected": tr("disconnected"), "error": tr("error"),
             "rule": tr("rule"), "errors": {c: tr("err_" + c) for c in ERROR_CODES},

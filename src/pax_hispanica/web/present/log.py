@@ -11,7 +11,7 @@ from pax_hispanica.web.present.i18n import Tr, humanize
 from pax_hispanica.web.present.jinja_env import rule_link
 
 
-def with_cards(text: str, ids: list, tr: Tr, places: list | None = None) -> Markup:
+def with_cards(text: str, ids: list[Any], tr: Tr, places: list[Any] | None = None) -> Markup:
     """`text` (escaped) with each named card's name turned into a card you can read, and each
     named place (zone, colony, site id in `places`) into a button that points at it on the map
     (static/board.js)."""
@@ -39,7 +39,7 @@ def with_cards(text: str, ids: list, tr: Tr, places: list | None = None) -> Mark
 PLACE_FIELDS = ("zone", "to", "from", "colony", "site", "target")
 
 
-def event_places(e: dict, tr: Tr) -> list[str]:
+def event_places(e: dict[str, Any], tr: Tr) -> list[str]:
     """The places an event names (zones, colonies, sites of the map: ids the ruleset names)."""
     out = []
     for k in PLACE_FIELDS:
@@ -63,7 +63,7 @@ def _jsonable(x: Any) -> Any:
     return json.loads(json.dumps(x, default=str))
 
 
-def log_entries(events: list, tr: Tr, tail: int | None = LOG_TAIL) -> list[dict]:
+def log_entries(events: list[Any], tr: Tr, tail: int | None = LOG_TAIL) -> list[dict[str, Any]]:
     evs = events[-tail:] if tail else events
     out = []
     for e in reversed(evs):
@@ -94,7 +94,7 @@ def _detail_label(key: Any, tr: Tr | None) -> str:
     return (tr.text("ui", f"detail_{key}") if tr is not None else None) or humanize(str(key))
 
 
-def log_item(e: dict) -> str:
+def log_item(e: dict[str, Any]) -> str:
     """One log line as HTML (escaped): the event's sentence and a link to its rule."""
     attrs = (f' id="ev{escape(e["seq"])}"' if e.get("seq") is not None else "") + f' data-type="{escape(e.get("type"))}"'
     rule = ""

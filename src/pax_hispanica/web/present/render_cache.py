@@ -57,14 +57,14 @@ class RenderCache:
 
     def __init__(self, max_bytes: int | None = None) -> None:
         self.max_bytes = setting_bytes() if max_bytes is None else int(max_bytes)
-        self._entries: OrderedDict[tuple, tuple[Any, int]] = OrderedDict()
+        self._entries: OrderedDict[tuple[Any, ...], tuple[Any, int]] = OrderedDict()
         self.bytes = 0
         self.hits = self.misses = self.evicted = 0
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def get(self, key: tuple) -> Any:
+    def get(self, key: tuple[Any, ...]) -> Any:
         got = self._entries.get(key)
         if got is None:
             self.misses += 1
@@ -73,7 +73,7 @@ class RenderCache:
         self.hits += 1
         return got[0]
 
-    def put(self, key: tuple, value: Any) -> None:
+    def put(self, key: tuple[Any, ...], value: Any) -> None:
         size = entry_bytes(value)
         old = self._entries.pop(key, None)
         if old is not None:

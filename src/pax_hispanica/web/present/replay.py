@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from markupsafe import Markup
+from typing import Any
 
 from pax_hispanica.web.engine_port import api
 from pax_hispanica.web.play.service import LiveGame
@@ -22,7 +23,7 @@ from pax_hispanica.web.present.panels import (
 from pax_hispanica.web.present.scores import score_table
 
 
-def replay_years(live: LiveGame, tr: Tr) -> list[dict]:
+def replay_years(live: LiveGame, tr: Tr) -> list[dict[str, Any]]:
     """Where each year of the game begins, as replay steps: [{"step", "label"}] (the step after
     the action whose events hold the YearBegan; the setup's first year is step 0)."""
     import bisect
@@ -36,7 +37,7 @@ def replay_years(live: LiveGame, tr: Tr) -> list[dict]:
     return out
 
 
-def replay_context(live: LiveGame, step: int, lang: str) -> dict:
+def replay_context(live: LiveGame, step: int, lang: str) -> dict[str, Any]:
     """Everything revealed at `step` (only offered once the game is over)."""
     tr = translator(live, lang)
     info = game_info(live)

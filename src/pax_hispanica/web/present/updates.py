@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from markupsafe import Markup
+from typing import Any
 
 from pax_hispanica.web.engine_port import api
 from pax_hispanica.web.play.service import LiveGame
@@ -61,27 +62,28 @@ def chunks_changed(name: str, new: str, old: str) -> dict[str, str] | None:
     return {k: v for k, v in c1.items() if v != c0[k]}
 
 
-def board_parts(ctx: dict) -> dict[str, str]:
+def board_parts(ctx: dict[str, Any]) -> dict[str, str]:
     tmpl = env.get_template("_parts.html")
     c = tmpl.new_context(ctx)
     return {name: "".join(tmpl.blocks[name](c)) for name in PARTS}
 
 
-def board_html(ctx: dict, parts: dict[str, str] | None = None, items: list[str] | None = None) -> str:
+def board_html(ctx: dict[str, Any], parts: dict[str, str] | None = None, items: list[str] | None = None) -> str:
     parts = parts if parts is not None else board_parts(ctx)
     items = items if items is not None else [log_item(e) for e in ctx["log"]]
     return env.get_template("_board.html").render(**ctx, parts={k: Markup(v) for k, v in parts.items()},
                                                   log_html=Markup("".join(items)))
 
 
-def html_update(live: LiveGame, viewer: int | None, waiting: int | None, role: str, lang: str) -> dict:
+def html_update(live: LiveGame, viewer: int | None, waiting: int | None, role: str, lang: str) -> dict[str, Any]:
     """The whole board for one way of seeing the game (cached: connections that see the same
     thing share it). "html" is the board; "_parts" and "_log" (never sent) are what
     `html_message` compares to send a connection only what changed."""
     key = (live.id, live.version, tuple(s.kind for s in live.seats), live.away, viewer, waiting, role, lang)
     hit = _cache.get(key)
     if hit is not None:
-        return hit
+        ret: dict[str, Any] = hit
+        return ret
     ctx = board_context(live, viewer, waiting, role, lang)
     parts = board_parts(ctx)
     items = [log_item(e) for e in ctx["log"]]   # newest first
@@ -92,7 +94,7 @@ def html_update(live: LiveGame, viewer: int | None, waiting: int | None, role: s
     return msg
 
 
-def html_message(full: dict, last: dict | None) -> dict:
+def html_message(full: dict[str, Any], last: dict[str, Any] | None) -> dict[str, Any]:
     """What a browser connection is sent: the whole board the first time (`last` None), then
     only what changed since `last`, the update it was sent before: {"parts": {name: html}} for
     the parts whose HTML changed, and {"log": {"add": html, "keep": n}} for the new log lines
@@ -121,7 +123,7 @@ def html_message(full: dict, last: dict | None) -> dict:
 
 
 def json_update(live: LiveGame, viewer: int | None, full_log: bool = False, with_view: bool = True,
-                since_seq: int | None = None) -> dict:
+                since_seq: int | None = None) -> dict[str, Any]:
     """The update for programs: version, who acts, this seat's legal actions and view,
     and the events it may see (all of them, or those after `since_seq`). A seat handed to a
     bot is shown as a spectator sees it (HID-1: its former player no longer reads its hand)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
+from typing import Any
 
 from pax_hispanica.web.http.site import site
 
@@ -27,7 +28,7 @@ def report_cursor(value: str | None) -> int | None:
     return int(value) if value and value.isascii() and value.isdigit() and len(value) <= 18 else None
 
 
-async def moderator(request: Request) -> dict | None:
+async def moderator(request: Request) -> dict[str, Any] | None:
     """The account of a logged-in moderator (admin flag), else None."""
     s = site(request)
     if s.accounts is None:
@@ -36,7 +37,8 @@ async def moderator(request: Request) -> dict | None:
     found = await s.accounts.session_account(request.cookies.get(SESSION_COOKIE))
     if found is None or not found[1].get("is_admin"):
         return None
-    return found[1]
+    ret: dict[str, Any] | None = found[1]
+    return ret
 
 
 @router.get("/admin/reports", response_class=HTMLResponse)
@@ -46,7 +48,7 @@ async def reports_page(request: Request) -> Response:
     if await moderator(request) is None:
         return s.message(request, user, 404, "not_found")
     before = report_cursor(request.query_params.get("before"))
-    reports = await s.play.chat.reports(limit=PAGE + 1, before=before)
+    reports = await s.turn_based.chat.reports(limit=PAGE + 1, before=before)
     older = reports[PAGE - 1]["id"] if len(reports) > PAGE else None
     resp = s.page(request, user, "admin_reports.html", reports=reports[:PAGE], older=older, paged=before is not None)
     resp.headers["Cache-Control"] = "no-store"

@@ -50,7 +50,8 @@ def clean(text: Any, max_len: int) -> str:
         raise ServerError("malformed", "an empty chat message")
     if len(text) > max_len:
         raise ServerError("too_long", f"a chat message is at most {max_len} characters", status=413)
-    return text
+    ret: str = text
+    return ret
 
 
 class Chat:
@@ -85,7 +86,7 @@ class Chat:
                        .scalars().all())
 
     @staticmethod
-    def item(live: LiveGame, row: Any, lang: str) -> dict:
+    def item(live: LiveGame, row: Any, lang: str) -> dict[str, Any]:
         tr = Tr(lang)
         if row["kind"] == "system":
             data = json.loads(row["text"])
@@ -102,7 +103,7 @@ class Chat:
         return {"id": row["id"], "seat": row["seat"], "kind": row["kind"], "author": author, "text": text,
                 "rule": row["rule"], "created": row["created"]}
 
-    async def state(self, live: LiveGame, rights: Rights, lang: str) -> dict | None:
+    async def state(self, live: LiveGame, rights: Rights, lang: str) -> dict[str, Any] | None:
         """What this connection sees of the chat (None: nothing, a bot or a spectator kept out)."""
         setting = await self.setting(live.id)
         seat = next(iter(rights.seats)) if rights.role == "seat" else None
@@ -123,7 +124,7 @@ class Chat:
 
     # ------------------------------------------------------------ writing
     async def _store(self, live: LiveGame, seat: int | None, kind: str, text: str, rule: str | None,
-                     limited: bool = False) -> dict:
+                     limited: bool = False) -> dict[str, Any]:
         """Store a line; `limited`: refuse it (rate_limited) when the seat has said RATE's amount
         in RATE's window already, counted in the database under the seat's lock."""
         async with self.storage.write() as conn:
@@ -151,7 +152,7 @@ class Chat:
         if note is not None:
             await conn.execute(sa.text("SELECT pg_notify(:c, :p)"), {"c": note[0], "p": note[1]})
 
-    async def post(self, live: LiveGame, rights: Rights, text: Any) -> dict:
+    async def post(self, live: LiveGame, rights: Rights, text: Any) -> dict[str, Any]:
         if rights.role != "seat":
             raise ServerError("wrong_seat", "only a seated player writes in the chat", status=403)
         (seat,) = rights.seats
@@ -168,13 +169,13 @@ class Chat:
         row = await self._store(live, None, "system", json.dumps({"key": key, **fields}), rule)
         await self._push_row(live, row)
 
-    async def _push_row(self, live: LiveGame, row: dict) -> None:
+    async def _push_row(self, live: LiveGame, row: dict[str, Any]) -> None:
         setting = await self.setting(live.id)
         mutes: dict[int, set[int]] = {}
         for s in live.seats:
             mutes[s.seat] = await self.mutes(live.id, s.seat) if row["kind"] == "player" else set()
 
-        def for_conn(conn: Any) -> dict | None:
+        def for_conn(conn: Any) -> dict[str, Any] | None:
             rights = conn.rights
             if not self.reader(rights):
                 return None
@@ -190,7 +191,7 @@ class Chat:
 
     async def push_full(self, live: LiveGame) -> None:
         """Every connection gets the whole chat again (mutes, a closed chat, another server's lines)."""
-        states: dict[tuple, dict | None] = {}
+        states: dict[tuple[Any, ...], dict[str, Any] | None] = {}
 
         async def prepare() -> None:
             for listener in list(live.listeners):
@@ -270,7 +271,7 @@ class Chat:
                 game_id=live.id, message_id=message_id, text=row["text"], reason=reason, created=time.time(),
                 reporter_seat=next(iter(rights.seats)) if rights.role == "seat" else None))
 
-    async def reports(self, limit: int = 200, before: int | None = None) -> list[dict]:
+    async def reports(self, limit: int = 200, before: int | None = None) -> list[dict[str, Any]]:
         """The newest `limit` reports, or those older than the report `before` (keyset pages:
         the moderators' page shows 50 at a time with an "Older" link, so a flood of reports
         never hides the older ones)."""

@@ -53,18 +53,18 @@ class ReportIn(Message):
 
 @handles("hello")
 async def on_hello(turn: Turn, _msg: Message) -> None:
-    await site(turn.conn.ws).play.hello(turn.conn, turn.live)
+    await site(turn.conn.ws).turn_based.hello(turn.conn, turn.live)
 
 
 @handles("chat", ChatIn)
 async def on_chat(turn: Turn, msg: ChatIn) -> None:
-    await site(turn.conn.ws).play.chat.post(turn.live, turn.conn.rights, msg.text)
+    await site(turn.conn.ws).turn_based.chat.post(turn.live, turn.conn.rights, msg.text)
     await turn.conn.send({"type": "ack", "id": turn.msg_id, "version": turn.live.version})
 
 
 @handles("chat_mute", MuteIn)
 async def on_mute(turn: Turn, msg: MuteIn) -> None:
-    chat = site(turn.conn.ws).play.chat
+    chat = site(turn.conn.ws).turn_based.chat
     await chat.mute(turn.live, turn.conn.rights, msg.seat, msg.on)
     state = await chat.state(turn.live, turn.conn.rights, turn.conn.lang)
     if state is not None:
@@ -87,7 +87,7 @@ async def _reporter(ws: Any, rights: Any) -> str:
 @handles("chat_report", ReportIn)
 async def on_report(turn: Turn, msg: ReportIn) -> None:
     from pax_hispanica.web.http.ratelimit import RateLimited
-    chat = site(turn.conn.ws).play.chat
+    chat = site(turn.conn.ws).turn_based.chat
     await chat.check_report(turn.live, turn.conn.rights, msg.message)   # cheap refusals first
     try:
         await site(turn.conn.ws).limits.hit("report", await _reporter(turn.conn.ws, turn.conn.rights))
@@ -117,7 +117,7 @@ async def _is_host(rights: Any, live: Any, conn: Any) -> bool:
 async def on_end(turn: Turn, _msg: Message) -> None:
     if not await _is_host(turn.conn.rights, turn.live, turn.conn.ws):
         raise ServerError("wrong_seat", "only the host ends the table's chat", status=403)
-    await site(turn.conn.ws).play.chat.end(turn.live)
+    await site(turn.conn.ws).turn_based.chat.end(turn.live)
     await turn.conn.send({"type": "ack", "id": turn.msg_id, "version": turn.live.version})
 
 
@@ -128,7 +128,7 @@ async def api_chat(request: Request, token: str) -> JSONResponse:
     try:
         rights, live = await s.game_for(token)
         lang = request.query_params.get("lang", "en")
-        state = await s.play.chat.state(live, rights, lang if lang in LANGS else "en")
+        state = await s.turn_based.chat.state(live, rights, lang if lang in LANGS else "en")
     except ServerError as e:
         return error_response(e)
     return JSONResponse(state or {"type": "chat", "items": []})
@@ -145,7 +145,7 @@ async def api_chat_post(request: Request, token: str) -> JSONResponse:
     try:
         body = await json_body(request, ChatPostIn)
         rights, live = await s.game_for(token)
-        row = await s.play.chat.post(live, rights, body.text)
+        row = await s.turn_based.chat.post(live, rights, body.text)
     except ServerError as e:
         return error_response(e)
     return JSONResponse({"ok": True, "id": row["id"]})
@@ -158,7 +158,7 @@ async def api_chat_end(request: Request, token: str) -> JSONResponse:
         rights, live = await s.game_for(token)
         if not await _is_host(rights, live, request):
             raise ServerError("wrong_seat", "only the host ends the table's chat", status=403)
-        await s.play.chat.end(live)
+        await s.turn_based.chat.end(live)
     except ServerError as e:
         return error_response(e)
     return JSONResponse({"ok": True})
@@ -173,7 +173,7 @@ async def api_reports(request: Request) -> JSONResponse:
     if await moderator(request) is None:
         return error_response(ServerError("forbidden", "for moderators only", status=403))
     from pax_hispanica.web.social.admin_routes import report_cursor
-    limit = request.query_params.get("limit", "200")
-    limit = min(200, max(1, int(limit))) if limit.isascii() and limit.isdigit() and len(limit) < 5 else 200
-    reports = await s.play.chat.reports(limit=limit, before=report_cursor(request.query_params.get("before")))
+    asked = request.query_params.get("limit", "200")
+    limit = min(200, max(1, int(asked))) if asked.isascii() and asked.isdigit() and len(asked) < 5 else 200
+    reports = await s.turn_based.chat.reports(limit=limit, before=report_cursor(request.query_params.get("before")))
     return JSONResponse({"reports": reports, "older": reports[-1]["id"] if len(reports) == limit else None})

@@ -136,13 +136,13 @@ class Ratings:
                                                                updated_at=now))
 
     # ------------------------------------------------------------------ reading
-    async def rating(self, subject: str) -> dict:
+    async def rating(self, subject: str) -> dict[str, Any]:
         async with self.storage.read() as conn:
             r = (await conn.execute(sa.select(social_db.ratings).where(social_db.ratings.c.subject == subject))).first()
         mu, sigma, games = (r.mu, r.sigma, r.games) if r else (self.model.mu, self.model.sigma, 0)
         return {"subject": subject, "mu": mu, "sigma": sigma, "games": games, "ordinal": ordinal(mu, sigma)}
 
-    async def bots(self) -> list[dict]:
+    async def bots(self) -> list[dict[str, Any]]:
         async with self.storage.read() as conn:
             rows = (await conn.execute(sa.select(social_db.ratings).where(social_db.ratings.c.subject.like("bot:%")))).all()
         out = [{"subject": r.subject, "kind": r.subject.split(":")[1],
@@ -150,7 +150,7 @@ class Ratings:
                 "mu": r.mu, "sigma": r.sigma, "games": r.games, "ordinal": ordinal(r.mu, r.sigma)} for r in rows]
         return sorted(out, key=lambda x: -x["ordinal"])
 
-    async def top(self, limit: int = 20) -> list[dict]:
+    async def top(self, limit: int = 20) -> list[dict[str, Any]]:
         r, a = social_db.ratings, adb.accounts
         q = (sa.select(r.c.mu, r.c.sigma, r.c.games, a.c.user_name)
              .select_from(r.join(a, r.c.subject == sa.literal("user:") + a.c.user_id))
@@ -160,7 +160,7 @@ class Ratings:
         return [{"user_name": x.user_name, "mu": x.mu, "sigma": x.sigma, "games": x.games,
                  "ordinal": ordinal(x.mu, x.sigma)} for x in rows]
 
-    async def game_status(self, gid: str) -> dict | None:
+    async def game_status(self, gid: str) -> dict[str, Any] | None:
         """Whether a finished table game was rated (and why not), with its rating changes."""
         async with self.storage.read() as conn:
             row = (await conn.execute(sa.select(social_db.rating_games).where(social_db.rating_games.c.game_id == gid))).first()
@@ -173,7 +173,7 @@ class Ratings:
                              "delta": ordinal(c.mu_after, c.sigma_after) - ordinal(c.mu_before, c.sigma_before)}
                             for c in changes]}
 
-    async def record(self, uid: str, recent: int = 10) -> dict:
+    async def record(self, uid: str, recent: int = 10) -> dict[str, Any]:
         """Games played (finished) and the most recent results of a user: place, players, rating change."""
         g, s, rc = db.games, db.seats, social_db.rating_changes
         played = (sa.select(sa.func.count()).select_from(s.join(g, g.c.id == s.c.game_id))

@@ -53,7 +53,7 @@ class Tables:
         self.storage = svc.storage
 
     # ------------------------------------------------------------------ reading
-    async def get(self, tid: str) -> dict | None:
+    async def get(self, tid: str) -> dict[str, Any] | None:
         t, ts = social_db.open_tables, social_db.table_seats
         async with self.storage.read() as conn:
             row = (await conn.execute(sa.select(t).where(t.c.id == tid))).mappings().first()
@@ -70,7 +70,7 @@ class Tables:
         out["expired"] = out["status"] == "open" and out["expires_at"] < time.time()
         return out
 
-    async def lobby(self, limit: int = 50) -> list[dict]:
+    async def lobby(self, limit: int = 50) -> list[dict[str, Any]]:
         """The public tables waiting for players, newest first, with their free seats and host
         (ix_open_tables_lobby, then the seats of just those tables by primary key)."""
         t, ts, a = social_db.open_tables, social_db.table_seats, adb.accounts
@@ -85,7 +85,7 @@ class Tables:
         return [{**dict(r), "params": json.loads(r["params"] or "{}"), "free": r["players"] - taken.get(r["id"], 0)}
                 for r in rows]
 
-    async def open_of(self, uid: str) -> list[dict]:
+    async def open_of(self, uid: str) -> list[dict[str, Any]]:
         """The tables waiting for players that `uid` sits at."""
         t, ts = social_db.open_tables, social_db.table_seats
         q = (sa.select(t.c.id, t.c.players, t.c.time_control, t.c.params)
@@ -95,19 +95,20 @@ class Tables:
         async with self.storage.read() as conn:
             return [dict(r) for r in (await conn.execute(q)).mappings().all()]
 
-    async def of_game(self, gid: str) -> dict | None:
+    async def of_game(self, gid: str) -> dict[str, Any] | None:
         async with self.storage.read() as conn:
             tid = (await conn.execute(sa.select(social_db.open_tables.c.id).where(social_db.open_tables.c.game_id == gid))).scalar()
         return await self.get(tid) if tid else None
 
     async def rematch_of(self, gid: str) -> str | None:
         async with self.storage.read() as conn:
-            return (await conn.execute(sa.select(social_db.open_tables.c.id)
-                                       .where(social_db.open_tables.c.rematch_of == gid))).scalar()
+            tid: str | None = (await conn.execute(sa.select(social_db.open_tables.c.id)
+                                                  .where(social_db.open_tables.c.rematch_of == gid))).scalar()
+            return tid
 
     # ------------------------------------------------------------------ making and joining
-    async def create(self, host: str, players: int, public: bool, params: dict | None = None,
-                     time_control: str = "", seats: list[dict] | None = None, rematch_of: str | None = None) -> str:
+    async def create(self, host: str, players: int, public: bool, params: dict[str, Any] | None = None,
+                     time_control: str = "", seats: list[dict[str, Any]] | None = None, rematch_of: str | None = None) -> str:
         """A new table; the host sits in seat 1 unless `seats` (seat, kind, user_id, bot_kind,
         bot_strength) says who sits where (a rematch)."""
         if not 2 <= players <= 5:
@@ -128,7 +129,7 @@ class Tables:
             await self.start(tid)
         return tid
 
-    def _open(self, table: dict | None) -> dict:
+    def _open(self, table: dict[str, Any] | None) -> dict[str, Any]:
         if table is None:
             raise ServerError("unknown_table", "no such table", status=404)
         if table["status"] != "open" or table["expired"]:
@@ -140,7 +141,8 @@ class Tables:
         for _attempt in range(6):
             table = self._open(await self.get(tid))
             if any(s["user_id"] == uid for s in table["seats"]):
-                return next(s["seat"] for s in table["seats"] if s["user_id"] == uid)
+                ret: int = next(s["seat"] for s in table["seats"] if s["user_id"] == uid)
+                return ret
             taken = {s["seat"] for s in table["seats"]}
             free = [i for i in range(table["players"]) if i not in taken]
             if not free:
@@ -223,19 +225,22 @@ class Tables:
         """The link of `uid`'s seat in a game."""
         s = db.seats
         async with self.storage.read() as conn:
-            return (await conn.execute(sa.select(s.c.token).where(sa.and_(s.c.game_id == gid, s.c.user_id == uid))
-                                       .order_by(s.c.seat).limit(1))).scalar()
+            token: str | None = (await conn.execute(sa.select(s.c.token).where(sa.and_(s.c.game_id == gid, s.c.user_id == uid))
+                                                    .order_by(s.c.seat).limit(1))).scalar()
+            return token
 
     async def spectator_token(self, gid: str) -> str | None:
         async with self.storage.read() as conn:
-            return (await conn.execute(sa.select(db.games.c.spectator_token).where(db.games.c.id == gid))).scalar()
+            ret: str | None = (await conn.execute(sa.select(db.games.c.spectator_token).where(db.games.c.id == gid))).scalar()
+            return ret
 
     # ------------------------------------------------------------------ rematch
     async def table_of(self, gid: str) -> str | None:
         """The table a game was started from (None: a game made from the lobby's form)."""
         t = social_db.open_tables
         async with self.storage.read() as conn:
-            return (await conn.execute(sa.select(t.c.id).where(t.c.game_id == gid).limit(1))).scalar()
+            ret: str | None = (await conn.execute(sa.select(t.c.id).where(t.c.game_id == gid).limit(1))).scalar()
+            return ret
 
     async def rematch(self, gid: str, uid: str) -> str:
         """The rematch table of a finished game (made now if nobody made it yet)."""
@@ -260,7 +265,7 @@ class Tables:
         if game.status != "over":
             raise ServerError("game_not_over", "a rematch follows the end of a game", status=409)
         config = json.loads(game.config)
-        seats = []
+        seats: list[dict[str, Any]] = []
         for s in seat_rows:
             first = old_seats.get(s.seat)   # who sat there at the start (a bot may have taken over since)
             kind = first.kind if first is not None else s.kind
@@ -287,8 +292,9 @@ class Tables:
         """Mark the tables whose time ran out (nobody joined, nobody started) expired."""
         t = social_db.open_tables
         async with self.storage.write() as conn:
-            return (await conn.execute(t.update().where(sa.and_(t.c.status == "open", t.c.expires_at < time.time()))
-                                       .values(status="expired"))).rowcount
+            done: int = (await conn.execute(t.update().where(sa.and_(t.c.status == "open", t.c.expires_at < time.time()))
+                                            .values(status="expired"))).rowcount
+            return done
 
 
 def describe_params(params: dict[str, Any]) -> str:
