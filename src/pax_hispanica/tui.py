@@ -29,7 +29,7 @@ def translator(nations: list[str], lang: str = "en", you: int | None = None, rul
     base = Tr(lang)
     names = [base("tui_you", nation=base.nation(n)) if s == you else base.nation(n) for s, n in enumerate(nations)]
     tr = Tr(lang, names, ruleset_info(ruleset).names)
-    tr.ruleset = ruleset  # type: ignore[attr-defined]  # read back by card_short (getattr, default "reference")
+    tr.ruleset = ruleset                # read back by card_short (getattr, default "reference")
     return tr
 
 
