@@ -3,6 +3,7 @@ date, your nation against whom (names and nations), its status, and once over th
 your place, never its hex id; in English and in Catalan."""
 from __future__ import annotations
 
+import html
 import random
 import re
 import time
@@ -63,3 +64,23 @@ def test_game_lists_show_opponents_nations_date_status_result_and_place(tmp_path
         ca = Tr("ca")
         assert f'{ca.nation("spanish")} contra <span class="opponent">Drake ({ca.nation("english")})</span>' in row
         assert f"la teva posició: {place} de 2" in row and "acabada" in row
+
+
+def test_a_refused_variant_is_said_in_the_players_language(tmp_path):
+    """The lobby's variant refusals (a number out of its range, not a number, no such name, no
+    such set of house rules) in Catalan for a Catalan player, in English for an English one."""
+    with new_client(f"sqlite:///{tmp_path / 'v.sqlite3'}") as c:
+        def refused(variant: str, house: str = "") -> str:
+            page = c.get("/").text
+            r = c.post("/games", data={"csrf": csrf_of(page), "players": "2", "kind0": "human", "kind1": "human",
+                                       "variant": variant, "house_rules": house}, follow_redirects=False)
+            assert r.status_code == 400
+            return html.unescape(re.sub(r"\s+", " ", re.search(r'role="alert"[^>]*>(.*?)</', r.text, re.S).group(1)))
+        assert "cycles must be between 1 and 20 (you gave 99)" in refused("cycles=99")
+        c.get("/?lang=ca")
+        assert "cycles ha d'estar entre 1 i 20 (has posat 99)" in refused("cycles=99")
+        assert "cycles ha de ser un nombre enter, no «tres»" in refused("cycles=tres")
+        assert "Cap nombre que una variant pot canviar no es diu «cicles». La llista «Números" in refused("cicles=3")
+        assert "No hi ha cap joc de regles de la casa anomenat «nope»" in refused("", house="nope")
+        for text in (refused("cycles=99"), refused("cicles=3")):
+            assert not re.search(r"\b(must|between|number|called)\b", text, re.I)

@@ -11,6 +11,7 @@ from pax_hispanica.web.accounts import game_rows
 from pax_hispanica.web.accounts.routes import lobby_tables
 from pax_hispanica.web.engine_port import (
     DEFAULT_BOT,
+    api,
 )
 from pax_hispanica.web.http import security
 from pax_hispanica.web.http.ratelimit import RateLimited
@@ -44,6 +45,29 @@ def parse_variant(text: str) -> dict:
         k, v = (x.strip() for x in item.split("=", 1))
         out[k] = int(v) if v.lstrip("-").isdigit() else v
     return out
+
+
+def variant_refusal(params: dict, tr: Tr) -> str | None:
+    """Why the lobby's variant cannot be played, in the player's language (issue 38), or None:
+    a name that is no parameter, a value that is no whole number or out of the parameter's
+    range, a set of house rules that does not exist. The engine checks again when the game is
+    set up (what passes here and fails there is said in its own words)."""
+    known = api.parameters("reference", None, extended=True)
+    for name, value in params.items():
+        if name == "house_rules":
+            if str(value) not in api.house_rule_sets():
+                return tr("variant_unknown_set", name=str(value)[:60])
+            continue
+        spec = known.get(name)
+        if spec is None:
+            return tr("variant_unknown", name=str(name)[:60]) + " " + tr("variant_see_list")
+        if spec.get("type") == "int":
+            if not isinstance(value, int):
+                return tr("variant_not_number", name=name, value=str(value)[:60])
+            least, most = spec.get("range") or (None, None)
+            if least is not None and not least <= value <= most:
+                return tr("variant_out_of_range", name=name, value=value, least=least, most=most)
+    return None
 
 
 def with_house_rules(params: dict, chosen: object) -> dict:
@@ -145,6 +169,8 @@ async def create_from_form(request: Request, v: FormVisit) -> Response:
         seats, chosen = form_seats(form, players)  # type: ignore[arg-type]
         mode = str(form.get("mode", "online"))
         params = with_house_rules(parse_variant(str(form.get("variant", ""))[:500]), form.get("house_rules"))
+        if (why := variant_refusal(params, Tr(user["lang"]))) is not None:
+            return await _refuse_form(s, request, user, 400, "bad_request", text=why, form=form)
         live = await s.svc.create_game(players, seats, chosen, mode=mode, host_user=user["id"], params=params,
                                        table=form_table(form))
     except (ValueError, ServerError) as e:
