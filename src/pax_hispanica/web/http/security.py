@@ -19,7 +19,7 @@ import hmac
 import json
 import re
 import secrets
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -43,7 +43,7 @@ def error_body(code: str, message: str, rule: str | None = None, **extra: Any) -
     return json.dumps({"error": {"code": code, "rule": rule, "message": message, **extra}}).encode()
 
 
-async def send_json(send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]] = ()) -> None:
+async def send_json(send: Send, status: int, body: bytes, headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                             *headers]})
@@ -53,7 +53,8 @@ async def send_json(send: Send, status: int, body: bytes, headers: list[tuple[by
 def header(scope: Scope, name: bytes) -> str | None:
     for k, v in scope.get("headers", ()):
         if k == name:
-            return v.decode("latin-1")
+            ret: str = v.decode("latin-1")
+            return ret
     return None
 
 
