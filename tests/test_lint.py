@@ -15,7 +15,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CHECKED = ("src", "tests", "benchmarks", "scripts")
 NOT_YET: tuple[str, ...] = (
-    "src/pax_hispanica/web/present",                       # files other work of issue 38 has open
     # (the engine, api.py, bots/, rl/, sim/, cli.py, tui.py, benchmarks/, scripts/ and tests/ but web are clean)
 )
 

@@ -62,7 +62,7 @@ def intro(lesson: Lesson, tr: Tr) -> str:
 VOYAGE_HINTS = (("attack", "learn_hint_attack"), ("load_chests", "learn_hint_load"), ("unload", "learn_hint_unload"))
 
 
-def voyage_hints(options: list[dict], tr: Tr) -> list[str]:
+def voyage_hints(options: list[dict[str, Any]], tr: Tr) -> list[str]:
     """The hints for a voyage step: an attack, Chests to load, a meeple to unload, Europe in reach."""
     types = {o.get("type") for o in options}
     hints = [tr(key, capacity=numbers(tr)["capacity"]) for t, key in VOYAGE_HINTS if t in types]

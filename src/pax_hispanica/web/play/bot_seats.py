@@ -56,7 +56,7 @@ class BotSeats:
         # each taking its game's lease every second (issue 37, P1: 100 bot games, 100 statements
         # a second)
         self._held: dict[str, asyncio.Event] = {}
-        self._renewer: asyncio.Task | None = None
+        self._renewer: asyncio.Task[Any] | None = None
 
     def kick(self, live: LiveGame) -> None:
         """Start the game's bot task if a bot must act and none runs."""
@@ -82,8 +82,8 @@ class BotSeats:
                 w.terminate()
             await asyncio.to_thread(lambda: [w.join(5) for w in workers])
 
-    async def _think_elsewhere(self, kind: str, seed: int, strength: int | None, view: dict, legal: list,
-                               log: list | None = None) -> dict:
+    async def _think_elsewhere(self, kind: str, seed: int, strength: int | None, view: dict[str, Any], legal: list[Any],
+                               log: list[Any] | None = None) -> dict[str, Any]:
         """A search bot's decision in a worker process. The search is seeded from the bot's seed
         and the (view, legal) pair alone, so this is the move the seat's own agent would make."""
         from concurrent.futures import ProcessPoolExecutor
@@ -146,7 +146,7 @@ class BotSeats:
         while not self.closing:
             await asyncio.sleep(self.LEASE_RENEW_SECONDS / 2)
             if self.closing:
-                return
+                return  # type: ignore[unreachable]  # closing may be set during the sleep
             try:
                 await self._renew_all()
             except Exception:  # the database is away: the next renewal may succeed

@@ -84,7 +84,7 @@ def describe(cid: str, tr: Tr, ruleset: str = "reference") -> dict[str, Any]:
             "sell": tr("card_sell", price=price) if price is not None else None}
 
 
-def legality_notes(card: dict, tr: Tr, ruleset: str = "reference") -> list[str]:
+def legality_notes(card: dict[str, Any], tr: Tr, ruleset: str = "reference") -> list[str]:
     """A card that changes a fleet's legality (TRS-6) says what the new one scores in Europe,
     where the choice is made: the hand, the card's tip, the rules page's catalogue (issue 38;
     present/legality.py, in the game's own numbers)."""

@@ -16,11 +16,11 @@ from pax_hispanica.web.present.i18n import Tr
 # the order they are compared in: the Crown's own, then the Crown's licence, then the outlaws
 LEGALITIES = tuple(map(str, BY_CROWN_FAVOUR))
 # the sign each fleet carries on the map (svgmap.LEGALITY_MARK draws the same)
-SIGNS = {PLUNDER: "☠", PRIVATEER: "⚔", SMUGGLER: "◆", CONQUISTADOR: "✠"}
+SIGNS: dict[str, str] = {PLUNDER: "☠", PRIVATEER: "⚔", SMUGGLER: "◆", CONQUISTADOR: "✠"}
 
 
 @lru_cache(maxsize=64)
-def numbers(ruleset: str = "reference", version: str | None = None, params: tuple = (),
+def numbers(ruleset: str = "reference", version: str | None = None, params: tuple[Any, ...] = (),
             players: int = 3) -> dict[str, Any]:
     """The Treasure numbers of a game (TRS-3..TRS-5, PRJ-82), with the SMUGGLER's bribe at its
     player count (PRJ-78)."""
@@ -37,7 +37,7 @@ def numbers(ruleset: str = "reference", version: str | None = None, params: tupl
             "plunder_loading": v("plunder_loading", "sack")}
 
 
-def explain(tr: Tr, ruleset: str = "reference", version: str | None = None, params: tuple = (),
+def explain(tr: Tr, ruleset: str = "reference", version: str | None = None, params: tuple[Any, ...] = (),
             players: int = 3) -> list[dict[str, str]]:
     """[{code, name, sign, loads, scores, risk}] for the four legalities, in the page's language."""
     n = numbers(ruleset, version, tuple(params), players)
@@ -45,7 +45,7 @@ def explain(tr: Tr, ruleset: str = "reference", version: str | None = None, para
     def money(x: int) -> str:
         return tr("money_amount", n=x)
     own = n["plunder_loading"] != "sack"        # PRJ-38's house rule: PLUNDER loads its own colonies too
-    texts = {
+    texts: dict[str, tuple[str, str]] = {
         CONQUISTADOR: (tr("legality_loads_CONQUISTADOR", fee=money(n["fee"])),
                        tr("legality_scores_CONQUISTADOR", prestige=n["conquistador_prestige"])),
         PRIVATEER: (tr("legality_loads_PRIVATEER", share=n["share"]),

@@ -36,7 +36,7 @@ def seat_names(live: LiveGame, lang: str = "en") -> list[str]:
     return names
 
 
-def _game_ruleset(live: LiveGame) -> tuple[str, str | None, tuple]:
+def _game_ruleset(live: LiveGame) -> tuple[str, str | None, tuple[Any, ...]]:
     """The game's ruleset name, version (PRJ-50) and variant parameters (PRJ-31), as a key."""
     cfg = live.record.get("config") or {}
     version = live.record.get("ruleset_version")
@@ -91,7 +91,7 @@ def widget_key(*parts: Any) -> str:
     return "w-" + hashlib.sha1("|".join(map(str, parts)).encode()).hexdigest()[:10]
 
 
-def controls(legal: list, tr: Tr, view: dict | None = None) -> tuple[list[dict], dict | None]:
+def controls(legal: list[Any], tr: Tr, view: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """(decision widgets, the undo action or None); the map's places are board.places'."""
     widgets, undo = [], None
     for d in legal:
@@ -128,7 +128,7 @@ def handed_to_bot(live: LiveGame, seat: int | None) -> bool:
     return seat is not None and 0 <= seat < len(live.seats) and live.seats[seat].kind == "bot"
 
 
-def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role: str, lang: str) -> dict:
+def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role: str, lang: str) -> dict[str, Any]:
     tr = translator(live, lang)
     info = game_info(live)
     state = live.state

@@ -3,7 +3,7 @@ on offer, the score now, house rules and the win condition."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from pax_hispanica.engine.vocab import DECKS
 from pax_hispanica.web.engine_port import View, api
@@ -15,7 +15,7 @@ from pax_hispanica.web.present.log import with_cards
 
 
 @lru_cache(maxsize=256)
-def _house_rule_ids(ruleset: str, version: str, params: tuple) -> tuple[str, ...]:
+def _house_rule_ids(ruleset: str, version: str, params: tuple[Any, ...]) -> tuple[str, ...]:
     rs = api.load_ruleset(ruleset, dict(params) or None, version=version)
     return tuple(dict.fromkeys(h.rule for h in api.house_rules(rs)))
 
@@ -31,7 +31,7 @@ def house_rules_line(view: View | None, tr: Tr) -> str:
     try:
         ids = _house_rule_ids(str(view.get("ruleset") or "reference"), str(view["ruleset_version"]),
                               tuple(sorted(params.items())))
-    except Exception:  # noqa: BLE001 -- whatever the ruleset's data, the page still renders
+    except Exception:  # whatever the ruleset's data, the page still renders
         return ""
     if not ids:
         return ""
@@ -49,18 +49,18 @@ def game_win_condition(view: View | None) -> dict[str, Any] | None:
     try:
         return win_condition(str(view.get("ruleset") or "reference"), str(view["ruleset_version"]),
                              tuple(sorted((view.get("ruleset_params") or {}).items())))
-    except Exception:  # noqa: BLE001 -- whatever the ruleset's data, the page still renders
+    except Exception:  # whatever the ruleset's data, the page still renders
         return None
 
 
-def game_numbers(view: View | None) -> dict:
+def game_numbers(view: View | None) -> dict[str, Any]:
     """The game's ruleset version and its Prestige goal (CYC-2), as the status line shows them."""
     version = str(view["ruleset_version"]) if view is not None and view.get("ruleset_version") else None
     win = game_win_condition(view)
     return {"ruleset_version": version, "goal": win["prestige"] if win else None}
 
 
-def public_lot(view: View | None, tr: Tr) -> dict:
+def public_lot(view: View | None, tr: Tr) -> dict[str, Any]:
     """What everyone may see of a sealed choice under way (spectators, and players who have
     chosen): what it is about, and who is still choosing."""
     d = view.get("decision") if view is not None else None
@@ -71,7 +71,7 @@ def public_lot(view: View | None, tr: Tr) -> dict:
             "choosing": [tr.seat(s) for s in d.get("seats") or [] if s not in committed]}
 
 
-def lot(decision: dict | None, tr: Tr) -> str | None:
+def lot(decision: dict[str, Any] | None, tr: Tr) -> str | None:
     """What a sealed choice is about: the card auctioned (or that it is buried), or the battle."""
     if not decision:
         return None
@@ -92,25 +92,26 @@ def money_per_prestige(view: View | None) -> int | None:
     return per if isinstance(per, int) and per > 0 else None
 
 
-def score_now(p: dict, per_dollar: int | None, tr: Tr) -> str | None:
+def score_now(p: dict[str, Any], per_dollar: int | None, tr: Tr) -> str | None:
     """What CYC-3 would give the player if the game ended now (Prestige held + 1 per
     `money_per_prestige` dollars + its colonies' Prestige), with its parts: the race as it
     stands, which held Prestige alone does not show until the final count (issue 15)."""
     parts = (p.get("prestige"), p.get("money"), p.get("colony_prestige", 0))
     if per_dollar is None or not all(isinstance(x, int) for x in parts):
         return None
-    held, money, colonies = parts
+    held, money, colonies = cast(tuple[int, int, int], parts)
     from_money = money // per_dollar
     return tr("score_now_value", total=held + from_money + colonies, prestige=held, money=from_money,
               colonies=colonies)
 
 
-def players_table(view: View | None, tr: Tr, live: LiveGame) -> list[dict]:
+def players_table(view: View | None, tr: Tr, live: LiveGame) -> list[dict[str, Any]]:
     """Each player's public state, in seat order."""
     players = view.get("players") if view is not None else None
     if not isinstance(players, list):
         return [{"seat": s.seat, "name": tr.seat(s.seat), "kind": s.kind, "fields": [], "tableau": []}
                 for s in live.seats]
+    assert view is not None                 # it has players
     rows = []
     # once the game is over the Prestige shown is the final score (CYC-3 has counted)
     per_dollar = None if view.get("over") else money_per_prestige(view)
@@ -148,7 +149,7 @@ def players_table(view: View | None, tr: Tr, live: LiveGame) -> list[dict]:
     return rows
 
 
-def own_parts(view: View | None, viewer: int | None, info: Info | None = None) -> dict:
+def own_parts(view: View | None, viewer: int | None, info: Info | None = None) -> dict[str, Any]:
     """The viewer's own secret parts as the view gives them (hand, sealed choice)."""
     if viewer is None or not view is not None:
         return {}
@@ -156,14 +157,14 @@ def own_parts(view: View | None, viewer: int | None, info: Info | None = None) -
     hand = players[viewer].get("hand") if 0 <= viewer < len(players) else None
     cards = []
     for c in hand if isinstance(hand, list) else []:
-        cid = c.get("id") if isinstance(c, dict) else c
+        cid: Any = c.get("id") if isinstance(c, dict) else c
         cards.append({"id": cid, "name": info.names.get(cid, cid) if info else cid,
                       "cost": info.card_cost.get(cid) if info else None,
                       "deck": info.card_deck.get(cid) if info else None})
     return {"hand": cards, "sealed": view.get("my_sealed_choice")}
 
 
-def decks(view: View | None, tr: Tr) -> list[dict]:
+def decks(view: View | None, tr: Tr) -> list[dict[str, Any]]:
     d = view.get("decks") if view is not None else None
     if not isinstance(d, dict):
         return []

@@ -13,17 +13,17 @@ from pax_hispanica.web.present.i18n import Tr
 LEGALITIES = tuple(map(str, BY_CROWN_FAVOUR))
 
 
-def score_table(events: list, result: dict | None, tr: Tr) -> dict | None:
+def score_table(events: list[Any], result: dict[str, Any] | None, tr: Tr) -> dict[str, Any] | None:
     if not result or not isinstance(result.get("scores"), list):
         return None
     scores = result["scores"]
     n = len(scores)
     treasure = {lg: [0] * n for lg in LEGALITIES}
-    treasure_rules: dict[str, set] = {lg: set() for lg in LEGALITIES}
+    treasure_rules: dict[str, set[Any]] = {lg: set() for lg in LEGALITIES}
     chests = {lg: [0] * n for lg in LEGALITIES}
     cards, money_conv, colonies, money = [0] * n, [0] * n, [0] * n, list(result.get("money") or [0] * n)
     for e in events:
-        if not isinstance(e, dict) or not isinstance(e.get("seat"), int) and e.get("type") != "FinalScoring":
+        if not isinstance(e, dict) or (not isinstance(e.get("seat"), int) and e.get("type") != "FinalScoring"):
             continue
         t = e.get("type")
         if t == "TreasureScored" and e.get("legality") in treasure and 0 <= e["seat"] < n:

@@ -51,7 +51,7 @@ def _positions(info: Info) -> dict[str, tuple[float, float]]:
     return pos
 
 
-def seat_color(view: dict, seat: Any, info: Info | None = None) -> str:
+def seat_color(view: dict[str, Any], seat: Any, info: Info | None = None) -> str:
     """A seat's colour: its nation's in the view's ruleset, else one by seat number."""
     if seat == "crown":
         return CROWN
@@ -59,7 +59,8 @@ def seat_color(view: dict, seat: Any, info: Info | None = None) -> str:
     if isinstance(seat, int) and 0 <= seat < len(players):
         if info is None:
             info = ruleset_info(str(view.get("ruleset") or "reference"))
-        return info.colors.get(str(players[seat].get("nation")), COLORS[seat % len(COLORS)])
+        ret: str = info.colors.get(str(players[seat].get("nation")), COLORS[seat % len(COLORS)])
+        return ret
     return "#888"
 
 
@@ -81,13 +82,13 @@ class Places:
     the options it stands for, each {"id", "label", "action"} (the action as JSON text); and the
     reasons a place cannot be chosen now (why-not sentences), added to its tooltip."""
 
-    def __init__(self, options: dict[str, list[dict]] | None = None, why: dict[str, list[str]] | None = None,
+    def __init__(self, options: dict[str, list[dict[str, Any]]] | None = None, why: dict[str, list[str]] | None = None,
                  active: bool = False) -> None:
         self.options = options or {}
         self.why = why or {}
         self.active = active or bool(self.options)      # a place-naming decision is pending: dim the rest
 
-    def choices(self, drawn: dict[str, tuple[str, tuple[float, float, float, float] | None]]) -> list[dict]:
+    def choices(self, drawn: dict[str, tuple[str, tuple[float, float, float, float] | None]]) -> list[dict[str, Any]]:
         """The list static/board.js applies to the map: for each place drawn on it (`drawn`: key
         -> (its name, the box a colony or site is highlighted on, None for a zone)) that is a
         choice, {"k": key, "o": the ids of its options' buttons in the decision list
@@ -116,7 +117,7 @@ def render(view: View | None, tr: Tr, info: Info) -> str:
     return render_with_choices(view, tr, info)[0]
 
 
-def render_with_choices(view: View | None, tr: Tr, info: Info, places: Places | None = None) -> tuple[str, list[dict]]:
+def render_with_choices(view: View | None, tr: Tr, info: Info, places: Places | None = None) -> tuple[str, list[dict[str, Any]]]:
     """The board as SVG, and the list of its places to choose now (Places.choices), which the
     page applies to the map (static/board.js): the markup is the same whatever is pending."""
     if view is None or not info.zones:
@@ -179,10 +180,10 @@ def _short(name: str) -> str:
 CHAR_W = 5.3      # about the width of a character of the board's small type (8.5px sans-serif)
 
 
-def _by_zone(view: dict, info: Info) -> tuple[dict[str, dict[str, list]], dict[str, Any]]:
+def _by_zone(view: dict[str, Any], info: Info) -> tuple[dict[str, dict[str, list[Any]]], dict[str, Any]]:
     """The view's colonies, sites and fleets by land or sea zone, and its Rebels by zone: what
     either drawing of the map (the layout's or the geographic one) puts in each zone."""
-    by_zone: dict[str, dict[str, list]] = {z.id: {"colonies": [], "sites": [], "fleets": []} for z in info.zones}
+    by_zone: dict[str, dict[str, list[Any]]] = {z.id: {"colonies": [], "sites": [], "fleets": []} for z in info.zones}
     for col in view.get("colonies") or []:
         by_zone.get(col.get("zone"), {}).setdefault("colonies", []).append(col)
     for s in view.get("sites") or []:
@@ -194,7 +195,7 @@ def _by_zone(view: dict, info: Info) -> tuple[dict[str, dict[str, list]], dict[s
     return by_zone, view.get("rebels") or {}
 
 
-def _site_items(zone: dict, zone_id: str, rebels: Any, tr: Tr) -> list[tuple[str, str, str, str]]:
+def _site_items(zone: dict[str, Any], zone_id: str, rebels: Any, tr: Tr) -> list[tuple[str, str, str, str]]:
     """A zone's sites and Rebels as (place key, class, symbol, tooltip): the map's one wording
     of them (a Cathedral's Citizens/capacity, a Tribal Site's or Visita's Indigenous)."""
     items = []
@@ -215,8 +216,8 @@ def _site_items(zone: dict, zone_id: str, rebels: Any, tr: Tr) -> list[tuple[str
     return items
 
 
-def _land_contents(view: dict, tr: Tr, x: float, y: float, zone: dict, rebels: int, zone_id: str = "",
-                   drawn: dict | None = None) -> list[str]:
+def _land_contents(view: dict[str, Any], tr: Tr, x: float, y: float, zone: dict[str, Any], rebels: int, zone_id: str = "",
+                   drawn: dict[str, Any] | None = None) -> list[str]:
     drawn = {} if drawn is None else drawn
     out = []
     left = x - LAND_W / 2 + 5
@@ -258,7 +259,7 @@ def _land_contents(view: dict, tr: Tr, x: float, y: float, zone: dict, rebels: i
     return out
 
 
-def _fleets(view: dict, tr: Tr, x: float, y: float, kind: str, players: list) -> list[str]:
+def _fleets(view: dict[str, Any], tr: Tr, x: float, y: float, kind: str, players: list[Any]) -> list[str]:
     out = []
     base_y = y + (LAND_H / 2 - 22 if kind == "land" else 12 if kind == "sea" else 14)
     for i, p in enumerate(players):
@@ -313,11 +314,11 @@ GEO_SEA: dict[str, tuple[float, float]] = {
 }
 GEO_SEA_UP = {"caribe_central", "caribe_occidental", "antillas_menores"}     # seas above the south coast's plaques: ships above the name
 GEO_EUROPE = (872.0, 10.0)          # the box's top left, off the east edge
-LEGALITY_MARK = {PLUNDER: "☠", PRIVATEER: "⚔", SMUGGLER: "◆", CONQUISTADOR: "✠"}
+LEGALITY_MARK: dict[str, str] = {PLUNDER: "☠", PRIVATEER: "⚔", SMUGGLER: "◆", CONQUISTADOR: "✠"}
 
 
 @lru_cache(maxsize=1)
-def coast() -> dict | None:
+def coast() -> dict[str, Any] | None:
     """The coastlines (static/coast.json), or None when the file is missing or broken."""
     try:
         data = json.loads(COAST_FILE.read_text(encoding="utf-8"))
@@ -344,7 +345,7 @@ def geographic(info: Info) -> bool:
     if coast() is None or not info.zones:
         return False
     kinds = {z.id: z.kind for z in info.zones}
-    if any(not (k == "land" and z in GEO_LAND or k == "sea" and z in GEO_SEA or k == "europe")
+    if any(not ((k == "land" and z in GEO_LAND) or (k == "sea" and z in GEO_SEA) or k == "europe")
            for z, k in kinds.items()):
         return False
     ref = ruleset_info("reference")
@@ -369,7 +370,7 @@ def text_width(s: str, size: float = TYPE) -> float:
     return w * size
 
 
-def _render_geo(view: dict, tr: Tr, info: Info, places: Places | None) -> tuple[str, list[dict]]:
+def _render_geo(view: dict[str, Any], tr: Tr, info: Info, places: Places | None) -> tuple[str, list[dict[str, Any]]]:
     c = coast() or {}
     width, height = c["size"]
     drawn: dict[str, tuple[str, Any]] = {}
@@ -472,7 +473,7 @@ def _fit(boxes: dict[str, tuple[float, float, float, float]], fixed: dict[str, t
     width, height = size
     out = {k: list(b) for k, b in boxes.items()}
 
-    def push(a: list, b: tuple) -> tuple[float, float] | None:
+    def push(a: list[Any], b: tuple[Any, ...]) -> tuple[float, float] | None:
         ax0, ay0, ax1, ay1 = a[0], a[1], a[0] + a[2], a[1] + a[3]
         bx0, by0, bx1, by1 = b[0], b[1], b[0] + b[2], b[1] + b[3]
         if not (ax0 < bx1 - 1 and bx0 < ax1 - 1 and ay0 < by1 - 1 and by0 < ay1 - 1):
@@ -497,8 +498,8 @@ def _fit(boxes: dict[str, tuple[float, float, float, float]], fixed: dict[str, t
     return {k: (b[0], b[1], b[2], b[3]) for k, b in out.items()}
 
 
-def _plaque(view: dict, tr: Tr, zone_id: str, name: str, attrs: str, title: str, zone: dict, rebels: int,
-            drawn: dict, at: tuple[float, float, float, float] | None = None, measure: bool = False
+def _plaque(view: dict[str, Any], tr: Tr, zone_id: str, name: str, attrs: str, title: str, zone: dict[str, Any], rebels: int,
+            drawn: dict[str, Any], at: tuple[float, float, float, float] | None = None, measure: bool = False
             ) -> tuple[list[str], tuple[float, float, float, float]]:
     """A land zone: a plaque (its name, a row per colony, its sites, its fleets) at its place on
     the board (GEO_LAND's, or `at` as _fit moved it), and a line from it to its coast; and the
@@ -583,7 +584,7 @@ def _plaque(view: dict, tr: Tr, zone_id: str, name: str, attrs: str, title: str,
     return out, (x, y, w, h)
 
 
-def _ship(view: dict, tr: Tr, p: dict, x: float, y: float) -> str:
+def _ship(view: dict[str, Any], tr: Tr, p: dict[str, Any], x: float, y: float) -> str:
     """A fleet: a ship in its nation's colour with the nation's letter on the sail, its number of
     ships and its legality's sign (☠ PLUNDER, ⚔ PRIVATEER, ◆ SMUGGLER, ✠ CONQUISTADOR), all in
     words in its tooltip. (x, y): the top left of its 52 x 30 box."""
