@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "pax_hispanica"
 STRICT = ("sim", "cli.py", "tui.py", "rl", "bots", "analysis",
           "web/accounts", "web/db", "web/http", "web/notify", "web/social", "web/analysis_jobs", "web/migrations",
+          "web/present", "web/learn",
           "web/engine_port.py", "web/settings.py")
 
 
