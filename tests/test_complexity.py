@@ -56,7 +56,6 @@ NOT_YET: dict[str, str] = {
     "web/settings.py::_check": "web/ was being reorganised into packages",
     "web/social/ratings.py::Ratings._rate_one": "web/ was being reorganised into packages",
     "web/social/tables.py::Tables.rematch_made": "web/ was being reorganised into packages",
-    "web/accounts/game_rows.py::describe": "new with issue 38's game lists while this list was kept; to split",
 }
 
 

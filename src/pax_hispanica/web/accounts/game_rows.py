@@ -23,13 +23,8 @@ def _day(when: Any) -> str:
     return str(when or "")[:10]
 
 
-async def describe(storage: Storage, uid: str, games: list[dict[str, Any]]) -> None:
-    """Add to each game dict (as the lists read them: id, config, status, created_at, my_seats)
-    "players" ([{seat, nation, name, bot, me}] in seat order), "opponents" (the others),
-    "mine" (the viewer's own), "day", "ranking" and, once over, "place" and "winner"."""
-    if not games:
-        return
-    ids = [g["id"] for g in games]
+async def _read(storage: Storage, ids: list[str]) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any]]:
+    """The games' seats (with the account names sitting there), by game, and their results."""
     s, a = db.seats, adb.accounts
     async with storage.read() as conn:
         seats = (await conn.execute(
@@ -41,22 +36,37 @@ async def describe(storage: Storage, uid: str, games: list[dict[str, Any]]) -> N
     by_game: dict[str, list[dict[str, Any]]] = {}
     for r in seats:
         by_game.setdefault(r["game_id"], []).append(dict(r))
+    return by_game, results
+
+
+def _players(g: dict[str, Any], seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    nations = list((g.get("config") or {}).get("nations") or [])
+    mine = {x["seat"] for x in g.get("my_seats") or []}
+    return [{"seat": r["seat"], "nation": nations[r["seat"]] if r["seat"] < len(nations) else None,
+             "bot": r["kind"] == "bot", "name": r["user_name"] or r["name"] or "", "me": r["seat"] in mine}
+            for r in seats]
+
+
+def _result(g: dict[str, Any], result: dict[str, Any] | None) -> None:
+    ranking = list(result.get("ranking") or []) if result else []
+    g["ranking"] = ranking
+    if result:
+        mine = sorted(p["seat"] for p in g["mine"])
+        g["place"] = next((ranking.index(x) + 1 for x in mine if x in ranking), None)
+        g["winner"] = next((p for p in g["players"] if p["seat"] == result.get("winner")), None)
+
+
+async def describe(storage: Storage, uid: str, games: list[dict[str, Any]]) -> None:
+    """Add to each game dict (as the lists read them: id, config, status, created_at, my_seats)
+    "players" ([{seat, nation, name, bot, me}] in seat order), "opponents" (the others),
+    "mine" (the viewer's own), "day", "ranking" and, once over, "place" and "winner"."""
+    if not games:
+        return
+    by_game, results = await _read(storage, [g["id"] for g in games])
     for g in games:
-        nations = list((g.get("config") or {}).get("nations") or [])
-        mine = {x["seat"] for x in g.get("my_seats") or []}
-        players = []
-        for r in by_game.get(g["id"], []):
-            nation = nations[r["seat"]] if r["seat"] < len(nations) else None
-            players.append({"seat": r["seat"], "nation": nation, "bot": r["kind"] == "bot",
-                            "name": r["user_name"] or r["name"] or "", "me": r["seat"] in mine})
-        g["players"] = players
-        g["mine"] = [p for p in players if p["me"]]
-        g["opponents"] = [p for p in players if not p["me"]]
-        g["day"] = _day(g.get("updated_at") if g.get("status") == "over" and g.get("updated_at") else g.get("created_at"))
-        result = results.get(g["id"])
-        ranking = list(result.get("ranking") or []) if result else []
-        g["ranking"] = ranking
-        if result:
-            g["place"] = next((ranking.index(x) + 1 for x in sorted(mine) if x in ranking), None)
-            winner = result.get("winner")
-            g["winner"] = next((p for p in players if p["seat"] == winner), None)
+        g["players"] = _players(g, by_game.get(g["id"], []))
+        g["mine"] = [p for p in g["players"] if p["me"]]
+        g["opponents"] = [p for p in g["players"] if not p["me"]]
+        over = g.get("status") == "over" and g.get("updated_at")
+        g["day"] = _day(g.get("updated_at") if over else g.get("created_at"))
+        _result(g, results.get(g["id"]))
