@@ -138,8 +138,11 @@ class Analyses:
             except Exception:
                 log.exception("analysis worker failed")
             self.wake.clear()
+            # asyncio.timeout, not wait_for: waiting makes no task of its own (an idle server's
+            # tasks stay one per slot; tests/web/test_clocks.py counts them)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), self.poll)
+                async with asyncio.timeout(self.poll):
+                    await self.wake.wait()
 
     async def run_one(self, slot: int = 0) -> bool:
         """Claim one job, analyse it, settle it; False when no job was free."""

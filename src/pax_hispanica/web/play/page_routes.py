@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -33,10 +34,10 @@ from pax_hispanica.web.present.info import playable_version, rule_titles, win_co
 router = APIRouter()
 
 
-def parse_variant(text: str) -> dict:
+def parse_variant(text: str) -> dict[str, Any]:
     """The lobby's variant field, "conquistador_prestige=2, cycles=3" -> {name: value}; the
     engine checks names and values when the game is set up (PRJ-31)."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for item in (x.strip() for x in text.replace(";", ",").split(",")):
         if not item:
             continue
@@ -47,7 +48,7 @@ def parse_variant(text: str) -> dict:
     return out
 
 
-def variant_refusal(params: dict, tr: Tr) -> str | None:
+def variant_refusal(params: dict[str, Any], tr: Tr) -> str | None:
     """Why the lobby's variant cannot be played, in the player's language (issue 38), or None:
     a name that is no parameter, a value that is no whole number or out of the parameter's
     range, a set of house rules that does not exist. The engine checks again when the game is
@@ -65,12 +66,12 @@ def variant_refusal(params: dict, tr: Tr) -> str | None:
             if not isinstance(value, int):
                 return tr("variant_not_number", name=name, value=str(value)[:60])
             least, most = spec.get("range") or (None, None)
-            if least is not None and not least <= value <= most:
+            if least is not None and most is not None and not least <= value <= most:
                 return tr("variant_out_of_range", name=name, value=value, least=least, most=most)
     return None
 
 
-def with_house_rules(params: dict, chosen: object) -> dict:
+def with_house_rules(params: dict[str, Any], chosen: object) -> dict[str, Any]:
     """PRJ-83: the lobby's "House rules" choice (a named set's name, "" for none) added to the
     variant as `house_rules`; a `house_rules` typed in the variant field wins. The engine refuses
     a name that is no set when the game is set up (bad_config, PRJ-83)."""
@@ -78,7 +79,7 @@ def with_house_rules(params: dict, chosen: object) -> dict:
     return {"house_rules": name, **params} if name else params
 
 
-def form_seats(form: dict, players: int) -> tuple[list[dict], list[str | None] | None]:
+def form_seats(form: dict[str, Any], players: int) -> tuple[list[dict[str, Any]], list[str | None] | None]:
     """The lobby form's seats and nations: a seat left on "random" is None (the server draws it
     from the nations nobody chose); None for all of them when no seat chose one."""
     seats, nations = [], []
@@ -134,8 +135,8 @@ def _refusal_text(e: Exception, tr: Tr) -> str:
     return text
 
 
-async def _refuse_form(s: Site, request: Request, user: dict, status: int, key: str,
-                       headers: dict | None = None, text: str | None = None, form: object = None) -> Response:
+async def _refuse_form(s: Site, request: Request, user: dict[str, Any], status: int, key: str,
+                       headers: dict[str, Any] | None = None, text: str | None = None, form: object = None) -> Response:
     """The lobby again, with the reason in the user's language and the form as it was sent."""
     games = await s.svc.games_of(user["id"])
     await game_rows.describe(s.svc.storage, user["id"], games)
@@ -229,7 +230,7 @@ async def game_page(request: Request, v: Visit, token: str) -> Response:
                   **await _after_the_game(s, live, user, rights.role))
 
 
-async def _after_the_game(s: Site, live: LiveGame, user: dict, role: str) -> dict:
+async def _after_the_game(s: Site, live: LiveGame, user: dict[str, Any], role: str) -> dict[str, Any]:
     """A finished game's way on (issue 38): its rematch table, or the Rematch button for a
     player of it with an account (the same seats: social.tables.Tables.rematch), and the table
     it was played from."""
@@ -283,5 +284,5 @@ async def favicon() -> Response:
 
 
 @router.get("/healthz")
-async def healthz() -> dict:
+async def healthz() -> dict[str, Any]:
     return {"ok": True}
