@@ -20,6 +20,8 @@ from pax_hispanica.web.analysis_jobs.worker import Analyses
 from pax_hispanica.web.db import schema as db
 from pax_hispanica.web.play.service import Service
 
+from .helpers import run_in_own_loop
+
 ROOT = Path(__file__).resolve().parents[2]
 TWO = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bru"}]
 
@@ -58,11 +60,6 @@ asyncio.run(main())
 """
 
 
-def arun(coro):
-    """asyncio.run in a thread of its own (the browser tests' Playwright keeps a loop on this one)."""
-    from concurrent.futures import ThreadPoolExecutor
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
 
 
 def child(url: str, me: str, pause: float, lease: float, once: bool = False) -> subprocess.Popen:
@@ -91,13 +88,13 @@ def rows(url: str) -> list[dict]:
 
 def test_a_job_whose_server_was_killed_is_taken_by_another_once_its_lease_has_run_out(database_url):
     db.migrate(database_url)
-    gid = arun(make_games(database_url, 1))[0]
+    gid = run_in_own_loop(make_games(database_url, 1))[0]
 
     async def queue() -> None:
         svc = Service(database_url, bot_delay=0)
         await Analyses(svc, workers=0).store.enqueue(gid, [1])
         await svc.storage.close()
-    arun(queue())
+    run_in_own_loop(queue())
 
     lease = 1.5
     dead = child(database_url, "dead", pause=60, lease=lease, once=True)   # claims, then analyses "for a minute"
@@ -135,7 +132,7 @@ def test_a_job_whose_server_was_killed_is_taken_by_another_once_its_lease_has_ru
         finally:
             await svc.storage.close()
 
-    early, took, late = arun(other())
+    early, took, late = run_in_own_loop(other())
     assert (early, took, late) == (False, True, False)
     assert calls == [(1, "other")]
     [row] = rows(database_url)
@@ -145,7 +142,7 @@ def test_a_job_whose_server_was_killed_is_taken_by_another_once_its_lease_has_ru
 
 def test_two_servers_racing_on_one_database_never_analyse_a_game_twice(database_url):
     db.migrate(database_url)
-    games = arun(make_games(database_url, 8))
+    games = run_in_own_loop(make_games(database_url, 8))
 
     async def queue() -> None:
         svc = Service(database_url, bot_delay=0)
@@ -154,7 +151,7 @@ def test_two_servers_racing_on_one_database_never_analyse_a_game_twice(database_
             await store.enqueue(gid, [0, 1])
             assert await store.enqueue(gid, [0, 1]) == 0     # queued once, however often the end is seen
         await svc.storage.close()
-    arun(queue())
+    run_in_own_loop(queue())
 
     servers = [child(database_url, name, pause=0.03, lease=30) for name in ("one", "two")]
     done: dict[str, list[tuple[str, int]]] = {}
