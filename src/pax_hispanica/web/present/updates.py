@@ -2,6 +2,7 @@
 (cached and sent as what changed) for browsers, JSON for programs (bots, the load benchmark)."""
 from __future__ import annotations
 
+import re
 from markupsafe import Markup
 from typing import Any
 
@@ -62,17 +63,43 @@ def chunks_changed(name: str, new: str, old: str) -> dict[str, str] | None:
     return {k: v for k, v in c1.items() if v != c0[k]}
 
 
+# the blank lines a part's template leaves where a block rendered nothing (no part holds a <pre>
+# or <textarea>, whose whitespace would count): sent with every update, they are dropped
+_BLANK_LINES = re.compile(r"\n[ \t]*(?=\n)")
+
+
 def board_parts(ctx: dict[str, Any]) -> dict[str, str]:
     tmpl = env.get_template("_parts.html")
     c = tmpl.new_context(ctx)
-    return {name: "".join(tmpl.blocks[name](c)) for name in PARTS}
+    return {name: _BLANK_LINES.sub("", "".join(tmpl.blocks[name](c))).strip() for name in PARTS}
+
+
+# A fleet's legality in the players part is named only: what it loads, scores and risks is the
+# same words in every update (about 0.4 KB a player row, issue 38's 5 KB per update), so the page
+# is sent them once, as #legality-tips (_board.html), and the whole tip is put in where the part
+# names one: by board_html for a whole board, by app.js (withTips) for a part or a row.
+LEGALITY_REF = '<details class="legality-tip" data-legality="{}"></details>'
+
+
+def legality_tips(ctx: dict[str, Any]) -> dict[str, str]:
+    """{legality code: its whole tip (_legality.html's legality_tip)} in the game's numbers."""
+    module: Any = env.get_template("_legality.html").make_module(vars=ctx)   # its macros by name
+    return {str(g["code"]): str(module.legality_tip(g)) for g in ctx.get("legalities") or []}
+
+
+def with_tips(html: str, tips: dict[str, str]) -> str:
+    """A part with the legalities it names given their whole tips."""
+    for code, tip in tips.items():
+        html = html.replace(LEGALITY_REF.format(code), tip)
+    return html
 
 
 def board_html(ctx: dict[str, Any], parts: dict[str, str] | None = None, items: list[str] | None = None) -> str:
     parts = parts if parts is not None else board_parts(ctx)
     items = items if items is not None else [log_item(e) for e in ctx["log"]]
-    return env.get_template("_board.html").render(**ctx, parts={k: Markup(v) for k, v in parts.items()},
-                                                  log_html=Markup("".join(items)))
+    tips = legality_tips(ctx)
+    return env.get_template("_board.html").render(**ctx, parts={k: Markup(with_tips(v, tips)) for k, v in parts.items()},
+                                                  log_html=Markup("".join(items)), legality_tips=tips)
 
 
 def html_update(live: LiveGame, viewer: int | None, waiting: int | None, role: str, lang: str) -> dict[str, Any]:

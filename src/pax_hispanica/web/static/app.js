@@ -137,6 +137,17 @@
       }
     }
   };
+  // a players part or row names a fleet's legality only (<details class="legality-tip"
+  // data-legality="X"></details>): its whole tip comes from the page's #legality-tips, sent once
+  // with the board (present/updates.py, LEGALITY_REF)
+  function withTips(html) {
+    if (typeof html !== "string" || html.indexOf('class="legality-tip"') < 0) return html;
+    const el = document.getElementById("legality-tips");
+    let tips = {};
+    try { tips = el ? JSON.parse(el.textContent) : {}; } catch (e) { tips = {}; }
+    return html.replace(/<details class="legality-tip" data-legality="([A-Z_]+)"><\/details>/g,
+                        function (ref, code) { return tips[code] || ref; });
+  }
   // pieces of a part (a map zone's <g>, a players row <tr>) morphed by their element id; an SVG
   // piece is parsed inside an <svg> so that it gets the SVG namespace
   function morphChunks(chunks) {
@@ -145,7 +156,7 @@
       if (!el) return false;
       const t = document.createElement("template");
       const svg = el instanceof SVGElement;
-      t.innerHTML = svg ? "<svg>" + chunks[id] + "</svg>" : chunks[id];
+      t.innerHTML = svg ? "<svg>" + chunks[id] + "</svg>" : withTips(chunks[id]);
       const fresh = svg ? t.content.firstElementChild.firstElementChild : t.content.firstElementChild;
       if (!fresh) return false;
       Idiomorph.morph(el, fresh, Object.assign({}, morphOptions, {morphStyle: "outerHTML"}));
@@ -163,7 +174,7 @@
       for (const name in parts) {
         const el = document.getElementById("part-" + name);
         if (!el) { send({type: "refresh"}, false); return; }
-        Idiomorph.morph(el, parts[name], morphOptions);
+        Idiomorph.morph(el, withTips(parts[name]), morphOptions);
       }
       if (msg.chunks && !morphChunks(msg.chunks)) { send({type: "refresh"}, false); return; }
       const log = document.getElementById("log");
