@@ -478,7 +478,9 @@ def test_PRJ_31_a_bad_variant_is_refused_and_stores_nothing(client, database_url
     assert body["rule"] == "PRJ-31" and "cycles must be at least 1" in body["message"]
     form = form_post(client, {"players": "2", "kind0": "human", "kind1": "bot",
                               "variant": "conquistador_prestige=two"})
-    assert form.status_code == 400 and "conquistador_prestige must be int" in form.text
+    # the lobby's refusal is in the player's language (issue 38), from the catalogue, not the engine's English
+    assert form.status_code == 400
+    assert "conquistador_prestige takes a whole number, not “two”." in form.text
     assert count() == before
     ok = form_post(client, {"players": "2", "kind0": "human", "kind1": "bot",
                             "variant": "conquistador_prestige=2, cycles=3"})
