@@ -619,7 +619,10 @@ def test_the_pages_work_under_the_csp_in_chromium(server_factory, browser, url):
         page.click(".join-link")
         page.wait_for_selector("#conn.on")
         before = int(page.get_attribute("#board", "data-version"))
-        button = page.wait_for_selector("#decision [data-action], #decision form.range-form button[type=submit]",
+        # what a player can click: an option's button, a number's submit, or (a phone with many
+        # options, the Hint among them) the compact list's Go
+        button = page.wait_for_selector("#decision [data-action]:visible, #decision form.range-form "
+                                        "button[type=submit]:visible, #decision form.opt-list button.opt-go:visible",
                                         timeout=20_000)
         button.click()
         deadline = time.time() + 20       # polled from here: wait_for_function would eval, which the CSP forbids

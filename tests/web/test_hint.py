@@ -68,6 +68,34 @@ def test_a_rated_game_shows_no_hint_and_the_server_refuses_it_changing_nothing(c
     assert (after["version"], after["legal"]) == (view["version"], view["legal"])
 
 
+
+def test_another_server_reads_whether_a_game_gets_the_hint_when_it_loads_it(client, database_url):
+    """Whether a game gets the Hint is kept on the game, read once when a server loads it (never by
+    the action bar's template: a render that started database work each time it did not know
+    emptied the connection pool under load). A second server on the same database, with hints
+    turned off, offers none on the same game."""
+    from fastapi.testclient import TestClient
+
+    from pax_hispanica.web.server import create_app
+
+    unrated = client.post("/api/games", json=TWO).json()
+    rated = client.post("/api/games", json=TWO).json()
+    make_rated(database_url, rated["game"])
+    app = create_app(database_url, bot_delay=0)
+    with TestClient(app) as other:
+        for g, offered in ((unrated, True), (rated, False)):
+            token, _ = to_move(other, [s["token"] for s in g["seats"]])
+            assert app.state.site.svc.live[g["game"]].hint is offered
+            assert ('id="hint"' in other.get(f"/play/{token}").text) is offered
+        app.state.hints.budget = 0           # this server gives no hints: a game it loads gets none
+        svc = app.state.site.svc
+        svc.live.clear()
+        token, _ = to_move(other, [s["token"] for s in unrated["seats"]])
+        assert svc.live[unrated["game"]].hint is False
+        assert 'id="hint"' not in other.get(f"/play/{token}").text
+        assert other.post(f"/api/hint/{token}").json()["error"]["code"] == "hint_off"
+
+
 @pytest.mark.browser
 @pytest.mark.timeout(300)
 def test_in_a_browser_the_hint_button_shows_the_move_and_why(browser, tmp_path):

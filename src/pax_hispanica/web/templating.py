@@ -9,7 +9,6 @@ from typing import Any
 from jinja2 import Environment
 from starlette.requests import Request
 
-from pax_hispanica.web.analysis_jobs.hint import hint_offered
 from pax_hispanica.web.engine_port import (
     BOT_KINDS,
     DEFAULT_BOT,
@@ -45,8 +44,6 @@ def install(env: Environment) -> None:
         rule_link=jinja_env.rule_link, client_text=jinja_env.client_text, LANGS=LANGS, NATIONS=NATIONS,
         # the game page (templates/_play.html): the seats' names and play.js's words
         play_seat_names=seat_names, play_text=_play_text, mail_on=_mail_on,
-        # the action bar's Hint button: unrated games only (analysis_jobs/hint.py, issue 38)
-        hint_offered=hint_offered,
         # the lobby: the bot kinds (the default first), their ladder ratings beside their names,
         # the named sets of house rules (PRJ-83) and the numbers a variant may change with their
         # usual values and bounds (PRJ-31, PRJ-67), so nobody needs `paxh rules --params`

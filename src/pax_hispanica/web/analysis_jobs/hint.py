@@ -10,9 +10,7 @@ for anyone but the seat to move, or when the seat has nothing to decide.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import multiprocessing
-from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
@@ -25,31 +23,7 @@ from pax_hispanica.web.play.model import ServerError
 
 if TYPE_CHECKING:
     from pax_hispanica.web.play.model import Rights
-    from pax_hispanica.web.play.service import Service
-
-
-# game id -> whether it gets the Hint (not a rated table game), as this server last read it: the
-# action bar's template asks `hint_offered` (templating.py), which cannot wait for the database
-UNRATED: OrderedDict[str, bool] = OrderedDict()
-UNRATED_MAX = 20_000
-_current: list[Hints] = []
-_checking: set[asyncio.Task[Any]] = set()
-
-
-def hint_offered(live: Any, viewer: Any) -> bool:
-    """Whether the action bar shows the Hint button: a seat's player (`viewer`) of an unrated
-    game that is on, on a server that gives hints. Not yet known here: no button this time,
-    and the game's rating is read in the background for the next render."""
-    if viewer is None or not _current or _current[-1].budget <= 0 or live.over:
-        return False
-    known = UNRATED.get(live.id)
-    if known is None:
-        with contextlib.suppress(RuntimeError):     # no event loop: a template rendered outside the server
-            task = asyncio.get_running_loop().create_task(_current[-1].check(live.id))
-            _checking.add(task)
-            task.add_done_callback(_checking.discard)
-        return False
-    return known
+    from pax_hispanica.web.play.service import LiveGame, Service
 
 
 class Hints:
@@ -58,27 +32,32 @@ class Hints:
         self.budget = int(settings.raw("PAXH_HINT_BUDGET", "150")) if budget is None else budget
         self.pool: ProcessPoolExecutor | None = None
         self.one = asyncio.Lock()     # one hint at a time per server
-        _current.append(self)
 
-    async def check(self, game_id: str) -> bool:
-        """Whether the game gets the Hint (it does not count for ratings), remembered for the
-        action bar's template."""
-        unrated = not await self.store.is_rated_table(game_id)
-        UNRATED[game_id] = unrated
-        UNRATED.move_to_end(game_id)
-        while len(UNRATED) > UNRATED_MAX:
-            UNRATED.popitem(last=False)
-        return unrated
+    async def check(self, live: LiveGame) -> bool:
+        """Whether the game gets the Hint here (this server gives hints and the game does not
+        count for ratings), kept on the game as `live.hint` for the action bar's template, which
+        never waits for the database."""
+        live.hint = self.budget > 0 and not await self.store.is_rated_table(live.id)
+        return live.hint
+
+    # a Service hook (play/service.py): loaded(live) here, the worker process stopped with the server
+    def start(self) -> list[asyncio.Task[Any]]:
+        return []
+
+    async def loaded(self, live: LiveGame) -> None:
+        """A Service hook: a game this server reads from the database learns whether it gets the
+        Hint (a table links its game after creating it, so a new game learns it on its page)."""
+        await self.check(live)
 
     async def hint(self, rights: Rights) -> dict[str, Any]:
         if self.budget <= 0:
             raise ServerError("hint_off", "this server gives no hints", status=403)
         if rights.role not in ("seat", "table"):
             raise ServerError("not_your_seat", "only a seat's player may ask for a hint", status=403)
-        if not await self.check(rights.game_id):
+        live = await self.svc.get(rights.game_id)
+        if not await self.check(live):
             raise ServerError("hint_rated", "no hints in a rated game: the rating would not be your own play",
                               status=403)
-        live = await self.svc.get(rights.game_id)
         if live.over:
             raise ServerError("game_over", "the game is over", status=409)
         seat = next((s for s in sorted(rights.seats) if s in api.acting(live.state)), None)
@@ -103,7 +82,5 @@ class Hints:
                 "view": api.view(live.state, seat)}
 
     async def close(self) -> None:
-        if self in _current:
-            _current.remove(self)
         pool, self.pool = self.pool, None
         await stop_pool(pool)

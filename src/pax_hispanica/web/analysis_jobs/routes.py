@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from typing import Any
 
 from pax_hispanica.web.analysis_jobs import present
 from pax_hispanica.web.analysis_jobs.hint import Hints
@@ -87,18 +86,5 @@ def install(app: object, svc: object) -> None:
     analyses = install_worker(svc)           # type: ignore[arg-type]
     app.state.analyses = analyses            # type: ignore[attr-defined]
     app.state.hints = hints = Hints(svc, analyses.store)   # type: ignore[arg-type, attr-defined]
-    svc.hooks.append(_Closing(hints))        # type: ignore[attr-defined]
+    svc.hooks.append(hints)                  # type: ignore[attr-defined]
     app.include_router(router)               # type: ignore[attr-defined]
-
-
-class _Closing:
-    """The Hint's worker process, stopped with the server (a Service hook with start and close)."""
-
-    def __init__(self, hints: Hints) -> None:
-        self.hints = hints
-
-    def start(self) -> list[Any]:
-        return []
-
-    async def close(self) -> None:
-        await self.hints.close()

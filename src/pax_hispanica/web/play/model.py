@@ -71,6 +71,7 @@ class LiveGame:
     chain: str = ""  # head of the record's hash chain (play/integrity.py)
     hashed: bool = True  # some stored action has a hash: every later one must
     away: frozenset[int] = frozenset()  # human seats with no connection on any server for a while
+    hint: bool | None = None  # the action bar offers the Hint (analysis_jobs/hint.py); None: not yet known
     _nations: list[str] | None = None
 
     def idle(self, now: float, after: float) -> bool:

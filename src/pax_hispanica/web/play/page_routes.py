@@ -215,8 +215,8 @@ async def game_page(request: Request, v: Visit, token: str) -> Response:
     svc = s.svc
     await svc.claim_seat(rights, user["id"])
     live = await svc.get(rights.game_id)
-    if rights.role in ("seat", "table") and not live.over:   # the action bar's Hint: unrated games only
-        await request.app.state.hints.check(live.id)
+    if live.hint is None and not live.over:   # a new game: whether its action bar offers the Hint
+        await request.app.state.hints.check(live)
     await svc.refresh_presence(live)
     seat = next(iter(rights.seats)) if rights.role == "seat" else None
     waiting = page_context.next_human(live, rights.seats) if rights.role == "table" else None

@@ -132,7 +132,7 @@ class Service:
                              self.records.catch_up, lambda *a: make_bot(*a))
         self._tasks: list[asyncio.Task[Any]] = []
         # services that follow the games (play/turn_based.py: clocks, notifications, chat): each may define
-        # created(live, table), after_act(live, action, acting_before, rights) (run under the
+        # created(live, table), loaded(live) (read from the database into memory), after_act(live, action, acting_before, rights) (run under the
         # game's lock, after the commit), notified(live, what) (another server's "clock"/"chat"
         # message), start() -> tasks and close()
         self.hooks: list[Any] = []
@@ -252,7 +252,9 @@ class Service:
         return await self.cache.get(gid)
 
     async def _load(self, gid: str) -> LiveGame:
-        return await self.records.load(gid)
+        live = await self.records.load(gid)
+        await self._run_hooks("loaded", live)
+        return live
 
     @staticmethod
     def _damage_error(text: str) -> ServerError:

@@ -106,7 +106,8 @@ def html_update(live: LiveGame, viewer: int | None, waiting: int | None, role: s
     """The whole board for one way of seeing the game (cached: connections that see the same
     thing share it). "html" is the board; "_parts" and "_log" (never sent) are what
     `html_message` compares to send a connection only what changed."""
-    key = (live.id, live.version, tuple(s.kind for s in live.seats), live.away, viewer, waiting, role, lang)
+    key = (live.id, live.version, tuple(s.kind for s in live.seats), live.away, bool(live.hint), viewer, waiting,
+           role, lang)
     hit = _cache.get(key)
     if hit is not None:
         ret: dict[str, Any] = hit
