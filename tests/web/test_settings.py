@@ -123,3 +123,85 @@ def test_paxh_serve_checks_the_settings_before_any_module_reads_its_own(tmp_path
                          env={**os.environ, "PAXH_IDLE_SECONDS": "ten minutes"})
     assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr[-500:]
     assert "paxh serve: PAXH_IDLE_SECONDS: 'ten minutes' is not a number" in out.stderr
+
+
+# ---------------------------------------------------------------- the typed getters
+def test_a_getter_reads_the_environment_else_the_declared_default():
+    assert settings.integer("PAXH_MAX_LIVE_GAMES", environ={}) == 500
+    assert settings.integer("PAXH_MAX_LIVE_GAMES", environ={"PAXH_MAX_LIVE_GAMES": " 12 "}) == 12
+    assert settings.integer("PAXH_MAX_LIVE_GAMES", 7, environ={"PAXH_MAX_LIVE_GAMES": "  "}) == 7
+    assert settings.seconds("PAXH_BOT_DELAY", environ={}) == 0.4
+    assert settings.seconds("PAXH_BOT_DELAY", environ={"PAXH_BOT_DELAY": "1.5"}) == 1.5
+    assert settings.number("PAXH_WS_BURST", environ={}) == 30.0
+    assert settings.flag("PAXH_OUTBOX_WORKER", environ={}) is True
+    assert settings.flag("PAXH_API_DOCS", environ={}) is False
+    assert settings.flag("PAXH_API_DOCS", environ={"PAXH_API_DOCS": "On"}) is True
+    assert settings.flag("PAXH_OUTBOX_WORKER", environ={"PAXH_OUTBOX_WORKER": "off"}) is False
+
+
+def test_a_getter_reads_os_environ_by_default(monkeypatch):
+    monkeypatch.setenv("PAXH_HINT_BUDGET", "33")
+    assert settings.integer("PAXH_HINT_BUDGET") == 33
+    monkeypatch.setenv("PAXH_HINT_BUDGET", "lots")
+    with pytest.raises(settings.SettingsError, match=r"^PAXH_HINT_BUDGET: 'lots' is not a whole number"):
+        settings.integer("PAXH_HINT_BUDGET")
+
+
+GETTER_BAD = [   # (getter, variable, text, what the sentence says after the text, keywords)
+    (settings.integer, "PAXH_MAX_LIVE_GAMES", "many", "is not a whole number", {}),
+    (settings.integer, "PAXH_MAX_LIVE_GAMES", "1.5", "is not a whole number", {}),
+    (settings.integer, "PAXH_MAX_LIVE_GAMES", "-3", "is not a whole number", {}),
+    (settings.integer, "PAXH_MAX_LIVE_GAMES", "0", "is below the least allowed, 1", {"minimum": 1}),
+    (settings.integer, "PAXH_BOT_PROCESSES", "65", "is above the most allowed, 64", {"maximum": 64}),
+    (settings.seconds, "PAXH_IDLE_SECONDS", "ten minutes", "is not a number", {}),
+    (settings.seconds, "PAXH_IDLE_SECONDS", "-1", "must be 0 or more", {}),
+    (settings.seconds, "PAXH_IDLE_SECONDS", "inf", "must be 0 or more", {}),
+    (settings.seconds, "PAXH_CLOCK_POLL_SECONDS", "0.01", "is below the least allowed, 0.05", {"minimum": 0.05}),
+    (settings.seconds, "PAXH_BOT_DELAY", "9", "is above the most allowed, 5", {"maximum": 5}),
+    (settings.number, "PAXH_WS_RATE", "0", "must be above 0", {}),
+    (settings.flag, "PAXH_WEBHOOK_PRIVATE", "maybe", "is not one of 0, 1, on, off", {}),
+]
+
+
+@pytest.mark.parametrize("getter,name,text,why,kw", GETTER_BAD, ids=[f"{b[1]}={b[2]}" for b in GETTER_BAD])
+def test_a_getter_refuses_a_bad_value_with_a_sentence_naming_it(getter, name, text, why, kw):
+    with pytest.raises(settings.SettingsError) as e:
+        getter(name, environ={name: text}, **kw)
+    message = str(e.value)
+    assert message.startswith(f"{name}: {text!r} {why}"), message
+    assert f"default: {settings.BY_NAME[name].default}" in message
+
+
+def test_the_bounds_are_inclusive():
+    assert settings.integer("PAXH_MAX_LIVE_GAMES", minimum=1, maximum=3, environ={"PAXH_MAX_LIVE_GAMES": "1"}) == 1
+    assert settings.integer("PAXH_MAX_LIVE_GAMES", minimum=1, maximum=3, environ={"PAXH_MAX_LIVE_GAMES": "3"}) == 3
+    assert settings.seconds("PAXH_IDLE_SECONDS", minimum=0.5, environ={"PAXH_IDLE_SECONDS": "0.5"}) == 0.5
+    # a default is not checked against the bounds: only what the environment says
+    assert settings.integer("PAXH_ANALYSIS_WORKERS", minimum=5, environ={}) == 1
+
+
+def test_a_getter_refuses_a_name_it_does_not_list_or_of_another_kind():
+    with pytest.raises(KeyError):
+        settings.integer("PAXH_NOT_A_SETTING", environ={})
+    with pytest.raises(KeyError):
+        settings.flag("PAXH_PG_DIR", environ={})        # a tool's variable: raw only
+    with pytest.raises(TypeError, match="PAXH_BOT_DELAY is a setting of kind seconds"):
+        settings.integer("PAXH_BOT_DELAY", environ={})
+    with pytest.raises(TypeError):
+        settings.seconds("PAXH_WS_RATE", environ={})
+
+
+def test_no_module_of_web_parses_a_number_or_flag_setting_by_hand():
+    """int(settings.raw(...)), float(settings.raw(...)) or a comparison of settings.raw with a
+    flag's words: each goes through the typed getters, which name the variable when it is bad."""
+    web = ROOT / "src" / "pax_hispanica" / "web"
+    typed = {v.name for v in settings.VARIABLES if v.kind in ("int", "bytes", "seconds", "number", "flag")}
+    offences = []
+    for path in sorted(web.rglob("*.py")):
+        if path.name == "settings.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "raw" \
+                    and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value in typed:
+                offences.append(f"{path.relative_to(web)}:{node.lineno} {node.args[0].value}")
+    assert offences == [], f"read these through settings.integer/seconds/number/flag: {offences}"

@@ -67,9 +67,9 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     db.migrate(url)
     grant_bootstrap_admins(url)   # PAXH_ADMINS: the first moderators' admin flag
     if bot_delay is None:
-        bot_delay = float(settings.raw("PAXH_BOT_DELAY", "0.4"))
+        bot_delay = settings.seconds("PAXH_BOT_DELAY")
     if api_docs is None:
-        api_docs = settings.raw("PAXH_API_DOCS") not in ("", "0", "off")
+        api_docs = settings.flag("PAXH_API_DOCS")
     svc = Service(url, bot_delay=bot_delay)
     tables, ratings = Tables(svc), Ratings(svc.storage)
 

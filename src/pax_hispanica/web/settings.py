@@ -8,7 +8,9 @@ checks that every PAXH_ variable the package reads is here).
 A bad value stops the start with a sentence naming the variable, instead of a traceback from the
 module that reads it first (or, before, a silent fallback to the default). Every module of web/
 reads its variable through `raw` (never os.environ itself: tests/web/test_settings.py), so this
-table is the one list of them, and `load` is the check.
+table is the one list of them, and `load` is the check. A number or a flag is read through its
+typed getter (`integer`, `seconds`, `number`, `flag`: parsed here, with bounds, a bad value a
+SettingsError naming the variable and the text), never by int()/float() at the reading module.
 Nothing here imports pydantic until `load` runs, so the terminal game's `paxh --help` stays light.
 """
 from __future__ import annotations
@@ -122,6 +124,75 @@ def raw(name: str, default: str = "") -> str:
     if name not in BY_NAME and name not in TOOLS:
         raise KeyError(f"{name} is not a setting of web/settings.py (VARIABLES or TOOLS)")
     return os.environ.get(name, default)
+
+
+def _declared(name: str, kinds: tuple[str, ...], environ: Mapping[str, str] | None) -> tuple[Var, str, bool]:
+    """The declaration of `name`, the text the environment gives it and whether that text is
+    blank (unset or spaces: the default stands, as in `load`). A name not in VARIABLES, or one of
+    another kind than the getter reads, is a mistake of the code, not of the environment."""
+    v = BY_NAME.get(name)
+    if v is None:
+        raise KeyError(f"{name} is not a setting of web/settings.py (VARIABLES)")
+    if v.kind not in kinds:
+        raise TypeError(f"{name} is a setting of kind {v.kind}, not {' or '.join(kinds)}")
+    text = (os.environ if environ is None else environ).get(name, "")
+    return v, text, text.strip() == ""
+
+
+def _bounded(v: Var, text: str, value: float, minimum: float | None, maximum: float | None) -> None:
+    if minimum is not None and value < minimum:
+        raise SettingsError(f"{v.name}: {text!r} is below the least allowed, {minimum:g} "
+                            f"(default: {_default_text(v)}; {v.help})")
+    if maximum is not None and value > maximum:
+        raise SettingsError(f"{v.name}: {text!r} is above the most allowed, {maximum:g} "
+                            f"(default: {_default_text(v)}; {v.help})")
+
+
+def integer(name: str, default: int | None = None, *, minimum: int | None = 0, maximum: int | None = None,
+            environ: Mapping[str, str] | None = None) -> int:
+    """The whole-number setting `name` (kind int or bytes), parsed here once: its value in the
+    environment (`environ`, default os.environ), else `default`, else the declared default.
+    SettingsError, naming the variable and the bad text, when it is not a whole number or lies
+    outside minimum..maximum (None: no bound on that side)."""
+    v, text, blank = _declared(name, ("int", "bytes"), environ)
+    if blank:
+        return int(v.default) if default is None else default
+    value: int = _check(v, text)
+    _bounded(v, text, value, minimum, maximum)
+    return value
+
+
+def _real(kinds: tuple[str, ...], name: str, default: float | None, minimum: float | None,
+          maximum: float | None, environ: Mapping[str, str] | None) -> float:
+    v, text, blank = _declared(name, kinds, environ)
+    if blank:
+        return float(v.default) if default is None else default
+    value: float = _check(v, text)
+    _bounded(v, text, value, minimum, maximum)
+    return value
+
+
+def seconds(name: str, default: float | None = None, *, minimum: float | None = 0.0,
+            maximum: float | None = None, environ: Mapping[str, str] | None = None) -> float:
+    """The setting `name` of kind seconds, as `integer` does for whole numbers: a finite number
+    of 0 or more within minimum..maximum, else SettingsError naming the variable and the text."""
+    return _real(("seconds",), name, default, minimum, maximum, environ)
+
+
+def number(name: str, default: float | None = None, *, minimum: float | None = None,
+           maximum: float | None = None, environ: Mapping[str, str] | None = None) -> float:
+    """The setting `name` of kind number (a finite number above 0), within minimum..maximum."""
+    return _real(("number",), name, default, minimum, maximum, environ)
+
+
+def flag(name: str, default: bool | None = None, *, environ: Mapping[str, str] | None = None) -> bool:
+    """The on/off setting `name`: 1, on, true, yes or 0, off, false, no (any case); unset, the
+    default; anything else is a SettingsError naming the variable."""
+    v, text, blank = _declared(name, ("flag",), environ)
+    if blank:
+        return (v.default.strip().lower() in ON) if default is None else default
+    value: bool = _check(v, text)
+    return value
 
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,31}")

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 class Hints:
     def __init__(self, svc: Service, store: JobStore, budget: int | None = None) -> None:
         self.svc, self.store = svc, store
-        self.budget = int(settings.raw("PAXH_HINT_BUDGET", "150")) if budget is None else budget
+        self.budget = settings.integer("PAXH_HINT_BUDGET") if budget is None else budget
         self.pool: ProcessPoolExecutor | None = None
         self.one = asyncio.Lock()     # one hint at a time per server
 

@@ -73,10 +73,10 @@ class Analyses:
         self.svc = svc
         self.store = JobStore(svc.storage)
         self.me = me or svc.node
-        self.workers = int(settings.raw("PAXH_ANALYSIS_WORKERS", "1")) if workers is None else workers
-        self.budget = int(settings.raw("PAXH_ANALYSIS_BUDGET", "200")) if budget is None else budget
-        self.lease = float(settings.raw("PAXH_ANALYSIS_LEASE_SECONDS", "120")) if lease is None else lease
-        self.poll = float(settings.raw("PAXH_ANALYSIS_POLL_SECONDS", "5")) if poll is None else poll
+        self.workers = settings.integer("PAXH_ANALYSIS_WORKERS", maximum=64) if workers is None else workers
+        self.budget = settings.integer("PAXH_ANALYSIS_BUDGET") if budget is None else budget
+        self.lease = settings.seconds("PAXH_ANALYSIS_LEASE_SECONDS", minimum=1) if lease is None else lease
+        self.poll = settings.seconds("PAXH_ANALYSIS_POLL_SECONDS", minimum=0.05) if poll is None else poll
         self.run = run
         self.processes = processes
         self.pool: Executor | None = None

@@ -90,7 +90,7 @@ def year_key(state: Any) -> str:
 
 
 class Clocks:
-    POLL_SECONDS = float(settings.raw("PAXH_CLOCK_POLL_SECONDS", "1"))
+    POLL_SECONDS = settings.seconds("PAXH_CLOCK_POLL_SECONDS", minimum=0.05)
     CLAIM_SECONDS = 30.0   # a claimed timeout another server may take over after this long
 
     def __init__(self, svc: Service, outbox: Outbox, say: Any, push: Any) -> None:

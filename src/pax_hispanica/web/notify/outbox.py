@@ -63,13 +63,6 @@ import contextlib
 log = logging.getLogger("pax_hispanica.web")
 
 
-def _env_float(name: str, default: float) -> float:
-    try:
-        return float(settings.raw(name, str(default)))
-    except ValueError:
-        return default
-
-
 @dataclass
 class Recipient:
     email: str | None
@@ -194,7 +187,7 @@ def send_email(smtp_url: str, payload: dict[str, Any]) -> None:
 
 def _internal_allowed() -> bool:
     """PAXH_WEBHOOK_PRIVATE=1: webhooks may reach internal addresses (tests, a private deployment)."""
-    return settings.raw("PAXH_WEBHOOK_PRIVATE") == "1"
+    return settings.flag("PAXH_WEBHOOK_PRIVATE")
 
 
 def _internal(ip: str) -> bool:
@@ -344,10 +337,10 @@ class Outbox:
         self.smtp_url = settings.raw("PAXH_SMTP_URL")
         self.mail_from = settings.raw("PAXH_MAIL_FROM", "Pax Hispanica <noreply@localhost>")
         self.public_url = settings.raw("PAXH_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/")
-        self.delay = _env_float("PAXH_NOTIFY_DELAY", 0.0)
-        self.poll = _env_float("PAXH_OUTBOX_POLL_SECONDS", 1.0)
-        self.backoff = _env_float("PAXH_OUTBOX_BACKOFF", 5.0)
-        self.worker_on = settings.raw("PAXH_OUTBOX_WORKER", "1") not in ("0", "off", "")
+        self.delay = settings.seconds("PAXH_NOTIFY_DELAY")
+        self.poll = settings.seconds("PAXH_OUTBOX_POLL_SECONDS", minimum=0.05)
+        self.backoff = settings.seconds("PAXH_OUTBOX_BACKOFF")
+        self.worker_on = settings.flag("PAXH_OUTBOX_WORKER")
         self.wake = asyncio.Event()
         self.jobs: dict[str, Any] = {}   # channel -> async fn(payload) -> settled status ("sent", "dropped")
         self.sent_count = 0

@@ -32,9 +32,9 @@ log = logging.getLogger("pax_hispanica.web")
 
 
 class BotSeats:
-    LEASE_SECONDS = float(settings.raw("PAXH_BOT_LEASE_SECONDS", "3"))
+    LEASE_SECONDS = settings.seconds("PAXH_BOT_LEASE_SECONDS", minimum=0.5)
     LEASE_RENEW_SECONDS = 1.0
-    POLL_SECONDS = float(settings.raw("PAXH_BOT_POLL_SECONDS", "1"))
+    POLL_SECONDS = settings.seconds("PAXH_BOT_POLL_SECONDS", minimum=0.05)
 
     def __init__(self, storage: Storage, cache: LiveCache, node: str, bot_delay: float, bot_processes: int,
                  act: Callable[[Rights, Any, Any], Awaitable[LiveGame]],

@@ -24,19 +24,6 @@ from pax_hispanica.web.play.model import LiveGame, damage_error
 log = logging.getLogger("pax_hispanica.web")
 
 
-def _env_seconds(name: str, default: float) -> float:
-    raw = settings.raw(name).strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from None
-    if value < 0:
-        raise ValueError(f"{name} must be 0 or more, not {raw!r}")
-    return value
-
-
 _libc: Any = None
 
 
@@ -74,14 +61,14 @@ def _forget_renders(gid: str) -> None:
 
 class LiveCache:
     # a game nobody uses is dropped from memory (and replayed when needed again)
-    IDLE_SECONDS = _env_seconds("PAXH_IDLE_SECONDS", 600)
+    IDLE_SECONDS = settings.seconds("PAXH_IDLE_SECONDS")
     # ... and before that, nobody having used it for this long, it keeps only its record, state
     # and seats (LiveGame.compact)
-    COMPACT_SECONDS = _env_seconds("PAXH_COMPACT_SECONDS", 60)
+    COMPACT_SECONDS = settings.seconds("PAXH_COMPACT_SECONDS", minimum=1)
     SWEEP_SECONDS = 60
     # at most this many games in memory: past it, the least recently used evictable ones leave
     # (a game with connections or a bot at work stays, so the bound can be exceeded by those)
-    MAX_LIVE_GAMES = int(settings.raw("PAXH_MAX_LIVE_GAMES", "500"))
+    MAX_LIVE_GAMES = settings.integer("PAXH_MAX_LIVE_GAMES", minimum=1)
 
     def __init__(self, load: Callable[[str], Awaitable[LiveGame]]) -> None:
         self._load = load

@@ -117,7 +117,7 @@ class Service:
         # search bots think in worker processes, so a long search never holds this process's
         # GIL while it answers players; 0 keeps them in a thread (PAXH_BOT_PROCESSES)
         if bot_processes is None:
-            bot_processes = int(settings.raw("PAXH_BOT_PROCESSES", "1"))
+            bot_processes = settings.integer("PAXH_BOT_PROCESSES", maximum=64)
         self.node = secrets.token_hex(4)  # this process, to skip its own notifications
         self.storage = Storage(database_url)
         self.pg = self.storage.pg

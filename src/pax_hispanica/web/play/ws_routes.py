@@ -36,25 +36,13 @@ from pax_hispanica.web.present.i18n import LANGS
 router = APIRouter()
 MAX_MESSAGE = security.MAX_BODY   # a WebSocket message, like a request body
 
-
-def _env_number(name: str, default: float) -> float:
-    value = settings.raw(name)
-    try:
-        number = float(value) if value.strip() else default
-    except ValueError:
-        raise SystemExit(f"{name}: {value!r} is not a number (messages a second; default {default:g})") from None
-    if not number > 0:
-        raise SystemExit(f"{name}: {value!r} must be above 0 (default {default:g})")
-    return number
-
-
 # every connection's message budget (issue 37, N3: one socket sending `refresh` moved another
 # player's p99 from 96 to 1,192 ms): a token bucket of WS_BURST messages refilled at WS_RATE a
 # second; a `refresh` (a whole board rendered) costs WS_COSTS["refresh"]. Over it: an error frame
 # `rate_limited`, the message unread; WS_FLOOD_CLOSE refusals in a row close the socket (1008),
 # and its address waits WS_FLOOD_PENALTY seconds for a new game socket.
-WS_RATE = _env_number("PAXH_WS_RATE", 10.0)     # messages a second, per connection
-WS_BURST = _env_number("PAXH_WS_BURST", 30.0)   # messages at once
+WS_RATE = settings.number("PAXH_WS_RATE")     # messages a second, per connection
+WS_BURST = settings.number("PAXH_WS_BURST")   # messages at once
 WS_COSTS = {"refresh": 5.0}
 WS_FLOOD_CLOSE = 50
 WS_FLOOD_PENALTY = 10.0   # seconds an address closed for flooding waits before a new game socket

@@ -24,16 +24,7 @@ ENTRY_OVERHEAD = 1024           # the dicts, the key and the strings' headers, r
 def setting_bytes(env: dict[str, str] | None = None) -> int:
     """PAXH_RENDER_CACHE_BYTES: the render cache's bound in bytes (0 turns it off); a bad value
     stops the start with a sentence naming the variable."""
-    raw = (settings.raw("PAXH_RENDER_CACHE_BYTES") if env is None else env.get("PAXH_RENDER_CACHE_BYTES", "")).strip()
-    if not raw:
-        return DEFAULT_BYTES
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValueError(f"PAXH_RENDER_CACHE_BYTES must be a whole number of bytes (0 or more), not {raw!r}") from None
-    if value < 0:
-        raise ValueError(f"PAXH_RENDER_CACHE_BYTES must be 0 or more, not {value}")
-    return value
+    return settings.integer("PAXH_RENDER_CACHE_BYTES", DEFAULT_BYTES, environ=env)
 
 
 def entry_bytes(value: Any) -> int:

@@ -58,7 +58,7 @@ class Chat:
     def __init__(self, svc: Service, clocks: Clocks, push: Any) -> None:
         """push(live, msg_for): send msg_for(conn) (None: nothing) to each connection of the game."""
         self.svc, self.storage, self.clocks, self._push = svc, svc.storage, clocks, push
-        self.max_len = int(settings.raw("PAXH_CHAT_MAX_LEN", "300"))
+        self.max_len = settings.integer("PAXH_CHAT_MAX_LEN", minimum=1)
         rate = settings.raw("PAXH_RATE_CHAT", "5 per 10 seconds")
         self.rate = None if rate.strip().lower() in ("", "0", "off") else parse(rate)
 
