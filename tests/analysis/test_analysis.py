@@ -119,6 +119,25 @@ def test_key_moments_in_words(pinned_game):
         assert messages.say("key_moments", lang) in text
         svg = render.chart_svg(pinned_game, lang)
         assert svg.startswith("<svg") and svg.count("<polyline") == pinned_game.players
+        # every Year is ruled where it begins (issue 40), not only the Goods Years, named in its title
+        rules = re.findall(r'<line class="year-mark" data-year="(\w+)"[^>]*><title>([^<]+)</title>', svg)
+        assert [y for y, _t in rules] == [m.year for m in pinned_game.years]
+        assert {y for y, _t in rules} == {"goods", "auction", "play", "sail"}
+        assert [t for _y, t in rules] == [messages.say("year_mark", lang, cycle=m.cycle,
+                                                       year=messages.YEARS[lang][m.year]) for m in pinned_game.years]
+
+
+def test_a_move_no_event_tells_is_said_in_words_not_ids():
+    """The key moment of a move whose events tell nothing (a ship sailing on) is the game's own
+    sentence for it, in English and Catalan: never its type and ids ("move atlantico")."""
+    a = analyse(corpus_record("bots-2p-0-1"), seat=0, budget=0, seed=1)
+    swing = next(k for k in a.key_moments if k.kind == "swing")
+    assert swing.params["action"] == {"seat": 1, "type": "move", "to": "atlantico"}
+    assert swing.text["en"].startswith("English sailed to Atlantic Ocean: English's chance of winning rose from ")
+    assert swing.text["ca"].startswith("Anglaterra va navegar fins a l'Oceà Atlàntic: la probabilitat de guanyar ")
+    for text in swing.text.values():
+        assert "atlantico" not in text and "move" not in text
+    assert swing.text["en"] in render.text(a, "en")
 
 
 def test_catalan_elision():

@@ -150,3 +150,29 @@ def test_in_a_browser_the_chart_and_moves_are_there_reachable_by_keyboard_and_ax
             page.screenshot(path=str(Path(SHOTS) / f"analysis-{size['width']}-decisions.png"))
     finally:
         ctx.close()
+
+
+def test_a_key_moment_of_a_move_is_said_in_the_pages_words_even_when_stored_with_ids():
+    """A stored key moment of kind "swing" (a move no event tells) is worded by the page: the
+    game's deed with the seats' names, then how the chance moved; an analysis stored before moves
+    had words ("English: move atlantico") shows no ids either. Other kinds keep their text."""
+    from pax_hispanica.web.analysis_jobs import present
+    from pax_hispanica.web.present.i18n import Tr
+
+    swing = {"index": 3, "cycle": 1, "year": "sail", "seat": 1, "before": 0.47, "after": 0.57, "kind": "swing",
+             "params": {"seat": 1, "action": {"seat": 1, "type": "move", "to": "atlantico"}},
+             "text": {"en": "English: move atlantico: English's chance of winning rose from 47% to 57%.", "ca": "x"}}
+    other = {**swing, "kind": "legality", "params": {"seat": 1, "legality": "PRIVATEER"},
+             "text": {"en": "English changed legality to PRIVATEER: ...", "ca": "..."}}
+    for lang, names, want in (
+            ("en", ["Spanish (Ana)", "English (Bru)"],
+             "English (Bru) sailed to Atlantic Ocean: English (Bru)'s chance of winning rose from 47% to 57%."),
+            ("ca", ["Espanya (Ana)", "Anglaterra (Bru)"],
+             "Anglaterra (Bru) va navegar fins a l'Oceà Atlàntic: la probabilitat de guanyar d'Anglaterra (Bru) "
+             "puja del 47 % al 57 %.")):
+        tr = Tr(lang, names, {"atlantico": "Atlantic Ocean"})
+        got = present.moments({"key_moments": [swing, other]}, names, lang, tr)
+        assert got[0]["text"] == want
+        assert got[1]["text"] == other["text"][lang]
+    # without the page's words, the stored text
+    assert present.moments({"key_moments": [swing]}, ["a", "b"], "en")[0]["text"] == swing["text"]["en"]

@@ -21,7 +21,9 @@ the key moments in words.
   made from the seat's view alone.
 - **key moments**: the actions that moved some seat's chance the most (at most `MOMENTS`, each by
   at least `MOMENT_SWING`), in game order, each described from the action's events (an auction
-  won, a battle, a sack, Treasure scored, ...) in English and Catalan (analysis/messages.py).
+  won, a battle, a sack, Treasure scored, ...) in English and Catalan (analysis/messages.py);
+  a move no event tells is said as the web game says it ("English sailed to the Atlantic Ocean":
+  the catalogues of web/present/i18n.py, as the terminal game has them), never by its ids.
 
 Deterministic: the same record, seat, budget, seed and model give the same analysis (the bot
 is seeded from `seed` and the seat; ISMCTS seeds each search from its seed and the view).
@@ -30,13 +32,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import api
 from ..bots import make_agent
 from ..bots.base import stable_seed
 from . import messages as M
 from . import value as V
+
+if TYPE_CHECKING:
+    from ..web.present.i18n import Tr
 
 JsonDict = dict[str, Any]
 Action = dict[str, Any]
@@ -263,6 +268,18 @@ class _Names:
             cards = {}
         self.cards = {str(k): str(v.get("name") or k) for k, v in cards.items()}
         self.card_costs = {str(k): int(v.get("cost") or 0) for k, v in cards.items()}
+        self._deeds: dict[str, Tr] = {}
+
+    def deed(self, action: Mapping[str, Any], lang: str) -> str:
+        """A move as something its seat did, in the words of the web and terminal games (the
+        gettext catalogues of web/present/i18n.py): "English sailed to the Atlantic Ocean",
+        "Anglaterra va navegar fins a l'Oceà Atlàntic"; seats named as the analysis names them."""
+        tr = self._deeds.get(lang)
+        if tr is None:
+            from ..web.present.i18n import Tr
+            ids = {**self.zones, **self.colonies, **self.sites, **self.cards}
+            tr = self._deeds[lang] = Tr(lang, [self.seat(s, lang) for s in range(len(self.nations))], ids)
+        return tr.deed(dict(action))
 
     def seat(self, s: Any, lang: str) -> str:
         if not isinstance(s, int) or not 0 <= s < len(self.nations):
@@ -424,16 +441,10 @@ def _describe(events: Sequence[Ev], seat: int, names: _Names, lang: str,
         told = describe(found, names, lang) if found is not None else None
         if told is not None:
             return told
-    if action is not None:
-        who = names.seat(action.get("seat"), lang)
+    if action is not None:      # no event tells it: the move itself, in words
         return "swing", {"seat": action.get("seat"), "action": dict(action)}, \
-            M.say("swing", lang, who=who, action=_action_words(action))
+            M.say("swing", lang, deed=names.deed(action, lang))
     return "swing", {"seat": seat}, ""
-
-
-def _action_words(action: Mapping[str, Any]) -> str:
-    rest = [str(v) for k, v in action.items() if k not in ("seat", "type") and v is not None]
-    return " ".join([str(action.get("type"))] + rest)
 
 
 def _key_moments(chart: Sequence[ChartPoint], seat_events: Sequence[Sequence[Mapping[str, Any]]],

@@ -58,7 +58,9 @@ def text(a: GameAnalysis, lang: str = "en") -> str:
 
 
 def chart_svg(a: GameAnalysis, lang: str = "en", width: int = 720, height: int = 260) -> str:
-    """The win-probability chart: one line per seat, the cycles' Goods Years as vertical rules."""
+    """The win-probability chart: one line per seat; every Year a vertical rule where it begins
+    (its initial at the top, its cycle and name in the rule's title), each cycle's first Year a
+    strong one numbered below; the reviewed seat's mistakes and blunders dotted."""
     M.check_lang(lang)
     left, right, top, bottom = 40, 120, 10, 30
     w, h = width - left - right, height - top - bottom
@@ -76,12 +78,19 @@ def chart_svg(a: GameAnalysis, lang: str = "en", width: int = 720, height: int =
     for q in (0.25, 0.5, 0.75):
         out.append(f'<line x1="{left}" x2="{left + w}" y1="{y(q):.1f}" y2="{y(q):.1f}" stroke="#ddd"/>')
         out.append(f'<text x="{left - 4}" y="{y(q) + 4:.1f}" font-size="10" text-anchor="end">{M.percent(q, lang)}</text>')
-    for mark in a.years:
-        strong = mark.year == "goods"
-        out.append(f'<line x1="{x(mark.index):.1f}" x2="{x(mark.index):.1f}" y1="{top}" y2="{top + h}" '
-                   f'stroke="{"#999" if strong else "#eee"}"/>')
-        if strong:
-            out.append(f'<text x="{x(mark.index) + 2:.1f}" y="{top + h + 14}" font-size="10">{mark.cycle}</text>')
+    seen: set[int] = set()
+    for mark in a.years:                  # every Year ruled where it begins, named in its title
+        first = mark.cycle not in seen    # a cycle's first Year: a strong rule and the cycle's number below
+        seen.add(mark.cycle)
+        xx = x(mark.index)
+        year = M.YEARS[lang].get(mark.year, mark.year)
+        dash = "" if first else ' stroke-dasharray="3 3"'
+        out.append(f'<line class="year-mark" data-year="{escape(mark.year)}" x1="{xx:.1f}" x2="{xx:.1f}" y1="{top}" '
+                   f'y2="{top + h}" stroke="{"#777" if first else "#bbb"}"{dash}>'
+                   f'<title>{escape(M.say("year_mark", lang, cycle=mark.cycle, year=year))}</title></line>')
+        out.append(f'<text x="{xx + 2:.1f}" y="{top + 9}" font-size="8" fill="#666">{escape(year[:1])}</text>')
+        if first:
+            out.append(f'<text x="{xx + 2:.1f}" y="{top + h + 14}" font-size="10">{mark.cycle}</text>')
     for s in range(a.players):
         pts = " ".join(f"{x(p.index):.1f},{y(p.probabilities[s]):.1f}" for p in a.chart)
         colour = COLOURS[s % len(COLOURS)]

@@ -15,6 +15,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from pax_hispanica.analysis import MARKS, YEARS
+from pax_hispanica.analysis.messages import of, say, span
 from pax_hispanica.web.present.i18n import Tr
 
 COLOURS = ("#b03a2e", "#1f4e9c", "#117a65", "#9c4f00", "#6c3483")
@@ -125,9 +126,26 @@ def decisions(a: dict[str, Any], tr: Tr) -> list[dict[str, Any]]:
     return out
 
 
-def moments(a: dict[str, Any], names: list[str], lang: str) -> list[dict[str, Any]]:
+def moment_text(k: dict[str, Any], names: list[str], tr: Tr | None, lang: str) -> str:
+    """A key moment's sentence: the stored one; a move no event tells (kind "swing") said by the
+    page's own words, the game's deed ("Spanish (Ana) sailed to the Atlantic Ocean") and how the
+    chance moved, so an analysis stored before moves had words shows no ids either."""
+    stored: str = (k.get("text") or {}).get(lang) or (k.get("text") or {}).get("en", "")
+    action = (k.get("params") or {}).get("action")
+    seat = k.get("seat")
+    if tr is None or k.get("kind") != "swing" or not isinstance(action, dict) \
+            or not isinstance(seat, int) or not 0 <= seat < len(names):
+        return stored
+    before, after = float(k["before"]), float(k["after"])
+    change = say("chance_rose" if after > before else "chance_fell", lang, who=names[seat],
+                 of_who=of(names[seat], lang), range=span(before, after, lang))
+    text = say("moment", lang, what=tr.deed(action), change=change)
+    return text[:1].upper() + text[1:]
+
+
+def moments(a: dict[str, Any], names: list[str], lang: str, tr: Tr | None = None) -> list[dict[str, Any]]:
     return [{"index": k["index"] + 1, "when": f'{k["cycle"]} · {year_name(k["year"], lang)}',
-             "text": (k.get("text") or {}).get(lang) or (k.get("text") or {}).get("en", ""),
+             "text": moment_text(k, names, tr, lang),
              "swing": f'{percent(k["before"], lang)} → {percent(k["after"], lang)}',
              "who": names[k["seat"]] if isinstance(k.get("seat"), int) and k["seat"] < len(names) else ""}
             for k in a.get("key_moments") or []]

@@ -57,7 +57,7 @@ async def analysis_page(request: Request, v: PageVisit, token: str, seat: str | 
     if job["status"] == "done" and a:
         ctx.update(chart=present.chart_svg(a, names, tr), legend=present.legend(a, names),
                    year_table=present.year_table(a, lang), decisions=present.decisions(a, tr),
-                   moments=present.moments(a, names, lang), summary=present.summary(a, lang),
+                   moments=present.moments(a, names, lang, tr), summary=present.summary(a, lang),
                    budget=a.get("budget"), bot=a.get("bot"), thresholds=a.get("thresholds") or {},
                    threshold_text={k: present.percent(t, lang) for k, t in (a.get("thresholds") or {}).items()})
     return s.page(request, user, "analysis.html", tr=tr, **ctx)
