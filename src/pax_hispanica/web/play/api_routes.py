@@ -3,6 +3,7 @@ Every refusal is the envelope {"error": {"code", "rule", "message"}}."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -19,7 +20,7 @@ from pax_hispanica.web.http.site import (
     site,
     validation_message,
 )
-from pax_hispanica.web.play.model import ServerError
+from pax_hispanica.web.play.model import LiveGame, Rights, ServerError
 from pax_hispanica.web.play.turn_based import TableIn
 from pax_hispanica.web.present import updates
 
@@ -140,15 +141,22 @@ async def api_create(request: Request) -> JSONResponse:
                    "token": x.token if x.kind == "human" else None} for x in live.seats]})
 
 
-@router.get("/view/{token}")
-async def api_view(request: Request, token: str) -> JSONResponse:
-    s = site(request)
+async def _about_game(request: Request, token: str, answer: Callable[[Rights, LiveGame], Any]) -> JSONResponse:
+    """The JSON answer(rights, live) about the game that the link `token` sees, or the refusal
+    of the ServerError that finding the game, or `answer`, raised."""
     try:
-        rights, live = await s.game_for(token)
+        rights, live = await site(request).game_for(token)
+        return JSONResponse(_plain(answer(rights, live)))
     except ServerError as e:
         return error_response(e)
-    seat = next(iter(rights.seats)) if rights.role == "seat" else None
-    return JSONResponse(_plain(updates.json_update(live, seat, full_log=True)))
+
+
+@router.get("/view/{token}")
+async def api_view(request: Request, token: str) -> JSONResponse:
+    def view(rights: Rights, live: LiveGame) -> Any:
+        seat = next(iter(rights.seats)) if rights.role == "seat" else None
+        return updates.json_update(live, seat, full_log=True)
+    return await _about_game(request, token, view)
 
 
 @router.post("/act/{token}", openapi_extra=_body_doc(ActIn))
@@ -182,12 +190,9 @@ async def api_seat_bot(request: Request, token: str) -> JSONResponse:
 
 @router.get("/record/{token}")
 async def api_record(request: Request, token: str) -> JSONResponse:
-    s = site(request)
-    try:
-        _rights, live = await s.game_for(token)
-    except ServerError as e:
-        return error_response(e)
-    if not live.over:
-        return error_response(ServerError("game_not_over", "the record (with its seed) is shown when the game is "
-                                          "over", "HID-1", status=403))
-    return JSONResponse(_plain(live.record))
+    def record(_rights: Rights, live: LiveGame) -> Any:
+        if not live.over:
+            raise ServerError("game_not_over", "the record (with its seed) is shown when the game is over", "HID-1",
+                              status=403)
+        return live.record
+    return await _about_game(request, token, record)
