@@ -195,6 +195,18 @@ def _by_zone(view: dict[str, Any], info: Info) -> tuple[dict[str, dict[str, list
     return by_zone, view.get("rebels") or {}
 
 
+def _colony_words(c: dict[str, Any], view: dict[str, Any], tr: Tr) -> tuple[str, str, str]:
+    """A colony's fill (its owner's colour, white when nobody's), its name in `tr`'s language and
+    its tooltip (goods, owner, labour, Chests, fort), as every drawing of a colony shows them."""
+    owner = c.get("owner")
+    fill = seat_color(view, owner) if owner is not None else "#fff"
+    who = tr.seat(owner) if isinstance(owner, int) else (owner or "—")
+    cname = tr.place_name(c.get("name", c.get("id", "")))
+    tip = (f"{cname} ({tr.word(c.get('goods'))}): {who}; {tr.word(c.get('labour')) if c.get('labour') else '—'}; "
+           f"{tr('chests_count', n=c.get('chests', 0))}" + (f"; {tr('fort')}" if c.get("fort") else ""))
+    return fill, cname, tip
+
+
 def _site_items(zone: dict[str, Any], zone_id: str, rebels: Any, tr: Tr) -> list[tuple[str, str, str, str]]:
     """A zone's sites and Rebels as (place key, class, symbol, tooltip): the map's one wording
     of them (a Cathedral's Citizens/capacity, a Tribal Site's or Visita's Indigenous)."""
@@ -224,13 +236,8 @@ def _land_contents(view: dict[str, Any], tr: Tr, x: float, y: float, zone: dict[
     row_y = y - LAND_H / 2 + 17
     for i, c in enumerate(zone.get("colonies", [])):
         cx, cy = left, row_y + i * 14
-        cid = c.get("id", "")
-        owner = c.get("owner")
-        fill = seat_color(view, owner) if owner is not None else "#fff"
-        who = tr.seat(owner) if isinstance(owner, int) else (owner or "—")
-        cname = tr.place_name(c.get("name", cid))
-        tip = (f"{cname} ({tr.word(c.get('goods'))}): {who}; {tr.word(c.get('labour')) if c.get('labour') else '—'}; "
-               f"{tr('chests_count', n=c.get('chests', 0))}" + (f"; {tr('fort')}" if c.get("fort") else ""))
+        cid, owner = c.get("id", ""), c.get("owner")
+        fill, cname, tip = _colony_words(c, view, tr)
         drawn[cid] = (cname, (cx - 2, cy - 1, LAND_W - 6, 14))
         out.append(f'<g class="colony" data-colony="{escape(cid)}"><title>{escape(tip)}</title>'
                    f'<rect x="{cx:.0f}" y="{cy:.0f}" width="12" height="12" fill="{fill}" stroke="#333" '
@@ -552,13 +559,8 @@ def _plaque(view: dict[str, Any], tr: Tr, zone_id: str, name: str, attrs: str, t
     out.append(f'<text x="{x + 7:.0f}" y="{y + 19:.0f}" class="zone-name">{escape(name)}</text>')
     ry = y + head
     for col, label in rows:
-        cid = col.get("id", "")
-        owner = col.get("owner")
-        fill = seat_color(view, owner) if owner is not None else "#fff"
-        who = tr.seat(owner) if isinstance(owner, int) else (owner or "—")
-        cname = tr.place_name(col.get("name", cid))
-        tip = (f"{cname} ({tr.word(col.get('goods'))}): {who}; {tr.word(col.get('labour')) if col.get('labour') else '—'}; "
-               f"{tr('chests_count', n=col.get('chests', 0))}" + (f"; {tr('fort')}" if col.get("fort") else ""))
+        cid, owner = col.get("id", ""), col.get("owner")
+        fill, cname, tip = _colony_words(col, view, tr)
         drawn[cid] = (cname, (x + 3, ry - 1, w - 6, ROW))
         out.append(f'<g class="colony" data-colony="{escape(cid)}"><title>{escape(tip)}</title>'
                    f'<rect x="{x + 7:.0f}" y="{ry + 1:.0f}" width="18" height="18" fill="{fill}" stroke="#333" '
