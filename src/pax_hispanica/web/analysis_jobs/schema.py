@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from pax_hispanica.web.db.schema import metadata
+from pax_hispanica.web.db.schema import game_column, metadata
 
 analysis_jobs = sa.Table(
     "analysis_jobs", metadata,
-    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    game_column(primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("status", sa.String(8), nullable=False, server_default="queued"),  # queued|running|done|failed
     sa.Column("claimed_by", sa.String(32), nullable=True),      # the server (Service.node) working on it

@@ -17,6 +17,23 @@ from sqlalchemy.engine import make_url
 
 metadata = sa.MetaData()
 
+
+def game_column(**kw: Any) -> sa.Column[str]:
+    """A table's `game_id`: the game it belongs to, its rows deleted with the game (ON DELETE
+    CASCADE); `kw`: primary_key=True or nullable=... (every feature's schema.py uses it)."""
+    return sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), **kw)
+
+
+def seat_columns() -> list[sa.Column[Any]]:
+    """Who plays a seat, of a game (`seats`) or of an open table (social/schema.py's
+    `table_seats`): its number (part of the primary key), human or bot, and the bot's kind and
+    strength."""
+    return [sa.Column("seat", sa.Integer, primary_key=True),
+            sa.Column("kind", sa.String(16), nullable=False),        # human | bot
+            sa.Column("bot_kind", sa.String(32), nullable=True),    # one of pax_hispanica.bots.KINDS
+            sa.Column("bot_strength", sa.Integer, nullable=True)]
+
+
 users = sa.Table(
     "users", metadata,
     sa.Column("id", sa.String(64), primary_key=True),
@@ -55,11 +72,8 @@ games = sa.Table(
 
 seats = sa.Table(
     "seats", metadata,
-    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("kind", sa.String(16), nullable=False),       # human | bot
-    sa.Column("bot_kind", sa.String(32), nullable=True),   # one of pax_hispanica.bots.KINDS
-    sa.Column("bot_strength", sa.Integer, nullable=True),
+    game_column(primary_key=True),
+    *seat_columns(),
     sa.Column("name", sa.String(80), nullable=False, server_default=""),
     sa.Column("token", sa.String(64), nullable=False, unique=True),
     sa.Column("user_id", sa.String(64), nullable=True),
@@ -69,7 +83,7 @@ seats = sa.Table(
 
 actions = sa.Table(
     "actions", metadata,
-    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    game_column(primary_key=True),
     sa.Column("n", sa.Integer, primary_key=True),            # 0-based index in the record
     sa.Column("action", sa.Text, nullable=False),           # JSON
     # sha256 chain over the record (play/integrity.py, 0004); server-side only: it covers secrets

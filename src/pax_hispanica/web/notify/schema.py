@@ -18,15 +18,11 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from pax_hispanica.web.db.schema import metadata
-
-
-def _game() -> sa.ForeignKey:
-    return sa.ForeignKey("games.id", ondelete="CASCADE")
+from pax_hispanica.web.db.schema import game_column, metadata
 
 table_rules = sa.Table(
     "table_rules", metadata,
-    sa.Column("game_id", sa.String(32), _game(), primary_key=True),
+    game_column(primary_key=True),
     sa.Column("pace", sa.String(8), nullable=False, server_default="live"),        # live | turn | year
     sa.Column("base_seconds", sa.Float, nullable=True),       # live: the clock's start (None: no clock)
     sa.Column("increment_seconds", sa.Float, nullable=False, server_default="0"),
@@ -38,7 +34,7 @@ table_rules = sa.Table(
 
 clocks = sa.Table(
     "clocks", metadata,
-    sa.Column("game_id", sa.String(32), _game(), primary_key=True),
+    game_column(primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("remaining", sa.Float, nullable=False, server_default="0"),   # live: seconds left
     sa.Column("deadline", sa.Float, nullable=True),     # epoch seconds; NULL: not asked now
@@ -51,7 +47,7 @@ clocks = sa.Table(
 
 seat_contacts = sa.Table(
     "seat_contacts", metadata,
-    sa.Column("game_id", sa.String(32), _game(), primary_key=True),
+    game_column(primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("email", sa.String(254), nullable=True),
     sa.Column("webhook", sa.String(500), nullable=True),
@@ -64,7 +60,7 @@ outbox = sa.Table(
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("channel", sa.String(8), nullable=False),            # email | webhook
     sa.Column("dedupe", sa.String(200), nullable=False, unique=True),
-    sa.Column("game_id", sa.String(32), _game(), nullable=True),
+    game_column(nullable=True),
     sa.Column("seat", sa.Integer, nullable=True),
     sa.Column("period", sa.Integer, nullable=True),
     sa.Column("payload", sa.Text, nullable=False),                 # JSON: what to send, as rendered

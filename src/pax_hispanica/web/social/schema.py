@@ -12,11 +12,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from pax_hispanica.web.db.schema import metadata
-
-
-def _game() -> sa.ForeignKey:
-    return sa.ForeignKey("games.id", ondelete="CASCADE")
+from pax_hispanica.web.db.schema import game_column, metadata, seat_columns
 
 
 open_tables = sa.Table(
@@ -37,11 +33,8 @@ open_tables = sa.Table(
 table_seats = sa.Table(
     "table_seats", metadata,
     sa.Column("table_id", sa.String(32), sa.ForeignKey("open_tables.id", ondelete="CASCADE"), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("kind", sa.String(16), nullable=False),        # human | bot
+    *seat_columns(),
     sa.Column("user_id", sa.String(64), nullable=True),
-    sa.Column("bot_kind", sa.String(32), nullable=True),
-    sa.Column("bot_strength", sa.Integer, nullable=True),
     sa.UniqueConstraint("table_id", "user_id", name="uq_table_seats_user"),
 )
 
@@ -78,7 +71,7 @@ rating_changes = sa.Table(
 chat_messages = sa.Table(
     "chat_messages", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("game_id", sa.String(32), _game(), nullable=False),
+    game_column(nullable=False),
     sa.Column("seat", sa.Integer, nullable=True),                  # None: the server (a timeout)
     sa.Column("kind", sa.String(8), nullable=False),               # player | system
     sa.Column("text", sa.Text, nullable=False),
@@ -88,7 +81,7 @@ chat_messages = sa.Table(
 
 chat_mutes = sa.Table(
     "chat_mutes", metadata,
-    sa.Column("game_id", sa.String(32), _game(), primary_key=True),
+    game_column(primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),               # who mutes
     sa.Column("muted", sa.Integer, primary_key=True),              # whom
 )
@@ -96,7 +89,7 @@ chat_mutes = sa.Table(
 chat_reports = sa.Table(
     "chat_reports", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("game_id", sa.String(32), _game(), nullable=False),
+    game_column(nullable=False),
     sa.Column("message_id", sa.Integer, nullable=False),
     sa.Column("reporter_seat", sa.Integer, nullable=True),
     sa.Column("reason", sa.String(300), nullable=False, server_default=""),
