@@ -138,6 +138,14 @@ def test_a_move_no_event_tells_is_said_in_words_not_ids():
     for text in swing.text.values():
         assert "atlantico" not in text and "move" not in text
     assert swing.text["en"] in render.text(a, "en")
+    # the decisions the CLI lists are said in words too, places and cards named ("Sail to Atlantic
+    # Ocean", "Bid $2"), in either language: never "move to=atlantico" or "play galeon-1 -> cuba"
+    for lang in messages.LANGS:
+        listed = render.text(a, lang).split(messages.say("decisions", lang))[1]
+        assert not re.search(r"\w=\w| -> |atlantico|galeon-", listed), listed
+    english = render.text(a, "en")
+    assert "played: Sail to Atlantic Ocean" in english and re.search(r"played: Bid \$\d", english)
+    assert "jugat: Navega a l'Oceà Atlàntic" in render.text(a, "ca")
 
 
 def test_catalan_elision():

@@ -120,6 +120,8 @@ class GameAnalysis:
     decisions: tuple[DecisionReview, ...]
     key_moments: tuple[KeyMoment, ...]
     model: str                         # the command that trained the value model
+    # the game's ids (zones, colonies, sites, cards) -> their names, to say a move in words
+    names: dict[str, str] = field(default_factory=dict, compare=False)
 
     def counts(self) -> dict[str, int]:
         """How many decisions got each mark."""
@@ -205,11 +207,12 @@ def analyse(record: Mapping[str, Any], seat: int = 0, budget: int = DEFAULT_BUDG
         seat_events.append(mine)
         chart.append(_point(g.state, seat, i + 1, model))
     res = api.result(g.state) if api.is_over(g.state) else None
-    moments = _key_moments(chart, seat_events, actions, nations, api.view(g.state, seat), res is not None)
+    names = _Names(nations, api.view(g.state, seat))
+    moments = _key_moments(chart, seat_events, actions, names, res is not None)
     return GameAnalysis(seat, n, nations, res is not None, None if res is None else int(res["winner"]),
                         tuple(int(s) for s in res["ranking"]) if res is not None else (), budget, seed,
                         "ismcts" if budget > 0 else "heuristic", tuple(chart), _years(chart), tuple(decisions),
-                        tuple(moments), str(model.meta.get("command", "")))
+                        tuple(moments), str(model.meta.get("command", "")), names.ids)
 
 
 def _point(state: api.State, seat: int, k: int, model: V.ValueModel) -> ChartPoint:
@@ -268,6 +271,7 @@ class _Names:
             cards = {}
         self.cards = {str(k): str(v.get("name") or k) for k, v in cards.items()}
         self.card_costs = {str(k): int(v.get("cost") or 0) for k, v in cards.items()}
+        self.ids = {**self.zones, **self.colonies, **self.sites, **self.cards}
         self._deeds: dict[str, Tr] = {}
 
     def deed(self, action: Mapping[str, Any], lang: str) -> str:
@@ -277,8 +281,7 @@ class _Names:
         tr = self._deeds.get(lang)
         if tr is None:
             from ..web.present.i18n import Tr
-            ids = {**self.zones, **self.colonies, **self.sites, **self.cards}
-            tr = self._deeds[lang] = Tr(lang, [self.seat(s, lang) for s in range(len(self.nations))], ids)
+            tr = self._deeds[lang] = Tr(lang, [self.seat(s, lang) for s in range(len(self.nations))], self.ids)
         return tr.deed(dict(action))
 
     def seat(self, s: Any, lang: str) -> str:
@@ -448,8 +451,7 @@ def _describe(events: Sequence[Ev], seat: int, names: _Names, lang: str,
 
 
 def _key_moments(chart: Sequence[ChartPoint], seat_events: Sequence[Sequence[Mapping[str, Any]]],
-                 actions: Sequence[Mapping[str, Any]], nations: Sequence[str], final_view: Mapping[str, Any],
-                 finished: bool) -> list[KeyMoment]:
+                 actions: Sequence[Mapping[str, Any]], names: _Names, finished: bool) -> list[KeyMoment]:
     """The largest swings; the last action of a finished game is left out (its swing is the final
     scoring settling every chance at 0 or 1, not a move)."""
     swings: list[tuple[float, int, int]] = []      # (-|change|, action, seat)
@@ -461,7 +463,6 @@ def _key_moments(chart: Sequence[ChartPoint], seat_events: Sequence[Sequence[Map
             if changes[s] >= MOMENT_SWING:
                 swings.append((-changes[s], k, s))
     chosen = sorted(sorted(swings)[:MOMENTS], key=lambda t: t[1])
-    names = _Names(nations, final_view)
     out = []
     for _neg, k, s in chosen:
         before, after = chart[k].probabilities[s], chart[k + 1].probabilities[s]

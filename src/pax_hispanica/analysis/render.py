@@ -11,16 +11,12 @@ from .game import GameAnalysis
 COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98")
 
 
-def action_text(action: Mapping[str, Any]) -> str:
-    """A move in a few words: its type and fields ('bid 3', 'play galeon-1 -> cuba')."""
-    kind = str(action.get("type"))
-    rest = {k: v for k, v in action.items() if k not in ("seat", "type") and v is not None}
-    if kind == "bid":
-        return f"bid {rest.get('amount')}"
-    if kind == "play":
-        target = f" -> {rest['target']}" if "target" in rest else ""
-        return f"play {rest.get('card')}{target}"
-    return " ".join([kind] + [f"{k}={v}" for k, v in rest.items()])
+def action_text(a: GameAnalysis, action: Mapping[str, Any], lang: str = "en") -> str:
+    """A move in words, as the web and terminal games say it (web/present/i18n.py's catalogues),
+    its places and cards named: "Sail to Atlantic Ocean", "Bid $3", "Play Galleon on Havana"."""
+    from ..web.present.i18n import Tr
+    seats = [M.nation(a.nations[s] if s < len(a.nations) else None, s, lang) for s in range(a.players)]
+    return Tr(lang, seats, dict(a.names)).action(dict(action))
 
 
 def text(a: GameAnalysis, lang: str = "en") -> str:
@@ -46,9 +42,9 @@ def text(a: GameAnalysis, lang: str = "en") -> str:
     lines += ["", M.say("decisions", lang)]
     for d in a.decisions:
         flag = f"  {M.MARKS[lang][d.mark]}" if d.mark else ""
-        best = "" if d.best == d.played else f"; {M.say('best', lang)}: {action_text(d.best)} ({M.percent(d.value_best, lang)})"
+        best = "" if d.best == d.played else f"; {M.say('best', lang)}: {action_text(a, d.best, lang)} ({M.percent(d.value_best, lang)})"
         lines.append(f"{d.index:>5}  {d.cycle}/{M.YEARS[lang].get(d.year, d.year):<11} {d.decision:<11} "
-                     f"{M.say('played', lang)}: {action_text(d.played)} ({M.percent(d.value_played, lang)}){best}{flag}")
+                     f"{M.say('played', lang)}: {action_text(a, d.played, lang)} ({M.percent(d.value_played, lang)}){best}{flag}")
     lines += ["", M.say("key_moments", lang)]
     if not a.key_moments:
         lines.append(M.say("no_moments", lang))
@@ -103,6 +99,6 @@ def chart_svg(a: GameAnalysis, lang: str = "en", width: int = 720, height: int =
             p = a.chart[d.index + 1].probabilities[a.seat] if d.index + 1 < len(a.chart) else 0.0
             out.append(f'<circle cx="{x(d.index + 1):.1f}" cy="{y(p):.1f}" r="4" '
                        f'fill="{"#e74c3c" if d.mark == "blunder" else "#f39c12"}"><title>'
-                       f'{escape(M.MARKS[lang][d.mark])}: {escape(action_text(d.played))}</title></circle>')
+                       f'{escape(M.MARKS[lang][d.mark])}: {escape(action_text(a, d.played, lang))}</title></circle>')
     out.append("</svg>")
     return "\n".join(out)
