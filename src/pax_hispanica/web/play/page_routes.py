@@ -28,7 +28,7 @@ from pax_hispanica.web.play.turn_based import form_table
 from pax_hispanica.web.present import page_context, replay, updates
 from pax_hispanica.web.learn.guide import guide as rules_guide
 from pax_hispanica.web.present.i18n import Tr, rule_pages
-from pax_hispanica.web.present.pace import pace_words
+from pax_hispanica.web.present.pace import is_turn_based, pace_words
 from pax_hispanica.web.present.info import playable_version, rule_titles, win_condition
 
 router = APIRouter()
@@ -220,11 +220,12 @@ async def game_page(request: Request, v: Visit, token: str) -> Response:
     await svc.refresh_presence(live)
     seat = next(iter(rights.seats)) if rights.role == "seat" else None
     waiting = page_context.next_human(live, rights.seats) if rights.role == "table" else None
-    update = updates.html_update(live, seat, waiting, rights.role, user["lang"])
+    rules = await s.play.clocks.rules(live.id) if s.play is not None else None
+    # a turn-based game's seat opens on everything since it last acted (issue 38)
+    update = updates.html_update(live, seat, waiting, rights.role, user["lang"], digest=is_turn_based(rules))
     tr = page_context.translator(live, user["lang"])
     svc.kick_bots(live)
     host_token = live.host_token if live.host_user is not None and live.host_user == user["id"] else None
-    rules = await s.play.clocks.rules(live.id) if s.play is not None else None
     return s.page(request, user, "game.html", tr=tr, live=live, token=token, role=rights.role, seat=seat,
                   update=update, host_token=host_token, pace=pace_words(rules, tr),
                   **await _after_the_game(s, live, user, rights.role))
@@ -242,7 +243,8 @@ async def _after_the_game(s: Site, live: LiveGame, user: dict[str, Any], role: s
 
 
 @router.get("/replay/{token}", response_class=HTMLResponse)
-async def replay_page(request: Request, v: PageVisit, token: str, step: str | None = None) -> Response:
+async def replay_page(request: Request, v: PageVisit, token: str, step: str | None = None,
+                      seat: str | None = None) -> Response:
     s, user = v.site, v.user
     if step is not None and not (step.isdigit() and len(step) <= 9):  # no int() of a 10,000-digit string
         return s.message(request, user, 400, "bad_step")
@@ -252,7 +254,8 @@ async def replay_page(request: Request, v: PageVisit, token: str, step: str | No
         return s.message(request, user, 403, "replay_locked")
     total = live.version
     at = total if step is None else max(0, min(int(step), total))
-    ctx = await asyncio.to_thread(replay.replay_context, live, at, user["lang"])
+    # ?seat=: the game as one seat (or "spectator") saw it; otherwise every hand revealed
+    ctx = await asyncio.to_thread(replay.replay_context, live, at, user["lang"], replay.point_of_view(seat, live))
     # ?fragment=1: only the step's part of the page, which static/replay.js morphs in
     name = "_replay_step.html" if request.query_params.get("fragment") == "1" else "replay.html"
     return s.page(request, user, name, tr=ctx["tr"], live=live, token=token, step=at, total=total,

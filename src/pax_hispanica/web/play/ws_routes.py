@@ -32,6 +32,7 @@ from pax_hispanica.web.play.model import LiveGame, Rights, ServerError
 from pax_hispanica.web.play.service import Service
 from pax_hispanica.web.present import page_context, updates
 from pax_hispanica.web.present.i18n import LANGS
+from pax_hispanica.web.present.pace import is_turn_based
 
 router = APIRouter()
 MAX_MESSAGE = security.MAX_BODY   # a WebSocket message, like a request body
@@ -68,6 +69,7 @@ class Conn:
         self.last_html: dict[str, Any] | None = None   # the board last sent (HTML clients): updates send what changed
         self.bucket = TokenBucket(WS_RATE, WS_BURST)   # this connection's message budget (N3)
         self.refused = 0                                # messages refused in a row for it
+        self.digest = False   # a turn-based game's seat: "since your last move" (happened.digest)
         self.writer = asyncio.create_task(self._write_updates())
 
     def viewer(self, live: LiveGame) -> tuple[int | None, int | None]:
@@ -119,7 +121,7 @@ class Conn:
             elif self.last_seq_sent is None:
                 self.last_seq_sent = 0
             return msg
-        full = updates.html_update(live, viewer, waiting, self.rights.role, self.lang)
+        full = updates.html_update(live, viewer, waiting, self.rights.role, self.lang, self.digest)
         msg = updates.html_message(full, self.last_html)
         self.last_html = full
         return msg
@@ -333,6 +335,7 @@ async def ws_game(ws: WebSocket, token: str) -> None:
     lang = await _language(ws, svc)
     fmt = "json" if ws.query_params.get("fmt") == "json" else "html"
     conn = Conn(ws, rights, lang, fmt, with_view=ws.query_params.get("view") != "0")
+    conn.digest = is_turn_based(await s.play.clocks.rules(live.id)) if s.play is not None else False
     played = sorted(rights.seats) if rights.role in ("seat", "table") else []
     for seat in played:  # the others see this player is here (again)
         await svc.seat_connected(live, seat, +1)

@@ -137,28 +137,7 @@ def summary(events: list[Any], first: int, view: View | None, tr: Tr) -> list[di
         if current is None:
             current = {"title": "", "items": [], "year": None}
             groups.append(current)
-        items = current["items"]
-        if t == "ChestsPlaced":
-            if not e.get("colonies"):           # GDS-5: no worked colony produces the goods drawn
-                items.append(tr("sum_no_chests"))
-            by_owner: dict[Any, list[str]] = {}
-            for c in e.get("colonies") or []:
-                by_owner.setdefault(owners.get(c), []).append(tr.word(c))
-            for owner, names in by_owner.items():
-                items.append(tr("sum_chests", who=tr.seat(owner) if isinstance(owner, int) and owner >= 0
-                                else tr("sum_crown"), chests=tr.n("chests", len(names)), places=", ".join(names)))
-        elif t == "EarningsPaid":
-            if not e.get("amount"):
-                continue
-            items.append(tr("sum_earned", who=tr.seat(e.get("seat")), money=tr("money_amount", n=e.get("amount", 0))))
-        elif t == "GoodsDrawn":
-            items.append(tr("sum_goods", goods=tr.value("goods", e.get("goods"))))
-        elif t == "PlayerOrderUpdated":
-            items.append(tr("sum_order", order=tr.value("order", e.get("order"))))
-        elif t in ("DeckRefilled",):
-            continue
-        else:
-            items.append(tr.event(e).rstrip("."))
+        current["items"].extend(_automatic_item(e, owners, tr))
     groups = [g for g in groups if g["items"] or g["title"]]
     return groups[-YEAR_GROUPS:]
 
@@ -284,3 +263,79 @@ def _battle(b: dict[str, Any], tr: Tr) -> dict[str, Any]:
                      "target_strength": end.get("target_strength"), "winner": end.get("winner"),
                      "support": [(s.get("seat"), s.get("side")) for s in support],
                      "after": [e.get("type") for e in b["after"]]}}
+
+
+# --- "since your last move" in turn-based games (issue 38, "Tell what happened") ----------------
+
+# events a digest leaves out: a seat's own secret echoed back (ChoiceSealed), what the board shows
+# anyway (a deck's new top card), a refill, the game's setup lines
+DIGEST_SKIP = ("ChoiceSealed", "DeckTopShown", "DeckRefilled", "GameStarted", "CrownColoniesByCount",
+               "RebelsAtSetup", "PlayTurnEnded")
+DIGEST_LINES = 24          # at most this many lines (the latest), the earlier ones counted
+
+
+def digest(events: list[Any], viewer: int | None, first: int, after: int, view: View | None,
+           tr: Tr) -> dict[str, Any] | None:
+    """Everything that happened since the seat `viewer` last acted, for a turn-based game's page:
+    the others' moves (from `after`, the end of the seat's own last action, on), the auctions and
+    battles revealed, the automatic steps (from `first` on: a Year its own click ran is in it) and
+    the changes of Year, grouped by Year. `events` are those the seat may see (api.redact), so a
+    sealed bid is "has made a sealed choice" until revealed. {"key", "groups": [{"title",
+    "items"}], "earlier": lines left out, "lines": the count} or None when nothing happened since.
+    The key stays the same until the seat acts again (its dismissal holds through updates)."""
+    if viewer is None:
+        return None
+    owners = {c.get("id"): c.get("owner") for c in (view.get("colonies") or [])} if view is not None else {}
+    groups: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    for e in events:
+        seq = int(e.get("seq") or 0)
+        t = e.get("type")
+        if seq < first or t in DIGEST_SKIP or (seq < after and t not in AUTOMATIC):
+            continue
+        if t == "YearBegan":
+            current = {"title": tr("sum_year", year=tr.word(e.get("year")), cycle=e.get("cycle")), "items": []}
+            groups.append(current)
+            continue
+        item = _automatic_item(e, owners, tr) if t in AUTOMATIC else [tr.event(e).rstrip(".")]
+        if not item:
+            continue
+        if current is None:
+            current = {"title": "", "items": []}
+            groups.append(current)
+        current["items"].extend(item)
+    lines = sum(len(g["items"]) for g in groups)
+    if not any(g["items"] for g in groups):
+        return None
+    earlier, cut = 0, lines - DIGEST_LINES
+    while cut > 0 and groups:               # drop the earliest lines over the cap
+        g = groups[0]
+        n = min(cut, len(g["items"]))
+        g["items"] = g["items"][n:]
+        earlier, cut = earlier + n, cut - n
+        if not g["items"]:
+            groups.pop(0)
+    return {"key": f"d{after}", "groups": groups, "earlier": earlier, "lines": lines}
+
+
+def _automatic_item(e: dict[str, Any], owners: dict[Any, Any], tr: Tr) -> list[str]:
+    """An automatic step in words, as the summary says it (none for a step not worth a word)."""
+    t = e.get("type")
+    if t == "ChestsPlaced":
+        if not e.get("colonies"):           # GDS-5: no worked colony produces the goods drawn
+            return [tr("sum_no_chests")]
+        by_owner: dict[Any, list[str]] = {}
+        for c in e.get("colonies") or []:
+            by_owner.setdefault(owners.get(c), []).append(tr.word(c))
+        return [tr("sum_chests", who=tr.seat(owner) if isinstance(owner, int) and owner >= 0 else tr("sum_crown"),
+                   chests=tr.n("chests", len(names)), places=", ".join(names)) for owner, names in by_owner.items()]
+    if t == "EarningsPaid":
+        return [tr("sum_earned", who=tr.seat(e.get("seat")), money=tr("money_amount", n=e.get("amount", 0)))] \
+            if e.get("amount") else []
+    if t == "GoodsDrawn":
+        return [tr("sum_goods", goods=tr.value("goods", e.get("goods")))]
+    if t == "PlayerOrderUpdated":
+        return [tr("sum_order", order=tr.value("order", e.get("order")))]
+    if t == "DeckRefilled":
+        return []
+    return [tr.event(e).rstrip(".")]

@@ -320,6 +320,31 @@ class Tr:
         extra = [f"{humanize(k)} {self.value(k, v)}" for k, v in a.items() if k not in ("seat", "type")]
         return humanize(str(a.get("type"))) + (" — " + ", ".join(extra) if extra else "")
 
+    def deed(self, a: dict[str, Any], view: dict[str, Any] | None = None) -> str:
+        """An action as something its seat did, naming who ("Spanish (Ana) bid $1"; the replay's
+        captions): the catalogue's "did" sentence, else "<who>: <the action>"."""
+        who = self.seat(a.get("seat")) if isinstance(a.get("seat"), int) else ""
+        tmpl = self.text("did", f"{a.get('type')}.{a.get('source')}") or self.text("did", str(a.get("type")))
+        if tmpl and who:
+            # the action's own words, with its seat named ("{who}") and its lot as `action` says it
+            b = {k: v for k, v in a.items() if k != "seat"}
+            if b.get("type") == "initiate" and "lot" not in b:
+                if b.get("buried"):
+                    b["lot"] = self.text("words", "lot_hidden") or "a hidden card"
+                else:
+                    top = ((view or {}).get("decks") or {}).get(str(b.get("deck")), {}).get("top")
+                    b["lot"] = self.word(top) if top else (self.text("words", "lot_top") or "the top card")
+            try:
+                wanted = {name.split(".")[0].split("[")[0] for _t, name, _s, _c in Formatter().parse(tmpl) if name}
+                fields = self.fields(b, wanted - {"who"})
+                fields["who"] = who
+                return self.fill(tmpl, fields)
+            except (ValueError, IndexError, KeyError, AttributeError, Fallback):
+                if self.strict:
+                    raise
+        text = self.action(a, view)
+        return self("deed", who=who, action=text) if who else text
+
     def decision(self, d: dict[str, Any] | None) -> str:
         if not d:
             return ""

@@ -25,3 +25,9 @@ def pace_words(rules: Any, tr: Tr) -> str:
     if pace == "live" and rules is not None and rules.base_seconds:
         return tr("game_pace_clock", minutes=_num(rules.base_seconds / 60), seconds=_num(rules.increment_seconds or 0))
     return tr("game_pace_live")
+
+
+def is_turn_based(rules: Any) -> bool:
+    """A game played a move (or a Year) a day or so: its seats' pages open on "since your last
+    move" (happened.digest). rules: notify.clocks.TableRules, or None (a live game)."""
+    return rules is not None and getattr(rules, "pace", "live") in ("turn", "year")

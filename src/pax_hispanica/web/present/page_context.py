@@ -128,7 +128,9 @@ def handed_to_bot(live: LiveGame, seat: int | None) -> bool:
     return seat is not None and 0 <= seat < len(live.seats) and live.seats[seat].kind == "bot"
 
 
-def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role: str, lang: str) -> dict[str, Any]:
+def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role: str, lang: str,
+                  digest: bool = False) -> dict[str, Any]:
+    """`digest`: a turn-based game's seat is shown everything since it last acted (happened.digest)."""
     tr = translator(live, lang)
     info = game_info(live)
     state = live.state
@@ -157,6 +159,7 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
                                        live.over, tr),
         "summary": happened.summary(events, first, view, tr), "recent": happened.highlights(events, viewer, first, after),
         "results": happened.results(events, viewer, first, tr),
+        "digest": happened.digest(events, viewer, first, after, view, tr) if digest and not live.over else None,
         "t": tr, "live": live, "view": view, "viewer": viewer, "waiting": waiting, "role": role, "botted": botted,
         "acting": acting, "acting_names": [tr.seat(s) for s in acting],
         "widgets": widgets, "undo": json.dumps(undo) if undo else None, "decision": decision,

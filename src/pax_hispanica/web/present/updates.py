@@ -102,17 +102,19 @@ def board_html(ctx: dict[str, Any], parts: dict[str, str] | None = None, items: 
                                                   log_html=Markup("".join(items)), legality_tips=tips)
 
 
-def html_update(live: LiveGame, viewer: int | None, waiting: int | None, role: str, lang: str) -> dict[str, Any]:
+def html_update(live: LiveGame, viewer: int | None, waiting: int | None, role: str, lang: str,
+                digest: bool = False) -> dict[str, Any]:
     """The whole board for one way of seeing the game (cached: connections that see the same
     thing share it). "html" is the board; "_parts" and "_log" (never sent) are what
-    `html_message` compares to send a connection only what changed."""
+    `html_message` compares to send a connection only what changed. `digest`: a turn-based
+    game's seat sees everything since it last acted (happened.digest)."""
     key = (live.id, live.version, tuple(s.kind for s in live.seats), live.away, bool(live.hint), viewer, waiting,
-           role, lang)
+           role, lang, digest)
     hit = _cache.get(key)
     if hit is not None:
         ret: dict[str, Any] = hit
         return ret
-    ctx = board_context(live, viewer, waiting, role, lang)
+    ctx = board_context(live, viewer, waiting, role, lang, digest)
     parts = board_parts(ctx)
     items = [log_item(e) for e in ctx["log"]]   # newest first
     msg = {"type": "update", "version": live.version, "seat": viewer, "waiting": waiting,

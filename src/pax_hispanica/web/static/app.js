@@ -133,6 +133,7 @@
       beforeAttributeUpdated: function (name, el, how) {
         if (name === "value" && edited.has(el)) return false;                              // what the player typed
         if (name === "open" && how === "remove" && el.tagName === "DETAILS") return false;  // what they opened
+        if (name === "checked" && el.checked && el.classList.contains("dismiss")) return false;  // an OK they pressed
         return true;
       }
     }

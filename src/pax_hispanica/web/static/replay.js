@@ -17,7 +17,8 @@
     step = Math.max(0, Math.min(total, step));
     target = step;
     const n = ++asked;
-    const url = location.pathname + "?step=" + step;
+    const seat = new URLSearchParams(location.search).get("seat");   // the point of view (issue 38), kept
+    const url = location.pathname + "?step=" + step + (seat ? "&seat=" + encodeURIComponent(seat) : "");
     fetch(url + "&fragment=1", {credentials: "same-origin", headers: {"Accept": "text/html"}})
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
       .then(function (html) {
