@@ -63,6 +63,7 @@ __all__ = [
     "board_layout",
     "can_undo",
     "card_catalogue",
+    "copy",
     "count_actions",
     "decision",
     "decision_types",
@@ -468,6 +469,17 @@ def is_over(state: State) -> bool:
 
 def result(state: State) -> Result | None:
     return state.result
+
+
+def copy(state: State) -> State:
+    """The contract's copy (docs/api.md, "The core contract"): an equal State, the same position
+    with the same undo history, sharing no list or dict with `state` (only its ruleset, and its
+    undo history, a tuple of earlier states that nothing changes). `apply` never changes a state,
+    so a caller of the API needs no copy to search or to keep a history: this is for a caller that
+    changes a state's fields itself."""
+    new = State.from_dict(state.to_dict(), state.rs)
+    new.undo_stack, new.undo_seat = state.undo_stack, state.undo_seat
+    return new
 
 
 def snapshot(state: State) -> bytes:

@@ -14,6 +14,8 @@ import random
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from ..contract import CORE, Engine, Logs
+
 Action = dict[str, Any]
 Descriptor = dict[str, Any]
 
@@ -21,15 +23,18 @@ DEFAULT_API = "pax_hispanica.api"
 EXPAND_LIMIT = 10_000        # as api.expand: no bot lists more actions than this
 
 
-def load_api(api: Any = None) -> Any:
-    """Return the engine API module (``pax_hispanica.api`` unless another
-    module or module name with the same surface is given, e.g. a toy game in
-    the tests)."""
+def load_api(api: object = None) -> Engine[Any]:
+    """Return the engine: ``pax_hispanica.api`` unless another engine, or the name of a module
+    that is one, is given (e.g. the toy game of the tests, bots/toygame.py). An engine satisfies
+    the core contract (pax_hispanica.contract.Engine, docs/api.md); TypeError, naming what it
+    lacks, for anything else."""
     if api is None:
         api = DEFAULT_API
-    if isinstance(api, str):
-        return importlib.import_module(api)
-    return api
+    mod = importlib.import_module(api) if isinstance(api, str) else api
+    if not isinstance(mod, Engine):
+        missing = [name for name in CORE if not hasattr(mod, name)]
+        raise TypeError(f"{mod!r} is not an engine: it lacks {', '.join(missing)} (pax_hispanica.contract.Engine)")
+    return mod
 
 
 def action_key(action: Action) -> str:
@@ -52,7 +57,7 @@ def private_seed(seed: int, seat: Any, version: Any) -> int:
     return stable_seed("paxh-private-decision", int(seed), seat, version)
 
 
-def expand_descriptors(legal: Iterable[Descriptor], api: Any = None) -> list[Action]:
+def expand_descriptors(legal: Iterable[Descriptor], api: object = None) -> list[Action]:
     """Every concrete action the descriptors allow.
 
     Uses ``api.expand`` when the API has it, with a local fallback that
@@ -187,7 +192,7 @@ class BaseAgent:
     # without the log calls decide(view, legal), and the bot guesses those hands instead.
     uses_log = False
 
-    def __init__(self, seed: int = 0, api: Any = None, private: bool | int | str = False,
+    def __init__(self, seed: int = 0, api: object = None, private: bool | int | str = False,
                  **options: Any) -> None:
         self.seed = int(seed)
         self.rng = random.Random(self.seed)
@@ -202,12 +207,12 @@ class BaseAgent:
         if self.private:
             self.reads_view = True          # the decision's key is the view's action count
         self.api_ref = api
-        self._api: Any = None
+        self._api: Engine[Any] | None = None
         self.options = options
         self._explanation: dict[str, Any] = {}
 
     @property
-    def api(self) -> Any:
+    def api(self) -> Engine[Any]:
         if self._api is None:
             self._api = load_api(self.api_ref)
         return self._api
@@ -238,7 +243,7 @@ class SeatLogs:
     ``decide(view, legal)`` for a bot that takes none. The simulator keeps the same logs
     (sim/runner.py); the corpus's bot games, the TUI and the Gymnasium opponents use this."""
 
-    def __init__(self, api: Any, agents: Any, events: list[dict[str, Any]]) -> None:
+    def __init__(self, api: Logs, agents: Any, events: list[dict[str, Any]]) -> None:
         items = agents.items() if isinstance(agents, dict) else enumerate(agents)
         self.api = api
         self.logs: dict[int, list[dict[str, Any]]] = {s: list(api.redact(events, s)) for s, a in items

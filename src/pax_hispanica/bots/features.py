@@ -10,10 +10,12 @@ import math
 from functools import lru_cache
 from typing import Any
 
+from ..contract import Sampling
+
 from ..engine.vocab import CONQUISTADOR, PLUNDER, PRIVATEER, SMUGGLER
 
 
-def score_estimates(api: Any, state: Any, chest: dict[str, Any] | None = None,
+def score_estimates(api: Sampling[Any], state: Any, chest: dict[str, Any] | None = None,
                     money_per_prestige: float | None = None) -> list[float]:
     """Each seat's estimated final score for a (possibly sampled) state."""
     summ = api.summary(state)

@@ -199,8 +199,13 @@ class HeuristicAgent(BaseAgent):
                 or (getattr(self._rs, "overrides", None) or None) != params
                 or getattr(self._rs, "version", None) != view.get("ruleset_version", getattr(self._rs, "version", None))):
             # PRJ-50: a game of an earlier ruleset version is played with that version's numbers
-            self._rs = (self.api.view_ruleset(view) if hasattr(self.api, "view_ruleset")
-                        else self.api.load_ruleset(view.get("ruleset", "reference"), params))
+            api = self.api
+            if hasattr(api, "view_ruleset"):
+                self._rs = api.view_ruleset(view)
+            elif hasattr(api, "load_ruleset"):
+                self._rs = api.load_ruleset(view.get("ruleset", "reference"), params)
+            else:       # beyond the core contract: the heuristic reads the ruleset's cards and numbers
+                raise TypeError("the heuristic bot needs an engine with rulesets (load_ruleset: pax_hispanica.api)")
             self._dist = {}
         if view is self._deciding:
             self._rs_view = view

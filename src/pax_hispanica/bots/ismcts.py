@@ -39,9 +39,11 @@ from bisect import bisect_left
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
-from .base import Action, BaseAgent, Descriptor, bounded_actions, count_actions, playable, spread, stable_seed
+from ..contract import Actions, Engine, Sampling, Search
+from .base import (Action, BaseAgent, Descriptor, bounded_actions, count_actions, load_api, playable, spread,
+                   stable_seed)
 from .features import (CARGO_DISCOUNT, HAND_PRESTIGE, SHIP_PRESTIGE, chest_prestige, future_prestige, legality_worth,
                        score_estimates, scores_from_public, softmax_values)
 from .features import _reference as _reference_ruleset
@@ -62,7 +64,7 @@ _SHARED_MEMOS: dict[tuple[Any, ...], tuple[Any, dict[Any, Any], dict[Any, Any]]]
 MEMO_CAP = 50_000
 
 
-def _shared_memos(api: Any, ruleset_key: str) -> tuple[dict[Any, Any], dict[Any, Any]]:
+def _shared_memos(api: Engine[Any], ruleset_key: str) -> tuple[dict[Any, Any], dict[Any, Any]]:
     """(card values, bids) for the API and ruleset: id(api) in the key, the API kept in the
     value so that its id is never another object's."""
     got = _SHARED_MEMOS.get((id(api), ruleset_key))
@@ -197,7 +199,7 @@ class ISMCTSAgent(BaseAgent):
     uses_information_state = True          # every iteration determinizes its view
     uses_log = True                        # decide(view, legal, log): the hands the log tells are not guessed
 
-    def __init__(self, seed: int = 0, api: Any = None, iterations: int | None = None,
+    def __init__(self, seed: int = 0, api: object = None, iterations: int | None = None,
                  seconds: float | None = None, cutoff: int = 10,
                  exploration: float = 0.3, temperature: float = 1.0,
                  max_iterations: int = 1_000_000, playout: str = "auto",
@@ -206,6 +208,7 @@ class ISMCTSAgent(BaseAgent):
                  qnorm: bool | int | str = False, prior_bot: str = "tuned",
                  playout_bot: str = "none", **options: Any) -> None:  # `eval`: the bot option's name
         super().__init__(seed, api, **options)
+        self._sampling: Sampling[Any] | None = None
         # the heuristic whose choice is the root's prior: "tuned" (data/tuned_heuristic.json,
         # bots/heuristic.py preset; the default since it won more against default and tuned
         # heuristic tables alike), "default" (the heuristic's own constants) or a JSON file of its
@@ -296,14 +299,29 @@ class ISMCTSAgent(BaseAgent):
                 return bounded_actions(playable(legal), RANGE_CAP)
         return out
 
+    @property
+    def api(self) -> Sampling[Any]:
+        """The engine: the core contract, and the search's few helpers beyond it (Sampling:
+        determinize, summary, SEALED_ACTION_TYPES); TypeError naming them for one without."""
+        got = self._sampling
+        if got is None:
+            engine = load_api(self.api_ref)
+            if not isinstance(engine, Sampling):
+                raise TypeError(f"ISMCTS needs an engine with determinize, summary and SEALED_ACTION_TYPES "
+                                f"(pax_hispanica.contract.Sampling), not {engine!r}")
+            got = self._sampling = engine
+        return got
+
     def _values(self, state: Any, n: int) -> list[float]:
         api = self.api
         if api.is_over(state):
-            winner = api.result(state)["winner"]
+            res = api.result(state)
+            winner = res["winner"] if res is not None else None
             return [1.0 if p == winner else 0.0 for p in range(n)]
         if getattr(self, "_fast_values", None) or (self._learned is None and self._rs is not None
                                                    and hasattr(api, "score_facts")):
-            return softmax_values(self._fact_scores(*api.score_facts(state)), self.temperature)
+            # _fast_values: the engine has score_facts (hasattr, once per decision: _prepare)
+            return softmax_values(self._fact_scores(*cast(Search[Any], api).score_facts(state)), self.temperature)
         summ = api.summary(state)
         if self._learned is not None and self._rs is not None:
             ret: list[float] = self._learned.values(summ, self._rs, self._chest, self._worth, self.temperature)
@@ -369,9 +387,10 @@ class ISMCTSAgent(BaseAgent):
         caps = self._caps
         if (len(legal) == 1 and legal[0].get("kind") == "range" and legal[0]["action"].get("type") == "bid"
                 and caps is not None and caps[4] and self._rs is not None):
-            ret: dict[str, Any] = bot.bid_on_facts(self._rs, api.bid_facts(state, me), legal[0])
+            facts = cast(Search[Any], api).bid_facts(state, me)     # caps[4]: the engine has bid_facts
+            ret: dict[str, Any] = bot.bid_on_facts(self._rs, facts, legal[0])
             return ret
-        ret = bot.decide(api.view(state, me, include_state=False), legal)
+        ret = bot.decide(api.view(state, me), legal)        # (a view without "state": the default)
         return ret
 
     def _sealed_choice(self, state: Any, seat: int, actions: list[Action] | None, rng: random.Random,
@@ -394,11 +413,12 @@ class ISMCTSAgent(BaseAgent):
                 ret: dict[str, Any] = self._playout_bot(seat).decide(api.view(state, seat), legal)
                 return ret
             if not caps[3]:
-                ret = self._playout_bot(seat).decide(api.view(state, seat, include_state=False, board=False), legal)
+                lean_view: Any = api.view       # an engine's view that leaves out the board (api's), beyond the contract
+                ret = self._playout_bot(seat).decide(lean_view(state, seat, include_state=False, board=False), legal)
                 return ret
             if caps[4]:
-                return self._fact_bid(api, state, seat, legal)
-            return self._model_bid(api.model_view(state, seat), seat, legal)
+                return self._fact_bid(cast(Search[Any], api), state, seat, legal)   # caps[4]: it has bid_facts
+            return self._model_bid(cast(Search[Any], api).model_view(state, seat), seat, legal)   # caps[3]: it has model_view
         if actions is None:
             actions = self._bounded(legal if legal is not None else self.api.legal_actions(state, seat))
         return actions[rng.randrange(len(actions))]
@@ -422,7 +442,7 @@ class ISMCTSAgent(BaseAgent):
             got = self._bid_memo[key] = self._playout_bot(seat).decide(seen, legal)
         return dict(got)
 
-    def _fact_bid(self, api: Any, state: Any, seat: int, legal: list[Descriptor]) -> Action:
+    def _fact_bid(self, api: Search[Any], state: Any, seat: int, legal: list[Descriptor]) -> Action:
         """_model_bid with its memo key read by api.bid_facts (the same facts, as a tuple,
         nothing built): api.model_view is built only when the memo has no bid for them."""
         if len(legal) != 1 or legal[0].get("kind") != "range" or legal[0]["action"].get("type") != "bid":
@@ -511,7 +531,8 @@ class ISMCTSAgent(BaseAgent):
                 break
             state = sample(rng.getrandbits(63))
             if root is None:
-                n_players = len(api.result(state)["scores"]) if api.is_over(state) else _players(api, state, view)
+                res = api.result(state) if api.is_over(state) else None
+                n_players = len(res["scores"]) if res is not None else _players(api, state, view)
                 root = _Node(n_players)
             self._iterate(state, root, me, root_keys, rng, n_players)
             iterations += 1
@@ -729,7 +750,7 @@ class ISMCTSAgent(BaseAgent):
             elif playout == "greedy":
                 a = greedy_playout_action(actions, rng, below)
             elif playout == "heuristic":
-                a = self._playout_bot(seat).decide(api.view(state, seat, include_state=False), legal)
+                a = self._playout_bot(seat).decide(api.view(state, seat), legal)   # without "state": the default
             else:
                 a = actions[rng.randrange(len(actions))]
             state = step(state, a)
@@ -745,13 +766,13 @@ class ISMCTSAgent(BaseAgent):
                 r[i] += values[i]
 
 
-def _capabilities(api: Any) -> tuple[Any, ...]:
+def _capabilities(api: Engine[Any]) -> tuple[Any, ...]:
     """What the search asks of its API, once per decision: (whether it is this engine's API,
     whose legal actions never list an undo; its count_actions; whether its sealed choices can
     follow the opponent model (load_ruleset); whether it has model_view; bid_facts)."""
     import sys
     ours = api is sys.modules.get("pax_hispanica.api")
-    return (ours, api.count_actions if ours else count_actions, hasattr(api, "load_ruleset"),
+    return (ours, cast(Actions, api).count_actions if ours else count_actions, hasattr(api, "load_ruleset"),
             hasattr(api, "model_view"), hasattr(api, "bid_facts"))
 
 
@@ -764,7 +785,7 @@ def _first_type(legal: list[Descriptor]) -> Any:
     return d["action"].get("type")
 
 
-def _stepper(api: Any) -> Any:
+def _stepper(api: Engine[Any]) -> Any:
     """The search's own apply: api.apply_trusted (the same next state without the shape
     checks and events nobody reads here, docs/api.md), or apply's state for an API without it."""
     trusted = getattr(api, "apply_trusted", None)
@@ -773,7 +794,7 @@ def _stepper(api: Any) -> Any:
     return lambda state, action: api.apply(state, action)[0]
 
 
-def _players(api: Any, state: Any, view: dict[str, Any]) -> int:
+def _players(api: Sampling[Any], state: Any, view: dict[str, Any]) -> int:
     for name in ("players", "n"):
         v = view.get(name) if isinstance(view, dict) else None
         if isinstance(v, int):

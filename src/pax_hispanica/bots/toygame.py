@@ -12,7 +12,7 @@ pass.  Score = points + money // 2; ties broken by seat (lowest wins).
 """
 from __future__ import annotations
 
-import copy
+from copy import deepcopy
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -86,7 +86,7 @@ def apply(s: dict[str, Any], action: dict[str, Any]) -> tuple[dict[str, Any], li
         raise IllegalAction("not_your_turn", "TOY-0", "not your turn")
     if action not in expand(legal_actions(s, seat)):
         raise IllegalAction("not_legal", "TOY-0", f"not legal: {action}")
-    s = copy.deepcopy(s)
+    s = deepcopy(s)
     events = []
     if action["type"] == "bid":
         s["bids"][seat] = action["amount"]
@@ -129,6 +129,17 @@ def view(s: dict[str, Any], viewer: Any) -> dict[str, Any]:
             "own_bid": s["bids"].get(viewer) if viewer is not None else None,
             "turn": s["turn"], "played": list(s["played"]), "over": s["over"],
             "deck_size": len(s["deck"])}
+
+
+def information_state(s: dict[str, Any], viewer: Any) -> dict[str, Any]:
+    """What `viewer` may know: its view, which is what determinize samples from (the contract's
+    information state, pax_hispanica.contract.Engine)."""
+    return view(s, viewer)
+
+
+def copy(s: dict[str, Any]) -> dict[str, Any]:
+    """An equal state sharing nothing with `s` (the contract's copy)."""
+    return deepcopy(s)
 
 
 def determinize(v: dict[str, Any], seed: int) -> dict[str, Any]:

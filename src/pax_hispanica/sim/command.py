@@ -186,9 +186,10 @@ def _check_ruleset(ruleset: str, params: dict[str, Any], api_module: str) -> Non
     api = load_api(api_module)
     if not hasattr(api, "load_ruleset"):
         return
+    refused: type[Exception] = getattr(api, "RulesetError", ValueError)
     try:
         api.load_ruleset(ruleset, params or None)
-    except api.RulesetError as exc:
+    except refused as exc:
         raise ValueError(f"ruleset {ruleset!r}: {exc}") from None
 
 

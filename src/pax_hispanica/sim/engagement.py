@@ -36,6 +36,8 @@ import statistics
 from collections import Counter
 from typing import Any
 
+from ..contract import Engine
+
 Z95 = 1.959963984540054
 
 # Events a designer asks about by name, and the report's label for each.
@@ -56,7 +58,7 @@ EVENT_LABELS: dict[str, str] = {
 class Tracker:
     """The engagement facts of one game, gathered as it is played."""
 
-    def __init__(self, api: Any, state: Any) -> None:
+    def __init__(self, api: Engine[Any], state: Any) -> None:
         self.api = api
         # each decision's action type and each event's type, counted once the game ends
         # (one C-level Counter each: cheaper than a count per decision, issue 13)
@@ -335,7 +337,7 @@ def first_cycle(games: list[dict[str, Any]]) -> dict[str, Any]:
             for group, counts in by.items() if counts}
 
 
-def card_names(api: Any, ruleset: str = "reference", params: dict[str, Any] | None = None) -> list[str] | None:
+def card_names(api: Engine[Any], ruleset: str = "reference", params: dict[str, Any] | None = None) -> list[str] | None:
     """The ruleset's cards, copies merged ("galeon-1", "galeon-2" -> "galeon"); None for an API without rulesets."""
     from .stats import card_base
     if not hasattr(api, "load_ruleset"):

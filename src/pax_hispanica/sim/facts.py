@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..contract import Engine
+
 
 def _players(view: dict[str, Any]) -> list[dict[str, Any]] | None:
     ps = view.get("players") if isinstance(view, dict) else None
@@ -31,7 +33,7 @@ def _order(view: dict[str, Any]) -> list[int] | None:
     return None
 
 
-def at_start(api: Any, state: Any, n: int) -> dict[str, Any]:
+def at_start(api: Engine[Any], state: Any, n: int) -> dict[str, Any]:
     view = api.view(state, None)
     out: dict[str, Any] = {}
     ps = _players(view)
@@ -49,7 +51,7 @@ def at_start(api: Any, state: Any, n: int) -> dict[str, Any]:
     return out
 
 
-def at_end(api: Any, state: Any, n: int, result: dict[str, Any]) -> dict[str, Any]:
+def at_end(api: Engine[Any], state: Any, n: int, result: dict[str, Any]) -> dict[str, Any]:
     view = api.view(state, None)
     out: dict[str, Any] = {}
     ps = _players(view)

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..bots import KINDS, make_agent
 from ..bots.base import DEFAULT_API, load_api, stable_seed
+from ..contract import Engine, Logs
 from . import facts
 from .engagement import Tracker
 
@@ -117,7 +118,10 @@ def game_nations(nations: str | list[Any] | None, master_seed: int, index: int, 
     if nations != "shuffle":
         return nations
     import random
-    pool = list(load_api(api).load_ruleset(ruleset).nation_order)
+    engine = load_api(api)
+    if not hasattr(engine, "load_ruleset"):        # beyond the core contract
+        raise TypeError(f"{api}: shuffled nations need an engine with rulesets (load_ruleset)")
+    pool = list(engine.load_ruleset(ruleset).nation_order)
     return random.Random(stable_seed("nations", int(master_seed), int(index))).sample(pool, players)
 
 
@@ -135,7 +139,7 @@ def make_specs(players: int, games: int, bots: Any, seed: int, rotate: bool = Tr
             for i in range(games)]
 
 
-def _has_lean_views(api: Any) -> bool:
+def _has_lean_views(api: Engine[Any]) -> bool:
     """Whether the API's view can leave the masked state out (a toy game's view may not)."""
     try:
         return "include_state" in inspect.signature(api.view).parameters
@@ -173,7 +177,7 @@ def play_game(spec: dict[str, Any]) -> dict[str, Any]:
         out.update(facts.at_start(api, state, n))
         views_with_state, views_wanted = _views_wanted(api, agents)
         tracker = Tracker(api, state)
-        log_seats = [s for s, own in enumerate(logs) if own is not None]
+        keep_logs = _log_keeper(api, logs)
         log_explanations = bool(spec.get("log_explanations"))
         limit = spec.get("max_decisions", MAX_DECISIONS)
         # paxh train-eval: every k-th position's public features, labelled once the game ends
@@ -188,10 +192,10 @@ def play_game(spec: dict[str, Any]) -> dict[str, Any]:
             legal = api.legal_actions(state, seat)
             view = _view(api, state, seat, views_with_state[seat], views_wanted[seat])
             log = logs[seat]
-            action = agents[seat].decide(view, legal) if log is None else agents[seat].decide(view, legal, log=log)
+            reader: Any = agents[seat]        # a bot that reads its own log (uses_log) takes log=
+            action = reader.decide(view, legal) if log is None else reader.decide(view, legal, log=log)
             state, events = api.apply(state, action)
-            for s in log_seats:
-                logs[s].extend(api.redact(events, s))  # type: ignore[union-attr]  # log_seats: the seats with a log
+            keep_logs(events)
             tracker.decision(legal, action, events, state)
             _count(out, seat, action)
             if log_explanations:
@@ -236,6 +240,21 @@ def _count(out: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
         out["cards_played"][seat].append(action["card"])
 
 
+def _log_keeper(api: Engine[Any], logs: list[list[dict[str, Any]] | None]) -> Callable[[list[dict[str, Any]]], None]:
+    """What extends each kept log (a seat's whose bot reads one) by the events of one action, as
+    that seat may see them (HID-2). _new_game keeps logs only for an engine with redact (Logs,
+    beyond the core contract); for none, or another engine, it does nothing."""
+    kept = [(s, own) for s, own in enumerate(logs) if own is not None]
+    if not kept or not isinstance(api, Logs):
+        return lambda events: None
+    redact = api.redact
+
+    def keep(events: list[dict[str, Any]]) -> None:
+        for s, own in kept:
+            own.extend(redact(events, s))
+    return keep
+
+
 def _new_game(api: Any, spec: dict[str, Any], agents: list[Any]) -> tuple[Any, list[list[dict[str, Any]] | None]]:
     """The game's first state, and each seat's log for the bots that read one (else None)."""
     n = spec["players"]
@@ -256,7 +275,7 @@ def _new_game(api: Any, spec: dict[str, Any], agents: list[Any]) -> tuple[Any, l
     return state, logs
 
 
-def _views_wanted(api: Any, agents: list[Any]) -> tuple[list[bool], list[bool]]:
+def _views_wanted(api: Engine[Any], agents: list[Any]) -> tuple[list[bool], list[bool]]:
     """Per seat: whether its bot's view carries the masked state, and whether it gets a view at all."""
     # the masked state costs most of a view; only a search bot reads it (asked for, docs/api.md)
     lean = _has_lean_views(api)
@@ -268,9 +287,12 @@ def _views_wanted(api: Any, agents: list[Any]) -> tuple[list[bool], list[bool]]:
     return views_with_state, views_wanted
 
 
-def _finish(out: dict[str, Any], api: Any, spec: dict[str, Any], state: Any, tracker: Tracker) -> None:
+def _finish(out: dict[str, Any], api: Engine[Any], spec: dict[str, Any], state: Any, tracker: Tracker) -> None:
     """The finished game's result, end facts and engagement facts, into `out`."""
-    res = api.result(state)
+    got = api.result(state)
+    if got is None:
+        raise RuntimeError("the game is over but has no result")
+    res = dict(got)
     out["winner"] = res["winner"]
     out["scores"] = list(res.get("scores") or [])
     out["ranking"] = list(res.get("ranking") or [])

@@ -32,7 +32,10 @@ def search_space(ruleset: str = "reference", names: list[str] | None = None,
                  ranges: dict[str, tuple[int, int]] | None = None, api: str = DEFAULT_API) -> dict[str, dict[str, Any]]:
     """{name: {"low", "high", "value"}} for the chosen int parameters (all of them by default);
     ``ranges`` narrows a parameter's documented range (never widens it: the engine refuses)."""
-    table = load_api(api).parameters(ruleset, extended=True)
+    engine = load_api(api)
+    if not hasattr(engine, "parameters"):         # beyond the core contract
+        raise TypeError(f"{api}: tuning needs an engine with a ruleset's parameters (parameters)")
+    table = engine.parameters(ruleset, extended=True)
     ints = {k: v for k, v in table.items() if v["type"] == "int" and v.get("range")}
     # PRJ-67, PRJ-68, PRJ-75: the cards' costs (card_cost.<id>), the per-count King's share and the
     # per-count Crown colonies (crown_colonies.<N>) are searched only when named
