@@ -454,7 +454,7 @@ def test_PRJ_31_a_variant_game_is_created_stored_shown_and_replayed(client, data
     token = g["seats"][0]["token"]
     view = client.get(f"/api/view/{token}").json()
     assert view["view"]["ruleset_params"] == {"conquistador_prestige": 2, "cycles": 2}
-    assert "conquistador_prestige = 2" in client.get(f"/play/{token}").text
+    assert "CONQUISTADOR: Prestige per Chest: 2" in client.get(f"/play/{token}").text   # in words (issue 38)
     eng = sa.create_engine(db.sync_url(database_url))
     try:
         with eng.connect() as c:
@@ -480,7 +480,7 @@ def test_PRJ_31_a_bad_variant_is_refused_and_stores_nothing(client, database_url
                               "variant": "conquistador_prestige=two"})
     # the lobby's refusal is in the player's language (issue 38), from the catalogue, not the engine's English
     assert form.status_code == 400
-    assert "conquistador_prestige takes a whole number, not “two”." in form.text
+    assert "“CONQUISTADOR: Prestige per Chest” takes a whole number, not “two”." in form.text
     assert count() == before
     ok = form_post(client, {"players": "2", "kind0": "human", "kind1": "bot",
                             "variant": "conquistador_prestige=2, cycles=3"})

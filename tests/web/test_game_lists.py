@@ -76,11 +76,38 @@ def test_a_refused_variant_is_said_in_the_players_language(tmp_path):
                                        "variant": variant, "house_rules": house}, follow_redirects=False)
             assert r.status_code == 400
             return html.unescape(re.sub(r"\s+", " ", re.search(r'role="alert"[^>]*>(.*?)</', r.text, re.S).group(1)))
-        assert "cycles must be between 1 and 20 (you gave 99)" in refused("cycles=99")
+        assert "“Cycles in a game” must be between 1 and 20 (you gave 99)" in refused("cycles=99")
         c.get("/?lang=ca")
-        assert "cycles ha d'estar entre 1 i 20 (has posat 99)" in refused("cycles=99")
-        assert "cycles ha de ser un nombre enter, no «tres»" in refused("cycles=tres")
-        assert "Cap nombre que una variant pot canviar no es diu «cicles». La llista «Números" in refused("cicles=3")
+        assert "«Cicles de la partida» ha d'estar entre 1 i 20 (has posat 99)" in refused("cycles=99")
+        assert "«Cicles de la partida» ha de ser un nombre enter, no «tres»" in refused("cycles=tres")
+        assert "Cap nombre que una variant pot canviar no es diu «cicles». El formulari de Variant" in refused("cicles=3")
         assert "No hi ha cap joc de regles de la casa anomenat «nope»" in refused("", house="nope")
         for text in (refused("cycles=99"), refused("cicles=3")):
-            assert not re.search(r"\b(must|between|number|called)\b", text, re.I)
+            assert not re.search(r"\b(must|between|number|called|cycles)\b", text, re.I)
+
+
+def test_a_profile_lists_its_players_games_seen_from_their_seats_by_user_not_name(tmp_path):
+    """/u/<name> lists the player's recent games as the other lists do (opponents, nations, date,
+    status, result, place), seen from the seats their account sat in: a bot given the same name
+    is an opponent, not theirs. Another visitor reads "ana", not "you"; ana reads "you"."""
+    url = f"sqlite:///{tmp_path / 'p.sqlite3'}"
+    with new_client(url) as c, new_client(url) as other:
+        register(c, "ana")
+        r = c.post("/games", data={"csrf": csrf_of(c.get("/").text), "players": "2", "mode": "online", "kind0": "human",
+                                   "nation0": "spanish", "kind1": "bot", "bot1": "random", "nation1": "english",
+                                   "name1": "ana"}, follow_redirects=False)
+        token = r.headers["location"].rsplit("/", 1)[1]
+        _finish(c, token)
+        result = c.get(f"/api/view/{token}").json()["result"]
+        place = result["ranking"].index(0) + 1
+        row = _row(re.search(r'<ul class="games" id="recent">.*?</ul>', other.get("/u/ana").text, re.S).group(0))
+        assert 'Spanish against <span class="opponent">ana (English)</span>' in row and "finished" in row
+        assert f"place: {place} of 2" in row and "your place" not in row and "you" not in row.split("Winner", 1)[-1]
+        assert ("Winner: ana (English)" in row) == (result["winner"] == 1)
+        assert ("Winner: ana</span>" in row) == (result["winner"] == 0)
+        assert "Rating change: unrated" in row and 'href="/replay/' in row
+        own = _row(re.search(r'<ul class="games" id="recent">.*?</ul>', c.get("/u/ana").text, re.S).group(0))
+        assert f"your place: {place} of 2" in own
+        other.get("/?lang=ca")
+        ca = _row(re.search(r'<ul class="games" id="recent">.*?</ul>', other.get("/u/ana").text, re.S).group(0))
+        assert f"posició: {place} de 2" in ca and "acabada" in ca and "teva" not in ca

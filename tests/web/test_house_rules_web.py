@@ -23,7 +23,8 @@ def test_PRJ_83_the_lobby_offers_the_named_sets_and_a_game_of_one_names_its_hous
     page = client.get(r.headers["location"]).text
     line = re.search(r'<strong id="house-rules"[^>]*>(.*?)</strong>', page, re.S)
     assert line, "the status line names the house rules"
-    assert "House rules" in line.group(1) and "reference-7" in line.group(1) and "TRS-2" in line.group(1)
+    assert "House rules" in line.group(1) and "The rules of version 7" in line.group(1) and "TRS-2" in line.group(1)
+    assert "reference-7" not in line.group(1)                # the set in words, not its id (issue 38)
 
 
 def test_PRJ_83_a_bad_set_is_refused_by_the_lobby(client):
@@ -44,8 +45,8 @@ def test_PRJ_81_the_house_rules_line_in_english_and_catalan():
     g = api.Game.new(api.Config(players=2, params={"house_rules": "reference-7"}), 5)
     view = api.view(g.state, None, include_state=False)
     en, ca = panels.house_rules_line(view, Tr("en")), panels.house_rules_line(view, Tr("ca"))
-    assert en.startswith("reference-7: ") and "TRS-2" in en and "TRS-1" in en
-    assert ca.startswith("reference-7: ") and "TRS-2" in ca and ca != en      # the rules' titles in Catalan
+    assert en.startswith("The rules of version 7: ") and "TRS-2" in en and "TRS-1" in en   # the set in words
+    assert ca.startswith("Les regles de la versió 7: ") and "TRS-2" in ca and ca != en      # the rules' titles in Catalan
     assert Tr("ca")("house_rules") == "Regles de la casa" and Tr("en")("house_rules") == "House rules"
     plain = api.view(api.Game.new(api.Config(players=2), 5).state, None, include_state=False)
     assert panels.house_rules_line(plain, Tr("en")) == ""

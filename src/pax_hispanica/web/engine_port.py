@@ -14,6 +14,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from pax_hispanica.engine.jsontypes import JsonDict as View
+from pax_hispanica.engine.ruleset_schema import STR_CHOICES as PARAM_CHOICES  # a word parameter's values
 from pax_hispanica.web import settings
 
 if TYPE_CHECKING:
@@ -24,6 +25,7 @@ else:
 __all__ = [
     "BOT_KINDS",
     "DEFAULT_BOT",
+    "PARAM_CHOICES",
     "SEARCH_BOTS",
     "STRENGTHS",
     "View",

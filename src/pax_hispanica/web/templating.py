@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from jinja2 import Environment
+from jinja2 import Environment, pass_context
 from starlette.requests import Request
 
 from pax_hispanica.web.engine_port import (
@@ -18,7 +18,7 @@ from pax_hispanica.web.engine_port import (
 )
 from pax_hispanica.web.play.service import NATIONS
 from pax_hispanica.web.play.turn_based import PAGE_TEXT
-from pax_hispanica.web.present import jinja_env
+from pax_hispanica.web.present import jinja_env, variant_words
 from pax_hispanica.web.present.i18n import LANGS, Tr
 from pax_hispanica.web.present.page_context import seat_names
 
@@ -50,7 +50,25 @@ def install(env: Environment) -> None:
         BOT_KINDS=(DEFAULT_BOT, *(k for k in BOT_KINDS if k != DEFAULT_BOT)), SEARCH_BOTS=SEARCH_BOTS,
         LADDER=ladder_names(), HOUSE_RULE_SETS=tuple(getattr(api, "house_rule_sets", dict)()),
         VARIANT_PARAMS=api.parameters("reference", None, extended=True),
+        # ... and in words (issue 38): the lobby's form of named parameters, the sets' names, a
+        # game's or table's variant said in the page's language (present/variant_words)
+        variant_groups=_variant_groups, house_rule_options=_house_rule_options, variant_text=_variant_text,
     )
+
+
+@pass_context
+def _variant_groups(ctx: Any, sent: dict[str, Any] | None = None, prefix: str = "p-") -> list[dict[str, Any]]:
+    return variant_words.form_groups(ctx["t"], sent, prefix)
+
+
+@pass_context
+def _house_rule_options(ctx: Any) -> list[dict[str, Any]]:
+    return variant_words.set_options(ctx["t"])
+
+
+@pass_context
+def _variant_text(ctx: Any, params: dict[str, Any] | None) -> str:
+    return variant_words.variant_text(params, ctx["t"])
 
 
 def _play_text(tr: Tr) -> dict[str, Any]:

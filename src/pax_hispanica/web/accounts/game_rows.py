@@ -39,11 +39,13 @@ async def _read(storage: Storage, ids: list[str]) -> tuple[dict[str, list[dict[s
     return by_game, results
 
 
-def _players(g: dict[str, Any], seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _players(g: dict[str, Any], seats: list[dict[str, Any]], uid: str) -> list[dict[str, Any]]:
+    """The game's players in seat order; "me": the seat is the account's, by the seat's user
+    (never by a name: two players may share one, and a name is no account)."""
     nations = list((g.get("config") or {}).get("nations") or [])
-    mine = {x["seat"] for x in g.get("my_seats") or []}
     return [{"seat": r["seat"], "nation": nations[r["seat"]] if r["seat"] < len(nations) else None,
-             "bot": r["kind"] == "bot", "name": r["user_name"] or r["name"] or "", "me": r["seat"] in mine}
+             "bot": r["kind"] == "bot", "name": r["user_name"] or r["name"] or "",
+             "me": r["user_id"] is not None and r["user_id"] == uid}
             for r in seats]
 
 
@@ -64,9 +66,31 @@ async def describe(storage: Storage, uid: str, games: list[dict[str, Any]]) -> N
         return
     by_game, results = await _read(storage, [g["id"] for g in games])
     for g in games:
-        g["players"] = _players(g, by_game.get(g["id"], []))
+        g["players"] = _players(g, by_game.get(g["id"], []), uid)
         g["mine"] = [p for p in g["players"] if p["me"]]
         g["opponents"] = [p for p in g["players"] if not p["me"]]
         over = g.get("status") == "over" and g.get("updated_at")
         g["day"] = _day(g.get("updated_at") if over else g.get("created_at"))
         _result(g, results.get(g["id"]))
+
+
+async def of_results(storage: Storage, uid: str, recent: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A player's recent results (social.ratings.record: game, replay, place, delta) as the rows
+    of a game list, for their profile: each game described as the other lists describe it, seen
+    from that player's seats, with the result's rating change and replay token, newest first."""
+    ids = [r["game"] for r in recent]
+    if not ids:
+        return []
+    g = db.games
+    async with storage.read() as conn:
+        rows = {r["id"]: dict(r) for r in (await conn.execute(
+            sa.select(g.c.id, g.c.config, g.c.status, g.c.created_at, g.c.updated_at).where(g.c.id.in_(ids))
+        )).mappings().all()}
+    games = []
+    for r in recent:
+        row = rows.get(r["game"])
+        if row is not None:
+            games.append({**row, "config": json.loads(row["config"]) if isinstance(row["config"], str) else row["config"],
+                          "delta": r.get("delta"), "replay": r.get("replay")})
+    await describe(storage, uid, games)
+    return games

@@ -29,7 +29,7 @@ from pax_hispanica.web.accounts.service import (
     TIME_CONTROLS,
     USER_NAME,
 )
-from pax_hispanica.web.engine_port import DEFAULT_BOT, api
+from pax_hispanica.web.engine_port import DEFAULT_BOT
 from pax_hispanica.web.http.ratelimit import RateLimited
 from pax_hispanica.web.http.site import (
     COOKIE_AGE,
@@ -44,6 +44,7 @@ from pax_hispanica.web.http.site import (
     cookie_user,
     site,
 )
+from pax_hispanica.web.play import variants
 from pax_hispanica.web.play.model import ServerError
 from pax_hispanica.web.present.i18n import LANGS, Tr
 
@@ -73,6 +74,16 @@ async def _form(s: Site, request: Request, user: dict[str, Any]) -> dict[str, An
     if not s.csrf_ok(user, form.get("csrf")):
         raise ServerError("csrf_refused", "the form's token is not this browser's", status=403)
     return {k: v for k, v in form.items() if isinstance(v, str)}
+
+
+async def _posted_or_refusal(s: Site, request: Request, user: dict[str, Any]) -> Response | None:
+    """None when the posted form (a button with no fields: log out, claim) carries this
+    browser's CSRF token, else the page that refuses it."""
+    try:
+        await _form(s, request, user)
+    except ServerError as e:
+        return _refusal(s, request, user, e, "message.html", message_key="csrf_refused")
+    return None
 
 
 def _page(s: Site, request: Request, user: dict[str, Any], template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
@@ -197,10 +208,8 @@ async def login(request: Request, v: FormVisit) -> Response:
 @router.post("/logout")
 async def logout(request: Request, v: FormVisit) -> Response:
     s, user = v.site, v.user
-    try:
-        await _form(s, request, user)
-    except ServerError as e:
-        return _refusal(s, request, user, e, "message.html", message_key="csrf_refused")
+    if (refused := await _posted_or_refusal(s, request, user)) is not None:
+        return refused
     await s.accounts.end_session(request.cookies.get(SESSION_COOKIE))
     return _set_session(request, s.remember_user(request, RedirectResponse("/", status_code=303), user), None)
 
@@ -280,8 +289,11 @@ async def _result_of(s: Site, gid: str) -> dict[str, Any] | None:
 
 
 async def _profile(s: Site, uid: str) -> dict[str, Any]:
+    """A player's rating, games played and recent results, those as a game list's rows."""
     await s.ratings.rate_pending()
-    return {"rating": await s.ratings.rating(f"user:{uid}"), **await s.ratings.record(uid)}
+    record = await s.ratings.record(uid)
+    return {"rating": await s.ratings.rating(f"user:{uid}"), **record,
+            "games": await game_rows.of_results(s.svc.storage, uid, record["recent"])}
 
 
 @router.get("/account", response_class=HTMLResponse)
@@ -306,10 +318,8 @@ async def waiting_count(request: Request, v: PageVisit) -> Response:
 @router.post("/account/claim")
 async def claim(request: Request, v: MemberForm) -> Response:
     s, user = v.site, v.user
-    try:
-        await _form(s, request, user)
-    except ServerError as e:
-        return _refusal(s, request, user, e, "message.html", message_key="csrf_refused")
+    if (refused := await _posted_or_refusal(s, request, user)) is not None:
+        return refused
     await s.accounts.claim(user["anon_id"], user["id"])
     return RedirectResponse("/account", status_code=303)
 
@@ -347,7 +357,9 @@ async def profile_page(request: Request, v: PageVisit, name: str) -> Response:
     acct = await s.accounts.by_name(name) if USER_NAME.fullmatch(name) else None
     if acct is None:
         return s.message(request, user, 404, "not_found")
-    return _page(s, request, user, "profile.html", account_name=acct["user_name"], profile=await _profile(s, acct["user_id"]))
+    own = acct["user_id"] == user["id"]         # one's own profile says "you"; another's, their name
+    return _page(s, request, user, "profile.html", account_name=acct["user_name"], profile=await _profile(s, acct["user_id"]),
+                 owner=None if own else acct["user_name"])
 
 
 @router.get("/ratings", response_class=HTMLResponse)
@@ -360,8 +372,6 @@ async def ratings_page(request: Request, v: PageVisit) -> Response:
 # ---------------------------------------------------------------------- tables
 @router.post("/tables")
 async def create_table(request: Request, v: MemberForm) -> Response:
-    from pax_hispanica.web.play.page_routes import parse_variant, with_house_rules
-
     s, user = v.site, v.user
     try:
         form = await _form(s, request, user)
@@ -370,12 +380,11 @@ async def create_table(request: Request, v: MemberForm) -> Response:
         tc = form.get("time_control", "")
         if tc not in TIME_CONTROLS:
             raise ServerError("malformed", "unknown time control")
-        params = with_house_rules(parse_variant(form.get("variant", "")[:500]), form.get("house_rules"))
-        if params:   # refuse a bad variant now, not when the table starts (PRJ-31)
-            try:
-                api.Game.new(api.Config(players=max(2, min(players, 5)), params=params), 1)
-            except api.IllegalAction as e:
-                raise ServerError("bad_config", e.message, rule=e.rule) from None
+        params = variants.variant_of_form(form)
+        if params:   # refuse a bad variant now, in the player's words, not when the table starts (PRJ-31)
+            if (why := variants.variant_refusal(params, Tr(user["lang"]))) is not None:
+                raise ServerError("variant_refused", why)   # said in words: no err_ text stands in
+            variants.refuse_config(players, params)
         tid = await s.tables.create(user["id"], players, form.get("public") == "1", params, tc)
     except ServerError as e:
         from pax_hispanica.web.play.page_routes import _refuse_form

@@ -10,10 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from pax_hispanica.web.accounts import game_rows
 from pax_hispanica.web.accounts.routes import lobby_tables
-from pax_hispanica.web.engine_port import (
-    DEFAULT_BOT,
-    api,
-)
+from pax_hispanica.web.engine_port import DEFAULT_BOT
 from pax_hispanica.web.http import security
 from pax_hispanica.web.http.ratelimit import RateLimited
 from pax_hispanica.web.http.site import (
@@ -25,6 +22,7 @@ from pax_hispanica.web.http.site import (
 )
 from pax_hispanica.web.play.model import LiveGame, ServerError
 from pax_hispanica.web.play.turn_based import form_table
+from pax_hispanica.web.play.variants import PARAM_FIELDS, variant_of_form, variant_refusal
 from pax_hispanica.web.present import page_context, replay, updates
 from pax_hispanica.web.learn.guide import guide as rules_guide
 from pax_hispanica.web.present.i18n import Tr, rule_pages
@@ -32,51 +30,6 @@ from pax_hispanica.web.present.pace import is_turn_based, pace_words
 from pax_hispanica.web.present.info import playable_version, rule_titles, win_condition
 
 router = APIRouter()
-
-
-def parse_variant(text: str) -> dict[str, Any]:
-    """The lobby's variant field, "conquistador_prestige=2, cycles=3" -> {name: value}; the
-    engine checks names and values when the game is set up (PRJ-31)."""
-    out: dict[str, Any] = {}
-    for item in (x.strip() for x in text.replace(";", ",").split(",")):
-        if not item:
-            continue
-        if "=" not in item:
-            raise ServerError("malformed", f"variant: {item!r} is not NAME=VALUE")
-        k, v = (x.strip() for x in item.split("=", 1))
-        out[k] = int(v) if v.lstrip("-").isdigit() else v
-    return out
-
-
-def variant_refusal(params: dict[str, Any], tr: Tr) -> str | None:
-    """Why the lobby's variant cannot be played, in the player's language (issue 38), or None:
-    a name that is no parameter, a value that is no whole number or out of the parameter's
-    range, a set of house rules that does not exist. The engine checks again when the game is
-    set up (what passes here and fails there is said in its own words)."""
-    known = api.parameters("reference", None, extended=True)
-    for name, value in params.items():
-        if name == "house_rules":
-            if str(value) not in api.house_rule_sets():
-                return tr("variant_unknown_set", name=str(value)[:60])
-            continue
-        spec = known.get(name)
-        if spec is None:
-            return tr("variant_unknown", name=str(name)[:60]) + " " + tr("variant_see_list")
-        if spec.get("type") == "int":
-            if not isinstance(value, int):
-                return tr("variant_not_number", name=name, value=str(value)[:60])
-            least, most = spec.get("range") or (None, None)
-            if least is not None and most is not None and not least <= value <= most:
-                return tr("variant_out_of_range", name=name, value=value, least=least, most=most)
-    return None
-
-
-def with_house_rules(params: dict[str, Any], chosen: object) -> dict[str, Any]:
-    """PRJ-83: the lobby's "House rules" choice (a named set's name, "" for none) added to the
-    variant as `house_rules`; a `house_rules` typed in the variant field wins. The engine refuses
-    a name that is no set when the game is set up (bad_config, PRJ-83)."""
-    name = str(chosen or "").strip()[:100]
-    return {"house_rules": name, **params} if name else params
 
 
 def form_seats(form: dict[str, Any], players: int) -> tuple[list[dict[str, Any]], list[str | None] | None]:
@@ -108,7 +61,7 @@ async def lobby(request: Request, v: PageVisit) -> Response:
 # the lobby form's fields a refused form is shown again with (anything else is dropped)
 FORM_FIELDS = frozenset({"players", "mode", "pace", "clock_minutes", "clock_increment", "turn_hours", "year_days",
                          "chat", "variant", "house_rules"} | {f"{k}{i}" for k in ("name", "nation", "kind", "bot", "strength")
-                                               for i in range(5)})
+                                               for i in range(5)} | PARAM_FIELDS)
 
 
 def form_as_sent(form: object) -> dict[str, str]:
@@ -169,7 +122,7 @@ async def create_from_form(request: Request, v: FormVisit) -> Response:
             raise ServerError("malformed", "a game has 2 to 5 players")
         seats, chosen = form_seats(form, players)  # type: ignore[arg-type]
         mode = str(form.get("mode", "online"))
-        params = with_house_rules(parse_variant(str(form.get("variant", ""))[:500]), form.get("house_rules"))
+        params = variant_of_form(form)
         if (why := variant_refusal(params, Tr(user["lang"]))) is not None:
             return await _refuse_form(s, request, user, 400, "bad_request", text=why, form=form)
         live = await s.svc.create_game(players, seats, chosen, mode=mode, host_user=user["id"], params=params,

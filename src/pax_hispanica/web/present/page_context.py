@@ -11,7 +11,7 @@ from markupsafe import Markup
 from pax_hispanica.web.engine_port import View, api
 from pax_hispanica.web.play.service import LiveGame
 from pax_hispanica.web.present import board as boardparts
-from pax_hispanica.web.present import happened, legality, svgmap
+from pax_hispanica.web.present import happened, legality, svgmap, variant_words
 from pax_hispanica.web.present.i18n import Tr
 from pax_hispanica.web.present.info import Info, ruleset_info
 from pax_hispanica.web.present.log import _jsonable, details, log_entries
@@ -180,7 +180,7 @@ def board_context(live: LiveGame, viewer: int | None, waiting: int | None, role:
         "previews": boardparts.previews(state, None if botted or not legal else viewer, tr),
         "details": Markup(details({k: view.get(k) for k in ("supply", "gone", "seed_hash") if k in view}, tr)),
         "version": live.version,
-        "variant": ", ".join(f"{k} = {v}" for k, v in (view.get("ruleset_params") or {}).items()),
+        "variant": variant_words.variant_text(view.get("ruleset_params"), tr, with_set=False),
         "house_rules": house_rules_line(view, tr),
         **game_numbers(view),
     }

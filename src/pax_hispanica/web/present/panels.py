@@ -8,7 +8,7 @@ from typing import Any, cast
 from pax_hispanica.engine.vocab import DECKS
 from pax_hispanica.web.engine_port import View, api
 from pax_hispanica.web.play.service import LiveGame
-from pax_hispanica.web.present import svgmap
+from pax_hispanica.web.present import svgmap, variant_words
 from pax_hispanica.web.present.i18n import Tr, humanize
 from pax_hispanica.web.present.info import Info, win_condition
 from pax_hispanica.web.present.log import with_cards
@@ -37,7 +37,7 @@ def house_rules_line(view: View | None, tr: Tr) -> str:
         return ""
     rules = "; ".join(f"{rid} {tr.text('rule_titles', rid) or ''}".strip() for rid in ids)
     named = params.get("house_rules")
-    return f"{named}: {rules}" if isinstance(named, str) else rules
+    return f"{variant_words.set_name(named, tr)}: {rules}" if isinstance(named, str) else rules
 
 
 def game_win_condition(view: View | None) -> dict[str, Any] | None:
