@@ -219,16 +219,22 @@ def test_a_catalan_page_has_no_english_ui_words(browser, games):
     assert len(english) > 150
     urls = {"lobby": "/", "game": f"/play/{games['mid']['tokens'][0]}", "over": f"/play/{games['end']['tokens'][1]}",
             "watch": f"/watch/{games['mid']['spectator']}", "replay": f"/replay/{games['end']['spectator']}?step=30",
-            "rules": "/rules", "host": f"/host/{games['mid']['host']}"}
+            "rules": "/rules", "host": f"/host/{games['mid']['host']}", "lobby-variant": "/"}
     found = {}
     for name, path in urls.items():
         page = open_page(browser, f"{srv.url}{path}{'&' if '?' in path else '?'}lang=ca")
+        if name == "lobby-variant":        # the house rules' form, every group of it open
+            page.evaluate(OPEN_ALL)
         text = page_words(page)
         hits = sorted(s for s in english if re.search(rf"(?<![\w’']){re.escape(s)}(?![\w’'])", text))
         if hits:
             found[name] = hits
         page.context.close()
     assert not found, f"English on Catalan pages: {found}"
+
+
+# the lobby's Variant and its groups of named parameters opened, as a player choosing house rules sees them
+OPEN_ALL = "() => document.querySelectorAll('#new-game details').forEach(d => { d.open = true; })"
 
 
 def axe_violations(page) -> list[dict]:
@@ -242,10 +248,12 @@ def axe_violations(page) -> list[dict]:
 def test_axe_finds_no_serious_or_critical_violation(browser, games, phone):
     srv = games["srv"]
     urls = {"lobby": "/", "game": f"/play/{games['mid']['tokens'][0]}", "over": f"/play/{games['end']['tokens'][0]}",
-            "replay": f"/replay/{games['end']['spectator']}?step=30", "rules": "/rules"}
+            "replay": f"/replay/{games['end']['spectator']}?step=30", "rules": "/rules", "lobby-variant": "/"}
     found = {}
     for name, path in urls.items():
         page = open_page(browser, f"{srv.url}{path}", phone=phone, bypass_csp=True)   # to inject axe
+        if name == "lobby-variant":
+            page.evaluate(OPEN_ALL)
         if name in ("game", "over"):
             page.wait_for_selector("#conn.on")
         bad = axe_violations(page)
