@@ -1,0 +1,76 @@
+"""HID-2 and PRJ-45: a sample fills a view's hidden places wherever they are (a run, or places
+scattered between known cards, in a hand or the Market deck), refuses a view that hides more
+cards than are unseen or names no state, in words, and keeps a view saved before seed_hash
+(issue 36: the mutation score)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pax_hispanica import api
+from pax_hispanica.engine.keys import seed_hash
+from pax_hispanica.engine.sampling import SEARCH_SEED
+from support import scenario
+
+HIDDEN = "?"
+
+
+def _start():
+    g = api.Game.new(api.Config(players=3), seed=5)
+    return g, api.information_state(g.state, 0)
+
+
+def test_HID_2_hidden_places_scattered_between_known_cards_are_filled_and_the_known_cards_kept():
+    g, d = _start()
+    top = d["market"][0]
+    assert d["market"][1:] == [HIDDEN] * (len(d["market"]) - 1)
+    free = [c for c in sorted(set(g.state.rs.market)) if c != top and g.state.rs.market.count(c) == 1]
+    m, x, y, z = free[:4]
+    hidden = len(d["market"]) - 1 - 4 - 2          # 4 cards now known, 2 hidden places in the hand
+    d["market"] = [top, HIDDEN, m] + [HIDDEN] * (hidden - 1)
+    d["hands"][1] = [HIDDEN, x, HIDDEN, y, z]
+    for seed in range(5):
+        s = api.determinize(d, seed)
+        assert s.market[0] == top and s.market[2] == m and len(s.market) == len(d["market"])
+        assert s.hands[1][1::2] == [x, y] and s.hands[1][4] == z
+        dealt = s.market + s.hands[1] + s.haven
+        assert HIDDEN not in dealt
+        assert sorted(s.market + s.hands[1]) == sorted(g.state.rs.market)
+
+
+def test_HID_2_a_view_that_hides_more_cards_than_are_unseen_is_refused_in_words():
+    _, d = _start()
+    d["hands"][2] = [HIDDEN] * 3
+    with pytest.raises(ValueError) as e:
+        api.determinize(d, 1)
+    assert str(e.value) == "the view hides more cards than are unseen"
+
+
+def test_HID_2_a_view_without_its_state_is_refused_in_words():
+    g, _ = _start()
+    with pytest.raises(ValueError) as e:
+        api.determinize(api.view(g.state, 0), 1)
+    assert str(e.value) == ("determinize needs the masked state: a view made with include_state=True, "
+                            "or api.information_state(state, seat)")
+
+
+def test_HID_2_known_cards_for_another_table_are_refused_in_words():
+    g, _ = _start()
+    other = api.Game.new(api.Config(players=4), seed=5)
+    known = api.known_cards(api.view(other.state, 0), api.redact(other.events, 0))
+    with pytest.raises(ValueError) as e:
+        api.determinizer(api.view(g.state, 0, include_state=True), known)
+    assert str(e.value) == "known cards for another table: their seats are not the view's"
+
+
+def test_PRJ_45_a_sample_of_a_view_saved_before_seed_hash_takes_the_search_seeds_hash():
+    _, d = _start()
+    del d["seed_hash"]
+    assert api.determinize(d, 3).seed_hash == seed_hash(SEARCH_SEED)
+
+
+def test_HID_1_score_facts_count_the_chests_aboard():
+    g = scenario({"year": "sail", "step": "voyages", "order": [0, 1, 2],
+                  "players": [{"fleet": {"zone": "tierra_firme", "ships": 2, "cargo": ["chest", "chest"]}}, {}, {}]})
+    _, seats = api.score_facts(g.state)
+    assert [s[7] for s in seats] == [2, 0, 0]

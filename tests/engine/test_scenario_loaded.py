@@ -1,0 +1,64 @@
+"""PRJ-33's ScenarioLoaded described field by field, PRJ-7's scenario refusals word for word, and a
+tableau given as [card, target] (issue 36: the mutation score)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pax_hispanica import api
+from support import NO_SPAIN, WITH_SPAIN
+
+SANTA_MARTA = "tierra_firme.santa_marta"
+
+
+def _refusal(scn) -> str:
+    with pytest.raises(api.IllegalAction) as e:
+        api.from_scenario(scn)
+    assert e.value.code == "bad_scenario" and e.value.rule == "PRJ-7"
+    return e.value.message
+
+
+def test_PRJ_33_scenario_loaded_names_nations_tableaus_havens_the_crown_step_ruleset_and_decks():
+    scn = {"config": {"players": 3, "nations": WITH_SPAIN},
+           "position": {"year": "play", "step": "play_turns", "order": [0, 1, 2],
+                        "players": [{}, {"tableau": [["fortificacion-1", SANTA_MARTA]], "havens": ["jamaica"]}, {}],
+                        "colonies": {SANTA_MARTA: {"owner": 1, "labour": None}}}}
+    g = api.from_scenario(scn)
+    loaded = g.events[0]
+    assert loaded["type"] == "ScenarioLoaded"
+    assert [p["nation"] for p in loaded["players"]] == WITH_SPAIN
+    assert loaded["players"][1]["tableau"] == ["fortificacion-1"]
+    assert loaded["players"][1]["havens"] == ["jamaica"]
+    assert (loaded["year"], loaded["step"]) == ("play", "play_turns")
+    assert (loaded["ruleset"], loaded["ruleset_version"]) == (g.state.rs.name, g.state.rs.version)
+    assert loaded["ruleset"] and loaded["ruleset_version"]
+    assert loaded["market_size"] == len(g.state.market) > 0
+    assert loaded["seed_hash"] == api.seed_hash(0)           # a scenario without a seed has seed 0
+    assert g.state.tableaus[1] == [("fortificacion-1", SANTA_MARTA)]
+    assert "fortificacion-1" not in g.state.market
+    crown = api.from_scenario({**scn, "config": {"players": 3, "nations": NO_SPAIN}}).events[0]
+    assert "crown" in {c["owner"] for c in crown["colonies"].values()}
+
+
+def test_PRJ_7_a_scenario_that_is_no_object_is_refused_in_words():
+    assert _refusal([1, 2]) == "A scenario is a JSON object (config, seed, position, actions)."
+
+
+def test_PRJ_7_an_order_with_a_seat_twice_and_a_card_held_twice_are_refused_in_words():
+    base = {"config": {"players": 3}, "seed": 1}
+    assert _refusal({**base, "position": {"year": "play", "order": [0, 0, 1]}}) == \
+        "scenario: order must list every seat once"
+    assert _refusal({**base, "position": {"year": "play", "players": [{"hand": ["galeon-1"]},
+                                                                      {"hand": ["galeon-1"]}, {}]}}) == \
+        "scenario: a card is held twice"
+
+
+@pytest.mark.parametrize("colony", [{"owner": "nobody"}, {"labour": "serf"}])
+def test_PRJ_7_a_colony_owner_or_labour_of_no_kind_is_refused_with_the_choices(colony):
+    msg = _refusal({"config": {"players": 3}, "seed": 1, "position": {"colonies": {"cuba.habana": colony}}})
+    assert msg.endswith(": owner is a seat, 'crown' or null; labour 'citizen', 'slave' or null")
+
+
+def test_PRJ_7_a_year_of_no_kind_is_refused_with_the_years():
+    msg = _refusal({"config": {"players": 3}, "seed": 1, "position": {"year": "winter"}})
+    assert msg == "scenario: year must be one of ('goods', 'auction', 'play', 'sail')"
