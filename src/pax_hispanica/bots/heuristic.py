@@ -170,7 +170,7 @@ class HeuristicAgent(BaseAgent):
     home_slack: float
     attack_margin: float
 
-    def __init__(self, seed: int = 0, api: Any = None, preset: str | None = None,
+    def __init__(self, seed: int = 0, api: object = None, preset: str | None = None,
                  bid_spread: float = BID_SPREAD, support_close: float = SUPPORT_CLOSE,
                  private_share: float = PRIVATE_SHARE, **options: Any) -> None:
         self.bid_spread = float(bid_spread)          # with `private` only: bid_band, support_odds

@@ -354,11 +354,12 @@ def _per_game(keys: set[str], counters: list[dict[str, Any]], decisions: int) ->
     return dict(sorted(out.items(), key=lambda kv: -kv[1]["mean"]))
 
 
-def public_view(api: Any, state: Any) -> dict[str, Any]:
+def public_view(api: Engine[Any], state: Any) -> dict[str, Any]:
     """The spectator's view without the masked state (most of a view's cost) where the API
     can leave it out; a toy game's view may not take the option."""
+    lean: Any = api.view        # api's view takes include_state (beyond the core contract)
     try:
-        view: dict[str, Any] = api.view(state, None, include_state=False)
+        view: dict[str, Any] = lean(state, None, include_state=False)
     except TypeError:
         view = api.view(state, None)
     return view

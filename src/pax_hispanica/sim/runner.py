@@ -147,11 +147,13 @@ def _has_lean_views(api: Engine[Any]) -> bool:
         return False
 
 
-def _last_cycle(api: Any, spec: dict[str, Any]) -> int | None:
+def _last_cycle(api: Engine[Any], spec: dict[str, Any]) -> int | None:
     """The ruleset's `cycles` (CYC-2) for this game's variant, or None for an API without rulesets."""
+    if not hasattr(api, "load_ruleset"):        # beyond the core contract: a toy game has none
+        return None
     try:
         return int(api.load_ruleset(spec.get("ruleset", "reference"), spec.get("params") or None).cycles)
-    except Exception:  # any failure: a toy game's API has no ruleset
+    except Exception:  # any failure: a ruleset that does not load
         return None
 
 
@@ -218,17 +220,20 @@ def play_game(spec: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _features(api: Any, spec: dict[str, Any]) -> Callable[[Any], list[list[float]]]:
+def _features(api: Engine[Any], spec: dict[str, Any]) -> Callable[[Any], list[list[float]]]:
     """paxh train-eval: a position's public features by seat (bots/learned.seat_features)."""
     from ..bots.learned import seat_features
+    if not (hasattr(api, "load_ruleset") and hasattr(api, "summary")):      # beyond the core contract
+        raise TypeError("position features need an engine with rulesets and summaries (pax_hispanica.api)")
     rs = api.load_ruleset(spec.get("ruleset", "reference"), spec.get("params") or None)
     return lambda state: seat_features(api.summary(state), rs)
 
 
-def _view(api: Any, state: Any, seat: int, with_state: bool, wanted: bool) -> Any:
+def _view(api: Engine[Any], state: Any, seat: int, with_state: bool, wanted: bool) -> Any:
     """The view a seat's bot decides on (with the masked state for a search bot; None for a bot that reads none)."""
-    if with_state:
-        return api.view(state, seat, include_state=True)
+    if with_state:              # (_views_wanted: only for an engine whose view takes include_state, api's)
+        full_view: Any = api.view
+        return full_view(state, seat, include_state=True)
     return api.view(state, seat) if wanted else None
 
 
@@ -255,13 +260,14 @@ def _log_keeper(api: Engine[Any], logs: list[list[dict[str, Any]] | None]) -> Ca
     return keep
 
 
-def _new_game(api: Any, spec: dict[str, Any], agents: list[Any]) -> tuple[Any, list[list[dict[str, Any]] | None]]:
+def _new_game(api: Engine[Any], spec: dict[str, Any], agents: list[Any]) -> tuple[Any, list[list[dict[str, Any]] | None]]:
     """The game's first state, and each seat's log for the bots that read one (else None)."""
     n = spec["players"]
     extra = {k: spec[k] for k in ("nations", "params") if spec.get(k)}
     if spec.get("ruleset", "reference") != "reference":
         extra["ruleset"] = spec["ruleset"]
-    config = api.Config(players=n, **extra)
+    make_config: Any = api.Config if hasattr(api, "Config") else dict   # api's and the toy's Config
+    config = make_config(players=n, **extra)
     # a bot that reads its own log (ISMCTS: which cards the others hold, api.known_cards)
     # gets it, redacted for its seat (HID-2) and kept up to date one decision at a time
     logs: list[list[dict[str, Any]] | None] = [None] * n
@@ -271,7 +277,7 @@ def _new_game(api: Any, spec: dict[str, Any], agents: list[Any]) -> tuple[Any, l
         logs = [api.redact(game.events, s) if getattr(a, "uses_log", False) else None
                 for s, a in enumerate(agents)]
     else:
-        state = api.new_game(config, seed=spec["seed"])
+        state = api.new_game(config, spec["seed"])
     return state, logs
 
 
