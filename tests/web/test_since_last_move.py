@@ -290,12 +290,17 @@ def _random_to_the_end(srv: Server, tokens: list[str], rng: random.Random) -> in
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.browser
-def test_the_replay_page_chooses_a_seat_and_keeps_it_step_by_step(browser, srv):
+@pytest.fixture(scope="module")
+def finished(srv):
     g = srv.post("/api/games", {"players": 2, "seats": [{"kind": "human", "name": n} for n in NAMES],
                                 "nations": ["spanish", "english"]})
     tokens = [s["token"] for s in g["seats"]]
-    total = _random_to_the_end(srv, tokens, random.Random(5))
+    return g, tokens, _random_to_the_end(srv, tokens, random.Random(5))
+
+
+@pytest.mark.browser
+def test_the_replay_page_chooses_a_seat_and_keeps_it_step_by_step(browser, srv, finished):
+    g, tokens, total = finished
     page = page_for(browser, f"{srv.url}/replay/{g['spectator']}?step=5&lang=ca")
     assert page.inner_text("#replay-pov [aria-current]") == page.inner_text("#replay-pov a[data-pov='']")
     assert page.inner_text("#step-action").split(" ")[0] in ("Espanya", "Anglaterra")
@@ -378,3 +383,46 @@ def test_the_digest_stays_dismissed_through_updates_and_goes_when_the_seat_acts(
     if who() == 0:
         wait_for(lambda: page.locator("#digest").count() == 0, 5, "no digest")
     assert page.js_errors == []
+
+
+def _digest_game(srv: Server, seed: int) -> list[str]:
+    """A turn-based game where seat 1 has acted and seat 0 has moved since: seat 1 has a digest."""
+    g = srv.post("/api/games", {"players": 2, "seats": [{"kind": "human", "name": n} for n in NAMES],
+                                "nations": ["spanish", "english"], "table": TURN})
+    tokens = [s["token"] for s in g["seats"]]
+    rng = random.Random(seed)
+    acted1, since = False, 0
+    for _ in range(3000):
+        views = [srv.get(f"/api/view/{t}") for t in tokens]
+        s = next((i for i, v in enumerate(views) if v["legal"]), None)
+        if s is None:
+            continue
+        if s == 1 and acted1 and since >= 3:
+            return tokens
+        acts = [a for a in api.expand(views[s]["legal"]) if a["type"] != "undo"]
+        srv.post(f"/api/act/{tokens[s]}", {"version": views[s]["version"], "action": rng.choice(acts)})
+        acted1, since = (True, 0) if s == 1 else (acted1, since + 1)
+    raise AssertionError("seat 1 never had news")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_axe_finds_nothing_serious_on_the_digest_and_a_seats_replay(browser, srv, finished, phone):
+    from .test_page_reading import axe_violations, open_page
+
+    g, _tokens, _total = finished
+    tokens = _digest_game(srv, 11)
+    found = {}
+    for name, path in (("digest", f"/play/{tokens[1]}?lang=ca"), ("replay-seat", f"/replay/{g['spectator']}?step=30&seat=1"),
+                       ("replay-spectator", f"/replay/{g['spectator']}?step=30&seat=spectator&lang=ca")):
+        page = open_page(browser, f"{srv.url}{path}", phone=phone, bypass_csp=True)   # to inject axe
+        if name == "digest":
+            page.wait_for_selector("#digest", state="visible")
+            if phone:       # read before the map: under the status line, above the map panel
+                top = page.eval_on_selector("#digest", "e => e.getBoundingClientRect().top")
+                assert top < page.eval_on_selector("#part-map", "e => e.getBoundingClientRect().top")
+        bad = axe_violations(page)
+        if bad:
+            found[name] = bad
+        page.context.close()
+    assert not found, found
