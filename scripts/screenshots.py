@@ -10,7 +10,8 @@ chromium against real servers on loopback (throwaway SQLite databases):
 - the accounts' pages (`--only accounts`, docs/img/accounts-*.png, always in English but the
   one Catalan account page): registering (with an anonymous game to take along), the account
   page (desktop, phone, Catalan), settings, a refused login, a public table waiting for players,
-  the lobby listing it, and a finished table with its rematch button.
+  the lobby listing it, a finished table with its rematch button, and the lobby's house rules
+  (the form of named parameters, the phone's in Catalan).
 
     PYTHONPATH=src .venv/bin/python scripts/screenshots.py [OUT_DIR] [--lang ca] [--seed 3]
         [--only game,board,accounts]
@@ -151,7 +152,8 @@ def _board_scene(b, srv, token: str, scene: str, ready: str, lang: str, out: Pat
 # the accounts' shots, as docs/web.md ("Accounts") shows them: scene -> the sizes taken
 ACCOUNT_SHOTS = {"register": ("desktop",), "account": ("desktop", "phone"), "account-ca": ("phone",),
                  "settings": ("phone",), "login-refused": ("phone",), "table-open": ("desktop",),
-                 "lobby-open-tables": ("desktop", "phone"), "table-over": ("phone",)}
+                 "lobby-open-tables": ("desktop", "phone"), "table-over": ("phone",),
+                 "house-rules": ("desktop", "phone")}
 
 
 def accounts_shots(b, out: Path) -> None:
@@ -205,6 +207,16 @@ def accounts_shots(b, out: Path) -> None:
             page.wait_for_selector("#form-error")
             take("login-refused", "phone", page)
             ctx.close()
+            # the lobby's house rules: the form of named parameters (English on the desktop,
+            # Catalan on the phone), a number changed
+            for size in ACCOUNT_SHOTS["house-rules"]:
+                ctx, page = _page(b, size, SIZES[size])
+                page.goto(base + ("/?lang=ca" if size == "phone" else "/?lang=en"))
+                page.click("#new-game details.variant > summary")
+                page.click("#new-game details.param-group[data-group=length] > summary")
+                page.fill("#p-cycles", "3")
+                shoot(page, out / f"accounts-house-rules-{size}.png", locator="#new-game details.variant")
+                ctx.close()
             # sol opens a public table for three; teo sees it in the lobby
             for name in ("sol", "teo"):
                 ctx, page = _page(b, "desktop", SIZES["desktop"])
