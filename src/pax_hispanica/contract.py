@@ -12,9 +12,11 @@ parameters what it likes and take more of them, with defaults (api.view's `inclu
 
 The rest of `api.__all__` is sorted into HELPER_GROUPS: each name of the API is in the contract or
 in exactly one group (tests/engine/test_api_contract.py), and the groups are what docs/api.md
-lists after the contract. Three of them are protocols too, for the outer layers that call them
-through an engine they were given: `Actions` (listing the actions descriptors allow), `Search`
-(what a search bot needs to sample and step states fast) and `Logs` (a seat's share of the log).
+lists after the contract. Some are protocols too, for the outer layers that call them through an
+engine they were given: `Actions` (listing the actions descriptors allow), `Search` (what a search
+bot needs to sample and step states fast), `Logs` (a seat's share of the log) and `Sampling` (the
+contract with the least a search asks: ISMCTS's engine). `SearchEngine` is all of them: what `api`
+is, and what the web's door (web/engine_port.py) refuses a stand-in engine for not being.
 """
 
 from __future__ import annotations
@@ -128,16 +130,25 @@ class Sampling(Engine[S], Protocol[S]):
 
 @runtime_checkable
 class Logs(Protocol):
-    """Helpers: what a seat may read of the event log, and the short public summary of a state."""
+    """Helpers: what a seat may read of the event log, and what it can know of each hand from it
+    (a state's short summary, the third of the group, is Sampling's)."""
 
     def redact(self, events: list[Event], viewer: int | None, /) -> list[Event]: ...
 
-    def summary(self, state: Any, /) -> JsonDict: ...
+    def known_cards(self, view: JsonDict, events: list[Event], /) -> JsonDict: ...
 
 
 @runtime_checkable
-class SearchEngine(Sampling[S], Actions, Search[S], Protocol[S]):
-    """An engine with the action and search helpers (what `pax_hispanica.api` is)."""
+class SearchEngine(Sampling[S], Actions, Search[S], Logs, Protocol[S]):
+    """An engine with the action, search and log helpers (what `pax_hispanica.api` is)."""
+
+
+def lacks(engine: object, protocol: type) -> list[str]:
+    """The members of `protocol` (one of this module's) that `engine` does not have, sorted: what
+    an isinstance check found missing, for the message that refuses it."""
+    names = {n for c in protocol.__mro__ for n in (*vars(c), *vars(c).get("__annotations__", {}))
+             if not n.startswith("_")}
+    return sorted(n for n in names if not hasattr(engine, n))
 
 
 HELPER_GROUPS: dict[str, tuple[str, ...]] = {

@@ -123,3 +123,27 @@ def test_mypy_refuses_a_module_that_is_not_the_engine_it_is_given_as(tmp_path):
                                 str(pkg / "check.py")])
     errors = sorted(int(m) for m in re.findall(r"check\.py:(\d+): error: Incompatible types in assignment", out))
     assert errors == [6, 7, 8], out + err
+
+
+def test_lacks_names_the_members_a_protocol_asks_for():
+    assert contract.lacks(api, contract.SearchEngine) == []
+    assert contract.lacks(object(), contract.Engine) == sorted(contract.CORE)
+    assert contract.lacks(toygame, contract.Sampling) == []
+    assert "SEALED_ACTION_TYPES" in contract.lacks(object(), contract.Sampling)     # a declared attribute too
+    assert contract.lacks(toygame, contract.SearchEngine) == sorted(
+        {"apply_trusted", "model_view", "bid_facts", "score_facts", "count_actions", "nth_action", "iter_actions",
+         "redact", "known_cards"})
+
+
+def test_the_web_refuses_a_stand_in_engine_that_is_not_a_search_engine(monkeypatch):
+    import importlib
+
+    from pax_hispanica.web import engine_port
+    monkeypatch.setenv("PAXH_API_MODULE", "pax_hispanica.bots.toygame")
+    try:
+        with pytest.raises(ImportError, match=r"PAXH_API_MODULE=pax_hispanica.bots.toygame .* lacks apply_trusted, "):
+            importlib.reload(engine_port)
+    finally:
+        monkeypatch.delenv("PAXH_API_MODULE")
+        importlib.reload(engine_port)
+    assert engine_port.api is api

@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from ..contract import CORE, Engine, Logs
+from ..contract import Engine, Logs, lacks
 
 Action = dict[str, Any]
 Descriptor = dict[str, Any]
@@ -32,8 +32,8 @@ def load_api(api: object = None) -> Engine[Any]:
         api = DEFAULT_API
     mod = importlib.import_module(api) if isinstance(api, str) else api
     if not isinstance(mod, Engine):
-        missing = [name for name in CORE if not hasattr(mod, name)]
-        raise TypeError(f"{mod!r} is not an engine: it lacks {', '.join(missing)} (pax_hispanica.contract.Engine)")
+        raise TypeError(f"{mod!r} is not an engine: it lacks {', '.join(lacks(mod, Engine))} "
+                        "(pax_hispanica.contract.Engine)")
     return mod
 
 

@@ -6,6 +6,10 @@ The bot kinds, which of them search and what a strength means are the bots packa
 (`pax_hispanica.bots.REGISTRY`). The module can be swapped with the environment variable
 PAXH_API_MODULE (a development hook for working on the server without the engine; unset in
 normal use): a stand-in must offer the same functions, so the types stay those of the real API.
+The pages read helpers beyond the engine's core contract (api.decision, unavailable, index...),
+so `api` is typed as the whole module, not as `contract.Engine`; a stand-in that is not even a
+`contract.SearchEngine` (the contract and its action, search and log helpers) is refused at
+import, naming what it lacks.
 """
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import importlib
 import random
 from typing import TYPE_CHECKING, Any
 
+from pax_hispanica.contract import SearchEngine, lacks
 from pax_hispanica.engine.jsontypes import JsonDict as View
 from pax_hispanica.engine.ruleset_schema import STR_CHOICES as PARAM_CHOICES  # a word parameter's values
 from pax_hispanica.web import settings
@@ -21,6 +26,9 @@ if TYPE_CHECKING:
     from pax_hispanica import api
 else:
     api = importlib.import_module(settings.raw("PAXH_API_MODULE") or "pax_hispanica.api")
+    if not isinstance(api, SearchEngine):
+        raise ImportError(f"PAXH_API_MODULE={api.__name__} is not an engine (pax_hispanica.contract.SearchEngine): "
+                          f"it lacks {', '.join(lacks(api, SearchEngine))}")
 
 __all__ = [
     "BOT_KINDS",
