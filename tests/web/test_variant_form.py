@@ -86,8 +86,10 @@ def test_named_fields_make_the_variant_and_empty_ones_keep_the_usual_values(clie
     params = client.get(f"/api/view/{token}").json()["view"]["ruleset_params"]
     assert params == {"cycles": 3, "card_cost.galeon": 4, "kings_crown_share.2": 5, "employ_range": "anywhere",
                       "start_zone": "atlantico"}
-    line = text_of(re.search(r'<[^>]*id="variant"[^>]*>.*?</span>', client.get(f"/play/{token}?lang=ca").text,
-                             re.S).group(0))
+    page = client.get(f"/play/{token}?lang=ca").text
+    line = text_of(re.search(r'<[^>]*id="variant"[^>]*>.*?</span>', page, re.S).group(0))
+    goal = text_of(re.search(r'<a id="goal"[^>]*>.*?</a>', page, re.S).group(0))    # the version in words too
+    assert re.fullmatch(r"\s*Objectiu: \d+ de Prestigi, regles de la versió \d+\s*", goal), goal
     tr = Tr("ca")
     assert "Cicles de la partida: 3" in line and "On pot contractar una colònia: a qualsevol lloc" in line
     assert f"{variant_words.label('card_cost.galeon', tr)}: 4" in line and "amb 2 jugadors: 5" in line

@@ -87,7 +87,7 @@ def test_PRJ_50_a_stored_reference_2_game_continues_under_its_own_numbers(databa
         goal = re.search(r'<a id="goal" href="([^"]+)"[^>]*data-goal="(\d+)"[^>]*>([^<]*)</a>', page)
         assert goal is not None, page[:2000]
         assert goal.group(1) == "/rules?version=reference-2#win-condition" and goal.group(2) == "25"
-        assert "25 Prestige" in goal.group(3) and "reference-2" in goal.group(3)
+        assert "25 Prestige" in goal.group(3) and "ruleset version 2" in goal.group(3)   # the version in words (issue 38)
         rules = c.get(goal.group(1).split("#")[0]).text
         win = re.search(r'<p id="win-condition">([^<]*)</p>', rules).group(1)
         assert "someone has 25 Prestige" in win, win
@@ -127,7 +127,7 @@ def test_PRJ_50_the_rules_page_shows_the_numbers_of_the_version_asked(client):
     old = client.get("/rules?version=reference-2").text
     assert "someone has 25 Prestige" in old and 'data-version="reference-2"' in old and "(the current one)" not in old
     ca = client.get("/rules?version=reference-2&lang=ca").text
-    assert "algú té 25 de Prestigi" in ca and "Aquestes xifres són les del reglament reference-2." in ca
+    assert "algú té 25 de Prestigi" in ca and "Aquestes xifres són les del reglament, versió 2." in ca
     for unknown in ("reference-1", "reference-9", "x" * 300):    # refused or unknown: the current numbers
         page = client.get(f"/rules?version={unknown}&lang=en")
         assert page.status_code == 200 and "someone has 5 Prestige" in page.text

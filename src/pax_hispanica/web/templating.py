@@ -53,6 +53,7 @@ def install(env: Environment) -> None:
         # ... and in words (issue 38): the lobby's form of named parameters, the sets' names, a
         # game's or table's variant said in the page's language (present/variant_words)
         variant_groups=_variant_groups, house_rule_options=_house_rule_options, variant_text=_variant_text,
+        version_words=_version_words,
     )
 
 
@@ -64,6 +65,11 @@ def _variant_groups(ctx: Any, sent: dict[str, Any] | None = None, prefix: str = 
 @pass_context
 def _house_rule_options(ctx: Any) -> list[dict[str, Any]]:
     return variant_words.set_options(ctx["t"])
+
+
+@pass_context
+def _version_words(ctx: Any, version: object) -> str:
+    return variant_words.version_words(version, ctx["t"])
 
 
 @pass_context

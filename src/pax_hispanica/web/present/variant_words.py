@@ -11,6 +11,7 @@ that every parameter the engine offers has its words in both languages).
 """
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
@@ -102,6 +103,13 @@ def set_name(name: str, tr: Tr) -> str:
 
 def set_about(name: str, tr: Tr) -> str:
     return tr.text("house_rule_about", name) or ""
+
+
+def version_words(version: object, tr: Tr) -> str:
+    """A ruleset version in words: "reference-8" -> "version 8" ("versió 8"); another name as it
+    is (a ruleset folder of one's own)."""
+    m = re.fullmatch(r"reference-(\d+)", str(version or ""))
+    return tr("ruleset_version_words", n=m.group(1)) if m else str(version or "")
 
 
 def variant_text(params: dict[str, Any] | None, tr: Tr, with_set: bool = True) -> str:
