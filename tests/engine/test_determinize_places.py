@@ -74,3 +74,22 @@ def test_HID_1_score_facts_count_the_chests_aboard():
                   "players": [{"fleet": {"zone": "tierra_firme", "ships": 2, "cargo": ["chest", "chest"]}}, {}, {}]})
     _, seats = api.score_facts(g.state)
     assert [s[7] for s in seats] == [2, 0, 0]
+
+
+def test_PRJ_31_a_sample_of_a_variant_game_plays_by_the_variants_numbers():
+    g = api.Game.new(api.Config(players=3, params={"hand_limit": 5}), 1)
+    assert api.load_ruleset().hand_limit != 5
+    assert api.determinize(api.information_state(g.state, 0), 1).rs.hand_limit == 5
+
+
+@pytest.mark.parametrize("deck", ["market", "haven"])
+def test_HID_2_a_deck_that_hides_more_cards_than_its_unseen_ones_is_refused_in_words(deck):
+    # one more hidden place in `deck`, two fewer in the other: as many hidden places as unseen
+    # cards in all, but more than `deck`'s own unseen cards
+    _, d = _start()
+    other = "haven" if deck == "market" else "market"
+    d[deck] = d[deck] + [HIDDEN]
+    d[other] = d[other][:-2]
+    with pytest.raises(ValueError) as e:
+        api.determinize(d, 1)
+    assert str(e.value) == "the view hides more cards than are unseen"

@@ -185,3 +185,39 @@ def test_SAIL_1_room_for_one_more_chest_is_no_full_fleet():
     full = at_sail([{**players[0], "fleet": {**players[0]["fleet"], "cargo": ["chest"] * RS.ship_capacity}}, {}, {}],
                    colonies={SANTA_MARTA: {"owner": 0, "labour": "citizen", "chests": 2}})
     assert [d["code"] for d in reasons(full.state, 0) if d["params"].get("colony") == SANTA_MARTA] == ["fleet_full"]
+
+
+def test_TRS_4_a_conquistador_loads_at_a_crown_colony_for_nothing():
+    players = [{"money": 0, "fleet": {"zone": ZONE, "ships": 2, "legality": "CONQUISTADOR"}}, {}, {}]
+    g = at_sail(players, colonies={CARTAGENA: {"owner": "crown", "labour": "citizen", "chests": 2}})
+    assert [c["owner"] for c in api.view(g.state, 0)["colonies"] if c["id"] == CARTAGENA] == ["crown"]
+    assert not [d for d in reasons(g.state, 0) if d["params"].get("colony") == CARTAGENA]
+    assert {"seat": 0, "type": "load_chests", "colony": CARTAGENA, "count": 1} in \
+        api.expand(api.legal_actions(g.state, 0))
+
+
+def _play(hand: list[str], colonies: dict) -> api.Game:
+    g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2],
+                  "players": [{"money": 9, "hand": hand}, {}, {}], "colonies": colonies}, nations=NO_SPAIN)
+    assert api.acting(g.state) == (0,)
+    return g
+
+
+def test_PRJ_11_fortificacion_has_no_target_when_each_own_colony_has_its_fort():
+    fortified = _play(["fortificacion-1"], {"jamaica.port_royal": {"owner": 0, "labour": "citizen", "fort": True}})
+    assert [c["id"] for c in api.view(fortified.state, 0)["colonies"] if c["owner"] == 0] == ["jamaica.port_royal"]
+    assert reasons(fortified.state, 0, "no_target") == [
+        {"decision": "play_turn", "action": {"seat": 0, "type": "play", "card": "fortificacion-1"},
+         "code": "no_target", "rule": "PRJ-11",
+         "params": {"card": "fortificacion-1", "target": "own_colony_without_fort"}}]
+    open_ = _play(["fortificacion-1"], {"jamaica.port_royal": {"owner": 0, "labour": "citizen", "fort": False}})
+    assert not reasons(open_.state, 0, "no_target")
+
+
+def test_PRJ_11_carta_de_poblacion_has_no_target_when_every_colony_space_is_taken():
+    taken = {cid: {"owner": 1, "labour": None} for cid in RS.col_ids
+             if cid not in {c for c, crown in zip(RS.col_ids, RS.col_crown) if crown}}
+    g = _play(["carta_poblacion-1"], taken)
+    assert not [c for c in api.view(g.state, 0)["colonies"] if c["owner"] is None]
+    [d] = reasons(g.state, 0, "no_target")
+    assert d["params"] == {"card": "carta_poblacion-1", "target": "empty_colony_space"}
