@@ -93,3 +93,44 @@ def test_HID_2_a_deck_that_hides_more_cards_than_its_unseen_ones_is_refused_in_w
     with pytest.raises(ValueError) as e:
         api.determinize(d, 1)
     assert str(e.value) == "the view hides more cards than are unseen"
+
+
+def _four_hands():
+    # four players, each of seats 1..3 holding two Market cards that seat 0 has never seen
+    market = sorted(set(api.load_ruleset().market))
+    hands = [[], market[0:2], market[2:4], market[4:6]]
+    g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2, 3],
+                  "players": [{"hand": h} for h in hands]}, players=4)
+    view = api.view(g.state, 0, include_state=True)
+    known = api.known_cards(api.view(g.state, 0), api.redact(g.events, 0))
+    return g, view, known
+
+
+def test_HID_2_known_cards_deal_each_unknown_hand_its_own_cards():
+    g, view, known = _four_hands()
+    assert [k["unknown"] for k in known["hands"][1:]] == [2, 2, 2]
+    every = sorted(g.state.market + [c for h in g.state.hands for c in h])
+    for seed in range(6):
+        s = api.determinize(view, seed, known)
+        assert [len(h) for h in s.hands] == [0, 2, 2, 2]
+        assert sorted(s.market + [c for h in s.hands for c in h]) == every      # no card dealt twice
+
+
+def test_HID_2_known_cards_that_disagree_with_the_view_are_refused_in_words():
+    _, view, known = _four_hands()
+
+    def refusal(change) -> str:
+        k = {"hands": [dict(h) for h in known["hands"]],
+             "decks": {d: dict(known["decks"][d]) for d in known["decks"]}}
+        change(k)
+        with pytest.raises(ValueError) as e:
+            api.determinizer(view, k)
+        return str(e.value)
+
+    assert refusal(lambda k: k["hands"][2].update(count=3)) == \
+        "known cards disagree with the view: seat 2's hand size"
+    everything = sorted(set(api.load_ruleset().market))
+    assert refusal(lambda k: k["decks"]["market"].update(cards=everything)) == \
+        "known cards disagree with the view: the market deck's size"
+    assert refusal(lambda k: k["decks"]["haven"].update(unsure=[])) == \
+        "known cards disagree with the view: the unsure cards do not fill the hidden places"

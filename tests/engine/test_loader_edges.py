@@ -1,0 +1,56 @@
+"""The loaders' refusals at their edges, word for word, and what they accept at the bounds
+(PRJ-31 ranges, PRJ-75 Crown colonies by count, PRJ-78 bribes by count, BAT-3's battle cards,
+SAIL-1's map; issue 36: the mutation score). Each test reads its own copy of the reference
+folder (the loader caches by path)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pax_hispanica.engine.ruleset import RulesetError
+from pax_hispanica.rulesets import load_ruleset
+
+from .test_ruleset import broken, refused
+
+
+def test_SAIL_1_an_unknown_sea_next_to_europe_is_named_with_europe(tmp_path):
+    folder = broken(tmp_path, "map.toml", 'seas = ["atlantico", "antillas_menores"]',
+                    'seas = ["atlantico", "nowhere"]')
+    assert refused(folder) == "map.toml: europe: unknown zone 'nowhere'"
+
+
+def test_BAT_3_battle_cards_need_one_card_per_side(tmp_path):
+    folder = broken(tmp_path, "battle.toml", 'side = "target"', 'side = "attacker"')
+    assert refused(folder) == "battle.toml: needs exactly one card per side (attacker, target)"
+
+
+def test_PRJ_31_a_number_out_of_its_range_is_shown(tmp_path):
+    folder = broken(tmp_path, "ruleset.toml", "fleet_moves = 4 ", "fleet_moves = 99 ")
+    msg = refused(folder)
+    assert "fleet_moves must be at least 1 and at most 20" in msg and msg.endswith(" not 99")
+
+
+def test_PRJ_31_a_range_of_one_number_is_accepted(tmp_path):
+    folder = broken(tmp_path, "ruleset.toml", "fleet_moves = [1, 20]", "fleet_moves = [4, 4]")
+    assert load_ruleset(str(folder)).fleet_moves == 4
+
+
+def test_PRJ_31_nations_order_must_list_every_nation_once(tmp_path):
+    folder = broken(tmp_path, "nations.toml", 'order = ["spanish", "english", "french", "dutch", "courland"]',
+                    'order = ["spanish", "english", "french", "dutch", "dutch"]')
+    assert refused(folder) == "nations.toml: `order` must list every nation once"
+
+
+def test_PRJ_75_a_crown_colony_count_out_of_range_is_shown():
+    with pytest.raises(RulesetError) as e:
+        load_ruleset("reference", {"crown_colonies.3": 99})
+    assert str(e.value).startswith("parameter crown_colonies.3 must be at least 0 and at most ")
+    assert str(e.value).endswith("Crown colonies, PRJ-75), not 99")
+
+
+def test_PRJ_78_a_bribe_by_count_is_checked_after_another_count_parameter():
+    with pytest.raises(RulesetError) as e:
+        load_ruleset("reference", {"crown_colonies.3": 1, "smuggler_bribe.3": 999})
+    msg = str(e.value)
+    assert msg.startswith("parameter smuggler_bribe.3 must be at least ") and msg.endswith(", not 999")
+    assert "(the range of smuggler_bribe, [" in msg
