@@ -7,7 +7,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from pax_hispanica.web.present import cards as cardtext
-from pax_hispanica.web.present.i18n import Tr, humanize
+from pax_hispanica.web.present.i18n import SEAT_KEYS, Tr, humanize
 from pax_hispanica.web.present.jinja_env import rule_link
 
 
@@ -71,8 +71,28 @@ def log_entries(events: list[Any], tr: Tr, tail: int | None = LOG_TAIL) -> list[
             continue
         text, ids = tr.event(e), [e[k] for k in CARD_FIELDS if isinstance(e.get(k), str)]
         out.append({"seq": e.get("seq"), "type": e.get("type"), "text": text, "rule": e.get("rule"),
-                    "page": e.get("page"), "cards": ids, "html": with_cards(text, ids, tr, event_places(e, tr))})
+                    "page": e.get("page"), "cards": ids, "html": with_cards(text, ids, tr, event_places(e, tr)),
+                    "seats": event_seats(e)})
     return out
+
+
+def event_seats(e: dict[str, Any]) -> list[int]:
+    """The seats an event names (its seat fields: the actor, a winner, bidders, a battle's sides,
+    a list of bids by seat), for the log's "Mine" filter: a line is a seat's by these fields,
+    never by a name in its words (static/board.js)."""
+    seats: set[int] = set()
+
+    def add(v: Any) -> None:
+        if isinstance(v, int) and not isinstance(v, bool):
+            seats.add(v)
+        elif isinstance(v, list):
+            for x in v:
+                add(x.get("seat") if isinstance(x, dict) else x)
+
+    for k, v in e.items():
+        if k in SEAT_KEYS or k.endswith("_seat"):
+            add(v)
+    return sorted(s for s in seats if 0 <= s <= 9)
 
 
 def details(x: Any, tr: Tr | None = None) -> str:
@@ -97,6 +117,8 @@ def _detail_label(key: Any, tr: Tr | None) -> str:
 def log_item(e: dict[str, Any]) -> str:
     """One log line as HTML (escaped): the event's sentence and a link to its rule."""
     attrs = (f' id="ev{escape(e["seq"])}"' if e.get("seq") is not None else "") + f' data-type="{escape(e.get("type"))}"'
+    if e.get("seats"):            # the seats it names, one digit each ("02"): the "Mine" filter's
+        attrs += f' data-s="{"".join(str(x) for x in e["seats"])}"'
     rule = ""
     if e.get("rule"):
         page = f" · {escape(e['page'])}" if e.get("page") else ""

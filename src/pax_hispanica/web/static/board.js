@@ -493,10 +493,12 @@
   function applyLogFilter() {
     const board = document.getElementById("board"), log = document.getElementById("log");
     if (!board || !log) return;
-    const me = document.getElementById("me");
-    const name = me ? me.textContent.trim() : "";
-    board.classList.toggle("log-mine", logMine && !!name);
-    if (name) log.querySelectorAll(":scope > li").forEach(function (li) { li.classList.toggle("mine", li.textContent.indexOf(name) >= 0); });
+    // a line is mine when the event names my seat (its data-s, present/log.py), never by my name
+    // in its words: another player's name may hold mine ("Ana" in "Anabel")
+    const game = document.getElementById("game");
+    const seat = game ? game.dataset.seat || "" : "";
+    board.classList.toggle("log-mine", logMine && seat !== "");
+    if (seat !== "") log.querySelectorAll(":scope > li").forEach(function (li) { li.classList.toggle("mine", (li.dataset.s || "").indexOf(seat) >= 0); });
     document.querySelectorAll(".log-show").forEach(function (b) {
       b.setAttribute("aria-pressed", (b.dataset.show === "mine") === logMine ? "true" : "false");
     });
