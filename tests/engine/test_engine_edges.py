@@ -117,3 +117,41 @@ def test_PRJ_11_the_view_index_lists_each_zones_sites_and_rebels():
 def test_PLY_1_the_summary_names_the_pending_decision():
     g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2], "players": [{}, {}, {}]})
     assert api.summary(g.state)["decision"] == "play_turn"
+
+
+# ---- PRJ-7: the i-th action of descriptors --------------------------------------------------------
+def test_PRJ_7_nth_action_counts_a_range_then_an_empty_one_then_a_choice():
+    from pax_hispanica.engine import core
+    after = [{"seat": 0, "type": "pass"}, {"seat": 0, "type": "end_turn"}]
+    descs = [{"kind": "range", "action": {"seat": 0, "type": "bid"}, "field": "amount", "min": 2, "max": 4},
+             {"kind": "range", "action": {"seat": 0, "type": "bid"}, "field": "amount", "min": 3, "max": 1},
+             {"kind": "choice", "options": after}]
+    assert [core.nth_action(descs, i) for i in range(5)] == \
+        [{"seat": 0, "type": "bid", "amount": a} for a in (2, 3, 4)] + after
+    with pytest.raises(IndexError) as e:
+        core.nth_action(descs, -1)
+    assert e.value.args == (-1,)
+
+
+# ---- HID-1: a saved state whose seed is hidden -----------------------------------------------------
+def test_HID_1_a_saved_state_without_its_seed_restores_with_seed_0():
+    from pax_hispanica.engine.state import State
+    g = api.Game.new(api.Config(players=3), 7)
+    d = g.state.to_dict()
+    d["seed"] = None
+    st = State.from_dict(d, g.state.rs)
+    assert st.seed == 0 and st.seed_hash == g.state.seed_hash
+
+
+# ---- HID-2: what a seat knows names the seat ---------------------------------------------------------
+def test_HID_2_known_cards_name_their_viewer():
+    g = api.Game.new(api.Config(players=3), 7)
+    assert api.known_cards(api.view(g.state, 2), api.redact(g.events, 2))["viewer"] == 2
+
+
+# ---- BAT-3: only a sealed decision (the support cards, a sealed bid) has a secret's domain --------------
+def test_BAT_3_the_secret_domain_of_an_open_decision_is_a_type_error_in_words():
+    from pax_hispanica.engine.decisions import DECISIONS
+    with pytest.raises(TypeError) as e:
+        DECISIONS["voyage"].secret_domain({}, {}, 0)
+    assert str(e.value) == "voyage is not a sealed decision"
