@@ -155,3 +155,16 @@ def test_BAT_3_the_secret_domain_of_an_open_decision_is_a_type_error_in_words():
     with pytest.raises(TypeError) as e:
         DECISIONS["voyage"].secret_domain({}, {}, 0)
     assert str(e.value) == "voyage is not a sealed decision"
+
+
+def test_PRJ_1_a_revealed_choice_with_another_salt_is_named_by_its_decision_and_seat():
+    from support import random_game
+    g = random_game(3, 4, stop=lambda g: any(e["type"] == "ChoicesRevealed" for e in g.events))
+    events = [dict(e) for e in g.events]
+    assert api.verify_log(events, 4) == []
+    i, reveal = next((i, e) for i, e in enumerate(events) if e["type"] == "ChoicesRevealed")
+    choice = dict(reveal["choices"][0])
+    choice["salt"] = "00" * (len(choice["salt"]) // 2)
+    events[i] = {**reveal, "choices": [choice, *reveal["choices"][1:]]}
+    where = f"decision {reveal['id']} seat {choice['seat']}"
+    assert f"{where}: the salt is not the one derived from the seed" in api.verify_log(events, 4)

@@ -62,3 +62,32 @@ def test_PRJ_7_a_colony_owner_or_labour_of_no_kind_is_refused_with_the_choices(c
 def test_PRJ_7_a_year_of_no_kind_is_refused_with_the_years():
     msg = _refusal({"config": {"players": 3}, "seed": 1, "position": {"year": "winter"}})
     assert msg == "scenario: year must be one of ('goods', 'auction', 'play', 'sail')"
+
+
+def test_PRJ_33_a_scenario_without_a_position_is_the_empty_position():
+    bare = api.from_scenario({"config": {"players": 3}, "seed": 1})
+    empty = api.from_scenario({"config": {"players": 3}, "seed": 1, "position": {}})
+    assert bare.state.to_dict() == empty.state.to_dict()
+    assert bare.events == empty.events
+
+
+@pytest.mark.parametrize("position,message", [
+    ({"colonies": {"cuba.habana": 5}}, "scenario: colony cuba.habana: must be a table"),
+    ({"players": [{"fleet": []}]}, "scenario: player 0 fleet: must be a table"),
+    ({"players": 5}, "scenario: position: players must be a list"),
+    ({"players": [{"hand": "x"}]}, "scenario: player 0: hand must be a list"),
+    ({"players": [{"money": -1}]}, "scenario: player 0: money must be a whole number of at least 0"),
+    ({"players": [{"fleet": {"legality": "PIRATE"}}]},
+     "scenario: player 0 fleet: legality must be 'PLUNDER', 'SMUGGLER', 'CONQUISTADOR' or 'PRIVATEER', not 'PIRATE'"),
+    ({"players": [{"fleet": {"legality": "PIRATE" * 20}}]},
+     "scenario: player 0 fleet: legality must be 'PLUNDER', 'SMUGGLER', 'CONQUISTADOR' or 'PRIVATEER', not "
+     + repr("PIRATE" * 20)[:57] + "..."),
+    ({"players": [{"fleet": {"legality": "P" * 58}}]},          # 60 characters shown whole, 61 cut
+     "scenario: player 0 fleet: legality must be 'PLUNDER', 'SMUGGLER', 'CONQUISTADOR' or 'PRIVATEER', not "
+     + repr("P" * 58)),
+    ({"players": [{"fleet": {"legality": "P" * 59}}]},
+     "scenario: player 0 fleet: legality must be 'PLUNDER', 'SMUGGLER', 'CONQUISTADOR' or 'PRIVATEER', not "
+     + repr("P" * 59)[:57] + "..."),
+])
+def test_PRJ_7_a_scenario_value_of_the_wrong_shape_is_refused_in_words(position, message):
+    assert _refusal({"config": {"players": 3}, "seed": 1, "position": position}) == message
