@@ -5,10 +5,12 @@ folder (the loader caches by path)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pax_hispanica.engine.ruleset import RulesetError
-from pax_hispanica.rulesets import load_ruleset
+from pax_hispanica.rulesets import DATA, load_ruleset
 
 from .test_ruleset import broken, refused
 
@@ -54,3 +56,35 @@ def test_PRJ_78_a_bribe_by_count_is_checked_after_another_count_parameter():
     msg = str(e.value)
     assert msg.startswith("parameter smuggler_bribe.3 must be at least ") and msg.endswith(", not 999")
     assert "(the range of smuggler_bribe, [" in msg
+
+
+def test_SAIL_1_a_sea_that_lists_a_land_zone_is_refused_in_words(tmp_path):
+    folder = broken(tmp_path, "map.toml", 'adjacent = ["canal_yucatan", "estrecho_florida"]',
+                    'adjacent = ["canal_yucatan", "nueva_espana"]')
+    assert refused(folder) == "map.toml: sea golfo_mexico: list land zones under the land zone"
+
+
+def test_SAIL_1_europe_is_no_sea_zone_of_a_land(tmp_path):
+    folder = broken(tmp_path, "map.toml", 'seas = ["golfo_mexico"]\n', 'seas = ["golfo_mexico", "europe"]\n')
+    assert refused(folder) == "map.toml: land nueva_espana: 'europe' is not a sea zone"
+
+
+def test_CARD_1_a_market_card_of_an_unknown_nation_is_refused_with_its_file(tmp_path):
+    folder = broken(tmp_path, "market.toml", "requires = { colonies = 1 }", 'requires = { nation = "atlantis" }')
+    assert refused(folder) == "market.toml: card encomienda: requires.nation: unknown nation 'atlantis'"
+
+
+def test_PRJ_68_a_ruleset_without_treasure_by_players_loads(tmp_path):
+    text = (DATA / "reference" / "ruleset.toml").read_text()
+    block = re.search(r"\[treasure\.by_players\.2\].*?(?=\n# PRJ-31)", text, re.S)
+    assert block is not None
+    folder = broken(tmp_path, "ruleset.toml", block.group(0), "")
+    rs = load_ruleset(str(folder))
+    assert rs.smuggler_bribes == (rs.smuggler_bribe,) * len(rs.smuggler_bribes)
+
+
+def test_PRJ_67_each_market_entry_names_its_copies_among_the_cards(tmp_path):
+    rs = load_ruleset(str(broken(tmp_path, "ruleset.toml", "fleet_moves = 4 ", "fleet_moves = 4 ")))
+    ids = [cid for copies in rs.market_entries.values() for cid in copies]
+    assert sorted(ids) == sorted(rs.market)
+    assert any(len(copies) == 1 for copies in rs.market_entries.values())
