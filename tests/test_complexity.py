@@ -45,7 +45,6 @@ NOT_YET: dict[str, str] = {
     "web/play/bot_seats.py::BotSeats._move_bots": "web/ was being reorganised into packages",
     "web/play/validation.py::new_seats": "web/ was being reorganised into packages",
     "web/present/happened.py::highlights": "web/ was being reorganised into packages",
-    "web/present/happened.py::summary": "web/ was being reorganised into packages",
     "web/present/happened.py::results": "web/ was being reorganised into packages",
     "web/present/i18n.py::Tr.value": "web/ was being reorganised into packages",
     "web/present/page_context.py::board_context": "web/ was being reorganised into packages",

@@ -285,6 +285,17 @@ def digest(events: list[Any], viewer: int | None, first: int, after: int, view: 
     The key stays the same until the seat acts again (its dismissal holds through updates)."""
     if viewer is None:
         return None
+    groups = _digest_groups(events, first, after, view, tr)
+    lines = sum(len(g["items"]) for g in groups)
+    if not lines:
+        return None
+    earlier = _cap_earliest(groups, lines - DIGEST_LINES)
+    return {"key": f"d{after}", "groups": groups, "earlier": earlier, "lines": lines}
+
+
+def _digest_groups(events: list[Any], first: int, after: int, view: View | None, tr: Tr) -> list[dict[str, Any]]:
+    """The digest's lines grouped under the Year each happened in (a group with no title: before
+    the first Year that began since)."""
     owners = {c.get("id"): c.get("owner") for c in (view.get("colonies") or [])} if view is not None else {}
     groups: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
@@ -304,18 +315,20 @@ def digest(events: list[Any], viewer: int | None, first: int, after: int, view: 
             current = {"title": "", "items": []}
             groups.append(current)
         current["items"].extend(item)
-    lines = sum(len(g["items"]) for g in groups)
-    if not any(g["items"] for g in groups):
-        return None
-    earlier, cut = 0, lines - DIGEST_LINES
-    while cut > 0 and groups:               # drop the earliest lines over the cap
+    return groups
+
+
+def _cap_earliest(groups: list[dict[str, Any]], cut: int) -> int:
+    """Drop the `cut` earliest lines (and the groups left empty); how many were dropped."""
+    earlier = 0
+    while cut > 0 and groups:
         g = groups[0]
         n = min(cut, len(g["items"]))
         g["items"] = g["items"][n:]
         earlier, cut = earlier + n, cut - n
         if not g["items"]:
             groups.pop(0)
-    return {"key": f"d{after}", "groups": groups, "earlier": earlier, "lines": lines}
+    return earlier
 
 
 def _automatic_item(e: dict[str, Any], owners: dict[Any, Any], tr: Tr) -> list[str]:

@@ -68,6 +68,26 @@ def caption(action: dict[str, Any], raw: list[Any], seen: list[Any], viewer: int
     return tr.deed(action)
 
 
+def _hands(live: LiveGame, state: Any, public: dict[str, Any], viewer: int | None, everything: bool,
+           tr: Tr, info: Any) -> list[dict[str, Any]]:
+    """The hands the replay shows: every seat's (`everything`), else the viewer's own only."""
+    hands = []
+    for s in live.seats:
+        if everything or s.seat == viewer:
+            parts = own_parts(public if s.seat == viewer else api.view(state, s.seat, include_state=False), s.seat, info)
+            hands.append({"name": tr.seat(s.seat), "hand": parts.get("hand", []), "sealed": parts.get("sealed")})
+    return hands
+
+
+def _point_of_view(live: LiveGame, viewer: int | None, everything: bool, tr: Tr) -> dict[str, Any]:
+    """The point of view: "" (every hand), "spectator" or the seat's number, as ?seat= says it,
+    and the chooser's choices."""
+    return {"pov": "" if everything else ("spectator" if viewer is None else str(viewer)),
+            "pov_name": tr.seat(viewer) if viewer is not None else "",
+            "povs": [{"q": "", "label": tr("replay_pov_all")}, {"q": "spectator", "label": tr("replay_pov_spectator")}]
+            + [{"q": str(s.seat), "label": tr.seat(s.seat)} for s in live.seats]}
+
+
 def replay_context(live: LiveGame, step: int, lang: str, pov: int | None = None) -> dict[str, Any]:
     """The game at `step` (only offered once the game is over): with every hand revealed (`pov`
     None), or as one seat (`pov` its number) or a spectator (SPECTATOR) saw it then: that seat's
@@ -80,11 +100,7 @@ def replay_context(live: LiveGame, step: int, lang: str, pov: int | None = None)
     viewer = pov if pov is not None and pov >= 0 else None
     public = api.view(state, viewer, include_state=False)
     name_new_places(tr, public)
-    hands = []
-    for s in live.seats:
-        if everything or s.seat == viewer:
-            parts = own_parts(public if s.seat == viewer else api.view(state, s.seat, include_state=False), s.seat, info)
-            hands.append({"name": tr.seat(s.seat), "hand": parts.get("hand", []), "sealed": parts.get("sealed")})
+    hands = _hands(live, state, public, viewer, everything, tr, info)
     raw = game.events
     events = raw if everything else api.redact(raw, viewer)
     result = _jsonable(api.result(state)) if api.is_over(state) else None
@@ -96,7 +112,6 @@ def replay_context(live: LiveGame, step: int, lang: str, pov: int | None = None)
         in_step = [e for e in raw if first <= (e.get("seq") or 0) < after]
         action = caption(live.record["actions"][step - 1], in_step,
                          [e for e in events if first <= (e.get("seq") or 0) < after], viewer, everything, tr)
-    pov_name = tr.seat(viewer) if viewer is not None else ""
     return {"tr": tr, "years": replay_years(live, tr), "summary": happened.summary(events, first, public, tr),
             "recent": happened.highlights(events, viewer, first, after),
             "score_table": score_table(events, result, tr) if result else None,
@@ -106,7 +121,4 @@ def replay_context(live: LiveGame, step: int, lang: str, pov: int | None = None)
             "action": action,
             "seed": live.seed, "details": Markup(details({k: public.get(k) for k in ("supply", "gone")}, tr)),
             "house_rules": house_rules_line(public, tr),
-            # the point of view: "" (every hand), "spectator" or the seat's number, as ?seat= says it
-            "pov": "" if everything else ("spectator" if viewer is None else str(viewer)), "pov_name": pov_name,
-            "povs": [{"q": "", "label": tr("replay_pov_all")}, {"q": "spectator", "label": tr("replay_pov_spectator")}]
-            + [{"q": str(s.seat), "label": tr.seat(s.seat)} for s in live.seats]}
+            **_point_of_view(live, viewer, everything, tr)}
