@@ -88,3 +88,25 @@ def test_PRJ_67_each_market_entry_names_its_copies_among_the_cards(tmp_path):
     ids = [cid for copies in rs.market_entries.values() for cid in copies]
     assert sorted(ids) == sorted(rs.market)
     assert any(len(copies) == 1 for copies in rs.market_entries.values())
+
+
+def test_PRJ_7_a_zone_position_that_is_no_pair_is_refused_in_words(tmp_path):
+    folder = broken(tmp_path, "map.toml", "pos = [930, 70]", "pos = 5")
+    assert refused(folder) == "map.toml: [europe]: pos must be a list"
+
+
+def test_PRJ_7_a_missing_key_is_named_with_its_entry(tmp_path):
+    folder = broken(tmp_path, "battle.toml", 'name = "Support the attacker"\n', "")
+    assert refused(folder).startswith("battle.toml: card support_attacker: missing key(s) ['name']; ")
+
+
+def test_PRJ_7_unknown_keys_are_named_for_the_first_entry_only(tmp_path):
+    folder = broken(tmp_path, "battle.toml", 'side = "attacker"', 'side = "attacker"\nbogus = 1')
+    battle = folder / "battle.toml"
+    battle.write_text(battle.read_text().replace('side = "target"', 'side = "target"\nother = 2'))
+    assert refused(folder) == "battle.toml: card support_attacker: unknown key(s) ['bogus']"
+
+
+def test_PRJ_7_a_pair_of_three_numbers_is_refused_in_pydantics_words_lower_case(tmp_path):
+    folder = broken(tmp_path, "map.toml", "pos = [930, 70]", "pos = [930, 70, 5]")
+    assert refused(folder) == "map.toml: [europe]: pos tuple should have at most 2 items after validation, not 3"
