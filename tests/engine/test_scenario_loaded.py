@@ -82,6 +82,9 @@ def test_PRJ_33_a_scenario_without_a_position_is_the_empty_position():
     ({"players": [{"fleet": {"legality": "PIRATE" * 20}}]},
      "scenario: player 0 fleet: legality must be 'PLUNDER', 'SMUGGLER', 'CONQUISTADOR' or 'PRIVATEER', not "
      + repr("PIRATE" * 20)[:57] + "..."),
+    ({"players": [{"fleet": {"bogus": 1}}]}, "scenario: player 0 fleet: unknown key(s) ['bogus']"),
+    ({"bogus": 1}, "scenario: position: unknown key(s) ['bogus']"),
+    ({"colonies": {"cuba.habana": {"bogus": 1}}}, "scenario: colony cuba.habana: unknown key(s) ['bogus']"),
     ({"players": [{"fleet": {"legality": "P" * 58}}]},          # 60 characters shown whole, 61 cut
      "scenario: player 0 fleet: legality must be 'PLUNDER', 'SMUGGLER', 'CONQUISTADOR' or 'PRIVATEER', not "
      + repr("P" * 58)),
