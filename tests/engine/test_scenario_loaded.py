@@ -94,3 +94,13 @@ def test_PRJ_33_a_scenario_without_a_position_is_the_empty_position():
 ])
 def test_PRJ_7_a_scenario_value_of_the_wrong_shape_is_refused_in_words(position, message):
     assert _refusal({"config": {"players": 3}, "seed": 1, "position": position}) == message
+
+
+@pytest.mark.parametrize("scn,message", [
+    ({"year": "play"}, "scenario: unknown key(s) ['year']"),
+    ({"position": 5}, "scenario: position: must be a table"),
+    ({"position": {"players": [5]}}, "scenario: player 0: must be a table"),
+    ({"position": {"rebels": {"cuba": "x"}}}, "scenario: rebels: cuba must be int"),
+])
+def test_PRJ_7_a_scenario_refusal_names_the_entry_at_each_depth(scn, message):
+    assert _refusal({"config": {"players": 3}, "seed": 1, **scn}) == message
