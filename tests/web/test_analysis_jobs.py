@@ -167,3 +167,41 @@ def test_two_servers_racing_on_one_database_never_analyse_a_game_twice(database_
     assert set(both) == everything                              # ... and every one of them
     assert done["one"] and done["two"]                          # the two servers shared the work
     assert all(r["status"] == "done" and r["attempts"] == 1 for r in rows(database_url))
+
+
+def test_the_worker_process_ends_once_no_job_has_run_for_a_while(tmp_path):
+    """Issue 37, M1: a server with nothing left to analyse holds no worker process (it kept ~80 MB
+    after its last analysis); the next job starts a new one."""
+    url = f"sqlite:///{tmp_path / 'paxh.sqlite3'}"
+    db.migrate(url)
+    gid = run_in_own_loop(make_games(url, 1))[0]
+
+    async def main():
+        svc = Service(url, bot_delay=0)
+        a = Analyses(svc, workers=1, budget=0, poll=0.05, processes=True, me="one")
+        a.POOL_IDLE_SECONDS = 0.5
+        slot = asyncio.create_task(a.slot_forever(0))
+        try:
+            seen: list = []
+            for round_ in range(2):          # a job, the worker ends; another job, a new worker
+                await a.store.enqueue(gid, [round_])
+                a.wake.set()
+                deadline = time.monotonic() + 120
+                while a.pool is None and time.monotonic() < deadline:
+                    await asyncio.sleep(0.02)
+                assert a.pool is not None, "the job started no worker process"
+                seen.append(a.pool)
+                while a.pool is not None and time.monotonic() < deadline:
+                    await asyncio.sleep(0.05)
+                assert a.pool is None, "the worker process was kept while idle"
+                assert not a.current
+            assert seen[0] is not seen[1]
+            return rows(url)
+        finally:
+            slot.cancel()
+            await asyncio.gather(slot, return_exceptions=True)
+            await a.close()
+            await svc.storage.close()
+
+    jobs = run_in_own_loop(main())
+    assert [j["status"] for j in jobs] != ["queued", "queued"]

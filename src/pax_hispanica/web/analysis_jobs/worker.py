@@ -8,7 +8,9 @@
 - **Run** by `workers` slots per server (PAXH_ANALYSIS_WORKERS, default 1; 0: this server
   analyses nothing, others may), each analysis in a worker process started at `nice` 10, one
   analysis per slot at a time: the CPU share of a server is bounded by its slots, and a player's
-  move never waits for an analysis (the event loop only claims, renews and settles jobs).
+  move never waits for an analysis (the event loop only claims, renews and settles jobs). The
+  worker process ends once no job has run for POOL_IDLE_SECONDS and the next job starts a new
+  one, so an idle server holds no worker (issue 37, M1).
 - **Shared by servers** on one database through the job table's lease (store.py): a job is
   claimed atomically by one server, its lease renewed while it runs; a job whose server died is
   claimed by another once the lease (PAXH_ANALYSIS_LEASE_SECONDS) has run out. A job that fails
@@ -66,6 +68,11 @@ def analyse_record(record: dict[str, Any], seat: int, budget: int) -> tuple[dict
 class Analyses:
     """The analysis queue of one server: queueing (a Service hook), the worker slots, the page's reads."""
 
+    # the worker process ends once no job has run for this long (started again by the next job):
+    # a server with nothing to analyse holds no worker (issue 37, M1: an idle server's worker
+    # process kept ~80 MB after its last analysis)
+    POOL_IDLE_SECONDS = 60.0
+
     def __init__(self, svc: Service, workers: int | None = None, budget: int | None = None,
                  lease: float | None = None, poll: float | None = None,
                  run: Callable[[dict[str, Any], int, int], tuple[dict[str, Any], float]] = analyse_record,
@@ -82,6 +89,7 @@ class Analyses:
         self.pool: Executor | None = None
         self.wake = asyncio.Event()
         self.current: dict[int, Job] = {}     # slot -> the job it runs
+        self.last_work = time.monotonic()     # when a slot last finished a job (or the server started)
 
     # ------------------------------------------------------------------ queueing (Service hook)
     @staticmethod
@@ -112,8 +120,17 @@ class Analyses:
 
     async def close(self) -> None:
         """Stop the worker process (an analysis under way was handed back by its slot)."""
-        await stop_pool(self.pool)
-        self.pool = None
+        pool, self.pool = self.pool, None   # a slot that claims a job meanwhile starts a new one
+        await stop_pool(pool)
+
+    async def close_if_idle(self, now: float | None = None) -> bool:
+        """End the worker process when no slot runs a job and none has for POOL_IDLE_SECONDS
+        (keep less: the next job starts a new one). True if it was ended."""
+        now = time.monotonic() if now is None else now
+        if self.pool is None or self.current or now - self.last_work < self.POOL_IDLE_SECONDS:
+            return False
+        await self.close()
+        return True
 
     def _executor(self) -> Executor | None:
         if not self.processes:
@@ -137,6 +154,10 @@ class Analyses:
                 raise
             except Exception:
                 log.exception("analysis worker failed")
+            try:
+                await self.close_if_idle()
+            except Exception:
+                log.exception("ending the idle analysis worker failed")
             self.wake.clear()
             # asyncio.timeout, not wait_for: waiting makes no task of its own (an idle server's
             # tasks stay one per slot; tests/web/test_clocks.py counts them)
@@ -172,6 +193,7 @@ class Analyses:
             return True
         finally:
             self.current.pop(slot, None)
+            self.last_work = time.monotonic()
 
     async def _with_lease(self, job: Job, work: asyncio.Future[Any]) -> Any:
         """Wait for the work, renewing the job's lease every third of it."""
