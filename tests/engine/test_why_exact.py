@@ -221,3 +221,18 @@ def test_PRJ_11_carta_de_poblacion_has_no_target_when_every_colony_space_is_take
     assert not [c for c in api.view(g.state, 0)["colonies"] if c["owner"] is None]
     [d] = reasons(g.state, 0, "no_target")
     assert d["params"] == {"card": "carta_poblacion-1", "target": "empty_colony_space"}
+
+
+def test_SAIL_1_enslaving_with_room_for_one_and_at_an_emptied_site_lists_nothing():
+    # 2 ships with room for one more beat the Zenu (1): the enslaving is open; once the site is
+    # empty it is no longer a question, although no vacant colony is left
+    cargo = ["chest"] * (2 * RS.ship_capacity - 1)
+    g = at_sail([{"fleet": {"zone": ZONE, "ships": 2, "cargo": cargo, "legality": "PLUNDER"}}, {}, {}],
+                colonies={SANTA_MARTA: {"owner": 0, "labour": None}},
+                sites={CATHEDRAL: 0, ZENU: 1, TOLU: 0})
+    g.act({"seat": 0, "type": "attack", "target": ZENU})
+    assert api.acting(g.state) == (0,)
+    assert not [d for d in reasons(g.state, 0) if d["action"]["type"] == "enslave"]
+    g.act({"seat": 0, "type": "enslave", "count": 1})
+    assert [s["count"] for s in api.view(g.state, 0)["sites"] if s["id"] == ZENU] == [0]
+    assert not [d for d in reasons(g.state, 0) if d["action"]["type"] == "enslave"]
