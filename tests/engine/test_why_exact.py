@@ -236,3 +236,13 @@ def test_SAIL_1_enslaving_with_room_for_one_and_at_an_emptied_site_lists_nothing
     g.act({"seat": 0, "type": "enslave", "count": 1})
     assert [s["count"] for s in api.view(g.state, 0)["sites"] if s["id"] == ZENU] == [0]
     assert not [d for d in reasons(g.state, 0) if d["action"]["type"] == "enslave"]
+
+
+def test_TRS_4_a_privateer_loads_for_nothing_at_the_colony_it_sacked_only():
+    g = at_sail([{"money": 0, "fleet": {"zone": ZONE, "ships": 3, "legality": "PRIVATEER"}}, {}, {}],
+                colonies={SANTA_MARTA: {"owner": 1, "labour": None, "chests": 2}})
+    [before] = [d for d in reasons(g.state, 0) if d["params"].get("colony") == SANTA_MARTA]
+    assert (before["code"], before["rule"]) == ("legality_forbids", "TRS-4")
+    g.act({"seat": 0, "type": "attack", "target": SANTA_MARTA})
+    assert api.view(g.state, 0)["decision"]["sacked"] == SANTA_MARTA
+    assert not [d for d in reasons(g.state, 0) if d["params"].get("colony") == SANTA_MARTA]
