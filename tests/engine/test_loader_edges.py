@@ -84,10 +84,13 @@ def test_PRJ_68_a_ruleset_without_treasure_by_players_loads(tmp_path):
 
 
 def test_PRJ_67_each_market_entry_names_its_copies_among_the_cards(tmp_path):
-    rs = load_ruleset(str(broken(tmp_path, "ruleset.toml", "fleet_moves = 4 ", "fleet_moves = 4 ")))
+    # the Galeón entry without `copies` (the schema's default: one card, named by the entry's id)
+    folder = broken(tmp_path, "market.toml", 'id = "galeon"\nname = "Galeón"\ncost = 2\ncopies = 6\n',
+                    'id = "galeon"\nname = "Galeón"\ncost = 2\n')
+    rs = load_ruleset(str(folder))
+    assert rs.market_entries["galeon"] == ("galeon",) and "galeon" in rs.market
     ids = [cid for copies in rs.market_entries.values() for cid in copies]
     assert sorted(ids) == sorted(rs.market)
-    assert any(len(copies) == 1 for copies in rs.market_entries.values())
 
 
 def test_PRJ_7_a_zone_position_that_is_no_pair_is_refused_in_words(tmp_path):
