@@ -113,3 +113,18 @@ def test_PRJ_7_unknown_keys_are_named_for_the_first_entry_only(tmp_path):
 def test_PRJ_7_a_pair_of_three_numbers_is_refused_in_pydantics_words_lower_case(tmp_path):
     folder = broken(tmp_path, "map.toml", "pos = [930, 70]", "pos = [930, 70, 5]")
     assert refused(folder) == "map.toml: [europe]: pos tuple should have at most 2 items after validation, not 3"
+
+
+@pytest.mark.parametrize("fname,old,new,message", [
+    ("market.toml", 'effects = [{ kind = "gain_galleon", n = 1 }]', 'effects = [{ kind = "bogus", n = 1 }]',
+     "market.toml: card galeon: unknown effect 'bogus'"),
+    ("map.toml", 'kind = "cathedral"', 'kind = "castle"', "map.toml: site nueva_espana.veracruz: unknown kind 'castle'"),
+    ("market.toml", "requires = { colonies = 1 }", 'requires = { legality = "PLUNDER" }',
+     "market.toml: card encomienda: requires.legality must be a list of PLUNDER, SMUGGLER, CONQUISTADOR, PRIVATEER"),
+    ("ruleset.toml", "[treasure.by_players.2]", "[treasure.by_players.x]",
+     "ruleset.toml: [treasure.by_players.x]: the player count must be a whole number"),
+    ("ruleset.toml", "[setup.by_players.2]", "[setup.by_players.x]",
+     "ruleset.toml: [setup.by_players.x]: the player count must be a whole number"),
+])
+def test_CARD_1_PRJ_7_the_hand_written_wordings_of_the_ruleset_files(tmp_path, fname, old, new, message):
+    assert refused(broken(tmp_path, fname, old, new)) == message
