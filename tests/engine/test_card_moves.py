@@ -43,3 +43,16 @@ def test_HID_2_a_card_won_again_leaves_the_discard_pile():
     won = {"type": "AuctionWon", "card": "a", "winner": 1}
     winner, back = _card_moves([_sold("a"), won, REFILL])
     assert back == set() and winner == {"a": 1}
+
+
+def test_HID_2_an_empty_deck_has_no_known_card_while_hands_are_unknown():
+    from pax_hispanica import api
+    from support import scenario
+    haven = sorted(set(api.load_ruleset().haven))
+    g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2],
+                  "players": [{"hand": haven[0:4]}, {"hand": haven[4:7]}, {"hand": haven[7:]}]})
+    view = api.view(g.state, 0)
+    assert view["decks"]["haven"]["count"] == 0 and view["decks"]["haven"]["top"] is None
+    known = api.known_cards(view, api.redact(g.events, 0))
+    assert known["decks"]["haven"]["cards"] == []
+    assert sorted(known["decks"]["haven"]["unsure"]) == haven[4:]
