@@ -52,7 +52,7 @@ EXEMPT: dict[str, str] = {
               "tests/engine/test_cycle.py (test_CYC_2_PRJ_56_...)",
     "PRJ-57": "a number that only withholds an early end (goal_from_cycle; 1 in the reference, CYC-2 as "
               "written), so no event shows it: tests/engine/test_cycle.py (test_CYC_2_PRJ_57_...)",
-    "PRJ-65": "engine/view.py applies it to a view a trusted reader asks for (copy=False); no event cites "
+    "PRJ-65": "engine/fast_views.py applies it to a view a trusted reader asks for (copy=False); no event cites "
               "it: tests/engine/test_fast_views.py",
     "PRJ-67": "the loader applies it (engine/ruleset.py, variant) before setup; the reference's costs are "
               "market.toml's and no corpus game overrides one: tests/engine/test_card_costs_and_crown.py",

@@ -20,7 +20,7 @@ from radon.visitors import Function
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "pax_hispanica"
 
 HOT: dict[str, str] = {
-    "engine/view.py::view": "every view a seat, a bot or the web reads (the fast path of issue 13)",
+    "engine/fast_views.py::view": "every view a seat, a bot or the web reads (the fast path of issue 13)",
     "engine/knowledge.py::known_cards": "every ISMCTS decision and every determinization reads it",
     "engine/years/sail.py::voyage_options": "the legal actions of every voyage step",
     "engine/why.py::voyage_reasons": "the why-not reasons of every voyage step, beside voyage_options (the same cases)",

@@ -3,7 +3,7 @@ the generic `_plain` walk of the old `State.to_dict` (reference_to_dict, kept he
 engine's is now written out field by field) and the public parts read field by field.
 Kept verbatim as the reference the fast `api.view` and `api.information_state` must equal
 byte for byte (tests/engine/test_fast_views.py); and `determinize` as it was before its
-sampler (engine/information.py's Determinizer), which must give the same states."""
+sampler (engine/fast_determinizer.py's Determinizer), which must give the same states."""
 
 from __future__ import annotations
 

@@ -27,6 +27,7 @@ from pax_hispanica.engine import contexts, core, ruleset
 # setup.py's compiled modules, as module names (api.py and the engine less its left-outs)
 COMPILED_MODULES = ["pax_hispanica.api", "pax_hispanica.engine.core", "pax_hispanica.engine.state",
                     "pax_hispanica.engine.flow", "pax_hispanica.engine.decisions", "pax_hispanica.engine.view",
+                    "pax_hispanica.engine.fast_views", "pax_hispanica.engine.fast_determinizer",
                     "pax_hispanica.engine.years.auction"]
 ROOT = Path(__file__).resolve().parents[2]
 

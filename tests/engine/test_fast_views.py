@@ -1,5 +1,6 @@
-"""Issue 13's fast paths change no output: `api.view` (built from the state's fields, the
-ruleset's static parts cached), `api.information_state` (the masked state without the
+"""Issue 13's fast paths change no output: `api.view` (engine/fast_views.py: built from the state's
+fields, the ruleset's static parts cached), the samples of engine/fast_determinizer.py,
+`api.information_state` (the masked state without the
 generic `_plain` walk over `to_dict`) and the cached `acting` give exactly what the old
 construction gave (tests/engine/reference_view.py), compared as objects and as JSON bytes,
 for every seat and a spectator, over positions of random and heuristic games of 2 to 5
@@ -323,7 +324,7 @@ def test_a_views_lists_and_dicts_are_its_own():
     dicts, issue 13); changing every one of them in place changes no other view, no later view
     and not the state. Positions of every year, with sealed choices, and finished games (whose
     "result" is the state's own)."""
-    from pax_hispanica.engine import view as view_module
+    from pax_hispanica.engine import fast_views as view_module
     picked = [st for st in POSITIONS[::9]] + [st for st in POSITIONS if st.over][:3]
     assert any(st.over for st in picked) and any(st.stack and st.stack[-1].get("sealed") for st in picked)
     for st in picked:
@@ -360,7 +361,7 @@ def test_PRJ_65_a_shared_view_shares_what_it_says_and_the_default_view_does_not(
     """The shared view really is the cheaper one (it hands out the state's and the cache's
     objects), so the default view's copies are not dead code: a mutant that shares in the
     default view fails test_a_views_lists_and_dicts_are_its_own, one that copies here fails this."""
-    from pax_hispanica.engine import view as view_module
+    from pax_hispanica.engine import fast_views as view_module
     st = next(s for s in POSITIONS if not s.over and any(s.cargo) and s.market_discard)
     v = api.view(st, 0, copy=False)
     cache = view_module._static(st.rs)

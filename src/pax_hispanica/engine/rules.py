@@ -93,7 +93,7 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-38": ("PRJ", "Variant plunder_loading = sack_or_own: a PLUNDER fleet also loads its own colonies' Chests free"),
     # applied by the web server's clocks (web/clocks.py, pace "year"), never by the engine
     "PRJ-39": ("PRJ", "Days per Year: one time budget for a seat's decisions of one Year"),
-    # applied by determinize's samples (engine/sampling.py, engine/information.py), never by a game's events
+    # applied by determinize's samples (engine/sampling.py, engine/fast_determinizer.py), never by a game's events
     "PRJ-45": ("PRJ", "A search's samples draw from one keyed SHAKE-256 stream each, not from the game's generator"),
     # applied by the loader's version table (rulesets.py, data/versions.toml) when a record is replayed
     "PRJ-50": ("PRJ", "Earlier ruleset versions: one that is a later version with other numbers replays under its own numbers"),
@@ -105,7 +105,7 @@ RULES: dict[str, tuple[str, str]] = {
     "PRJ-57": ("PRJ", "The Prestige goal is checked only from cycle goal_from_cycle on"),
     # a ruleset option's reference value (plunder_loading), applied where PRJ-38 applies
     "PRJ-58": ("PRJ", "The reference lets a PLUNDER fleet load its own colonies (PRJ-38's variant, reference-4)"),
-    # applied by engine/view.py when a trusted reader asks for it (view(..., copy=False)), never in a game's events
+    # applied by engine/fast_views.py when a trusted reader asks for it (view(..., copy=False)), never in a game's events
     "PRJ-65": ("PRJ", "A shared view for trusted readers: the same view, sharing the state's lists and the view cache's board"),
     # the loader's parameters (engine/ruleset.py: card_cost.<id>), applied where PLY-1 charges a card's cost
     "PRJ-67": ("PRJ", "A Market card's cost is a ruleset number: card_cost.<card id>, 0 to 6"),

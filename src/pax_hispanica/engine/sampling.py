@@ -1,7 +1,7 @@
 """The draws of a search's samples (PRJ-45): one keyed SHAKE-256 call per sample, read as
 32-bit words, with unbiased bounded draws by rejection.
 
-A sample of an information state (`information.determinize`, `information.Determinizer`)
+A sample of an information state (`information.determinize`, `fast_determinizer.Determinizer`)
 reads its draws from the stream
 
     W(seed) = SHAKE-256(b"paxh-sample" || 0x00 || seed.to_bytes(32, "big"))

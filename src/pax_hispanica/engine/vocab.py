@@ -68,6 +68,7 @@ LEGALITIES: Final = tuple(Legality)
 MEEPLES: Final = tuple(Meeple)
 DECKS: Final = tuple(Deck)
 NATIONS: Final = tuple(Nation)
+HIDDEN: Final = "?"          # a card its viewer may not see, in an information state (HID-1)
 
 GOODS: Final = Year.GOODS
 AUCTION: Final = Year.AUCTION
