@@ -7,6 +7,9 @@ chromium against real servers on loopback (throwaway SQLite databases):
 - the decisions taken on the map: a voyage that may attack (the places to click, the battle
   previews; on a phone the map panned to them), a labour decision (the colony and its sources)
   and a support decision (both sides' Strength before choosing);
+- what tells and teaches (`--only teach`): "since your last move" in a turn-based game, Learn to
+  play (its lessons, the coach at a decision), the analysis of a finished game of bots and its
+  replay from one seat;
 - the accounts' pages (`--only accounts`, docs/img/accounts-*.png, always in English but the
   one Catalan account page): registering (with an anonymous game to take along), the account
   page (desktop, phone, Catalan), settings, a refused login, a public table waiting for players,
@@ -14,7 +17,7 @@ chromium against real servers on loopback (throwaway SQLite databases):
   (the form of named parameters, the phone's in Catalan).
 
     PYTHONPATH=src .venv/bin/python scripts/screenshots.py [OUT_DIR] [--lang ca] [--seed 3]
-        [--only game,board,accounts]
+        [--only game,board,teach,accounts]
 
 OUT_DIR defaults to docs/img. A bid of $3 is typed (and kept focused) so the shot shows what a
 player sees while a sealed bid is being made; the bots act slowly so the auction stays open.
@@ -93,7 +96,9 @@ BOARD_SCENES = {
     "bid": (lambda legal, view: any(d.get("decision") == "bid" for d in legal), "#decision form.range-form"),
     "play": (_option("play", target=True), "#decision button.pick"),
     "haven": (_option("start_at_haven"), "svg.map [data-place]"),
-    "load": (_option("load_chests"), "svg.map [data-place]"),
+    # loading Chests on a voyage with no attack on offer (else it is the "board" shot again)
+    "load": (lambda legal, view: _option("load_chests")(legal, view) and not _attack(legal, view),
+             "svg.map [data-place]"),
 }
 
 
@@ -270,14 +275,78 @@ def accounts_shots(b, out: Path) -> None:
             srv.stop()
 
 
+def teach_shots(b, out: Path, lang: str, suffix: str) -> None:
+    """What tells and teaches (`--only teach`), each at both sizes: "since your last move" in a
+    turn-based game, Learn to play (its lessons and the coach at the first decision), a game's
+    analysis, and the replay from one seat's point of view."""
+    from pax_hispanica.web.learn.lessons import LESSONS
+    from web.test_since_last_move import _digest_game
+
+    with tempfile.TemporaryDirectory() as tmp:
+        srv = Server(f"sqlite:///{tmp}/paxh.sqlite3", bot_delay=0.0,
+                     env={"PAXH_ANALYSIS_BUDGET": "0", "PAXH_ANALYSIS_POLL_SECONDS": "0.2"}).start()
+        try:
+            # two bots play a two-cycle game to its end; the game's end queues its analysis
+            g = srv.post("/api/games", {"players": 2, "nations": ["spanish", "english"], "params": {"cycles": 2},
+                                        "seats": [{"kind": "bot", "bot_kind": "heuristic", "name": "Ana"},
+                                                  {"kind": "bot", "bot_kind": "heuristic", "name": "Bru"}]})
+            tokens = _digest_game(srv, 11)      # seat 1 has news since its last move
+            for name, size in SIZES.items():
+                ctx, page = _page(b, name, size)
+                page.goto(f"{srv.url}/play/{tokens[1]}?lang={lang}")
+                page.wait_for_selector("#conn.on")
+                page.wait_for_selector("#digest", state="visible")
+                shoot(page, out / f"game-digest-{name}{suffix}.png")
+                ctx.close()
+            for name, size in SIZES.items():
+                ctx, page = _page(b, name, size)
+                page.goto(f"{srv.url}/learn?lang={lang}")
+                page.wait_for_selector("#lessons")
+                shoot(page, out / f"learn-lessons-{name}{suffix}.png")
+                page.goto(f"{srv.url}/learn/{LESSONS[1].id}")
+                page.wait_for_selector("#learn-coach .learn-step")
+                shoot(page, out / f"learn-coach-{name}{suffix}.png")
+                ctx.close()
+            deadline = time.time() + 600
+            while not srv.get(f"/api/view/{g['spectator']}")["over"]:
+                if time.time() > deadline:
+                    raise RuntimeError("the bots did not finish their game")
+                time.sleep(0.5)
+            for name, size in SIZES.items():
+                ctx, page = _page(b, name, size)
+                page.goto(f"{srv.url}/replay/{g['spectator']}?step=20&seat=0&lang={lang}")
+                page.wait_for_selector("#scrub")
+                shoot(page, out / f"replay-seat-{name}{suffix}.png")
+                ctx.close()
+            while True:
+                ctx, page = _page(b, "desktop", SIZES["desktop"])
+                page.goto(f"{srv.url}/analysis/{g['spectator']}?seat=0&lang={lang}")
+                done = page.query_selector("svg.win-chart") is not None
+                ctx.close()
+                if done:
+                    break
+                if time.time() > deadline:
+                    raise RuntimeError("no analysis in time")
+                time.sleep(1)
+            for name, size in SIZES.items():
+                ctx, page = _page(b, name, size)
+                page.goto(f"{srv.url}/analysis/{g['spectator']}?seat=0&lang={lang}")
+                page.wait_for_selector("svg.win-chart")
+                shoot(page, out / f"analysis-{name}{suffix}.png")
+                ctx.close()
+        finally:
+            srv.stop()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out", nargs="?", default=str(ROOT / "docs" / "img"))
     ap.add_argument("--lang", default="en")
     ap.add_argument("--seed", type=int, default=3, help="the random moves of the map's decisions")
-    ap.add_argument("--only", default="game,board,accounts",
+    ap.add_argument("--only", default="game,board,teach,accounts",
                     help="which shots: game (auction, card, leave, happened, zoom, replay, score table), "
-                         "board (the map's decisions), accounts (docs/img/accounts-*: the accounts' pages)")
+                         "board (the map's decisions), teach (the digest since your last move, Learn to play, "
+                         "the analysis, the replay from a seat), accounts (docs/img/accounts-*: the accounts' pages)")
     args = ap.parse_args()
     only = set(args.only.split(","))
     out = Path(args.out)
@@ -299,6 +368,13 @@ def main() -> None:
             b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
                 board_shots(b, out, args.lang, args.seed, suffix)
+            finally:
+                b.close()
+    if "teach" in only:
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                teach_shots(b, out, args.lang, suffix)
             finally:
                 b.close()
     if "game" not in only:
@@ -362,6 +438,8 @@ def main() -> None:
                     page.goto(f"{srv.url}/play/{waiter}?lang={args.lang}")
                     page.wait_for_selector("#conn.on")
                     page.wait_for_selector("#happened")
+                    if name == "phone":   # the summary sits below the map: scrolled to the top of the screen
+                        page.evaluate("() => document.getElementById('happened').scrollIntoView({block: 'start'})")
                     shoot(page, out / f"game-happened-{name}{suffix}.png")
                     page.click(".zoom-in")
                     page.locator("#part-map").scroll_into_view_if_needed()

@@ -16,9 +16,13 @@ def pace_words(rules: Any, tr: Tr) -> str:
     """rules: the game's notify.clocks.TableRules, None for a game without any (a live game)."""
     pace = getattr(rules, "pace", "live") if rules is not None else "live"
     if pace == "year" and rules.year_seconds:
+        if rules.year_seconds == 86400:      # "1 day", not "1 days"
+            return tr("game_pace_year_one_day")
         return tr("game_pace_year", days=_num(rules.year_seconds / 86400))
     if pace == "turn" and rules.move_seconds:
         hours = rules.move_seconds / 3600
+        if hours == 24:
+            return tr("pace_turn_one_day")
         if hours >= 24 and float(hours / 24).is_integer():
             return tr("pace_turn_days", days=_num(hours / 24))
         return tr("pace_turn_hours", hours=_num(hours))

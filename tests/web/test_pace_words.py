@@ -1,0 +1,24 @@
+"""The pace in words (present/pace.py): one day is "1 day", never "1 days", in English and Catalan."""
+from __future__ import annotations
+
+import pytest
+
+from pax_hispanica.web.notify.clocks import TableRules
+from pax_hispanica.web.present.i18n import Tr
+from pax_hispanica.web.present.pace import pace_words
+
+DAY = 86400.0
+
+
+@pytest.mark.parametrize("lang,rules,words", [
+    ("en", TableRules(pace="turn", move_seconds=DAY), "Turn-based, 1 day per move"),
+    ("en", TableRules(pace="turn", move_seconds=3 * DAY), "Turn-based, 3 days per move"),
+    ("en", TableRules(pace="turn", move_seconds=3600.0 * 12), "Turn-based, 12 h per move"),
+    ("en", TableRules(pace="year", year_seconds=DAY), "Turn-based, 1 day per Year"),
+    ("en", TableRules(pace="year", year_seconds=4 * DAY), "Turn-based, 4 days per Year"),
+    ("ca", TableRules(pace="turn", move_seconds=DAY), "Per torns, 1 dia per jugada"),
+    ("ca", TableRules(pace="turn", move_seconds=2 * DAY), "Per torns, 2 dies per jugada"),
+    ("ca", TableRules(pace="year", year_seconds=DAY), "Per torns, 1 dia per Any"),
+])
+def test_one_day_is_singular(lang, rules, words):
+    assert pace_words(rules, Tr(lang)) == words
