@@ -39,12 +39,15 @@ async def analysis_page(request: Request, v: PageVisit, token: str, seat: str | 
         return s.message(request, user, 403, "analysis_locked")
     analyses = _analyses(request)
     jobs = await analyses.store.jobs_of(live.id)
-    if not jobs:          # finished before the queue knew of it: queued now
-        await analyses.store.enqueue(live.id, analyses.seats_to_analyse(live))
-        analyses.wake.set()
-        jobs = await analyses.store.jobs_of(live.id)
     own = sorted(rights.seats) if rights.role == "seat" else []
     asked = int(seat) if seat is not None and seat.isdigit() and len(seat) < 3 else None
+    if asked is not None and not 0 <= asked < len(live.seats):
+        asked = None
+    wanted = [x for x in (asked, *own[:1]) if x is not None and x not in jobs]
+    if not jobs or wanted:   # finished before the queue knew of it, or a seat nobody asked for yet
+        await analyses.store.enqueue(live.id, [*([] if jobs else analyses.seats_to_analyse(live)), *wanted])
+        analyses.wake.set()
+        jobs = await analyses.store.jobs_of(live.id)
     chosen = next((x for x in (asked, *own) if x is not None and x in jobs), min(jobs))
     job = jobs[chosen]
     lang = user["lang"]

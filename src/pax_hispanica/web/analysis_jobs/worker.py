@@ -94,8 +94,12 @@ class Analyses:
     # ------------------------------------------------------------------ queueing (Service hook)
     @staticmethod
     def seats_to_analyse(live: LiveGame) -> list[int]:
+        """The seats analysed when the game ends: its people's. A game of bots only gets its first
+        seat's (the chart and key moments are every seat's; another seat's decisions are queued
+        when someone asks for them on the analysis page), so a server full of bot games does not
+        queue an analysis per bot seat."""
         people = [s.seat for s in live.seats if s.kind == "human"]
-        return people or [s.seat for s in live.seats]
+        return people or [live.seats[0].seat]
 
     async def after_act(self, live: LiveGame, action: Any, before: Any, rights: Rights) -> None:
         if live.over:
