@@ -139,6 +139,10 @@ def test_BAT_1_a_preview_from_a_spectators_view_names_its_attacker_or_nothing():
     assert why.battle_preview(spectator, "rebels", rs=RS) is None
     assert why.battle_preview(spectator, "rebels", attacker=0, rs=RS)["target_strength"] == 3
     assert api.battle_previews(g.state, None) == {}
+    g1 = at_sail([{"fleet": {"zone": ZONE, "ships": 2, "legality": "PLUNDER"}},
+                  {"fleet": {"zone": ZONE, "ships": 2, "legality": "PLUNDER"}}, {}], rebels={ZONE: 3})
+    assert api.acting(g1.state) == (0,) and api.battle_previews(g1.state, 0)
+    assert api.battle_previews(g1.state, 1) == {}                   # not asked now
 
 
 def test_BAT_1_a_preview_read_through_a_resolver_and_of_no_target_there():
