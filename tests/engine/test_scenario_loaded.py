@@ -104,3 +104,23 @@ def test_PRJ_7_a_scenario_value_of_the_wrong_shape_is_refused_in_words(position,
 ])
 def test_PRJ_7_a_scenario_refusal_names_the_entry_at_each_depth(scn, message):
     assert _refusal({"config": {"players": 3}, "seed": 1, **scn}) == message
+
+
+@pytest.mark.parametrize("where", ["hand", "zone", "colony", "site", "land"])
+def test_PRJ_7_a_scenario_refusal_quotes_a_long_id_shortened(where):
+    """PRJ-7: a refusal quotes at most a short prefix of what it was sent; a 1,000-character id in
+    a scenario's hand, fleet, colonies, sites or rebels comes back cut, never in full."""
+    long = "x" * 1000
+    position: dict = {"year": "play", "step": "play_turns", "order": [0, 1], "players": [{}, {}]}
+    if where == "hand":
+        position["players"][0]["hand"] = [long]
+    elif where == "zone":
+        position["players"][0]["fleet"] = {"zone": long}
+    elif where == "colony":
+        position["colonies"] = {long: {"owner": 0, "labour": None}}
+    elif where == "site":
+        position["sites"] = {long: {}}
+    else:
+        position["rebels"] = {long: 1}
+    message = _refusal({"config": {"players": 2, "nations": WITH_SPAIN[:2]}, "position": position})
+    assert long not in message and len(message) < 300, message

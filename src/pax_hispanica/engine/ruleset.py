@@ -489,7 +489,7 @@ def _with_card_costs(rs: Ruleset, costs: Raw) -> None:
     for key, cost in costs.items():
         eid = key[len(CARD_COST):]
         if eid not in rs.market_entries:
-            raise RulesetError(f"parameter {key}: {eid!r} is not a card of market.toml "
+            raise RulesetError(f"parameter {key}: {short(eid)} is not a card of market.toml "
                                f"(its entries: {', '.join(rs.market_entries)})")
         for cid in rs.market_entries[eid]:
             cards[cid] = dataclasses.replace(cards[cid], cost=cost)
@@ -517,7 +517,7 @@ def _check_numbers(base: Ruleset, changed: Raw) -> None:
                 raise RulesetError(f"parameter {key} must be at least {lo} and at most {hi} (its range "
                                    f"[{lo}, {hi}]), not {short(value)}")
     if "start_zone" in changed and changed["start_zone"] not in base.zone_index:
-        raise RulesetError(f"parameter start_zone: unknown zone {changed['start_zone']!r}")
+        raise RulesetError(f"parameter start_zone: unknown zone {short(changed['start_zone'])}")
 
 
 def _by_count(base: Ruleset, changed: Raw, per_count: Raw, name: str) -> tuple[int, ...]:

@@ -21,6 +21,7 @@ from pydantic import (
     create_model,
 )
 
+from .errors import short
 from . import effects as _effects, vocab
 from .schema import Loc, Shape, item
 
@@ -301,13 +302,13 @@ def word(err: dict[str, Any], entry: str) -> str | None:
     kind, loc, ctx = err["type"], err["loc"], err.get("ctx") or {}
     if kind in ("union_tag_invalid", "union_tag_not_found"):
         what = "effect" if "effects" in loc else "kind"
-        return f"{entry}: unknown {what} {ctx.get('tag')!r}"
+        return f"{entry}: unknown {what} {short(ctx.get('tag'))}"
     if kind == "literal_error" and loc[-1] == "bespoke":
-        return f"{entry}: unknown bespoke card {err['input']!r}"
+        return f"{entry}: unknown bespoke card {short(err['input'])}"
     if "requires" in loc and "legality" in loc:
         return f"{entry.removesuffix(' requires')}: requires.legality must be a list of {', '.join(LEGALITIES)}"
     if kind == "literal_error" and loc[-1] in ("value", "legality"):
-        return f"{entry}: unknown legality {err['input']!r}"
+        return f"{entry}: unknown legality {short(err['input'])}"
     if kind == "string_pattern_mismatch" and loc[:2] in (("setup", "by_players"), ("treasure", "by_players")):
         return f"{entry}: the player count must be a whole number"
     if loc and loc[0] == "ranges" and len(loc) > 1:

@@ -30,7 +30,7 @@ from pydantic import ValidationError
 
 from . import years  # noqa: F401  (registers the years' steps: build works without importing core)
 from .cards import tableau_bonuses
-from .errors import IllegalAction
+from .errors import IllegalAction, short
 from .flow import YEAR_STEPS, YEARS, Out, advance
 from .scenario_schema import SCENARIO, name_entry
 from .schema import first_problem
@@ -70,7 +70,7 @@ def check_shape(scn: object) -> None:
 def _reorder(deck: list[str], top: list[str], name: str) -> list[str]:
     for c in top:
         if c not in deck:
-            _fail(f"scenario: card {c!r} is not in the {name} deck (is it in a hand?)")
+            _fail(f"scenario: card {short(c)} is not in the {name} deck (is it in a hand?)")
     return list(top) + [c for c in deck if c not in top]
 
 
@@ -97,7 +97,7 @@ def _cards_of(st: State, s: int, p: Raw) -> list[str]:
     held: list[str] = p.get("hand", []) + [t if isinstance(t, str) else t[0] for t in p.get("tableau", [])]
     for c in held:
         if c not in rs.cards:
-            _fail(f"scenario: player {s}: unknown card {c!r}")
+            _fail(f"scenario: player {s}: unknown card {short(c)}")
     if "hand" in p:
         st.hands[s] = list(p["hand"])
     if "tableau" in p:
@@ -111,7 +111,7 @@ def _fleet(st: State, s: int, f: Raw) -> None:
     rs = st.rs
     if "zone" in f:
         if f["zone"] not in rs.zone_index:
-            _fail(f"scenario: unknown zone {f['zone']!r}")
+            _fail(f"scenario: unknown zone {short(f['zone'])}")
         st.fzone[s] = rs.zone_index[f["zone"]]
     st.fships = replaced(st.fships, s, f.get("ships", st.fships[s]))            # shared lists: replaced
     if "legality" in f:
@@ -155,7 +155,7 @@ def _colonies(st: State, colonies: dict[str, Raw]) -> None:
     rs = st.rs
     for cid, col in colonies.items():
         if cid not in rs.col_index:
-            _fail(f"scenario: unknown colony space {cid!r}")
+            _fail(f"scenario: unknown colony space {short(cid)}")
         c = rs.col_index[cid]
         owners: tuple[object, ...] = (None, "crown", *range(st.n))    # named: mypyc fails on `in (*...)`
         if col.get("owner") not in owners:
@@ -173,11 +173,11 @@ def _map(st: State, pos: Raw) -> None:
     rs = st.rs
     for sid, n in pos.get("sites", {}).items():
         if sid not in st.site_ids:
-            _fail(f"scenario: unknown site {sid!r}")
+            _fail(f"scenario: unknown site {short(sid)}")
         st.site_count[st.site_ids.index(sid)] = n
     for zid, n in pos.get("rebels", {}).items():
         if zid not in rs.zone_index or not rs.is_land(rs.zone_index[zid]):
-            _fail(f"scenario: unknown land zone {zid!r}")
+            _fail(f"scenario: unknown land zone {short(zid)}")
         st.rebels[rs.zone_index[zid]] = n
 
 

@@ -76,11 +76,11 @@ def first_problem(fname: str, raw: Any, error: ValidationError, namer: Namer,
     hand-written checks did. `special` may word a problem better: it returns the message after the file name."""
     errors = error.errors(include_url=False)
     loc, group = _group(errors)
-    entry, rest = namer(raw, loc)
+    entry, rest = namer(raw, tuple(_cut(x) for x in loc))
     where = " ".join(str(x) for x in (entry, *rest) if x != "")
     kinds = {e["type"] for e in group}
     if "extra_forbidden" in kinds:
-        keys = sorted(str(e["loc"][-1]) for e in group if e["type"] == "extra_forbidden")
+        keys = sorted(_cut(str(e["loc"][-1])) for e in group if e["type"] == "extra_forbidden")
         return _join(fname, where, f"unknown key(s) {keys}")
     if "missing" in kinds:
         keys = sorted(str(e["loc"][-1]) for e in group if e["type"] == "missing")
@@ -91,6 +91,12 @@ def first_problem(fname: str, raw: Any, error: ValidationError, namer: Namer,
         return f"{fname}: {worded}"
     key = ".".join(str(x) for x in rest)
     return _join(fname, entry, f"{key} {_expected(err)}" if key else _expected(err))
+
+
+def _cut(part: Any, limit: int = 40) -> Any:
+    """A key of the data as a refusal names it: a long one cut (PRJ-7: a refusal never copies
+    what it was sent in full); numbers as they are."""
+    return part[:limit - 3] + "..." if isinstance(part, str) and len(part) > limit else part
 
 
 def _join(fname: str, where: str, what: str) -> str:
