@@ -7,6 +7,8 @@ on; every refusal is the JSON envelope and changes nothing.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
@@ -14,7 +16,7 @@ from pax_hispanica.web.analysis_jobs import present
 from pax_hispanica.web.analysis_jobs.hint import Hints
 from pax_hispanica.web.analysis_jobs.worker import Analyses
 from pax_hispanica.web.http.site import PageVisit, client_address, error_response, site
-from pax_hispanica.web.play.model import ServerError
+from pax_hispanica.web.play.model import LiveGame, ServerError
 from pax_hispanica.web.present import page_context
 
 router = APIRouter()
@@ -30,6 +32,19 @@ def _hints(request: Request) -> Hints:
     return ret
 
 
+async def _jobs(analyses: Analyses, live: LiveGame, wanted: list[int]) -> dict[int, dict[str, Any]]:
+    """The game's analysis jobs by seat, queued now where missing: the game's own seats when it
+    finished before the queue knew of it, and a seat asked for (a game of bots only queues its
+    first seat alone when it ends)."""
+    jobs = await analyses.store.jobs_of(live.id)
+    missing = [x for x in wanted if 0 <= x < len(live.seats) and x not in jobs]
+    if not jobs or missing:
+        await analyses.store.enqueue(live.id, [*([] if jobs else analyses.seats_to_analyse(live)), *missing])
+        analyses.wake.set()
+        jobs = await analyses.store.jobs_of(live.id)
+    return jobs
+
+
 @router.get("/analysis/{token}", response_class=HTMLResponse)
 async def analysis_page(request: Request, v: PageVisit, token: str, seat: str | None = None) -> Response:
     s, user = v.site, v.user
@@ -38,16 +53,9 @@ async def analysis_page(request: Request, v: PageVisit, token: str, seat: str | 
     if not live.over:     # never while a game is on (rated or not): only its finished record is analysed
         return s.message(request, user, 403, "analysis_locked")
     analyses = _analyses(request)
-    jobs = await analyses.store.jobs_of(live.id)
     own = sorted(rights.seats) if rights.role == "seat" else []
     asked = int(seat) if seat is not None and seat.isdigit() and len(seat) < 3 else None
-    if asked is not None and not 0 <= asked < len(live.seats):
-        asked = None
-    wanted = [x for x in (asked, *own[:1]) if x is not None and x not in jobs]
-    if not jobs or wanted:   # finished before the queue knew of it, or a seat nobody asked for yet
-        await analyses.store.enqueue(live.id, [*([] if jobs else analyses.seats_to_analyse(live)), *wanted])
-        analyses.wake.set()
-        jobs = await analyses.store.jobs_of(live.id)
+    jobs = await _jobs(analyses, live, [x for x in (asked, *own[:1]) if x is not None])
     chosen = next((x for x in (asked, *own) if x is not None and x in jobs), min(jobs))
     job = jobs[chosen]
     lang = user["lang"]
