@@ -62,7 +62,12 @@ FRESH_FILE = MUTANTS / "fresh_kills.json"
 # that runs only while a module is imported (building the pydantic schemas, say) is never seen by
 # the tests there. Each survivor is therefore run again in a fresh process on these tests; one that
 # fails there (most often: the engine no longer imports) is killed "at import".
-FRESH_TESTS = ["tests/engine/test_golden.py", "tests/engine/test_ruleset.py"]
+# (about 8 s a survivor: the loaders, schemas, decision tables and events, whose code runs at import
+# or fills a cache before mutmut's forked workers see it)
+FRESH_TESTS = ["tests/engine/test_golden.py", "tests/engine/test_ruleset.py", "tests/engine/test_loader_edges.py",
+               "tests/engine/test_loader_messages.py", "tests/engine/test_scenario_loaded.py",
+               "tests/engine/test_schema.py", "tests/engine/test_decisions.py",
+               "tests/engine/test_decision_concerns.py", "tests/engine/test_events.py"]
 NO_TESTS = {5, 33}         # no selected test reaches the function
 INTERRUPTED = {2, -2, -15}  # the run was stopped (Ctrl-C, SIGTERM): no result
 
