@@ -49,10 +49,12 @@ class _Board:
     def __init__(self, view: Mapping[str, Any], rs: Ruleset) -> None:
         self.view, self.rs = view, rs
         # the asked seat (unavailable() builds a board for an asked seat only); a spectator's
-        # board (battle previews) reads view["viewer"] itself
-        self.seat: int = view["viewer"]
+        # board (battle previews) reads view["viewer"] itself, and its seat here is -1, never read
+        # (an int either way: the compiled engine checks the declared type)
+        viewer = view["viewer"]
+        self.seat: int = -1 if viewer is None else viewer
         self.players = view["players"]
-        self.me = self.players[self.seat] if self.seat is not None else {}
+        self.me = self.players[self.seat] if viewer is not None else {}
         self.colonies = view.get("colonies") or []
         self.sites = view.get("sites") or []
         self.rebels: Mapping[str, int] = view.get("rebels") or {}
