@@ -135,15 +135,20 @@ def test_lacks_names_the_members_a_protocol_asks_for():
          "redact", "known_cards"})
 
 
-def test_the_web_refuses_a_stand_in_engine_that_is_not_a_search_engine(monkeypatch):
-    import importlib
+def test_the_web_refuses_a_stand_in_engine_that_is_not_a_search_engine():
+    """In a process of its own: reloading engine_port here would leave the modules that imported
+    its functions holding the old ones (the Hint's worker pickles `advise` by name)."""
+    import os
+    import subprocess
+    import sys
 
-    from pax_hispanica.web import engine_port
-    monkeypatch.setenv("PAXH_API_MODULE", "pax_hispanica.bots.toygame")
-    try:
-        with pytest.raises(ImportError, match=r"PAXH_API_MODULE=pax_hispanica.bots.toygame .* lacks apply_trusted, "):
-            importlib.reload(engine_port)
-    finally:
-        monkeypatch.delenv("PAXH_API_MODULE")
-        importlib.reload(engine_port)
-    assert engine_port.api is api
+    env = dict(os.environ, PAXH_API_MODULE="pax_hispanica.bots.toygame")
+    r = subprocess.run([sys.executable, "-c", "import pax_hispanica.web.engine_port"], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0
+    assert re.search(r"ImportError: .*PAXH_API_MODULE=pax_hispanica.bots.toygame .* lacks apply_trusted, ", r.stderr), \
+        r.stderr[-2000:]
+    env.pop("PAXH_API_MODULE")
+    ok = subprocess.run([sys.executable, "-c", "from pax_hispanica.web import engine_port; from pax_hispanica import api; "
+                         "assert engine_port.api is api"], env=env, capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0, ok.stderr[-2000:]
