@@ -73,6 +73,8 @@ def two_players_at_a_table(browser, base: str, time_control: str | None = None):
         p.goto(f"{base}/tables/{tid}")
         p.wait_for_selector("#my-seat")
     tokens = [p.get_attribute("#my-seat", "href").rsplit("/", 1)[1] for p in (host, guest)]
+    for p in (host, guest):     # off the table page, whose poll reloads it when the table's status changes
+        p.goto("about:blank")   # (a game played to its end meanwhile: the reload raced the test's next goto)
     return host, guest, tid, tokens
 
 
