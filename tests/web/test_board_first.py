@@ -82,7 +82,7 @@ def test_a_place_the_rules_forbid_says_why_on_focus_and_tap_and_the_arrow_keys_g
     found = None
     places = lambda legal, view: any(o.get("type") in ("move", "labour", "attack", "play")      # noqa: E731
                                      for d in legal if d["kind"] == "choice" for o in d["options"])
-    for _ in range(40):        # a seat with places to choose and a place forbidden, both on the map
+    for _ in range(120):       # a seat with places to choose and a place forbidden, both on the map
         seat = next((i for i, t in enumerate(tokens) if places(**{k: srv.get(f"/api/view/{t}")[k] for k in ("legal", "view")})), None)
         if seat is None:
             try:
