@@ -40,3 +40,20 @@ def run_in_own_loop(coro):
     asyncio.run refuses to start."""
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro).result()
+
+
+def seeded_game(database_url: str, seed: int, seats: list[dict]) -> dict:
+    """A game with a fixed seed, stored in the database a test's server reads (which loads it on
+    its first request): clients may not choose seeds (PRJ-1), so a test that needs a known
+    position makes its game on the server's side. The answer has POST /api/games's shape."""
+    from pax_hispanica.web.play.service import Service
+
+    async def make() -> dict:
+        svc = Service(database_url, bot_delay=0)
+        try:
+            live = await svc.create_game(len(seats), seats, seed=seed)
+            return {"game": live.id, "version": live.version, "host": live.host_token,
+                    "seats": [{"seat": s.seat, "kind": s.kind, "token": s.token} for s in live.seats]}
+        finally:
+            await svc.storage.close()
+    return run_in_own_loop(make())

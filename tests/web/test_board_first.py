@@ -8,6 +8,7 @@ card with targets is picked before its place, the log's "mine" filter, the chat'
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 import urllib.error
@@ -17,7 +18,7 @@ import pytest
 from pax_hispanica import api
 
 from .board_play import SIZES, new_game, open_game, play
-from .helpers import wait_for
+from .helpers import seeded_game, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
@@ -73,16 +74,23 @@ def _until(srv, token: str, want, rng: random.Random, others: list[str], limit: 
     raise AssertionError("not reached")
 
 
+# the game's seed (PAXH_FORBIDDEN_SEED tries another: seeds 1-14 were tried when it was set)
+FORBIDDEN_SEED = int(os.environ.get("PAXH_FORBIDDEN_SEED", "1"))
+
+
 def test_a_place_the_rules_forbid_says_why_on_focus_and_tap_and_the_arrow_keys_go_between_places(
         server_factory, browser, sqlite_url):
     srv = server_factory(sqlite_url, bot_delay=0.0)
-    g = srv.post("/api/games", {"players": 3, "seats": [{"kind": "human", "name": n} for n in ("Ana", "Bru", "Cai")]})
+    # a known position (the seed and every move fixed): a run never hangs on the seed the server
+    # would have drawn (one CI run met a forbidden site that no tap reached: now a box is drawn
+    # under it, test_board_places)
+    g = seeded_game(sqlite_url, FORBIDDEN_SEED, [{"kind": "human", "name": n} for n in ("Ana", "Bru", "Cai")])
     tokens = [s["token"] for s in g["seats"]]
     rng = random.Random(7)
     found = None
     places = lambda legal, view: any(o.get("type") in ("move", "labour", "attack", "play")      # noqa: E731
                                      for d in legal if d["kind"] == "choice" for o in d["options"])
-    for _ in range(120):       # a seat with places to choose and a place forbidden, both on the map
+    for _ in range(40):        # a seat with places to choose and a place forbidden, both on the map
         seat = next((i for i, t in enumerate(tokens) if places(**{k: srv.get(f"/api/view/{t}")[k] for k in ("legal", "view")})), None)
         if seat is None:
             try:

@@ -92,8 +92,9 @@ class Places:
         """The list static/board.js applies to the map: for each place drawn on it (`drawn`: key
         -> (its name, the box a colony or site is highlighted on, None for a zone)) that is a
         choice, {"k": key, "o": the ids of its options' buttons in the decision list
-        (board.option_id), "l": its name, "b": [x, y, w, h]}; with "w": the why-not lines of its
-        tooltip when it has some. The page names a place with one option "name: that option's
+        (board.option_id), "l": its name}; "b": [x, y, w, h], the box of a colony or site (a choice
+        or not: the page hit-tests it, since the map's words take no pointer); with "w": the
+        why-not lines of its tooltip when it has some. The page names a place with one option "name: that option's
         words" (its button's text), so the words are sent once."""
         out = []
         for key, (label, box) in drawn.items():
@@ -104,8 +105,8 @@ class Places:
             if opts:
                 c["o"] = " ".join(o["id"] for o in opts)
                 c["l"] = label      # the page adds the option's words when there is one (its button's)
-                if box is not None:
-                    c["b"] = [round(v) for v in box]
+            if box is not None:     # a forbidden site's box too: its words alone take no tap or hover
+                c["b"] = [round(v) for v in box]
             if why:
                 c["w"] = list(why)
             out.append(c)

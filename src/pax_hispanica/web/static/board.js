@@ -338,7 +338,9 @@
       CHOICE_ATTRS.forEach(function (a) { el.removeAttribute(a); });
       el.classList.remove("choice", "clickable", "forbidden");
     });
-    map.querySelectorAll("rect.hit").forEach(function (r) { if (!want.has(r.parentNode)) r.remove(); });
+    map.querySelectorAll("rect.hit").forEach(function (r) {
+      if (!want.has(r.parentNode) && !why.has(r.parentNode)) r.remove();
+    });
     map.querySelectorAll(".has-choice").forEach(function (g) { g.classList.remove("has-choice"); });
     map.querySelectorAll("[data-title0]").forEach(function (el) {
       const t = el.querySelector(":scope > title");
@@ -363,14 +365,7 @@
         el.classList.add("clickable");
       } else {
         el.classList.add("choice");
-        if (c.b && !el.querySelector(":scope > rect.hit")) {   // the highlighted box, under the rest
-          const r = document.createElementNS(SVGNS, "rect");
-          r.setAttribute("class", "hit");
-          r.setAttribute("x", c.b[0]); r.setAttribute("y", c.b[1]);
-          r.setAttribute("width", c.b[2]); r.setAttribute("height", c.b[3]); r.setAttribute("rx", "3");
-          const t = el.querySelector(":scope > title");
-          el.insertBefore(r, t ? t.nextSibling : el.firstChild);
-        }
+        hitBox(el, c.b);      // the highlighted box
       }
       const g = el.closest(".zone-group");
       if (g) g.classList.add("has-choice");
@@ -386,7 +381,19 @@
       el.setAttribute("aria-disabled", "true");
       el.setAttribute("aria-label", name + ". " + (WORDS.forbidden || "") + " " + c.w.join(" "));
       el.classList.add("forbidden");
+      if (!el.classList.contains("zone")) hitBox(el, c.b);   // a site drawn in words only: a box to tap
+
     });
+  }
+  // a box under a colony's or site's drawing that takes the pointer (the map's words take none)
+  function hitBox(el, b) {
+    if (!b || el.querySelector(":scope > rect.hit")) return;
+    const r = document.createElementNS(SVGNS, "rect");
+    r.setAttribute("class", "hit");
+    r.setAttribute("x", b[0]); r.setAttribute("y", b[1]);
+    r.setAttribute("width", b[2]); r.setAttribute("height", b[3]); r.setAttribute("rx", "3");
+    const t = el.querySelector(":scope > title");
+    el.insertBefore(r, t ? t.nextSibling : el.firstChild);
   }
   function nameOf(el) {
     const t = el && el.querySelector(":scope > title");
@@ -457,13 +464,16 @@
     if (!d || !from || ev.altKey || ev.ctrlKey || ev.metaKey) return;
     const centre = function (el) { const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
     const a = centre(from);
+    // the nearest place within 45 degrees of the arrow's way; only when there is none, the
+    // nearest anywhere that way (else a place beside the way, but nearer, would always win, and
+    // two places could send the focus to and fro between them)
     let best = null, score = Infinity;
     document.querySelectorAll("svg.map [data-place], svg.map [data-why]").forEach(function (el) {
       if (el === from) return;
       const b = centre(el), dx = b[0] - a[0], dy = b[1] - a[1];
       const along = dx * d[0] + dy * d[1], across = Math.abs(dx * d[1] - dy * d[0]);
       if (along <= 1) return;
-      const s = along + 2 * across;
+      const s = along + 2 * across + (across > along ? 1e6 : 0);
       if (s < score) { score = s; best = el; }
     });
     ev.preventDefault();
@@ -521,13 +531,23 @@
   }
   window.addEventListener("resize", barHeight);
   // the reasons an option is not offered and the battle previews: open beside the board on a wide
-  // screen (once per decision: a player who closes them keeps them closed), closed in a phone's bar
-  const opened = new Set();
+  // screen, closed in a phone's bar. A player who closes one keeps that kind closed (for this
+  // decision and the later ones of its name); any other is opened after every update, so a page
+  // kept up to date by updates shows what a fresh load of it shows.
+  const WHY = "#decision details.unavailable, #decision details.previews-box";
+  const closedByPlayer = new Set();
+  function whyKey(d) {
+    const w = d.closest(".widget");
+    return (w ? w.dataset.decision : "") + "|" + d.className;
+  }
+  document.addEventListener("toggle", function (e) {   // toggle does not bubble: caught going down
+    const d = e.target;
+    if (d instanceof HTMLDetailsElement && !d.open && d.matches(WHY)) closedByPlayer.add(whyKey(d));
+  }, true);
   function openWhyNot() {
     if (window.innerWidth <= 600) return;
-    document.querySelectorAll("#decision details.unavailable, #decision details.previews-box").forEach(function (d) {
-      const w = d.closest(".widget"), key = (w ? w.dataset.decision : "") + "|" + d.textContent.length;
-      if (!opened.has(key)) { opened.add(key); d.open = true; }
+    document.querySelectorAll(WHY).forEach(function (d) {
+      if (!d.open && !closedByPlayer.has(whyKey(d))) d.open = true;
     });
   }
 
