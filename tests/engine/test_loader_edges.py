@@ -15,10 +15,17 @@ from pax_hispanica.rulesets import DATA, load_ruleset
 from .test_ruleset import broken, refused
 
 
-def test_SAIL_1_an_unknown_sea_next_to_europe_is_named_with_europe(tmp_path):
-    folder = broken(tmp_path, "map.toml", 'seas = ["atlantico", "antillas_menores"]',
-                    'seas = ["atlantico", "nowhere"]')
-    assert refused(folder) == "map.toml: europe: unknown zone 'nowhere'"
+@pytest.mark.parametrize("old,new,message", [
+    pytest.param('seas = ["atlantico", "antillas_menores"]', 'seas = ["atlantico", "nowhere"]',
+                 "map.toml: europe: unknown zone 'nowhere'", id="an-unknown-sea-next-to-europe-is-named-with-europe"),
+    pytest.param('adjacent = ["canal_yucatan", "estrecho_florida"]', 'adjacent = ["canal_yucatan", "nueva_espana"]',
+                 "map.toml: sea golfo_mexico: list land zones under the land zone",
+                 id="a-sea-that-lists-a-land-zone-is-refused-in-words"),
+    pytest.param('seas = ["golfo_mexico"]\n', 'seas = ["golfo_mexico", "europe"]\n',
+                 "map.toml: land nueva_espana: 'europe' is not a sea zone", id="europe-is-no-sea-zone-of-a-land"),
+])
+def test_SAIL_1_the_maps_zones_are_refused_in_words(tmp_path, old, new, message):
+    assert refused(broken(tmp_path, "map.toml", old, new)) == message
 
 
 def test_BAT_3_battle_cards_need_one_card_per_side(tmp_path):
@@ -58,22 +65,6 @@ def test_PRJ_78_a_bribe_by_count_is_checked_after_another_count_parameter():
     assert "(the range of smuggler_bribe, [" in msg
 
 
-def test_SAIL_1_a_sea_that_lists_a_land_zone_is_refused_in_words(tmp_path):
-    folder = broken(tmp_path, "map.toml", 'adjacent = ["canal_yucatan", "estrecho_florida"]',
-                    'adjacent = ["canal_yucatan", "nueva_espana"]')
-    assert refused(folder) == "map.toml: sea golfo_mexico: list land zones under the land zone"
-
-
-def test_SAIL_1_europe_is_no_sea_zone_of_a_land(tmp_path):
-    folder = broken(tmp_path, "map.toml", 'seas = ["golfo_mexico"]\n', 'seas = ["golfo_mexico", "europe"]\n')
-    assert refused(folder) == "map.toml: land nueva_espana: 'europe' is not a sea zone"
-
-
-def test_CARD_1_a_market_card_of_an_unknown_nation_is_refused_with_its_file(tmp_path):
-    folder = broken(tmp_path, "market.toml", "requires = { colonies = 1 }", 'requires = { nation = "atlantis" }')
-    assert refused(folder) == "market.toml: card encomienda: requires.nation: unknown nation 'atlantis'"
-
-
 def test_PRJ_68_a_ruleset_without_treasure_by_players_loads(tmp_path):
     text = (DATA / "reference" / "ruleset.toml").read_text()
     block = re.search(r"\[treasure\.by_players\.2\].*?(?=\n# PRJ-31)", text, re.S)
@@ -93,11 +84,6 @@ def test_PRJ_67_each_market_entry_names_its_copies_among_the_cards(tmp_path):
     assert sorted(ids) == sorted(rs.market)
 
 
-def test_PRJ_7_a_zone_position_that_is_no_pair_is_refused_in_words(tmp_path):
-    folder = broken(tmp_path, "map.toml", "pos = [930, 70]", "pos = 5")
-    assert refused(folder) == "map.toml: [europe]: pos must be a list"
-
-
 def test_PRJ_7_a_missing_key_is_named_with_its_entry(tmp_path):
     folder = broken(tmp_path, "battle.toml", 'name = "Support the attacker"\n', "")
     assert refused(folder).startswith("battle.toml: card support_attacker: missing key(s) ['name']; ")
@@ -110,21 +96,28 @@ def test_PRJ_7_unknown_keys_are_named_for_the_first_entry_only(tmp_path):
     assert refused(folder) == "battle.toml: card support_attacker: unknown key(s) ['bogus']"
 
 
-def test_PRJ_7_a_pair_of_three_numbers_is_refused_in_pydantics_words_lower_case(tmp_path):
-    folder = broken(tmp_path, "map.toml", "pos = [930, 70]", "pos = [930, 70, 5]")
-    assert refused(folder) == "map.toml: [europe]: pos tuple should have at most 2 items after validation, not 3"
-
-
 @pytest.mark.parametrize("fname,old,new,message", [
-    ("market.toml", 'effects = [{ kind = "gain_galleon", n = 1 }]', 'effects = [{ kind = "bogus", n = 1 }]',
-     "market.toml: card galeon: unknown effect 'bogus'"),
-    ("map.toml", 'kind = "cathedral"', 'kind = "castle"', "map.toml: site nueva_espana.veracruz: unknown kind 'castle'"),
-    ("market.toml", "requires = { colonies = 1 }", 'requires = { legality = "PLUNDER" }',
-     "market.toml: card encomienda: requires.legality must be a list of PLUNDER, SMUGGLER, CONQUISTADOR, PRIVATEER"),
-    ("ruleset.toml", "[treasure.by_players.2]", "[treasure.by_players.x]",
-     "ruleset.toml: [treasure.by_players.x]: the player count must be a whole number"),
-    ("ruleset.toml", "[setup.by_players.2]", "[setup.by_players.x]",
-     "ruleset.toml: [setup.by_players.x]: the player count must be a whole number"),
+    pytest.param("market.toml", 'effects = [{ kind = "gain_galleon", n = 1 }]', 'effects = [{ kind = "bogus", n = 1 }]',
+                 "market.toml: card galeon: unknown effect 'bogus'", id="an-unknown-effect"),
+    pytest.param("map.toml", 'kind = "cathedral"', 'kind = "castle"',
+                 "map.toml: site nueva_espana.veracruz: unknown kind 'castle'", id="an-unknown-kind-of-site"),
+    pytest.param("market.toml", "requires = { colonies = 1 }", 'requires = { legality = "PLUNDER" }',
+                 "market.toml: card encomienda: requires.legality must be a list of PLUNDER, SMUGGLER, CONQUISTADOR, "
+                 "PRIVATEER", id="a-legality-that-is-no-list"),
+    pytest.param("ruleset.toml", "[treasure.by_players.2]", "[treasure.by_players.x]",
+                 "ruleset.toml: [treasure.by_players.x]: the player count must be a whole number",
+                 id="treasure-by-players-of-no-number"),
+    pytest.param("ruleset.toml", "[setup.by_players.2]", "[setup.by_players.x]",
+                 "ruleset.toml: [setup.by_players.x]: the player count must be a whole number",
+                 id="setup-by-players-of-no-number"),
+    pytest.param("market.toml", "requires = { colonies = 1 }", 'requires = { nation = "atlantis" }',
+                 "market.toml: card encomienda: requires.nation: unknown nation 'atlantis'",
+                 id="CARD-1-a-market-card-of-an-unknown-nation-is-refused-with-its-file"),
+    pytest.param("map.toml", "pos = [930, 70]", "pos = 5", "map.toml: [europe]: pos must be a list",
+                 id="PRJ-7-a-zone-position-that-is-no-pair-is-refused-in-words"),
+    pytest.param("map.toml", "pos = [930, 70]", "pos = [930, 70, 5]",
+                 "map.toml: [europe]: pos tuple should have at most 2 items after validation, not 3",
+                 id="PRJ-7-a-pair-of-three-numbers-is-refused-in-pydantics-words-lower-case"),
 ])
 def test_CARD_1_PRJ_7_the_hand_written_wordings_of_the_ruleset_files(tmp_path, fname, old, new, message):
     assert refused(broken(tmp_path, fname, old, new)) == message
