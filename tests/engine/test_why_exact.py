@@ -3,13 +3,15 @@ for the reasons the other why tests check only in part (issue 36: the mutation s
 
 from __future__ import annotations
 
-import shutil
 import uuid
+
+import pytest
 
 from pax_hispanica import api
 from pax_hispanica.engine import why
-from support import NO_SPAIN, REFERENCE, WITH_SPAIN, scenario
+from support import NO_SPAIN, WITH_SPAIN, scenario
 
+from .test_ruleset import broken
 from .test_why import CARTAGENA, CATHEDRAL, GALEON, RS, SANTA_MARTA, TOLU, ZENU, ZONE, at_sail, reasons
 
 
@@ -75,41 +77,27 @@ def test_AUC_1_an_empty_deck_is_listed_whole():
          "code": "deck_too_small", "rule": "PRJ-8", "params": {"deck": "haven", "count": 0}}]
 
 
-def test_CARD_1_a_card_that_needs_two_colonies_counts_each_owned_colony_once(tmp_path):
-    folder = tmp_path / uuid.uuid4().hex
-    shutil.copytree(REFERENCE, folder)
-    market = folder / "market.toml"
-    text = market.read_text()
-    changed = text.replace("requires = { colonies = 1 }", "requires = { colonies = 2 }", 1)
-    assert changed != text
-    market.write_text(changed)
-    g = api.Game.from_scenario({
-        "config": {"players": 3, "ruleset": str(folder), "nations": NO_SPAIN}, "seed": 1,
-        "position": {"year": "play", "step": "play_turns", "order": [0, 1, 2],
-                     "colonies": {"jamaica.port_royal": {"owner": None}, SANTA_MARTA: {"owner": 0, "labour": None}},
-                     "players": [{"money": 5, "hand": ["encomienda-1"]}, {}, {}]}})
-    assert reasons(g.state, 0, "needs_colonies") == [
-        {"decision": "play_turn", "action": {"seat": 0, "type": "play", "card": "encomienda-1"},
-         "code": "needs_colonies", "rule": "CARD-1", "params": {"card": "encomienda-1", "need": 2, "have": 1}}]
-
-
-def test_CARD_1_a_card_of_another_nation_is_listed_whole(tmp_path):
+@pytest.mark.parametrize("requires,position,code,params", [
+    # a copy of the reference where Encomienda needs two colonies: seat 0 owns one
+    pytest.param("requires = { colonies = 2 }",
+                 {"colonies": {"jamaica.port_royal": {"owner": None}, SANTA_MARTA: {"owner": 0, "labour": None}},
+                  "players": [{"money": 5, "hand": ["encomienda-1"]}, {}, {}]},
+                 "needs_colonies", {"card": "encomienda-1", "need": 2, "have": 1},
+                 id="a-card-that-needs-two-colonies-counts-each-owned-colony-once"),
     # the reference has no card with requires.nation: a copy gives Encomienda one
-    folder = tmp_path / uuid.uuid4().hex
-    shutil.copytree(REFERENCE, folder)
-    market = folder / "market.toml"
-    text = market.read_text()
-    changed = text.replace("requires = { colonies = 1 }", 'requires = { nation = "french" }', 1)
-    assert changed != text
-    market.write_text(changed)
+    pytest.param('requires = { nation = "french" }',
+                 {"players": [{"money": 5, "hand": ["encomienda-1"]}, {"money": 5, "hand": ["encomienda-2"]}, {}]},
+                 "needs_nation", {"card": "encomienda-1", "nation": "french"},
+                 id="a-card-of-another-nation-is-listed-whole"),
+])
+def test_CARD_1_a_card_whose_requirement_is_not_met_is_listed_whole(tmp_path, requires, position, code, params):
+    folder = broken(tmp_path / uuid.uuid4().hex, "market.toml", "requires = { colonies = 1 }", requires)
     g = api.Game.from_scenario({
         "config": {"players": 3, "ruleset": str(folder), "nations": NO_SPAIN}, "seed": 1,
-        "position": {"year": "play", "step": "play_turns", "order": [0, 1, 2],
-                     "players": [{"money": 5, "hand": ["encomienda-1"]}, {"money": 5, "hand": ["encomienda-2"]},
-                                 {}]}})
-    assert reasons(g.state, 0, "needs_nation") == [
+        "position": {"year": "play", "step": "play_turns", "order": [0, 1, 2], **position}})
+    assert reasons(g.state, 0, code) == [
         {"decision": "play_turn", "action": {"seat": 0, "type": "play", "card": "encomienda-1"},
-         "code": "needs_nation", "rule": "CARD-1", "params": {"card": "encomienda-1", "nation": "french"}}]
+         "code": code, "rule": "CARD-1", "params": params}]
 
 
 def test_HND_2_over_the_limit_in_a_play_turn_is_listed_whole():
