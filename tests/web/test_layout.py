@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +25,51 @@ def test_the_features_are_packages_and_no_module_is_left_at_the_top():
     assert top == {"__init__.py", "server.py", "settings.py", "engine_port.py", "templating.py"}, top
     for package in ("play", "accounts", "social", "notify", "present", "http", "db"):
         assert (WEB / package / "__init__.py").is_file(), package
+
+
+# a template's name where another template extends, includes or imports it
+TEMPLATE_REF = re.compile(r"""\{%-?\s*(?:extends|include|import|from)\s+["']([^"']+)["']""")
+
+
+def _template_users() -> dict[str, set[str]]:
+    """Template name -> the packages that use it: those with a module naming it (a string
+    constant: a route's TemplateResponse, updates.py's get_template) or a template that extends,
+    includes or imports it."""
+    users: dict[str, set[str]] = {}
+    for path in SOURCES:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.endswith(".html"):
+                users.setdefault(node.value, set()).add(path.relative_to(WEB).parts[0])
+    for path in WEB.glob("*/templates/*.html"):
+        for name in TEMPLATE_REF.findall(path.read_text()):
+            users.setdefault(name, set()).add(path.relative_to(WEB).parts[0])
+    return users
+
+
+def test_each_template_lives_in_the_package_that_renders_it():
+    """Each package owns its pages' templates (issue 38): a template lives in the templates/
+    folder of the one package that renders, extends or includes it; one that several packages
+    use (base.html, the board's parts) lives in present/templates. No templates/ folder is left
+    at the top of web/, every name is in one folder only, and the Jinja environment finds each."""
+    from pax_hispanica.web.present import jinja_env
+
+    assert not (WEB / "templates").exists()
+    assert set(WEB.glob("*/templates")) == set(jinja_env.TEMPLATE_DIRS)
+    where: dict[str, list[str]] = {}
+    for path in WEB.glob("*/templates/*"):
+        where.setdefault(path.name, []).append(path.relative_to(WEB).parts[0])
+    assert len(where) >= 38
+    assert {n: p for n, p in where.items() if len(p) != 1} == {}
+    assert sorted(jinja_env.env.list_templates()) == sorted(where)
+    users = _template_users()
+    misplaced = {}
+    for name, (package,) in where.items():
+        used_by = users.get(name, set())
+        owner = next(iter(used_by)) if len(used_by) == 1 else "present"
+        if not used_by or package != owner:
+            misplaced[name] = (package, sorted(used_by))
+        jinja_env.env.get_template(name)          # parses, and what it extends or includes is found
+    assert misplaced == {}, "name: (its package, the packages using it)"
 
 
 def test_no_route_module_runs_sql():

@@ -42,7 +42,7 @@ def install(env: Environment) -> None:
         gettext=jinja_env.gettext, ngettext=jinja_env.ngettext, card=jinja_env.card,
         card_list=jinja_env.card_list, card_texts=jinja_env.card_texts, card_effects=jinja_env.card_effects,
         rule_link=jinja_env.rule_link, client_text=jinja_env.client_text, LANGS=LANGS, NATIONS=NATIONS,
-        # the game page (templates/_play.html): the seats' names and play.js's words
+        # the game page (play/templates/_play.html): the seats' names and play.js's words
         play_seat_names=seat_names, play_text=_play_text, mail_on=_mail_on,
         # the lobby: the bot kinds (the default first), their ladder ratings beside their names,
         # the named sets of house rules (PRJ-83) and the numbers a variant may change with their

@@ -1,4 +1,4 @@
-"""The coach of a lesson: what the learner is told beside the board (templates/_learn_coach.html).
+"""The coach of a lesson: what the learner is told beside the board (learn/templates/_learn_coach.html).
 
 At each of the learner's decisions: what it is, what matters, and hints for what this very
 decision offers (an attack, Chests to load, Europe in reach); the legalities compared where a
@@ -101,7 +101,7 @@ def step(played: Played, tr: Tr) -> dict[str, Any] | None:
 
 
 def coach(played: Played, tr: Tr) -> dict[str, Any]:
-    """The coach's context for templates/_learn_coach.html."""
+    """The coach's context for learn/templates/_learn_coach.html."""
     lesson = played.lesson
     done = played.done
     s = None if done else step(played, tr)

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pax_hispanica.web")
 WEEK = 7 * 86400.0
-# play.js's words in the page's language (templating.py gives them to templates/_play.html as play_text)
+# play.js's words in the page's language (templating.py gives them to play/templates/_play.html as play_text)
 PAGE_TEXT = ("chat_mute", "chat_unmute", "chat_muted", "chat_report", "chat_reported", "chat_closed", "chat_hidden",
              "chat_too_long", "chat_too_fast", "clock_waiting", "clock_per_move", "clock_out", "rule", "you",
              "clock_per_year", "clock_left_this_year",

@@ -1,6 +1,12 @@
 """The Jinja environment of every page and the helpers templates call (`_()`, `card()`,
 `compact_json`, `rule_link`, `client_text`). Nothing is registered here: web/templating.py puts
-every global and filter on it, once, when the app is created."""
+every global and filter on it, once, when the app is created.
+
+Each package keeps the templates of the pages its routes render in its own `templates/` folder
+(issue 38); the layout (`base.html`) and the parts several packages' pages share are
+present/templates. The loader looks in every folder of TEMPLATE_PACKAGES, so a template is
+named by its file name alone (`{% extends "base.html" %}`, `get_template("_board.html")`), and
+every name lives in one folder only (tests/web/test_layout.py)."""
 from __future__ import annotations
 
 import copy
@@ -8,13 +14,18 @@ import json
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup
 
 from pax_hispanica.web.present import cards as cardtext
 from pax_hispanica.web.present.i18n import Tr
 
-env = Environment(loader=FileSystemLoader(str(Path(__file__).parent.parent / "templates")),
+WEB = Path(__file__).parent.parent
+# the packages of web/ with a templates/ folder: the shared layout and parts (present) first
+TEMPLATE_PACKAGES = ("present", "play", "accounts", "social", "notify", "analysis_jobs", "learn")
+TEMPLATE_DIRS = tuple(WEB / package / "templates" for package in TEMPLATE_PACKAGES)
+
+env = Environment(loader=ChoiceLoader([FileSystemLoader(str(d)) for d in TEMPLATE_DIRS]),
                   autoescape=select_autoescape(["html"]), extensions=["jinja2.ext.i18n"])
 
 

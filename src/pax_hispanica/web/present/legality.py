@@ -2,7 +2,7 @@
 for each, where a fleet under it may load Chests (TRS-2..TRS-4), what each Chest scores when
 unloaded in Europe (TRS-5) and what it risks (BAT-5), in a game's own numbers: its ruleset
 version (PRJ-50), variant (PRJ-31) and player count (PRJ-78's bribe by count). Every number is
-read through `api.parameters`; none is copied here. templates/_legality.html lays them out (a
+read through `api.parameters`; none is copied here. present/templates/_legality.html lays them out (a
 table of all four, or one legality's details where a fleet shows it)."""
 from __future__ import annotations
 
