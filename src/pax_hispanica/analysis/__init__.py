@@ -9,8 +9,10 @@ The public API, for the CLI (`paxh analyse`, `paxh train-value`) and the web pag
 - `render_text(analysis, lang)`, `chart_svg(analysis, lang)`: the CLI's text and the chart (render.py);
 - `MESSAGES`, `MARKS`, `NATIONS`, `YEARS`, `LEGALITIES`: the words in English and Catalan (messages.py).
 
-Everything reaches the engine through `pax_hispanica.api` only. docs/rl.md ("The value
-function") and docs/bots.md ("Game analysis") describe the model, the data and the figures.
+Everything reaches the engine through `pax_hispanica.api` only: its operations through the
+modules' `ENGINE`, typed against the contract (`pax_hispanica.contract.SearchEngine`), and of the
+other helper groups the names that have no protocol (tests/engine/test_api_contract.py). docs/rl.md
+("The value function") and docs/bots.md ("Game analysis") describe the model, the data and the figures.
 """
 from __future__ import annotations
 

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from .. import api
 from ..bots import make_agent
 from ..bots.base import stable_seed
+from ..contract import Engine, SearchEngine
 from . import messages as M
 from . import value as V
 
@@ -45,6 +46,12 @@ if TYPE_CHECKING:
 
 JsonDict = dict[str, Any]
 Action = dict[str, Any]
+
+ENGINE: SearchEngine[api.State] = api
+"""The engine, typed against the contract (pax_hispanica.contract): the nine operations, and of
+the helper protocols `count_actions`, `redact` and `SEALED_ACTION_TYPES`. mypy --strict checks
+that nothing else is asked of it; tests/engine/test_api_contract.py that the module reads of `api`
+itself only names of the helper groups (replay, decision, view_ruleset, card_catalogue)."""
 
 # cost thresholds in win probability (0..1), largest first
 THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 0.15), ("mistake", 0.08), ("inaccuracy", 0.04))
@@ -162,20 +169,29 @@ def _bot(budget: int, seed: int, seat: int) -> Any:
     return make_agent("heuristic", s, preset="tuned")
 
 
+def seat_view(engine: Engine[Any], state: Any, seat: int, with_state: bool) -> JsonDict:
+    """`seat`'s view of `state`, with the masked state as its "state" for a bot that reads it
+    (ISMCTS): what api.view(state, seat, include_state=with_state) gives, through the contract."""
+    view = engine.view(state, seat)
+    if with_state:
+        view["state"] = engine.information_state(state, seat)
+    return view
+
+
 def _value_after(state: api.State, action: Action, seat: int, actions: Sequence[Action], i: int,
                  model: V.ValueModel) -> float:
     """The seat's chance of winning after `action` (in place of actions[i]); a sealed choice is
     read once the other seats' recorded choices of the same decision are in."""
-    st, _events = api.apply(state, action)
-    if api.is_sealed_action(action.get("type")):
+    st, _events = ENGINE.apply(state, action)
+    if action.get("type") in ENGINE.SEALED_ACTION_TYPES:       # api.is_sealed_action
         j = i + 1
-        while j < len(actions) and not api.is_over(st):
+        while j < len(actions) and not ENGINE.is_over(st):
             nxt = actions[j]
-            if nxt.get("type") != action.get("type") or nxt.get("seat") == seat or nxt.get("seat") not in api.acting(st):
+            if nxt.get("type") != action.get("type") or nxt.get("seat") == seat or nxt.get("seat") not in ENGINE.acting(st):
                 break
-            st, _events = api.apply(st, nxt)
+            st, _events = ENGINE.apply(st, nxt)
             j += 1
-    return model.probabilities(api.view(st, seat))[seat]
+    return model.probabilities(ENGINE.view(st, seat))[seat]
 
 
 def analyse(record: Mapping[str, Any], seat: int = 0, budget: int = DEFAULT_BUDGET, seed: int = 0,
@@ -187,27 +203,27 @@ def analyse(record: Mapping[str, Any], seat: int = 0, budget: int = DEFAULT_BUDG
     rec = dict(record)
     actions: list[Action] = [dict(a) for a in rec.get("actions") or []]
     g = api.replay({**rec, "actions": []})
-    start = api.view(g.state, seat if type(seat) is int else None)
+    start = ENGINE.view(g.state, seat if type(seat) is int else None)
     n = len(start.get("players") or [])
     if type(seat) is not int or not 0 <= seat < n:
         raise ValueError(f"seat {seat!r} is not a seat of this {n}-player game")
     nations = tuple(str(p.get("nation") or "") for p in start.get("players") or [])
     bot = _bot(budget, seed, seat)
-    log: list[JsonDict] = list(api.redact(g.events, seat))
+    log: list[JsonDict] = list(ENGINE.redact(g.events, seat))
     chart = [_point(g.state, seat, 0, model)]
     decisions: list[DecisionReview] = []
     seat_events: list[list[JsonDict]] = []     # per action, the events the seat saw
     for i, action in enumerate(actions):
-        if action.get("seat") == seat and not api.is_over(g.state):
+        if action.get("seat") == seat and not ENGINE.is_over(g.state):
             review = _review(g.state, seat, actions, i, bot, log, model, chart[-1])
             if review is not None:
                 decisions.append(review)
-        mine = list(api.redact(g.act(action), seat))
+        mine = list(ENGINE.redact(g.act(action), seat))
         log.extend(mine)
         seat_events.append(mine)
         chart.append(_point(g.state, seat, i + 1, model))
-    res = api.result(g.state) if api.is_over(g.state) else None
-    names = _Names(nations, api.view(g.state, seat))
+    res = ENGINE.result(g.state) if ENGINE.is_over(g.state) else None
+    names = _Names(nations, ENGINE.view(g.state, seat))
     moments = _key_moments(chart, seat_events, actions, names, res is not None)
     return GameAnalysis(seat, n, nations, res is not None, None if res is None else int(res["winner"]),
                         tuple(int(s) for s in res["ranking"]) if res is not None else (), budget, seed,
@@ -217,7 +233,7 @@ def analyse(record: Mapping[str, Any], seat: int = 0, budget: int = DEFAULT_BUDG
 
 def _point(state: api.State, seat: int, k: int, model: V.ValueModel) -> ChartPoint:
     """The chart's point after k actions: every seat's chance from `seat`'s view."""
-    v = api.view(state, seat)
+    v = ENGINE.view(state, seat)
     return ChartPoint(k, int(v.get("cycle") or 0), str(v.get("year") or ""), tuple(model.probabilities(v)))
 
 
@@ -225,12 +241,12 @@ def _review(state: api.State, seat: int, actions: Sequence[Action], i: int, bot:
             model: V.ValueModel, before: ChartPoint) -> DecisionReview | None:
     """actions[i], the seat's, against the bot's choice from the seat's view and log; None for a
     decision without a choice."""
-    legal = api.legal_actions(state, seat)
-    options = api.count_actions(legal)
+    legal = ENGINE.legal_actions(state, seat)
+    options = ENGINE.count_actions(legal)
     if options <= 1:
         return None
     action = actions[i]
-    view = api.view(state, seat, include_state=bool(getattr(bot, "uses_information_state", False)))
+    view = seat_view(ENGINE, state, seat, bool(getattr(bot, "uses_information_state", False)))
     best = bot.decide(view, legal, log=log) if getattr(bot, "uses_log", False) else bot.decide(view, legal)
     v_played = _value_after(state, action, seat, actions, i, model)
     v_best = v_played if _same(best, action) else _value_after(state, best, seat, actions, i, model)

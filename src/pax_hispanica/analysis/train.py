@@ -39,11 +39,19 @@ import numpy.typing as npt
 from .. import api
 from ..bots import make_agent
 from ..bots.base import SeatLogs, stable_seed
+from ..contract import SearchEngine
 from . import value as V
+from .game import seat_view
 
 Array = npt.NDArray[np.float64]
 Progress = Callable[[int, int], None]
 JsonDict = dict[str, Any]
+
+ENGINE: SearchEngine[api.State] = api
+"""The engine, typed against the contract (pax_hispanica.contract): the nine operations, and the
+bots' logs (`redact`, through SeatLogs). mypy --strict checks that nothing else is asked of it;
+tests/engine/test_api_contract.py that the module reads of `api` itself only names of the helper
+groups (replay, Game, Config)."""
 
 DEFAULT_TABLES = ("heuristic", "heuristic:preset=tuned,heuristic", "heuristic,heuristic,heuristic,heuristic,random")
 MAX_ACTIONS = 20_000
@@ -90,14 +98,14 @@ def positions_of_record(record: JsonDict, game: str, every: int, source: str) ->
     offset = stable_seed("value-offset", game) % max(1, every)
     kept: list[tuple[list[list[float]], float]] = []
     for k in range(len(actions) + 1):
-        if k % every == offset and not api.is_over(g.state):
-            seats = api.acting(g.state)
-            v = api.view(g.state, seats[0] if seats else None)
+        if k % every == offset and not ENGINE.is_over(g.state):
+            seats = ENGINE.acting(g.state)
+            v = ENGINE.view(g.state, seats[0] if seats else None)
             kept.append((V.seat_features(v), V.view_progress(v)))
         if k < len(actions):
             g.act(actions[k])
-    res = api.result(g.state)
-    if not api.is_over(g.state) or res is None:
+    res = ENGINE.result(g.state)
+    if not ENGINE.is_over(g.state) or res is None:
         out.errors.append(f"{game}: not finished")
         return out
     for rows, prog in kept:
@@ -139,12 +147,12 @@ def play_record(spec: JsonDict) -> JsonDict:
     g = api.Game.new(api.Config(players=spec["players"], **extra), seed=spec["seed"])
     agents = [make_agent(b["kind"], stable_seed("bot", spec["seed"], seat), **b["options"])
               for seat, b in enumerate(spec["bots"])]
-    logs = SeatLogs(api, agents, g.events)
-    while not api.is_over(g.state):
-        seat = api.acting(g.state)[0]
+    logs = SeatLogs(ENGINE, agents, g.events)
+    while not ENGINE.is_over(g.state):
+        seat = ENGINE.acting(g.state)[0]
         agent = agents[seat]
-        view = api.view(g.state, seat, include_state=getattr(agent, "uses_information_state", False))
-        logs.add(g.act(logs.decide(agent, seat, view, api.legal_actions(g.state, seat))))
+        view = seat_view(ENGINE, g.state, seat, bool(getattr(agent, "uses_information_state", False)))
+        logs.add(g.act(logs.decide(agent, seat, view, ENGINE.legal_actions(g.state, seat))))
         if len(g.record["actions"]) > MAX_ACTIONS:
             raise RuntimeError(f"game not over after {MAX_ACTIONS} actions")
     return g.record

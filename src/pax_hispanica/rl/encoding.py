@@ -33,9 +33,16 @@ from typing import Any
 import numpy as np
 
 from pax_hispanica import api
+from pax_hispanica.contract import SearchEngine
 # The one place the RL layer reads the engine's action table (a one-line change when api exposes it).
 from pax_hispanica.engine.core import ACTION_FIELDS
 from pax_hispanica.engine.vocab import DECKS
+
+ENGINE: SearchEngine[api.State] = api
+"""The engine, typed against the contract (pax_hispanica.contract): the legal actions of a state,
+and a state's ruleset read from `model_view` (the Search helpers'). mypy --strict checks that
+nothing else is asked of it; tests/engine/test_api_contract.py that the module reads of `api`
+itself only names of the helper groups (load_ruleset)."""
 
 BID_CAP = 30
 EXCLUDED = ("undo",)            # never listed among legal actions (PRJ-2)
@@ -165,7 +172,7 @@ def encoding_for(ctx: Any = None, bid_cap: int = BID_CAP) -> ActionEncoding:
     if ctx is None or isinstance(ctx, str):
         return _cached(ctx or "reference", (), bid_cap)
     if not isinstance(ctx, dict):
-        ctx = api.view(ctx, None, include_state=False, board=False)
+        ctx = ENGINE.model_view(ctx, None)       # the view's "ruleset" and "ruleset_params", no whole view
     params = ctx.get("ruleset_params") or {}
     return _cached(ctx["ruleset"], tuple(sorted(params.items())), bid_cap)
 
@@ -183,4 +190,4 @@ def decode(index: int, state_or_view: Any = None, seat: int = 0) -> dict[str, An
 def action_mask(state: api.State, seat: int, ctx: Any = None) -> np.ndarray:
     """The mask of `seat`'s legal actions in `state` (all zeros when it is not to act)."""
     enc = encoding_for(ctx if ctx is not None else state)
-    return enc.mask(api.legal_actions(state, seat))
+    return enc.mask(ENGINE.legal_actions(state, seat))

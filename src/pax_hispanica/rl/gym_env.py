@@ -20,7 +20,13 @@ import numpy as np
 
 from pax_hispanica import api
 from pax_hispanica.bots import make_agent
+from pax_hispanica.contract import Engine
 from pax_hispanica.rl.pettingzoo_env import Game
+
+ENGINE: Engine[api.State] = api
+"""The engine, typed against the core contract (pax_hispanica.contract.Engine): the result of a
+game (mypy --strict checks it is all that is asked); the opponents' seeds are api's
+`derived_seed`, of the "records" helpers (tests/engine/test_api_contract.py)."""
 
 
 class PaxHispanicaEnv(gymnasium.Env):
@@ -96,7 +102,7 @@ class PaxHispanicaEnv(gymnasium.Env):
         obs = self._obs()
         info = {"action_mask": obs["action_mask"]}
         if self.game.over():
-            info["result"] = api.result(self.game.state)
+            info["result"] = ENGINE.result(self.game.state)
         return obs, float(reward), self.game.over(), False, info
 
     def render(self) -> str | None:

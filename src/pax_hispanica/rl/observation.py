@@ -21,9 +21,15 @@ from typing import Any
 import numpy as np
 
 from pax_hispanica import api
+from pax_hispanica.contract import Engine
 from pax_hispanica.engine.decisions import DECISIONS as DECISION_TYPES
 from pax_hispanica.engine.vocab import CHEST, DECKS, GONE, LEGALITIES, PEOPLE, YEARS, decision_names
 from pax_hispanica.rl.encoding import placed_sites
+
+ENGINE: Engine[api.State] = api
+"""The engine, typed against the core contract (pax_hispanica.contract.Engine): `observe` asks it
+for a view, nothing else (mypy --strict checks it); the layout reads the ruleset of api's
+"rules and rulesets" helpers (tests/engine/test_api_contract.py)."""
 
 MAX_PLAYERS = 5
 CARGO = (*PEOPLE, CHEST)
@@ -250,5 +256,5 @@ def layout_for(view: dict[str, Any]) -> ObservationLayout:
 
 def observe(state: api.State, seat: int | None) -> np.ndarray:
     """The observation of `seat` (None: a spectator) in `state`: from its view only."""
-    view = api.view(state, seat, include_state=False)
+    view = ENGINE.view(state, seat)                 # (without the masked state: api.view's default)
     return layout_for(view).encode(view)

@@ -55,8 +55,16 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]  # OpenSpiel's compiled module ships no types
 
 from pax_hispanica import api
+from pax_hispanica.contract import Sampling
 from pax_hispanica.rl.encoding import BID_CAP, encoding_for
 from pax_hispanica.rl.observation import ObservationLayout
+
+ENGINE: Sampling[api.State] = api
+"""The engine, typed against the contract (pax_hispanica.contract.Sampling: the nine operations,
+`determinize` and `summary`); mypy --strict checks that nothing else is asked of it. The chance
+nodes (`new_game_with_outcomes`, `apply_with_outcomes`, `ChanceNeeded`), the snapshots a
+position is pickled as (`snapshot`, `restore`) and the ruleset are api's helper groups of those
+names, read from `api` itself (tests/engine/test_api_contract.py)."""
 
 SHORT_NAME = "python_pax_hispanica"
 MAX_GAME_LENGTH = 5000          # decisions; random play ends in about 70 (2 players) to 260 (5)
@@ -182,10 +190,10 @@ class PaxHispanicaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
         if self._pending is not None or self._pos is None:
             ret: int = pyspiel.PlayerId.CHANCE
             return ret
-        if api.is_over(self.st):
+        if ENGINE.is_over(self.st):
             ret = pyspiel.PlayerId.TERMINAL
             return ret
-        return api.acting(self.st)[0]
+        return ENGINE.acting(self.st)[0]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._need is None:
@@ -194,7 +202,7 @@ class PaxHispanicaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
         return [(i, 1.0 / n) for i in range(n)]
 
     def _legal_actions(self, player: int) -> list[int]:
-        ret: list[int] = self.get_game().enc.legal_indices(api.legal_actions(self.st, player))
+        ret: list[int] = self.get_game().enc.legal_indices(ENGINE.legal_actions(self.st, player))
         return ret
 
     def _apply_action(self, action: int) -> None:
@@ -208,9 +216,9 @@ class PaxHispanicaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
             self._seed_bytes = self._seed_bytes + [action]
             if len(self._seed_bytes) == SEED_BYTES:
                 seed = int.from_bytes(bytes(self._seed_bytes), "big")
-                self._pos = _Position(api.new_game(self.get_game().config, seed=seed))
+                self._pos = _Position(ENGINE.new_game(self.get_game().config, seed))
             return
-        self._pending = (action, api.acting(self.st)[0], ())
+        self._pending = (action, ENGINE.acting(self.st)[0], ())
         self._resolve()
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -226,14 +234,14 @@ class PaxHispanicaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
         return ret
 
     def is_terminal(self) -> bool:
-        return self._pending is None and self._pos is not None and api.is_over(self.st)
+        return self._pending is None and self._pos is not None and ENGINE.is_over(self.st)
 
     def returns(self) -> list[float]:
         g: PaxHispanicaGame = self.get_game()
         if not self.is_terminal():
             return [0.0] * g.n
         out = [0.0] * g.n
-        res = api.result(self.st)
+        res = ENGINE.result(self.st)
         assert res is not None                      # the game is over
         for rank, seat in enumerate(res["ranking"]):
             out[seat] = 1.0 - 2.0 * rank / (g.n - 1)
@@ -252,18 +260,18 @@ class PaxHispanicaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
             if self._pos is None:
                 return new if not self._seed_bytes else self._setup_resampled(new, u)
             new._seed_bytes = list(range(SEED_BYTES))       # (the seed is no longer these bytes: unseen)
-            new._pos = _Position(api.determinize(api.information_state(self.st, player), int(u() * 2 ** 53)))
+            new._pos = _Position(ENGINE.determinize(ENGINE.information_state(self.st, player), int(u() * 2 ** 53)))
             return new
         if self._pos is None:                               # the setup's draws, seen by no one
             return self._setup_resampled(new, u)
-        pre = api.determinize(api.information_state(self.st, player), int(u() * 2 ** 53))
+        pre = ENGINE.determinize(ENGINE.information_state(self.st, player), int(u() * 2 ** 53))
         new._pos, new._pending, new._need = _Position(pre), None, None
         if self._pending is None:
             return new
         action, seat, _ = self._pending
         if seat != player:          # the actor's action is not seen until its draws are done
             assert seat is not None                         # past the setup: an action's actor
-            legal = g.enc.legal_indices(api.legal_actions(pre, seat))
+            legal = g.enc.legal_indices(ENGINE.legal_actions(pre, seat))
             drawing = [a for a in legal if _draws(pre, g.enc.decode(a, seat))]
             if not drawing:
                 raise ValueError("no action of the actor draws in the resampled state")
@@ -295,7 +303,7 @@ class PaxHispanicaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
             if self._pending is not None:
                 return f"setup: {len(self._pending[2])} draws made"
             return f"setup: {len(self._seed_bytes)} of {SEED_BYTES} seed bytes drawn"
-        s = json.dumps(_public(api.view(self.st, player, include_state=False)), sort_keys=True,
+        s = json.dumps(_public(ENGINE.view(self.st, player)), sort_keys=True,
                        separators=(",", ":"))
         if self._pending is not None:
             action, seat, _ = self._pending
@@ -309,7 +317,7 @@ class PaxHispanicaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
             return f"setup: seed bytes {self._seed_bytes}"
         # the public summary and a digest of the whole position (hands, deck order, PRNG, ...)
         digest = hashlib.sha256(api.snapshot(self.st)).hexdigest()[:16]
-        s = json.dumps(api.summary(self.st), sort_keys=True, default=str) + f"\nposition {digest}"
+        s = json.dumps(ENGINE.summary(self.st), sort_keys=True, default=str) + f"\nposition {digest}"
         if self._pending is not None:
             action, seat, outcomes = self._pending
             s += f"\nseat {seat} action {action}, outcomes {list(outcomes)}"
@@ -337,7 +345,7 @@ class PaxHispanicaObserver:
         if state._pos is None:
             self.tensor.fill(0)
             return
-        self.tensor[:] = self.layout.encode(api.view(state.st, player, include_state=False))
+        self.tensor[:] = self.layout.encode(ENGINE.view(state.st, player))
 
     def string_from(self, state: PaxHispanicaState, player: int) -> str:
         return state._string(player)

@@ -30,11 +30,19 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from pax_hispanica import api
 from pax_hispanica.bots.base import SeatLogs
+from pax_hispanica.contract import SearchEngine
 from pax_hispanica.rl.encoding import BID_CAP, encoding_for
 from pax_hispanica.rl.observation import ObservationLayout
 
 NAME = "pax_hispanica_v0"
 OBS_HIGH = 1000.0          # the observation Box bound: every count of a game (money, chests, ...) stays far below
+
+ENGINE: SearchEngine[api.State] = api
+"""The engine, typed against the contract (pax_hispanica.contract): the nine operations, and of
+the helper protocols `model_view` (the Prestige of the dense reward), `summary` (render) and the
+bots' logs (`redact`, through SeatLogs). mypy --strict checks that nothing else is asked of it;
+tests/engine/test_api_contract.py that the module reads of `api` itself only names of the helper
+groups (Config, State, Game)."""
 
 
 class Game:
@@ -60,35 +68,37 @@ class Game:
         self.logs = None
         if bots and any(getattr(b, "uses_log", False) for b in bots.values()):
             g = api.Game.new(self.config, seed)          # the state of api.new_game, and its events
-            self.state, self.logs = g.state, SeatLogs(api, bots, g.events)
+            self.state, self.logs = g.state, SeatLogs(ENGINE, bots, g.events)
         else:
-            self.state = api.new_game(self.config, seed=seed)
+            self.state = ENGINE.new_game(self.config, seed)
         self.prestige = self._prestige()
 
     def act(self, action: dict[str, Any]) -> None:
         """Apply a concrete action, keeping the bots' logs."""
-        self.state, events = api.apply(self.state, action)
+        self.state, events = ENGINE.apply(self.state, action)
         if self.logs is not None:
             self.logs.add(events)
 
     def decide_bot(self, bot: Any, seat: int) -> dict[str, Any]:
         """`bot`'s action for `seat` now: its own view (with the masked state for a search bot)
         and, for a bot that reads it, its own log."""
-        view = api.view(self.state, seat, include_state=bool(getattr(bot, "uses_information_state", False)))
-        legal = api.legal_actions(self.state, seat)
+        view = ENGINE.view(self.state, seat)
+        if getattr(bot, "uses_information_state", False):     # what api.view(..., include_state=True) adds
+            view["state"] = ENGINE.information_state(self.state, seat)
+        legal = ENGINE.legal_actions(self.state, seat)
         action: dict[str, Any] = (self.logs.decide(bot, seat, view, legal) if self.logs is not None
                                   else bot.decide(view, legal))
         return action
 
     def _prestige(self) -> list[int]:
-        return [p["prestige"] for p in api.model_view(self.state, None)["players"]]   # no whole view per step
+        return [p["prestige"] for p in ENGINE.model_view(self.state, None)["players"]]   # no whole view per step
 
     def current(self) -> int | None:
-        acting = api.acting(self.state)
+        acting = ENGINE.acting(self.state)
         return acting[0] if acting else None
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return api.view(self.state, seat, include_state=False)
+        return ENGINE.view(self.state, seat)
 
     def observation(self, seat: int | None) -> np.ndarray:
         return self.layout.encode(self.view(seat))
@@ -97,7 +107,7 @@ class Game:
         """The action mask of `seat` (cached for the current position: states never change)."""
         c = self._mask_cache
         if c[0] is not self.state or c[1] != seat:
-            c = self._mask_cache = (self.state, seat, self.enc.mask(api.legal_actions(self.state, seat)))
+            c = self._mask_cache = (self.state, seat, self.enc.mask(ENGINE.legal_actions(self.state, seat)))
         m: np.ndarray = c[2]
         return m
 
@@ -113,15 +123,15 @@ class Game:
             now = self._prestige()
             rewards = [float(b - a) for a, b in zip(self.prestige, now)]
             self.prestige = now
-        if api.is_over(self.state):
+        if ENGINE.is_over(self.state):
             rewards = [r + f for r, f in zip(rewards, self.final())]
         return rewards
 
     def over(self) -> bool:
-        return api.is_over(self.state)
+        return ENGINE.is_over(self.state)
 
     def final(self) -> list[float]:
-        res = api.result(self.state)
+        res = ENGINE.result(self.state)
         assert res is not None, "the game is not over"
         if self.reward == "score":
             return [float(s) for s in res["scores"]]
@@ -134,7 +144,7 @@ class Game:
         """The position as text (api.summary): printed for "human", returned for "ansi"."""
         if mode is None:
             return None
-        text = str(api.summary(self.state))
+        text = str(ENGINE.summary(self.state))
         if mode == "human":
             print(text)
             return None
@@ -203,7 +213,7 @@ class _Core:
             rewards[self.possible_agents[s]] += r
 
     def _results(self) -> dict[str, Any]:
-        return {a: {"result": api.result(self.game.state)} for a in self.agents}
+        return {a: {"result": ENGINE.result(self.game.state)} for a in self.agents}
 
     def _truncated(self) -> bool:
         return self.max_cycles is not None and self.steps >= self.max_cycles and not self.game.over()
@@ -287,7 +297,7 @@ class parallel_env(_Core, ParallelEnv):  # type: ignore[misc]  # PettingZoo is u
         self._setup(players, reward, dense, max_cycles, illegal, illegal_reward, render_mode, config)
 
     def _observations(self) -> dict[str, dict[str, Any]]:
-        acting = set(api.acting(self.game.state))
+        acting = set(ENGINE.acting(self.game.state))
         return {a: self._obs(s, s in acting) for s, a in enumerate(self.possible_agents) if a in self.agents}
 
     def reset(self, seed: int | None = None,
@@ -301,7 +311,7 @@ class parallel_env(_Core, ParallelEnv):  # type: ignore[misc]  # PettingZoo is u
         terminated = False
         self.steps += 1
         # the choosers act in the engine's order; a sealed choice is revealed once all committed
-        for seat in api.acting(self.game.state):
+        for seat in ENGINE.acting(self.game.state):
             agent = self.possible_agents[seat]
             action = actions.get(agent)
             if not self._is_legal(seat, action):
