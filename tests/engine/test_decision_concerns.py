@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 
 import pax_hispanica
-from pax_hispanica.engine import decisions, why
+from pax_hispanica.engine import decisions, why, years  # noqa: F401  (years: the game's decisions registered
+# before `registry` takes its copy, so that the copy it puts back holds them: run alone, this file
+# imported them only in its first test, and the fixture then put back an empty registry)
 from pax_hispanica.engine.decisions import DECISIONS, SLOT_KINDS, Decision, register
 
 LOCALES = Path(pax_hispanica.__file__).resolve().parent / "web" / "locales"
