@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import re
 import time
 
 
@@ -15,6 +16,35 @@ def first_legal(legal: list) -> dict:
             if o.get("type") != "undo":
                 return o
     raise AssertionError(f"no action in {legal}")
+
+
+def register(page, base: str, name: str, password: str = "a good password", email: str | None = None) -> None:
+    """Register `name` (with an email address when one is given) on /register: the page lands on
+    /account, logged in."""
+    page.goto(f"{base}/register")
+    page.fill("#user_name", name)
+    page.fill("#password", password)
+    page.fill("#password2", password)
+    if email:
+        page.fill("#email", email)
+    page.click("#register")
+    page.wait_for_url(f"{base}/account")
+
+
+def open_table(page, base: str, players: int, public: bool = False, time_control: str | None = None) -> str:
+    """Open a table for `players` from the lobby's form (as the logged-in user of `page`), public
+    or not, with a time control when one is named: the page lands on the table, whose id is
+    returned."""
+    page.goto(base + "/")
+    page.click("#new-table summary")
+    page.select_option("#table-players", str(players))
+    if public:
+        page.check("#table-public")
+    if time_control:
+        page.select_option("#table-form select[name=time_control]", time_control)
+    page.click("#open-table")
+    page.wait_for_url(re.compile(r".*/tables/.*"))
+    return page.url.rsplit("/", 1)[1]
 
 
 def wait_for(cond, timeout: float = 20.0, what: str = "condition", pause=lambda: time.sleep(0.05)):

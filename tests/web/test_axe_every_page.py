@@ -20,6 +20,7 @@ import time
 import pytest
 import sqlalchemy as sa
 
+from .helpers import open_table, register
 from .play_fixtures import smtp  # noqa: F401 (fixture)
 from .test_page_reading import axe_violations, drive, mid_game
 
@@ -60,20 +61,8 @@ def test_axe_finds_nothing_serious_on_every_page_at_both_sizes_in_english_and_ca
     # ana: a moderator with an email address, who opens a public table; a chat message reported
     ctx = browser.new_context(viewport=SIZES["desktop"])
     page = ctx.new_page()
-    page.goto(f"{base}/register")
-    page.fill("#user_name", "ana")
-    page.fill("#password", PASSWORD)
-    page.fill("#password2", PASSWORD)
-    page.fill("#email", "ana@example.org")
-    page.click("#register")
-    page.wait_for_url(f"{base}/account")
-    page.goto(base + "/")
-    page.click("#new-table summary")
-    page.select_option("#table-players", "3")
-    page.check("#table-public")
-    page.click("#open-table")
-    page.wait_for_url(re.compile(r".*/tables/.*"))
-    table = page.url.rsplit("/", 1)[1]
+    register(page, base, "ana", PASSWORD, email="ana@example.org")
+    table = open_table(page, base, 3, public=True)
     ctx.close()
     from pax_hispanica.web.accounts.service import set_admin_sync
     from pax_hispanica.web.social import schema as social_db

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from .helpers import open_table, register, wait_for
 from .play_fixtures import smtp  # noqa: F401 (fixture)
-from .test_accounts_browser import register
 from .test_page_reading import axe_violations, drive
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(400)]
@@ -51,21 +51,8 @@ def two_players_at_a_table(browser, base: str, time_control: str | None = None):
     """sol opens a two-seat table, teo (with an email address) joins: the game starts."""
     host, guest = device(browser), device(browser)
     register(host, base, "sol")
-    guest.goto(f"{base}/register")
-    guest.fill("#user_name", "teo")
-    guest.fill("#password", "a good password")
-    guest.fill("#password2", "a good password")
-    guest.fill("#email", "teo@example.org")
-    guest.click("#register")
-    guest.wait_for_url(f"{base}/account")
-    host.goto(base + "/")
-    host.click("#new-table summary")
-    host.select_option("#table-players", "2")
-    if time_control:
-        host.select_option("#table-form select[name=time_control]", time_control)
-    host.click("#open-table")
-    host.wait_for_url(re.compile(r".*/tables/.*"))
-    tid = host.url.rsplit("/", 1)[1]
+    register(guest, base, "teo", email="teo@example.org")
+    tid = open_table(host, base, 2, time_control=time_control)
     guest.goto(f"{base}/tables/{tid}")
     with guest.expect_navigation():
         guest.click("#join")
@@ -115,7 +102,6 @@ def test_rematch_from_a_finished_game_the_opponent_is_told_live_and_by_email(ser
     shot(guest, "rematch-told")
     no_serious_axe(guest, "finished game, rematch told")
     # and by email (teo's settings: email on), with the table's address; sol gets none
-    from .helpers import wait_for
     wait_for(lambda: smtp.box.to("teo@example.org"), timeout=30, what="the rematch email")
     (mail,) = smtp.box.to("teo@example.org")
     assert "rematch" in mail["Subject"].lower() and f"/tables/{rematch}" in mail.get_content()
