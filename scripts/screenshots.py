@@ -166,7 +166,8 @@ def accounts_shots(b, out: Path) -> None:
     at (a phone with touch), logged in as the user it shows, against one server."""
     import re
 
-    from web.test_accounts_browser import login, register
+    from web.helpers import open_table, register
+    from web.test_accounts_browser import login
 
     def take(scene: str, size: str, page) -> None:
         page.wait_for_load_state("load")
@@ -228,16 +229,7 @@ def accounts_shots(b, out: Path) -> None:
                 register(page, base, name)
                 ctx.close()
             host_ctx, host = as_user("desktop", "sol")
-
-            def open_table() -> str:
-                host.goto(base + "/")
-                host.click("#new-table summary")
-                host.select_option("#table-players", "3")
-                host.check("#table-public")
-                host.click("#open-table")
-                host.wait_for_url(re.compile(r".*/tables/.*"))
-                return host.url.rsplit("/", 1)[1]
-            waiting = open_table()
+            waiting = open_table(host, base, 3, public=True)
             take("table-open", "desktop", host)
             for size in ACCOUNT_SHOTS["lobby-open-tables"]:
                 ctx, page = as_user(size, "teo")
@@ -247,7 +239,7 @@ def accounts_shots(b, out: Path) -> None:
                 ctx.close()
             # a second table: teo joins, sol starts it with a bot in the last seat, both leave
             # their seats to bots, and the finished table offers a rematch
-            played = open_table()
+            played = open_table(host, base, 3, public=True)
             guest_ctx, guest = as_user("desktop", "teo")
             guest.goto(base + "/")
             guest.click(f"#open-tables tr[data-table='{played}'] button.join")
@@ -275,6 +267,18 @@ def accounts_shots(b, out: Path) -> None:
             srv.stop()
 
 
+def shoot_at_both_sizes(b, url: str, ready: tuple[str, ...], out: Path, stem: str, suffix: str) -> None:
+    """The page at `url` in a fresh context of each of SIZES, shot (OUT/STEM-SIZE[SUFFIX].png) once
+    each selector of `ready` in turn is visible on it."""
+    for name, size in SIZES.items():
+        ctx, page = _page(b, name, size)
+        page.goto(url)
+        for selector in ready:
+            page.wait_for_selector(selector)
+        shoot(page, out / f"{stem}-{name}{suffix}.png")
+        ctx.close()
+
+
 def teach_shots(b, out: Path, lang: str, suffix: str) -> None:
     """What tells and teaches (`--only teach`), each at both sizes: "since your last move" in a
     turn-based game, Learn to play (its lessons and the coach at the first decision), a game's
@@ -291,13 +295,8 @@ def teach_shots(b, out: Path, lang: str, suffix: str) -> None:
                                         "seats": [{"kind": "bot", "bot_kind": "heuristic", "name": "Ana"},
                                                   {"kind": "bot", "bot_kind": "heuristic", "name": "Bru"}]})
             tokens = _digest_game(srv, 11)      # seat 1 has news since its last move
-            for name, size in SIZES.items():
-                ctx, page = _page(b, name, size)
-                page.goto(f"{srv.url}/play/{tokens[1]}?lang={lang}")
-                page.wait_for_selector("#conn.on")
-                page.wait_for_selector("#digest", state="visible")
-                shoot(page, out / f"game-digest-{name}{suffix}.png")
-                ctx.close()
+            shoot_at_both_sizes(b, f"{srv.url}/play/{tokens[1]}?lang={lang}", ("#conn.on", "#digest"),
+                                out, "game-digest", suffix)
             for name, size in SIZES.items():
                 ctx, page = _page(b, name, size)
                 page.goto(f"{srv.url}/learn?lang={lang}")
@@ -312,12 +311,8 @@ def teach_shots(b, out: Path, lang: str, suffix: str) -> None:
                 if time.time() > deadline:
                     raise RuntimeError("the bots did not finish their game")
                 time.sleep(0.5)
-            for name, size in SIZES.items():
-                ctx, page = _page(b, name, size)
-                page.goto(f"{srv.url}/replay/{g['spectator']}?step=20&seat=0&lang={lang}")
-                page.wait_for_selector("#scrub")
-                shoot(page, out / f"replay-seat-{name}{suffix}.png")
-                ctx.close()
+            shoot_at_both_sizes(b, f"{srv.url}/replay/{g['spectator']}?step=20&seat=0&lang={lang}", ("#scrub",),
+                                out, "replay-seat", suffix)
             while True:
                 ctx, page = _page(b, "desktop", SIZES["desktop"])
                 page.goto(f"{srv.url}/analysis/{g['spectator']}?seat=0&lang={lang}")
@@ -328,14 +323,22 @@ def teach_shots(b, out: Path, lang: str, suffix: str) -> None:
                 if time.time() > deadline:
                     raise RuntimeError("no analysis in time")
                 time.sleep(1)
-            for name, size in SIZES.items():
-                ctx, page = _page(b, name, size)
-                page.goto(f"{srv.url}/analysis/{g['spectator']}?seat=0&lang={lang}")
-                page.wait_for_selector("svg.win-chart")
-                shoot(page, out / f"analysis-{name}{suffix}.png")
-                ctx.close()
+            shoot_at_both_sizes(b, f"{srv.url}/analysis/{g['spectator']}?seat=0&lang={lang}",
+                                ("svg.win-chart",), out, "analysis", suffix)
         finally:
             srv.stop()
+
+
+def in_chromium(shots, *args) -> None:
+    """`shots(browser, *args)` in a Chromium of its own, closed after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            shots(b, *args)
+        finally:
+            b.close()
 
 
 def main() -> None:
@@ -357,26 +360,11 @@ def main() -> None:
 
     suffix = "" if args.lang == "en" else "-" + args.lang
     if "accounts" in only and args.lang == "en":   # their one Catalan page is among them
-        with sync_playwright() as p:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            try:
-                accounts_shots(b, out)
-            finally:
-                b.close()
+        in_chromium(accounts_shots, out)
     if "board" in only:
-        with sync_playwright() as p:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            try:
-                board_shots(b, out, args.lang, args.seed, suffix)
-            finally:
-                b.close()
+        in_chromium(board_shots, out, args.lang, args.seed, suffix)
     if "teach" in only:
-        with sync_playwright() as p:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            try:
-                teach_shots(b, out, args.lang, suffix)
-            finally:
-                b.close()
+        in_chromium(teach_shots, out, args.lang, suffix)
     if "game" not in only:
         return
     with tempfile.TemporaryDirectory() as tmp:
