@@ -85,6 +85,27 @@ def test_the_digest_says_every_move_of_the_others_since_the_seat_last_acted(lang
     assert checked >= 6
 
 
+@pytest.mark.parametrize("lang,goods", [("en", "Goods drawn: "), ("ca", "Mercaderies de l’any: ")])
+def test_every_digest_line_starts_with_a_capital(lang, goods):
+    """The automatic steps' words follow "Goods Year: " in the live summary; the digest puts each
+    on a line of its own, which starts with a capital ("Goods drawn: ...", not "goods drawn")."""
+    rec = corpus_games(1)[0]
+    lines, summed = [], []
+    for k in range(5, len(rec["actions"]), 7):
+        live = live_at(rec, k, gid=f"digest-caps-{lang}-{k}")
+        tr = page_context.translator(live, lang)
+        for seat in (0, 1):
+            first, after = happened.window(live, seat)
+            seen = api.redact(live.events, seat)
+            d = happened.digest(seen, seat, first, after, api.view(live.state, seat, include_state=False), tr)
+            lines += [i for g in d["groups"] for i in g["items"]] if d else []
+            summed += [i for g in happened.summary(seen, first, None, tr) for i in g["items"]]
+    assert [line for line in lines if line[:1].islower()] == []
+    assert any(line.startswith(goods) for line in lines), lines
+    # the live game's summary still reads as one sentence per Year: "Goods Year: goods drawn: ..."
+    assert any(i.startswith(goods.lower()) for i in summed), summed
+
+
 def test_a_long_digest_keeps_the_latest_lines_and_counts_the_others():
     rec = corpus_games(1)[0]
     live = live_at(rec, len(rec["actions"]) - 1, gid="digest-long")

@@ -308,7 +308,7 @@ def _digest_groups(events: list[Any], first: int, after: int, view: View | None,
             current = {"title": tr("sum_year", year=tr.word(e.get("year")), cycle=e.get("cycle")), "items": []}
             groups.append(current)
             continue
-        item = _automatic_item(e, owners, tr) if t in AUTOMATIC else [tr.event(e).rstrip(".")]
+        item = [_line_start(i) for i in _automatic_item(e, owners, tr)] if t in AUTOMATIC else [tr.event(e).rstrip(".")]
         if not item:
             continue
         if current is None:
@@ -316,6 +316,13 @@ def _digest_groups(events: list[Any], first: int, after: int, view: View | None,
             groups.append(current)
         current["items"].extend(item)
     return groups
+
+
+def _line_start(item: str) -> str:
+    """An automatic step as a line of its own starts with a capital ("Goods drawn: Sugar", "The
+    King +1 Chest at ..."; "Mercaderies de l'any: ..."): the summary's words are written to follow
+    "Goods Year: " in a sentence, the digest puts each on its own line."""
+    return item[:1].upper() + item[1:]
 
 
 def _cap_earliest(groups: list[dict[str, Any]], cut: int) -> int:
