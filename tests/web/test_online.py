@@ -85,9 +85,11 @@ def test_PRJ_39_days_per_year_is_one_budget_for_a_seats_decisions_of_the_year(tm
         # other with its whole budget (remaining is rounded to the millisecond)
         assert t1 - 2e-3 <= seats[first]["deadline"] - seats[first]["remaining"] <= t2 + 2e-3
         assert t1 + 600 - 1e-3 <= seats[1 - first]["deadline"] <= t2 + 600 + 1e-3
-        # the page counts it down with the table's rule above the clocks
+        # the page counts it down; the table's pace is said once, in the status line (issue 38),
+        # not again above the clocks (a Year of ten minutes in minutes, not "0 days")
         page = c.get(f"/play/{tokens[0]}").text
-        assert 'id="clock-rule"' in page and "left this Year" in page and "per Year" in page
+        assert 'id="clock-rule"' not in page and "left this Year" in page
+        assert '<span id="pace" class="pace">Turn-based, 10 min per Year</span>' in page and page.count("per Year") == 1
 
 
 def test_PRJ_39_a_spent_year_counts_as_one_timeout_and_a_new_year_gives_the_time_again(tmp_path, fast_sweep):

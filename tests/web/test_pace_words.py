@@ -22,3 +22,17 @@ DAY = 86400.0
 ])
 def test_one_day_is_singular(lang, rules, words):
     assert pace_words(rules, Tr(lang)) == words
+
+
+@pytest.mark.parametrize("lang,rules,words", [
+    ("en", TableRules(pace="year", year_seconds=600.0), "Turn-based, 10 min per Year"),
+    ("en", TableRules(pace="year", year_seconds=3600.0 * 36), "Turn-based, 36 h per Year"),
+    ("en", TableRules(pace="turn", move_seconds=1800.0), "Turn-based, 30 min per move"),
+    ("ca", TableRules(pace="year", year_seconds=600.0), "Per torns, 10 min per Any"),
+    ("ca", TableRules(pace="year", year_seconds=3600.0 * 12), "Per torns, 12 h per Any"),
+    ("ca", TableRules(pace="turn", move_seconds=1800.0), "Per torns, 30 min per jugada"),
+])
+def test_a_time_shorter_than_a_day_is_said_in_hours_or_minutes_never_0_days(lang, rules, words):
+    """The pace is said once, in the status line (the clocks no longer repeat it), so it says a
+    short time in the unit it has."""
+    assert pace_words(rules, Tr(lang)) == words

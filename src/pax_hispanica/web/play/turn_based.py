@@ -31,8 +31,8 @@ log = logging.getLogger("pax_hispanica.web")
 WEEK = 7 * 86400.0
 # play.js's words in the page's language (templating.py gives them to play/templates/_play.html as play_text)
 PAGE_TEXT = ("chat_mute", "chat_unmute", "chat_muted", "chat_report", "chat_reported", "chat_closed", "chat_hidden",
-             "chat_too_long", "chat_too_fast", "clock_waiting", "clock_per_move", "clock_out", "rule", "you",
-             "clock_per_year", "clock_left_this_year",
+             "chat_too_long", "chat_too_fast", "clock_waiting", "clock_out", "rule", "you",
+             "clock_left_this_year",
              # "Tell me when it is my move" (U1): a refusal's sentence, and what is saved
              "err_bad_webhook", "err_internal_webhook", "err_mail_off", "err_bad_email", "notify_failed",
              "notify_saved_now", "notify_saved_none", "notify_email_is", "notify_webhook_is")

@@ -19,18 +19,6 @@
     return m + ":" + two(x);
   }
   function now() { return Date.now() / 1000 + offset; }
-  function span(s) {   // a time control's length: "3 d", "24 h", "10 min", "30 s"
-    if (s >= 86400 && s % 86400 === 0) return s / 86400 + " d";
-    if (s >= 3600 && s % 3600 === 0) return s / 3600 + " h";
-    if (s >= 60 && s % 60 === 0) return s / 60 + " min";
-    return Math.round(s) + " s";
-  }
-  function rule(msg) {   // the table's time control, above the clocks
-    if (msg.pace === "year") return span(msg.year_seconds) + " " + T.clock_per_year;
-    if (msg.pace === "turn") return span(msg.move_seconds) + " " + T.clock_per_move;
-    return span(msg.base_seconds) + " + " + span(msg.increment_seconds || 0);
-  }
-
   // ------------------------------------------------------------ clocks
   function drawClocks() {
     const list = $("clock-list");
@@ -57,8 +45,8 @@
         text = fmt(c.remaining);
       } else if (clock.pace === "year") {       // PRJ-39: what is left of this Year's time
         text = fmt(c.remaining) + " " + T.clock_left_this_year;
-      } else {
-        text = fmt(clock.move_seconds) + " " + T.clock_per_move;
+      } else {                                  // turn-based: their move's time starts when they are asked
+        text = T.clock_waiting;
       }
       li.querySelector(".clock-time").textContent = text;
       li.dataset.running = c.deadline !== null ? "1" : "0";
@@ -73,7 +61,6 @@
     offset = msg.now - Date.now() / 1000;   // the server's clock, not this device's
     clock = msg;
     $("clocks").hidden = false;
-    if ($("clock-rule")) $("clock-rule").textContent = rule(msg);
     drawClocks();
   }
 
