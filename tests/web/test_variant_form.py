@@ -120,8 +120,11 @@ def test_a_new_table_has_the_form_its_refusal_in_the_players_words_and_its_varia
         c.get("/?lang=ca")
         page = c.get("/").text
         form = _form(page, "/tables")
-        assert all(re.search(rf'name="p\.{re.escape(n)}"', form) for n in PARAMS)
-        assert 'id="table-house-rules"' in form and 'id="tp-cycles"' in form
+        # the numbers are in the page once, in the new game's form; lobby.js copies them into the
+        # new table's (issue 38: they made a logged-in lobby twice its size)
+        assert all(re.search(rf'name="p\.{re.escape(n)}"', _form(page, "/games")) for n in PARAMS)
+        assert page.count('name="p.cycles"') == 1 and 'name="p.' not in form
+        assert 'id="table-house-rules"' in form and '<div class="param-groups" data-copy="p-" data-prefix="tp-"></div>' in form
         data = {"csrf": csrf_of(page), "players": "3", "time_control": "live:10+10", "public": "1"}
         r = c.post("/tables", data={**data, "p.cycles": "0"}, follow_redirects=False)
         alert = text_of(re.search(r'role="alert"[^>]*>(.*?)</', r.text, re.S).group(1))
@@ -132,3 +135,30 @@ def test_a_new_table_has_the_form_its_refusal_in_the_players_words_and_its_varia
         assert "Regles de la casa: Les regles de la versió 7; Cicles de la partida: 3" in row
         table = text_of(c.get(r.headers["location"]).text)
         assert "Cicles de la partida: 3" in table and "reference-7" not in table
+
+
+@pytest.mark.browser
+def test_the_new_table_form_gets_a_copy_of_the_numbers_empty_and_under_its_own_ids(browser, server_factory, tmp_path):
+    """The numbers a variant may change are sent once (the new game's form); in a browser the
+    new table's form has them too, empty, closed, labelled by ids of its own, and sends them."""
+    from .helpers import register as register_in_browser
+    srv = server_factory(f"sqlite:///{tmp_path / 't.sqlite3'}")
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    register_in_browser(page, srv.url, "ona")
+    page.goto(srv.url + "/")
+    page.click("#new-game details.variant > summary")
+    page.click("#new-game details.param-group[data-group=length] > summary")
+    page.fill("#p-cycles", "4")                 # the new game's number is not the table's
+    assert page.locator("#table-form [name='p.cycles']").count() == 1
+    assert page.locator("#new-game [name='p.cycles']").count() == 1
+    assert page.input_value("#tp-cycles") == "" and page.get_attribute("#tp-cycles", "aria-describedby") == "tp-cycles-hint"
+    assert page.locator("label[for='tp-cycles']").count() == 1 and page.locator("[id^='p-']").count() == \
+        page.locator("#table-form [id^='tp-']").count()
+    page.click("#new-table summary")
+    page.click("#table-form details.variant > summary")
+    page.click("#table-form details.param-group[data-group=length] > summary")
+    page.fill("#tp-cycles", "3")
+    page.click("#open-table")
+    page.wait_for_url(re.compile(r".*/tables/.*"))
+    assert "Cycles in a game: 3" in page.inner_text("body")
+    page.context.close()

@@ -30,3 +30,28 @@
   pace.addEventListener('change', show);
   show();
 })();
+// The new table's house rules: the numbers a variant may change are in the page once, in the new
+// game's form (issue 38: the lobby was twice its size); the new table's form gets a copy of
+// them, empty and closed, its ids and names' labels moved to its own prefix (p-… becomes tp-…).
+(function(){
+  const from = document.querySelector('#new-game .param-groups:not([data-copy])');
+  if (!from) return;
+  const ATTRS = ['id', 'for', 'aria-describedby'];
+  document.querySelectorAll('.param-groups[data-copy]').forEach(function (to) {
+    const src = to.dataset.copy, dst = to.dataset.prefix, copy = from.cloneNode(true);
+    copy.querySelectorAll('[id], [for], [aria-describedby]').forEach(function (e) {
+      ATTRS.forEach(function (a) {
+        const v = e.getAttribute(a);
+        if (v && v.indexOf(src) === 0) e.setAttribute(a, dst + v.slice(src.length));
+      });
+    });
+    copy.querySelectorAll('input').forEach(function (i) { i.removeAttribute('value'); i.value = ''; });
+    copy.querySelectorAll('select').forEach(function (s) {
+      s.querySelectorAll('option').forEach(function (o) { o.removeAttribute('selected'); });
+      s.selectedIndex = 0;
+    });
+    copy.querySelectorAll('details').forEach(function (d) { d.open = false; });
+    copy.querySelectorAll('.param-count').forEach(function (c) { c.remove(); });
+    to.replaceWith(copy);
+  });
+})();
