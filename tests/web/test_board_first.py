@@ -244,3 +244,26 @@ def test_the_banner_is_over_the_map_never_over_the_status_line(server_factory, b
     assert b[1] >= s[3] - 0.5, boxes                      # below the status line
     assert m[0] <= (b[0] + b[2]) / 2 <= m[2] and m[1] <= b[1] <= m[3], boxes   # on the map
     ctx.close()
+
+
+def test_a_phones_map_ends_at_the_action_bar_and_its_legend_never_peeks_above_it(server_factory, browser, sqlite_url):
+    """On a 390x844 phone, at the top of the page, the map fills the room down to the docked
+    action bar and its legend starts under the bar (hidden whole, not a line of it showing above
+    the bar, as it did); scrolled down, the legend shows whole above the bar."""
+    srv = server_factory(sqlite_url, bot_delay=0.0)
+    g = srv.post("/api/games", {"players": 2, "seats": [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bru"}]})
+    token = next(s["token"] for s in g["seats"] if srv.get(f"/api/view/{s['token']}")["legal"])
+    ctx, page = open_game(browser, srv, token, "phone")
+    geometry = """() => { const r = s => document.querySelector(s).getBoundingClientRect();
+      return {map: r('#part-map .map-scroll').bottom, legend: r('#part-map .legend').top,
+              legend_end: r('#part-map .legend').bottom, bar: r('#part-top').top,
+              fixed: getComputedStyle(document.getElementById('part-top')).position}; }"""
+    page.wait_for_function("() => document.documentElement.style.getPropertyValue('--map-h') !== ''")
+    at_top = page.evaluate(geometry)
+    assert at_top["fixed"] == "fixed", at_top
+    assert at_top["legend"] >= at_top["bar"], at_top                 # under the bar, none of it above
+    assert at_top["bar"] - 12 <= at_top["map"] <= at_top["bar"], at_top   # the map reaches the bar
+    page.evaluate("d => window.scrollBy(0, d)", at_top["legend_end"] - at_top["bar"] + 8)
+    scrolled = page.evaluate(geometry)
+    assert scrolled["legend_end"] <= scrolled["bar"], scrolled     # the whole legend, above the bar
+    ctx.close()

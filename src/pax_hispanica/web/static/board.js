@@ -521,13 +521,25 @@
     const h = getComputedStyle(bar).position === "fixed" ? bar.offsetHeight : 0;
     const root = document.documentElement.style;
     root.setProperty("--bar-h", (h + 8) + "px");
-    // the map's panel ends above the bar (at the top of the page, where a player starts)
+    // the map ends at the bar's top edge (at the top of the page, where a player starts) and its
+    // legend starts right under the bar: hidden whole behind it, never a line of it peeking above
+    // the bar; scrolling down shows it whole (the page keeps --bar-h of room below)
     const ms = document.querySelector("#part-map .map-scroll");
-    if (ms && h) root.setProperty("--map-h", Math.max(240, window.innerHeight - h - (ms.getBoundingClientRect().top + window.scrollY) - 14) + "px");
+    if (!ms || !h) return;
+    const legend = document.querySelector("#part-map .legend");
+    const gap = legend ? legend.getBoundingClientRect().top - ms.getBoundingClientRect().bottom : 0;
+    const top = ms.getBoundingClientRect().top + window.scrollY;
+    const barTop = window.innerHeight - bar.getBoundingClientRect().height;   // offsetHeight is rounded
+    root.setProperty("--map-h", Math.max(240, Math.ceil(barTop - top - gap)) + "px");
   }
   if (window.ResizeObserver) {
-    const bar = document.getElementById("part-top");
-    if (bar) new ResizeObserver(barHeight).observe(bar);
+    // the bar's height, and what stands above the map (the status line, "since your last move"
+    // until it is dismissed), move the map's end
+    const ro = new ResizeObserver(barHeight);
+    ["part-top", "part-status", "part-happened"].forEach(function (id) {
+      const el = document.getElementById(id);
+      if (el) ro.observe(el);
+    });
   }
   window.addEventListener("resize", barHeight);
   // the reasons an option is not offered and the battle previews: open beside the board on a wide
