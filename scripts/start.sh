@@ -6,9 +6,22 @@
 # (turn notifications, lost-password links) and writes it to data/mail.log, so the links can be followed on this
 # machine; nothing leaves it. PAXH_SMTP_URL=smtp://... sends through a real mail server; PAXH_MAIL=off starts no
 # catcher, and the pages then say that email is off.
+#
+# The compiled engine: on the first start (or after an edit to the engine) it is built in the background, niced,
+# while the game starts at once on the pure-Python engine, which plays the same games more slowly. That server
+# keeps the pure engine to the end (its bot and analysis worker processes too: PAXH_PURE=1), and says so in its
+# log; the next start, once the build is done, runs the compiled engine. PAXH_REQUIRE_COMPILED=1 waits for the
+# build instead; PAXH_PURE=1 builds nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh game     # the web extra and the compiled engine, from requirements/game.txt
+bash scripts/setup.sh game --build-in-background   # the web extra from requirements/game.txt; the compiled engine
+if [ "${PAXH_PURE:-0}" != 1 ] && ! engine=$(.venv/bin/python scripts/compile_engine.py status 2>&1); then
+  # not (yet) built: this server and every process it starts run the pure engine, even once the build is done
+  # (one engine per server: its workers are sent the server's objects)
+  echo "Engine: $engine. This server runs the pure-Python engine (PAXH_PURE=1) to its end; the next start" \
+       "runs the compiled one once it is built (python scripts/compile_engine.py status)." >&2
+  export PAXH_PURE=1
+fi
 if [ "${1:-}" = "--terminal" ]; then
   shift
   exec .venv/bin/paxh play "$@"
