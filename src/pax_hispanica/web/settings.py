@@ -113,7 +113,8 @@ VARIABLES: list[Var] = [
 BY_NAME = {v.name: v for v in VARIABLES}
 # read by scripts, tests and build tools, never by a running server
 TOOLS = {"PAXH_PG_DIR", "PAXH_PG_BIN", "PAXH_PG_STOP", "PAXH_TEST_DATABASE_URL", "PAXH_MYPYC_DIR",
-         "PAXH_BUILD_EXTENSIONS", "PAXH_SCREENSHOTS", "PAXH_RULES_MD", "PAXH_MAIL"}
+         "PAXH_BUILD_EXTENSIONS", "PAXH_SCREENSHOTS", "PAXH_RULES_MD", "PAXH_MAIL",
+         "PAXH_SETUP_BUILD"}
 
 
 
