@@ -166,5 +166,10 @@ def activate() -> Status:
         status = Status(False, "an engine module was imported before the compiled engine was checked")
     elif status.compiled:
         sys.meta_path.insert(0, _Finder(modules, PACKAGE_DIR))
+    if not status.compiled:
+        # the processes this one starts (bot and analysis workers) run the engine it runs: a
+        # compiled build that lands meanwhile (setup.sh --build-in-background) must not give a
+        # worker the compiled classes while this process pickles pure ones to it
+        os.environ["PAXH_PURE"] = "1"
     STATUS = status
     return status

@@ -203,3 +203,14 @@ def test_compile_engine_status_says_which_engine_loads():
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "compile_engine.py"), "status"],
                           capture_output=True, text=True, env={**os.environ, "PAXH_PURE": "1"})
     assert done.returncode == 1 and done.stdout == "pure-Python engine: PAXH_PURE=1\n"
+
+
+def test_a_process_on_the_pure_engine_starts_its_workers_on_it(tmp_path):
+    """A build that lands while a server runs (setup.sh --build-in-background) is not loaded by
+    the workers it starts: a process that chose the pure engine passes PAXH_PURE=1 on to them."""
+    code = ("import os; from pax_hispanica import compiled_engine as c; "
+            "print(c.STATUS.compiled); print(os.environ.get('PAXH_PURE'))")
+    env = {k: v for k, v in os.environ.items() if k != "PAXH_PURE"}
+    env["PAXH_COMPILED_DIR"] = str(tmp_path / "no-build-here")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == ["False", "1"]
