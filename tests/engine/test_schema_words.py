@@ -106,9 +106,6 @@ def test_PRJ_7_a_file_whose_tables_are_of_the_wrong_type_is_refused_in_words(tmp
     assert said(rewritten(tmp_path, fname, text)) == message
 
 
-@pytest.mark.xfail(strict=True, reason="ruleset_schema.word strips ' requires' from the end of the entry of a "
-                   "requires.legality problem: that entry is never the 'card X requires' of _card_entry (its "
-                   "location holds 'legality'), so it only cuts a card id that ends in ' requires'")
 def test_CARD_1_a_bad_legality_condition_names_the_card_by_its_whole_id(tmp_path):
     market = reference("market.toml").replace('id = "encomienda"', 'id = "encomienda requires"', 1)
     market = market.replace("requires = { colonies = 1 }", 'requires = { legality = ["PIRATE"] }', 1)

@@ -306,7 +306,7 @@ def word(err: dict[str, Any], entry: str) -> str | None:
     if kind == "literal_error" and loc[-1] == "bespoke":
         return f"{entry}: unknown bespoke card {short(err['input'])}"
     if "requires" in loc and "legality" in loc:
-        return f"{entry.removesuffix(' requires')}: requires.legality must be a list of {', '.join(LEGALITIES)}"
+        return f"{entry}: requires.legality must be a list of {', '.join(LEGALITIES)}"
     if kind == "literal_error" and loc[-1] in ("value", "legality"):
         return f"{entry}: unknown legality {short(err['input'])}"
     if kind == "string_pattern_mismatch" and loc[:2] in (("setup", "by_players"), ("treasure", "by_players")):
