@@ -46,7 +46,7 @@ from pax_hispanica.web.play import turn_based as play
 from pax_hispanica.web.play import ws_routes as ws
 from pax_hispanica.web.play.service import Service
 from pax_hispanica.web.present import jinja_env
-from pax_hispanica.web.social import admin_routes
+from pax_hispanica.web.social import admin_routes, ratings_routes, table_routes
 from pax_hispanica.web.social.ratings import Ratings
 from pax_hispanica.web.social.tables import Tables, sweep_forever
 
@@ -102,8 +102,8 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     app.add_middleware(security.BodyLimit)
     app.add_middleware(security.SecurityHeaders)
     errors.install(app)
-    for router in (pages.router, api_routes.router, ws.router, account_routes.router, admin_routes.router,
-                   learn_routes.router):
+    for router in (pages.router, api_routes.router, ws.router, account_routes.router, table_routes.router,
+                   ratings_routes.router, admin_routes.router, learn_routes.router):
         app.include_router(router)
     return app
 

@@ -9,7 +9,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from pax_hispanica.web.accounts import game_rows
-from pax_hispanica.web.accounts.routes import lobby_tables
 from pax_hispanica.web.engine_port import DEFAULT_BOT
 from pax_hispanica.web.http import security
 from pax_hispanica.web.http.ratelimit import RateLimited
@@ -28,6 +27,7 @@ from pax_hispanica.web.learn.guide import guide as rules_guide
 from pax_hispanica.web.present.i18n import Tr, rule_pages
 from pax_hispanica.web.present.pace import is_turn_based, pace_words
 from pax_hispanica.web.present.info import playable_version, rule_titles, win_condition
+from pax_hispanica.web.social.lobby import lobby_tables
 
 router = APIRouter()
 
