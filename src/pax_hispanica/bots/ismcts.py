@@ -42,6 +42,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from ..contract import Actions, Engine, Sampling, Search
+from . import fast_search
 from .base import (Action, BaseAgent, Descriptor, bounded_actions, count_actions, load_api, playable, spread,
                    stable_seed)
 from .features import (CARGO_DISCOUNT, HAND_PRESTIGE, SHIP_PRESTIGE, chest_prestige, future_prestige, legality_worth,
@@ -183,7 +184,7 @@ def _greedy_bid(d: Descriptor, rng: random.Random) -> Action | None:
 
 
 class _Node:
-    __slots__ = ("action", "avail", "children", "reward", "seat", "visits")
+    __slots__ = ("action", "avail", "children", "reward", "seat", "seen", "visits")
 
     def __init__(self, n: int, action: Action | None = None, seat: int | None = None) -> None:
         self.children: dict[Key, _Node] = {}
@@ -192,6 +193,7 @@ class _Node:
         self.reward = [0.0] * n
         self.action = action
         self.seat = seat
+        self.seen: tuple[int, list[Descriptor], Any] | None = None     # fast_search.keyed's
 
 
 class ISMCTSAgent(BaseAgent):
@@ -275,6 +277,7 @@ class ISMCTSAgent(BaseAgent):
         self._root_keyed: list[Any] = []
         self._consts: tuple[Any, ...] | None = None
         self._fast_values = False
+        self._fast = False                               # fast_search's paths (_prepare)
         self.total_iterations = 0
         self.total_seconds = 0.0
 
@@ -601,6 +604,15 @@ class ISMCTSAgent(BaseAgent):
         self._caps = _capabilities(api)
         self._fast_values = (self._learned is None and self._rs is not None and hasattr(api, "score_facts"))
         self._consts = None
+        self._fast = fast_search.usable(self)     # the fast paths stand for the plain code (issue 40)
+
+    def _keyed_own(self, legal: list[Descriptor]) -> list[tuple[Key, Action]]:
+        """A tree node's (key, action) pairs for the bot's own seat (fast_search.keyed keeps them)."""
+        return [(action_key(a), a) for a in self._node_actions(legal)]
+
+    def _keyed_other(self, legal: list[Descriptor]) -> list[tuple[Key, Action]] | None:
+        """Another seat's: None for a secret choice (the opponent model chooses it), else its pairs."""
+        return None if _first_type(legal) in self._sealed_types else self._keyed_own(legal)
 
     def _node_actions(self, legal: list[Descriptor]) -> list[Action]:
         """_bounded(legal), without copying the options of the engine's one choice (nearly
@@ -648,17 +660,16 @@ class ISMCTSAgent(BaseAgent):
             else:
                 seat = seats[0]
                 legal = legal_actions(state, seat)
-                if seat != me:
-                    if not legal:
-                        break
-                    # another seat's secret choice: its actions are listed only if the model does not choose
-                    keyed = None if _first_type(legal) in sealed else [(action_key(a), a) for a in node_actions(legal)]
-                else:
-                    keyed = [(action_key(a), a) for a in node_actions(legal)]
+                if seat != me and not legal:
+                    break
+                # another seat's secret choice: its actions are listed only if the model does not
+                # choose (_keyed_other); kept on the node while its legal actions stay the same
+                keyed = fast_search.keyed(node, seat, legal, self._keyed_other if seat != me else self._keyed_own)
             children = node.children
             if keyed is None:
                 # a secret choice of another seat: chance, from our point of view
-                action = self._sealed_choice(state, seat, None, rng, legal)
+                action = (fast_search.sealed_choice(self, api, state, seat, legal, _first_type(legal), rng)
+                          if self._fast else self._sealed_choice(state, seat, None, rng, legal))
                 key = ("sealed", seat, action.get("type"))
                 child = children.get(key)
                 if child is None:
@@ -715,6 +726,29 @@ class ISMCTSAgent(BaseAgent):
             state = step(state, best[1])
             path.append(node)
         # playout, cut short after `cutoff` decisions
+        if self._fast:
+            state = fast_search.greedy_playout(self, api, state, me, rng, below)
+        else:
+            state = self._playout(state, me, rng, below)
+        values = (fast_search.leaf_values(self, api, state) if self._fast_values and not is_over(state)
+                  else self._values(state, n))
+        if self.select == "confident" and len(path) > 1:
+            top = id(path[1])
+            self._root_sq[top] = self._root_sq.get(top, 0.0) + values[me] * values[me]
+        for nd in path:
+            nd.visits += 1
+            r = nd.reward
+            for i in range(n):
+                r[i] += values[i]
+
+    def _playout(self, state: Any, me: int, rng: random.Random, below: Any) -> Any:
+        """The state after at most `cutoff` playout decisions from `state` (the plain version of
+        fast_search.greedy_playout, for every option and API)."""
+        api = self.api
+        sealed = self._sealed_types
+        step = self._step
+        is_over, acting, legal_actions = api.is_over, api.acting, api.legal_actions
+        node_actions = self._node_actions
         steps = 0
         cutoff = self.cutoff
         playout = self.playout
@@ -745,25 +779,21 @@ class ISMCTSAgent(BaseAgent):
             actions = node_actions(legal)
             if not actions:
                 break
-            if len(actions) == 1:
-                a = actions[0]
-            elif playout == "greedy":
-                a = greedy_playout_action(actions, rng, below)
-            elif playout == "heuristic":
-                a = self._playout_bot(seat).decide(api.view(state, seat), legal)   # without "state": the default
-            else:
-                a = actions[rng.randrange(len(actions))]
-            state = step(state, a)
+            state = step(state, self._playout_pick(actions, state, seat, legal, rng, below))
             steps += 1
-        values = self._values(state, n)
-        if self.select == "confident" and len(path) > 1:
-            top = id(path[1])
-            self._root_sq[top] = self._root_sq.get(top, 0.0) + values[me] * values[me]
-        for nd in path:
-            nd.visits += 1
-            r = nd.reward
-            for i in range(n):
-                r[i] += values[i]
+        return state
+
+    def _playout_pick(self, actions: list[Action], state: Any, seat: int, legal: list[Descriptor],
+                      rng: random.Random, below: Any) -> Action:
+        """The playout policy's move among `actions` (one or more)."""
+        if len(actions) == 1:
+            return actions[0]
+        if self.playout == "greedy":
+            return greedy_playout_action(actions, rng, below)
+        if self.playout == "heuristic":
+            ret: Action = self._playout_bot(seat).decide(self.api.view(state, seat), legal)   # without "state": the default
+            return ret
+        return actions[rng.randrange(len(actions))]
 
 
 def _capabilities(api: Engine[Any]) -> tuple[Any, ...]:

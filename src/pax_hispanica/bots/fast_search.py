@@ -1,0 +1,168 @@
+"""ISMCTS's fast paths (issue 40): the playout, the opponent model's sealed choices, the tree's
+keyed actions and the leaf's values, for the search's usual options on this engine. Each is
+a plain version of bots/ismcts.py made faster without changing a decision: the same engine
+calls on the same states, the same random draws in the same order, the same floats.
+tests/bots/test_ismcts_fast_search.py runs searches both ways and compares their trees;
+tests/bots/test_ismcts_pinned.py pins the decisions. docs/benchmarks.md has the figures.
+
+- greedy_playout: ISMCTSAgent._iterate's playout loop for playout="greedy" without a
+  playout_bot, on an engine that lists no undo and has bid_facts and model_view (the usual
+  case): the loop in one function, the descriptors read once per step (no _first_type,
+  node_actions, _sealed_choice or _fact_bid calls per step);
+- sealed_choice: ISMCTSAgent._sealed_choice for the same engine: a bid from the memo on
+  api.bid_facts without its two calls, and the uniform draw over a bid range picks its
+  amount without listing every amount (bounded_actions) first;
+- greedy_pick: greedy_playout_action for two actions or more, its ranks read in one
+  comprehension (the same pool in the same order);
+- keyed: the (key, action) pairs of a tree node's actions, kept on the node and used again
+  while the node's next legal actions are equal to those it was keyed from (equal
+  descriptors list equal actions, so equal keys);
+- leaf_values: ISMCTSAgent._values for a cut-off (not finished) game with score_facts.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .base import Action, Descriptor, spread
+from .features import softmax_values
+
+RANGE_CAP = 64          # ismcts.RANGE_CAP (ismcts imports this module)
+
+
+def usable(agent: Any) -> bool:
+    """Whether greedy_playout and sealed_choice stand for the plain code with agent's options
+    and API (after ISMCTSAgent._prepare): greedy playouts without a playout_bot, an engine
+    that lists no undo (caps[0]) with load_ruleset, model_view and bid_facts."""
+    caps = agent._caps
+    return (agent.playout == "greedy" and agent.playout_bot == "none" and caps is not None
+            and caps[0] and caps[2] and caps[3] and caps[4] and agent._rs is not None)
+
+
+def sealed_choice(agent: Any, api: Any, state: Any, seat: int, legal: list[Descriptor], first: Any,
+                  rng: random.Random) -> Action:
+    """agent._sealed_choice(state, seat, None, rng, legal) where usable(agent) and `first` is
+    the type of legal's first action."""
+    if agent.model > 0 and rng.random() < agent.model:
+        d = legal[0]
+        if first != "bid":                  # a Battle Card: the heuristic on the seat's view
+            ret: Action = agent._playout_bot(seat).decide(api.view(state, seat), legal)
+            return ret
+        got = (agent._bid_memo.get((seat, *api.bid_facts(state, seat), d["min"], d["max"]))
+               if len(legal) == 1 and d["kind"] == "range" else None)
+        if got is None:                     # a bid the memo has not got: _fact_bid works it out
+            ret = agent._fact_bid(api, state, seat, legal)
+            return ret
+        return dict(got)
+    if len(legal) == 1 and legal[0]["kind"] == "range":      # bounded_actions(legal)[randrange(n)]
+        d = legal[0]
+        lo, hi = int(d["min"]), int(d["max"])
+        if hi - lo + 1 <= RANGE_CAP:
+            v = lo + rng.randrange(hi - lo + 1)
+        else:
+            values = spread(lo, hi, RANGE_CAP)
+            v = values[rng.randrange(len(values))]
+        a = dict(d["action"])
+        a[d["field"]] = v
+        return a
+    actions = agent._bounded(legal)
+    chosen: Action = actions[rng.randrange(len(actions))]
+    return chosen
+
+
+def greedy_pick(actions: list[Action], rng: random.Random, below: Any, ranks_of: dict[str, int]) -> Action:
+    """greedy_playout_action(actions, rng, below) for two actions or more whose first is no bid
+    (the playout's own bids go through _greedy_bid), `ranks_of` its _PLAYOUT_RANK: the pool of
+    the best-ranked kind is the same whether all actions are of one kind (every action) or
+    not (the best rank's, in order)."""
+    if rng.random() < 0.15:
+        ret: Action = actions[below(len(actions))]
+        return ret
+    rank = ranks_of.get
+    ranks = [rank(a.get("type"), 0) for a in actions]  # type: ignore[arg-type]  # no type: rank 0
+    best = max(ranks)
+    pool = [a for a, r in zip(actions, ranks) if r == best]
+    top_type = pool[0].get("type")
+    if top_type == "move":
+        for a in pool:                          # Europe first, half the time
+            if a.get("to") == "europe":
+                if rng.random() < 0.5:
+                    return a
+                break
+    elif top_type in ("load_chests", "enslave"):
+        return max(pool, key=lambda a: a.get("count", 0))
+    elif top_type == "labour":
+        pool = [a for a in pool if a.get("source") == "employ"] or pool
+    ret = pool[below(len(pool))]
+    return ret
+
+
+_PLAIN: tuple[Any, ...] = ()
+
+
+def _plain() -> tuple[Any, ...]:
+    """ismcts' _PLAYOUT_RANK, _greedy_bid and greedy_playout_action (ismcts imports this
+    module, so they are looked up at the first playout, not at every one)."""
+    global _PLAIN
+    if not _PLAIN:
+        from .ismcts import _PLAYOUT_RANK, _greedy_bid, greedy_playout_action
+        _PLAIN = (_PLAYOUT_RANK, _greedy_bid, greedy_playout_action)
+    return _PLAIN
+
+
+def greedy_playout(agent: Any, api: Any, state: Any, me: int, rng: random.Random, below: Any) -> Any:
+    """The state after _iterate's playout from `state` where usable(agent): at most `cutoff`
+    decisions, the other seats' sealed choices from the opponent model, one's own bid by
+    _greedy_bid, every other move by the greedy policy."""
+    ranks_of, greedy_bid, plain_pick = _plain()
+    is_over, acting, legal_actions, step = api.is_over, api.acting, api.legal_actions, agent._step
+    sealed, count = agent._sealed_types, agent._caps[1]
+    steps = 0
+    while steps < agent.cutoff and not is_over(state):
+        seats = acting(state)
+        if not seats:
+            break
+        seat = seats[0]
+        legal = legal_actions(state, seat)
+        if not legal:
+            break
+        d = legal[0]
+        if d["kind"] == "choice":           # _first_type(d), inline
+            first = d["options"][0].get("type") if d["options"] else None
+        else:
+            first = d["action"].get("type")
+        if seat != me and first in sealed and count(legal) > 1:
+            action = sealed_choice(agent, api, state, seat, legal, first, rng)
+        elif len(legal) == 1 and d["kind"] == "range" and d["field"] == "amount" and first == "bid":
+            action = greedy_bid(d, rng)
+            if action is None:
+                break
+        else:
+            actions = d["options"] if len(legal) == 1 and d["kind"] == "choice" else agent._bounded(legal)
+            if not actions:
+                break
+            if len(actions) == 1:
+                action = actions[0]
+            elif actions[0].get("type") == "bid":
+                action = plain_pick(actions, rng, below)
+            else:
+                action = greedy_pick(actions, rng, below, ranks_of)
+        state = step(state, action)
+        steps += 1
+    return state
+
+
+def keyed(node: Any, seat: int, legal: list[Descriptor], make: Any) -> Any:
+    """make(legal) (a node's keyed actions, or None for a sealed choice), kept on the node with
+    the seat and the legal actions it was made from, and reused while they are equal."""
+    seen = node.seen
+    if seen is not None and seen[0] == seat and seen[1] == legal:
+        return seen[2]
+    got = make(legal)
+    node.seen = (seat, legal, got)
+    return got
+
+
+def leaf_values(agent: Any, api: Any, state: Any) -> list[float]:
+    """agent._values(state, n) for a game not over, where agent._fast_values (score_facts)."""
+    return softmax_values(agent._fact_scores(*api.score_facts(state)), agent.temperature)
