@@ -49,3 +49,34 @@ def test_fast_search_grows_the_plain_tree(options: dict, monkeypatch: pytest.Mon
             plain = _search(view, legal, 70 + i, options, m)
         assert fast[2] and not plain[2]
         assert fast[:2] == plain[:2], (i, view["year"])
+
+
+def test_fact_bid_is_bid_on_facts() -> None:
+    """fast_search.fact_bid gives bid_on_facts' bid wherever it gives one (the card's value in
+    the memo), over every card of the reference, both decks, initiator or rival, each legality,
+    a few fleets, sums of money, cycles and bid ranges."""
+    import itertools
+    import random
+
+    from pax_hispanica import api
+    from pax_hispanica.bots.heuristic import HeuristicAgent
+
+    rs = api.load_ruleset("reference")
+    bot = HeuristicAgent(3)
+    rng = random.Random(5)
+    given = 0
+    for card, legality in itertools.product([None, *sorted(rs.cards)], ["CONQUISTADOR", "PRIVATEER", "SMUGGLER", "PLUNDER"]):
+        for _ in range(3):
+            lo = rng.choice([0, 0, 1, 3])
+            bids = {"kind": "range", "field": "amount", "min": lo, "max": lo + rng.randrange(0, 40),
+                    "action": {"type": "bid", "seat": 1}}
+            facts = (card, rng.choice(["market", "haven", None]), rng.choice([0, 1, 2]), rng.randrange(0, 40),
+                     legality, rng.choice([1, 2, 3]), rng.randrange(1, rs.cycles + 1))
+            before = fast_search.fact_bid(bot, facts, bids)
+            expected = bot.bid_on_facts(rs, facts, bids)
+            after = fast_search.fact_bid(bot, facts, bids)
+            assert before is None or before == expected
+            if bids["max"] > bids["min"]:
+                assert after == expected, (facts, bids)
+                given += 1
+    assert given > 100

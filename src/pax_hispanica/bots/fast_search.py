@@ -12,6 +12,8 @@ tests/bots/test_ismcts_pinned.py pins the decisions. docs/benchmarks.md has the 
 - sealed_choice: ISMCTSAgent._sealed_choice for the same engine: a bid from the memo on
   api.bid_facts without its two calls, and the uniform draw over a bid range picks its
   amount without listing every amount (bounded_actions) first;
+- fact_bid: a bid the memo has not got, HeuristicAgent.bid_on_facts' arithmetic on the facts
+  once the playout bot has its ruleset and the card's value (no view dict, no ruleset check);
 - greedy_pick: greedy_playout_action for two actions or more, its ranks read in one
   comprehension (the same pool in the same order);
 - keyed: the (key, action) pairs of a tree node's actions, kept on the node and used again
@@ -48,11 +50,18 @@ def sealed_choice(agent: Any, api: Any, state: Any, seat: int, legal: list[Descr
         if first != "bid":                  # a Battle Card: the heuristic on the seat's view
             ret: Action = agent._playout_bot(seat).decide(api.view(state, seat), legal)
             return ret
-        got = (agent._bid_memo.get((seat, *api.bid_facts(state, seat), d["min"], d["max"]))
-               if len(legal) == 1 and d["kind"] == "range" else None)
-        if got is None:                     # a bid the memo has not got: _fact_bid works it out
+        if len(legal) != 1 or d["kind"] != "range":
             ret = agent._fact_bid(api, state, seat, legal)
             return ret
+        facts = api.bid_facts(state, seat)
+        key = (seat, *facts, d["min"], d["max"])
+        got = agent._bid_memo.get(key)
+        if got is None:                     # a bid the memo has not got
+            got = fact_bid(agent._playout_bot(seat), facts, d)
+            if got is None:                 # _fact_bid works it out (and keeps it)
+                ret = agent._fact_bid(api, state, seat, legal)
+                return ret
+            agent._bid_memo[key] = got
         return dict(got)
     if len(legal) == 1 and legal[0]["kind"] == "range":      # bounded_actions(legal)[randrange(n)]
         d = legal[0]
@@ -68,6 +77,31 @@ def sealed_choice(agent: Any, api: Any, state: Any, seat: int, legal: list[Descr
     actions = agent._bounded(legal)
     chosen: Action = actions[rng.randrange(len(actions))]
     return chosen
+
+
+def fact_bid(bot: Any, facts: tuple[Any, ...], bids: Descriptor) -> Action | None:
+    """bot.bid_on_facts(rs, facts, bids) (HeuristicAgent._bid on the facts' view: never mixed,
+    that view has no "version") worked out from the facts where the bot has read the ruleset
+    already and its card memo has the card's flat value (card_value with now=False): the same
+    arithmetic in the same order, no view built; None where it has not (bid_on_facts then)."""
+    rs = bot._rs
+    lo, hi = int(bids["min"]), int(bids["max"])
+    if rs is None or hi - lo + 1 <= 1:
+        return None
+    card, deck, initiator, money, legality, ships, cycle = facts
+    left = max(1, rs.cycles - int(cycle) + 1)                       # cycles_left
+    val = bot.__dict__.get("_card_memo", {}).get((card, deck, legality, ships, left))
+    if val is None:
+        return None
+    seat = bids["action"]["seat"]
+    cost = rs.cards[card].cost if card else 0
+    net = max(0.0, val - cost)
+    if cost > money + 3:
+        net *= bot.bid_unaffordable
+    share = bot.bid_share if initiator == seat else bot.bid_share * bot.bid_rival
+    reserve = bot.bid_reserve + int((cost if card else 0) * bot.bid_reserve_cost)
+    want = int(min(net * share, max(0, money - reserve)))
+    return {**bids["action"], bids["field"]: min(max(want, lo), hi)}
 
 
 def greedy_pick(actions: list[Action], rng: random.Random, below: Any, ranks_of: dict[str, int]) -> Action:
