@@ -21,7 +21,8 @@ from pax_hispanica.web.http.site import (
 )
 from pax_hispanica.web.play.model import LiveGame, ServerError
 from pax_hispanica.web.play.turn_based import form_table
-from pax_hispanica.web.play.variants import PARAM_FIELDS, variant_of_form, variant_refusal
+from pax_hispanica.web.play.lobby_page import lobby_refusal
+from pax_hispanica.web.play.variants import variant_of_form, variant_refusal
 from pax_hispanica.web.present import page_context, replay, updates
 from pax_hispanica.web.learn.guide import guide as rules_guide
 from pax_hispanica.web.present.i18n import Tr, rule_pages
@@ -58,20 +59,6 @@ async def lobby(request: Request, v: PageVisit) -> Response:
     return s.page(request, user, "lobby.html", games=games, csrf=s.csrf_token(user), **await lobby_tables(s, user))
 
 
-# the lobby form's fields a refused form is shown again with (anything else is dropped)
-FORM_FIELDS = frozenset({"players", "mode", "pace", "clock_minutes", "clock_increment", "turn_hours", "year_days",
-                         "chat", "variant", "house_rules"} | {f"{k}{i}" for k in ("name", "nation", "kind", "bot", "strength")
-                                               for i in range(5)} | PARAM_FIELDS)
-
-
-def form_as_sent(form: object) -> dict[str, str]:
-    """The known fields of a posted lobby form as short strings, to fill the form in again."""
-    get = getattr(form, "get", None)
-    if get is None:
-        return {}
-    return {k: str(v)[:500] for k in FORM_FIELDS if isinstance(v := get(k), str) and v}
-
-
 # the form's own refusals, worded in the catalogue (`err_<code>`); the others' messages say more
 # than their code's generic words (a variant's names the number and its range)
 FORM_REFUSALS = frozenset({"nation_twice"})
@@ -88,34 +75,23 @@ def _refusal_text(e: Exception, tr: Tr) -> str:
     return text
 
 
-async def _refuse_form(s: Site, request: Request, user: dict[str, Any], status: int, key: str,
-                       headers: dict[str, Any] | None = None, text: str | None = None, form: object = None) -> Response:
-    """The lobby again, with the reason in the user's language and the form as it was sent."""
-    games = await s.svc.games_of(user["id"])
-    await game_rows.describe(s.svc.storage, user["id"], games)
-    resp = s.page(request, user, "lobby.html", status=status, games=games, csrf=s.csrf_token(user),
-                  error=text or Tr(user["lang"])(key), form=form_as_sent(form), **await lobby_tables(s, user))
-    resp.headers.update(headers or {})
-    return resp
-
-
 @router.post("/games")
 async def create_from_form(request: Request, v: FormVisit) -> Response:
     s, user = v.site, v.user
     # another site's page cannot post this form for the user: its Origin is foreign, and it
     # cannot know the token (an HMAC of the user id, which sits in an HttpOnly cookie)
     if security.foreign_origin(request.scope, security.allowed_origins()) is not None:
-        return await _refuse_form(s, request, user, 403, "cross_origin")
+        return await lobby_refusal(s, request, user, 403, "cross_origin")
     try:
         form = await request.form()
     except Exception:
-        return await _refuse_form(s, request, user, 400, "bad_request")
+        return await lobby_refusal(s, request, user, 400, "bad_request")
     if not s.csrf_ok(user, form.get("csrf")):
-        return await _refuse_form(s, request, user, 403, "csrf_refused")
+        return await lobby_refusal(s, request, user, 403, "csrf_refused")
     try:
         s.limits.check("create", client_address(request))
     except RateLimited as e:
-        return await _refuse_form(s, request, user, 429, "rate_limited", {"Retry-After": str(e.retry_after)}, form=form)
+        return await lobby_refusal(s, request, user, 429, "rate_limited", {"Retry-After": str(e.retry_after)}, form=form)
     try:
         players = int(str(form.get("players", "0")))
         if not 2 <= players <= 5:
@@ -124,11 +100,11 @@ async def create_from_form(request: Request, v: FormVisit) -> Response:
         mode = str(form.get("mode", "online"))
         params = variant_of_form(form)
         if (why := variant_refusal(params, Tr(user["lang"]))) is not None:
-            return await _refuse_form(s, request, user, 400, "bad_request", text=why, form=form)
+            return await lobby_refusal(s, request, user, 400, "bad_request", text=why, form=form)
         live = await s.svc.create_game(players, seats, chosen, mode=mode, host_user=user["id"], params=params,
                                        table=form_table(form))
     except (ValueError, ServerError) as e:
-        return await _refuse_form(s, request, user, 400, "bad_request", text=_refusal_text(e, Tr(user["lang"])),
+        return await lobby_refusal(s, request, user, 400, "bad_request", text=_refusal_text(e, Tr(user["lang"])),
                                   form=form)
     # the creator lands in their seat (online, first seat a person's) or, hot-seat, at the table
     # everyone plays at; the links one click away

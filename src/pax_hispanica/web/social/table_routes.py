@@ -20,6 +20,7 @@ from pax_hispanica.web.accounts.service import TIME_CONTROLS
 from pax_hispanica.web.engine_port import DEFAULT_BOT
 from pax_hispanica.web.http.site import TOKEN, MemberForm, PageVisit, Site, Visit, client_address, site
 from pax_hispanica.web.play import variants
+from pax_hispanica.web.play.lobby_page import lobby_refusal
 from pax_hispanica.web.play.model import ServerError
 from pax_hispanica.web.present.i18n import Tr
 
@@ -47,8 +48,7 @@ async def create_table(request: Request, v: MemberForm) -> Response:
             variants.refuse_config(players, params)
         tid = await s.tables.create(user["id"], players, form.get("public") == "1", params, tc)
     except ServerError as e:
-        from pax_hispanica.web.play.page_routes import _refuse_form
-        return await _refuse_form(s, request, user, e.status, "bad_request", text=form_error(e, Tr(user["lang"])))
+        return await lobby_refusal(s, request, user, e.status, "bad_request", text=form_error(e, Tr(user["lang"])))
     return RedirectResponse(f"/tables/{tid}", status_code=303)
 
 
