@@ -14,6 +14,11 @@ loads (api.COMPILED is printed). A worker times, in process CPU time, a fresh bo
 empty memos, after one warm-up decision: fast_paths.py's `ismcts` measure. The figures are
 medians over rounds. Every worker also records each decision and its explanation (visits and
 values of the five most visited root actions): the run fails if old and new ever differ.
+
+Instruction counts (load-free) of one worker's searches, part 2 of callgrind's output:
+
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --dump-before=getppid --callgrind-out-file=/tmp/cg.out \
+        .venv/bin/python benchmarks/ismcts_bots_ab.py --worker [--old DIR]; grep summary /tmp/cg.out.2
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ def worker(old: str | None, iterations: int) -> dict:
     ismcts._SHARED_MEMOS.clear()
     spent: dict[str, list[float]] = {}
     decided = []
+    os.getppid()            # callgrind --dump-before=getppid: the searches are the second part
     for i, (view, legal) in enumerate(positions):
         bot = ismcts.ISMCTSAgent(1000 + i, iterations=iterations)
         t0 = CLOCK()
@@ -66,6 +72,7 @@ def worker(old: str | None, iterations: int) -> dict:
         t = CLOCK() - t0
         spent.setdefault(view["year"], []).append(t)
         decided.append([action, bot.explain()["alternatives"]])
+    os.getppid()
     total = sum(sum(ts) for ts in spent.values())
     out = {"compiled": api.COMPILED, "ismcts": len(positions) * iterations / total, "decided": decided}
     out.update({f"ismcts_{y}": len(ts) * iterations / sum(ts) for y, ts in spent.items()})
