@@ -58,14 +58,19 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _of_keys(err: dict[str, Any]) -> bool:
+    """An unknown or missing key of a table (a list's missing place is no key: `[1]` where
+    `[least, most]` is asked for is worded as what the list must be)."""
+    return err["type"] == "extra_forbidden" or (err["type"] == "missing" and isinstance(err["loc"][-1], str))
+
+
 def _group(errors: Sequence[Any]) -> tuple[Loc, list[Any]]:
     """The first error's entry (its parent location) and every error of that entry."""
     first = errors[0]
-    parent = tuple(first["loc"][:-1]) if first["type"] in ("extra_forbidden", "missing") else None
-    if parent is None:
+    if not _of_keys(first):
         return tuple(first["loc"]), [first]
-    return parent, [e for e in errors if tuple(e["loc"][:-1]) == parent
-                    and e["type"] in ("extra_forbidden", "missing")]
+    parent = tuple(first["loc"][:-1])
+    return parent, [e for e in errors if tuple(e["loc"][:-1]) == parent and _of_keys(e)]
 
 
 def first_problem(fname: str, raw: Any, error: ValidationError, namer: Namer,
@@ -78,7 +83,7 @@ def first_problem(fname: str, raw: Any, error: ValidationError, namer: Namer,
     loc, group = _group(errors)
     entry, rest = namer(raw, tuple(_cut(x) for x in loc))
     where = " ".join(str(x) for x in (entry, *rest) if x != "")
-    kinds = {e["type"] for e in group}
+    kinds = {e["type"] for e in group if _of_keys(e)}
     if "extra_forbidden" in kinds:
         keys = sorted(_cut(str(e["loc"][-1])) for e in group if e["type"] == "extra_forbidden")
         return _join(fname, where, f"unknown key(s) {keys}")
