@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from os import PathLike
 from typing import Any, TypeAlias
 
-from .engine import core, information as _information, view as _view, why as _why
+from .engine import core, information as _information, view as _view, vocab as _vocab, why as _why
 from .engine.decisions import DECISIONS as _DECISIONS, describe as _describe
 from .engine.errors import IllegalAction, short
 from .engine.flow import acting as _acting
@@ -44,6 +44,7 @@ __all__ = [
     "RULES",
     "SEALED_ACTION_TYPES",
     "SEALED_DECISIONS",
+    "VOCABULARY",
     "ChanceNeeded",
     "Config",
     "Game",
@@ -265,6 +266,31 @@ def decision(state: State, seat: object = None) -> JsonDict | None:
 # simultaneous secret choices, and which action types answer them (docs/api.md, "Decisions").
 SEALED_DECISIONS: frozenset[str] = core.SEALED_DECISIONS
 SEALED_ACTION_TYPES: frozenset[str] = core.SEALED_ACTION_TYPES
+
+
+class Vocabulary:
+    """The game's words an encoding is laid out by (rl/: the observation's one-hot segments and
+    the action table), in the engine's own order: one place for each (engine/vocab.py), read
+    through the api. The decisions are read when asked, as the registry holds them then."""
+
+    years: tuple[str, ...] = tuple(_vocab.YEARS)
+    legalities: tuple[str, ...] = tuple(_vocab.LEGALITIES)
+    decks: tuple[str, ...] = tuple(_vocab.DECKS)
+    people: tuple[str, ...] = tuple(_vocab.PEOPLE)
+    chest: str = _vocab.CHEST
+    gone: tuple[str, ...] = tuple(_vocab.GONE)
+    action_fields: dict[str, dict[str, tuple[type, ...]]] = core.ACTION_FIELDS
+
+    def decision_names(self) -> tuple[str, ...]:
+        """The decision types' names in registration order (CYC-1)."""
+        return _vocab.decision_names()
+
+    def observation_slots(self, decision: str) -> tuple[tuple[str, str], ...]:
+        """The (field, kind) pairs a pending decision of this type shows in the RL observation."""
+        return tuple(_DECISIONS[decision].observation)
+
+
+VOCABULARY = Vocabulary()
 
 
 def is_sealed_action(action_type: object) -> bool:

@@ -166,6 +166,7 @@ HELPER_GROUPS: dict[str, tuple[str, ...]] = {
                            "ruleset_refusal", "OLD_RULESETS", "house_rules", "house_rule_sets",
                            "house_rule_conditions", "HouseRule"),
     "types and errors": ("Config", "State", "IllegalAction", "RulesetError", "RulesetRefused", "COMPILED"),
+    "vocabulary": ("VOCABULARY",),
 }
 """Everything else `api.__all__` names, by what it is for (docs/api.md, "Helper groups")."""
 

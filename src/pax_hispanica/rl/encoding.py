@@ -34,9 +34,6 @@ import numpy as np
 
 from pax_hispanica import api
 from pax_hispanica.contract import SearchEngine
-# The one place the RL layer reads the engine's action table (a one-line change when api exposes it).
-from pax_hispanica.engine.core import ACTION_FIELDS
-from pax_hispanica.engine.vocab import DECKS
 
 ENGINE: SearchEngine[api.State] = api
 """The engine, typed against the contract (pax_hispanica.contract): the legal actions of a state,
@@ -44,6 +41,8 @@ and a state's ruleset read from `model_view` (the Search helpers'). mypy --stric
 nothing else is asked of it; tests/engine/test_api_contract.py that the module reads of `api`
 itself only names of the helper groups (load_ruleset)."""
 
+# the engine's action table and decks, as the api gives them (its "vocabulary" group)
+ACTION_FIELDS, DECKS = api.VOCABULARY.action_fields, api.VOCABULARY.decks
 BID_CAP = 30
 EXCLUDED = ("undo",)            # never listed among legal actions (PRJ-2)
 

@@ -22,9 +22,12 @@ import numpy as np
 
 from pax_hispanica import api
 from pax_hispanica.contract import Engine
-from pax_hispanica.engine.decisions import DECISIONS as DECISION_TYPES
-from pax_hispanica.engine.vocab import CHEST, DECKS, GONE, LEGALITIES, PEOPLE, YEARS, decision_names
 from pax_hispanica.rl.encoding import placed_sites
+
+# the game's words the observation is laid out by, as the api gives them (its "vocabulary" group)
+VOCABULARY = api.VOCABULARY
+CHEST, DECKS, GONE, LEGALITIES = VOCABULARY.chest, VOCABULARY.decks, VOCABULARY.gone, VOCABULARY.legalities
+PEOPLE, YEARS = VOCABULARY.people, VOCABULARY.years
 
 ENGINE: Engine[api.State] = api
 """The engine, typed against the core contract (pax_hispanica.contract.Engine): `observe` asks it
@@ -64,7 +67,7 @@ class ObservationLayout:
         seg("cycle", self.cycles, "one-hot cycle 1..cycles")
         seg("year", len(YEARS), "one-hot year: " + ", ".join(YEARS))
         seg("over", 1, "the game is over")
-        self.decisions = decision_names()
+        self.decisions = VOCABULARY.decision_names()
         seg("decision", len(self.decisions), "one-hot pending decision: " + ", ".join(self.decisions))
         seg("acting", P, "slots asked to act now")
         seg("to_act", 1, "the viewer is asked to act now")
@@ -75,7 +78,7 @@ class ObservationLayout:
                  "zone": Z, "zones": Z, "colonies": K, "battle_target": len(self.support_targets)}
         self.slots: dict[str, list[tuple[str, str, str]]] = {}
         for name in self.decisions:
-            for field, kind in DECISION_TYPES[name].observation:
+            for field, kind in VOCABULARY.observation_slots(name):
                 if kind not in sizes or kind not in SLOT_MEANINGS:
                     raise ValueError(f"decision {name!r}: no observation encoding for slot kind {kind!r} "
                                      "(rl/observation.py: add it to the sizes, SLOT_MEANINGS and _write_slot)")
