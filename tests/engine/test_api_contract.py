@@ -5,7 +5,7 @@ The static half: mypy --strict checks at the end of contract.py that `api` is a 
 toy game a Sampling engine (tests/test_types_strict.py runs it); test_mypy_refuses_a_module_* shows
 that check refuses an engine that lacks an operation.
 
-The layers typed against it: rl/ and analysis/ reach the engine only through contract names
+The layers typed against it: rl/, analysis/ and sim/ reach the engine only through contract names
 (test_rl_and_analysis_reach_the_engine_only_through_contract_names scans their modules), and mypy
 refuses a helper their `ENGINE` does not offer (test_mypy_refuses_a_module_...).
 """
@@ -106,7 +106,7 @@ def test_load_api_refuses_what_is_not_an_engine_naming_what_it_lacks():
 def test_mypy_refuses_a_module_that_is_not_the_engine_it_is_given_as(tmp_path):
     """The static check of contract.py can fail: a module without copy is no Engine, the toy (no
     apply_trusted, model_view...) is no SearchEngine, and api's states are not the toy's. And the
-    engines rl/ and analysis/ are typed against (their `ENGINE`) refuse a helper that no protocol
+    engines rl/, analysis/ and sim/ are typed against (their `ENGINE`) refuse a helper that no protocol
     has: mypy checks each call of theirs against the contract (one run: mypy takes a minute)."""
     from mypy import api as mypy_api
     pkg = tmp_path / "fake_engines"
@@ -171,7 +171,7 @@ def test_the_web_refuses_a_stand_in_engine_that_is_not_a_search_engine():
 # ---------------------------------------------------------------- the layers typed against the contract
 
 SRC = ROOT / "src" / "pax_hispanica"
-TYPED_LAYERS = ("rl", "analysis")
+TYPED_LAYERS = ("rl", "analysis", "sim")
 """The packages that reach the engine only through contract names: the nine operations and the
 helper protocols through a module-level engine typed as one of contract's protocols (`ENGINE:
 SearchEngine[api.State] = api`: mypy --strict checks every call), and of `api` itself only the
@@ -285,7 +285,7 @@ def test_rl_and_analysis_reach_the_engine_only_through_contract_names():
     assert not problems, "\n".join(problems)
     assert not stale, f"no longer imported: strike them from ENGINE_IMPORTS: {sorted(stale)}"
     assert {"rl/openspiel.py", "rl/pettingzoo_env.py", "rl/gym_env.py", "rl/observation.py", "rl/encoding.py",
-            "analysis/game.py", "analysis/train.py"} <= set(typed), typed
+            "analysis/game.py", "analysis/train.py", "sim/corpus.py"} <= set(typed), typed
 
 
 def test_the_contract_scan_names_the_file_and_the_name_it_refuses():

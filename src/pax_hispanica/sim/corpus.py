@@ -31,7 +31,11 @@ from typing import Any
 from .. import api
 from ..bots import make_agent
 from ..bots.base import SeatLogs, stable_seed
-from ..engine.vocab import NATIONS, SPANISH
+from ..contract import SearchEngine
+
+ENGINE: SearchEngine[api.State] = api
+"""The engine the games are played through, typed against the contract (issue 39): its
+operations, and the log helpers (Logs) the bots' own logs are kept with."""
 
 ROOT = Path(__file__).resolve().parents[3]
 CORPUS = ROOT / "tests" / "corpus"
@@ -47,7 +51,7 @@ def state_hash(state: api.State) -> str:
 
 def entry(game: api.Game, **meta: Any) -> dict[str, Any]:
     """A corpus entry of a finished (or stopped) game."""
-    return {**meta, "actions": len(game.record["actions"]), "result": api.result(game.state),
+    return {**meta, "actions": len(game.record["actions"]), "result": ENGINE.result(game.state),
             "state_sha256": state_hash(game.state), "record": game.record}
 
 
@@ -56,14 +60,16 @@ def play_out(game: api.Game, kinds: list[str], seed: int, options: dict[str, Any
     bot that reads its own log (ISMCTS) gets it, as in `paxh simulate` (bots.base.SeatLogs)."""
     agents = [make_agent(k, stable_seed("corpus-bot", seed, s), **(options or {}).get(k, {}))
               for s, k in enumerate(kinds)]
-    logs = SeatLogs(api, agents, game.events)
-    while not api.is_over(game.state):
-        seats = api.acting(game.state)
+    logs = SeatLogs(ENGINE, agents, game.events)
+    while not ENGINE.is_over(game.state):
+        seats = ENGINE.acting(game.state)
         if not seats:
             raise RuntimeError("nobody acts but the game is not over")
         seat = seats[0]
-        view = api.view(game.state, seat, include_state=getattr(agents[seat], "uses_information_state", False))
-        action = logs.decide(agents[seat], seat, view, api.legal_actions(game.state, seat))
+        view = ENGINE.view(game.state, seat)
+        if getattr(agents[seat], "uses_information_state", False):      # what view(..., include_state=True) adds
+            view["state"] = ENGINE.information_state(game.state, seat)
+        action = logs.decide(agents[seat], seat, view, ENGINE.legal_actions(game.state, seat))
         logs.add(game.act(action))
         if len(game.record["actions"]) > MAX_ACTIONS:
             raise RuntimeError(f"game not over after {MAX_ACTIONS} actions")
@@ -75,7 +81,8 @@ def play_out(game: api.Game, kinds: list[str], seed: int, options: dict[str, Any
 # colonies: PRJ-14). Each game's seed is stable_seed("corpus", players, mix, game): append new
 # mixes at the end of a list, so that the games already in the corpus keep their seeds.
 P = "params"
-_NOT_SPANISH = [str(x) for x in NATIONS if x != SPANISH]
+_REFERENCE = api.load_ruleset("reference")
+_NOT_SPANISH = [n for n in _REFERENCE.nation_order if not _REFERENCE.nations[n].get("crown")]   # all but the Spanish
 NO_SPAIN = {3: _NOT_SPANISH[:3], 4: _NOT_SPANISH[:4]}
 MIXES: dict[int, list[tuple[list[str], int, dict[str, Any]]]] = {
     2: [(["random", "random"], 7, {}), (["heuristic", "heuristic"], 5, {}), (["heuristic", "random"], 3, {}),
