@@ -6,7 +6,7 @@ toy game a Sampling engine (tests/test_types_strict.py runs it); test_mypy_refus
 that check refuses an engine that lacks an operation.
 
 The layers typed against it: rl/, analysis/ and sim/ reach the engine only through contract names
-(test_rl_and_analysis_reach_the_engine_only_through_contract_names scans their modules), and mypy
+(test_rl_analysis_and_sim_reach_the_engine_only_through_contract_names scans their modules), and mypy
 refuses a helper their `ENGINE` does not offer (test_mypy_refuses_a_module_...).
 """
 
@@ -180,7 +180,7 @@ PROTOCOLS = {"Engine", "Actions", "Search", "Sampling", "Logs", "SearchEngine"}
 ENGINE_IMPORTS: dict[str, set[str]] = {}
 """What the layers may import from the engine's own modules, past the api: nothing (the action
 table and the words the encodings are laid out by are api.VOCABULARY's). A new import fails
-test_rl_and_analysis_reach_the_engine_only_through_contract_names."""
+test_rl_analysis_and_sim_reach_the_engine_only_through_contract_names."""
 
 
 def _absolute(module: str | None, level: int, package: str) -> str:
@@ -273,7 +273,7 @@ def _typed_layer_modules() -> list[tuple[str, str, str]]:
             for layer in TYPED_LAYERS for p in sorted((SRC / layer).rglob("*.py"))]
 
 
-def test_rl_and_analysis_reach_the_engine_only_through_contract_names():
+def test_rl_analysis_and_sim_reach_the_engine_only_through_contract_names():
     problems: list[str] = []
     typed: list[str] = []
     stale = {f"{name}: {full}" for name, imports in ENGINE_IMPORTS.items() for full in imports}
