@@ -28,7 +28,10 @@ def test_the_start_command_sets_up_the_game_and_the_test_command_everything():
     setup = (ROOT / "scripts" / "setup.sh").read_text()
     assert "game) lock=requirements/game.txt; extras=web,compile" in setup
     assert "all)  lock=requirements/all.txt;  extras=sim,web,compile,dev,docs,rl" in setup
-    assert 'pip install -q -r "$lock" -e ".[$extras]"' in setup
+    # the lock file, then the project with its extras; bytecode left to the background build only
+    # when the start command serves at once (--build-in-background: pip's --no-compile)
+    assert '.venv/bin/pip install -q $nocompile -r "$lock" -e ".[$extras]"' in setup
+    assert 'if [ "$bg" = 1 ]; then nocompile=--no-compile; fi' in setup
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert set(extras) == {"sim", "web", "compile", "dev", "docs", "rl"}       # "all" installs every one
 
