@@ -26,7 +26,6 @@ HOT: dict[str, str] = {
     "engine/why.py::voyage_reasons": "the why-not reasons of every voyage step, beside voyage_options (the same cases)",
     "bots/ismcts.py::ISMCTSAgent._iterate": "one search iteration: selection, expansion, playout, backup",
     "bots/ismcts.py::ISMCTSAgent.decide": "the search's root: budget, determinizations, the final choice",
-    "bots/ismcts.py::greedy_playout_action": "every playout step",
     "bots/features.py::scores_from_public": "every leaf evaluation of a search",
     "bots/learned.py::seat_features": "every leaf evaluation with a learned cut-off evaluation",
     "rl/observation.py::ObservationLayout.encode": "every RL environment step",

@@ -104,7 +104,8 @@ def fact_bid(bot: Any, facts: tuple[Any, ...], bids: Descriptor) -> Action | Non
     return {**bids["action"], bids["field"]: min(max(want, lo), hi)}
 
 
-def greedy_pick(actions: list[Action], rng: random.Random, below: Any, ranks_of: dict[str, int]) -> Action:
+def greedy_pick(actions: list[Action], rng: random.Random, below: Any, ranks_of: dict[str, int],
+                pick_of_kind: Any) -> Action:
     """greedy_playout_action(actions, rng, below) for two actions or more whose first is no bid
     (the playout's own bids go through _greedy_bid), `ranks_of` its _PLAYOUT_RANK: the pool of
     the best-ranked kind is the same whether all actions are of one kind (every action) or
@@ -116,18 +117,7 @@ def greedy_pick(actions: list[Action], rng: random.Random, below: Any, ranks_of:
     ranks = [rank(a.get("type"), 0) for a in actions]  # type: ignore[arg-type]  # no type: rank 0
     best = max(ranks)
     pool = [a for a, r in zip(actions, ranks) if r == best]
-    top_type = pool[0].get("type")
-    if top_type == "move":
-        for a in pool:                          # Europe first, half the time
-            if a.get("to") == "europe":
-                if rng.random() < 0.5:
-                    return a
-                break
-    elif top_type in ("load_chests", "enslave"):
-        return max(pool, key=lambda a: a.get("count", 0))
-    elif top_type == "labour":
-        pool = [a for a in pool if a.get("source") == "employ"] or pool
-    ret = pool[below(len(pool))]
+    ret = pick_of_kind(pool, pool[0].get("type"), rng, below)
     return ret
 
 
@@ -135,12 +125,12 @@ _PLAIN: tuple[Any, ...] = ()
 
 
 def _plain() -> tuple[Any, ...]:
-    """ismcts' _PLAYOUT_RANK, _greedy_bid and greedy_playout_action (ismcts imports this
-    module, so they are looked up at the first playout, not at every one)."""
+    """ismcts' _PLAYOUT_RANK, _greedy_bid, greedy_playout_action and pick_of_kind (ismcts
+    imports this module, so they are looked up at the first playout, not at every one)."""
     global _PLAIN
     if not _PLAIN:
-        from .ismcts import _PLAYOUT_RANK, _greedy_bid, greedy_playout_action
-        _PLAIN = (_PLAYOUT_RANK, _greedy_bid, greedy_playout_action)
+        from .ismcts import _PLAYOUT_RANK, _greedy_bid, greedy_playout_action, pick_of_kind
+        _PLAIN = (_PLAYOUT_RANK, _greedy_bid, greedy_playout_action, pick_of_kind)
     return _PLAIN
 
 
@@ -148,7 +138,7 @@ def greedy_playout(agent: Any, api: Any, state: Any, me: int, rng: random.Random
     """The state after _iterate's playout from `state` where usable(agent): at most `cutoff`
     decisions, the other seats' sealed choices from the opponent model, one's own bid by
     _greedy_bid, every other move by the greedy policy."""
-    ranks_of, greedy_bid, plain_pick = _plain()
+    ranks_of, greedy_bid, plain_pick, pick_of_kind = _plain()
     is_over, acting, legal_actions, step = api.is_over, api.acting, api.legal_actions, agent._step
     sealed, count = agent._sealed_types, agent._caps[1]
     steps = 0
@@ -180,7 +170,7 @@ def greedy_playout(agent: Any, api: Any, state: Any, me: int, rng: random.Random
             elif actions[0].get("type") == "bid":
                 action = plain_pick(actions, rng, below)
             else:
-                action = greedy_pick(actions, rng, below, ranks_of)
+                action = greedy_pick(actions, rng, below, ranks_of, pick_of_kind)
         state = step(state, action)
         steps += 1
     return state

@@ -131,6 +131,13 @@ def greedy_playout_action(actions: list[Action], rng: random.Random, below: Any 
             break
     else:                                       # one kind (often): every action is in the pool
         pool = actions
+    return pick_of_kind(pool, top_type, rng, below)
+
+
+def pick_of_kind(pool: list[Action], top_type: object, rng: random.Random, below: Any) -> Action:
+    """The greedy policy's pick among the best-ranked kind's actions (`pool`, of `top_type`):
+    Europe first among moves (half the time), the largest load, an employed rather than
+    kidnapped labourer, else one at random (bots/fast_search.greedy_pick's too)."""
     if top_type == "move":
         for a in pool:                          # Europe first, half the time
             if a.get("to") == "europe":
@@ -140,9 +147,8 @@ def greedy_playout_action(actions: list[Action], rng: random.Random, below: Any 
     elif top_type in ("load_chests", "enslave"):
         return max(pool, key=lambda a: a.get("count", 0))
     elif top_type == "labour":
-        employ = [a for a in pool if a.get("source") == "employ"]
-        pool = employ or pool
-    ret = pool[below(len(pool))]
+        pool = [a for a in pool if a.get("source") == "employ"] or pool
+    ret: Action = pool[below(len(pool))]
     return ret
 
 
