@@ -48,40 +48,46 @@ def text(html: str) -> str:
 
 # --- the digest, from the engine's events -------------------------------------------------------
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_digest_says_every_move_of_the_others_since_the_seat_last_acted(lang):
-    """Each of the others' moves since the seat's last action is a line, in the events' own words
-    (tr.event of the events the seat may see), grouped under the Years that began; the seat's own
-    moves are not in it, and a seat that has not acted is told everything since the start."""
+def digests(lang: str, tag: str):
+    """(action count k, translator, seat, first, after, the seat's events, its digest) of seats 0
+    and 1 at every 7th position of a corpus game from the 5th (happened.window, happened.digest)."""
     rec = corpus_games(1)[0]
-    checked = 0
     for k in range(5, len(rec["actions"]), 7):
-        live = live_at(rec, k, gid=f"digest-{lang}-{k}")
+        live = live_at(rec, k, gid=f"{tag}-{lang}-{k}")
         tr = page_context.translator(live, lang)
         for seat in (0, 1):
             first, after = happened.window(live, seat)
             seen = api.redact(live.events, seat)
             view = api.view(live.state, seat, include_state=False)
-            d = happened.digest(seen, seat, first, after, view, tr)
-            others = [e for e in seen if (e.get("seq") or 0) >= after and e["type"] not in happened.DIGEST_SKIP
-                      and e["type"] not in happened.AUTOMATIC]
-            if not others:
-                continue
-            assert d is not None
-            lines = [i for g in d["groups"] for i in g["items"]]
-            assert len(lines) == min(d["lines"], happened.DIGEST_LINES)
-            for e in others[-happened.DIGEST_LINES // 2:]:
-                assert tr.event(e).rstrip(".") in lines, (k, seat, e)
-            mine = [e for e in seen if first <= (e.get("seq") or 0) < after and e.get("seat") == seat
-                    and e["type"] not in happened.AUTOMATIC and e["type"] not in happened.DIGEST_SKIP]
-            for e in mine:      # its own move is not news to it (unless the same words say another's)
-                if not any(tr.event(o) == tr.event(e) for o in others):
-                    assert tr.event(e).rstrip(".") not in lines
-            years = [e for e in seen if (e.get("seq") or 0) >= first and e["type"] == "YearBegan"]
-            titles = [g["title"] for g in d["groups"] if g["title"]]
-            if years and not d["earlier"]:
-                assert tr("sum_year", year=tr.word(years[-1]["year"]), cycle=years[-1]["cycle"]) in titles
-            checked += 1
+            yield k, tr, seat, first, after, seen, happened.digest(seen, seat, first, after, view, tr)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_digest_says_every_move_of_the_others_since_the_seat_last_acted(lang):
+    """Each of the others' moves since the seat's last action is a line, in the events' own words
+    (tr.event of the events the seat may see), grouped under the Years that began; the seat's own
+    moves are not in it, and a seat that has not acted is told everything since the start."""
+    checked = 0
+    for k, tr, seat, first, after, seen, d in digests(lang, "digest"):
+        others = [e for e in seen if (e.get("seq") or 0) >= after and e["type"] not in happened.DIGEST_SKIP
+                  and e["type"] not in happened.AUTOMATIC]
+        if not others:
+            continue
+        assert d is not None
+        lines = [i for g in d["groups"] for i in g["items"]]
+        assert len(lines) == min(d["lines"], happened.DIGEST_LINES)
+        for e in others[-happened.DIGEST_LINES // 2:]:
+            assert tr.event(e).rstrip(".") in lines, (k, seat, e)
+        mine = [e for e in seen if first <= (e.get("seq") or 0) < after and e.get("seat") == seat
+                and e["type"] not in happened.AUTOMATIC and e["type"] not in happened.DIGEST_SKIP]
+        for e in mine:      # its own move is not news to it (unless the same words say another's)
+            if not any(tr.event(o) == tr.event(e) for o in others):
+                assert tr.event(e).rstrip(".") not in lines
+        years = [e for e in seen if (e.get("seq") or 0) >= first and e["type"] == "YearBegan"]
+        titles = [g["title"] for g in d["groups"] if g["title"]]
+        if years and not d["earlier"]:
+            assert tr("sum_year", year=tr.word(years[-1]["year"]), cycle=years[-1]["cycle"]) in titles
+        checked += 1
     assert checked >= 6
 
 
@@ -89,17 +95,10 @@ def test_the_digest_says_every_move_of_the_others_since_the_seat_last_acted(lang
 def test_every_digest_line_starts_with_a_capital(lang, goods):
     """The automatic steps' words follow "Goods Year: " in the live summary; the digest puts each
     on a line of its own, which starts with a capital ("Goods drawn: ...", not "goods drawn")."""
-    rec = corpus_games(1)[0]
     lines, summed = [], []
-    for k in range(5, len(rec["actions"]), 7):
-        live = live_at(rec, k, gid=f"digest-caps-{lang}-{k}")
-        tr = page_context.translator(live, lang)
-        for seat in (0, 1):
-            first, after = happened.window(live, seat)
-            seen = api.redact(live.events, seat)
-            d = happened.digest(seen, seat, first, after, api.view(live.state, seat, include_state=False), tr)
-            lines += [i for g in d["groups"] for i in g["items"]] if d else []
-            summed += [i for g in happened.summary(seen, first, None, tr) for i in g["items"]]
+    for _k, tr, _seat, first, _after, seen, d in digests(lang, "digest-caps"):
+        lines += [i for g in d["groups"] for i in g["items"]] if d else []
+        summed += [i for g in happened.summary(seen, first, None, tr) for i in g["items"]]
     assert [line for line in lines if line[:1].islower()] == []
     assert any(line.startswith(goods) for line in lines), lines
     # the live game's summary still reads as one sentence per Year: "Goods Year: goods drawn: ..."
