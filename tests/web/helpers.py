@@ -81,9 +81,13 @@ def seeded_game(database_url: str, seed: int, seats: list[dict]) -> dict:
     async def make() -> dict:
         svc = Service(database_url, bot_delay=0)
         try:
-            live = await svc.create_game(len(seats), seats, seed=seed)
-            return {"game": live.id, "version": live.version, "host": live.host_token,
-                    "seats": [{"seat": s.seat, "kind": s.kind, "token": s.token} for s in live.seats]}
+            return as_created(await svc.create_game(len(seats), seats, seed=seed))
         finally:
             await svc.storage.close()
     return run_in_own_loop(make())
+
+
+def as_created(live) -> dict:
+    """A game made on the server's side, in POST /api/games's answer's shape."""
+    return {"game": live.id, "version": live.version, "host": live.host_token,
+            "seats": [{"seat": s.seat, "kind": s.kind, "token": s.token} for s in live.seats]}

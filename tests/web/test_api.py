@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from pax_hispanica.web.db import schema as db
 
-from .helpers import first_legal, wait_for
+from .helpers import as_created, first_legal, wait_for
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -34,9 +34,8 @@ def form_post(client, data: dict, **kw):
 def seeded_game(client, seed: int, players: int = 2, nations: list | None = None) -> dict:
     """A game with a fixed seed, made on the server side: clients may not choose seeds (PRJ-1)."""
     svc = client.app.state.svc
-    live = client.portal.call(lambda: svc.create_game(players, [{"kind": "human"}] * players, nations, seed=seed))
-    return {"game": live.id, "version": live.version, "host": live.host_token,
-            "seats": [{"seat": s.seat, "kind": s.kind, "token": s.token} for s in live.seats]}
+    return as_created(client.portal.call(lambda: svc.create_game(players, [{"kind": "human"}] * players, nations,
+                                                                  seed=seed)))
 
 
 def acting_token(client, game) -> tuple[str, dict]:
