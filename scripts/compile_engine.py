@@ -143,7 +143,12 @@ def _build(folder: Path, force: bool) -> int:
 
 
 def status(folder: Path) -> int:
-    st, _ = ce.check(folder, PACKAGE)
+    # the environment this process was started with: importing pax_hispanica sets PAXH_PURE=1
+    # when it loads the pure engine (for its workers), which says nothing of the build
+    environ = {k: v for k, v in os.environ.items() if k != "PAXH_PURE"}
+    if ce.PURE_AT_START is not None:
+        environ["PAXH_PURE"] = ce.PURE_AT_START
+    st, _ = ce.check(folder, PACKAGE, environ=environ)
     building = None if st.compiled or st.reason == "PAXH_PURE=1" else running_build(folder)
     print(("compiled engine (mypyc): " if st.compiled else "pure-Python engine: ") + st.reason
           + (f" (a build is running now, pid {building}: the next start loads it)" if building else ""))

@@ -153,6 +153,9 @@ class _PackageLoader(importlib.machinery.ExtensionFileLoader):
 
 
 STATUS = Status(False, "not checked")
+# PAXH_PURE as this process found it, before activate() set it for its workers: a tool that
+# reports what a fresh process would load (compile_engine.py status) checks with this one
+PURE_AT_START = os.environ.get("PAXH_PURE")
 
 
 def activate() -> Status:

@@ -214,3 +214,12 @@ def test_a_process_on_the_pure_engine_starts_its_workers_on_it(tmp_path):
     env["PAXH_COMPILED_DIR"] = str(tmp_path / "no-build-here")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert done.stdout.splitlines() == ["False", "1"]
+
+
+def test_compile_engine_status_gives_the_build_s_reason_not_the_flag_its_own_import_set(tmp_path):
+    """Importing pax_hispanica on the pure engine sets PAXH_PURE=1 for its workers; `status`
+    still says why a fresh process would not load the build (here: none is built)."""
+    env = {k: v for k, v in os.environ.items() if k != "PAXH_PURE"}
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "compile_engine.py"), "status",
+                           "--dir", str(tmp_path / "no-build-here")], capture_output=True, text=True, env=env)
+    assert done.returncode == 1 and done.stdout.startswith("pure-Python engine: not built"), done.stdout
