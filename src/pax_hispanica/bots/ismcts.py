@@ -42,7 +42,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from ..contract import Actions, Engine, Sampling, Search
-from . import fast_search
+from . import fast_search, root_halving
 from .base import (Action, BaseAgent, Descriptor, bounded_actions, count_actions, load_api, playable, spread,
                    stable_seed)
 from .features import (CARGO_DISCOUNT, HAND_PRESTIGE, SHIP_PRESTIGE, chest_prestige, future_prestige, legality_worth,
@@ -214,8 +214,20 @@ class ISMCTSAgent(BaseAgent):
                  prior: float = 0.5, model: float = 0.8, future: float = 1.0,
                  eval: str = "handwritten", select: str = "visits", z: float = 2.0, min_visits: int = 3,
                  qnorm: bool | int | str = False, prior_bot: str = "tuned",
-                 playout_bot: str = "none", **options: Any) -> None:  # `eval`: the bot option's name
+                 playout_bot: str = "none", root: str = "tree", width: int = root_halving.DEFAULT_WIDTH,
+                 **options: Any) -> None:  # `eval`: the bot option's name
         super().__init__(seed, api, **options)
+        # the root's search: "tree" (one ISMCTS tree, UCB at every node) or "halving" (bots/
+        # root_halving.py: sequential halving over the root's actions, each round's candidates
+        # played on common samples; `width` candidates at most, `z` the prior's guard)
+        if root not in ("tree", "halving"):
+            raise ValueError("root is 'tree' or 'halving'")
+        self.root = root
+        self.width = int(width)
+        if self.width < 2:
+            raise ValueError("width is 2 or more")
+        if root == "halving" and iterations is None:
+            raise ValueError("root=halving plans its rounds from an iterations budget, not seconds")
         self._sampling: Sampling[Any] | None = None
         # the heuristic whose choice is the root's prior: "tuned" (data/tuned_heuristic.json,
         # bots/heuristic.py preset; the default since it won more against default and tuned
@@ -267,11 +279,17 @@ class ISMCTSAgent(BaseAgent):
             raise ValueError("model is a share between 0 and 1")
         self.model = float(model)
         self.future = float(future)
-        # the cut-off evaluation: the hand-written softmax of score estimates, or the learned
-        # conditional logit (bots/learned.py; "learned" is the shipped weights, else a file)
+        # the cut-off evaluation: the hand-written softmax of score estimates, the learned
+        # conditional logit (bots/learned.py; "learned" is the shipped weights, else a file), or
+        # "value": the win-probability model of game analysis (analysis/value.py, issue 40) on the
+        # spectator's view of the sampled position
         self.eval = str(eval)
         self._learned: Any = None
-        if self.eval != "handwritten":
+        self._value_model: Any = None
+        if self.eval == "value":
+            from ..analysis import value as value_model
+            self._value_model = value_model.load()
+        elif self.eval != "handwritten":
             from .learned import load
             self._learned = load(None if self.eval == "learned" else self.eval)
         self._rs: Any = None
@@ -327,6 +345,10 @@ class ISMCTSAgent(BaseAgent):
             res = api.result(state)
             winner = res["winner"] if res is not None else None
             return [1.0 if p == winner else 0.0 for p in range(n)]
+        if self._value_model is not None:
+            from ..analysis.value import seat_features, softmax
+            vm = self._value_model
+            return softmax(vm.logits(seat_features(api.view(state, None))), vm.temperature * self.temperature)
         if getattr(self, "_fast_values", None) or (self._learned is None and self._rs is not None
                                                    and hasattr(api, "score_facts")):
             # _fast_values: the engine has score_facts (hasattr, once per decision: _prepare)
@@ -535,6 +557,8 @@ class ISMCTSAgent(BaseAgent):
             sample = lambda seed: api.determinize(view, seed)  # noqa: E731
         else:
             sample = make(view) if known is None else make(view, known)
+        if self.root == "halving":
+            return self._decide_by_halving(sample, root_actions, me, rng, view, budget_iters, t0, prior_action)
         while iterations < budget_iters:
             if deadline is not None and iterations > 0 and time.perf_counter() >= deadline:
                 break
@@ -573,6 +597,53 @@ class ISMCTSAgent(BaseAgent):
         }
         return root_keys[best_key]
 
+    def _decide_by_halving(self, sample: Callable[[int], Any], root_actions: list[Action], me: int,
+                           rng: random.Random, view: dict[str, Any], budget: int, t0: float,
+                           prior_action: Action | None) -> Action:
+        """root=halving: bots/root_halving.py's search over the root's actions, `budget`
+        candidate-samples (an iteration budget: the rounds are planned from it)."""
+        api = self.api
+        step, is_over = self._step, api.is_over
+        n_players = _players(api, sample(rng.getrandbits(63)), view)
+
+        def sampled(seed: int) -> tuple[Any, set[Key] | None]:
+            state = sample(seed)
+            legal = api.legal_actions(state, me)
+            ok = None if legal == self._root_legal else {action_key(a) for a in self._node_actions(legal)}
+            return state, ok
+
+        def evaluate(got: tuple[Any, set[Key] | None], key: Key, action: Action, playout_seed: int) -> float | None:
+            state, ok = got
+            if ok is not None and key not in ok:
+                return None
+            prng = random.Random(playout_seed)
+            below = getattr(prng, "_randbelow", None) or prng.randrange
+            state = step(state, action)
+            if self._fast:
+                state = fast_search.greedy_playout(self, api, state, me, prng, below)
+            else:
+                state = self._playout(state, me, prng, below)
+            values = (fast_search.leaf_values(self, api, state) if self._fast_values and not is_over(state)
+                      else self._values(state, n_players))
+            return values[me]
+
+        chosen, arms, spent = root_halving.search(self._root_keyed, self._prior_key, budget, self.width,
+                                                  self.z, evaluate, sampled, rng)
+        elapsed = time.perf_counter() - t0
+        self.total_iterations += spent
+        self.total_seconds += elapsed
+        ranked = sorted(arms, key=lambda a: (-len(a.values), -a.mean))
+        self._explanation = {
+            "bot": self.kind,
+            "rule_of_thumb": "best action of a sequential halving over common samples",
+            "iterations": spent,
+            "seconds": round(elapsed, 4),
+            "heuristic_choice": prior_action,
+            "alternatives": [{"action": a.action, "visits": len(a.values),
+                              "value": round(a.mean, 4) if a.values else None} for a in ranked[:5]],
+        }
+        return chosen.action
+
     def _confident(self, root: _Node, candidates: list[Key], best_key: Key, me: int) -> Key:
         """select=confident: the prior's action (else the most visited) unless another root
         action with `min_visits` visits has a mean value more than `z` standard errors (of the
@@ -608,7 +679,8 @@ class ISMCTSAgent(BaseAgent):
         self._step = _stepper(api)
         self._sealed_types = api.SEALED_ACTION_TYPES
         self._caps = _capabilities(api)
-        self._fast_values = (self._learned is None and self._rs is not None and hasattr(api, "score_facts"))
+        self._fast_values = (self._learned is None and self._value_model is None and self._rs is not None
+                             and hasattr(api, "score_facts"))
         self._consts = None
         self._fast = fast_search.usable(self)     # the fast paths stand for the plain code (issue 40)
 
