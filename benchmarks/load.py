@@ -63,6 +63,7 @@ import os
 import random
 import socket
 import statistics
+import signal
 import subprocess
 import sys
 import tempfile
@@ -663,4 +664,7 @@ def run_one(args: argparse.Namespace, database_url: str | None) -> dict:
 
 
 if __name__ == "__main__":
+    # a SIGTERM (kill, a stopped session) ends the run through its `finally`, which stops the
+    # server it started: without this the server and its worker processes outlived the run
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     main()
