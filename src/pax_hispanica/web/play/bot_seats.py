@@ -27,6 +27,7 @@ from pax_hispanica.web.db.store import Storage
 from pax_hispanica.web.engine_port import SEARCH_BOTS, api, fallback_bot, think
 from pax_hispanica.web.play.cache import LiveCache
 from pax_hispanica.web.play.model import LiveGame, Rights, ServerError
+from pax_hispanica.web.play.people_first import PeopleFirst
 
 log = logging.getLogger("pax_hispanica.web")
 
@@ -39,14 +40,16 @@ class BotSeats:
     def __init__(self, storage: Storage, cache: LiveCache, node: str, bot_delay: float, bot_processes: int,
                  act: Callable[[Rights, Any, Any], Awaitable[LiveGame]],
                  catch_up: Callable[[LiveGame], Awaitable[int]],
-                 make_bot: Callable[..., Any]) -> None:
+                 make_bot: Callable[..., Any], people_first: PeopleFirst | None = None) -> None:
         """act: the service's act (bots act through the same checks as people); catch_up: the
-        game from the database, under its lock; make_bot(kind, seed, strength): a bot."""
+        game from the database, under its lock; make_bot(kind, seed, strength): a bot;
+        people_first: the gate that holds bot moves while people's actions are under way."""
         self.storage, self.cache, self.node = storage, cache, node
         self.bot_delay = bot_delay
         self.bot_processes = max(0, bot_processes)
         self.pool: Any = None
         self._act, self._catch_up, self._make_bot = act, catch_up, make_bot
+        self.people_first = people_first or PeopleFirst()
         self.closing = False
         # game -> when this server last took or renewed its bot lease (time.monotonic): a bot move
         # within LEASE_RENEW_SECONDS of it does not take it again (issue 37, P1)
@@ -211,6 +214,7 @@ class BotSeats:
                 return
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
+            await self.people_first.before_bot_move()
             if not self.cache.current(live) or not await self._lease(live.id):
                 return  # evicted or damaged meanwhile, or the lease went to another server
             seat = bots[0]

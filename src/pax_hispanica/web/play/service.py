@@ -54,6 +54,7 @@ from pax_hispanica.web.notify.pubsub import PubSub
 from pax_hispanica.web.play import integrity
 from pax_hispanica.web.play.bot_seats import BotSeats
 from pax_hispanica.web.play.cache import LiveCache
+from pax_hispanica.web.play.people_first import PeopleFirst
 from pax_hispanica.web.play.model import (
     LiveGame,
     Rights,
@@ -128,8 +129,9 @@ class Service:
         self.seats = Seats(self.storage)
         self.presence = Presence(self.storage, self.live, self._push)
         # make_bot is looked up here at each call (tests replace games.make_bot)
+        self.people_first = PeopleFirst()
         self.bots = BotSeats(self.storage, self.cache, self.node, bot_delay, bot_processes, self.act,
-                             self.records.catch_up, lambda *a: make_bot(*a))
+                             self.records.catch_up, lambda *a: make_bot(*a), self.people_first)
         self._tasks: list[asyncio.Task[Any]] = []
         # services that follow the games (play/turn_based.py: clocks, notifications, chat): each may define
         # created(live, table), loaded(live) (read from the database into memory), after_act(live, action, acting_before, rights) (run under the
@@ -262,7 +264,14 @@ class Service:
 
     # ------------------------------------------------------------------ acting
     async def act(self, rights: Rights, action: Any, version: Any) -> LiveGame:
-        """Check, store, then apply one action. Raises ServerError; nothing changes then."""
+        """Check, store, then apply one action. Raises ServerError; nothing changes then.
+        A person's action holds the bots' next moves while it is under way (people_first.py)."""
+        if self.seats.controller(rights) == "bot":
+            return await self._act(rights, action, version)
+        with self.people_first.person_acting():
+            return await self._act(rights, action, version)
+
+    async def _act(self, rights: Rights, action: Any, version: Any) -> LiveGame:
         text = _action_json(action, version)
         self.seats.check_may_act(rights, action["seat"])
         live = await self.get(rights.game_id)
