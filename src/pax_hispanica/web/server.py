@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import sys
 from contextlib import asynccontextmanager
 from pathlib import Path
 from collections.abc import AsyncIterator
@@ -108,6 +109,10 @@ def create_app(database_url: str | None = None, data_dir: str = "data", bot_dela
     return app
 
 
+# seconds a thread holds the GIL before another may take it (the interpreter's default: 0.005)
+SWITCH_INTERVAL = 0.001
+
+
 def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None, data_dir: str = "data",
         fd: int | None = None, forwarded_allow_ips: str | None = None) -> None:
     """Serve the web game (blocking). fd: a listening socket's file descriptor to serve on
@@ -130,6 +135,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = No
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
+    # the bots' moves think in threads (bot_seats.py); while one runs, the event loop waits for
+    # the GIL up to the switch interval (5 ms by default) each time it wakes, as it does at every
+    # PostgreSQL reply: a shorter one hands it back sooner (issue 37, P1)
+    sys.setswitchinterval(SWITCH_INTERVAL)
     url = database_url or settings.raw("PAXH_DATABASE_URL") or db.default_url(data_dir)
     public_url = settings.raw("PAXH_PUBLIC_URL")
     if not public_url:   # links in mail never come from a request's Host (issue 37, N1)
