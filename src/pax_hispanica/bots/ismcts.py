@@ -22,6 +22,10 @@ Each iteration
    colonies' earnings and legality will still bring, features.future_prestige);
 5. backs the per-seat values up the path.
 
+With ``root="halving"`` the root is decided instead by sequential halving over its actions,
+each round's candidates played on common samples (bots/root_halving.py): the budget goes to
+telling the root's actions apart, where the tree's means stayed within their noise.
+
 The most visited root action is played (``select="confident"``: the prior's action unless
 another root action's mean value is more than ``z`` standard errors above it; ``qnorm``: the
 root's UCB reads its children's means rescaled to 0..1; both off by default, docs/bots.md
