@@ -49,7 +49,7 @@ def test_a_bot_never_waits_longer_than_the_cap():
     assert 0.09 <= run_in_own_loop(main()) < 1.0
 
 
-def test_a_person_s_action_holds_the_bots_and_a_bot_s_does_not(tmp_path):
+def test_a_person_s_action_holds_the_bots_and_a_bot_s_does_not(database_url):
     """Service.act: a person's action is under way in the gate while it runs (its database
     round trip included), a bot's action is not; a refused action leaves the gate clear."""
     from pax_hispanica.web.db import schema
@@ -62,7 +62,7 @@ def test_a_person_s_action_holds_the_bots_and_a_bot_s_does_not(tmp_path):
         return seat, first_legal(api.legal_actions(live.state, seat))
 
     async def main() -> list[int]:
-        url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+        url = database_url
         schema.migrate(url)
         svc = Service(url, bot_delay=0.0, bot_processes=0)
         seen: list[int] = []
@@ -101,12 +101,12 @@ def test_a_person_s_action_holds_the_bots_and_a_bot_s_does_not(tmp_path):
     assert run_in_own_loop(main()) == [1, 1, 0, 0, 0]
 
 
-def test_the_bots_of_a_game_wait_while_a_person_acts_and_move_after(tmp_path):
+def test_the_bots_of_a_game_wait_while_a_person_acts_and_move_after(database_url):
     from pax_hispanica.web.db import schema
     from pax_hispanica.web.play.service import Service
 
     async def main() -> tuple[int, int]:
-        url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+        url = database_url
         schema.migrate(url)
         svc = Service(url, bot_delay=0.0, bot_processes=0)
         svc.people_first.WAIT_SECONDS = 30.0
