@@ -562,7 +562,7 @@ class ISMCTSAgent(BaseAgent):
         else:
             sample = make(view) if known is None else make(view, known)
         if self.root == "halving":
-            return self._decide_by_halving(sample, root_actions, me, rng, view, budget_iters, t0, prior_action)
+            return self._decide_by_halving(sample, me, rng, view, budget_iters, t0, prior_action)
         while iterations < budget_iters:
             if deadline is not None and iterations > 0 and time.perf_counter() >= deadline:
                 break
@@ -601,9 +601,8 @@ class ISMCTSAgent(BaseAgent):
         }
         return root_keys[best_key]
 
-    def _decide_by_halving(self, sample: Callable[[int], Any], root_actions: list[Action], me: int,
-                           rng: random.Random, view: dict[str, Any], budget: int, t0: float,
-                           prior_action: Action | None) -> Action:
+    def _decide_by_halving(self, sample: Callable[[int], Any], me: int, rng: random.Random, view: dict[str, Any],
+                           budget: int, t0: float, prior_action: Action | None) -> Action:
         """root=halving: bots/root_halving.py's search over the root's actions, `budget`
         candidate-samples (an iteration budget: the rounds are planned from it)."""
         api = self.api
