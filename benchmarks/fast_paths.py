@@ -29,6 +29,16 @@ measures, on the same seeds for both:
     ismcts_log: the same positions, each with its seat's own log, given to a bot that reads
     it (`uses_log`, as paxh simulate does; a checkout without it decides without the log).
 `--only ismcts,ismcts_log` measures just those (the others are left out of the table).
+
+Each checkout loads the compiled engine of $PAXH_COMPILED_DIR (else its venv's) only where
+that build was made from its very sources; `--old-compiled DIR` / `--new-compiled DIR` give
+each side a build of its own (scripts/compile_engine.py build --dir DIR, run from that
+checkout), and the table says whether each side's workers ran compiled (api.COMPILED) and
+whether the ISMCTS decisions (action and root visits at every position) were the same on
+both sides in every round:
+
+    python benchmarks/fast_paths.py --old /tmp/speed-base --old-compiled /tmp/paxc-base \
+        --new-compiled /tmp/paxc-speed --rounds 9 --only ismcts
 """
 
 from __future__ import annotations
@@ -114,8 +124,10 @@ def _ismcts_log_positions(api, per_year: int) -> list:
     return out
 
 
-def _ismcts_rate(api, positions: list, iterations: int, per_year: dict | None = None) -> float:
-    """Iterations/s over all the positions; `per_year` (if given) gets each year's rate too."""
+def _ismcts_rate(api, positions: list, iterations: int, per_year: dict | None = None,
+                 decisions: list | None = None) -> float:
+    """Iterations/s over all the positions; `per_year` (if given) gets each year's rate too,
+    `decisions` (if given) each position's action and its root's visits."""
     from pax_hispanica.bots import ismcts, make_agent
     getattr(ismcts, "_SHARED_MEMOS", {}).clear()    # each rate from empty memos (kept per process since round 7)
     spent: dict = {}
@@ -123,11 +135,14 @@ def _ismcts_rate(api, positions: list, iterations: int, per_year: dict | None = 
         bot = make_agent("ismcts", 1000 + i, iterations=iterations)
         t0 = CLOCK()
         if log and getattr(bot, "uses_log", False):
-            bot.decide(view, legal, log=log[0])
+            action = bot.decide(view, legal, log=log[0])
         else:
-            bot.decide(view, legal)
+            action = bot.decide(view, legal)
+        t1 = CLOCK()
+        if decisions is not None:
+            decisions.append([action, [[a["action"], a["visits"]] for a in bot.explain()["alternatives"]]])
         n, t = spent.get(view["year"], (0, 0.0))
-        spent[view["year"]] = (n + 1, t + CLOCK() - t0)
+        spent[view["year"]] = (n + 1, t + t1 - t0)
     if per_year is not None:
         per_year.update({f"ismcts_{y}": n * iterations / t for y, (n, t) in spent.items()})
     return sum(n for n, _ in spent.values()) * iterations / sum(t for _, t in spent.values())
@@ -136,12 +151,13 @@ def _ismcts_rate(api, positions: list, iterations: int, per_year: dict | None = 
 def worker(quick: bool, only: frozenset = frozenset(MEASURES)) -> dict:
     from pax_hispanica import api, sim
     from pax_hispanica.bots import make_agent
-    out: dict = {"engine": api.__file__}
+    out: dict = {"engine": api.__file__, "compiled": getattr(api, "COMPILED", False), "decisions": []}
     iterations = 30 if quick else 100
     if only <= set(ISMCTS):
         make_agent("ismcts", 1, iterations=5).decide(*_ismcts_positions(api, 1)[0])     # warm up
         if only & set(ISMCTS[:-1]):
-            out["ismcts"] = _ismcts_rate(api, _ismcts_positions(api, 1 if quick else 4), iterations, out)
+            out["ismcts"] = _ismcts_rate(api, _ismcts_positions(api, 1 if quick else 4), iterations, out,
+                                         out["decisions"])
         if "ismcts_log" in only:
             out["ismcts_log"] = _ismcts_rate(api, _ismcts_log_positions(api, 1 if quick else 4), iterations)
         return out
@@ -201,15 +217,17 @@ def worker(quick: bool, only: frozenset = frozenset(MEASURES)) -> dict:
     samplers = {k: (make(v) if make else (lambda seed, v=v: api.determinize(v, seed))) for k, v in views.items()}
     out["sample"] = _per_call_us(lambda st: samplers[id(st)](12345), states, repeat)
     positions = _ismcts_positions(api, 1 if quick else 4)
-    out["ismcts"] = _ismcts_rate(api, positions, iterations, out)
+    out["ismcts"] = _ismcts_rate(api, positions, iterations, out, out["decisions"])
     out["ismcts_log"] = _ismcts_rate(api, _ismcts_log_positions(api, 1 if quick else 4), iterations)
     out["states"], out["ismcts_positions"] = len(states), len(positions)
     return out
 
 
 # ---- the driver ------------------------------------------------------------------------------
-def _run(tree: Path, quick: bool, only: str | None = None) -> dict:
+def _run(tree: Path, quick: bool, only: str | None = None, compiled: Path | None = None) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    if compiled is not None:
+        env["PAXH_COMPILED_DIR"] = str(compiled)
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker"] + (["--quick"] if quick else []) + (
         ["--only", only] if only else [])
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
@@ -224,6 +242,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old", type=Path, help="a checkout of the code before (e.g. a temporary git worktree)")
     ap.add_argument("--new", type=Path, default=HERE.parent, help="the checkout measured against it (this one)")
+    ap.add_argument("--old-compiled", type=Path, help="the old checkout's compiled engine (PAXH_COMPILED_DIR)")
+    ap.add_argument("--new-compiled", type=Path, help="the new checkout's compiled engine (PAXH_COMPILED_DIR)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--json", action="store_true")
@@ -241,23 +261,32 @@ def main(argv=None) -> int:
     runs: dict[str, list[dict]] = {"old": [], "new": []}
     for r in range(a.rounds):
         for side in (("old", "new") if r % 2 == 0 else ("new", "old")):
-            runs[side].append(_run(a.old if side == "old" else a.new, a.quick, a.only))
+            runs[side].append(_run(a.old if side == "old" else a.new, a.quick, a.only,
+                                   a.old_compiled if side == "old" else a.new_compiled))
             print(f"round {r + 1}/{a.rounds} {side} done", file=sys.stderr, flush=True)
     measures = [m for m in MEASURES if m in only]
     med = {side: {m: statistics.median(x[m] for x in rs) for m in measures} for side, rs in runs.items()}
+    # the ratio of each round's new to its old, the median over rounds (a slow spell hits one round)
+    per_round = {m: statistics.median(n[m] / o[m] for o, n in zip(runs["old"], runs["new"])) for m in measures}
+    compiled = {side: sorted({bool(x["compiled"]) for x in rs}) for side, rs in runs.items()}
+    same = all(o["decisions"] == n["decisions"] for o, n in zip(runs["old"], runs["new"]))
     res = {"rounds": a.rounds, "quick": a.quick, "python": sys.version.split()[0], "medians": med,
+           "per_round": per_round, "compiled": compiled, "same_decisions": same,
            "runs": runs, "command": " ".join([os.path.relpath(sys.executable), "benchmarks/fast_paths.py",
                                               *(argv if argv is not None else sys.argv[1:])])}
     if a.json:
         print(json.dumps(res, indent=1))
         return 0
     print(f"$ {res['command']}\n")
-    print("| measure | old | new | new/old |\n|---|---|---|---|")
+    print(f"compiled: old {compiled['old']}, new {compiled['new']}; ISMCTS decisions the same in every round: {same}\n")
+    print("| measure | old | new | new/old | per round |\n|---|---|---|---|---|")
     for m in measures:
         o, n = med["old"][m], med["new"][m]
         unit = UNITS.get(m, "µs")
         ratio = n / o if unit != "µs" else o / n
-        print(f"| {m} | {_fmt(o, unit)} | {_fmt(n, unit)} | ×{ratio:.2f} {'faster' if ratio >= 1 else 'slower'} |")
+        pr = per_round[m] if unit != "µs" else 1 / per_round[m]
+        print(f"| {m} | {_fmt(o, unit)} | {_fmt(n, unit)} | ×{ratio:.2f} {'faster' if ratio >= 1 else 'slower'} "
+              f"| ×{pr:.3f} |")
     return 0
 
 
