@@ -606,7 +606,7 @@ class ISMCTSAgent(BaseAgent):
         """root=halving: bots/root_halving.py's search over the root's actions, `budget`
         candidate-samples (an iteration budget: the rounds are planned from it)."""
         api = self.api
-        step, is_over = self._step, api.is_over
+        step = self._step
         n_players = _players(api, sample(rng.getrandbits(63)), view)
 
         def sampled(seed: int) -> tuple[Any, set[Key] | None]:
@@ -621,14 +621,7 @@ class ISMCTSAgent(BaseAgent):
                 return None
             prng = random.Random(playout_seed)
             below = getattr(prng, "_randbelow", None) or prng.randrange
-            state = step(state, action)
-            if self._fast:
-                state = fast_search.greedy_playout(self, api, state, me, prng, below)
-            else:
-                state = self._playout(state, me, prng, below)
-            values = (fast_search.leaf_values(self, api, state) if self._fast_values and not is_over(state)
-                      else self._values(state, n_players))
-            return values[me]
+            return self._playout_values(step(state, action), me, prng, below, n_players)[me]
 
         chosen, arms, spent = root_halving.search(self._root_keyed, self._prior_key, budget, self.width,
                                                   self.z, evaluate, sampled, rng)
@@ -806,13 +799,7 @@ class ISMCTSAgent(BaseAgent):
             node = children[best[0]]
             state = step(state, best[1])
             path.append(node)
-        # playout, cut short after `cutoff` decisions
-        if self._fast:
-            state = fast_search.greedy_playout(self, api, state, me, rng, below)
-        else:
-            state = self._playout(state, me, rng, below)
-        values = (fast_search.leaf_values(self, api, state) if self._fast_values and not is_over(state)
-                  else self._values(state, n))
+        values = self._playout_values(state, me, rng, below, n)
         if self.select == "confident" and len(path) > 1:
             top = id(path[1])
             self._root_sq[top] = self._root_sq.get(top, 0.0) + values[me] * values[me]
@@ -821,6 +808,18 @@ class ISMCTSAgent(BaseAgent):
             r = nd.reward
             for i in range(n):
                 r[i] += values[i]
+
+    def _playout_values(self, state: Any, me: int, rng: random.Random, below: Any, n: int) -> list[float]:
+        """Each seat's value after a playout from `state`, cut short after `cutoff` decisions
+        (the tree's leaf and a halving candidate's sample alike)."""
+        api = self.api
+        if self._fast:
+            state = fast_search.greedy_playout(self, api, state, me, rng, below)
+        else:
+            state = self._playout(state, me, rng, below)
+        if self._fast_values and not api.is_over(state):
+            return fast_search.leaf_values(self, api, state)
+        return self._values(state, n)
 
     def _playout(self, state: Any, me: int, rng: random.Random, below: Any) -> Any:
         """The state after at most `cutoff` playout decisions from `state` (the plain version of
