@@ -59,8 +59,7 @@ def candidates(keyed: Sequence[tuple[Key, Action]], prior: Key | None, width: in
     if len(keyed) <= width:
         return list(keyed)
     picked = set(spread(0, len(keyed) - 1, width - 1 if prior is not None else width))
-    out = [ka for i, ka in enumerate(keyed) if i in picked or ka[0] == prior]
-    return out
+    return [ka for i, ka in enumerate(keyed) if i in picked or ka[0] == prior]
 
 
 def rounds_for(k: int) -> int:

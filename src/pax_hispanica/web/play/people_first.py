@@ -22,7 +22,6 @@ class PeopleFirst:
         self.in_flight = 0
         self._clear = asyncio.Event()
         self._clear.set()
-        self.waits = 0                  # bot moves that waited (for the benchmarks' curiosity)
 
     @contextlib.contextmanager
     def person_acting(self) -> Iterator[None]:
@@ -40,6 +39,5 @@ class PeopleFirst:
         """A bot's turn to move: wait while people's actions are under way (WAIT_SECONDS at most)."""
         if self.in_flight == 0:
             return
-        self.waits += 1
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._clear.wait(), self.WAIT_SECONDS)
