@@ -165,3 +165,33 @@ def test_public_table_join_start_bot_rematch(server_factory, browser, sqlite_url
 @pytest.mark.postgres
 def test_public_table_join_start_bot_rematch_postgres(server_factory, browser, pg_url):
     _table_flow(server_factory, browser, pg_url)
+
+
+def test_a_table_that_starts_before_the_pages_first_poll_still_shows_the_seat(server_factory, browser, sqlite_url):
+    """The table page compares its polls with the state it was drawn from, not with its first poll's
+    answer: a game started before that first answer (a slow network, a page drawn while the table was
+    "starting") still brings the player to their seat."""
+    srv = server_factory(sqlite_url)
+    base = srv.url
+    host, guest = device(browser), device(browser)
+    register(host, base, "ana")
+    register(guest, base, "ben")
+    host.goto(base + "/")
+    host.click("#new-table summary")
+    host.select_option("#table-players", "3")
+    host.check("#table-public")
+    host.click("#open-table")
+    host.wait_for_url(re.compile(r".*/tables/.*"))
+    tid = host.url.rsplit("/", 1)[1]
+    # the guest's polls get no answer until the game has started
+    guest.route("**/state", lambda route: route.abort())
+    guest.goto(base + "/")
+    guest.wait_for_selector(f"#open-tables tr[data-table='{tid}'] button.join").click()
+    guest.wait_for_url(f"{base}/tables/{tid}")
+    assert guest.query_selector("#my-seat") is None
+    host.goto(f"{base}/tables/{tid}")
+    host.select_option("select[name=bot_kind]", "random")
+    host.click("#start")
+    host.wait_for_selector("#my-seat")
+    guest.unroute("**/state")
+    guest.wait_for_selector("#my-seat", timeout=10_000)

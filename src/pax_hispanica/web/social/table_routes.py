@@ -56,6 +56,19 @@ async def _table_or_404(s: Site, tid: str) -> dict[str, Any] | None:
     return await s.tables.get(tid) if TOKEN.fullmatch(tid) and len(tid) <= 32 else None
 
 
+async def _watched_state(s: Site, table: dict[str, Any]) -> dict[str, Any]:
+    """What the table page watches: the page reloads when this differs from what it was drawn from.
+
+    The page carries the state it was drawn from (data-state), not the first answer to its poll: a
+    table that goes from "starting" to "started" between the drawing and the first poll would
+    otherwise never show its players their seats."""
+    gid = table["game_id"]
+    over = bool(gid) and await _result_of(s, gid) is not None
+    rematch = await s.tables.rematch_of(gid) if gid else None
+    return {"status": table["status"], "seats": [x["seat"] for x in table["seats"]],
+            "game": bool(gid), "over": over, "rematch": rematch}
+
+
 @router.get("/tables/{tid}", response_class=HTMLResponse)
 async def table_page(request: Request, v: PageVisit, tid: str) -> Response:
     s, user = v.site, v.user
@@ -75,6 +88,7 @@ async def table_page(request: Request, v: PageVisit, tid: str) -> Response:
         if result is not None:
             await s.ratings.rate_pending()
             ctx["rating_status"] = await s.ratings.game_status(gid)
+    ctx["watched"] = await _watched_state(s, table)
     return page(s, request, user, "table.html", BOT_DEFAULT=DEFAULT_BOT, **ctx)
 
 
@@ -86,10 +100,7 @@ async def table_state(request: Request, tid: str) -> Response:
     if table is None:
         return JSONResponse({"error": {"code": "unknown_table", "rule": None, "message": "no such table"}},
                             status_code=404)
-    over = bool(table["game_id"]) and await _result_of(s, table["game_id"]) is not None
-    rematch = await s.tables.rematch_of(table["game_id"]) if table["game_id"] else None
-    return JSONResponse({"status": table["status"], "seats": [x["seat"] for x in table["seats"]],
-                         "game": bool(table["game_id"]), "over": over, "rematch": rematch})
+    return JSONResponse(await _watched_state(s, table))
 
 
 async def _table_action(request: Request, v: Visit, tid: str, what: str) -> Response:
