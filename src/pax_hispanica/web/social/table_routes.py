@@ -121,6 +121,7 @@ async def _table_action(request: Request, v: Visit, tid: str, what: str) -> Resp
     except ServerError as e:
         table = await s.tables.get(tid)
         return refusal(s, request, user, e, "table.html", table=table, BOT_DEFAULT=DEFAULT_BOT,
+                       watched=await _watched_state(s, table) if table else None,
                        me=next((x for x in table["seats"] if x["user_id"] == user["id"]), None) if table else None)
     return RedirectResponse(f"/tables/{tid}", status_code=303)
 
