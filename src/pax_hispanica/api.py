@@ -73,6 +73,7 @@ __all__ = [
     "determinizer",
     "expand",
     "from_scenario",
+    "hand_facts",
     "house_rule_conditions",
     "house_rule_sets",
     "house_rules",
@@ -365,6 +366,7 @@ information_state = _information.information_state     # what view(..., include_
 redact = _view.redact
 summary = _view.summary
 score_facts = _information.score_facts   # summary's facts a search's cut-off scoring reads, as tuples (ISMCTS)
+hand_facts = _information.hand_facts     # a (sampled) state's hands as tuples of card ids (ISMCTS's eval=worth)
 
 
 def determinize(v: JsonDict, seed: int, known: JsonDict | None = None) -> State:

@@ -113,6 +113,8 @@ class Search(Protocol[S]):
 
     def score_facts(self, state: S, /) -> tuple[Any, ...]: ...
 
+    def hand_facts(self, state: S, /) -> tuple[tuple[str, ...], ...]: ...
+
 
 @runtime_checkable
 class Sampling(Engine[S], Protocol[S]):
@@ -153,7 +155,8 @@ def lacks(engine: object, protocol: type) -> list[str]:
 
 HELPER_GROUPS: dict[str, tuple[str, ...]] = {
     "actions": ("expand", "count_actions", "nth_action", "iter_actions", "can_undo"),
-    "search": ("apply_trusted", "determinize", "determinizer", "model_view", "bid_facts", "score_facts"),
+    "search": ("apply_trusted", "determinize", "determinizer", "model_view", "bid_facts", "score_facts",
+               "hand_facts"),
     "logs and knowledge": ("redact", "summary", "known_cards"),
     "decisions and explanations": ("decision", "decision_types", "unavailable", "battle_preview",
                                    "battle_previews", "SEALED_DECISIONS", "SEALED_ACTION_TYPES",

@@ -145,7 +145,7 @@ def test_lacks_names_the_members_a_protocol_asks_for():
     assert contract.lacks(toygame, contract.Sampling) == []
     assert "SEALED_ACTION_TYPES" in contract.lacks(object(), contract.Sampling)     # a declared attribute too
     assert contract.lacks(toygame, contract.SearchEngine) == sorted(
-        {"apply_trusted", "model_view", "bid_facts", "score_facts", "count_actions", "nth_action", "iter_actions",
+        {"apply_trusted", "model_view", "bid_facts", "score_facts", "hand_facts", "count_actions", "nth_action", "iter_actions",
          "redact", "known_cards"})
 
 

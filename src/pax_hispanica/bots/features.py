@@ -74,6 +74,23 @@ def future_prestige(data: dict[str, Any], rs: Any, worth: dict[str, float] | Non
 CARGO_DISCOUNT = 0.7
 SHIP_PRESTIGE = 0.4
 HAND_PRESTIGE = 0.2
+# eval=worth (ISMCTS): the share of a card's worth (hand_card_worth) counted while it is in hand;
+# below 1, because a card in hand may yet go unplayed (its conditions, money, the game's end)
+HAND_WORTH_SHARE = 0.8
+
+
+def hand_card_worth(heuristic: Any, rs: Any, ruleset_of_view: dict[str, Any], card: str, legality: str,
+                    ships: int, cycle: int) -> float:
+    """What a card in hand will bring its holder, in Prestige, before `HAND_WORTH_SHARE`: the
+    heuristic's flat value of the card for a fleet of this legality and size with the cycles left
+    (HeuristicAgent.card_value with now=False, what its bids read) less the card's cost to play
+    (CARD-1), never below nothing, at the ruleset's `money_per_prestige`. A flat figure per card
+    would price a Grandeza and a Galleon alike, and a search would sell the one to keep money."""
+    view = dict(ruleset_of_view, cycle=cycle)
+    me = {"seat": None, "fleet": {"legality": legality, "ships": ships}}
+    flat = float(heuristic.card_value(view, me, card, now=False))
+    cost = float(rs.cards[card].cost)
+    return max(0.0, flat - cost) / float(rs.money_per_prestige)
 
 
 def scores_from_public(data: dict[str, Any], chest: dict[str, Any] | None = None,

@@ -49,8 +49,8 @@ from ..contract import Actions, Engine, Sampling, Search
 from . import fast_search, root_halving
 from .base import (Action, BaseAgent, Descriptor, bounded_actions, count_actions, load_api, playable, spread,
                    stable_seed)
-from .features import (CARGO_DISCOUNT, HAND_PRESTIGE, SHIP_PRESTIGE, chest_prestige, future_prestige, legality_worth,
-                       score_estimates, scores_from_public, softmax_values)
+from .features import (CARGO_DISCOUNT, HAND_PRESTIGE, HAND_WORTH_SHARE, SHIP_PRESTIGE, chest_prestige, future_prestige,
+                       hand_card_worth, legality_worth, score_estimates, scores_from_public, softmax_values)
 from .features import _reference as _reference_ruleset
 
 # A wide bid range is searched over at most this many amounts, evenly spread, $0 and all
@@ -219,7 +219,7 @@ class ISMCTSAgent(BaseAgent):
                  eval: str = "handwritten", select: str = "visits", z: float = 2.0, min_visits: int = 3,
                  qnorm: bool | int | str = False, prior_bot: str = "tuned",
                  playout_bot: str = "none", root: str = "tree", width: int = root_halving.DEFAULT_WIDTH,
-                 **options: Any) -> None:  # `eval`: the bot option's name
+                 hand: float = HAND_WORTH_SHARE, **options: Any) -> None:  # `eval`: the bot option's name
         super().__init__(seed, api, **options)
         # the root's search: "tree" (one ISMCTS tree, UCB at every node) or "halving" (bots/
         # root_halving.py: sequential halving over the root's actions, each round's candidates
@@ -286,14 +286,22 @@ class ISMCTSAgent(BaseAgent):
         # the cut-off evaluation: the hand-written softmax of score estimates, the learned
         # conditional logit (bots/learned.py; "learned" is the shipped weights, else a file), or
         # "value": the win-probability model of game analysis (analysis/value.py, issue 40) on the
-        # spectator's view of the sampled position
+        # spectator's view of the sampled position; "worth": the hand-written scores with each card
+        # in hand priced at `hand` times what the heuristic values it at, less its cost to play
+        # (features.hand_card_worth), instead of a flat HAND_PRESTIGE a card
         self.eval = str(eval)
         self._learned: Any = None
         self._value_model: Any = None
-        if self.eval == "value":
+        self.hand = float(hand)
+        if not 0.0 <= self.hand <= 2.0:
+            raise ValueError("hand is a share of a card's worth, between 0 and 2")
+        self._hand_memo: dict[tuple[Any, ...], float] = {}
+        if self.eval in ("worth", "handwritten"):
+            pass
+        elif self.eval == "value":
             from ..analysis import value as value_model
             self._value_model = value_model.load()
-        elif self.eval != "handwritten":
+        else:
             from .learned import load
             self._learned = load(None if self.eval == "learned" else self.eval)
         self._rs: Any = None
@@ -353,6 +361,10 @@ class ISMCTSAgent(BaseAgent):
             from ..analysis.value import seat_features, softmax
             vm = self._value_model
             return softmax(vm.logits(seat_features(api.view(state, None))), vm.temperature * self.temperature)
+        if self.eval == "worth" and self._rs is not None and hasattr(api, "hand_facts"):
+            search = cast(Search[Any], api)
+            cycle, seats = search.score_facts(state)
+            return softmax_values(self._fact_scores(cycle, seats, hands=search.hand_facts(state)), self.temperature)
         if getattr(self, "_fast_values", None) or (self._learned is None and self._rs is not None
                                                    and hasattr(api, "score_facts")):
             # _fast_values: the engine has score_facts (hasattr, once per decision: _prepare)
@@ -366,7 +378,8 @@ class ISMCTSAgent(BaseAgent):
             scores = [s + self.future * f for s, f in zip(scores, future_prestige(summ, self._rs, self._worth))]
         return softmax_values(scores, self.temperature)
 
-    def _fact_scores(self, cycle: int, seats: list[tuple[Any, ...]]) -> list[float]:
+    def _fact_scores(self, cycle: int, seats: list[tuple[Any, ...]],
+                     hands: tuple[tuple[str, ...], ...] | None = None) -> list[float]:
         """scores_from_public(summary) plus `future` times future_prestige(summary), read from
         api.score_facts' tuples: the same arithmetic in the same order, so the same floats
         (tests/bots/test_ismcts_values.py), without building the summary's dicts. The ruleset's
@@ -384,15 +397,30 @@ class ISMCTSAgent(BaseAgent):
             left = lefts[cycle] = max(0, cycles - int(cycle)) + 0.5
         chest_of, worth_of = chest.get, worth.get  # type: ignore[union-attr]  # decide sets both before a search
         out = []
-        for prestige, money, colonies, hand, income, ships, legality, chests in seats:
+        for seat, (prestige, money, colonies, hand, income, ships, legality, chests) in enumerate(seats):
             cargo = chests * chest_of(legality, 1.0) * CARGO_DISCOUNT
             extra = max(0, (ships or 1) - 1) * SHIP_PRESTIGE
-            score = float(prestige) + money / mpp + float(colonies) + cargo + extra + HAND_PRESTIGE * hand
+            in_hand = HAND_PRESTIGE * hand if hands is None else self._hand_worth(hands[seat], legality, ships, cycle)
+            score = float(prestige) + money / mpp + float(colonies) + cargo + extra + in_hand
             if future:
                 earnings = (income or 0) + (colonies or 0) * income_per
                 score = score + future * ((earnings + worth_of(legality, 0.0)) * left / rs_mpp)
             out.append(score)
         return out
+
+    def _hand_worth(self, cards: tuple[str, ...], legality: str, ships: int, cycle: int) -> float:
+        """eval=worth: what a seat's cards in hand will bring, in Prestige (features.hand_card_worth
+        at this decision's ruleset, `hand` times each card's worth), memoised per decision."""
+        memo = self._hand_memo
+        total = 0.0
+        for card in cards:
+            key = (card, legality, ships, cycle)
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = self.hand * hand_card_worth(self._playout_bot(0), self._rs, self._ruleset_of_view,
+                                                              card, legality, ships, cycle)
+            total += got
+        return total
 
     def _playout_bot(self, seat: int) -> Any:
         bot = self._playout_bots.get(seat)
@@ -517,6 +545,8 @@ class ISMCTSAgent(BaseAgent):
         self._root_legal, self._root_keyed = legal, [(action_key(a), a) for a in root_actions]
         rng = random.Random(stable_seed("ismcts", self.seed, view, legal))
         self._playout_bots = {}     # fresh playout bots: a decision never depends on earlier ones
+        self._hand_memo = {}
+        self._ruleset_of_view: dict[str, Any] = {k: view.get(k) for k in ("ruleset", "ruleset_params", "ruleset_version") if k in view}
         self._own_bot = None
         ruleset_key = json.dumps(
             [view.get("ruleset"), view.get("ruleset_params") or None, view.get("ruleset_version")], sort_keys=True)
@@ -675,7 +705,8 @@ class ISMCTSAgent(BaseAgent):
         self._step = _stepper(api)
         self._sealed_types = api.SEALED_ACTION_TYPES
         self._caps = _capabilities(api)
-        self._fast_values = (self._learned is None and self._value_model is None and self._rs is not None
+        self._fast_values = (self._learned is None and self._value_model is None and self.eval != "worth"
+                             and self._rs is not None
                              and hasattr(api, "score_facts"))
         self._consts = None
         self._fast = fast_search.usable(self)     # the fast paths stand for the plain code (issue 40)

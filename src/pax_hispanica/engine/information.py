@@ -19,7 +19,7 @@ from .ruleset import Rulesets
 from .state import State
 from .vocab import HIDDEN
 
-__all__ = ["HIDDEN", "Determinizer", "determinize", "information_state", "score_facts"]
+__all__ = ["HIDDEN", "Determinizer", "determinize", "hand_facts", "information_state", "score_facts"]
 
 
 def information_state(st: State, viewer: int | None) -> dict[str, Any]:
@@ -49,6 +49,13 @@ def score_facts(st: State) -> tuple[int, list[tuple[int, int, int, int, int, int
     colonies = colony_prestige_all(st)
     return st.cycle, [(st.prestige[s], st.money[s], colonies[s], len(st.hands[s]), st.income[s], st.fships[s],
                        st.legality[s], st.cargo[s].count("chest")) for s in range(st.n)]
+
+
+def hand_facts(st: State) -> tuple[tuple[str, ...], ...]:
+    """Each seat's hand, card ids, as tuples: what a search's cut-off scoring reads to price the
+    cards in hand (ISMCTS's `eval=worth`). Of a state a search sampled, so the others' hidden
+    cards are the sample's guesses (HID-2: a state itself is never shown to a player)."""
+    return tuple(tuple(h) for h in st.hands)
 
 
 def determinize(v: JsonDict, seed: int, known: JsonDict | None = None, *, rulesets: Rulesets) -> State:
