@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pax_hispanica import api
+from pax_hispanica.engine.state import CROWN
 from support import random_game
 
 
@@ -51,3 +52,46 @@ def test_PRJ_65_a_finished_games_shared_view_hands_out_its_result_and_the_defaul
     assert shared["result"] is st.result
     assert own["result"] == st.result and own["result"] is not st.result
     assert own["result"]["ranking"] is not st.result["ranking"]
+
+
+def _changes(a: list, b: list) -> tuple[int, int]:
+    """(how many of b's dicts are a's own objects, how many differ from a's in value)."""
+    assert len(a) == len(b)
+    return sum(x is y for x, y in zip(a, b)), sum(x != y for x, y in zip(a, b))
+
+
+def test_PRJ_65_consecutive_shared_views_keep_the_dicts_of_every_colony_and_site_that_did_not_change():
+    """engine/fast_views.py's board cache: a shared view's colony and site dicts are the cache's,
+    and the view of the next state gives new dicts only to the colonies and sites whose values
+    differ; every other one is the previous view's very dict (a transition changes a few)."""
+    seen_colonies = seen_sites = 0
+    prev = None
+    for seed in (3, 4):
+        def on_step(before, action, after, events):
+            nonlocal prev, seen_colonies, seen_sites
+            v = api.view(after, None, include_state=False, copy=False)
+            if prev is not None:
+                same, differ = _changes(prev["colonies"], v["colonies"])
+                assert same + differ == len(v["colonies"])
+                seen_colonies += differ > 0
+                if [s["id"] for s in prev["sites"]] == [s["id"] for s in v["sites"]]:
+                    same, differ = _changes(prev["sites"], v["sites"])
+                    assert same + differ == len(v["sites"])
+                    seen_sites += differ > 0
+            prev = v
+        random_game(3, seed, on_step=on_step)
+    assert seen_colonies > 5 and seen_sites > 5
+
+
+def test_CYC_4_a_crown_colony_shows_the_crown_as_its_owner_in_a_freshly_built_cache(monkeypatch):
+    """The first view of a ruleset fills every colony dict at once (no board seen before):
+    a colony of the Crown shows "crown" there too, an unowned one None, a seat's its number."""
+    from pax_hispanica.engine import fast_views
+    g = api.Game.new(api.Config(players=3, nations=["english", "french", "dutch"]), 1)
+    st = g.state
+    expected = {c: "crown" if o == CROWN else o for c, o in zip(st.rs.col_ids, st.col_owner)}
+    assert "crown" in expected.values() and None in expected.values() and 0 in expected.values()
+    for copy in (True, False):
+        monkeypatch.setattr(fast_views, "_STATIC", {})
+        owners = {c["id"]: c["owner"] for c in api.view(st, None, include_state=False, copy=copy)["colonies"]}
+        assert owners == expected
