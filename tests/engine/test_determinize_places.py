@@ -134,3 +134,38 @@ def test_HID_2_known_cards_that_disagree_with_the_view_are_refused_in_words():
         "known cards disagree with the view: the market deck's size"
     assert refusal(lambda k: k["decks"]["haven"].update(unsure=[])) == \
         "known cards disagree with the view: the unsure cards do not fill the hidden places"
+
+
+def test_HID_2_a_view_whose_market_deck_is_used_up_deals_the_haven_decks_hidden_cards():
+    """The Market deck drawn out (its cards in the discard, not yet reshuffled: decks.py
+    refills only on a draw) while the Haven deck still hides cards below its top: a sample
+    deals every hidden Haven card, the top kept, and leaves the Market deck empty."""
+    g, d = _start()
+    d["market_discard"] = d["market_discard"] + g.state.market
+    d["market"] = []
+    assert d["haven"][1:] == [HIDDEN] * (len(d["haven"]) - 1) and len(d["haven"]) == 10
+    for seed in range(3):
+        s = api.determinize(d, seed)
+        assert s.market == [] and s.market_discard == g.state.market
+        assert s.haven[0] == d["haven"][0] and HIDDEN not in s.haven
+        assert sorted(s.haven) == sorted(g.state.haven)
+
+
+def test_HID_2_known_cards_with_the_decks_shown_deal_only_the_unknown_hands():
+    """Both decks face up in the view (nothing hidden in them) and nine cards in three unknown
+    hands: only the hands are dealt, each its own size, from the unsure cards, once each."""
+    market = sorted(set(api.load_ruleset().market))
+    hands = [[], market[0:3], market[3:6], market[6:9]]
+    g = scenario({"year": "play", "step": "play_turns", "order": [0, 1, 2, 3],
+                  "players": [{"hand": h} for h in hands]}, players=4)
+    view = api.view(g.state, 0, include_state=True)
+    view["state"]["market"], view["state"]["haven"] = g.state.market[:], g.state.haven[:]
+    known = api.known_cards(api.view(g.state, 0), api.redact(g.events, 0))
+    assert [k["unknown"] for k in known["hands"]] == [0, 3, 3, 3]
+    known["decks"]["market"].update(cards=[], unsure=market[0:9])
+    known["decks"]["haven"].update(cards=[], unsure=[])
+    for seed in range(3):
+        s = api.determinize(view, seed, known)
+        assert s.market == g.state.market and s.haven == g.state.haven
+        assert [len(h) for h in s.hands] == [0, 3, 3, 3]
+        assert sorted(c for h in s.hands for c in h) == market[0:9]

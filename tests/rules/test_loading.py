@@ -216,3 +216,21 @@ def test_LOAD_2_no_meeple_is_ever_loaded_without_a_vacant_colony_in_random_games
                                    and e["seat"] == s for e in events)
 
     treasure_seeking_game(players, seed, check)
+
+
+def test_LOAD_1_LOAD_2_the_enslave_refusals_word_for_word():
+    """Without a won battle, and for a count past the vacant colonies or the site's Indigenous:
+    each refusal's code, rule and words (the count's bound is min(room, Indigenous at the site))."""
+    g = sail([fleet(zone="tierra_firme", ships=3), {}, {}],
+             colonies={SANTA_MARTA: vacant(0), "venezuela.caracas": vacant(0), "venezuela.curacao": vacant(0)},
+             sites={CATHEDRAL: 0, ZENU: 2})
+    with pytest.raises(api.IllegalAction) as e:
+        api.apply(g.state, {"seat": 0, "type": "enslave", "count": 1})
+    assert (e.value.code, e.value.rule, e.value.message) == (
+        "no_battle_won", "LOAD-1", "Indigenous are enslaved only after winning a land battle against their site.")
+    g.act({"seat": 0, "type": "attack", "target": ZENU})
+    for count in (0, 3, -1):
+        with pytest.raises(api.IllegalAction) as e:
+            api.apply(g.state, {"seat": 0, "type": "enslave", "count": count})
+        assert (e.value.code, e.value.rule, e.value.message) == (
+            "bad_count", "LOAD-2", "You can carry off 1 to 2 Indigenous.")
