@@ -60,8 +60,6 @@ VARIABLES: list[Var] = [
     *_v("games and bots", [
         ("PAXH_BOT_DELAY", "0.4", "seconds", "a bot's pause before it moves, so people can follow"),
         ("PAXH_BOT_PROCESSES", "1", "int", "worker processes for the searching bots"),
-        ("PAXH_BOT_NICE", "0", "int", "the niceness of the threads where bots think (0-19; more: people and the "
-                                      "database go first)"),
         ("PAXH_BOT_LEASE_SECONDS", "3", "seconds", "how long a server holds a bot seat's lease"),
         ("PAXH_BOT_POLL_SECONDS", "1", "seconds", "how often a server looks for bot seats to take over"),
         ("PAXH_IDLE_SECONDS", "600", "seconds", "an unused game leaves memory after this long"),

@@ -16,14 +16,10 @@ two servers from both storing action n."""
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import multiprocessing
-import os
-import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from pax_hispanica.web import settings
@@ -36,21 +32,10 @@ from pax_hispanica.web.play.people_first import PeopleFirst
 log = logging.getLogger("pax_hispanica.web")
 
 
-
-def _be_nice(nice: int) -> None:
-    """A bot thread's initializer: this thread alone at `nice` (Linux schedules threads as tasks;
-    elsewhere, or where refused, the thread keeps the process's priority)."""
-    if nice:
-        try:
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
-        except (AttributeError, OSError):
-            log.warning("bot threads: could not set niceness %s", nice)
-
 class BotSeats:
     LEASE_SECONDS = settings.seconds("PAXH_BOT_LEASE_SECONDS", minimum=0.5)
     LEASE_RENEW_SECONDS = 1.0
     POLL_SECONDS = settings.seconds("PAXH_BOT_POLL_SECONDS", minimum=0.05)
-    NICE = settings.integer("PAXH_BOT_NICE", maximum=19)
 
     def __init__(self, storage: Storage, cache: LiveCache, node: str, bot_delay: float, bot_processes: int,
                  act: Callable[[Rights, Any, Any], Awaitable[LiveGame]],
@@ -63,7 +48,6 @@ class BotSeats:
         self.bot_delay = bot_delay
         self.bot_processes = max(0, bot_processes)
         self.pool: Any = None
-        self.threads: ThreadPoolExecutor | None = None   # where bots think in this process (_think_here)
         self._act, self._catch_up, self._make_bot = act, catch_up, make_bot
         self.people_first = people_first or PeopleFirst()
         self.closing = False
@@ -93,9 +77,6 @@ class BotSeats:
         if self._renewer is not None:
             self._renewer.cancel()
             self._renewer = None
-        if self.threads is not None:
-            threads, self.threads = self.threads, None
-            threads.shutdown(wait=False, cancel_futures=True)
         if self.pool is not None:
             pool, self.pool = self.pool, None
             workers = list((getattr(pool, "_processes", None) or {}).values())
@@ -119,16 +100,6 @@ class BotSeats:
         except BrokenProcessPool:
             self.pool = None               # a worker died: start afresh next time
             raise
-
-    async def _think_here(self, decide: Callable[..., Any], view: dict[str, Any], legal: list[Any],
-                          log: list[Any] | None) -> Any:
-        """A bot's decision in this process, in a thread of its own pool, its threads at NICE:
-        while the machine is busy, the event loop's thread (people's actions) and the database's
-        processes get the CPU before the bots' thinking."""
-        if self.threads is None:
-            self.threads = ThreadPoolExecutor(4, thread_name_prefix="bot", initializer=_be_nice, initargs=(self.NICE,))
-        call = functools.partial(decide, view, legal) if log is None else functools.partial(decide, view, legal, log=log)
-        return await asyncio.get_running_loop().run_in_executor(self.threads, call)
 
     # ------------------------------------------------------------------ leases
     async def _lease(self, gid: str) -> bool:
@@ -266,8 +237,10 @@ class BotSeats:
                 if info.bot_kind in SEARCH_BOTS and self.bot_processes and failures < 2:
                     action = await self._think_elsewhere(info.bot_kind, bot_seed, info.bot_strength, view, legal,
                                                          own_log)
+                elif own_log is not None and failures < 2:
+                    action = await asyncio.to_thread(decide, view, legal, log=own_log)
                 else:
-                    action = await self._think_here(decide, view, legal, own_log if failures < 2 else None)
+                    action = await asyncio.to_thread(decide, view, legal)
                 await self._act(Rights(live.id, "bot", frozenset([seat])), action, version)
                 failures = 0
             except ServerError as e:
