@@ -12,7 +12,8 @@ decision with a choice it asks each `--bot` (a fresh bot, seed 1, the seat's vie
 its move. Where one of them leaves its prior (the heuristic move it started from), every move
 proposed there is played out `--rollouts` times to the end of the game, each rollout paired over
 the moves: the same sample of what the seat cannot see (api.determinizer with the seat's known
-cards) and the same seeds for the heuristic bots that then play every seat. A move's worth is
+cards; it reshuffles the decks below their tops and draws fresh dice) and the same default
+heuristic bots then playing every seat (they do not draw on their seeds). A move's worth is
 the share of its rollouts the seat wins: what the move is worth against the heuristic bots (the
 opponents of the strength runs) if everyone plays on as they do, which is what a one-step
 improvement of the heuristic has to beat. Each departure is one JSON line (`--out`), a game
@@ -46,7 +47,9 @@ def bot_options(spec: str) -> tuple[str, dict[str, str]]:
 
 def play_out(state: Any, seat: int, players: int, r: int) -> tuple[int, float]:
     """The game played on from `state` by default heuristic bots seeded by `r`: 1 when `seat`
-    wins, and its margin: its Prestige and money (at the ruleset's rate) less the best other's."""
+    wins, and its margin: its Prestige and money (at the ruleset's rate) less the best other's.
+    The default heuristic does not draw on its seed, so rollouts differ by their samples (the
+    decks below their tops, the others' unknown cards, the state's dice), not by `r`."""
     bots = [make_agent("heuristic", seed=stable_seed("rollout", r, s)) for s in range(players)]
     guard = 0
     while not api.is_over(state) and guard < 2000:
