@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from .helpers import open_table
+
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 SHOTS = os.environ.get("PAXH_SCREENSHOTS")
 
@@ -177,13 +179,7 @@ def test_a_table_that_starts_before_the_pages_first_poll_still_shows_the_seat(se
     host, guest = device(browser), device(browser)
     register(host, base, "ana")
     register(guest, base, "ben")
-    host.goto(base + "/")
-    host.click("#new-table summary")
-    host.select_option("#table-players", "3")
-    host.check("#table-public")
-    host.click("#open-table")
-    host.wait_for_url(re.compile(r".*/tables/.*"))
-    tid = host.url.rsplit("/", 1)[1]
+    tid = open_table(host, base, 3, public=True)
     # the guest's polls get no answer until the game has started
     guest.route("**/state", lambda route: route.abort())
     guest.goto(base + "/")

@@ -296,12 +296,10 @@ class ISMCTSAgent(BaseAgent):
         if not 0.0 <= self.hand <= 2.0:
             raise ValueError("hand is a share of a card's worth, between 0 and 2")
         self._hand_memo: dict[tuple[Any, ...], float] = {}
-        if self.eval in ("worth", "handwritten"):
-            pass
-        elif self.eval == "value":
+        if self.eval == "value":
             from ..analysis import value as value_model
             self._value_model = value_model.load()
-        else:
+        elif self.eval not in ("worth", "handwritten"):
             from .learned import load
             self._learned = load(None if self.eval == "learned" else self.eval)
         self._rs: Any = None

@@ -56,17 +56,21 @@ async def _table_or_404(s: Site, tid: str) -> dict[str, Any] | None:
     return await s.tables.get(tid) if TOKEN.fullmatch(tid) and len(tid) <= 32 else None
 
 
-async def _watched_state(s: Site, table: dict[str, Any]) -> dict[str, Any]:
+def _watched(table: dict[str, Any], over: bool, rematch: str | None) -> dict[str, Any]:
     """What the table page watches: the page reloads when this differs from what it was drawn from.
 
     The page carries the state it was drawn from (data-state), not the first answer to its poll: a
     table that goes from "starting" to "started" between the drawing and the first poll would
     otherwise never show its players their seats."""
+    return {"status": table["status"], "seats": [x["seat"] for x in table["seats"]],
+            "game": bool(table["game_id"]), "over": over, "rematch": rematch}
+
+
+async def _watched_state(s: Site, table: dict[str, Any]) -> dict[str, Any]:
+    """_watched, its game's result and rematch read from the database."""
     gid = table["game_id"]
     over = bool(gid) and await _result_of(s, gid) is not None
-    rematch = await s.tables.rematch_of(gid) if gid else None
-    return {"status": table["status"], "seats": [x["seat"] for x in table["seats"]],
-            "game": bool(gid), "over": over, "rematch": rematch}
+    return _watched(table, over, await s.tables.rematch_of(gid) if gid else None)
 
 
 @router.get("/tables/{tid}", response_class=HTMLResponse)
@@ -88,7 +92,7 @@ async def table_page(request: Request, v: PageVisit, tid: str) -> Response:
         if result is not None:
             await s.ratings.rate_pending()
             ctx["rating_status"] = await s.ratings.game_status(gid)
-    ctx["watched"] = await _watched_state(s, table)
+    ctx["watched"] = _watched(table, bool(ctx.get("over")), ctx.get("rematch"))     # read above: not again
     return page(s, request, user, "table.html", BOT_DEFAULT=DEFAULT_BOT, **ctx)
 
 
