@@ -115,3 +115,38 @@ def test_eval_worth_plays_a_whole_game_and_refuses_a_bad_share():
     assert play_game(spec)["ranking"] == got["ranking"]       # the same game again (PRJ-7)
     with pytest.raises(ValueError, match="hand is a share"):
         ISMCTSAgent(seed=1, eval="worth", hand=-1)
+
+
+def _finished(n: int, seed: int):
+    st = api.new_game(api.Config(players=n), seed)
+    r = random.Random(seed)
+    while not api.is_over(st):
+        seat = api.acting(st)[0]
+        legal = api.legal_actions(st, seat)
+        st = api.apply_trusted(st, api.nth_action(legal, r.randrange(api.count_actions(legal))))
+    return st
+
+
+def test_final_soft_scores_a_finished_game_by_its_final_prestige_and_money():
+    from pax_hispanica.bots.features import final_totals, softmax_values
+    for n, seed in ((2, 3), (3, 4), (4, 5)):
+        st = _finished(n, seed)
+        res = api.result(st)
+        rs = st.rs
+        win = ISMCTSAgent(seed=1, iterations=1)
+        soft = ISMCTSAgent(seed=1, iterations=1, final="soft", temperature=0.5)
+        for bot in (win, soft):
+            bot._rs = rs
+        assert win._values(st, n) == [1.0 if p == res["winner"] else 0.0 for p in range(n)]
+        totals = [p + m / rs.money_per_prestige for p, m in zip(res["scores"], res["money"])]
+        assert final_totals(res, rs.money_per_prestige) == totals
+        got = soft._values(st, n)
+        assert got == softmax_values(totals, 0.5) and abs(sum(got) - 1) < 1e-12
+        # the more a seat's total, the more its value
+        assert sorted(range(n), key=lambda p: got[p]) == sorted(range(n), key=lambda p: totals[p])
+
+
+def test_final_is_win_or_soft():
+    import pytest
+    with pytest.raises(ValueError, match="final is"):
+        ISMCTSAgent(seed=1, iterations=1, final="margin")

@@ -131,6 +131,13 @@ def scores_from_public(data: dict[str, Any], chest: dict[str, Any] | None = None
     raise ValueError("cannot read scores from the public data: keys " + ", ".join(sorted(data)))
 
 
+def final_totals(result: dict[str, Any], money_per_prestige: float) -> list[float]:
+    """Each seat's final Prestige plus its money at the ruleset's rate (CYC-3's score and its
+    tie-break in one number), from api.result of a finished game."""
+    mpp = float(money_per_prestige)
+    return [float(p) + m / mpp for p, m in zip(result.get("scores") or [], result.get("money") or [])]
+
+
 def softmax_values(scores: list[float], temperature: float = 3.0) -> list[float]:
     """Turn score estimates into win-probability-like values summing to 1."""
     if not scores:

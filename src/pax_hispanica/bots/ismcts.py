@@ -49,8 +49,8 @@ from ..contract import Actions, Engine, Sampling, Search
 from . import fast_search, root_halving
 from .base import (Action, BaseAgent, Descriptor, bounded_actions, count_actions, load_api, playable, spread,
                    stable_seed)
-from .features import (CARGO_DISCOUNT, HAND_PRESTIGE, HAND_WORTH_SHARE, SHIP_PRESTIGE, chest_prestige, future_prestige,
-                       hand_card_worth, legality_worth, score_estimates, scores_from_public, softmax_values)
+from .features import (CARGO_DISCOUNT, HAND_PRESTIGE, HAND_WORTH_SHARE, SHIP_PRESTIGE, chest_prestige, final_totals,
+                       future_prestige, hand_card_worth, legality_worth, score_estimates, scores_from_public, softmax_values)
 from .features import _reference as _reference_ruleset
 
 # A wide bid range is searched over at most this many amounts, evenly spread, $0 and all
@@ -219,7 +219,7 @@ class ISMCTSAgent(BaseAgent):
                  eval: str = "handwritten", select: str = "visits", z: float = 2.0, min_visits: int = 3,
                  qnorm: bool | int | str = False, prior_bot: str = "tuned",
                  playout_bot: str = "none", root: str = "tree", width: int = root_halving.DEFAULT_WIDTH,
-                 hand: float = HAND_WORTH_SHARE, **options: Any) -> None:  # `eval`: the bot option's name
+                 hand: float = HAND_WORTH_SHARE, final: str = "win", **options: Any) -> None:  # `eval`: the bot option's name
         super().__init__(seed, api, **options)
         # the root's search: "tree" (one ISMCTS tree, UCB at every node) or "halving" (bots/
         # root_halving.py: sequential halving over the root's actions, each round's candidates
@@ -266,6 +266,14 @@ class ISMCTSAgent(BaseAgent):
         self.iterations = int(iterations) if iterations is not None else None
         self.seconds = float(seconds) if seconds is not None else None
         self.cutoff = int(cutoff)
+        # a finished game's value: 1 to the winner ("win"), or ("soft") the softmax at
+        # `temperature` of each seat's final Prestige plus its money at the ruleset's rate, as the
+        # cut-off scores count them: it tells a near win from a rout, so a playout run to the end
+        # (cutoff large) carries far less noise than 0 or 1, at the price of a proxy (CYC-3 ranks
+        # by Prestige first, so a seat with less of it and more money may score higher here)
+        if final not in ("win", "soft"):
+            raise ValueError("final is 'win' or 'soft'")
+        self.final = final
         self.exploration = float(exploration)
         self.temperature = float(temperature)
         self.max_iterations = int(max_iterations)
@@ -353,6 +361,8 @@ class ISMCTSAgent(BaseAgent):
         api = self.api
         if api.is_over(state):
             res = api.result(state)
+            if self.final == "soft" and res is not None and self._rs is not None:
+                return softmax_values(final_totals(res, self._rs.money_per_prestige), self.temperature)
             winner = res["winner"] if res is not None else None
             return [1.0 if p == winner else 0.0 for p in range(n)]
         if self._value_model is not None:
