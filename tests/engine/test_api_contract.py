@@ -103,6 +103,18 @@ def test_load_api_refuses_what_is_not_an_engine_naming_what_it_lacks():
         _ = agent.api
 
 
+def test_load_api_remembers_only_the_engines_it_accepted():
+    """load_api keeps the engines it has checked (the Protocol check is slow and the heuristic asks
+    on every decision); one it refused is checked again, and accepted once it is whole."""
+    fake = types.SimpleNamespace(**{n: getattr(toygame, n) for n in contract.CORE if n != "copy"})
+    for _ in range(2):
+        with pytest.raises(TypeError, match="lacks copy"):
+            load_api(fake)
+    fake.copy = toygame.copy
+    assert load_api(fake) is fake and load_api(fake) is fake
+    assert load_api(api) is api and load_api("pax_hispanica.api") is api
+
+
 def test_mypy_refuses_a_module_that_is_not_the_engine_it_is_given_as(tmp_path):
     """The static check of contract.py can fail: a module without copy is no Engine, the toy (no
     apply_trusted, model_view...) is no SearchEngine, and api's states are not the toy's. And the

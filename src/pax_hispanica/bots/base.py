@@ -11,8 +11,9 @@ import hashlib
 import importlib
 import json
 import random
+import weakref
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ..contract import Engine, Logs, lacks
 
@@ -31,10 +32,24 @@ def load_api(api: object = None) -> Engine[Any]:
     if api is None:
         api = DEFAULT_API
     mod = importlib.import_module(api) if isinstance(api, str) else api
+    try:
+        if mod in _ENGINES_CHECKED:
+            return cast(Engine[Any], mod)
+    except TypeError:           # not weakly referable: checked every time
+        pass
     if not isinstance(mod, Engine):
         raise TypeError(f"{mod!r} is not an engine: it lacks {', '.join(lacks(mod, Engine))} "
                         "(pax_hispanica.contract.Engine)")
+    try:
+        _ENGINES_CHECKED.add(mod)
+    except TypeError:
+        pass
     return mod
+
+
+# engines load_api has already checked: isinstance against a runtime-checkable Protocol walks
+# every member each time (about 0.15 ms), and expand_descriptors asks on every heuristic decision
+_ENGINES_CHECKED: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def action_key(action: Action) -> str:

@@ -1,0 +1,132 @@
+"""Where a person's action waits inside the server (issue 37, P1): loaded into the server of
+benchmarks/load.py through PYTHONPATH, only when PAXH_ACT_PROBE names an output file:
+
+    .venv/bin/python benchmarks/load.py ... --server-env PYTHONPATH=benchmarks/act_probe \\
+        --server-env PAXH_ACT_PROBE=out/probe/run     # out/probe/run.<pid>.json, one per server
+
+It wraps, for actions by people (not bots): Service.act (the whole), the engine's verdict
+(Service._judge), the store (Storage.store_action, the database's round trip and the wait to
+resume after it), the push to this server's listeners (Service.changed), and measures the
+event loop's lag (a task that asks to wake every 10 ms and records how late it woke). The
+rest of an action's time in act is its wait for the game's lock and the hooks. Writes its
+percentiles every 5 s and at exit (only a process where people acted writes, to the
+name given plus its pid).
+"""
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextvars
+import json
+import os
+import threading
+import time
+
+_OUT = os.environ.get("PAXH_ACT_PROBE")
+
+
+def _install() -> None:
+    from pax_hispanica.web.db import store
+    from pax_hispanica.web.play import service
+
+    person = contextvars.ContextVar("person", default=False)
+    samples: dict[str, list[float]] = {k: [] for k in ("act", "judge", "store", "push", "rest", "loop_lag")}
+    current: contextvars.ContextVar[dict[str, float] | None] = contextvars.ContextVar("parts", default=None)
+    started = [False]
+    kind: dict[str, bool] = {}
+
+    async def lag() -> None:
+        while True:
+            t = time.perf_counter()
+            await asyncio.sleep(0.01)
+            samples["loop_lag"].append((time.perf_counter() - t - 0.01) * 1000)
+
+    orig_act = service.Service.act
+
+    async def act(self, rights, action, version):  # type: ignore[no-untyped-def]
+        if not started[0]:
+            started[0] = True
+            asyncio.get_running_loop().create_task(lag())
+        if self.seats.controller(rights) == "bot":
+            return await orig_act(self, rights, action, version)
+        parts = {"judge": 0.0, "store": 0.0, "push": 0.0}
+        current.set(parts)
+        person.set(True)
+        t = time.perf_counter()
+        try:
+            return await orig_act(self, rights, action, version)
+        finally:
+            total = (time.perf_counter() - t) * 1000
+            samples["act"].append(total)
+            for k, v in parts.items():
+                samples[k].append(v)
+            samples["rest"].append(total - sum(parts.values()))
+
+    orig_judge = service.Service._judge
+
+    def judge(live, action):  # type: ignore[no-untyped-def]
+        parts = current.get()
+        t = time.perf_counter()
+        try:
+            return orig_judge(live, action)
+        finally:
+            if parts is not None:
+                parts["judge"] += (time.perf_counter() - t) * 1000
+
+    orig_store = store.Storage.store_action
+
+    async def store_action(self, *a, **k):  # type: ignore[no-untyped-def]
+        parts = current.get()
+        kind["pg"] = bool(self.pg)
+        t = time.perf_counter()
+        try:
+            return await orig_store(self, *a, **k)
+        finally:
+            if parts is not None:
+                parts["store"] += (time.perf_counter() - t) * 1000
+
+    orig_changed = service.Service.changed
+
+    async def changed(self, live):  # type: ignore[no-untyped-def]
+        parts = current.get()
+        t = time.perf_counter()
+        try:
+            return await orig_changed(self, live)
+        finally:
+            if parts is not None:
+                parts["push"] += (time.perf_counter() - t) * 1000
+
+    service.Service.act = act
+    service.Service._judge = staticmethod(judge)
+    store.Storage.store_action = store_action
+    service.Service.changed = changed
+
+    def q(xs: list[float], p: float) -> float | None:
+        if not xs:
+            return None
+        s = sorted(xs)
+        return round(s[min(len(s) - 1, int(p * len(s)))], 3)
+
+    def dump() -> None:
+        if not samples["act"]:      # a worker process, or no person acted: nothing to say
+            return
+        out = {k: {"n": len(v), "p50": q(v, 0.5), "p90": q(v, 0.9), "p99": q(v, 0.99),
+                   "mean": round(sum(v) / len(v), 3) if v else None} for k, v in samples.items()}
+        out["pg"] = kind.get("pg")
+        with open(f"{_OUT}.{os.getpid()}.json", "w") as f:
+            json.dump(out, f, indent=1)
+
+    def every() -> None:
+        while True:
+            time.sleep(5)
+            dump()
+
+    threading.Thread(target=every, daemon=True).start()
+    atexit.register(dump)
+
+
+if _OUT:
+    try:
+        _install()
+    except Exception as e:  # a probe must never keep the server from starting
+        print("act_probe: not installed:", e)
