@@ -7,6 +7,7 @@ bots (ISMCTS) build full states from the view with ``api.determinize``.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import json
@@ -40,10 +41,8 @@ def load_api(api: object = None) -> Engine[Any]:
     if not isinstance(mod, Engine):
         raise TypeError(f"{mod!r} is not an engine: it lacks {', '.join(lacks(mod, Engine))} "
                         "(pax_hispanica.contract.Engine)")
-    try:
+    with contextlib.suppress(TypeError):      # not weakly referable: checked every time
         _ENGINES_CHECKED.add(mod)
-    except TypeError:
-        pass
     return mod
 
 
