@@ -58,9 +58,12 @@ def _install() -> None:
         finally:
             total = (time.perf_counter() - t) * 1000
             samples["act"].append(total)
-            for k, v in parts.items():
-                samples[k].append(v)
-            samples["rest"].append(total - sum(parts.values()))
+            for k in ("judge", "store", "push"):
+                samples[k].append(parts[k])
+            for k in ("checkout", "statement", "checkin"):
+                if k in parts:
+                    samples.setdefault(k, []).append(parts[k])
+            samples["rest"].append(total - parts["judge"] - parts["store"] - parts["push"])
 
     orig_judge = service.Service._judge
 
@@ -96,6 +99,56 @@ def _install() -> None:
             if parts is not None:
                 parts["push"] += (time.perf_counter() - t) * 1000
 
+    # the PostgreSQL store's two parts: the pool's connection, then the statement's round trip
+    import sqlalchemy as sa
+    from pax_hispanica.web.db import schema as db
+
+    if os.environ.get("PAXH_ACT_PROBE_NO_NOTIFY"):    # an experiment: no NOTIFY with the action
+        store._STORE_PG = sa.text(store._STORE_PG.text.replace(
+            "SELECT pg_notify(:chan, :payload) FROM a", "SELECT length(:chan) + length(:payload) FROM a"))
+
+    if os.environ.get("PAXH_ACT_PROBE_OWN_AUTO"):     # an experiment: autocommit on a pool of its own
+        from sqlalchemy.ext.asyncio import create_async_engine
+        orig_init = store.Storage.__init__
+
+        def init(self, database_url):  # type: ignore[no-untyped-def]
+            orig_init(self, database_url)
+            if self.pg:
+                self.auto = create_async_engine(db.async_url(database_url), isolation_level="AUTOCOMMIT",
+                                                pool_reset_on_return=None, pool_size=20, max_overflow=10)
+
+        store.Storage.__init__ = init
+
+    async def store_pg(self, gid, n, action_json, result, bot_turn, seat, kind, state_hash, notify):  # type: ignore[no-untyped-def]
+        parts = current.get()
+        chan, payload = notify
+        t0 = time.perf_counter()
+        try:
+            async with getattr(store, "_connect", lambda e: e.connect())(self.auto) as conn:
+                t1 = time.perf_counter()
+                row = (await conn.execute(store._STORE_PG, {
+                    "gid": gid, "n": n, "n1": n + 1, "action": action_json, "result": result, "bot_turn": bot_turn,
+                    "status": "over" if result is not None else None, "seat": seat, "kind": kind,
+                    "state_hash": state_hash, "chan": chan, "payload": payload})).first()
+                if parts is not None:
+                    parts["checkout"] = parts.get("checkout", 0.0) + (t1 - t0) * 1000
+                    parts["statement"] = parts.get("statement", 0.0) + (time.perf_counter() - t1) * 1000
+                if row is not None:
+                    t2 = time.perf_counter()
+                    now_kind = None
+                else:
+                    t2 = None
+                    now_kind = (await conn.execute(sa.select(db.seats.c.kind).where(sa.and_(
+                        db.seats.c.game_id == gid, db.seats.c.seat == seat)))).scalar()
+            if t2 is not None:
+                if parts is not None:
+                    parts["checkin"] = parts.get("checkin", 0.0) + (time.perf_counter() - t2) * 1000
+                return store.STORED
+        except sa.exc.IntegrityError:
+            return store.LOST
+        return store.SEAT_CHANGED if now_kind != kind else store.LOST
+
+    store.Storage._store_action_pg = store_pg
     service.Service.act = act
     service.Service._judge = staticmethod(judge)
     store.Storage.store_action = store_action

@@ -65,6 +65,21 @@ SELECT id FROM games WHERE status = 'active' AND bot_turn
 """)
 
 
+@asynccontextmanager
+async def _connect(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
+    """`engine.connect()` closed in the caller's own task. SQLAlchemy's `async with
+    engine.connect()` closes the connection in a task of its own, shielded from cancellation:
+    three turns of the event loop, each behind every callback then ready. On a busy server that
+    was most of what a person's action waited for after its round trip to PostgreSQL (issue 37,
+    P1; docs/web.md). Its close sends nothing (an autocommit connection, or a transaction already
+    committed or rolled back), so there is nothing a cancellation could cut short."""
+    conn = await engine.connect()
+    try:
+        yield conn
+    finally:
+        await conn.close()
+
+
 class _Lost(Exception):
     """Another server stored that action number first."""
 
@@ -139,7 +154,7 @@ class Storage:
         """A write transaction. On SQLite it runs without ever yielding to the event loop, so
         transactions never interleave (SQLite has one writer anyway)."""
         if self.sync_engine is None:
-            async with self.engine.begin() as conn:
+            async with _connect(self.engine) as conn, conn.begin():   # closed after its commit: no I/O
                 yield conn
         else:
             with self.sync_engine.begin() as conn:
@@ -150,7 +165,7 @@ class Storage:
         autocommit: each statement is one round trip and sees what was committed when it started
         (as it did in the READ COMMITTED transaction it had before, without its BEGIN and
         ROLLBACK); a read of several statements that must agree checks itself (`record_rows`)."""
-        return self.auto.connect()
+        return _connect(self.auto) if self.pg else self.auto.connect()
 
     # ------------------------------------------------------------------ users
     async def user(self, uid: str | None) -> dict[str, Any]:
@@ -332,7 +347,7 @@ class Storage:
         read afterwards (rare)."""
         chan, payload = notify
         try:
-            async with self.auto.connect() as conn:
+            async with _connect(self.auto) as conn:
                 row = (await conn.execute(_STORE_PG, {
                     "gid": gid, "n": n, "n1": n + 1, "action": action_json, "result": result, "bot_turn": bot_turn,
                     "status": "over" if result is not None else None, "seat": seat, "kind": kind,
@@ -389,7 +404,7 @@ class Storage:
     # ------------------------------------------------------------------ bot leases (PostgreSQL)
     async def take_lease(self, gid: str, me: str, seconds: float) -> bool:
         """One statement in autocommit: one round trip, not BEGIN, UPDATE and COMMIT (issue 37, P1)."""
-        async with self.auto.connect() as conn:
+        async with _connect(self.auto) as conn:
             r = await conn.execute(_TAKE_LEASE_PG, {"gid": gid, "me": me, "secs": seconds})
         return r.rowcount == 1
 
@@ -399,12 +414,12 @@ class Storage:
         lease is still ours (the others went to another server after running out)."""
         if not gids:
             return set()
-        async with self.auto.connect() as conn:
+        async with _connect(self.auto) as conn:
             rows = await conn.execute(_RENEW_LEASES_PG, {"gids": list(gids), "me": me, "secs": seconds})
         return {r[0] for r in rows}
 
     async def release_lease(self, gid: str, me: str) -> None:
-        async with self.auto.connect() as conn:
+        async with _connect(self.auto) as conn:
             await conn.execute(_RELEASE_LEASE_PG, {"gid": gid, "me": me})
 
     async def orphan_bot_games(self, limit: int = 50) -> list[str]:
