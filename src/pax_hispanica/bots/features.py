@@ -7,6 +7,7 @@ engine's public summary), so it can be applied to a bot's own view too.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -131,7 +132,7 @@ def scores_from_public(data: dict[str, Any], chest: dict[str, Any] | None = None
     raise ValueError("cannot read scores from the public data: keys " + ", ".join(sorted(data)))
 
 
-def final_totals(result: dict[str, Any], money_per_prestige: float) -> list[float]:
+def final_totals(result: Mapping[str, Any], money_per_prestige: float) -> list[float]:
     """Each seat's final Prestige plus its money at the ruleset's rate (CYC-3's score and its
     tie-break in one number), from api.result of a finished game."""
     mpp = float(money_per_prestige)

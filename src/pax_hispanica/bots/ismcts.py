@@ -357,14 +357,19 @@ class ISMCTSAgent(BaseAgent):
             got = self._sampling = engine
         return got
 
+    def _final_values(self, state: Any, n: int) -> list[float]:
+        """A finished game's value for each seat: 1 to the winner, or with final=soft the softmax
+        of the seats' final Prestige and money."""
+        res = self.api.result(state)
+        if self.final == "soft" and res is not None and self._rs is not None:
+            return softmax_values(final_totals(res, self._rs.money_per_prestige), self.temperature)
+        winner = res["winner"] if res is not None else None
+        return [1.0 if p == winner else 0.0 for p in range(n)]
+
     def _values(self, state: Any, n: int) -> list[float]:
         api = self.api
         if api.is_over(state):
-            res = api.result(state)
-            if self.final == "soft" and res is not None and self._rs is not None:
-                return softmax_values(final_totals(res, self._rs.money_per_prestige), self.temperature)
-            winner = res["winner"] if res is not None else None
-            return [1.0 if p == winner else 0.0 for p in range(n)]
+            return self._final_values(state, n)
         if self._value_model is not None:
             from ..analysis.value import seat_features, softmax
             vm = self._value_model

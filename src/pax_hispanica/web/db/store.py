@@ -154,8 +154,8 @@ class Storage:
         """A write transaction. On SQLite it runs without ever yielding to the event loop, so
         transactions never interleave (SQLite has one writer anyway)."""
         if self.sync_engine is None:
-            async with _connect(self.engine) as conn, conn.begin():   # closed after its commit: no I/O
-                yield conn
+            async with _connect(self.engine) as aconn, aconn.begin():   # closed after its commit: no I/O
+                yield aconn
         else:
             with self.sync_engine.begin() as conn:
                 yield _Blocking(conn)
