@@ -3,16 +3,30 @@
 from __future__ import annotations
 
 import difflib
+import importlib.util
 import os
 import random
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 import pax_hispanica
 from pax_hispanica import api
+
+
+def load_benchmark(name: str):
+    """benchmarks/<name>.py as a module, loaded by its path: putting benchmarks/ on sys.path would
+    let its engine.py shadow the tests' `engine` package for every test file collected after."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module          # dataclasses and pickling look their module up here
+    spec.loader.exec_module(module)
+    return module
 
 
 def random_game(players: int, seed: int, *, bot_seed=None, max_actions: int = 5000, on_step=None,

@@ -29,9 +29,9 @@ def _install() -> None:
     from pax_hispanica.web.db import store
     from pax_hispanica.web.play import service
 
-    person = contextvars.ContextVar("person", default=False)
     samples: dict[str, list[float]] = {k: [] for k in ("act", "judge", "store", "push", "rest", "loop_lag")}
     current: contextvars.ContextVar[dict[str, float] | None] = contextvars.ContextVar("parts", default=None)
+    in_store = contextvars.ContextVar("in_store", default=False)
     started = [False]
     kind: dict[str, bool] = {}
 
@@ -51,7 +51,6 @@ def _install() -> None:
             return await orig_act(self, rights, action, version)
         parts = {"judge": 0.0, "store": 0.0, "push": 0.0}
         current.set(parts)
-        person.set(True)
         t = time.perf_counter()
         try:
             return await orig_act(self, rights, action, version)
@@ -60,8 +59,9 @@ def _install() -> None:
             samples["act"].append(total)
             for k in ("judge", "store", "push"):
                 samples[k].append(parts[k])
-            for k in ("checkout", "statement", "checkin"):
-                if k in parts:
+            if "checkout" in parts:         # PostgreSQL's store went through store._connect
+                parts["statement"] = parts["store"] - parts["checkout"] - parts["checkin"]
+                for k in ("checkout", "statement", "checkin"):
                     samples.setdefault(k, []).append(parts[k])
             samples["rest"].append(total - parts["judge"] - parts["store"] - parts["push"])
 
@@ -81,10 +81,12 @@ def _install() -> None:
     async def store_action(self, *a, **k):  # type: ignore[no-untyped-def]
         parts = current.get()
         kind["pg"] = bool(self.pg)
+        in_store.set(True)
         t = time.perf_counter()
         try:
             return await orig_store(self, *a, **k)
         finally:
+            in_store.set(False)
             if parts is not None:
                 parts["store"] += (time.perf_counter() - t) * 1000
 
@@ -99,7 +101,6 @@ def _install() -> None:
             if parts is not None:
                 parts["push"] += (time.perf_counter() - t) * 1000
 
-    # the PostgreSQL store's two parts: the pool's connection, then the statement's round trip
     import sqlalchemy as sa
     from pax_hispanica.web.db import schema as db
 
@@ -119,36 +120,25 @@ def _install() -> None:
 
         store.Storage.__init__ = init
 
-    async def store_pg(self, gid, n, action_json, result, bot_turn, seat, kind, state_hash, notify):  # type: ignore[no-untyped-def]
-        parts = current.get()
-        chan, payload = notify
-        t0 = time.perf_counter()
-        try:
-            async with getattr(store, "_connect", lambda e: e.connect())(self.auto) as conn:
-                t1 = time.perf_counter()
-                row = (await conn.execute(store._STORE_PG, {
-                    "gid": gid, "n": n, "n1": n + 1, "action": action_json, "result": result, "bot_turn": bot_turn,
-                    "status": "over" if result is not None else None, "seat": seat, "kind": kind,
-                    "state_hash": state_hash, "chan": chan, "payload": payload})).first()
-                if parts is not None:
-                    parts["checkout"] = parts.get("checkout", 0.0) + (t1 - t0) * 1000
-                    parts["statement"] = parts.get("statement", 0.0) + (time.perf_counter() - t1) * 1000
-                if row is not None:
-                    t2 = time.perf_counter()
-                    now_kind = None
-                else:
-                    t2 = None
-                    now_kind = (await conn.execute(sa.select(db.seats.c.kind).where(sa.and_(
-                        db.seats.c.game_id == gid, db.seats.c.seat == seat)))).scalar()
-            if t2 is not None:
-                if parts is not None:
-                    parts["checkin"] = parts.get("checkin", 0.0) + (time.perf_counter() - t2) * 1000
-                return store.STORED
-        except sa.exc.IntegrityError:
-            return store.LOST
-        return store.SEAT_CHANGED if now_kind != kind else store.LOST
+    # the store's parts on PostgreSQL: taking the pool's connection, the statement (store less
+    # the two), returning the connection, timed around the store's own store._connect
+    from contextlib import asynccontextmanager
 
-    store.Storage._store_action_pg = store_pg
+    orig_connect = store._connect
+
+    @asynccontextmanager
+    async def connect(engine):  # type: ignore[no-untyped-def]
+        parts = current.get() if in_store.get() else None
+        t0 = time.perf_counter()
+        async with orig_connect(engine) as conn:
+            t1 = time.perf_counter()
+            yield conn
+            t2 = time.perf_counter()
+        if parts is not None:
+            parts["checkout"] = parts.get("checkout", 0.0) + (t1 - t0) * 1000
+            parts["checkin"] = parts.get("checkin", 0.0) + (time.perf_counter() - t2) * 1000
+
+    store._connect = connect
     service.Service.act = act
     service.Service._judge = staticmethod(judge)
     store.Storage.store_action = store_action

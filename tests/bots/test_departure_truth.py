@@ -1,29 +1,15 @@
 """benchmarks/departure_truth.py: the paired rollouts that price the moves a search changes (issue 40)."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
-from pathlib import Path
 
 import pytest
 
 from pax_hispanica import api
+from support import load_benchmark
 
-
-def _load_benchmark(name: str):
-    """The benchmark module by its path: putting benchmarks/ on sys.path would let its engine.py
-    shadow the tests' `engine` package for every test file collected after this one."""
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-dt = _load_benchmark("departure_truth")
+dt = load_benchmark("departure_truth")
 
 
 def test_a_rollout_ends_the_game_and_gives_a_win_and_a_margin_of_the_seats_result():

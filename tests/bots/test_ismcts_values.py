@@ -8,6 +8,7 @@ import random
 from pax_hispanica import api
 from pax_hispanica.bots.features import chest_prestige, future_prestige, legality_worth, scores_from_public
 from pax_hispanica.bots.ismcts import ISMCTSAgent
+from support import random_game
 
 
 def _states(n: int, seed: int, params: dict | None = None) -> list:
@@ -117,20 +118,10 @@ def test_eval_worth_plays_a_whole_game_and_refuses_a_bad_share():
         ISMCTSAgent(seed=1, eval="worth", hand=-1)
 
 
-def _finished(n: int, seed: int):
-    st = api.new_game(api.Config(players=n), seed)
-    r = random.Random(seed)
-    while not api.is_over(st):
-        seat = api.acting(st)[0]
-        legal = api.legal_actions(st, seat)
-        st = api.apply_trusted(st, api.nth_action(legal, r.randrange(api.count_actions(legal))))
-    return st
-
-
 def test_final_soft_scores_a_finished_game_by_its_final_prestige_and_money():
     from pax_hispanica.bots.features import final_totals, softmax_values
     for n, seed in ((2, 3), (3, 4), (4, 5)):
-        st = _finished(n, seed)
+        st = random_game(n, seed).state
         res = api.result(st)
         rs = st.rs
         win = ISMCTSAgent(seed=1, iterations=1)

@@ -12,13 +12,12 @@ PostgreSQL no connection is closed in a task of its own (three turns of the even
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-from pathlib import Path
 
 import pytest
 
 from pax_hispanica.web.play.bot_seats import BotSeats
 from pax_hispanica.web.db.store import Storage
+from support import load_benchmark
 
 from .conftest import NO_PG, PG_URL
 from .helpers import run_in_own_loop
@@ -117,19 +116,11 @@ def test_the_leases_of_all_the_bot_games_are_renewed_in_one_statement():
     run_in_own_loop(main())
 
 
-def _round_trips():
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "db_round_trips.py"
-    spec = importlib.util.spec_from_file_location("db_round_trips", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def test_the_database_work_of_an_action_and_of_the_background_loops(backend):
     if backend == "postgres" and not PG_URL:
         pytest.skip(NO_PG)
-    rt = _round_trips()
+    rt = load_benchmark("db_round_trips")
     url = "sqlite" if backend == "sqlite" else PG_URL
     # a few games in memory for the background loops, then 30 people's actions
     counts = run_in_own_loop(rt.count_actions(url, actions=30, bot_games=0, extra_games=6))

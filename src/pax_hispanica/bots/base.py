@@ -33,11 +33,9 @@ def load_api(api: object = None) -> Engine[Any]:
     if api is None:
         api = DEFAULT_API
     mod = importlib.import_module(api) if isinstance(api, str) else api
-    try:
+    with contextlib.suppress(TypeError):      # not hashable: checked every time
         if mod in _ENGINES_CHECKED:
             return cast(Engine[Any], mod)
-    except TypeError:           # not weakly referable: checked every time
-        pass
     if not isinstance(mod, Engine):
         raise TypeError(f"{mod!r} is not an engine: it lacks {', '.join(lacks(mod, Engine))} "
                         "(pax_hispanica.contract.Engine)")

@@ -165,6 +165,9 @@ class Storage:
         autocommit: each statement is one round trip and sees what was committed when it started
         (as it did in the READ COMMITTED transaction it had before, without its BEGIN and
         ROLLBACK); a read of several statements that must agree checks itself (`record_rows`)."""
+        # SQLite's reads keep SQLAlchemy's own close (in a task shielded from cancellation): an
+        # aiosqlite connection's return to the pool is a rollback in its thread, I/O that a
+        # cancellation could cut short, unlike the autocommit close _connect relies on
         return _connect(self.auto) if self.pg else self.auto.connect()
 
     # ------------------------------------------------------------------ users
