@@ -12,6 +12,7 @@ Modes:
   python scripts/mutation.py --sample 300 --seed 1   # a sample spread over the engine's modules
   python scripts/mutation.py --full                  # every mutant (nightly; resumable: a mutant
                                                      # that already has a result is not run again)
+  python scripts/mutation.py --full --shard 3/16     # one sixteenth of them (see below)
   python scripts/mutation.py --report                # print the last results again
   python scripts/mutation.py --rerun-survivors       # run the last report's survivors again
   python scripts/mutation.py --resume                # run the last sample's mutants that have no result
@@ -29,6 +30,12 @@ mutant of code that runs only at import (the pydantic schemas are built so); eve
 therefore run once more in a fresh process on a few tests, and one that fails there counts as
 killed ("at import" in the table).
 
+A full run takes tens of core-hours. `--shard K/N` runs the K-th of N fixed parts of the mutants
+(a mutant's part is the CRC-32 of its name modulo N, so the parts are the same on every machine
+for the same sources, and each is spread over all the modules like a random sample). Each part's
+report ends with the digest of the engine's sources it ran on; the full score is the sum of the N
+parts' counts when they ran on the same digest, and any one part is already an unbiased estimate.
+
 mutmut learns once which tests reach which function (mutants/mutmut-stats.json) and then only
 for tests it has not seen: a test whose body changed keeps its old association until it is
 renamed or mutants/ is deleted (--fresh). The engine's loaders cache by folder path, so a test
@@ -40,12 +47,14 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
 import json
 import os
 import random
 import re
 import subprocess
 import sys
+import zlib
 from collections import defaultdict
 from pathlib import Path
 
@@ -107,6 +116,31 @@ def metas() -> dict[str, dict]:
 def all_mutants() -> dict[str, str]:
     """mutant name -> module path."""
     return {name: path for path, m in metas().items() for name in m["exit_code_by_key"]}
+
+
+def in_shard(name: str, shard: tuple[int, int]) -> bool:
+    k, n = shard
+    return zlib.crc32(name.encode()) % n == k - 1
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    k, _, n = text.partition("/")
+    try:
+        kn = int(k), int(n)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--shard wants K/N, e.g. 3/16, not {text!r}") from None
+    if not 1 <= kn[0] <= kn[1]:
+        raise argparse.ArgumentTypeError(f"--shard {text}: K must be between 1 and N")
+    return kn
+
+
+def engine_digest() -> str:
+    """SHA-256 (first 12 hex digits) of the engine's sources: the parts of a sharded full run add up
+    only when they ran on the same sources."""
+    h = hashlib.sha256()
+    for p in sorted((ROOT / ENGINE).rglob("*.py")):
+        h.update(str(p.relative_to(ROOT)).encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()[:12]
 
 
 def stratified_sample(mutants: dict[str, str], n: int, seed: int) -> list[str]:
@@ -290,6 +324,7 @@ def report(names: list[str] | None, target: float, show_equivalent: bool = False
             if name in eq:
                 where, what = describe(name, codes[name][0])
                 print(f"  {where}  {what}  -- {eq[name]}")
+    print(f"engine sources: {engine_digest()}")
     verdict = "reaches" if score >= target else "is below"
     print(f"\nmutation score: {tot['killed']}/{tot['tested']} = {score:.1f}% killed "
           f"({tot['equivalent']} equivalent left out); {verdict} the target {target:g}%")
@@ -317,6 +352,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--module", action="append", default=[],
                     help="only mutants of this module (e.g. years/auction.py); may be repeated")
+    ap.add_argument("--shard", type=parse_shard, metavar="K/N",
+                    help="with --full: only the K-th of N fixed parts of the mutants (resumable across machines)")
     ap.add_argument("--jobs", type=int, default=1, help="mutmut workers (default 1)")
     ap.add_argument("--target", type=float, default=95.0, help="the share of non-equivalent mutants to kill, in %% (issue 36: 95)")
     ap.add_argument("--equivalent", action="store_true", help="also list the equivalent mutants")
@@ -341,14 +378,20 @@ def main() -> int:
     if a.fresh and MUTANTS.exists():
         import shutil
         shutil.rmtree(MUTANTS)
+    if a.shard and not (a.full or a.report):
+        ap.error("--shard goes with --full or --report")
     if a.report:
         names = SAMPLE_FILE.read_text().split() if SAMPLE_FILE.exists() else None
+        if a.shard:
+            names = sorted(n for n in all_mutants() if in_shard(n, a.shard))
         score, _ = report(names, a.target, a.equivalent)
         return 0 if score >= a.target else 1
     generate()
     mutants = all_mutants()
     if a.module:
         mutants = {n: p for n, p in mutants.items() if p.removeprefix(ENGINE + "/") in a.module}
+    if a.shard:
+        mutants = {n: p for n, p in mutants.items() if in_shard(n, a.shard)}
     print(f"{len(mutants)} mutants in {len(set(mutants.values()))} modules")
     if a.rerun_survivors or a.resume:
         names = SAMPLE_FILE.read_text().split() if SAMPLE_FILE.exists() else sorted(mutants)
@@ -361,7 +404,9 @@ def main() -> int:
             run_mutmut(todo, a.jobs, MUTANTS / "mutmut-run.log")
     elif a.full:
         SAMPLE_FILE.unlink(missing_ok=True)
-        names = sorted(mutants) if a.module else None
+        names = sorted(mutants) if a.module or a.shard else None
+        if a.shard:
+            SAMPLE_FILE.write_text("\n".join(names) + "\n")   # so that --report and --resume keep to it
         run_mutmut(names, a.jobs, MUTANTS / "mutmut-run.log")
         names = sorted(mutants)
     else:

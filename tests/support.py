@@ -17,10 +17,11 @@ import pax_hispanica
 from pax_hispanica import api
 
 
-def load_benchmark(name: str):
-    """benchmarks/<name>.py as a module, loaded by its path: putting benchmarks/ on sys.path would
-    let its engine.py shadow the tests' `engine` package for every test file collected after."""
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
+def load_benchmark(name: str, folder: str = "benchmarks"):
+    """<folder>/<name>.py (benchmarks/ or scripts/) as a module, loaded by its path: putting
+    benchmarks/ on sys.path would let its engine.py shadow the tests' `engine` package for every
+    test file collected after."""
+    path = Path(__file__).resolve().parents[1] / folder / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

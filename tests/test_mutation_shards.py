@@ -1,0 +1,43 @@
+"""scripts/mutation.py --shard K/N: the full mutation run of issue 36 split into parts that add up."""
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from support import load_benchmark
+
+mutation = load_benchmark("mutation", folder="scripts")
+
+NAMES = [f"pax_hispanica.engine.years.auction.x_resolve__mutmut_{i}" for i in range(1, 400)] + \
+        [f"pax_hispanica.engine.core.xǁGameǁapply__mutmut_{i}" for i in range(1, 300)]
+
+
+def test_every_mutant_is_in_exactly_one_shard():
+    n = 16
+    for name in NAMES:
+        assert sum(mutation.in_shard(name, (k, n)) for k in range(1, n + 1)) == 1
+
+
+def test_shards_are_spread_evenly():
+    n = 8
+    sizes = [sum(mutation.in_shard(name, (k, n)) for name in NAMES) for k in range(1, n + 1)]
+    assert sum(sizes) == len(NAMES)
+    assert min(sizes) > len(NAMES) / n / 2 and max(sizes) < len(NAMES) / n * 2
+
+
+def test_the_shard_of_a_name_does_not_depend_on_the_process():
+    # CRC-32, not hash(): str hashes are salted per process, which would move mutants between parts
+    assert mutation.in_shard("a", (1 + __import__("zlib").crc32(b"a") % 5, 5))
+
+
+@pytest.mark.parametrize("text", ["3", "0/4", "5/4", "a/b", "1/0"])
+def test_a_bad_shard_is_refused_with_its_form(text):
+    with pytest.raises(argparse.ArgumentTypeError, match="shard"):
+        mutation.parse_shard(text)
+
+
+def test_engine_digest_names_the_sources():
+    d = mutation.engine_digest()
+    assert len(d) == 12 and int(d, 16) >= 0
+    assert d == mutation.engine_digest()
