@@ -54,19 +54,26 @@ def _bots(old: str | None):
     return importlib.import_module(name + ".ismcts")
 
 
-def worker(old: str | None, iterations: int) -> dict:
+def options(bot: str) -> dict:
+    """`--bot`'s ISMCTS options ("root=halving:playout=heuristic"), as paxh simulate reads them."""
+    from pax_hispanica.sim.runner import parse_bots
+    return parse_bots("ismcts" + (":" + bot if bot else ""), 1)[0]["options"]
+
+
+def worker(old: str | None, iterations: int, bot_options: str = "") -> dict:
     from pax_hispanica import api
     ismcts = _bots(old)
     sys.path.insert(0, str(HERE.parent / "tests" / "bots"))
     import test_ismcts_pinned as pinned
     positions = pinned.positions()
-    ismcts.ISMCTSAgent(1, iterations=5).decide(*positions[0])       # warm up
+    opts = options(bot_options)
+    ismcts.ISMCTSAgent(1, iterations=5, **opts).decide(*positions[0])       # warm up
     ismcts._SHARED_MEMOS.clear()
     spent: dict[str, list[float]] = {}
     decided = []
     os.getppid()            # callgrind --dump-before=getppid: the searches are the second part
     for i, (view, legal) in enumerate(positions):
-        bot = ismcts.ISMCTSAgent(1000 + i, iterations=iterations)
+        bot = ismcts.ISMCTSAgent(1000 + i, iterations=iterations, **opts)
         t0 = CLOCK()
         action = bot.decide(view, legal)
         t = CLOCK() - t0
@@ -79,8 +86,9 @@ def worker(old: str | None, iterations: int) -> dict:
     return out
 
 
-def _run(old: str | None, iterations: int) -> dict:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--iterations", str(iterations)]
+def _run(old: str | None, iterations: int, bot_options: str) -> dict:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--iterations", str(iterations),
+           "--bot", bot_options]
     if old:
         cmd += ["--old", old]
     done = subprocess.run(cmd, capture_output=True, text=True, check=True, env=dict(os.environ))
@@ -92,23 +100,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--old", help="the old src/pax_hispanica/bots folder (a copy)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--iterations", type=int, default=100)
+    ap.add_argument("--bot", default="", help="the searches' options beside iterations, as in paxh simulate: "
+                                              "root=halving:playout=heuristic:cutoff=3000:model=1:final=soft:z=1")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    options(a.bot)                      # a bad option is refused here, before any worker starts
     if a.worker:
-        print(json.dumps(worker(a.old, a.iterations)))
+        print(json.dumps(worker(a.old, a.iterations, a.bot)))
         return 0
     if not a.old:
         ap.error("--old is required")
     runs: dict[str, list[dict]] = {"old": [], "new": []}
     for r in range(a.rounds):
         for side in (("old", "new") if r % 2 == 0 else ("new", "old")):
-            runs[side].append(_run(a.old if side == "old" else None, a.iterations))
+            runs[side].append(_run(a.old if side == "old" else None, a.iterations, a.bot))
             print(f"round {r + 1}/{a.rounds} {side}: {runs[side][-1]['ismcts']:,.0f} iterations/s",
                   file=sys.stderr, flush=True)
     same = all(x["decided"] == runs["old"][0]["decided"] for side in runs.values() for x in side)
     measures = [k for k in runs["old"][0] if k.startswith("ismcts")]
     print(f"engine compiled: {runs['old'][0]['compiled']}; {a.rounds} rounds, {a.iterations} iterations "
-          f"on each of 16 positions; the same decisions and explanations: {same}")
+          f"{'(' + a.bot + ') ' if a.bot else ''}on each of 16 positions; the same decisions and explanations: {same}")
     print("| measure (median) | old | new | new/old | new/old per round (median) |\n|---|---|---|---|---|")
     for m in measures:
         o = statistics.median(x[m] for x in runs["old"])
