@@ -85,3 +85,44 @@ def test_paxh_ladder_writes_its_table_plot_and_games(tmp_path):
     assert lobby["games"] == 4 and set(lobby["ratings"]) == {"random", "heuristic"}
     top = data["ratings"][0]
     assert lobby["ratings"][top["bot"]]["ordinal"] == top["ordinal"]
+
+
+def test_a_resumed_ladder_plays_only_the_missing_games_and_rates_as_one_run():
+    full_ladder, full = lad.run(["random", "heuristic"], players=2, games=6, seed=4)
+    played: list[dict] = []
+    ladder, results = lad.run(["random", "heuristic"], players=2, games=6, seed=4, kept=full[:4],
+                              on_results=played.extend)
+    assert sorted(r["index"] for r in played) == [4, 5]
+    assert [r["index"] for r in results] == list(range(6))
+    assert lad.summary(ladder, 2, 4) == lad.summary(full_ladder, 2, 4)
+
+
+def test_kept_games_must_be_the_same_games():
+    specs = lad.make_specs(["random", "heuristic"], 2, 4, 4)
+    _, games = lad.run(["random", "heuristic"], players=2, games=4, seed=4)
+    other_seed = {**games[0], "seed": games[0]["seed"] + 1}
+    other_seats = {**games[1], "bots": list(reversed(games[1]["bots"]))}
+    failed = {**games[2], "error": "boom"}
+    assert set(lad.kept_games(specs, [other_seed, other_seats, failed, games[3]])) == {3}
+
+
+def test_paxh_ladder_resumes_from_its_games_file(tmp_path):
+    args = ["ladder", "--bots", "random,heuristic", "--players", "2", "--games", "5", "--seed", "3"]
+    whole = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "whole")])
+    assert whole.exit_code == 0, whole.output
+    lines = (tmp_path / "whole" / "games.jsonl").read_text().splitlines()
+    # a run stopped after three games, its last line cut short
+    (tmp_path / "cut").mkdir()
+    (tmp_path / "cut" / "games.jsonl").write_text("\n".join(lines[:3]) + "\n" + lines[3][:20])
+    resumed = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "cut"), "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert "3 games kept" in resumed.output
+    assert (tmp_path / "cut" / "games.jsonl").read_text().splitlines() == lines
+    a = json.loads((tmp_path / "whole" / "ladder.json").read_text())
+    b = json.loads((tmp_path / "cut" / "ladder.json").read_text())
+    assert a["ratings"] == b["ratings"] and b["games"] == 5
+
+
+def test_paxh_ladder_resume_needs_its_folder():
+    result = CliRunner().invoke(app, ["ladder", "--bots", "random,heuristic", "--games", "2", "--resume"])
+    assert result.exit_code == 2 and "--out" in result.output

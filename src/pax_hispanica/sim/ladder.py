@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,12 +131,42 @@ class Ladder:
         return sorted(self.standings.values(), key=lambda s: (-s.ordinal, s.config))
 
 
+GAME_KEYS = ("index", "seed", "bots", "ranking", "scores", "winner", "error")   # a game's line in games.jsonl
+
+
+def kept_games(specs: list[dict[str, Any]], kept: Iterable[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """The games of an earlier run (games.jsonl's lines) that are games of these specs: the same
+    index, seed and seats, and finished without an error (an error is played again)."""
+    want = {s["index"]: (s["seed"], [b["label"] for b in s["bots"]]) for s in specs}
+    out: dict[int, dict[str, Any]] = {}
+    for r in kept:
+        i = r.get("index")
+        if isinstance(i, int) and want.get(i) == (r.get("seed"), r.get("bots")) and not r.get("error") and r.get("ranking"):
+            out[i] = r
+    return out
+
+
 def run(configs: list[str], players: int = 4, games: int = 60, seed: int = 0, passes: int = 1,
         workers: int = 1, dask_address: str | None = None, progress: Progress | None = None,
+        kept: Iterable[dict[str, Any]] = (), on_results: Callable[[list[dict[str, Any]]], None] | None = None,
         **spec_kw: Any) -> tuple[Ladder, list[dict[str, Any]]]:
-    """Play the ladder's games and fit the ratings; returns the ladder and the games' results."""
+    """Play the ladder's games and fit the ratings; returns the ladder and the games' results.
+    ``kept``: the games of an earlier run of the same ladder (``kept_games``), not played again,
+    so a long ladder (slow bots) can be stopped and resumed; the same seeds give the same games,
+    so the ratings are those of one uninterrupted run. ``on_results``: each batch of newly played
+    games as it finishes."""
     specs = make_specs(configs, players, games, seed, **spec_kw)
-    results = execute(specs, workers=workers, dask_address=dask_address, progress=progress)
+    have = kept_games(specs, kept)
+    todo = [s for s in specs if s["index"] not in have]
+
+    def tick(done: int, total: int) -> None:
+        if progress is not None:
+            progress(done + len(have), total + len(have))
+
+    played = execute(todo, workers=workers, dask_address=dask_address, progress=tick, on_results=on_results)
+    if progress is not None and not todo:
+        progress(len(have), len(have))
+    results = sorted([*have.values(), *played], key=lambda r: r["index"])
     ladder = Ladder(configs)
     for p in range(max(1, passes)):
         for r in results:

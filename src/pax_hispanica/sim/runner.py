@@ -330,9 +330,11 @@ def _warm(specs: list[dict[str, Any]]) -> None:
 
 
 def execute(specs: list[dict[str, Any]], workers: int = 1, dask_address: str | None = None,
-            progress: Progress | None = None) -> list[dict[str, Any]]:
+            progress: Progress | None = None,
+            on_results: Callable[[list[dict[str, Any]]], None] | None = None) -> list[dict[str, Any]]:
     """Play every spec, locally, in ``workers`` processes, or on a Dask
-    cluster; results come back in game order."""
+    cluster; results come back in game order. ``on_results`` is given each batch of results as
+    it finishes (in the order they finish), e.g. to write them down before the run ends."""
     total = len(specs)
     done = 0
     results: list[dict[str, Any]] = []
@@ -340,6 +342,8 @@ def execute(specs: list[dict[str, Any]], workers: int = 1, dask_address: str | N
     def tick(k: int) -> None:
         nonlocal done
         done += k
+        if on_results is not None and k:
+            on_results(results[-k:])
         if progress is not None:
             progress(done, total)
 
