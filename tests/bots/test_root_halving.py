@@ -160,3 +160,29 @@ def test_bad_root_options_are_refused():
 def test_root_halving_is_the_module_the_bot_uses():
     assert make_agent("ismcts", seed=0, root="halving", iterations=10).root == "halving"
     assert make_agent("ismcts", seed=0).width == root_halving.DEFAULT_WIDTH
+
+
+# -- the "rollout" preset: the strongest search's options under one name
+
+ROLLOUT = {"root": "halving", "playout": "heuristic", "cutoff": 3000, "model": 1.0, "final": "soft", "z": 1.0}
+
+
+def test_the_rollout_preset_is_its_options_and_decides_as_they_do():
+    state, seat = _position(5)
+    view, legal = api.view(state, seat, include_state=True), api.legal_actions(state, seat)
+    named = make_agent("ismcts", seed=2, iterations=12, preset="rollout")
+    spelt = make_agent("ismcts", seed=2, iterations=12, **ROLLOUT)
+    assert {k: getattr(named, k) for k in ROLLOUT} == ROLLOUT
+    assert named.decide(view, legal) == spelt.decide(view, legal)
+    assert named.explain()["alternatives"] == spelt.explain()["alternatives"]
+
+
+def test_options_beside_a_preset_override_it_and_its_budget_defaults_to_200():
+    bot = make_agent("ismcts", seed=0, preset="rollout", z=2)
+    assert bot.z == 2.0 and bot.root == "halving" and bot.iterations == 200
+    assert make_agent("ismcts", seed=0).root == "tree"          # no preset: the tree, as before
+
+
+def test_an_unknown_preset_is_refused_with_the_known_ones():
+    with pytest.raises(ValueError, match="unknown ISMCTS preset 'deep'; known: rollout"):
+        make_agent("ismcts", seed=0, preset="deep")

@@ -80,7 +80,8 @@ def make_agent(kind: str, seed: int, **options: Any) -> Agent:
     ``exploration``, ``temperature`` and ``prior_bot`` ("tuned", the default, "default" or a JSON
     file: the heuristic preset of the root's prior), ``playout_bot`` ("none", or a heuristic preset that
     plays the bot's own seat in the playouts), ``final`` ("win", or "soft": a finished playout scored by
-    the softmax of the seats' final Prestige and money); for "heuristic" the options of
+    the softmax of the seats' final Prestige and money), ``preset`` ("rollout": a named set of these
+    options, ismcts.PRESETS, the strongest search); for "heuristic" the options of
     ``heuristic.DEFAULTS`` and ``preset`` ("tuned" or a JSON file; docs/bots.md)."""
     entry = REGISTRY.get(kind.strip().lower())
     if entry is None:

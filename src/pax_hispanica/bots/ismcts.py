@@ -206,20 +206,41 @@ class _Node:
         self.seen: tuple[int, list[Descriptor], Any] | None = None     # fast_search.keyed's
 
 
+# Named sets of ISMCTSAgent's options (`ismcts:preset=NAME`, make_agent(..., preset=NAME)); options
+# given beside a preset override its. "rollout", the strongest search of issue 40 (docs/bots.md,
+# "Playouts to the end of the game"): sequential halving over the root's actions on common
+# samples, each candidate followed by the default heuristic for every seat to the end of the game
+# (the others' sealed bids the heuristic's own), scored by the softmax of the final scores, the
+# prior kept unless a candidate is one standard error ahead. Seconds a move at 200 iterations,
+# where the tree's default takes a tenth of one.
+PRESETS: dict[str, dict[str, Any]] = {
+    "rollout": {"root": "halving", "playout": "heuristic", "cutoff": 3000, "model": 1.0, "final": "soft", "z": 1.0},
+}
+
+
 class ISMCTSAgent(BaseAgent):
     kind = "ismcts"
     uses_information_state = True          # every iteration determinizes its view
     uses_log = True                        # decide(view, legal, log): the hands the log tells are not guessed
 
-    def __init__(self, seed: int = 0, api: object = None, iterations: int | None = None,
-                 seconds: float | None = None, cutoff: int = 10,
-                 exploration: float = 0.3, temperature: float = 1.0,
-                 max_iterations: int = 1_000_000, playout: str = "auto",
-                 prior: float = 0.5, model: float = 0.8, future: float = 1.0,
-                 eval: str = "handwritten", select: str = "visits", z: float = 2.0, min_visits: int = 3,
-                 qnorm: bool | int | str = False, prior_bot: str = "tuned",
-                 playout_bot: str = "none", root: str = "tree", width: int = root_halving.DEFAULT_WIDTH,
-                 hand: float = HAND_WORTH_SHARE, final: str = "win", **options: Any) -> None:  # `eval`: the bot option's name
+    def __init__(self, seed: int = 0, api: object = None, preset: str | None = None, **options: Any) -> None:
+        """`preset`: a named set of the options below (PRESETS), under the options given."""
+        if preset is not None:
+            if preset not in PRESETS:
+                raise ValueError(f"unknown ISMCTS preset {preset!r}; known: {', '.join(PRESETS)}")
+            options = {**PRESETS[preset], **options}
+        self.preset = preset
+        self._configure(seed, api, **options)
+
+    def _configure(self, seed: int = 0, api: object = None, iterations: int | None = None,
+                   seconds: float | None = None, cutoff: int = 10,
+                   exploration: float = 0.3, temperature: float = 1.0,
+                   max_iterations: int = 1_000_000, playout: str = "auto",
+                   prior: float = 0.5, model: float = 0.8, future: float = 1.0,
+                   eval: str = "handwritten", select: str = "visits", z: float = 2.0, min_visits: int = 3,
+                   qnorm: bool | int | str = False, prior_bot: str = "tuned",
+                   playout_bot: str = "none", root: str = "tree", width: int = root_halving.DEFAULT_WIDTH,
+                   hand: float = HAND_WORTH_SHARE, final: str = "win", **options: Any) -> None:  # `eval`: the bot option's name
         super().__init__(seed, api, **options)
         # the root's search: "tree" (one ISMCTS tree, UCB at every node) or "halving" (bots/
         # root_halving.py: sequential halving over the root's actions, each round's candidates
@@ -230,7 +251,7 @@ class ISMCTSAgent(BaseAgent):
         self.width = int(width)
         if self.width < 2:
             raise ValueError("width is 2 or more")
-        if root == "halving" and iterations is None:
+        if root == "halving" and iterations is None and seconds is not None:
             raise ValueError("root=halving plans its rounds from an iterations budget, not seconds")
         self._sampling: Sampling[Any] | None = None
         # the heuristic whose choice is the root's prior: "tuned" (data/tuned_heuristic.json,
