@@ -189,3 +189,26 @@ def test_the_analysis_reaches_the_engine_only_through_the_api():
     for path in sorted((ROOT / "src" / "pax_hispanica" / "analysis").glob("*.py")):
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"^\s*(from|import)\s+(\.\.engine|pax_hispanica\.engine)", text, re.M), path
+
+
+def test_the_rollout_search_analyses_with_the_preset_and_names_it(tmp_path):
+    """--search rollout: the best move from ISMCTS's strongest preset (playouts to the end of the
+    game), named as such in the analysis and its words; the same analysis twice."""
+    from pax_hispanica.analysis.command import Search
+    from pax_hispanica.analysis.game import SEARCHES
+    from pax_hispanica.cli import app
+    assert typing.get_args(Search) == SEARCHES
+    rec = corpus_record(GAME)
+    a = analyse(rec, seat=SEAT, budget=4, seed=SEED, search="rollout")
+    assert a.bot == "ismcts:preset=rollout" and a.decisions
+    assert a.to_json() == analyse(rec, seat=SEAT, budget=4, seed=SEED, search="rollout").to_json()
+    assert "preset rollout" in render.text(a, "en") and "preset rollout" in render.text(a, "ca")
+    with pytest.raises(ValueError, match="search is tree or rollout"):
+        analyse(rec, seat=SEAT, budget=4, search="deep")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec))
+    out = CliRunner().invoke(app, ["analyse", str(path), "--seat", str(SEAT), "--budget", "4", "--search", "rollout",
+                                   "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["bot"] == "ismcts:preset=rollout"
+    assert CliRunner().invoke(app, ["analyse", str(path), "--search", "deep"]).exit_code == 2

@@ -121,7 +121,7 @@ class GameAnalysis:
     ranking: tuple[int, ...]
     budget: int
     seed: int
-    bot: str                           # "ismcts" or "heuristic"
+    bot: str                           # "ismcts", "ismcts:preset=rollout" or "heuristic" (bot_name)
     chart: tuple[ChartPoint, ...]
     years: tuple[YearMark, ...]
     decisions: tuple[DecisionReview, ...]
@@ -162,11 +162,24 @@ class GameAnalysis:
         }
 
 
-def _bot(budget: int, seed: int, seat: int) -> Any:
+SEARCHES = ("tree", "rollout")     # the search of the best move: ISMCTS's tree, or its preset "rollout"
+ROLLOUT = "rollout"
+
+
+def _bot(budget: int, seed: int, seat: int, search: str = "tree") -> Any:
     s = stable_seed("analysis", seed, seat)
+    if budget > 0 and search == ROLLOUT:
+        return make_agent("ismcts", s, iterations=budget, preset=ROLLOUT)
     if budget > 0:
         return make_agent("ismcts", s, iterations=budget)
     return make_agent("heuristic", s, preset="tuned")
+
+
+def bot_name(budget: int, search: str = "tree") -> str:
+    """GameAnalysis.bot: "heuristic" (budget 0), "ismcts" (the tree) or "ismcts:preset=rollout"."""
+    if budget <= 0:
+        return "heuristic"
+    return f"ismcts:preset={ROLLOUT}" if search == ROLLOUT else "ismcts"
 
 
 def seat_view(engine: Engine[Any], state: Any, seat: int, with_state: bool) -> JsonDict:
@@ -195,10 +208,12 @@ def _value_after(state: api.State, action: Action, seat: int, actions: Sequence[
 
 
 def analyse(record: Mapping[str, Any], seat: int = 0, budget: int = DEFAULT_BUDGET, seed: int = 0,
-            model: V.ValueModel | None = None) -> GameAnalysis:
+            model: V.ValueModel | None = None, search: str = "tree") -> GameAnalysis:
     """Analyse `record` (a record's JSON: `api.Game.record`, `paxh play --save`, the web game's
     record) for `seat`: see the module's docstring. ValueError for a seat not in the game or a
     record that does not replay; a record that stops before the end is analysed as far as it goes."""
+    if search not in SEARCHES:
+        raise ValueError(f"search is {' or '.join(SEARCHES)}, not {search!r}")
     model = model or V.load()
     rec = dict(record)
     actions: list[Action] = [dict(a) for a in rec.get("actions") or []]
@@ -208,7 +223,7 @@ def analyse(record: Mapping[str, Any], seat: int = 0, budget: int = DEFAULT_BUDG
     if type(seat) is not int or not 0 <= seat < n:
         raise ValueError(f"seat {seat!r} is not a seat of this {n}-player game")
     nations = tuple(str(p.get("nation") or "") for p in start.get("players") or [])
-    bot = _bot(budget, seed, seat)
+    bot = _bot(budget, seed, seat, search)
     log: list[JsonDict] = list(ENGINE.redact(g.events, seat))
     chart = [_point(g.state, seat, 0, model)]
     decisions: list[DecisionReview] = []
@@ -227,7 +242,7 @@ def analyse(record: Mapping[str, Any], seat: int = 0, budget: int = DEFAULT_BUDG
     moments = _key_moments(chart, seat_events, actions, names, res is not None)
     return GameAnalysis(seat, n, nations, res is not None, None if res is None else int(res["winner"]),
                         tuple(int(s) for s in res["ranking"]) if res is not None else (), budget, seed,
-                        "ismcts" if budget > 0 else "heuristic", tuple(chart), _years(chart), tuple(decisions),
+                        bot_name(budget, search), tuple(chart), _years(chart), tuple(decisions),
                         tuple(moments), str(model.meta.get("command", "")), names.ids)
 
 

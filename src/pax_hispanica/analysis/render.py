@@ -6,7 +6,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from . import messages as M
-from .game import GameAnalysis
+from .game import ROLLOUT, GameAnalysis
 
 COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98")
 
@@ -19,12 +19,15 @@ def action_text(a: GameAnalysis, action: Mapping[str, Any], lang: str = "en") ->
     return Tr(lang, seats, dict(a.names)).action(dict(action))
 
 
+# GameAnalysis.bot -> the message that names it
+BOT_WORDS = {"ismcts": "bot_ismcts", f"ismcts:preset={ROLLOUT}": "bot_rollout", "heuristic": "bot_heuristic"}
+
+
 def text(a: GameAnalysis, lang: str = "en") -> str:
     M.check_lang(lang)
     who = M.nation(a.nations[a.seat] if a.seat < len(a.nations) else None, a.seat, lang)
     names = [M.nation(nat, s, lang) for s, nat in enumerate(a.nations)]
-    bot = M.say("bot_ismcts", lang, budget=a.budget, seed=a.seed) if a.bot == "ismcts" \
-        else M.say("bot_heuristic", lang, seed=a.seed)
+    bot = M.say(BOT_WORDS.get(a.bot, "bot_heuristic"), lang, budget=a.budget, seed=a.seed)
     counts = a.counts()
     lines = [M.say("title", lang, who=who, of_who=M.of(who, lang), seat=a.seat, players=a.players),
              M.say("engine", lang, bot=bot),
