@@ -193,7 +193,7 @@ def test_LOAD_4_nothing_to_unload():
              sites={"venezuela.caracas_cathedral": 0})
     with pytest.raises(api.IllegalAction) as e:
         api.apply(g.state, {"seat": 0, "type": "unload", "colony": "venezuela.caracas"})
-    assert e.value.code == "no_meeple_aboard"
+    assert (e.value.code, e.value.rule, e.value.message) == ("no_meeple_aboard", "LOAD-4", "No meeple aboard to unload.")
 
 
 # ---- LOAD-2 over random games ---------------------------------------------------------------
