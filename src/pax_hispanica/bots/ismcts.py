@@ -672,7 +672,8 @@ class ISMCTSAgent(BaseAgent):
         candidate-samples (an iteration budget: the rounds are planned from it)."""
         api = self.api
         step = self._step
-        n_players = _players(api, sample(rng.getrandbits(63)), view)
+        first = rng.getrandbits(63)     # drawn either way: the rounds' samples follow in the same stream
+        n_players = _view_players(view) or _players(api, sample(first), view)
 
         def sampled(seed: int) -> tuple[Any, set[Key] | None]:
             state = sample(seed)
@@ -973,11 +974,16 @@ def _stepper(api: Engine[Any]) -> Any:
     return lambda state, action: api.apply(state, action)[0]
 
 
-def _players(api: Sampling[Any], state: Any, view: dict[str, Any]) -> int:
+def _view_players(view: dict[str, Any]) -> int | None:
+    """The number of players a view tells ("players" or "n"), else None."""
     for name in ("players", "n"):
         v = view.get(name) if isinstance(view, dict) else None
         if isinstance(v, int):
             return v
         if isinstance(v, list):
             return len(v)
-    return len(score_estimates(api, state))
+    return None
+
+
+def _players(api: Sampling[Any], state: Any, view: dict[str, Any]) -> int:
+    return _view_players(view) or len(score_estimates(api, state))
