@@ -233,6 +233,19 @@ class ISMCTSAgent(BaseAgent):
         self.preset = preset
         self._configure(seed, api, **options)
 
+    def _set_root(self, root: str, width: int, iterations: int | None, seconds: float | None) -> None:
+        """The root's search: "tree" (one ISMCTS tree, UCB at every node) or "halving" (bots/
+        root_halving.py: sequential halving over the root's actions, each round's candidates
+        played on common samples; `width` candidates at most, `z` the prior's guard)."""
+        if root not in ("tree", "halving"):
+            raise ValueError("root is 'tree' or 'halving'")
+        self.root = root
+        self.width = int(width)
+        if self.width < 2:
+            raise ValueError("width is 2 or more")
+        if root == "halving" and iterations is None and seconds is not None:
+            raise ValueError("root=halving plans its rounds from an iterations budget, not seconds")
+
     def _configure(self, seed: int = 0, api: object = None, iterations: int | None = None,
                    seconds: float | None = None, cutoff: int = 10,
                    exploration: float = 0.3, temperature: float = 1.0,
@@ -243,17 +256,7 @@ class ISMCTSAgent(BaseAgent):
                    playout_bot: str = "none", root: str = "tree", width: int = root_halving.DEFAULT_WIDTH,
                    hand: float = HAND_WORTH_SHARE, final: str = "win", **options: Any) -> None:  # `eval`: the bot option's name
         super().__init__(seed, api, **options)
-        # the root's search: "tree" (one ISMCTS tree, UCB at every node) or "halving" (bots/
-        # root_halving.py: sequential halving over the root's actions, each round's candidates
-        # played on common samples; `width` candidates at most, `z` the prior's guard)
-        if root not in ("tree", "halving"):
-            raise ValueError("root is 'tree' or 'halving'")
-        self.root = root
-        self.width = int(width)
-        if self.width < 2:
-            raise ValueError("width is 2 or more")
-        if root == "halving" and iterations is None and seconds is not None:
-            raise ValueError("root=halving plans its rounds from an iterations budget, not seconds")
+        self._set_root(root, width, iterations, seconds)
         self._sampling: Sampling[Any] | None = None
         # the heuristic whose choice is the root's prior: "tuned" (data/tuned_heuristic.json,
         # bots/heuristic.py preset; the default since it won more against default and tuned
