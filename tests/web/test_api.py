@@ -77,6 +77,8 @@ def err(r, status: int, code: str) -> dict:
     {"players": 2, "seats": [{"kind": "robot"}, {"kind": "human"}]},
     {"players": 2, "seats": [{"kind": "bot", "bot_kind": "skynet"}, {"kind": "human"}]},
     {"players": 2, "seats": [{"kind": "bot", "bot_strength": 9}, {"kind": "human"}]},
+    {"players": 2, "seats": [{"kind": "bot", "bot_strength": 5}, {"kind": "human"}]},      # 1..4
+    {"players": 2, "seats": [{"kind": "bot", "bot_strength": 0}, {"kind": "human"}]},
     {"players": 2, "seats": [{"kind": "human"}] * 2, "nations": ["spanish", "spanish"]},
     {"players": 2, "seats": [{"kind": "human"}] * 2, "nations": ["martians", "english"]},
     {"players": 2, "seats": [{"kind": "human"}] * 2, "nations": [None, "martians"]},      # a random seat beside

@@ -1,5 +1,5 @@
-"""Bots are named by strength in words (Easy, Normal, Strong, Expert; Fàcil, Normal, Fort,
-Expert), the bot-ladder rating only as detail (issue 38): never "3 (ladder 29.8)"."""
+"""Bots are named by strength in words (Easy, Normal, Strong, Expert, Master; Fàcil, Normal, Fort,
+Expert, Mestre), the bot-ladder rating only as detail (issue 38): never "3 (ladder 29.8)"."""
 from __future__ import annotations
 
 import html
@@ -19,12 +19,13 @@ def _options(page, name):
 
 
 def test_the_lobby_names_bot_strengths_in_words_with_the_rating_as_detail(client):
-    for lang, words in (("en", ("Easy", "Normal", "Normal", "Strong", "Expert")),
-                        ("ca", ("Fàcil", "Normal", "Normal", "Fort", "Expert"))):
+    for lang, words in (("en", ("Easy", "Normal", "Normal", "Strong", "Expert", "Master")),
+                        ("ca", ("Fàcil", "Normal", "Normal", "Fort", "Expert", "Mestre"))):
         page = html.unescape(client.get(f"/?lang={lang}").text)
         detail = "ladder" if lang == "en" else "escala"
         strengths = dict(_options(page, "strength1"))
-        for n, word in zip(("1", "2", "3"), words[2:]):
+        assert list(strengths) == ["1", "2", "3", "4"]
+        for n, word in zip(("1", "2", "3", "4"), words[2:], strict=True):
             label = strengths[n]
             assert label.startswith(word), (lang, label)
             assert not re.match(r"\d", label), label                 # never a bare number
@@ -48,3 +49,14 @@ def test_a_table_page_names_its_bot_seats_in_words(database_url):
         page = html.unescape(host.get(f"/tables/{tid}").text)
         want = "Bot: heuristic, Normal" + (f" (ladder {_rating('heuristic')})" if _rating("heuristic") else "")
         assert want in page, page
+
+
+def test_the_master_strength_is_the_rollout_search_and_private():
+    """Strength 4 (Master) is ISMCTS's rollout preset at 200 iterations (docs/bots.md "Playouts to
+    the end of the game": far stronger against the heuristic bots than 800 iterations of the tree),
+    private as every bot seat of the web game is."""
+    from pax_hispanica.web import engine_port as seam
+    assert seam.STRENGTHS == (1, 2, 3, 4)
+    assert bots.strength_config("ismcts", 4) == "ismcts:preset=rollout:iterations=200"
+    bot = seam.make_bot("ismcts", 7, 4)
+    assert (bot.root, bot.playout, bot.final, bot.iterations, bot.private) == ("halving", "heuristic", "soft", 200, True)

@@ -35,7 +35,7 @@ def test_ladder_names_read_the_ratings_and_leave_unrated_configurations_unnamed(
     monkeypatch.setattr(bots, "ladder_ratings", lambda: fake)
     names = seam.ladder_names()
     assert names["kinds"] == {"heuristic": "12.3", "random": None, "ismcts": None}
-    assert names["strengths"] == {1: None, 2: "-1.2", 3: None}
+    assert names["strengths"] == {1: None, 2: "-1.2", 3: None, 4: None}
     assert (names["date"], names["games"], names["players"]) == ("2026-01-02", 10, 4)
 
 
@@ -44,9 +44,9 @@ def test_the_lobby_shows_each_bot_and_strength_with_its_ladder_rating(client):
     for kind in ("heuristic", "random"):
         text = _ladder_text(kind)
         assert re.search(rf'<option value="{kind}"[^>]*>[^<]*\(ladder {re.escape(text)}\)</option>', page), kind
-    for n in (1, 2, 3):
+    for n in (1, 2, 3, 4):
         text = _ladder_text("ismcts", n)
-        word = {1: "Normal", 2: "Strong", 3: "Expert"}[n]
+        word = {1: "Normal", 2: "Strong", 3: "Expert", 4: "Master"}[n]
         want = f'<option value="{n}"' + (' selected' if n == 2 else '') + f'>{word}' + \
             (f' (ladder {text})' if text else '') + '</option>'
         assert want in page, want

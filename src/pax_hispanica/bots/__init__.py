@@ -21,7 +21,7 @@ class BotKind:
     module: str                    # in this package
     cls: str
     search: bool = False           # slow enough that a server thinks it in a worker process
-    # strength 1..3 (the web lobby's knob) -> options for make_agent; empty: no knob
+    # strength 1..4 (the web lobby's knob) -> options for make_agent; empty: no knob
     strengths: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -29,7 +29,10 @@ REGISTRY: dict[str, BotKind] = {k.name: k for k in (
     BotKind("random", "random_agent", "RandomAgent"),
     BotKind("heuristic", "heuristic", "HeuristicAgent"),
     BotKind("ismcts", "ismcts", "ISMCTSAgent", search=True,
-            strengths={1: {"iterations": 50}, 2: {"iterations": 200}, 3: {"iterations": 800}}),
+            # 4: the rollout preset (docs/bots.md "Playouts to the end of the game"), the strongest
+            # search against the heuristic bots, at seconds a move where the tree takes a tenth of one
+            strengths={1: {"iterations": 50}, 2: {"iterations": 200}, 3: {"iterations": 800},
+                       4: {"preset": "rollout", "iterations": 200}}),
 )}
 KINDS: tuple[str, ...] = tuple(REGISTRY)
 DEFAULT_KIND = "heuristic"     # what a bot seat plays when nobody chose a kind
@@ -37,7 +40,7 @@ SEARCH_KINDS: frozenset[str] = frozenset(k for k, b in REGISTRY.items() if b.sea
 
 
 def strength_options(kind: str, strength: int | None) -> dict[str, Any]:
-    """make_agent options for a bot of `kind` at strength 1..3 (default 2); {} for kinds without a knob."""
+    """make_agent options for a bot of `kind` at strength 1..4 (default 2); {} for kinds without a knob."""
     return dict(REGISTRY[kind].strengths.get(strength or 2, {})) if kind in REGISTRY else {}
 
 

@@ -49,9 +49,9 @@ try:
     from pax_hispanica.bots import DEFAULT_KIND as DEFAULT_BOT
     from pax_hispanica.bots import KINDS as BOT_KINDS
     from pax_hispanica.bots import SEARCH_KINDS as SEARCH_BOTS
-    from pax_hispanica.bots import ladder_rating, strength_options
+    from pax_hispanica.bots import REGISTRY, ladder_rating, strength_options
 except ImportError:   # no bots package: every bot seat plays seeded random moves (fallback_bot)
-    BOT_KINDS, SEARCH_BOTS, DEFAULT_BOT = ("random",), frozenset(), "random"
+    BOT_KINDS, SEARCH_BOTS, DEFAULT_BOT, REGISTRY = ("random",), frozenset(), "random", {}
 
     def strength_options(kind: str, strength: int | None) -> dict[str, Any]:
         return {}
@@ -59,13 +59,14 @@ except ImportError:   # no bots package: every bot seat plays seeded random move
     def ladder_rating(kind: str, strength: int | None = None) -> dict[str, Any] | None:
         return None
 
-STRENGTHS = (1, 2, 3)
+# the search kind's strengths (the lobby's select), from the bots package's registry
+STRENGTHS: tuple[int, ...] = tuple(sorted(next((REGISTRY[k].strengths for k in BOT_KINDS if k in SEARCH_BOTS), {})))
 
 
 def ladder_names() -> dict[str, Any]:
     """What the lobby names its bots by: the bot ladder's ratings (bots.ladder_rating, the
     file `paxh ladder --data` wrote), as text with one decimal. "kinds": each kind without a
-    strength knob; "strengths": 1..3 of the search kind (the strength select is its size);
+    strength knob; "strengths": STRENGTHS of the search kind (the strength select is its size);
     None where the ladder did not rate that configuration."""
     def text(r: dict[str, Any] | None) -> str | None:
         return None if r is None else f"{r['ordinal']:.1f}"

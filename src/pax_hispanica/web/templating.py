@@ -13,6 +13,7 @@ from pax_hispanica.web.engine_port import (
     BOT_KINDS,
     DEFAULT_BOT,
     SEARCH_BOTS,
+    STRENGTHS,
     api,
     ladder_names,
 )
@@ -47,7 +48,7 @@ def install(env: Environment) -> None:
         # the lobby: the bot kinds (the default first), their ladder ratings beside their names,
         # the named sets of house rules (PRJ-83) and the numbers a variant may change with their
         # usual values and bounds (PRJ-31, PRJ-67), so nobody needs `paxh rules --params`
-        BOT_KINDS=(DEFAULT_BOT, *(k for k in BOT_KINDS if k != DEFAULT_BOT)), SEARCH_BOTS=SEARCH_BOTS,
+        BOT_KINDS=(DEFAULT_BOT, *(k for k in BOT_KINDS if k != DEFAULT_BOT)), SEARCH_BOTS=SEARCH_BOTS, STRENGTHS=STRENGTHS,
         LADDER=ladder_names(), HOUSE_RULE_SETS=tuple(getattr(api, "house_rule_sets", dict)()),
         VARIANT_PARAMS=api.parameters("reference", None, extended=True),
         # ... and in words (issue 38): the lobby's form of named parameters, the sets' names, a

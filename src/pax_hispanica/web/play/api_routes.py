@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from pax_hispanica.web.engine_port import BOT_KINDS, DEFAULT_BOT
+from pax_hispanica.web.engine_port import BOT_KINDS, DEFAULT_BOT, STRENGTHS
 from pax_hispanica.web.http import security
 from pax_hispanica.web.http.site import (
     NAME_PATTERN,
@@ -32,7 +32,7 @@ class SeatIn(BaseModel):
 
     kind: str = Field("human", pattern="^(human|bot)$")
     bot_kind: str | None = Field(None, pattern=f"^({'|'.join(BOT_KINDS)})$")
-    bot_strength: int | None = Field(None, ge=1, le=3)
+    bot_strength: int | None = Field(None, ge=min(STRENGTHS, default=1), le=max(STRENGTHS, default=1))
     name: str = Field("", max_length=40, pattern=NAME_PATTERN)
 
 

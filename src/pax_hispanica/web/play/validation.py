@@ -6,7 +6,7 @@ import json
 import secrets
 from typing import Any
 
-from pax_hispanica.web.engine_port import BOT_KINDS, DEFAULT_BOT
+from pax_hispanica.web.engine_port import BOT_KINDS, DEFAULT_BOT, STRENGTHS
 from pax_hispanica.web.play.model import Seat, ServerError
 from pax_hispanica.web.present.info import nation_ids
 
@@ -43,8 +43,8 @@ def new_seats(players: int, seats: list[dict[str, Any]], nations: list[str | Non
         if kind == "bot" and bot_kind not in BOT_KINDS:
             raise ServerError("malformed", f"seat {i}: bot kind is {one_of(BOT_KINDS)}")
         strength = s.get("bot_strength")
-        if strength is not None and strength not in (1, 2, 3):
-            raise ServerError("malformed", f"seat {i}: bot strength is 1, 2 or 3")
+        if strength is not None and (type(strength) is not int or strength not in STRENGTHS):
+            raise ServerError("malformed", f"seat {i}: bot strength is {one_of(tuple(map(str, STRENGTHS)))}")
         rows.append(Seat(i, kind, bot_kind if kind == "bot" else None, strength if kind == "bot" else None,
                          str(s.get("name") or "")[:80], secrets.token_urlsafe(18), None))
     return rows

@@ -35,7 +35,7 @@ import sqlalchemy as sa
 
 from pax_hispanica.web.accounts import schema as adb
 from pax_hispanica.web.db import schema as db
-from pax_hispanica.web.engine_port import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS
+from pax_hispanica.web.engine_port import BOT_KINDS, DEFAULT_BOT, SEARCH_BOTS, STRENGTHS
 from pax_hispanica.web.play.model import ServerError
 from pax_hispanica.web.play.service import Service
 from pax_hispanica.web.play.turn_based import time_control_table
@@ -174,7 +174,7 @@ class Tables:
         table = self._open(await self.get(tid))
         if uid != table["host_user"]:
             raise ServerError("wrong_seat", "only the table's host may start it early", status=403)
-        if bot_kind not in BOT_KINDS or not 1 <= strength <= 3:
+        if bot_kind not in BOT_KINDS or strength not in STRENGTHS:
             raise ServerError("malformed", "unknown bot")
         taken = {s["seat"] for s in table["seats"]}
         free = [i for i in range(table["players"]) if i not in taken]
