@@ -121,6 +121,9 @@ def test_paxh_ladder_resumes_from_its_games_file(tmp_path):
     a = json.loads((tmp_path / "whole" / "ladder.json").read_text())
     b = json.loads((tmp_path / "cut" / "ladder.json").read_text())
     assert a["ratings"] == b["ratings"] and b["games"] == 5
+    # another ladder's games (another seed) are played again, not kept
+    other = CliRunner().invoke(app, [*args[:-1], "4", "--out", str(tmp_path / "cut"), "--resume"])
+    assert other.exit_code == 0 and "0 games kept" in other.output, other.output
 
 
 def test_paxh_ladder_resume_needs_its_folder():

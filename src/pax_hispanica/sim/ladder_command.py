@@ -96,6 +96,7 @@ def ladder_command(
                                       dask_address=dask, progress=lambda done, total: bar.update(task, completed=done),
                                       kept=kept, on_results=log)
     data = lad.summary(ladder, players, seed)
+    reused = len(lad.kept_games(lad.make_specs(configs, players, games, seed), kept)) if kept else 0
     # the command that reproduces these ratings (from the options, whoever called the function)
     command = " ".join(["paxh ladder", "--bots", shlex.quote(",".join(configs)), "--players", str(players),
                         "--games", str(games), "--seed", str(seed), "--passes", str(passes)]
@@ -121,6 +122,6 @@ def ladder_command(
     typer.echo(lad.text_table(data))
     if out is not None:
         typer.echo(f"written: {out / 'ladder.json'}, {out / 'ladder.html'}, {out / 'ladder.svg'}, {out / GAMES_FILE}"
-                   + (f" ({len(kept)} games kept from the earlier run)" if resume else ""))
+                   + (f" ({reused} games kept from the earlier run)" if resume else ""))
     if ladder.errors:
         raise typer.Exit(1)
