@@ -188,7 +188,6 @@ class HeuristicAgent(BaseAgent):
         self._dist: dict[int, dict[str, int]] = {}
         self._deciding: Any = None          # the view of the decision being made (decide)
         self._rs_view: Any = None           # the view rs() last read, while it is that decision's
-        self._view_memo: tuple[Any, dict[Any, Any]] | None = None    # _of_view's
 
 
     # -- shared reading of the view ------------------------------------------
@@ -634,49 +633,26 @@ class HeuristicAgent(BaseAgent):
                                      self._side_strength(view, col["owner"], col["zone"]) + (1 if col.get("fort") else 0))
         return False
 
-    def _of_view(self, view: dict[str, Any]) -> dict[Any, Any]:
-        """What the sail rules read of one view again and again (colony by colony, player by
-        player): worked out once per view. Views are never changed once built, and the memo
-        holds the view, so its identity cannot be reused while the memo lives."""
-        memo = self._view_memo
-        if memo is None or memo[0] is not view:
-            memo = self._view_memo = (view, {})
-        return memo[1]
-
     def _side_strength(self, view: dict[str, Any], owner: Any, zone: str) -> int:
         """BAT-2: a player's (or the Crown's) Strength in a land zone: colonies there, the
         Citizens working them, and the fleet's ships if it is there."""
-        memo = self._of_view(view)
-        table = memo.get("strength")
-        if table is None:
-            table = memo["strength"] = {}
-            for c in view["colonies"]:
-                key = (c["owner"], c["zone"])
-                table[key] = table.get(key, 0) + 1 + (c["labour"] == "citizen")
-            for p in view["players"]:
-                key = (p["seat"], p["fleet"]["zone"])
-                table[key] = table.get(key, 0) + p["fleet"]["ships"]
-        got: int = table.get((owner, zone), 0)
-        return got
+        s = 0
+        for c in view["colonies"]:
+            if c["zone"] == zone and c["owner"] == owner:
+                s += 1 + (c["labour"] == "citizen")
+        if isinstance(owner, int):
+            fleet = view["players"][owner]["fleet"]
+            if fleet["zone"] == zone:
+                s += fleet["ships"]
+        return s
 
     def _scores(self, view: dict[str, Any]) -> list[float]:
         """Estimated final scores, once per view (the sail rules ask for them colony by colony)."""
-        memo = self._of_view(view)
-        got: list[float] | None = memo.get("scores")
-        if got is None:
+        memo = getattr(self, "_score_memo", None)
+        if memo is None or memo[0] is not view:
             rs = self.rs(view)
-            got = memo["scores"] = scores_from_public(view, chest_prestige(rs), rs.money_per_prestige)
-        return got
-
-    def _leader_but(self, view: dict[str, Any], seat: int) -> int:
-        """The seat with the highest estimated score among all but `seat` (the first on a tie)."""
-        memo = self._of_view(view)
-        leaders: dict[int, int] | None = memo.get("leaders")
-        if leaders is None:
-            scores = self._scores(view)
-            leaders = memo["leaders"] = {s: max((x for x in range(len(scores)) if x != s), key=lambda x: scores[x])
-                                         for s in range(len(scores))}
-        return leaders[seat]
+            memo = self._score_memo = (view, scores_from_public(view, chest_prestige(rs), rs.money_per_prestige))
+        return memo[1]
 
     def _wins_battle(self, view: dict[str, Any], me: dict[str, Any], zone: str, owner: Any, target: int) -> bool:
         """Whether our fleet (1 per ship, BAT-2) beats `target` (a tie favours it, BAT-4) once the
@@ -684,6 +660,7 @@ class HeuristicAgent(BaseAgent):
         back the weaker side, as this bot does: the target if we lead in estimated score, else
         us (a supporter who sees the target's owner ahead backs us too)."""
         attack = me["fleet"]["ships"]
+        scores = self._scores(view)
         for p in view["players"]:
             s = p["seat"]
             if s in (me["seat"], owner):
@@ -691,7 +668,9 @@ class HeuristicAgent(BaseAgent):
             strength = self._side_strength(view, s, zone)
             if not strength:
                 continue
-            if self._leader_but(view, s) == me["seat"]:
+            rivals = [x for x in range(len(scores)) if x != s]
+            leader = max(rivals, key=lambda x: scores[x])
+            if leader == me["seat"]:
                 target += strength
             else:
                 attack += strength
@@ -744,15 +723,10 @@ class HeuristicAgent(BaseAgent):
         return self._say(actions[0], "first option")
 
     def _goal_zones(self, view: dict[str, Any], me: dict[str, Any]) -> dict[str, float]:
-        """Chests we could load, by zone (read only: memoised per view and seat)."""
-        memo = self._of_view(view)
-        key = ("goal", me["seat"])
-        goal: dict[str, float] | None = memo.get(key)
-        if goal is None:
-            goal = memo[key] = {}
-            for c in view["colonies"]:
-                if self._loadable(view, me, c):
-                    goal[c["zone"]] = goal.get(c["zone"], 0.0) + c["chests"]
+        goal: dict[str, float] = {}
+        for c in view["colonies"]:
+            if self._loadable(view, me, c):
+                goal[c["zone"]] = goal.get(c["zone"], 0.0) + c["chests"]
         return goal
 
     def _step_toward(self, view: dict[str, Any], here: str, goal: dict[str, float], by: dict[str, Any], moves: int) -> Action | None:
