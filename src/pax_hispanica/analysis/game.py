@@ -162,24 +162,23 @@ class GameAnalysis:
         }
 
 
-SEARCHES = ("tree", "rollout")     # the search of the best move: ISMCTS's tree, or its preset "rollout"
-ROLLOUT = "rollout"
+ROLLOUT = "rollout"                # ISMCTS's preset (bots.ismcts.PRESETS)
+SEARCHES = ("tree", ROLLOUT)       # the search of the best move: ISMCTS's tree, or its rollout preset
+ROLLOUT_BOT = f"ismcts:preset={ROLLOUT}"
 
 
 def _bot(budget: int, seed: int, seat: int, search: str = "tree") -> Any:
     s = stable_seed("analysis", seed, seat)
-    if budget > 0 and search == ROLLOUT:
-        return make_agent("ismcts", s, iterations=budget, preset=ROLLOUT)
-    if budget > 0:
-        return make_agent("ismcts", s, iterations=budget)
-    return make_agent("heuristic", s, preset="tuned")
+    if budget <= 0:
+        return make_agent("heuristic", s, preset="tuned")
+    return make_agent("ismcts", s, iterations=budget, **({"preset": ROLLOUT} if search == ROLLOUT else {}))
 
 
 def bot_name(budget: int, search: str = "tree") -> str:
-    """GameAnalysis.bot: "heuristic" (budget 0), "ismcts" (the tree) or "ismcts:preset=rollout"."""
+    """GameAnalysis.bot: "heuristic" (budget 0), "ismcts" (the tree) or ROLLOUT_BOT."""
     if budget <= 0:
         return "heuristic"
-    return f"ismcts:preset={ROLLOUT}" if search == ROLLOUT else "ismcts"
+    return ROLLOUT_BOT if search == ROLLOUT else "ismcts"
 
 
 def seat_view(engine: Engine[Any], state: Any, seat: int, with_state: bool) -> JsonDict:

@@ -6,7 +6,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from . import messages as M
-from .game import ROLLOUT, GameAnalysis
+from .game import ROLLOUT_BOT, GameAnalysis
 
 COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98")
 
@@ -20,7 +20,7 @@ def action_text(a: GameAnalysis, action: Mapping[str, Any], lang: str = "en") ->
 
 
 # GameAnalysis.bot -> the message that names it
-BOT_WORDS = {"ismcts": "bot_ismcts", f"ismcts:preset={ROLLOUT}": "bot_rollout", "heuristic": "bot_heuristic"}
+BOT_WORDS = {"ismcts": "bot_ismcts", ROLLOUT_BOT: "bot_rollout", "heuristic": "bot_heuristic"}
 
 
 def text(a: GameAnalysis, lang: str = "en") -> str:

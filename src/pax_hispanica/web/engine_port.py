@@ -60,7 +60,8 @@ except ImportError:   # no bots package: every bot seat plays seeded random move
         return None
 
 # the search kind's strengths (the lobby's select), from the bots package's registry
-STRENGTHS: tuple[int, ...] = tuple(sorted(next((REGISTRY[k].strengths for k in BOT_KINDS if k in SEARCH_BOTS), {})))
+SEARCH_KIND: str | None = next((k for k in BOT_KINDS if k in SEARCH_BOTS), None)   # the kind with strengths
+STRENGTHS: tuple[int, ...] = tuple(sorted(REGISTRY[SEARCH_KIND].strengths)) if SEARCH_KIND else ()
 
 
 def ladder_names() -> dict[str, Any]:
@@ -70,7 +71,7 @@ def ladder_names() -> dict[str, Any]:
     None where the ladder did not rate that configuration."""
     def text(r: dict[str, Any] | None) -> str | None:
         return None if r is None else f"{r['ordinal']:.1f}"
-    search = next((k for k in BOT_KINDS if k in SEARCH_BOTS), None)
+    search = SEARCH_KIND
     try:
         from pax_hispanica.bots import ladder_ratings
         source = {k: ladder_ratings().get(k) for k in ("date", "games", "players")}
