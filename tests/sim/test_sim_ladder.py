@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from pax_hispanica.cli import app
 from pax_hispanica.sim import ladder as lad
+from pax_hispanica.sim import runner
 
 
 def test_round_robin_meets_every_pair_and_rotates_every_seat():
@@ -95,6 +96,17 @@ def test_a_resumed_ladder_plays_only_the_missing_games_and_rates_as_one_run():
     assert sorted(r["index"] for r in played) == [4, 5]
     assert [r["index"] for r in results] == list(range(6))
     assert lad.summary(ladder, 2, 4) == lad.summary(full_ladder, 2, 4)
+
+
+def test_a_saved_ladder_hands_back_each_game_as_it_ends_from_its_workers():
+    """With two workers and results written down (--resume's games.jsonl), every game comes back
+    on its own: a ladder of slow bots stopped mid-run loses only the games being played."""
+    batches: list[list[dict]] = []
+    assert runner._chunk_size(40, 2) == 2       # what the workers would take at a time otherwise
+    _, results = lad.run(["random", "heuristic"], players=2, games=40, seed=5, workers=2,
+                         on_results=batches.append)
+    assert [len(b) for b in batches] == [1] * 40
+    assert sorted(r["index"] for b in batches for r in b) == list(range(40))
 
 
 def test_kept_games_must_be_the_same_games():

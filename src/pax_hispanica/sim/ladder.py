@@ -153,8 +153,8 @@ def run(configs: list[str], players: int = 4, games: int = 60, seed: int = 0, pa
     """Play the ladder's games and fit the ratings; returns the ladder and the games' results.
     ``kept``: the games of an earlier run of the same ladder (``kept_games``), not played again,
     so a long ladder (slow bots) can be stopped and resumed; the same seeds give the same games,
-    so the ratings are those of one uninterrupted run. ``on_results``: each batch of newly played
-    games as it finishes."""
+    so the ratings are those of one uninterrupted run. ``on_results``: each newly played game as
+    it finishes (one game a task then, so that a stopped run loses only the games being played)."""
     specs = make_specs(configs, players, games, seed, **spec_kw)
     have = kept_games(specs, kept)
     todo = [s for s in specs if s["index"] not in have]
@@ -163,7 +163,8 @@ def run(configs: list[str], players: int = 4, games: int = 60, seed: int = 0, pa
         if progress is not None:
             progress(done + len(have), total + len(have))
 
-    played = execute(todo, workers=workers, dask_address=dask_address, progress=tick, on_results=on_results)
+    played = execute(todo, workers=workers, dask_address=dask_address, progress=tick, on_results=on_results,
+                     chunk_size=1 if on_results is not None else None)
     if progress is not None and not todo:
         progress(len(have), len(have))
     results = sorted([*have.values(), *played], key=lambda r: r["index"])

@@ -331,10 +331,13 @@ def _warm(specs: list[dict[str, Any]]) -> None:
 
 def execute(specs: list[dict[str, Any]], workers: int = 1, dask_address: str | None = None,
             progress: Progress | None = None,
-            on_results: Callable[[list[dict[str, Any]]], None] | None = None) -> list[dict[str, Any]]:
+            on_results: Callable[[list[dict[str, Any]]], None] | None = None,
+            chunk_size: int | None = None) -> list[dict[str, Any]]:
     """Play every spec, locally, in ``workers`` processes, or on a Dask
     cluster; results come back in game order. ``on_results`` is given each batch of results as
-    it finishes (in the order they finish), e.g. to write them down before the run ends."""
+    it finishes (in the order they finish), e.g. to write them down before the run ends.
+    ``chunk_size``: games per task sent to a worker (default: up to 8, fewer for short runs); 1
+    hands each game back as it ends, for runs of slow games written down to be resumed."""
     total = len(specs)
     done = 0
     results: list[dict[str, Any]] = []
@@ -351,7 +354,7 @@ def execute(specs: list[dict[str, Any]], workers: int = 1, dask_address: str | N
         from distributed import Client
         from distributed import as_completed as dask_completed
         with Client(dask_address) as client:  # type: ignore[no-untyped-call]  # distributed is untyped
-            chunks = _chunks(specs, _chunk_size(total, max(1, len(client.scheduler_info().get("workers", {})))))
+            chunks = _chunks(specs, chunk_size or _chunk_size(total, max(1, len(client.scheduler_info().get("workers", {})))))
             futures = client.map(play_chunk, chunks, pure=False)
             for fut in dask_completed(futures):  # type: ignore[no-untyped-call]
                 part = fut.result()
@@ -364,7 +367,7 @@ def execute(specs: list[dict[str, Any]], workers: int = 1, dask_address: str | N
     else:
         _warm(specs)      # forked workers inherit the imported engine and ruleset
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futs = [pool.submit(play_chunk, c) for c in _chunks(specs, _chunk_size(total, workers))]
+            futs = [pool.submit(play_chunk, c) for c in _chunks(specs, chunk_size or _chunk_size(total, workers))]
             for fut in as_completed(futs):
                 part = fut.result()
                 results.extend(part)
