@@ -431,3 +431,17 @@ def test_PRJ_2_a_declared_battle_cannot_be_undone_even_without_supporters():
     with pytest.raises(api.IllegalAction) as e:
         api.apply(g.state, {"seat": 0, "type": "undo"})
     assert e.value.rule == "PRJ-2"
+
+
+def test_BAT_3_the_resolved_battle_lists_its_supporters_in_player_order():
+    """The revealed cards read in player order (the log's order of the table), not by seat
+    number: here the order runs 0, 4, 3, 2, 1."""
+    g = battle_game(fleets={0: (2, []), 2: (2, []), 3: (1, ["citizen"])},
+                    colonies={SANTA_MARTA: col(1, "citizen", chests=2)}, nations=FIVE, order=[0, 4, 3, 2, 1])
+    events = attack(g, SANTA_MARTA)
+    events += commit_all(g, {2: "attacker", 3: "target", 4: "attacker"})
+    r = resolved(events)
+    assert [(x["seat"], x["side"]) for x in r["support"]] == [(4, "attacker"), (3, "target"), (2, "attacker")]
+    # Cartagena and its Citizen 2, a ship 1 (its Citizen 0), two ships 2 (BAT-1, BAT-2)
+    assert [x["strength"] for x in r["support"]] == [2, 1, 2]
+    assert (r["attacker_strength"], r["target_strength"]) == (2 + 2 + 2, 2 + 1)

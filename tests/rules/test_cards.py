@@ -254,6 +254,7 @@ def test_CARD_1_effect_extra_moves():
     g = play_year([{"money": 5, "hand": [card]}, {"money": 5}])
     events = play(g, 0, card)
     assert ev(events, "MovesIncreased")[0]["moves"] == RS.fleet_moves + eff["n"]
+    assert ev(events, "MovesIncreased")[0]["amount"] == eff["n"]          # the log's "+n moves"
     drive(g, lambda g: g.state.year == 3 and api.acting(g.state) == (0,))
     assert api.decision(g.state, 0)["moves"] == RS.fleet_moves + eff["n"]
     drive(g, lambda g: g.state.year == 3 and api.acting(g.state) == (1,))
