@@ -107,6 +107,7 @@ def test_a_saved_ladder_hands_back_each_game_as_it_ends_from_its_workers():
                          on_results=batches.append)
     assert [len(b) for b in batches] == [1] * 40
     assert sorted(r["index"] for b in batches for r in b) == list(range(40))
+    assert [r["index"] for r in results] == list(range(40))        # and the run's results in game order
 
 
 def test_kept_games_must_be_the_same_games():
