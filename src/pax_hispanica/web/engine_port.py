@@ -71,14 +71,13 @@ def ladder_names() -> dict[str, Any]:
     None where the ladder did not rate that configuration."""
     def text(r: dict[str, Any] | None) -> str | None:
         return None if r is None else f"{r['ordinal']:.1f}"
-    search = SEARCH_KIND
     try:
         from pax_hispanica.bots import ladder_ratings
         source = {k: ladder_ratings().get(k) for k in ("date", "games", "players")}
     except ImportError:
         source = {"date": None, "games": None, "players": None}
     return {**source, "kinds": {k: None if k in SEARCH_BOTS else text(ladder_rating(k)) for k in BOT_KINDS},
-            "strengths": {n: text(ladder_rating(search, n)) if search else None for n in STRENGTHS}}
+            "strengths": {n: text(ladder_rating(SEARCH_KIND, n)) if SEARCH_KIND else None for n in STRENGTHS}}
 
 
 class _RandomAgent:
