@@ -188,6 +188,7 @@ class HeuristicAgent(BaseAgent):
         self._dist: dict[int, dict[str, int]] = {}
         self._deciding: Any = None          # the view of the decision being made (decide)
         self._rs_view: Any = None           # the view rs() last read, while it is that decision's
+        self._score_memo: tuple[Any, list[float]] | None = None    # _scores': (view, its scores)
 
 
     # -- shared reading of the view ------------------------------------------
@@ -648,7 +649,7 @@ class HeuristicAgent(BaseAgent):
 
     def _scores(self, view: dict[str, Any]) -> list[float]:
         """Estimated final scores, once per view (the sail rules ask for them colony by colony)."""
-        memo = getattr(self, "_score_memo", None)
+        memo = self._score_memo
         if memo is None or memo[0] is not view:
             rs = self.rs(view)
             memo = self._score_memo = (view, scores_from_public(view, chest_prestige(rs), rs.money_per_prestige))
