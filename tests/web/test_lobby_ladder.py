@@ -17,16 +17,18 @@ def _ladder_text(kind, strength=None):
 def test_the_shipped_ladder_rates_the_lobby_bots_and_names_its_command():
     data = bots.ladder_ratings()
     assert data["command"].startswith("paxh ladder") and re.fullmatch(r"\d{4}-\d\d-\d\d", data["date"])
+    # every bot and strength the lobby offers is on the ladder, Master (the rollout search) too
     for kind in ("random", "heuristic"):
         assert bots.ladder_rating(kind) is not None, kind
-    # ISMCTS's three strengths (50, 200, 800 iterations) are all on the ladder, rated in the
-    # order their numbers promise (docs/bots.md, "The ladder of the shipped ratings")
-    assert [bots.strength_config("ismcts", n) for n in (1, 2, 3)] == \
-        ["ismcts:iterations=50", "ismcts:iterations=200", "ismcts:iterations=800"]
-    ordinals = [bots.ladder_rating("ismcts", n)["ordinal"] for n in (1, 2, 3)]
-    assert ordinals == sorted(ordinals), ordinals
-    assert bots.ladder_rating("heuristic")["ordinal"] < ordinals[0]
-    assert bots.ladder_rating("heuristic")["ordinal"] > bots.ladder_rating("random")["ordinal"]
+    assert [bots.strength_config("ismcts", n) for n in (1, 2, 3, 4)] == \
+        ["ismcts:iterations=50", "ismcts:iterations=200", "ismcts:iterations=800", "ismcts:preset=rollout:iterations=200"]
+    ordinals = [bots.ladder_rating("ismcts", n)["ordinal"] for n in (1, 2, 3, 4)]
+    # what the ladder tells apart (docs/bots.md, "The ladder of the shipped ratings"): random
+    # below the heuristic, the heuristic below every strength of the search. The four strengths
+    # are level within its noise on reference-8 (the tree gains nothing from its budget, and
+    # Master's lead over the tree shows against the heuristic bots, not at the ladder's mixed
+    # tables), so their order is no claim of the data, and the lobby's note says so.
+    assert bots.ladder_rating("random")["ordinal"] < bots.ladder_rating("heuristic")["ordinal"] < min(ordinals)
 
 
 def test_ladder_names_read_the_ratings_and_leave_unrated_configurations_unnamed(monkeypatch):
@@ -50,7 +52,8 @@ def test_the_lobby_shows_each_bot_and_strength_with_its_ladder_rating(client):
         want = f'<option value="{n}"' + (' selected' if n == 2 else '') + f'>{word}' + \
             (f' (ladder {text})' if text else '') + '</option>'
         assert want in page, want
-    assert 'id="ladder-note"' in page and bots.ladder_ratings()["date"] in page
+    note = re.search(r'<p class="note" id="ladder-note">([^<]*)</p>', page).group(1)
+    assert bots.ladder_ratings()["date"] in note and "level within the ladder's noise" in note
     # and in Catalan
     ca = html.unescape(client.get("/?lang=ca").text)
-    assert f"(escala {_ladder_text('ismcts', 1)})" in ca
+    assert f"(escala {_ladder_text('ismcts', 1)})" in ca and "igualades dins del marge d'error" in ca
