@@ -54,6 +54,7 @@ import random
 import re
 import subprocess
 import sys
+import tomllib
 import zlib
 from collections import defaultdict
 from pathlib import Path
@@ -178,17 +179,43 @@ def fresh_kills() -> dict[str, int]:
     return json.loads(FRESH_FILE.read_text()) if FRESH_FILE.exists() else {}
 
 
-def recheck_in_fresh_processes(names: list[str]) -> None:
-    """Run each survivor among `names` in a new process on FRESH_TESTS (see FRESH_FILE)."""
+def fresh_command() -> list[str]:
+    """The fresh-process recheck's pytest command: FRESH_TESTS less the tests mutmut leaves out
+    ([tool.mutmut]'s --deselect pairs: a source grep there sees mutmut's mutant copies in mutants/
+    and fails for every mutant, which made every survivor look killed)."""
+    selection = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
+    deselect = [a for i, a in enumerate(selection) if i and selection[i - 1] == "--deselect"]
+    return [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-x", "-q", *FRESH_TESTS,
+            *(x for d in deselect for x in ("--deselect", d))]
+
+
+def _fresh_run(mutant: str) -> int:
+    env = dict(os.environ, PYTHONPATH=str(MUTANTS / "src"), MUTANT_UNDER_TEST=mutant)
+    return subprocess.run(fresh_command(), cwd=MUTANTS, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode
+
+
+def check_fresh_baseline(run=_fresh_run) -> None:
+    """The recheck can tell: with no mutant active its tests pass, and with mutmut's "fail" (every
+    trampolined function raises) they fail. Either way wrong, a kill there would mean nothing."""
+    if run("") != 0:
+        raise SystemExit("the fresh-process recheck fails with no mutant active: fix its tests "
+                         f"(cd mutants && MUTANT_UNDER_TEST= PYTHONPATH=src {' '.join(fresh_command()[1:])})")
+    if run("fail") == 0:
+        raise SystemExit("the fresh-process recheck passes with every mutated function failing: its tests "
+                         "do not reach the engine")
+
+
+def recheck_in_fresh_processes(names: list[str], run=_fresh_run) -> None:
+    """Run each survivor among `names` in a new process on FRESH_TESTS (see FRESH_FILE), once the
+    recheck has shown that it passes without a mutant and fails with one."""
     codes = {n: c for m in metas().values() for n, c in m["exit_code_by_key"].items()}
     done = fresh_kills()
     todo = [n for n in names if codes.get(n) in SURVIVED | NO_TESTS and n not in equivalent()]
-    env = dict(os.environ, PYTHONPATH=str(MUTANTS / "src"))
+    if todo:
+        check_fresh_baseline(run)
     for n in todo:
-        env["MUTANT_UNDER_TEST"] = n
-        r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-x", "-q", *FRESH_TESTS],
-                           cwd=MUTANTS, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        done[n] = r.returncode
+        done[n] = run(n)
     for n in list(done):
         if n not in todo and codes.get(n) not in SURVIVED | NO_TESTS:
             del done[n]                      # killed by mutmut since

@@ -41,3 +41,21 @@ def test_engine_digest_names_the_sources():
     d = mutation.engine_digest()
     assert len(d) == 12 and int(d, 16) >= 0
     assert d == mutation.engine_digest()
+
+
+def test_the_fresh_recheck_leaves_out_what_mutmut_leaves_out():
+    """A survivor's fresh-process recheck runs without the tests [tool.mutmut] deselects: test_events'
+    source grep sees mutmut's mutant copies in mutants/ and failed for every mutant there, so every
+    survivor counted as killed "at import"."""
+    cmd = mutation.fresh_command()
+    pairs = {cmd[i + 1] for i, a in enumerate(cmd) if a == "--deselect"}
+    assert "tests/engine/test_events.py::test_every_emitted_type_is_declared_and_every_declared_type_is_emitted" in pairs
+    assert "tests/engine/test_events.py" in cmd and cmd[cmd.index("pytest") - 1] == "-m"
+
+
+def test_the_fresh_recheck_must_pass_without_a_mutant_and_fail_with_one():
+    mutation.check_fresh_baseline(lambda m: {"": 0, "fail": 1}[m])
+    with pytest.raises(SystemExit, match="fails with no mutant active"):
+        mutation.check_fresh_baseline(lambda m: 1)
+    with pytest.raises(SystemExit, match="passes with every mutated function failing"):
+        mutation.check_fresh_baseline(lambda m: 0)
