@@ -210,15 +210,15 @@ def recheck_in_fresh_processes(names: list[str], run=_fresh_run) -> None:
     """Run each survivor among `names` in a new process on FRESH_TESTS (see FRESH_FILE), once the
     recheck has shown that it passes without a mutant and fails with one."""
     codes = {n: c for m in metas().values() for n, c in m["exit_code_by_key"].items()}
-    done = fresh_kills()
-    todo = [n for n in names if codes.get(n) in SURVIVED | NO_TESTS and n not in equivalent()]
+    done, eq = fresh_kills(), equivalent()
+    todo = [n for n in names if codes.get(n) in SURVIVED | NO_TESTS and n not in eq]
     if todo:
         check_fresh_baseline(run)
     for n in todo:
         done[n] = run(n)
     for n in list(done):
-        if n not in todo and codes.get(n) not in SURVIVED | NO_TESTS:
-            del done[n]                      # killed by mutmut since
+        if n not in todo and (codes.get(n) not in SURVIVED | NO_TESTS or n in eq):
+            del done[n]                      # killed by mutmut since, or listed as equivalent
     FRESH_FILE.write_text(json.dumps(done, indent=1, sort_keys=True))
 
 

@@ -58,7 +58,8 @@ def test_PRJ_7_a_toy_decision_with_its_concerns_declared_registers_and_each_is_u
 
 
 @pytest.mark.parametrize("declared, message", [
-    ({"reasons": _reasons}, "declare `observation`"),
+    ({"reasons": _reasons}, "declare `observation`, its slot in the RL encoding: \\(field, kind\\) pairs with kinds from "
+                            + re.escape(", ".join(SLOT_KINDS)) + ", or \\(\\) when its name is enough"),
     ({"observation": ()}, "declare its why-not reasons"),
     ({"observation": (("count", "histogram"),), "reasons": _reasons}, "not \\(field, kind\\) with a kind from number"),
     ({"observation": (), "reasons": _reasons, "rule": "XYZ-1"}, "must be a rule ID"),

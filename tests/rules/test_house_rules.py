@@ -55,8 +55,8 @@ def test_PRJ_81_the_default_ruleset_changes_no_seed_sentence(version):
     ({"goods_per_year": 0}, "GDS-1", "goods_per_year", "no Chest"),
     ({"chest_cap": 0}, "GDS-1", "chest_cap", "no Chest"),
     ({"supply_chests": 0}, "GDS-1", "supply_chests", "no Chest"),
-    ({"slave_death": 0, "slave_revolt": 0}, "GDS-1", "slave_death", "kills or frees"),
-    ({"die_sides": 2, "slave_death": 3, "slave_revolt": 6}, "GDS-1", "die_sides", "kills or frees"),
+    ({"slave_death": 0, "slave_revolt": 0}, "GDS-1", "slave_death", "no roll of the die kills or frees a Slave"),
+    ({"die_sides": 2, "slave_death": 3, "slave_revolt": 6}, "GDS-1", "die_sides", "no roll of the die kills or frees a Slave"),
 ])
 def test_PRJ_81_a_variant_that_changes_a_seed_sentence_is_named_a_house_rule(params, rule, param, words):
     named = api.house_rules("reference", params)
