@@ -57,6 +57,7 @@ import sys
 import tomllib
 import zlib
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -195,18 +196,18 @@ def _fresh_run(mutant: str) -> int:
                           stderr=subprocess.DEVNULL).returncode
 
 
-def check_fresh_baseline(run=_fresh_run) -> None:
+def check_fresh_baseline(run: Callable[[str], int] = _fresh_run) -> None:
     """The recheck can tell: with no mutant active its tests pass, and with mutmut's "fail" (every
     trampolined function raises) they fail. Either way wrong, a kill there would mean nothing."""
     if run("") != 0:
         raise SystemExit("the fresh-process recheck fails with no mutant active: fix its tests "
-                         f"(cd mutants && MUTANT_UNDER_TEST= PYTHONPATH=src {' '.join(fresh_command()[1:])})")
+                         f"(cd mutants && MUTANT_UNDER_TEST= PYTHONPATH=src {' '.join(fresh_command())})")
     if run("fail") == 0:
         raise SystemExit("the fresh-process recheck passes with every mutated function failing: its tests "
                          "do not reach the engine")
 
 
-def recheck_in_fresh_processes(names: list[str], run=_fresh_run) -> None:
+def recheck_in_fresh_processes(names: list[str], run: Callable[[str], int] = _fresh_run) -> None:
     """Run each survivor among `names` in a new process on FRESH_TESTS (see FRESH_FILE), once the
     recheck has shown that it passes without a mutant and fails with one."""
     codes = {n: c for m in metas().values() for n, c in m["exit_code_by_key"].items()}
