@@ -52,6 +52,7 @@ import json
 import os
 import random
 import re
+import resource
 import subprocess
 import sys
 import tomllib
@@ -186,14 +187,24 @@ def fresh_command() -> list[str]:
     and fails for every mutant, which made every survivor look killed)."""
     selection = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
     deselect = [a for i, a in enumerate(selection) if i and selection[i - 1] == "--deselect"]
-    return [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-x", "-q", *FRESH_TESTS,
+    return [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:timeout", "-x", "-q", *FRESH_TESTS,
             *(x for d in deselect for x in ("--deselect", d))]
 
 
 def _fresh_run(mutant: str) -> int:
     env = dict(os.environ, PYTHONPATH=str(MUTANTS / "src"), MUTANT_UNDER_TEST=mutant)
     return subprocess.run(fresh_command(), cwd=MUTANTS, env=env, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.DEVNULL).returncode
+                          stderr=subprocess.DEVNULL, preexec_fn=_limit_cpu).returncode
+
+
+FRESH_CPU_SECONDS = 600  # the recheck's tests take about 20 s of CPU; a mutant that loops at import stops here
+
+
+def _limit_cpu() -> None:
+    """A CPU-time limit, not a wall-clock one (pytest-timeout is off), so pausing the run with
+    SIGSTOP while CI uses the machine cannot fail a test; past it the process dies (SIGXCPU) and
+    the mutant counts as killed by timeout, as in mutmut."""
+    resource.setrlimit(resource.RLIMIT_CPU, (FRESH_CPU_SECONDS, FRESH_CPU_SECONDS + 1))
 
 
 def check_fresh_baseline(run: Callable[[str], int] = _fresh_run) -> None:

@@ -2,12 +2,17 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
 
 import pytest
 
 from support import load_benchmark
 
 mutation = load_benchmark("mutation", folder="scripts")
+ROOT = Path(__file__).resolve().parents[1]
 
 NAMES = [f"pax_hispanica.engine.years.auction.x_resolve__mutmut_{i}" for i in range(1, 400)] + \
         [f"pax_hispanica.engine.core.xǁGameǁapply__mutmut_{i}" for i in range(1, 300)]
@@ -59,3 +64,17 @@ def test_the_fresh_recheck_must_pass_without_a_mutant_and_fail_with_one():
         mutation.check_fresh_baseline(lambda m: 1)
     with pytest.raises(SystemExit, match="passes with every mutated function failing"):
         mutation.check_fresh_baseline(lambda m: 0)
+
+
+def test_no_wall_clock_limit_can_kill_a_paused_mutant():
+    """The runs are paused with SIGSTOP while CI uses the machine; pytest-timeout's wall-clock limit
+    would then fail the running test on resume and count its mutant killed. mutmut's runs and the
+    fresh recheck turn it off and limit CPU time instead."""
+    mutmut = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
+    args = mutmut["pytest_add_cli_args"]
+    assert any(a == "no:timeout" and args[i - 1] == "-p" for i, a in enumerate(args) if i)
+    cmd = mutation.fresh_command()
+    assert cmd[cmd.index("no:timeout") - 1] == "-p"
+    child = subprocess.run([sys.executable, "-c", "import resource; print(resource.getrlimit(resource.RLIMIT_CPU)[0])"],
+                           preexec_fn=mutation._limit_cpu, capture_output=True, text=True, check=True)
+    assert int(child.stdout) == mutation.FRESH_CPU_SECONDS
