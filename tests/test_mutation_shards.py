@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tomllib
@@ -78,3 +79,26 @@ def test_no_wall_clock_limit_can_kill_a_paused_mutant():
     child = subprocess.run([sys.executable, "-c", "import resource; print(resource.getrlimit(resource.RLIMIT_CPU)[0])"],
                            preexec_fn=mutation._limit_cpu, capture_output=True, text=True, check=True)
     assert int(child.stdout) == mutation.FRESH_CPU_SECONDS
+
+
+def _run_under_a_mutant(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    (tmp_path / "test_it.py").write_text(body)
+    env = dict(os.environ, MUTANT_UNDER_TEST="pax_hispanica.engine.flow.x_advance__mutmut_1", PAXH_MUTATION_CPU_FLOOR="1")
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:timeout", "-q",
+                           "--rootdir", str(tmp_path), str(tmp_path)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_a_mutant_that_loops_fails_its_test_after_its_cpu_share(tmp_path):
+    """tests/conftest.py: under a mutant, a test that spins fails after its CPU limit (here the
+    floor, 1 s), and the run goes on to report it: a loop costs a minute, not mutmut's hour."""
+    run = _run_under_a_mutant(tmp_path, "def test_spins():\n    while True:\n        pass\n")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "ran past 1 s of CPU" in run.stdout
+
+
+def test_a_paused_or_waiting_test_spends_no_cpu_and_passes(tmp_path):
+    """The limit counts CPU, so waiting (as a worker stopped with SIGSTOP does) fails nothing."""
+    run = _run_under_a_mutant(tmp_path, "import time\n\ndef test_waits():\n    time.sleep(2.5)\n")
+    assert run.returncode == 0, run.stdout + run.stderr
