@@ -6,6 +6,9 @@ one result. Here the test it hangs fails once it has spent ten times its own tim
 stats pass (mutants/mutmut-stats.json), and at least a minute, of CPU; the mutant counts as
 killed, as a timeout does. CPU time, not wall time: the runs are paused with SIGSTOP while CI uses
 the machine, and a pause must not fail a test.
+
+Under a mutant the tests also run fastest first (by the same stats): mutmut stops at the first
+failure, and a mutant is most often killed by one of the short tests named after its rule.
 """
 from __future__ import annotations
 
@@ -40,6 +43,12 @@ def stats_durations() -> dict[str, float]:
 
 def cpu_limit(nodeid: str) -> float:
     return max(float(os.environ.get(FLOOR, "60")), FACTOR * stats_durations().get(nodeid, 0.0))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if mutant_under_test():
+        durations = stats_durations()
+        items.sort(key=lambda item: durations.get(item.nodeid, 0.0))   # stable: ties keep their order
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -102,3 +102,18 @@ def test_a_paused_or_waiting_test_spends_no_cpu_and_passes(tmp_path):
     """The limit counts CPU, so waiting (as a worker stopped with SIGSTOP does) fails nothing."""
     run = _run_under_a_mutant(tmp_path, "import time\n\ndef test_waits():\n    time.sleep(2.5)\n")
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_under_a_mutant_the_fastest_tests_run_first(tmp_path):
+    (tmp_path / "mutmut-stats.json").write_text('{"duration_by_test": {"test_it.py::test_slow": 9.0, "test_it.py::test_fast": 0.1}}')
+    run = _run_under_a_mutant(tmp_path, "def test_slow():\n    pass\n\ndef test_fast():\n    pass\n")
+    assert run.returncode == 0, run.stdout + run.stderr
+    listed = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:timeout", "-p", "no:randomly", "--collect-only", "-q",
+                             "--rootdir", str(tmp_path), str(tmp_path)], cwd=tmp_path, capture_output=True, text=True,
+                            env=dict(os.environ, MUTANT_UNDER_TEST="pax_hispanica.engine.flow.x_advance__mutmut_1"))
+    tests = [line for line in listed.stdout.splitlines() if "::" in line]
+    assert tests == ["test_it.py::test_fast", "test_it.py::test_slow"], listed.stdout
+    plain = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:timeout", "-p", "no:randomly", "--collect-only", "-q",
+                            "--rootdir", str(tmp_path), str(tmp_path)], cwd=tmp_path, capture_output=True, text=True,
+                           env={k: v for k, v in os.environ.items() if k != "MUTANT_UNDER_TEST"})
+    assert [line for line in plain.stdout.splitlines() if "::" in line] == ["test_it.py::test_slow", "test_it.py::test_fast"]
