@@ -57,6 +57,20 @@ def test_PRJ_30_the_crown_claims_one_chest_in_every_kings_crown_share_loaded_fro
     assert next(e for e in ev if e["type"] == "ChestsLoaded")["crown_claim"] == 0
 
 
+def test_PRJ_30_one_chest_at_a_time_is_counted_over_the_voyage():
+    """The royal count adds up load by load: three loads of one Chest give the Crown its one."""
+    g = _spanish_game(year="sail", step="voyages", order=[0, 1],
+                      players=[{"fleet": {"zone": "cuba", "ships": 3}}, {}],
+                      colonies={"cuba.habana": {"chests": 3}})
+    share = g.state.rs.kings_share[2]
+    claims = []
+    for _ in range(share):
+        ev = g.act({"seat": 0, "type": "load_chests", "colony": "cuba.habana", "count": 1})
+        claims.append(next(e for e in ev if e["type"] == "ChestsLoaded")["crown_claim"])
+    assert claims == [0] * (share - 1) + [1]
+    assert g.state.cargo[0].count("chest") == share - 1
+
+
 def test_PRJ_30_views_show_what_the_colonies_will_score_at_the_end():
     position = {"cycle": 5, "year": "sail", "step": "end_of_cycle", "players": [{"money": 0}, {"money": 0}],
                 "colonies": {"florida.san_agustin": {"owner": 0, "labour": "citizen"}}}
