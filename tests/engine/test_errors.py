@@ -103,6 +103,19 @@ def test_PRJ_31_a_config_that_is_not_a_table_is_refused_with_bad_config(config):
         assert (e.value.code, e.value.rule) == ("bad_config", "PRJ-31")
 
 
+@pytest.mark.parametrize("config, rule, words", [
+    ({"players": 6}, "CYC-4", "A game has 2 to 5 players."),
+    ({"players": True}, "CYC-4", "A game has 2 to 5 players."),
+    ({"players": 3, "options": {"x" * 65: 1}}, "PRJ-31", "Config options are at most"),
+    ({"players": 3, "options": {"bot": [1]}}, "PRJ-31", "short names with short plain values."),
+    ({"players": 3, "nations": ["spanish", "spanish", "english"]}, "CYC-4", "Give 3 different nations from: "),
+], ids=["six players", "a flag for players", "a long option name", "a list option", "a nation twice"])
+def test_CYC_4_PRJ_31_a_bad_config_is_refused_in_words_that_say_what_is_allowed(config, rule, words):
+    with pytest.raises(api.IllegalAction) as e:
+        api.new_game(config, 1)
+    assert (e.value.code, e.value.rule) == ("bad_config", rule) and words in e.value.message, e.value.message
+
+
 @pytest.mark.parametrize("scn", [None, [], "scenario", 3, [("config", {"players": 3})]], ids=repr)
 def test_PRJ_7_a_scenario_that_is_not_a_table_is_refused_with_bad_scenario(scn):
     with pytest.raises(api.IllegalAction) as e:
