@@ -221,3 +221,17 @@ def test_PRJ_1_a_shuffle_whose_draw_is_rejected_draws_again_from_the_next_counte
     got = items[:]
     assert rng.shuffle(seed, start, got) == c == start + 11 + rejected
     assert got == ref
+
+
+@pytest.mark.parametrize("start", [4090, 4095, 4096, 5000, 2 ** 40])
+def test_PRJ_1_a_shuffle_past_the_precomputed_counters_is_still_fisher_yates_over_below(start):
+    """shuffle writes `below` out inline with the first 4,096 counters' bytes precomputed; from
+    counter 4,096 on it encodes the counter itself. Across that edge and far past it, the
+    shuffle is Fisher-Yates over rng.below's draws, counter included."""
+    seed, items = 2024, list(range(20))
+    ref, c = items[:], start
+    for i in range(len(ref) - 1, 0, -1):
+        c, j = rng.below(seed, c, i + 1)
+        ref[i], ref[j] = ref[j], ref[i]
+    got = items[:]
+    assert rng.shuffle(seed, start, got) == c and got == ref

@@ -170,3 +170,18 @@ def test_PRJ_7_a_string_field_of_exactly_the_limit_passes_the_shape_check_and_on
     with pytest.raises(api.IllegalAction) as e:
         check_shape(st, {**at_limit, "card": "x" * (core.MAX_STR + 1)})
     assert e.value.code == "malformed" and e.value.rule == "PRJ-7" and str(core.MAX_STR) in str(e.value)
+
+
+class _Str(str):
+    """A str subclass: hashes and compares as its text, but is not JSON's string type."""
+
+
+@pytest.mark.parametrize("key", [_Str("card"), 1, (1, 2)], ids=["a str subclass", "an int", "a tuple"])
+def test_PRJ_7_a_field_name_that_is_not_exactly_a_string_is_refused(key):
+    """Only what JSON can carry: a field named by a str subclass equal to a declared field
+    ("card") is refused like any unknown field, before any rule reads it."""
+    st = api.new_game(api.Config(players=2), seed=3)
+    assert check_shape(st, {"seat": 0, "type": "play", "card": "x"}) == 0
+    with pytest.raises(api.IllegalAction) as e:
+        check_shape(st, {"seat": 0, "type": "play", key: "x"})
+    assert e.value.code == "malformed" and e.value.rule == "PRJ-7" and "has no field" in str(e.value)

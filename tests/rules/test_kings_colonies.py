@@ -1,5 +1,7 @@
 """PRJ-30: the Crown colonies owned by the Spanish player pay earnings but score no Prestige at the end."""
 
+import pytest
+
 from support import scenario
 
 from pax_hispanica import api
@@ -18,6 +20,19 @@ def test_PRJ_30_crown_colonies_pay_the_spanish_player_earnings():
     assert ev[0]["worked_colonies"] == ev[0]["kings_colonies"] == crown
     assert ev[0]["amount"] == crown * rs.crown_colony_income
     assert ev[1]["amount"] == rs.colony_income
+
+
+@pytest.mark.parametrize("crown_income, income", [(2, 1), (3, 0)])
+def test_PRJ_30_a_kings_colony_pays_crown_colony_income_and_the_others_colony_income(crown_income, income):
+    """The reference pays $0 for a King's colony, so only other numbers tell its term apart."""
+    g = scenario({"year": "goods", "step": "pay_earnings",
+                  "colonies": {"florida.san_agustin": {"owner": 0, "labour": "citizen"}}},
+                 players=2, nations=["spanish", "english"],
+                 params={"crown_colony_income": crown_income, "colony_income": income})
+    paid = next(e for e in g.events if e["type"] == "EarningsPaid" and e["seat"] == 0)
+    kings = paid["kings_colonies"]
+    assert kings == 6 and paid["worked_colonies"] == kings + 1
+    assert paid["amount"] == kings * crown_income + 1 * income + paid["card_income"]
 
 
 def test_PRJ_30_crown_colonies_score_no_prestige_at_the_end_but_founded_ones_do():
