@@ -36,6 +36,10 @@ def registry():
     DECISIONS.update(before)
 
 
+def _domain(self, info, dec, seat):
+    return [0, 1]
+
+
 def _reasons(self, board, dec):
     return [why._d("toy_choice", {"seat": board.seat, "type": "toy"}, "toy_reason", "PRJ-7")]
 
@@ -65,6 +69,14 @@ def test_PRJ_7_a_toy_decision_with_its_concerns_declared_registers_and_each_is_u
     ({"observation": (), "reasons": _reasons, "rule": "XYZ-1"}, "must be a rule ID"),
     ({"observation": (), "reasons": _reasons, "name": "labour"}, "declared twice"),
     ({"observation": (), "reasons": _reasons, "sealed": True}, "a sealed decision declares `secret_field`"),
+    # a secret field in every action, but no secret_domain of its own
+    ({"observation": (), "reasons": _reasons, "sealed": True, "secret_field": "pick", "actions": {"toy": {"pick": (int,)}}},
+     "and `secret_domain`"),
+    # its own secret_domain, but an action without the secret field
+    ({"observation": (), "reasons": _reasons, "sealed": True, "secret_field": "pick", "secret_domain": _domain,
+      "actions": {"toy": {"pick": (int,)}, "pass": {}}}, "a field of each of its actions"),
+    ({"observation": (), "reasons": _reasons, "name": None}, "declare `name` and `actions`"),
+    ({"observation": (), "reasons": _reasons, "actions": {}}, "declare `name` and `actions`"),
 ])
 def test_PRJ_7_a_toy_decision_leaving_a_concern_undeclared_is_refused_at_registration(registry, declared, message):
     with pytest.raises(ValueError, match=message):
@@ -105,3 +117,10 @@ def test_PRJ_7_the_engines_decisions_declare_every_concern():
     assert decisions.SLOT_KINDS == SLOT_KINDS
 
 
+
+
+def test_PRJ_7_a_decision_class_without_a_name_is_refused_with_the_message_not_an_attribute_error(registry):
+    nameless = type("Nameless", (Decision,), {"rule": "PRJ-7", "actions": {"toy": {}}, "observation": ()})
+    assert not hasattr(nameless, "name")
+    with pytest.raises(ValueError, match=r"decision type 'Nameless' .*: declare `name` and `actions`"):
+        register(nameless)
