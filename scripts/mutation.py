@@ -30,7 +30,11 @@ mutant of code that runs only at import (the pydantic schemas are built so); eve
 therefore run once more in a fresh process on a few tests, and one that fails there counts as
 killed ("at import" in the table).
 
-A full run takes tens of core-hours. `--shard K/N` runs the K-th of N fixed parts of the mutants
+Under a mutant, tests/conftest.py runs the selected tests fastest first and fails a test that
+spends ten times its stats time of CPU (at least a minute): a mutant that loops costs a minute.
+No limit counts wall time, so the run may be paused (kill -STOP / -CONT) while CI uses the machine.
+
+A full run takes hours (a sixteenth about an hour on two workers). `--shard K/N` runs the K-th of N fixed parts of the mutants
 (a mutant's part is the CRC-32 of its name modulo N, so the parts are the same on every machine
 for the same sources, and each is spread over all the modules like a random sample). Each part's
 report ends with the digest of the engine's sources it ran on; the full score is the sum of the N
