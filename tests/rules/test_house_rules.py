@@ -70,6 +70,14 @@ def test_PRJ_81_a_variant_that_changes_a_seed_sentence_is_named_a_house_rule(par
     assert api.house_rules(api.view(g.state, 0)) == named                      # so does every view's ruleset
 
 
+@pytest.mark.parametrize("death, revolt", [(1, 0), (0, 1), (6, 7)])
+def test_PRJ_81_GDS_1_a_die_face_that_still_kills_or_frees_a_slave_is_no_house_rule(death, revolt):
+    """Only when neither face can be rolled (each outside 1..die_sides) does the die never kill or
+    free a Slave; a face of 1, or of the die's highest, still can."""
+    named = api.house_rules("reference", {"slave_death": death, "slave_revolt": revolt})
+    assert not [h for h in named if "kills or frees a Slave" in h.change], named
+
+
 def test_PRJ_81_every_parameter_is_decided_seed_or_ref():
     """Each parameter of `paxh rules --params` is either one that can change a seed sentence
     (CONDITIONS, with its rule and when) or [REF] at every value (REF_ONLY, with why)."""

@@ -96,6 +96,18 @@ def test_TRS_3_SMUGGLER_bribes_the_owner_and_the_Pool_for_the_Crown():
     assert g.state.cargo[0] == ["chest"] * 6
 
 
+@pytest.mark.parametrize("legality", ["SMUGGLER", "CONQUISTADOR", "PRIVATEER", "PLUNDER"])
+def test_TRS_3_TRS_4_no_legality_loads_the_Chests_of_a_colony_without_an_owner(legality):
+    """TRS-3's bribe goes to an owner, TRS-4's export is the owner's: Chests left on a colony
+    space nobody owns (a scenario may place them) are loaded by no one."""
+    pos = {"year": "sail", "step": "voyages", "order": [0, 1, 2],
+           "players": [{"money": 10, "fleet": {"zone": "venezuela", "ships": 3, "legality": legality}}, {}, {}],
+           "colonies": {OTHER: {"owner": None, "labour": None, "chests": 2}}}
+    g = scenario(pos, players=3, nations=NO_SPAIN)
+    assert next(c for c in api.view(g.state, 0)["colonies"] if c["id"] == OTHER)["chests"] == 2
+    assert OTHER not in loadable(g.state)
+
+
 def test_TRS_3_SMUGGLER_bribes_the_Spanish_player_for_Crown_colonies_they_own():
     g = treasure_game("SMUGGLER", WITH_SPAIN)
     m2 = g.state.money[2]
