@@ -239,5 +239,5 @@ def test_PRJ_1_a_shuffle_past_the_precomputed_counters_is_still_fisher_yates_ove
 
 @pytest.mark.parametrize("n", [0, -3])
 def test_PRJ_1_a_draw_among_no_outcomes_is_refused_in_words(n):
-    with pytest.raises(ValueError, match="^n must be positive$"):
+    with pytest.raises(ValueError, match=r"^n must be positive$"):
         rng.below(1, 0, n)
