@@ -101,15 +101,17 @@ def test_PRJ_31_a_config_that_is_not_a_table_is_refused_with_bad_config(config):
         with pytest.raises(api.IllegalAction) as e:
             call()
         assert (e.value.code, e.value.rule) == ("bad_config", "PRJ-31")
+        assert e.value.message == "A config is a table of players, nations, ruleset, params."
 
 
 @pytest.mark.parametrize("config, rule, words", [
+    ({"players": 3, "colour": "red"}, "PRJ-31", "Unknown config key 'colour'; the keys are "),
     ({"players": 6}, "CYC-4", "A game has 2 to 5 players."),
     ({"players": True}, "CYC-4", "A game has 2 to 5 players."),
     ({"players": 3, "options": {"x" * 65: 1}}, "PRJ-31", "Config options are at most"),
     ({"players": 3, "options": {"bot": [1]}}, "PRJ-31", "short names with short plain values."),
     ({"players": 3, "nations": ["spanish", "spanish", "english"]}, "CYC-4", "Give 3 different nations from: "),
-], ids=["six players", "a flag for players", "a long option name", "a list option", "a nation twice"])
+], ids=["an unknown key", "six players", "a flag for players", "a long option name", "a list option", "a nation twice"])
 def test_CYC_4_PRJ_31_a_bad_config_is_refused_in_words_that_say_what_is_allowed(config, rule, words):
     with pytest.raises(api.IllegalAction) as e:
         api.new_game(config, 1)
