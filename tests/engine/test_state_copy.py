@@ -306,3 +306,11 @@ def test_PRJ_2_every_state_of_a_game_is_unchanged_once_the_game_goes_on(players,
     for st, snap in seen:
         assert api.snapshot(st) == snap
         assert api.acting(st) == core.seats_to_act(st)
+
+
+def test_CYC_3_a_copy_of_a_finished_game_keeps_its_result():
+    from support import scenario
+    st = scenario({"cycle": 5, "year": "sail", "step": "end_of_cycle"}, players=2, nations=["english", "french"]).state
+    assert api.is_over(st) and st.result is not None
+    copied = st.copy()
+    assert copied.result == st.result and copied.to_dict()["result"] == st.to_dict()["result"]

@@ -115,3 +115,15 @@ def test_PRJ_30_colony_prestige_of_all_seats_equals_the_rule_seat_by_seat():
     for seed in range(3):
         random_game(4, seed, on_step=check)
     assert max(seen) > 0
+
+
+def test_CYC_3_colony_prestige_is_its_own_rulesets_when_the_board_is_the_same():
+    """end.colony_prestige_all reuses its last numbers only for the same ruleset: two games with
+    the same colonies and nations but another prestige_per_colony score their own."""
+    from pax_hispanica.engine import end
+    plain = api.Game.new(api.Config(players=3), 5).state
+    more = api.Game.new(api.Config(players=3, params={"prestige_per_colony": 3}), 5).state
+    assert plain.col_owner == more.col_owner and plain.nation == more.nation
+    first = end.colony_prestige_all(plain)
+    assert end.colony_prestige_all(more) == [3 * x for x in first] != first
+    assert end.colony_prestige_all(plain) == first
