@@ -81,13 +81,23 @@ def test_no_wall_clock_limit_can_kill_a_paused_mutant():
     assert int(child.stdout) == mutation.FRESH_CPU_SECONDS
 
 
+MUTANT = "pax_hispanica.engine.flow.x_advance__mutmut_1"
+
+
+def _pytest(tmp_path: Path, *args: str, mutant: str | None = MUTANT) -> subprocess.CompletedProcess[str]:
+    """pytest on tmp_path's files, under `mutant` (None: no mutant at all), with a 1 s CPU floor."""
+    env = {k: v for k, v in os.environ.items() if k != "MUTANT_UNDER_TEST"}
+    if mutant is not None:
+        env.update(MUTANT_UNDER_TEST=mutant, PAXH_MUTATION_CPU_FLOOR="1")
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:timeout", "-p", "no:randomly",
+                           "-q", *args, "--rootdir", str(tmp_path), str(tmp_path)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
 def _run_under_a_mutant(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
     (tmp_path / "test_it.py").write_text(body)
-    env = dict(os.environ, MUTANT_UNDER_TEST="pax_hispanica.engine.flow.x_advance__mutmut_1", PAXH_MUTATION_CPU_FLOOR="1")
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:timeout", "-q",
-                           "--rootdir", str(tmp_path), str(tmp_path)], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return _pytest(tmp_path)
 
 
 def test_a_mutant_that_loops_fails_its_test_after_its_cpu_share(tmp_path):
@@ -108,12 +118,8 @@ def test_under_a_mutant_the_fastest_tests_run_first(tmp_path):
     (tmp_path / "mutmut-stats.json").write_text('{"duration_by_test": {"test_it.py::test_slow": 9.0, "test_it.py::test_fast": 0.1}}')
     run = _run_under_a_mutant(tmp_path, "def test_slow():\n    pass\n\ndef test_fast():\n    pass\n")
     assert run.returncode == 0, run.stdout + run.stderr
-    listed = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:timeout", "-p", "no:randomly", "--collect-only", "-q",
-                             "--rootdir", str(tmp_path), str(tmp_path)], cwd=tmp_path, capture_output=True, text=True,
-                            env=dict(os.environ, MUTANT_UNDER_TEST="pax_hispanica.engine.flow.x_advance__mutmut_1"))
+    listed = _pytest(tmp_path, "--collect-only")
     tests = [line for line in listed.stdout.splitlines() if "::" in line]
     assert tests == ["test_it.py::test_fast", "test_it.py::test_slow"], listed.stdout
-    plain = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:timeout", "-p", "no:randomly", "--collect-only", "-q",
-                            "--rootdir", str(tmp_path), str(tmp_path)], cwd=tmp_path, capture_output=True, text=True,
-                           env={k: v for k, v in os.environ.items() if k != "MUTANT_UNDER_TEST"})
+    plain = _pytest(tmp_path, "--collect-only", mutant=None)
     assert [line for line in plain.stdout.splitlines() if "::" in line] == ["test_it.py::test_slow", "test_it.py::test_fast"]
